@@ -1,0 +1,77 @@
+"""The game's committed secret and every random outcome derived from it (dice, draws, shuffles)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from typing import TypeVar
+
+from mncore.errors import MareNostrumError
+
+T = TypeVar("T")
+
+GENESIS_HASH = "0" * 64
+
+
+class SecretNeeded(MareNostrumError):
+    """A random outcome was asked for but the secret is not known here (verify before reveal)."""
+
+
+def new_secret() -> bytes:
+    return secrets.token_bytes(32)
+
+
+def seeded_secret(seed: str) -> bytes:
+    """A known secret from a text seed, for tests and sandboxes (not a fair-play game)."""
+    return hashlib.sha256(b"mare-nostrum seed:" + seed.encode("utf-8")).digest()
+
+
+def commitment(secret: bytes) -> str:
+    """The SHA-256 commitment published in the first event."""
+    return hashlib.sha256(secret).hexdigest()
+
+
+class Rng:
+    """Draws derived from HMAC-SHA256(secret, head hash ‖ counter): the same log gives the same draws.
+
+    The head hash is the hash of the last event before the command being decided, so no player can
+    know a draw before the log reaches that point, and anyone can recompute it once the secret is out.
+    """
+
+    def __init__(self, secret: bytes | None, head_hash: str) -> None:
+        self._secret = secret
+        self._head = head_hash.encode("ascii")
+        self.counter = 0
+
+    def _block(self) -> int:
+        if self._secret is None:
+            raise SecretNeeded("this needs the game's secret, which is not revealed")
+        msg = self._head + b"|" + str(self.counter).encode("ascii")
+        self.counter += 1
+        return int.from_bytes(hmac.new(self._secret, msg, hashlib.sha256).digest()[:8], "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection so that no value is favoured."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            v = self._block()
+            if v < limit:
+                return v % n
+
+    def roll(self, faces: Sequence[int]) -> int:
+        return faces[self.below(len(faces))]
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        """A Fisher-Yates shuffle of a copy."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out

@@ -1,0 +1,269 @@
+"""The game service: create, load, submit orders, verify, export/import, fork and reveal games."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets as pysecrets
+from collections.abc import Iterable, Sequence
+
+import msgspec
+import structlog
+from msgspec.structs import replace
+
+from mncore import events as ev
+from mncore.commands import AnyOrder, CreateGame, RevealSecret, encode_command
+from mncore.decide import decide, decide_host
+from mncore.dice import GENESIS_HASH, Rng, commitment
+from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
+from mncore.evolve import evolve, replay
+from mncore.rules import setup
+from mncore.ruleset import RULESET_ID, RULESET_VERSION
+from mncore.state import ForkInfo, GameState
+from mncore.store import NewRow, Row, Store, chain_hash
+
+log = structlog.get_logger("mncore")
+
+EXPORT_FORMAT = "mare-nostrum/log"
+EXPORT_VERSION = 1
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+
+
+class Loaded(msgspec.Struct, kw_only=True):
+    """A game read from the store: its rows, decoded events and the state they fold into."""
+
+    game_id: str
+    rows: list[Row]
+    events: list[ev.AnyEvent]
+    state: GameState
+
+    @property
+    def head(self) -> tuple[int, str]:
+        return (self.rows[-1].seq, self.rows[-1].hash) if self.rows else (0, GENESIS_HASH)
+
+
+# --- reading ---------------------------------------------------------------------------------------------
+
+def check_ruleset(first_payload: str, where: str) -> None:
+    """Refuse a log created under another or a newer ruleset, before reading anything else."""
+    try:
+        head = json.loads(first_payload)
+    except ValueError:
+        raise IntegrityFailure(1, f"{where}: the first event is not JSON") from None
+    if not isinstance(head, dict) or head.get("type") != "GameCreated":
+        raise IntegrityFailure(1, f"{where}: the first event is not GameCreated")
+    rid, version = head.get("ruleset_id"), head.get("ruleset_version")
+    if rid != RULESET_ID:
+        raise InvalidCommand(f"{where}: created under ruleset '{rid}', which this engine does not "
+                             f"know (it plays {RULESET_ID}); refusing to read it")
+    if not isinstance(version, int) or version > RULESET_VERSION:
+        raise InvalidCommand(f"{where}: created under {rid} version {version}, newer than this "
+                             f"engine's version {RULESET_VERSION}; upgrade mn to read it")
+    if version < RULESET_VERSION:
+        raise InvalidCommand(f"{where}: created under {rid} version {version}; this engine replays "
+                             f"only version {RULESET_VERSION}")
+
+
+def decode_rows(rows: Sequence[Row], where: str) -> list[ev.AnyEvent]:
+    if rows:
+        check_ruleset(rows[0].payload, where)
+    out = []
+    for r in rows:
+        try:
+            out.append(ev.decode_event(r.payload))
+        except (msgspec.DecodeError, msgspec.ValidationError) as err:
+            raise IntegrityFailure(r.seq, f"cannot decode the stored event: {err}") from None
+    return out
+
+
+def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
+    """The game as of event `upto` (the whole log by default)."""
+    store.require_game(game_id)
+    rows = store.rows(game_id, 1, upto)
+    events = decode_rows(rows, f"game {game_id}")
+    state = replace(replay(events), game_id=game_id)
+    return Loaded(game_id=game_id, rows=rows, events=events, state=state)
+
+
+# --- writing ---------------------------------------------------------------------------------------------
+
+def _new_rows(events: Iterable[ev.AnyEvent], actor: str, command: bytes | None,
+              now: str) -> list[NewRow]:
+    out = []
+    for i, e in enumerate(events):
+        out.append(NewRow(type=ev.event_type(e), payload=ev.encode_event(e).decode(),
+                          recorded_at=now, actor=actor,
+                          command=command.decode() if (command is not None and i == 0) else None))
+    return out
+
+
+def new_game_id() -> str:
+    return "g" + pysecrets.token_hex(4)
+
+
+def create(store: Store, cmd: CreateGame, secret: bytes, game_id: str | None = None) -> Loaded:
+    """Decide the first events of a new game and store them with its secret."""
+    gid = game_id or new_game_id()
+    events = setup.create(cmd, Rng(secret, GENESIS_HASH), commitment(secret))
+    rows = store.create_game(gid, utc_now(), secret.hex(),
+                             _new_rows(events, "host", encode_command(cmd), utc_now()))
+    log.info("game created", game=gid, events=len(rows), fair_play=cmd.fair_play)
+    return load(store, gid)
+
+
+def submit(store: Store, loaded: Loaded, order: AnyOrder) -> tuple[Loaded, list[Row]]:
+    """Decide one order against the loaded game and append its events; nothing written if refused."""
+    seq, head = loaded.head
+    secret = store.secret(loaded.game_id)
+    rng = Rng(bytes.fromhex(secret) if secret else None, head)
+    events = decide(loaded.state, order, rng)
+    rows = store.append(loaded.game_id, seq,
+                        _new_rows(events, order.empire, encode_command(order), utc_now()))
+    state = loaded.state
+    for e in events:
+        state = evolve(state, e)
+    log.info("order accepted", game=loaded.game_id, empire=order.empire,
+             order=type(order).__name__, events=len(rows), head=rows[-1].seq if rows else seq)
+    return Loaded(game_id=loaded.game_id, rows=loaded.rows + rows,
+                  events=loaded.events + events, state=state), rows
+
+
+def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
+    """Append the game's secret so that anyone can recompute every draw."""
+    loaded = load(store, game_id)
+    secret = store.secret(game_id)
+    if not secret:
+        raise StoreError(f"this database does not hold the secret of game {game_id} "
+                         "(an imported game: only the database it was created in has it)")
+    if loaded.state.winner is None and not force:
+        raise InvalidCommand(f"game {game_id} is still running: revealing the secret now lets every "
+                             "player foresee the remaining draws; pass --force to reveal anyway")
+    cmd = RevealSecret(secret=secret)
+    events = decide_host(loaded.state, cmd)
+    return store.append(game_id, loaded.head[0], _new_rows(events, "host", encode_command(cmd),
+                                                           utc_now()))
+
+
+def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loaded:
+    """A sandbox copy of events 1..at of a game, marked as a fork; the original is untouched."""
+    src = load(store, game_id, at)
+    if at < 1 or at > len(src.rows):
+        raise InvalidCommand(f"game {game_id} has events 1 to {len(store.rows(game_id))}; "
+                             f"cannot fork at {at}")
+    first = src.events[0]
+    assert isinstance(first, ev.GameCreated)
+    info = ForkInfo(game=game_id, at=at, head_hash=src.rows[-1].hash, commitment=first.commitment)
+    created = replace(first, commitment=commitment(secret),
+                      options=replace(first.options, fair_play=False, sandbox=True, fork_of=info))
+    payloads = [ev.encode_event(created).decode()] + [r.payload for r in src.rows[1:]]
+    rows: list[Row] = []
+    head = GENESIS_HASH
+    for r, payload in zip(src.rows, payloads, strict=True):
+        head = chain_hash(head, payload)
+        rows.append(replace(r, payload=payload, hash=head))
+    store.import_rows(new_id, utc_now(), rows, secret=secret.hex())
+    return load(store, new_id)
+
+
+# --- export and import -----------------------------------------------------------------------------------
+
+class ExportHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The first line of an export: what it is, which game, how long, where its chain ends."""
+
+    format: str
+    version: int
+    game: str
+    ruleset: str
+    events: int
+    head_hash: str
+
+
+class ExportLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One event of an export: its store row with the payload embedded as canonical JSON."""
+
+    seq: int
+    type: str
+    recorded_at: str
+    actor: str
+    batch: int
+    command: msgspec.Raw | None = None
+    payload: msgspec.Raw
+    hash: str
+
+
+_LINE = msgspec.json.Encoder()
+
+
+def export_lines(game_id: str, rows: Sequence[Row], state: GameState) -> list[bytes]:
+    """JSON Lines: a header, then one line per event with its sequence number and hash."""
+    head = rows[-1].hash if rows else GENESIS_HASH
+    header = ExportHeader(format=EXPORT_FORMAT, version=EXPORT_VERSION, game=game_id,
+                          ruleset=f"{state.ruleset_id}@{state.ruleset_version}",
+                          events=len(rows), head_hash=head)
+    out = [_LINE.encode(header)]
+    for r in rows:
+        out.append(_LINE.encode(ExportLine(
+            seq=r.seq, type=r.type, recorded_at=r.recorded_at, actor=r.actor, batch=r.batch,
+            command=msgspec.Raw(r.command.encode()) if r.command is not None else None,
+            payload=msgspec.Raw(r.payload.encode()), hash=r.hash)))
+    return out
+
+
+def read_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
+    """Parse and check an export line by line; DataError naming the first bad line."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    if not lines:
+        raise DataError(source, ["line 1: the file is empty"])
+    try:
+        header = msgspec.json.decode(lines[0], type=ExportHeader)
+    except (msgspec.DecodeError, msgspec.ValidationError) as err:
+        raise DataError(source, [f"line 1: not a mare-nostrum export header ({err})"]) from None
+    if header.format != EXPORT_FORMAT or header.version != EXPORT_VERSION:
+        raise DataError(source, [f"line 1: format {header.format} v{header.version} is not "
+                                 f"{EXPORT_FORMAT} v{EXPORT_VERSION}"])
+    rows: list[Row] = []
+    head = GENESIS_HASH
+    for i, raw in enumerate(lines[1:], start=2):
+        try:
+            line = msgspec.json.decode(raw, type=ExportLine)
+            payload = bytes(line.payload).decode()
+            kind = msgspec.json.decode(payload, type=dict).get("type")
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as err:
+            raise DataError(source, [f"line {i}: malformed event line ({err})"]) from None
+        expected_seq = len(rows) + 1
+        if line.seq != expected_seq:
+            raise DataError(source, [f"line {i}: event {line.seq} where event {expected_seq} was "
+                                     "expected (reordered, missing or duplicated lines)"])
+        if kind != line.type:
+            raise DataError(source, [f"line {i}: type {line.type} but the payload is {kind}"])
+        head = chain_hash(head, payload)
+        if head != line.hash:
+            raise DataError(source, [f"line {i}: event {line.seq} hash does not match its payload "
+                                     "and the chain before it (edited or corrupted)"])
+        rows.append(Row(seq=line.seq, type=line.type, payload=payload, recorded_at=line.recorded_at,
+                        actor=line.actor, batch=line.batch, hash=line.hash,
+                        command=bytes(line.command).decode() if line.command is not None else None))
+    if len(rows) != header.events or head != header.head_hash:
+        raise DataError(source, [f"line {len(lines) + 1}: the file ends after {len(rows)} events but "
+                                 f"its header promises {header.events} ending in {header.head_hash[:12]}"
+                                 " (truncated?)"])
+    return header, rows
+
+
+def import_game(store: Store, data: bytes, source: str, game_id: str | None = None) -> Loaded:
+    """Recreate a game from an export, verifying the chain and replay before writing anything."""
+    header, rows = read_export(data, source)
+    gid = game_id or header.game
+    try:
+        replay(decode_rows(rows, source))
+    except IntegrityFailure as err:
+        raise DataError(source, [f"line {err.seq + 1}: {err.reason}"]) from None
+    except (KeyError, ValueError, TypeError, AttributeError) as err:
+        raise DataError(source, [f"the events do not replay ({type(err).__name__}: {err})"]) from None
+    store.import_rows(gid, utc_now(), rows)
+    return load(store, gid)

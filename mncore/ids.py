@@ -1,0 +1,68 @@
+"""Names of the things of Mare Nostrum: Empires, as typed constants; no logic."""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+Empire = Literal["rome", "greece", "babylon", "egypt", "carthage"]
+EMPIRES: tuple[Empire, ...] = get_args(Empire)
+
+Commodity = Literal[
+    "ceramic", "gems", "papyrus", "metal", "spices", "stone", "wood",
+    "gold", "grain", "oil", "sheep", "wine", "gladiator",
+]
+COMMODITIES: tuple[Commodity, ...] = get_args(Commodity)
+
+Phase = Literal["collect", "trade", "build", "move", "leadership"]
+PHASES: tuple[Phase, ...] = get_args(Phase)
+
+Track = Literal["trade", "culture", "military"]
+TRACKS: tuple[Track, ...] = get_args(Track)
+
+# A space printed on the board; the building of the same name is built on it.
+SpaceKind = Literal["caravan", "market", "temple", "city", "capital", "legendary"]
+SPACE_KINDS: tuple[SpaceKind, ...] = get_args(SpaceKind)
+BuildingKind = SpaceKind
+CITY_KINDS: tuple[BuildingKind, ...] = ("city", "capital", "legendary")
+
+UnitKind = Literal["legion", "trireme", "fortress"]
+UNIT_KINDS: tuple[UnitKind, ...] = get_args(UnitKind)
+
+TileId = Literal[
+    "caesar", "pericles", "hammurabi", "cleopatra", "hannibal",
+    "castor-pollux", "nebuchadnezzar", "circe", "penthesilea", "gilgamesh",
+    "perseus", "hamilcar", "queen-of-sheba", "hercules", "ramses",
+    "antigone", "spartacus",
+    "colossus", "hanging-gardens", "pharos", "statue-of-zeus", "temple-of-artemis",
+    "pyramids",
+]
+TILE_IDS: tuple[TileId, ...] = get_args(TileId)
+
+ProvinceId = str
+SeaId = str
+# A space on the board, "province/space", e.g. "latium/caravan-metal".
+SpaceRef = str
+
+# A resource token in a holding: "coin", a commodity, or "legendary-<commodity>".
+Token = str
+COIN: Token = "coin"
+LEGENDARY_PREFIX = "legendary-"
+
+
+def legendary(commodity: Commodity) -> Token:
+    """The token of the legendary commodity of that type."""
+    return LEGENDARY_PREFIX + commodity
+
+
+def commodity_of(token: Token) -> str | None:
+    """The commodity type a token counts as (1.2), or None for a coin."""
+    if token == COIN:
+        return None
+    return token.removeprefix(LEGENDARY_PREFIX)
+
+
+def is_legendary(token: Token) -> bool:
+    return token.startswith(LEGENDARY_PREFIX)
+
+
+TOKENS: tuple[Token, ...] = (COIN, *COMMODITIES, *(legendary(c) for c in COMMODITIES))

@@ -1,0 +1,192 @@
+"""The event store: the only module that touches SQLite (through sqlite-utils), WAL mode."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import msgspec
+import sqlite_utils
+
+from mncore.dice import GENESIS_HASH
+from mncore.errors import Conflict, StoreError, UnknownGame
+
+SCHEMA_VERSION = 1
+
+
+class Row(msgspec.Struct, frozen=True, kw_only=True):
+    """One stored event: its place in the game's log, its canonical payload and its chain hash."""
+
+    seq: int
+    type: str
+    payload: str  # canonical JSON of the event
+    recorded_at: str
+    actor: str  # who caused it: an empire, "host", or "system"
+    command: str | None = None  # the command that caused the batch, on the batch's first row
+    batch: int  # seq of the first event appended by the same command
+    hash: str
+
+
+class NewRow(msgspec.Struct, frozen=True, kw_only=True):
+    """An event to append; the store numbers and chains it."""
+
+    type: str
+    payload: str
+    recorded_at: str
+    actor: str
+    command: str | None = None
+
+
+class GameRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A game as listed: its id, when it was made, how far its log goes."""
+
+    id: str
+    created_at: str
+    events: int
+    head_hash: str
+
+
+def chain_hash(previous: str, payload: str) -> str:
+    """hash = SHA-256(previous hash ‖ canonical payload), hex."""
+    return hashlib.sha256((previous + payload).encode("utf-8")).hexdigest()
+
+
+class Store:
+    """A mare-nostrum SQLite database file."""
+
+    def __init__(self, path: str, *, create: bool = False) -> None:
+        self.path = path
+        if not create and not os.path.exists(path):
+            raise StoreError(f"no database at {path}: create a game first (mn new), "
+                             "or point --db / MN_DB at an existing file")
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+            conn.execute("PRAGMA busy_timeout = 10000")
+            self.db = sqlite_utils.Database(conn)
+            tables = set(self.db.table_names())
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{path} is not a SQLite database ({err})") from None
+        if {"games", "events"} <= tables:
+            return
+        if not create:
+            raise StoreError(f"{path} is a SQLite file but not a mare-nostrum database "
+                             "(no games or events table)")
+        self._create_schema()
+
+    def _create_schema(self) -> None:
+        self.db.enable_wal()
+        self.db["games"].create(
+            {"id": str, "created_at": str, "secret": str, "schema": int}, pk="id", if_not_exists=True)
+        self.db["events"].create(
+            {"game_id": str, "seq": int, "type": str, "payload": str, "recorded_at": str,
+             "actor": str, "command": str, "batch": int, "hash": str},
+            pk=("game_id", "seq"), not_null={"payload", "hash", "type"}, if_not_exists=True)
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taking the write lock at once so that a racer waits or loses."""
+        conn = self.db.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            raise StoreError(f"{self.path}: cannot write ({err})") from None
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    # --- reads ---------------------------------------------------------------------------------
+
+    def games(self) -> list[GameRow]:
+        sql = ("select g.id, g.created_at, count(e.seq) as n, "
+               "(select hash from events where game_id = g.id order by seq desc limit 1) as head "
+               "from games g left join events e on e.game_id = g.id group by g.id order by g.created_at, g.id")
+        return [GameRow(id=r["id"], created_at=r["created_at"], events=r["n"],
+                        head_hash=r["head"] or GENESIS_HASH) for r in self.db.query(sql)]
+
+    def has_game(self, game_id: str) -> bool:
+        return bool(list(self.db.query("select 1 from games where id = ?", [game_id])))
+
+    def require_game(self, game_id: str) -> None:
+        if not self.has_game(game_id):
+            known = [g.id for g in self.games()]
+            hint = f"; games here: {', '.join(known[:10])}" if known else "; this database has no games"
+            raise UnknownGame(f"no game '{game_id}' in {self.path}{hint}")
+
+    def secret(self, game_id: str) -> str | None:
+        rows = list(self.db.query("select secret from games where id = ?", [game_id]))
+        return rows[0]["secret"] if rows else None
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        """The last sequence number and hash (0 and the genesis hash for an empty log)."""
+        rows = list(self.db.query(
+            "select seq, hash from events where game_id = ? order by seq desc limit 1", [game_id]))
+        return (rows[0]["seq"], rows[0]["hash"]) if rows else (0, GENESIS_HASH)
+
+    def rows(self, game_id: str, start: int = 1, end: int | None = None) -> list[Row]:
+        sql = ("select seq, type, payload, recorded_at, actor, command, batch, hash from events "
+               "where game_id = ? and seq >= ?" + (" and seq <= ?" if end is not None else "")
+               + " order by seq")
+        args: list[object] = [game_id, start] + ([end] if end is not None else [])
+        return [Row(**r) for r in self.db.query(sql, args)]
+
+    # --- writes --------------------------------------------------------------------------------
+
+    def create_game(self, game_id: str, created_at: str, secret: str | None,
+                    rows: Sequence[NewRow]) -> list[Row]:
+        """Make a game and append its first events, in one transaction."""
+        with self._write() as conn:
+            if conn.execute("select 1 from games where id = ?", [game_id]).fetchone():
+                raise StoreError(f"a game '{game_id}' already exists in {self.path}")
+            conn.execute("insert into games (id, created_at, secret, schema) values (?, ?, ?, ?)",
+                         [game_id, created_at, secret or "", SCHEMA_VERSION])
+            return self._insert(conn, game_id, 0, GENESIS_HASH, rows)
+
+    def append(self, game_id: str, expected_seq: int, rows: Sequence[NewRow]) -> list[Row]:
+        """Append after expected_seq, all or nothing; Conflict if the log has moved on."""
+        with self._write() as conn:
+            found = conn.execute("select seq, hash from events where game_id = ? "
+                                 "order by seq desc limit 1", [game_id]).fetchone()
+            seq, head = (found[0], found[1]) if found else (0, GENESIS_HASH)
+            if seq != expected_seq:
+                raise Conflict(game_id, expected_seq, seq)
+            return self._insert(conn, game_id, seq, head, rows)
+
+    def import_rows(self, game_id: str, created_at: str, rows: Sequence[Row],
+                    secret: str | None = None) -> None:
+        """Store rows already numbered and chained (import, fork); the caller verified them."""
+        with self._write() as conn:
+            if conn.execute("select 1 from games where id = ?", [game_id]).fetchone():
+                raise StoreError(f"a game '{game_id}' already exists in {self.path}; "
+                                 "import it into another --db")
+            conn.execute("insert into games (id, created_at, secret, schema) values (?, ?, ?, ?)",
+                         [game_id, created_at, secret or "", SCHEMA_VERSION])
+            conn.executemany(
+                "insert into events (game_id, seq, type, payload, recorded_at, actor, command, batch, hash)"
+                " values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command, r.batch, r.hash)
+                 for r in rows])
+
+    def _insert(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str,
+                rows: Sequence[NewRow]) -> list[Row]:
+        out: list[Row] = []
+        batch = seq + 1
+        for r in rows:
+            seq += 1
+            head = chain_hash(head, r.payload)
+            out.append(Row(seq=seq, type=r.type, payload=r.payload, recorded_at=r.recorded_at,
+                           actor=r.actor, command=r.command, batch=batch, hash=head))
+        conn.executemany(
+            "insert into events (game_id, seq, type, payload, recorded_at, actor, command, batch, hash)"
+            " values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command, r.batch, r.hash)
+             for r in out])
+        return out

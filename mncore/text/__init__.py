@@ -1,0 +1,111 @@
+"""Orders as text lines and events as sentences; one module per phase, gathered here."""
+
+from __future__ import annotations
+
+import importlib
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgspec
+
+from mncore.commands import AnyOrder, Order, decode_command
+from mncore.errors import InvalidCommand
+from mncore.events import AnyEvent
+from mncore.ids import Empire
+from mncore.state import GameState
+
+PHASE_TEXT = ("mncore.text.core", "mncore.text.collect", "mncore.text.trade", "mncore.text.build",
+              "mncore.text.military", "mncore.text.leadership")
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """What a parser needs: the state (for names) and who gives the order."""
+
+    state: GameState
+    empire: Empire
+
+
+Parser = Callable[[Ctx, list[str]], AnyOrder]
+
+
+def _modules() -> list[object]:
+    out = []
+    for name in PHASE_TEXT:
+        try:
+            out.append(importlib.import_module(name))
+        except ModuleNotFoundError as err:
+            if err.name != name:
+                raise
+    return out
+
+
+def verbs() -> dict[str, Parser]:
+    table: dict[str, Parser] = {}
+    for m in _modules():
+        table.update(getattr(m, "VERBS", {}))
+    return table
+
+
+def parse_order(text: str, state: GameState, empire: Empire) -> AnyOrder:
+    """One order line (or its JSON form) as a command given by empire; InvalidCommand if malformed."""
+    line = text.strip()
+    if not line:
+        raise InvalidCommand("empty order")
+    if line.startswith("{"):
+        return _parse_json(line, empire)
+    try:
+        words = shlex.split(line)
+    except ValueError as err:
+        raise InvalidCommand(f"cannot read the order '{line}': {err}") from None
+    table = verbs()
+    verb = words[0].lower()
+    if verb not in table:
+        raise InvalidCommand(f"unknown order '{words[0]}'; orders are: {', '.join(sorted(table))} "
+                             "(see docs/orders.md)")
+    return table[verb](Ctx(state, empire), words[1:])
+
+
+def _parse_json(line: str, empire: Empire) -> AnyOrder:
+    try:
+        cmd = decode_command(line)
+    except msgspec.ValidationError as err:
+        raise InvalidCommand(f"invalid order JSON: {err}") from None
+    except msgspec.DecodeError as err:
+        raise InvalidCommand(f"malformed order JSON: {err}") from None
+    if not isinstance(cmd, Order):
+        raise InvalidCommand(f"{type(cmd).__name__} is not an order an empire can give")
+    if cmd.empire != empire:
+        raise InvalidCommand(f"the order is for {cmd.empire.title()}, but given --as {empire.title()}")
+    return cmd  # type: ignore[return-value]
+
+
+def format_order(order: AnyOrder) -> str:
+    """The canonical order line of a command (accepted back by parse_order)."""
+    for m in _modules():
+        fmt = getattr(m, "format_order", None)
+        text = fmt(order) if fmt else None
+        if text is not None:
+            return str(text)
+    return msgspec.json.encode(order).decode()
+
+
+def describe(event: AnyEvent, viewer: Empire | None = None) -> str:
+    """One readable sentence for an event, as seen by viewer (None: the host, who sees everything)."""
+    for m in _modules():
+        fn = getattr(m, "describe", None)
+        text = fn(event, viewer) if fn else None
+        if text is not None:
+            return str(text)
+    return f"{type(event).__name__}"
+
+
+def need(words: list[str], count: int, usage: str) -> None:
+    """Refuse an order line with too few or too many words, showing its usage."""
+    if len(words) != count:
+        raise InvalidCommand(f"usage: {usage}")
+
+
+def title(name: str) -> str:
+    return name.replace("-", " ").title()

@@ -1,0 +1,66 @@
+"""Test helpers: build games from their history, give orders as lines, read what happened."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mncore import events as ev
+from mncore.board import load_board
+from mncore.commands import AnyOrder, CreateGame
+from mncore.decide import decide
+from mncore.dice import GENESIS_HASH, Rng, seeded_secret
+from mncore.evolve import replay
+from mncore.ids import Empire
+from mncore.rules import setup
+from mncore.state import GameState
+from mncore.text import parse_order
+
+THREE: dict[Empire, str] = {"rome": "Ann", "greece": "Ben", "carthage": "Cat"}
+FOUR: dict[Empire, str] = {**THREE, "egypt": "Dee"}
+FIVE: dict[Empire, str] = {**FOUR, "babylon": "Eve"}
+
+
+@dataclass
+class Play:
+    """A game in memory: its events and state; orders are decided with a seeded Rng per order."""
+
+    seed: str = "test"
+    events: list[ev.AnyEvent] = field(default_factory=list)
+    state: GameState = field(default_factory=GameState)
+
+    def rng(self) -> Rng:
+        # a fresh stream per order, keyed by how long the log is, as the store does with the head hash
+        return Rng(seeded_secret(self.seed), f"{len(self.events):064d}")
+
+    def given(self, *events: ev.AnyEvent) -> Play:
+        """Add facts to the history without deciding them (arrange a situation)."""
+        self.events += events
+        self.state = replay(events, self.state)
+        return self
+
+    def order(self, empire: Empire, line: str | AnyOrder) -> list[ev.AnyEvent]:
+        """Decide one order (a line or a command) and apply its events; returns them."""
+        cmd = parse_order(line, self.state, empire) if isinstance(line, str) else line
+        out = decide(self.state, cmd, self.rng())
+        self.given(*out)
+        return out
+
+    def orders(self, empire: Empire, *lines: str) -> list[ev.AnyEvent]:
+        out: list[ev.AnyEvent] = []
+        for line in lines:
+            out += self.order(empire, line)
+        return out
+
+
+def new_game(players: dict[Empire, str] = FIVE, seed: str = "test",
+             display: str = "experienced") -> Play:
+    """A new game on the shipped board, created as `mn new --seed` would."""
+    cmd = CreateGame(board=load_board(), players=players, display=display,  # type: ignore[arg-type]
+                     fair_play=False)
+    secret = seeded_secret(seed)
+    play = Play(seed=seed)
+    return play.given(*setup.create(cmd, Rng(secret, GENESIS_HASH), "0" * 64))
+
+
+def of_type(events: list[ev.AnyEvent], kind: type) -> list:  # type: ignore[type-arg]
+    return [e for e in events if isinstance(e, kind)]
