@@ -64,8 +64,11 @@ def main(ctx: click.Context, db: str | None, verbose: int, log_format: str | Non
 
 
 def _register() -> None:
-    from mncli import map_cmd
+    from mncli import audit_cmds, demo_cmd, game_cmds, history_cmds, map_cmd, rules_cmd
 
+    for command in (*game_cmds.COMMANDS, *history_cmds.COMMANDS, *rules_cmd.COMMANDS,
+                    *demo_cmd.COMMANDS, *audit_cmds.COMMANDS):
+        main.add_command(command)
     main.add_command(map_cmd.map_group)
 
 

@@ -8,6 +8,10 @@ import msgspec
 
 from mncore.board import Board
 from mncore.ids import Commodity, Empire, ProvinceId, Track
+from mncore.ids import BuildingKind, TileId, Token, UnitKind  # phase 3
+from mncore.state import Bag  # phase 3
+from mncore.state import GameState  # core: CreateFromPosition
+from mncore.ids import SeaId  # phase 4
 
 
 class Command(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True):
@@ -38,7 +42,14 @@ class RevealSecret(Command, frozen=True, kw_only=True):
     secret: str
 
 
-CoreCommand = CreateGame | RevealSecret
+class CreateFromPosition(Command, frozen=True, kw_only=True):
+    """Start a sandbox game at a position (docs/positions.md): the board and the state to load."""
+
+    board: Board
+    position: GameState  # the position's state, without board, options, commitment or secret
+
+
+CoreCommand = CreateGame | RevealSecret | CreateFromPosition
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------
@@ -67,7 +78,27 @@ class PlayExchangeMarker(Order, frozen=True, kw_only=True):
     value: int
 
 
-TradeCommand = PlayExchangeMarker
+class OfferResources(Order, frozen=True, kw_only=True):
+    """Place resources face down as this round's offer (2.1; 0 to 5 with Antigone, 10.antigone)."""
+
+    tokens: tuple[str, ...]
+
+
+class ClaimResource(Order, frozen=True, kw_only=True):
+    """Claim one token from another empire's revealed offer (2.2)."""
+
+    source: Empire
+    token: str
+
+
+class GiveResource(Order, frozen=True, kw_only=True):
+    """Give one resource to an empire that claimed fewer than it offered (2.2.1)."""
+
+    to: Empire
+    token: str
+
+
+TradeCommand = PlayExchangeMarker | OfferResources | ClaimResource | GiveResource
 
 
 # --- phase 3, Build ---------------------------------------------------------------------------------
@@ -78,7 +109,55 @@ class ChooseBuilder(Order, frozen=True, kw_only=True):
     builder: Empire
 
 
-BuildCommand = ChooseBuilder
+class BuildControl(Order, frozen=True, kw_only=True):
+    """Place a control marker in a province (3.1.1), paying pay or using Hammurabi's free marker."""
+
+    province: ProvinceId
+    pay: Bag = {}
+    power: TileId | None = None
+
+
+class BuildUnit(Order, frozen=True, kw_only=True):
+    """Build a legion or fortress in a province or a trireme in a sea (3.1.2), maybe with a power."""
+
+    kind: UnitKind
+    place: str
+    pay: Bag = {}
+    power: TileId | None = None  # spartacus, gilgamesh, pharos or penthesilea
+
+
+class BuildBuilding(Order, frozen=True, kw_only=True):
+    """Build a building in a province, on a given space or the only free space of its kind (3.1.2)."""
+
+    kind: BuildingKind
+    province: ProvinceId
+    space: str | None = None
+    pay: Bag = {}
+
+
+class BuildTile(Order, frozen=True, kw_only=True):
+    """Recruit a hero or build a wonder or the Pyramids from the display (3.1.3)."""
+
+    tile: TileId
+    pay: Bag = {}
+    copy: TileId | None = None  # Castor & Pollux: the hero to copy (10.castor-pollux)
+    perseus: bool = False  # build first, out of turn, to win at once (10.perseus)
+
+
+class EndBuildTurn(Order, frozen=True, kw_only=True):
+    """The builder is done; a Hanging Gardens holder may say what he keeps (11.hanging-gardens)."""
+
+    keep: tuple[Token, ...] | None = None
+
+
+class KeepCommodities(Order, frozen=True, kw_only=True):
+    """A Hanging Gardens holder names up to two different commodities to keep (11.hanging-gardens)."""
+
+    keep: tuple[Token, ...] = ()
+
+
+BuildCommand = (ChooseBuilder | BuildControl | BuildUnit | BuildBuilding | BuildTile | EndBuildTurn
+                | KeepCommodities)
 
 
 # --- phase 4, Move and Battle -------------------------------------------------------------------------
@@ -89,7 +168,84 @@ class ChooseMover(Order, frozen=True, kw_only=True):
     mover: Empire
 
 
-MoveCommand = ChooseMover
+class DeclarePeace(Order, frozen=True, kw_only=True):
+    """Statue of Zeus: make peace with an opponent this round, or with nobody (11.statue-of-zeus)."""
+
+    opponent: Empire | None = None
+
+
+class MoveTriremes(Order, frozen=True, kw_only=True):
+    """Move triremes from one sea to an adjacent sea (4.1.1)."""
+
+    from_sea: SeaId
+    to_sea: SeaId
+    count: int = 1
+
+
+class MoveLegions(Order, frozen=True, kw_only=True):
+    """Move legions to an adjacent province, or by sea to an adjoining one (4.1.2)."""
+
+    from_province: ProvinceId
+    to_province: ProvinceId
+    count: int = 1
+
+
+class Attack(Order, frozen=True, kw_only=True):
+    """Fight an opponent at a sea (optional) or in a province (mandatory) (4.1.1, 4.1.2, 4.2)."""
+
+    opponent: Empire
+    place: str
+
+
+class ChooseLosses(Order, frozen=True, kw_only=True):
+    """Remove the units destroyed in a battle, chosen by their owner (4.2)."""
+
+    place: str
+    legions: int = 0
+    fortress: bool = False
+
+
+class Pillage(Order, frozen=True, kw_only=True):
+    """The Conqueror destroys one building; from a legendary city it takes a coin or a legendary (4.3.1)."""
+
+    province: ProvinceId
+    space: str
+    take: Literal["coin", "legendary"] | None = None
+
+
+class OccupyBuildings(Order, frozen=True, kw_only=True):
+    """The Conqueror puts one legion on each of these buildings (4.3.2)."""
+
+    province: ProvinceId
+    spaces: tuple[str, ...]
+
+
+class OccupyMarker(Order, frozen=True, kw_only=True):
+    """The Conqueror puts a legion on the control marker; with Sheba, converts at once (4.3.3)."""
+
+    province: ProvinceId
+    sheba: bool = False
+
+
+class HoldConquest(Order, frozen=True, kw_only=True):
+    """The Conqueror chooses nothing new in this province this turn (4.3)."""
+
+    province: ProvinceId
+
+
+class PlaceCirceLegion(Order, frozen=True, kw_only=True):
+    """Circe: put a legion on an empty caravan space, to act as a caravan (10.circe)."""
+
+    province: ProvinceId
+    space: str
+
+
+class EndMoveTurn(Order, frozen=True, kw_only=True):
+    """The active empire ends its Move and Battle turn (4.0)."""
+
+
+MoveCommand = (ChooseMover | DeclarePeace | MoveTriremes | MoveLegions | Attack | ChooseLosses | Pillage
+               | OccupyBuildings | OccupyMarker | HoldConquest | PlaceCirceLegion | EndMoveTurn)
 
 
 # --- phase 5, Claim Leadership ------------------------------------------------------------------------

@@ -19,8 +19,10 @@ from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreErro
 from mncore.evolve import evolve, replay
 from mncore.rules import setup
 from mncore.ruleset import RULESET_ID, RULESET_VERSION
+from mncore.ids import Empire
 from mncore.state import ForkInfo, GameState
 from mncore.store import NewRow, Row, Store, chain_hash
+from mncore.text import redact_event
 
 log = structlog.get_logger("mncore")
 
@@ -104,10 +106,15 @@ def new_game_id() -> str:
     return "g" + pysecrets.token_hex(4)
 
 
-def create(store: Store, cmd: CreateGame, secret: bytes, game_id: str | None = None) -> Loaded:
-    """Decide the first events of a new game and store them with its secret."""
+def creation_events(cmd: CreateGame, secret: bytes) -> list[ev.AnyEvent]:
+    """Decide the first events of a new game (refused before anything is stored)."""
+    return setup.create(cmd, Rng(secret, GENESIS_HASH), commitment(secret))
+
+
+def create(store: Store, cmd: CreateGame, secret: bytes, events: list[ev.AnyEvent],
+           game_id: str | None = None) -> Loaded:
+    """Store a new game's first events (from creation_events) with its secret."""
     gid = game_id or new_game_id()
-    events = setup.create(cmd, Rng(secret, GENESIS_HASH), commitment(secret))
     rows = store.create_game(gid, utc_now(), secret.hex(),
                              _new_rows(events, "host", encode_command(cmd), utc_now()))
     log.info("game created", game=gid, events=len(rows), fair_play=cmd.fair_play)
@@ -170,7 +177,8 @@ def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loa
 
 # --- export and import -----------------------------------------------------------------------------------
 
-class ExportHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ExportHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
+                   omit_defaults=True):
     """The first line of an export: what it is, which game, how long, where its chain ends."""
 
     format: str
@@ -179,9 +187,11 @@ class ExportHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     ruleset: str
     events: int
     head_hash: str
+    made_for: str | None = None  # an export made for one empire, with hidden parts withheld
 
 
-class ExportLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ExportLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
+                 omit_defaults=True):
     """One event of an export: its store row with the payload embedded as canonical JSON."""
 
     seq: int
@@ -189,31 +199,48 @@ class ExportLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     recorded_at: str
     actor: str
     batch: int
-    command: msgspec.Raw | None = None
+    command: msgspec.Raw  # the command that caused the batch, on its first line; else null
     payload: msgspec.Raw
     hash: str
+    redacted: bool = False  # an export made for one empire: hidden parts of this payload withheld
 
 
 _LINE = msgspec.json.Encoder()
 
 
-def export_lines(game_id: str, rows: Sequence[Row], state: GameState) -> list[bytes]:
+def export_lines(game_id: str, rows: Sequence[Row], state: GameState,
+                 viewer: Empire | None = None) -> list[bytes]:
     """JSON Lines: a header, then one line per event with its sequence number and hash."""
     head = rows[-1].hash if rows else GENESIS_HASH
     header = ExportHeader(format=EXPORT_FORMAT, version=EXPORT_VERSION, game=game_id,
                           ruleset=f"{state.ruleset_id}@{state.ruleset_version}",
-                          events=len(rows), head_hash=head)
+                          events=len(rows), head_hash=head, made_for=viewer)
     out = [_LINE.encode(header)]
     for r in rows:
+        payload, command, redacted = r.payload, r.command, False
+        if viewer is not None:
+            event = ev.decode_event(r.payload)
+            shown = redact_event(event, viewer)
+            if shown is not event:
+                payload, redacted = ev.encode_event(shown).decode(), True
+            if r.actor not in (viewer, "host"):
+                command = None  # another empire's order may carry hidden choices (an offer)
         out.append(_LINE.encode(ExportLine(
             seq=r.seq, type=r.type, recorded_at=r.recorded_at, actor=r.actor, batch=r.batch,
-            command=msgspec.Raw(r.command.encode()) if r.command is not None else None,
-            payload=msgspec.Raw(r.payload.encode()), hash=r.hash)))
+            command=msgspec.Raw(command.encode() if command is not None else b"null"),
+            payload=msgspec.Raw(payload.encode()), hash=r.hash, redacted=redacted)))
     return out
 
 
-def read_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
-    """Parse and check an export line by line; DataError naming the first bad line."""
+def parse_export(data: bytes, source: str) -> list[Row]:
+    """The rows of an export, read line by line; DataError naming a line that is not an event line.
+
+    The hash chain is not checked here: verify_rows() does that and names the first bad event.
+    """
+    return _parse(data, source)[1]
+
+
+def _parse(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -227,43 +254,63 @@ def read_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
         raise DataError(source, [f"line 1: format {header.format} v{header.version} is not "
                                  f"{EXPORT_FORMAT} v{EXPORT_VERSION}"])
     rows: list[Row] = []
-    head = GENESIS_HASH
     for i, raw in enumerate(lines[1:], start=2):
         try:
             line = msgspec.json.decode(raw, type=ExportLine)
             payload = bytes(line.payload).decode()
-            kind = msgspec.json.decode(payload, type=dict).get("type")
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as err:
             raise DataError(source, [f"line {i}: malformed event line ({err})"]) from None
-        expected_seq = len(rows) + 1
-        if line.seq != expected_seq:
-            raise DataError(source, [f"line {i}: event {line.seq} where event {expected_seq} was "
-                                     "expected (reordered, missing or duplicated lines)"])
-        if kind != line.type:
-            raise DataError(source, [f"line {i}: type {line.type} but the payload is {kind}"])
-        head = chain_hash(head, payload)
-        if head != line.hash:
-            raise DataError(source, [f"line {i}: event {line.seq} hash does not match its payload "
-                                     "and the chain before it (edited or corrupted)"])
+        if line.redacted:
+            raise DataError(source, [f"line {i}: this export was made for "
+                                     f"{header.made_for or 'one empire'} with hidden parts withheld; "
+                                     "only a full export can be imported or verified"])
         rows.append(Row(seq=line.seq, type=line.type, payload=payload, recorded_at=line.recorded_at,
                         actor=line.actor, batch=line.batch, hash=line.hash,
-                        command=bytes(line.command).decode() if line.command is not None else None))
-    if len(rows) != header.events or head != header.head_hash:
-        raise DataError(source, [f"line {len(lines) + 1}: the file ends after {len(rows)} events but "
-                                 f"its header promises {header.events} ending in {header.head_hash[:12]}"
-                                 " (truncated?)"])
+                        command=None if bytes(line.command) == b"null" else bytes(line.command).decode()))
     return header, rows
 
 
-def import_game(store: Store, data: bytes, source: str, game_id: str | None = None) -> Loaded:
-    """Recreate a game from an export, verifying the chain and replay before writing anything."""
+def read_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
+    """Parse and check an export line by line; DataError naming the first bad line."""
+    header, rows = _parse(data, source)
+    head = GENESIS_HASH
+    for i, row in enumerate(rows, start=2):
+        expected_seq = i - 1
+        if row.seq != expected_seq:
+            raise DataError(source, [f"line {i}: event {row.seq} where event {expected_seq} was "
+                                     "expected (reordered, missing or duplicated lines)"])
+        try:
+            kind = msgspec.json.decode(row.payload, type=dict).get("type")
+        except msgspec.DecodeError as err:
+            raise DataError(source, [f"line {i}: the payload is not JSON ({err})"]) from None
+        if kind != row.type:
+            raise DataError(source, [f"line {i}: type {row.type} but the payload is {kind}"])
+        head = chain_hash(head, row.payload)
+        if head != row.hash:
+            raise DataError(source, [f"line {i}: event {row.seq} hash does not match its payload "
+                                     "and the chain before it (edited or corrupted)"])
+    if len(rows) != header.events or head != header.head_hash:
+        raise DataError(source, [f"line {len(rows) + 2}: the file ends after {len(rows)} events but "
+                                 f"its header promises {header.events} ending in "
+                                 f"{header.head_hash[:12]} (truncated?)"])
+    return header, rows
+
+
+def check_import(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
+    """Read an export and replay it, refusing it with the line at fault; nothing is stored."""
     header, rows = read_export(data, source)
-    gid = game_id or header.game
     try:
         replay(decode_rows(rows, source))
     except IntegrityFailure as err:
         raise DataError(source, [f"line {err.seq + 1}: {err.reason}"]) from None
     except (KeyError, ValueError, TypeError, AttributeError) as err:
         raise DataError(source, [f"the events do not replay ({type(err).__name__}: {err})"]) from None
+    return header, rows
+
+
+def import_game(store: Store, header: ExportHeader, rows: list[Row],
+                game_id: str | None = None) -> Loaded:
+    """Store a checked export (from check_import) as a game."""
+    gid = game_id or header.game
     store.import_rows(gid, utc_now(), rows)
     return load(store, gid)

@@ -96,7 +96,9 @@ class TradeStep(_S, frozen=True, kw_only=True, tag="trade"):
     claimant: Empire | None = None
     claims: tuple[Claim, ...] = ()
     claimed: dict[Empire, Bag] = {}  # face down on each claimant's mat
-    receiver: Empire | None = None  # 2.2.1: who the Trade Leader must give one resource to
+    opener: Empire | None = None  # who claims first: the Trade Leader, or ruling R25
+    over: bool = False  # claiming has ended (2.2); only 2.2.1 gifts may remain
+    gifts: tuple[Claim, ...] = ()  # 2.2.1: claimant = receiver, source = giver
 
 
 class BuildStep(_S, frozen=True, kw_only=True, tag="build"):
@@ -105,7 +107,8 @@ class BuildStep(_S, frozen=True, kw_only=True, tag="build"):
     active: Empire | None = None
     done: tuple[Empire, ...] = ()
     recruited: tuple[Empire, ...] = ()  # who recruited a fifth tile this phase (6.2)
-    keep_pending: tuple[Empire, ...] = ()  # Hanging Gardens holders choosing what to keep
+    builds: int = 0  # items built so far this phase: Perseus must build before any (ruling R33)
+    kept: dict[Empire, tuple[Token, ...]] = {}  # Hanging Gardens choices made (11.hanging-gardens)
 
 
 class Loss(_S, frozen=True, kw_only=True):
@@ -119,16 +122,16 @@ class Loss(_S, frozen=True, kw_only=True):
 class MoveStep(_S, frozen=True, kw_only=True, tag="move"):
     """Move and Battle: peace decisions, the active empire, its stage and its open obligations."""
 
-    peace_pending: tuple[Empire, ...] = ()  # Statue of Zeus holders yet to decide
+    peace_decided: tuple[Empire, ...] = ()  # Statue of Zeus holders who have decided (11.statue-of-zeus)
     active: Empire | None = None
     done: tuple[Empire, ...] = ()
-    stage: Literal["naval", "land", "battles"] = "naval"
+    # naval: triremes move; sea: sea battles; land: legions move; battles: land battles and conquests
+    stage: Literal["naval", "sea", "land", "battles"] = "naval"
     moved_triremes: dict[SeaId, int] = {}  # the active empire's triremes that moved there
     moved_legions: dict[ProvinceId, int] = {}  # the active empire's legions that moved there
     battles: tuple[str, ...] = ()  # places fought over this turn (one battle each, 9.0)
     losses: tuple[Loss, ...] = ()  # casualty choices still open
-    conquests: tuple[ProvinceId, ...] = ()  # conquered provinces whose choice is still open
-    sheba_pending: tuple[ProvinceId, ...] = ()
+    decided: tuple[ProvinceId, ...] = ()  # provinces whose conquest choice was made this turn (4.3)
 
 
 class TitleTie(_S, frozen=True, kw_only=True):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import shlex
+from types import ModuleType
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,8 +16,12 @@ from mncore.events import AnyEvent
 from mncore.ids import Empire
 from mncore.state import GameState
 
-PHASE_TEXT = ("mncore.text.core", "mncore.text.collect", "mncore.text.trade", "mncore.text.build",
-              "mncore.text.military", "mncore.text.leadership")
+# Each phase's text module, with the phase whose orders it parses (a verb such as "done" may belong
+# to several phases: the current phase's parser takes it).
+PHASE_TEXT: dict[str, str | None] = {
+    "mncore.text.core": None, "mncore.text.collect": "collect", "mncore.text.trade": "trade",
+    "mncore.text.build": "build", "mncore.text.military": "move", "mncore.text.leadership": "leadership",
+}
 
 
 @dataclass(frozen=True)
@@ -30,7 +35,7 @@ class Ctx:
 Parser = Callable[[Ctx, list[str]], AnyOrder]
 
 
-def _modules() -> list[object]:
+def _modules() -> list[ModuleType]:
     out = []
     for name in PHASE_TEXT:
         try:
@@ -41,10 +46,12 @@ def _modules() -> list[object]:
     return out
 
 
-def verbs() -> dict[str, Parser]:
-    table: dict[str, Parser] = {}
+def verbs() -> dict[str, list[tuple[str | None, Parser]]]:
+    """Each order verb with its parsers and the phase each belongs to."""
+    table: dict[str, list[tuple[str | None, Parser]]] = {}
     for m in _modules():
-        table.update(getattr(m, "VERBS", {}))
+        for verb, parser in getattr(m, "VERBS", {}).items():
+            table.setdefault(verb, []).append((PHASE_TEXT[m.__name__], parser))
     return table
 
 
@@ -64,7 +71,9 @@ def parse_order(text: str, state: GameState, empire: Empire) -> AnyOrder:
     if verb not in table:
         raise InvalidCommand(f"unknown order '{words[0]}'; orders are: {', '.join(sorted(table))} "
                              "(see docs/orders.md)")
-    return table[verb](Ctx(state, empire), words[1:])
+    parsers = table[verb]
+    parser = next((p for phase, p in parsers if phase == state.phase), parsers[0][1])
+    return parser(Ctx(state, empire), words[1:])
 
 
 def _parse_json(line: str, empire: Empire) -> AnyOrder:
@@ -99,6 +108,18 @@ def describe(event: AnyEvent, viewer: Empire | None = None) -> str:
         if text is not None:
             return str(text)
     return f"{type(event).__name__}"
+
+
+def redact_event(event: AnyEvent, viewer: Empire | None) -> AnyEvent:
+    """The event as viewer may see it: hidden parts withheld (None: the host sees everything)."""
+    if viewer is None:
+        return event
+    for m in _modules():
+        fn = getattr(m, "redact", None)
+        shown = fn(event, viewer) if fn else None
+        if shown is not None:
+            return shown  # type: ignore[no-any-return]
+    return event
 
 
 def need(words: list[str], count: int, usage: str) -> None:

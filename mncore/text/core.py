@@ -22,6 +22,9 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"Heroes and wonders displayed face up: {', '.join(up)}; {down} face down."
         case ev.PhaseBegan():
             return f"Round {event.round}: the {title(event.phase)} phase begins."
+        case ev.PositionLoaded():
+            return (f"The game starts from a position: round {event.state.round}, "
+                    f"{title(event.state.phase)} phase (a sandbox).")
         case ev.SecretRevealed():
             return f"The game's secret is revealed: {event.secret}."
         case ev.GameWon():

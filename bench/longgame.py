@@ -1,0 +1,40 @@
+"""Build a database holding one long game (played by scripted players) for the benchmarks."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mncore import game  # noqa: E402
+from mncore.autoplay import STYLES, choose  # noqa: E402
+from mncore.board import load_board  # noqa: E402
+from mncore.commands import CreateGame  # noqa: E402
+from mncore.dice import Rng, seeded_secret  # noqa: E402
+from mncore.store import Store  # noqa: E402
+
+# Players who mostly pass: nobody pulls ahead on every track, so the game runs as long as we like.
+STYLES["passive"] = {"done": 20, "end": 20, "no": 20, "hold": 20, "build": 0.05, "recruit": 0.05,
+                     "move": 0.05, "attack": 0.05, "perseus": 0.0}
+
+
+def build(path: str, events: int, seed: str = "bench") -> tuple[Store, str]:
+    """A store at path with one game of at least `events` events (reused if already there)."""
+    store = Store(path, create=True)
+    for g in store.games():
+        if g.events >= events:
+            return store, g.id
+    board = load_board()
+    cmd = CreateGame(board=board, players={"rome": "A", "greece": "B", "carthage": "C"},
+                     display="experienced", fair_play=False)
+    secret = seeded_secret(seed)
+    loaded = game.create(store, cmd, secret, game.creation_events(cmd, secret))
+    rand = random.Random(seed)
+    while len(loaded.rows) < events:
+        choice = choose(loaded.state, rand, Rng(secret, loaded.head[1]), style="passive")
+        if choice is None or loaded.state.winner is not None:
+            raise SystemExit(f"the benchmark game ended after {len(loaded.rows)} events")
+        loaded, _ = game.submit(store, loaded, choice.order)
+    return store, loaded.game_id

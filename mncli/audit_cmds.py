@@ -1,0 +1,219 @@
+"""mn position, check, diff, explain and dispute: positions, what-ifs and audits of a game."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from mncli.common import as_option, emit_json, empire_arg, json_option, open_store, to_builtins
+from mncore import game
+from mncore.decide import decide
+from mncore.dice import Rng, new_secret, seeded_secret
+from mncore.diff import diff_states
+from mncore.dispute import is_bundle, make_bundle, verify_bundle
+from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
+from mncore.explain import explain, render
+from mncore.position import read_position, start_game, write_position
+from mncore.state import GameState
+from mncore.store import Store
+from mncore.text import describe, format_order, parse_order, redact_event
+
+
+def new_from_position(ctx: click.Context, path: str, seed: str | None, game_id: str | None,
+                      other_options: bool) -> str:
+    """mn new --position: a sandbox game at the position in the file; returns its id."""
+    if other_options:
+        raise InvalidCommand("--position gives the empires, players and board: do not also pass "
+                             "--empire, --player, --random or --board")
+    state = read_position(path)
+    secret = seeded_secret(seed) if seed is not None else new_secret()
+    loaded = start_game(open_store(ctx, create=True), state, secret, game_id)
+    return loaded.game_id
+
+
+def _upto(store_rows: int, at: int | None, game_id: str) -> int:
+    """The event N an --at option names (the last one by default), checked against the log."""
+    if at is None:
+        return store_rows
+    if not 1 <= at <= store_rows:
+        raise InvalidCommand(f"--at {at}: game {game_id} has events 1 to {store_rows}")
+    return at
+
+
+def _write(output: str | None, text: str) -> None:
+    if output:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+@click.command("position")
+@click.argument("game_id", metavar="GAME")
+@click.option("--at", "at", type=int, default=None, help="The position after event N [default: now].")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the position to this file instead of stdout.")
+@click.pass_context
+def position(ctx: click.Context, game_id: str, at: int | None, output: str | None) -> None:
+    """Write the position of a game (after event N) as a TOML position file (docs/positions.md).
+
+    `mn new --position FILE` starts a sandbox game from it.
+    """
+    store = open_store(ctx)
+    store.require_game(game_id)
+    upto = _upto(store.head(game_id)[0], at, game_id)
+    _write(output, write_position(game.load(store, game_id, upto).state))
+
+
+COMMANDS: list[click.Command] = [position]
+
+
+# --- mn check ------------------------------------------------------------------------------------
+
+@click.command("check")
+@click.argument("game_id", metavar="GAME")
+@click.argument("order_line", metavar="'ORDER'")
+@as_option(required=True, help="The empire that would give the order.")
+@json_option
+@click.pass_context
+def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_json: bool) -> None:
+    """Would this order be accepted now? Shows the events it would cause; writes nothing.
+
+    Exit 0 if it would be accepted, 1 if the rules refuse it (the section is named), 2 if it is
+    malformed. Random outcomes (dice, draws) shown are only an example.
+    """
+    empire = empire_arg(as_empire)
+    assert empire is not None
+    loaded = game.load(open_store(ctx), game_id)
+    order = parse_order(order_line, loaded.state, empire)
+    # a throw-away secret: the real draws depend on the game's secret, never shown here
+    rng = Rng(new_secret(), loaded.head[1])
+    try:
+        events = decide(loaded.state, order, rng)
+    except RuleViolation as err:
+        if as_json:
+            emit_json({"accepted": False, "order": format_order(order), "section": err.section,
+                       "reason": err.reason})
+            ctx.exit(err.exit_code)
+        raise
+    random = rng.counter > 0
+    if as_json:
+        emit_json({"accepted": True, "order": format_order(order), "random_example": random,
+                   "events": [{"type": type(e).__name__, "event": to_builtins(redact_event(e, empire)),
+                               "text": describe(e, empire)} for e in events]})
+        return
+    click.echo(f"Accepted: '{format_order(order)}' would cause {len(events)} event(s):")
+    for e in events:
+        click.echo(f"  {describe(e, empire)}")
+    if random:
+        click.echo("Random outcomes above are only an example: the real ones come from the game's "
+                   "secret when the order is given.")
+
+
+# --- mn diff -------------------------------------------------------------------------------------
+
+@click.command("diff")
+@click.argument("game_id", metavar="GAME")
+@click.argument("other", metavar="[OTHER]", required=False)
+@click.option("--at", "at", type=int, default=None, help="GAME after event N [default: now].")
+@click.option("--to", "to", type=int, default=None,
+              help="OTHER (or GAME, without OTHER) after event M [default: now].")
+@json_option
+@click.pass_context
+def diff(ctx: click.Context, game_id: str, other: str | None, at: int | None, to: int | None,
+         as_json: bool) -> None:
+    """What differs between two games, or two points of one game (host view).
+
+    \b
+    mn diff GAME OTHER            the two games now
+    mn diff GAME --at N --to M    GAME after event N, then after event M
+    mn diff GAME --at N           GAME after event N, then now
+    mn diff GAME OTHER --at N --to M   GAME after N, OTHER after M
+    """
+    if other is None and at is None and to is None:
+        raise InvalidCommand("give OTHER, or --at N (and --to M) to compare points of GAME")
+    store = open_store(ctx)
+    left = _state_at(store, game_id, at)
+    right = _state_at(store, other or game_id, to)
+    changes = diff_states(left, right)
+    if as_json:
+        emit_json([to_builtins(c) for c in changes])
+        return
+    if not changes:
+        click.echo("No differences.")
+    for c in changes:
+        click.echo(c.text)
+
+
+def _state_at(store: Store, game_id: str, at: int | None) -> GameState:
+    store.require_game(game_id)
+    return game.load(store, game_id, _upto(store.head(game_id)[0], at, game_id)).state
+
+
+# --- mn explain ----------------------------------------------------------------------------------
+
+@click.command("explain")
+@click.argument("game_id", metavar="GAME")
+@click.argument("seq", type=int, metavar="SEQ")
+@as_option(help="Explain as this empire may see it (hidden draws withheld). Default: host view.")
+@json_option
+@click.pass_context
+def explain_cmd(ctx: click.Context, game_id: str, seq: int, as_empire: str | None,
+                as_json: bool) -> None:
+    """Why event SEQ happened: the order behind it, the rules and rulings applied, its figures."""
+    store = open_store(ctx)
+    store.require_game(game_id)
+    rows = store.rows(game_id)
+    game.decode_rows(rows[:1], f"game {game_id}")
+    found = explain(rows, seq, empire_arg(as_empire))
+    if as_json:
+        emit_json(to_builtins(found))
+    else:
+        click.echo(render(found))
+
+
+# --- mn dispute ----------------------------------------------------------------------------------
+
+@click.command("dispute")
+@click.argument("game_id", metavar="GAME")
+@click.option("--at", "at", type=int, required=True, help="The event disputed.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="The bundle file to write.")
+@click.pass_context
+def dispute(ctx: click.Context, game_id: str, at: int, output: str) -> None:
+    """Pack the evidence about event N into one JSON bundle that `mn verify FILE` checks.
+
+    The bundle holds the log up to N (with hashes and commands), the versions, the randomness
+    commitment (and secret, once revealed), the rulings in force, the positions before and after
+    N, the explanation of N, and a digest over it all (docs/disputes.md).
+    """
+    store = open_store(ctx)
+    store.require_game(game_id)
+    rows = store.rows(game_id)
+    game.decode_rows(rows[:1], f"game {game_id}")
+    data = make_bundle(game_id, rows, at)
+    with open(output, "wb") as f:
+        f.write(data)
+    click.echo(f"wrote {output}: event {at} of game {game_id}, {len(data)} bytes")
+
+
+def verify_bundle_file(ctx: click.Context, data: bytes, where: str, as_json: bool) -> bool:
+    """mn verify FILE for a dispute bundle: True if FILE is one (and it was checked)."""
+    if not is_bundle(data):
+        return False
+    result = verify_bundle(data)
+    if as_json:
+        emit_json(to_builtins(result))
+    elif result.ok:
+        click.echo(f"{where}: dispute bundle verified, event {result.at}")
+        for line in (*result.proven, *(f"note: {n}" for n in result.notes)):
+            click.echo(f"  - {line}")
+    else:
+        click.echo(f"{where}: dispute bundle FAILED: {result.failed}", err=True)
+    if not result.ok:
+        ctx.exit(IntegrityFailure.exit_code)
+    return True
+
+
+COMMANDS += [check, diff, explain_cmd, dispute]

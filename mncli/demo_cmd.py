@@ -1,0 +1,86 @@
+"""mn demo: a demonstration game between scripted players, played to a win and verified."""
+
+from __future__ import annotations
+
+import random
+
+import click
+
+from mncli.common import open_store
+from mncli.render import show_text, view
+from mncore import game
+from mncore.autoplay import choose
+from mncore.board import load_board
+from mncore.commands import CreateGame
+from mncore.dice import Rng, seeded_secret
+from mncore.ids import EMPIRES, Empire
+from mncore.projections import tracks
+from mncore.rules.setup import playable_empires
+from mncore.text import title
+from mncore.verify import verify_rows
+
+PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
+
+
+@click.command("demo")
+@click.option("--players", type=click.IntRange(3, 5), default=3, show_default=True)
+@click.option("--seed", default="demo", show_default=True,
+              help="The demo's known secret and the scripted players' choices.")
+@click.option("--max-orders", type=int, default=20000, show_default=True,
+              help="Stop after this many orders even if nobody has won.")
+@click.pass_context
+def demo(ctx: click.Context, players: int, seed: str, max_orders: int) -> None:
+    """Play a demonstration game between scripted players to a win, then verify its log."""
+    board = load_board()
+    empires = playable_empires(board, players)
+    styles: dict[Empire, str] = {e: s for e, s in zip(empires, ("builder", "general", "random",
+                                                               "builder", "general"))}
+    cmd = CreateGame(board=board, players={e: p for e, p in zip(empires, PLAYERS)},
+                     display="first-game", fair_play=False)
+    secret = seeded_secret(seed)
+    store = open_store(ctx, create=True)
+    loaded = game.create(store, cmd, secret, game.creation_events(cmd, secret))
+    click.echo(f"Demo game {loaded.game_id} in {store.path}: "
+               + ", ".join(f"{title(e)} ({p}, {styles[e]})" for e, p in cmd.players.items()))
+    rand = random.Random(seed)
+    last_round = 0
+    for _ in range(max_orders):
+        state = loaded.state
+        if state.round != last_round:
+            last_round = state.round
+            _round_line(state)
+        choice = choose(state, rand, Rng(secret, loaded.head[1]), styles=styles)
+        if choice is None:
+            break
+        loaded, _ = game.submit(store, loaded, choice.order)
+        if loaded.state.winner is not None:
+            break
+    state = loaded.state
+    click.echo("")
+    click.echo(show_text(view(state, None)))
+    click.echo("")
+    if state.winner is None:
+        click.echo(f"No winner after {len(loaded.rows)} events (stopped at --max-orders {max_orders}).")
+    else:
+        w = state.winner
+        click.echo(f"Result: {' and '.join(title(e) for e in w.empires)} won by {w.condition} in round "
+                   f"{w.round}. {w.detail}".rstrip())
+        game.reveal(store, loaded.game_id)
+    report = verify_rows(store.rows(loaded.game_id))
+    click.echo(f"Verify: {'ok' if report.ok else 'FAILED'} — " + "; ".join(report.proven or
+                                                                        [report.reason or ""]))
+    click.echo(f"Read it with: mn log {loaded.game_id} | mn show {loaded.game_id} | "
+               f"mn verify {loaded.game_id}")
+
+
+def _round_line(state: object) -> None:
+    from mncore.state import GameState
+    assert isinstance(state, GameState)
+    levels = tracks(state)
+    parts = [f"{title(e)} {levels[e]['trade']}/{levels[e]['culture']}/{levels[e]['military']}"
+             for e in EMPIRES if e in levels]
+    held = ", ".join(f"{t} {title(e)}" for t, e in state.titles.items())
+    click.echo(f"Round {state.round}: levels (trade/culture/military) {'; '.join(parts)}; titles: {held}")
+
+
+COMMANDS = [demo]

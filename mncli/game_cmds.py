@@ -1,0 +1,276 @@
+"""mn new, games, status, show, replay, log, order, options, reveal, fork: playing and reading games."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from mncli.common import as_option, emit_json, empire_arg, json_option, open_store, to_builtins
+from mncli.render import show_text, status_text, view
+from mncore import game
+from mncore.board import load_board
+from mncore.commands import CreateGame
+from mncore.dice import new_secret, seeded_secret
+from mncore.errors import CommandRejected, InvalidCommand
+from mncore.events import decode_event
+from mncore.flow import rules_for
+from mncore.ids import Empire
+from mncore.text import describe, parse_order, redact_event, title
+
+
+@click.command("new")
+@click.option("--empire", "empires", multiple=True, metavar="EMPIRE",
+              help="An empire in play (repeat: 3, 4 or 5 of them).")
+@click.option("--player", "players", multiple=True, metavar="EMPIRE=NAME|NAME",
+              help="Who plays an empire (EMPIRE=NAME), or with --random a player's name.")
+@click.option("--random", "random_empires", is_flag=True,
+              help="Draw each --player NAME's empire at random from the game's secret.")
+@click.option("--seed", default=None, metavar="TEXT",
+              help="Use a known secret made from TEXT (tests, sandboxes): NOT a fair-play game.")
+@click.option("--board", "board_file", type=click.Path(dir_okay=False), default=None,
+              help="A board file of your own (checked first; see mn map check).")
+@click.option("--display", type=click.Choice(["first-game", "experienced"]), default="first-game",
+              show_default=True, help="The hero and wonder display of set-up step 5.")
+@click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
+@click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
+              help="Start a sandbox game at the position in this file (docs/positions.md).")
+@click.pass_context
+def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
+        seed: str | None, board_file: str | None, display: str, game_id: str | None,
+        position_file: str | None) -> None:
+    """Create a game and print its id alone on stdout.
+
+    \b
+    mn new --empire rome --empire greece --empire carthage --player rome=Ann
+    mn new --random --player Ann --player Ben --player Cat
+    mn new --position FILE [--seed TEXT]   (a sandbox game at a position)
+    """
+    if position_file is not None:
+        from mncli.audit_cmds import new_from_position
+        click.echo(new_from_position(ctx, position_file, seed, game_id,
+                                     bool(empires or players or random_empires or board_file)))
+        return
+    board = load_board(board_file)
+    chosen, names = _players(empires, players, random_empires)
+    cmd = CreateGame(board=board, players=chosen, random_players=names,
+                     display=display, fair_play=seed is None)  # type: ignore[arg-type]
+    secret = seeded_secret(seed) if seed is not None else new_secret()
+    events = game.creation_events(cmd, secret)
+    store = open_store(ctx, create=True)
+    loaded = game.create(store, cmd, secret, events, game_id)
+    click.echo(loaded.game_id)
+
+
+def _players(empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool
+             ) -> tuple[dict[Empire, str], tuple[str, ...]]:
+    if random_empires:
+        if empires:
+            raise InvalidCommand("--random draws the empires: do not also name them with --empire")
+        if any("=" in p for p in players):
+            raise InvalidCommand("with --random, give bare player names: --player Ann")
+        return {}, players
+    named: dict[Empire, str] = {}
+    for spec in players:
+        if "=" not in spec:
+            raise InvalidCommand(f"--player {spec}: write EMPIRE=NAME (or use --random)")
+        emp_text, name = spec.split("=", 1)
+        emp = empire_arg(emp_text)
+        assert emp is not None
+        named[emp] = name.strip()
+    chosen: dict[Empire, str] = {}
+    for text in empires:
+        emp = empire_arg(text)
+        assert emp is not None
+        if emp in chosen:
+            raise InvalidCommand(f"--empire {text}: {title(emp)} is named twice")
+        chosen[emp] = named.pop(emp, title(emp))
+    if named:
+        raise InvalidCommand(f"--player names {', '.join(title(e) for e in named)}, "
+                             "which is not among the --empire options")
+    if not chosen:
+        raise InvalidCommand("name the empires in play (--empire rome ...) or use --random")
+    return chosen, ()
+
+
+@click.command("games")
+@json_option
+@click.pass_context
+def games(ctx: click.Context, as_json: bool) -> None:
+    """List the games in the database."""
+    rows = open_store(ctx).games()
+    if as_json:
+        emit_json([to_builtins(g) for g in rows])
+        return
+    if not rows:
+        click.echo("No games.")
+    for g in rows:
+        click.echo(f"{g.id}  {g.events:>6} events  created {g.created_at[:19]}Z  head {g.head_hash[:12]}")
+
+
+@click.command("status")
+@click.argument("game_id", metavar="GAME")
+@json_option
+@click.pass_context
+def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
+    """Round, phase, who must act and what decision is pending."""
+    state = game.load(open_store(ctx), game_id).state
+    if as_json:
+        doc = view(state, None)
+        emit_json({k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
+                                       "pending", "titles")})
+    else:
+        click.echo(status_text(state))
+
+
+@click.command("show")
+@click.argument("game_id", metavar="GAME")
+@as_option(help="See the game as this empire does (others' resources hidden). Default: host view.")
+@json_option
+@click.pass_context
+def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool) -> None:
+    """The board, tracks, titles, tiles and resources, as an empire may see them."""
+    _show(game.load(open_store(ctx), game_id).state, empire_arg(as_empire), as_json)
+
+
+@click.command("replay")
+@click.argument("game_id", metavar="GAME")
+@click.option("--to", "to", type=int, required=True, help="The last event to apply.")
+@as_option(help="See the state as this empire did.")
+@json_option
+@click.pass_context
+def replay_cmd(ctx: click.Context, game_id: str, to: int, as_empire: str | None, as_json: bool) -> None:
+    """The state as of event N."""
+    store = open_store(ctx)
+    store.require_game(game_id)
+    last = store.head(game_id)[0]
+    if not 1 <= to <= last:
+        raise InvalidCommand(f"--to {to}: game {game_id} has events 1 to {last}")
+    _show(game.load(store, game_id, to).state, empire_arg(as_empire), as_json)
+
+
+def _show(state: object, viewer: Empire | None, as_json: bool) -> None:
+    doc = view(state, viewer)  # type: ignore[arg-type]
+    if as_json:
+        emit_json(doc)
+    else:
+        click.echo(show_text(doc))
+
+
+@click.command("log")
+@click.argument("game_id", metavar="GAME")
+@click.option("--from", "start", type=int, default=1, show_default=True)
+@click.option("--to", "end", type=int, default=None)
+@as_option(help="The log as this empire may read it (hidden offers and draws withheld).")
+@json_option
+@click.pass_context
+def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, as_empire: str | None,
+            as_json: bool) -> None:
+    """One readable sentence per event, with its sequence number."""
+    store = open_store(ctx)
+    store.require_game(game_id)
+    viewer = empire_arg(as_empire)
+    rows = store.rows(game_id, start, end)
+    game.decode_rows(store.rows(game_id, 1, 1), f"game {game_id}")
+    docs = []
+    for r in rows:
+        event = decode_event(r.payload)
+        shown = redact_event(event, viewer)
+        if as_json:
+            docs.append({"seq": r.seq, "type": r.type, "actor": r.actor, "recorded_at": r.recorded_at,
+                         "event": to_builtins(shown), "text": describe(event, viewer),
+                         "hash": r.hash})
+        else:
+            click.echo(f"{r.seq:>5}  {describe(event, viewer)}")
+    if as_json:
+        emit_json(docs)
+
+
+@click.command("order")
+@click.argument("game_id", metavar="GAME")
+@click.argument("orders", nargs=-1, required=True, metavar="ORDER...|-")
+@as_option(required=True, help="The empire giving the orders.")
+@click.pass_context
+def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: str) -> None:
+    """Give one or more orders (or '-' to read one per line from stdin), decided in turn.
+
+    Each accepted order is written at once; the first refused one stops the run and nothing
+    of it is written. Orders are described in docs/orders.md; `mn options` lists the legal ones.
+    """
+    empire = empire_arg(as_empire)
+    assert empire is not None
+    lines = _order_lines(orders)
+    store = open_store(ctx)
+    loaded = game.load(store, game_id)
+    for n, line in enumerate(lines, start=1):
+        try:
+            cmd = parse_order(line, loaded.state, empire)
+            loaded, rows = game.submit(store, loaded, cmd)
+        except CommandRejected as err:
+            where = f"order {n} ('{line}')" if len(lines) > 1 else f"'{line}'"
+            err.message = f"{where}: {err.message}"
+            raise
+        for r in rows:
+            click.echo(f"{r.seq:>5}  {describe(decode_event(r.payload), empire)}")
+
+
+def _order_lines(orders: tuple[str, ...]) -> list[str]:
+    if orders == ("-",):
+        lines = [ln.strip() for ln in sys.stdin.read().splitlines()]
+        return [ln for ln in lines if ln and not ln.startswith("#")]
+    if "-" in orders:
+        raise InvalidCommand("'-' reads orders from stdin and must be the only ORDER")
+    return list(orders)
+
+
+@click.command("options")
+@click.argument("game_id", metavar="GAME")
+@as_option(required=True)
+@json_option
+@click.pass_context
+def options(ctx: click.Context, game_id: str, as_empire: str, as_json: bool) -> None:
+    """What an empire may order now: each legal order, or a template with its legal parts."""
+    empire = empire_arg(as_empire)
+    assert empire is not None
+    state = game.load(open_store(ctx), game_id).state
+    found = [] if state.winner else list(rules_for(state.phase).options(state, empire))
+    if as_json:
+        emit_json([to_builtins(o) for o in found])
+        return
+    if not found:
+        click.echo(f"{title(empire)} has nothing to order now.")
+    for o in found:
+        if o.order:
+            click.echo(o.order + (f"    # {o.note}" if o.note else ""))
+        else:
+            click.echo(f"{o.template}" + (f"    # {o.note}" if o.note else ""))
+            for part, values in o.parts.items():
+                click.echo(f"    {part}: {' | '.join(values)}")
+
+
+@click.command("reveal")
+@click.argument("game_id", metavar="GAME")
+@click.option("--force", is_flag=True, help="Reveal although the game is still running.")
+@click.pass_context
+def reveal(ctx: click.Context, game_id: str, force: bool) -> None:
+    """Append the game's secret to its log, so that anyone can check every draw (mn verify)."""
+    rows = game.reveal(open_store(ctx), game_id, force)
+    for r in rows:
+        click.echo(f"{r.seq:>5}  {describe(decode_event(r.payload))}")
+
+
+@click.command("fork")
+@click.argument("game_id", metavar="GAME")
+@click.option("--at", "at", type=int, required=True, help="The last event to copy.")
+@click.option("--as", "new_id", required=True, metavar="NEW", help="The sandbox game's id.")
+@click.option("--seed", default=None, metavar="TEXT", help="A known secret for the sandbox's draws.")
+@click.pass_context
+def fork(ctx: click.Context, game_id: str, at: int, new_id: str, seed: str | None) -> None:
+    """A sandbox game holding events 1..N of GAME, marked as its fork; GAME is untouched."""
+    store = open_store(ctx)
+    secret = seeded_secret(seed) if seed is not None else new_secret()
+    loaded = game.fork(store, game_id, at, new_id, secret)
+    click.echo(loaded.game_id)
+
+
+COMMANDS = [new, games, status, show, replay_cmd, log_cmd, order, options, reveal, fork]

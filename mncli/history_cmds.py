@@ -1,0 +1,106 @@
+"""mn export, import and verify: the log as a file, and the proof that it holds."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from mncli.common import as_option, emit_json, empire_arg, json_option, open_store, to_builtins
+from mncore import game
+from mncore.errors import DataError, IntegrityFailure, StoreError
+from mncore.store import Store
+from mncore.verify import Report, verify_rows
+
+
+@click.command("export")
+@click.argument("game_id", metavar="GAME")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of stdout.")
+@as_option(help="An export made for this empire: hidden payloads withheld (cannot be imported).")
+@click.pass_context
+def export(ctx: click.Context, game_id: str, output: str | None, as_empire: str | None) -> None:
+    """The log as JSON Lines: a header, then one event per line with its sequence number and hash."""
+    loaded = game.load(open_store(ctx), game_id)
+    lines = game.export_lines(game_id, loaded.rows, loaded.state, viewer=empire_arg(as_empire))
+    data = b"".join(line + b"\n" for line in lines)
+    if output:
+        with open(output, "wb") as f:
+            f.write(data)
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "game_id", default=None, metavar="ID", help="Store it under another id.")
+@click.pass_context
+def import_cmd(ctx: click.Context, file: str, game_id: str | None) -> None:
+    """Recreate a game from an export, checking every line first; prints its id."""
+    header, rows = game.check_import(_read(file), file)
+    loaded = game.import_game(open_store(ctx, create=True), header, rows, game_id)
+    click.echo(loaded.game_id)
+
+
+
+@click.command("verify")
+@click.argument("target", metavar="GAME|FILE")
+@json_option
+@click.pass_context
+def verify(ctx: click.Context, target: str, as_json: bool) -> None:
+    """Check the hash chain, replay the log and decide every command again; exit 4 if anything fails.
+
+    Once the secret is revealed (mn reveal), every random outcome is recomputed too.
+    FILE may be an export or a dispute bundle (mn dispute).
+    """
+    if os.path.exists(target) and not _is_db_game(ctx, target):
+        data = _read(target)
+        from mncli.audit_cmds import verify_bundle_file
+        if verify_bundle_file(ctx, data, target, as_json):  # a dispute bundle (docs/disputes.md)
+            return
+        rows = game.parse_export(data, target)
+        where = target
+    else:
+        loaded_rows = open_store(ctx)
+        loaded_rows.require_game(target)
+        rows = loaded_rows.rows(target)
+        where = f"game {target}"
+    report = verify_rows(rows)
+    if as_json:
+        emit_json(to_builtins(report))
+    else:
+        _print(report, where)
+    if not report.ok:
+        ctx.exit(IntegrityFailure.exit_code)
+
+
+def _is_db_game(ctx: click.Context, target: str) -> bool:
+    path = ctx.obj["db"]
+    if not os.path.exists(path):
+        return False
+    try:
+        return Store(path).has_game(target)
+    except StoreError:
+        return False
+
+
+def _print(report: Report, where: str) -> None:
+    if report.ok:
+        click.echo(f"{where}: verified, {report.events} events")
+        for line in report.proven:
+            click.echo(f"  - {line}")
+    else:
+        click.echo(f"{where}: FAILED at event {report.first_bad}: {report.reason}", err=True)
+
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as err:
+        raise DataError(path, [f"cannot read it ({err.strerror})"]) from None
+
+
+COMMANDS = [export, import_cmd, verify]

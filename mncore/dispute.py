@@ -1,0 +1,228 @@
+"""Dispute bundles: one JSON file proving what the log says up to an event, and why it happened."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+import mncore
+from mncore import events as ev
+from mncore.commands import RevealSecret, encode_command
+from mncore.errors import InvalidCommand, MareNostrumError
+from mncore.evolve import replay
+from mncore.explain import Cited, Explanation, explain
+from mncore.game import ExportLine, utc_now
+from mncore.position import position_doc
+from mncore.rulebook import rulings
+from mncore.state import GameState
+from mncore.store import Row, chain_hash
+from mncore.verify import verify_rows
+
+FORMAT = "mare-nostrum/dispute"
+VERSION = 1
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+
+
+class Bundle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A dispute bundle (docs/disputes.md); `digest` is SHA-256 of the bundle with digest = ""."""
+
+    format: str
+    version: int
+    game: str
+    at: int  # the event disputed
+    engine_version: str  # the engine that made the bundle
+    ruleset: str  # id@version, as in the game's first event
+    commitment: str  # of the game's random secret (event 1)
+    secret: str | None = None  # the secret, if the game's log has revealed it
+    head_hash: str  # the chain hash of the last event included
+    log: list[ExportLine]  # events 1 to the end of the batch holding `at`, as export lines
+    rulings: list[Cited]  # the rulings in force when the bundle was made
+    before: dict[str, Any] | None  # the position before event `at` (None before event 1)
+    after: dict[str, Any]  # the position after event `at`
+    explanation: Explanation
+    also_format: str  # FORMAT again: no single changed byte can make a bundle look like another file
+    digest: str
+
+
+class BundleCheck(msgspec.Struct, kw_only=True):
+    """What verifying a bundle found: ok or what fails, and what it proves."""
+
+    ok: bool
+    at: int = 0
+    failed: str | None = None
+    proven: list[str] = []
+    notes: list[str] = []
+
+
+def is_bundle(data: bytes) -> bool:
+    """Whether a file is (or was, before damage) a dispute bundle rather than an export."""
+    return FORMAT.encode() in data
+
+
+def make_bundle(game_id: str, rows: Sequence[Row], at: int) -> bytes:
+    """The bundle for event `at` of a game whose whole log is rows (with its secret, if revealed)."""
+    if not 1 <= at <= len(rows):
+        raise InvalidCommand(f"--at {at}: game {game_id} has events 1 to {len(rows)}")
+    end = _batch_end(rows, at)
+    kept = list(rows[:end])
+    first = ev.decode_event(kept[0].payload)
+    assert isinstance(first, ev.GameCreated)
+    before, after = _positions(kept, at)
+    secret = next((e.secret for r in rows if r.type == "SecretRevealed"
+                   for e in [ev.decode_event(r.payload)] if isinstance(e, ev.SecretRevealed)), None)
+    bundle = Bundle(
+        format=FORMAT, version=VERSION, game=game_id, at=at, engine_version=mncore.__version__,
+        ruleset=f"{first.ruleset_id}@{first.ruleset_version}", commitment=first.commitment,
+        secret=secret, head_hash=kept[-1].hash, log=[_line(r) for r in kept],
+        rulings=[Cited(id=r.id, title=r.title, decision=r.decision) for r in rulings().values()],
+        before=before, after=after, explanation=explain(kept, at), also_format=FORMAT, digest="")
+    return _encode(replace(bundle, digest=_digest(bundle)))
+
+
+def _batch_end(rows: Sequence[Row], at: int) -> int:
+    """The number of rows up to the end of the batch holding event `at` (a batch is re-decided whole)."""
+    end = at
+    while end < len(rows) and rows[end].batch == rows[at - 1].batch:
+        end += 1
+    return end
+
+
+def _positions(rows: Sequence[Row], at: int) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    events = [ev.decode_event(r.payload) for r in rows[:at]]
+    before = replay(events[:-1])
+    after = replay(events[-1:], before)
+    return (_doc(before) if at > 1 else None), _doc(after)
+
+
+def _doc(state: GameState) -> dict[str, Any]:
+    out: dict[str, Any] = msgspec.to_builtins(position_doc(state), order="deterministic")
+    return out
+
+
+def _line(r: Row) -> ExportLine:
+    return ExportLine(seq=r.seq, type=r.type, recorded_at=r.recorded_at, actor=r.actor, batch=r.batch,
+                      command=msgspec.Raw(r.command.encode() if r.command is not None else b"null"),
+                      payload=msgspec.Raw(r.payload.encode()), hash=r.hash)
+
+
+def _encode(bundle: Bundle) -> bytes:
+    return _ENCODER.encode(bundle) + b"\n"
+
+
+def _digest(bundle: Bundle) -> str:
+    return hashlib.sha256(_encode(replace(bundle, digest=""))).hexdigest()
+
+
+# --- verification ----------------------------------------------------------------------------------
+
+class _Failed(Exception):
+    pass
+
+
+def verify_bundle(data: bytes) -> BundleCheck:
+    """Check a bundle: its bytes and digest, the log's chain and re-decision, and every derived part."""
+    try:
+        bundle = _decode(data)
+        proven = _check(bundle)
+    except _Failed as err:
+        return BundleCheck(ok=False, failed=str(err))
+    except (MareNostrumError, msgspec.MsgspecError, ValueError, KeyError) as err:
+        # only a forger who recomputed the digest gets here: the contents do not make sense
+        return BundleCheck(ok=False, failed=f"the bundle's contents do not hold together ({err})")
+    notes = _ruling_notes(bundle)
+    if bundle.engine_version != mncore.__version__:
+        notes.append(f"made by engine {bundle.engine_version}, checked by {mncore.__version__}")
+    return BundleCheck(ok=True, at=bundle.at, proven=proven, notes=notes)
+
+
+def _decode(data: bytes) -> Bundle:
+    try:
+        bundle = msgspec.json.decode(data, type=Bundle)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as err:
+        raise _Failed(f"not a readable dispute bundle ({err})") from None
+    if (bundle.format, bundle.also_format, bundle.version) != (FORMAT, FORMAT, VERSION):
+        raise _Failed(f"format {bundle.format} v{bundle.version} is not {FORMAT} v{VERSION}")
+    if _encode(bundle) != data:
+        raise _Failed("the file is not byte for byte the bundle it decodes to (edited or re-encoded)")
+    if _digest(bundle) != bundle.digest:
+        raise _Failed("the digest does not match the bundle's contents (edited)")
+    return bundle
+
+
+def _check(bundle: Bundle) -> list[str]:
+    rows = [_row(line) for line in bundle.log]
+    if not rows or bundle.at > len(rows) or rows[-1].hash != bundle.head_hash:
+        raise _Failed("the log does not reach the disputed event or end at the stated head hash")
+    first = ev.decode_event(rows[0].payload)
+    if not isinstance(first, ev.GameCreated) or first.commitment != bundle.commitment:
+        raise _Failed("the commitment is not the one in the log's first event")
+    if bundle.ruleset != f"{first.ruleset_id}@{first.ruleset_version}":
+        raise _Failed(f"the ruleset {bundle.ruleset} is not the log's")
+    checked_rows = _with_reveal(rows, bundle.secret)
+    report = verify_rows(checked_rows)
+    if not report.ok:
+        raise _Failed(f"the log fails verification at event {report.first_bad}: {report.reason}")
+    before, after = _positions(rows, bundle.at)
+    for name, mine, theirs in (("state before the event", before, bundle.before),
+                               ("state after the event", after, bundle.after),
+                               ("explanation", msgspec.to_builtins(explain(rows, bundle.at)),
+                                msgspec.to_builtins(bundle.explanation))):
+        if mine != theirs:
+            raise _Failed(f"the {name} is not what the log gives")
+    # the revealing event appended for the check is not the bundle's
+    appended = len(checked_rows) - len(rows)
+    return _proven(bundle, report.commands_checked - appended, report.random_unchecked)
+
+
+def _row(line: ExportLine) -> Row:
+    command = bytes(line.command).decode()
+    return Row(seq=line.seq, type=line.type, payload=bytes(line.payload).decode(),
+               recorded_at=line.recorded_at, actor=line.actor, batch=line.batch, hash=line.hash,
+               command=None if command == "null" else command)
+
+
+def _with_reveal(rows: list[Row], secret: str | None) -> list[Row]:
+    """With the secret, a revealing event is appended so that verify_rows recomputes every draw."""
+    if secret is None or any(r.type == "SecretRevealed" for r in rows):
+        return rows
+    try:
+        bytes.fromhex(secret)
+    except ValueError:
+        raise _Failed("the secret is not hexadecimal") from None
+    payload = ev.encode_event(ev.SecretRevealed(secret=secret)).decode()
+    seq = len(rows) + 1
+    return [*rows, Row(seq=seq, type="SecretRevealed", payload=payload, recorded_at=utc_now(),
+                       actor="host", batch=seq, hash=chain_hash(rows[-1].hash, payload),
+                       command=encode_command(RevealSecret(secret=secret)).decode())]
+
+
+def _proven(bundle: Bundle, checked: int, unchecked: int) -> list[str]:
+    n = len(bundle.log)
+    out = [f"the bundle is intact: its digest covers every byte (sha256 {bundle.digest[:16]})",
+           f"events 1 to {n} of game {bundle.game} form an intact hash chain ending in "
+           f"{bundle.head_hash[:16]}, and replay under {bundle.ruleset}",
+           f"{checked} commands decided again give exactly the stored events"]
+    if bundle.secret is not None:
+        out.append("the secret matches the commitment of event 1, and every random outcome recomputes")
+    elif unchecked:
+        out.append(f"{unchecked} commands drew at random; their outcomes cannot be checked without the "
+                   "secret (mn reveal, then a new bundle)")
+    out += [f"the positions before and after event {bundle.at} and its explanation are what the "
+            "log gives",
+            f"event {bundle.at} ({bundle.explanation.type}) was caused by "
+            f"{_who(bundle.explanation.actor)}: '{bundle.explanation.command}'"]
+    return out
+
+
+def _who(actor: str) -> str:
+    return "the host" if actor == "host" else actor.replace("-", " ").title()
+
+
+def _ruling_notes(bundle: Bundle) -> list[str]:
+    now = {r.id: r.decision for r in rulings().values()}
+    changed = [c.id for c in bundle.rulings if now.get(c.id) != c.decision]
+    return [f"rulings differing from this engine's register: {', '.join(changed)}"] if changed else []

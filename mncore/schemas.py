@@ -1,0 +1,50 @@
+"""JSON Schemas of every event and command, generated from the msgspec types.
+
+Regenerate with `python -m mncore.schemas` (writes schemas/); tests/test_meta.py fails when they are stale.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import get_args
+
+import msgspec
+
+from mncore.commands import AnyCommand
+from mncore.events import AnyEvent
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def schemas() -> dict[str, str]:
+    """Relative path -> schema text, for every event and command and both unions."""
+    out: dict[str, str] = {}
+    for folder, union in (("events", AnyEvent), ("commands", AnyCommand)):
+        for cls in get_args(union):
+            out[f"{folder}/{cls.__name__}.json"] = _text(msgspec.json.schema(cls))
+        out[f"{folder}.json"] = _text(msgspec.json.schema(union))
+    return out
+
+
+def _text(schema: dict[str, object]) -> str:
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def write(root: Path = SCHEMA_DIR) -> list[str]:
+    """Write every schema under root, removing stale ones; returns the paths written."""
+    wanted = schemas()
+    for old in list(root.glob("*/*.json")) + list(root.glob("*.json")):
+        if str(old.relative_to(root)) not in wanted:
+            old.unlink()
+    for rel, text in wanted.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return sorted(wanted)
+
+
+if __name__ == "__main__":
+    written = write(Path(sys.argv[1]) if len(sys.argv) > 1 else SCHEMA_DIR)
+    print(f"wrote {len(written)} schemas under {SCHEMA_DIR if len(sys.argv) < 2 else sys.argv[1]}")

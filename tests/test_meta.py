@@ -1,0 +1,129 @@
+"""Meta-tests: citations exist, schemas and rulings doc are current, every event, command and verb is covered."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import get_args
+
+import click
+
+from mncli.cli import main
+from mncore import schemas
+from mncore.commands import AnyCommand
+from mncore.events import AnyEvent
+from mncore.rulebook import DOC, citable, render_doc, rulings
+from mncore.text import verbs
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted((ROOT / "mncore").rglob("*.py")) + sorted((ROOT / "mncli").rglob("*.py"))
+_CITE_ARG = {"require": 1, "refuse": 0, "RuleViolation": 0}
+_CITE_TEXT = re.compile(r"\[rule ([^\]\s]+)\]|\(ruling (R\d+)\)|ruling (R\d+)")
+
+
+def _citations() -> list[tuple[str, int, str]]:
+    """Every section id cited in the code, with where."""
+    found: list[tuple[str, int, str]] = []
+    for path in SOURCES:
+        tree = ast.parse(path.read_text())
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                      if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+                      and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if id(node) in docstrings:
+                continue
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", getattr(node.func, "attr", None))
+                pos = _CITE_ARG.get(name or "")
+                if pos is not None and len(node.args) > pos:
+                    arg = node.args[pos]
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        found.append((str(path.relative_to(ROOT)), node.lineno, arg.value))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for m in _CITE_TEXT.finditer(node.value):
+                    ref = next(g for g in m.groups() if g)
+                    if "{" not in ref:
+                        found.append((str(path.relative_to(ROOT)), node.lineno, ref))
+    return found
+
+
+def test_every_cited_section_exists_in_the_rules_index_or_the_rulings() -> None:
+    """A refusal's [rule X] can always be looked up with mn rules X."""
+    missing = [f"{p}:{line}: {ref}" for p, line, ref in _citations() if not citable(ref)]
+
+    assert missing == []
+    assert len(_citations()) > 10
+
+
+def test_schemas_are_current() -> None:
+    """schemas/ holds exactly what `python -m mncore.schemas` would write."""
+    wanted = schemas.schemas()
+    on_disk = {str(p.relative_to(ROOT / "schemas")): p.read_text()
+               for p in (ROOT / "schemas").rglob("*.json")}
+
+    assert sorted(on_disk) == sorted(wanted), "run: python -m mncore.schemas"
+    assert all(on_disk[k] == wanted[k] for k in wanted), "run: python -m mncore.schemas"
+
+
+def test_rulings_doc_is_current() -> None:
+    """docs/rulings.md is generated from mncore/data/rulings.toml."""
+    assert DOC.read_text() == render_doc(), "run: python -m mncore.rulebook"
+
+
+def test_ruling_ids_are_unique_and_well_formed() -> None:
+    """Every ruling has an id Rn and all its parts."""
+    for rid, r in rulings().items():
+        assert re.fullmatch(r"R\d+", rid)
+        assert r.question and r.clauses and r.decision and r.reason
+
+
+def test_every_event_has_its_case_in_evolve() -> None:
+    """evolve() names every event of the union (assert_never guards the rest statically)."""
+    source = (ROOT / "mncore" / "evolve.py").read_text()
+
+    missing = [cls.__name__ for cls in get_args(AnyEvent) if f"ev.{cls.__name__}(" not in source]
+
+    assert missing == []
+
+
+def test_every_command_is_a_frozen_tagged_struct() -> None:
+    """Commands and events are frozen and tagged by their class name."""
+    for cls in (*get_args(AnyEvent), *get_args(AnyCommand)):
+        assert cls.__struct_config__.frozen, cls
+        assert cls.__struct_config__.tag == cls.__name__, cls
+
+
+def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
+    out = []
+    for name, cmd in sorted(group.commands.items()):
+        out.append((prefix + name, cmd))
+        if isinstance(cmd, click.Group):
+            out += _commands(cmd, prefix + name + " ")
+    return out
+
+
+def test_every_cli_command_has_help_and_is_in_the_readme() -> None:
+    """Each mn command has a help text and the README's command table names it."""
+    readme = (ROOT / "README.md").read_text()
+
+    for name, cmd in _commands(main):
+        assert (cmd.help or "").strip(), name
+        assert f"mn {name}" in readme, f"README does not document mn {name}"
+
+
+def test_every_order_verb_is_documented() -> None:
+    """docs/orders.md has a section for every order verb."""
+    doc = (ROOT / "docs" / "orders.md").read_text()
+
+    missing = [v for v in verbs() if f"`{v}" not in doc]
+
+    assert missing == []
+
+
+def test_every_module_opens_with_a_docstring() -> None:
+    """Small modules with a one-line docstring."""
+    missing = [str(p.relative_to(ROOT)) for p in SOURCES
+               if p.stat().st_size and ast.get_docstring(ast.parse(p.read_text())) is None]
+
+    assert missing == []

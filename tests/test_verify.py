@@ -1,0 +1,112 @@
+"""mn verify: a tampered, truncated or reordered log is caught and its first bad event named."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mncli.cli import main
+from mncore.store import Store
+from mncore.verify import verify_rows
+
+
+@pytest.fixture()
+def revealed(tmp_path: Path) -> tuple[str, str]:
+    """A seeded game whose secret has been revealed."""
+    db = str(tmp_path / "v.db")
+    run = CliRunner()
+    gid = run.invoke(main, ["--db", db, "new", "--empire", "rome", "--empire", "greece",
+                            "--empire", "carthage", "--seed", "v"]).stdout.strip()
+    assert run.invoke(main, ["--db", db, "reveal", gid, "--force"]).exit_code == 0
+    return db, gid
+
+
+def _sql(db: str, sql: str, *args: object) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute(sql, args)
+    conn.commit()
+    conn.close()
+
+
+def test_an_intact_revealed_log_verifies_with_exit_0(revealed: tuple[str, str]) -> None:
+    """The chain holds, the log replays, and every command and draw recomputes."""
+    db, gid = revealed
+
+    result = CliRunner().invoke(main, ["--db", db, "verify", gid])
+
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == f"game {gid}: verified, 7 events"
+    assert "every random outcome recomputes" in result.stdout
+
+
+@pytest.mark.parametrize("seq", [2, 4])
+def test_editing_a_payload_fails_verify_naming_its_sequence(revealed: tuple[str, str], seq: int) -> None:
+    """A changed payload breaks the chain at that event; verify exits 4 and names it."""
+    db, gid = revealed
+    _sql(db, "update events set payload = replace(payload, '\"', '\"') || ' ' where game_id=? and seq=?",
+         gid, seq)
+
+    result = CliRunner().invoke(main, ["--db", db, "verify", gid])
+
+    assert result.exit_code == 4
+    assert f"FAILED at event {seq}:" in result.stderr
+
+
+def test_editing_a_hash_fails_verify_naming_its_sequence(revealed: tuple[str, str]) -> None:
+    """A changed hash no longer follows from its payload."""
+    db, gid = revealed
+    _sql(db, "update events set hash = ? where game_id=? and seq=3", "f" * 64, gid)
+
+    result = CliRunner().invoke(main, ["--db", db, "verify", gid])
+
+    assert result.exit_code == 4 and "FAILED at event 3:" in result.stderr
+
+
+def test_deleting_a_row_fails_verify_naming_the_missing_sequence(revealed: tuple[str, str]) -> None:
+    """A deleted event leaves a gap that verify names."""
+    db, gid = revealed
+    _sql(db, "delete from events where game_id=? and seq=5", gid)
+
+    result = CliRunner().invoke(main, ["--db", db, "verify", gid])
+
+    assert result.exit_code == 4 and "FAILED at event 5: event 5 is missing" in result.stderr
+
+
+def test_a_rehashed_forgery_is_caught_by_deciding_the_commands_again(revealed: tuple[str, str]) -> None:
+    """Editing a collected resource and recomputing every hash still fails: the rules disagree."""
+    db, gid = revealed
+    store = Store(db)
+    rows = store.rows(gid)
+    target = next(r for r in rows if r.type == "ResourcesCollected")
+    forged_payload = target.payload.replace('"coin":1', '"coin":9')
+    assert forged_payload != target.payload
+    from mncore.store import chain_hash
+    head = "0" * 64
+    forged = []
+    for r in rows:
+        payload = forged_payload if r.seq == target.seq else r.payload
+        head = chain_hash(head, payload)
+        forged.append(type(r)(**{**{f: getattr(r, f) for f in r.__struct_fields__},
+                                 "payload": payload, "hash": head}))
+
+    report = verify_rows(forged)
+
+    assert not report.ok and report.first_bad == target.seq
+    assert "decided again" in (report.reason or "")
+
+
+def test_a_wrong_secret_fails_against_the_commitment(revealed: tuple[str, str]) -> None:
+    """A revealed secret must hash to the commitment of the first event."""
+    db, gid = revealed
+    rows = Store(db).rows(gid)
+    payload = '{"secret":"' + "00" * 32 + '","type":"SecretRevealed"}'
+    from mncore.store import chain_hash
+    last = type(rows[-1])(**{**{f: getattr(rows[-1], f) for f in rows[-1].__struct_fields__},
+                             "payload": payload, "hash": chain_hash(rows[-2].hash, payload)})
+
+    report = verify_rows([*rows[:-1], last])
+
+    assert not report.ok and report.first_bad == 7 and "commitment" in (report.reason or "")
