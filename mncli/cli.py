@@ -33,6 +33,10 @@ class MnGroup(click.Group):
             ctx.exit(err.exit_code)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
+        except BrokenPipeError:
+            # the reader (e.g. `| head`) stopped reading: not an error of ours
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(0)
         except KeyboardInterrupt:
             click.echo("Error: interrupted; nothing more was written", err=True)
             ctx.exit(2)

@@ -9,10 +9,10 @@ import click
 from mncli.common import open_store
 from mncli.render import show_text, view
 from mncore import game
-from mncore.autoplay import choose
+from mncore.autoplay import play_stored
 from mncore.board import load_board
 from mncore.commands import CreateGame
-from mncore.dice import Rng, seeded_secret
+from mncore.dice import seeded_secret
 from mncore.ids import EMPIRES, Empire
 from mncore.projections import tracks
 from mncore.rules.setup import playable_empires
@@ -42,19 +42,18 @@ def demo(ctx: click.Context, players: int, seed: str, max_orders: int) -> None:
     loaded = game.create(store, cmd, secret, game.creation_events(cmd, secret))
     click.echo(f"Demo game {loaded.game_id} in {store.path}: "
                + ", ".join(f"{title(e)} ({p}, {styles[e]})" for e, p in cmd.players.items()))
-    rand = random.Random(seed)
-    last_round = 0
-    for _ in range(max_orders):
-        state = loaded.state
-        if state.round != last_round:
-            last_round = state.round
+    rounds_seen: set[int] = set()
+
+    def progress(current: object) -> None:
+        state = current.state  # type: ignore[attr-defined]
+        if state.round not in rounds_seen:
+            rounds_seen.add(state.round)
             _round_line(state)
-        choice = choose(state, rand, Rng(secret, loaded.head[1]), styles=styles)
-        if choice is None:
-            break
-        loaded, _ = game.submit(store, loaded, choice.order)
-        if loaded.state.winner is not None:
-            break
+
+    _round_line(loaded.state)
+    rounds_seen.add(loaded.state.round)
+    loaded = play_stored(store, loaded, secret, random.Random(seed), max_orders, styles=styles,
+                         on_order=progress)  # type: ignore[assignment]
     state = loaded.state
     click.echo("")
     click.echo(show_text(view(state, None)))

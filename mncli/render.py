@@ -9,7 +9,7 @@ from mncore.ids import TRACKS, Empire
 from mncore.projections import holder_of, tracks, unit_count
 from mncore.ruleset import load_ruleset
 from mncore.state import GameState, TradeStep, bag_total
-from mncore.text import title
+from mncore.text import tile_name, title
 
 
 def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
@@ -127,7 +127,7 @@ def show_text(doc: dict[str, Any]) -> str:
         t = e["tracks"]
         out.append(f"{title(emp):<11} {e['player']:<11} {_lvl(t['trade']):>5} {_lvl(t['culture']):>7} "
                    f"{_lvl(t['military']):>8}  {', '.join(e['titles']) or '-':<19} "
-                   f"{', '.join(title(x) for x in e['tiles'])}")
+                   f"{', '.join(tile_name(x) for x in e['tiles'])}")
     out.append("")
     out.append("Resources:")
     for emp, e in doc["empires"].items():
@@ -155,7 +155,7 @@ def show_text(doc: dict[str, Any]) -> str:
         for name, tri in seas:
             out.append(f"  {name:<16} " + ", ".join(f"{n} {title(e)} trireme{'s' if n > 1 else ''}"
                                                     for e, n in tri.items()))
-    up = [title(d["tile"]) for d in doc["display"] if d["face_up"]]
+    up = [tile_name(d["tile"]) for d in doc["display"] if d["face_up"]]
     down = sum(1 for d in doc["display"] if not d["face_up"])
     out.append(f"Display: {', '.join(up)}" + (f"; {down} face down" if down else ""))
     if doc["trade"]:

@@ -90,3 +90,21 @@ def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], m
         yield choice
         if state.winner is not None:
             return
+
+
+def play_stored(store: object, loaded: object, secret: bytes, rand: random.Random, max_orders: int,
+                styles: dict[Empire, str] | None = None, style: str = "random",
+                on_order: Callable[[object], None] | None = None) -> object:
+    """Play scripted orders into a stored game (each submitted as a player would); returns it loaded."""
+    from mncore import game
+    assert isinstance(loaded, game.Loaded)
+    for _ in range(max_orders):
+        if loaded.state.winner is not None:
+            break
+        choice = choose(loaded.state, rand, Rng(secret, loaded.head[1]), style, styles)
+        if choice is None:
+            break
+        loaded, _ = game.submit(store, loaded, choice.order)  # type: ignore[arg-type]
+        if on_order is not None:
+            on_order(loaded)
+    return loaded

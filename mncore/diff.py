@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
 from mncore.ids import TRACKS
 from mncore.projections import holder_of, tracks
-from mncore.state import Bag, GameState, ProvinceState
+from mncore.state import Bag, EmpireState, GameState, ProvinceState
 from mncore.text import title
 
 
@@ -32,8 +33,10 @@ def diff_states(a: GameState, b: GameState) -> list[Change]:
                        f"{title(track)} Leader")
     out += _provinces(a, b)
     out += _seas(a, b)
-    for emp in _keys(a.empires, b.empires):
-        ea, eb = a.empires.get(emp), b.empires.get(emp)
+    empires_a: Mapping[Any, EmpireState] = a.empires
+    empires_b: Mapping[Any, EmpireState] = b.empires
+    for emp in _keys(empires_a, empires_b):
+        ea, eb = empires_a.get(emp), empires_b.get(emp)
         out += _bag(("resources", emp), ea.resources if ea else {}, eb.resources if eb else {},
                     f"{title(emp)}'s resources")
         out += _scalar(("tiles", emp), list(ea.tiles) if ea else [], list(eb.tiles) if eb else [],
@@ -46,8 +49,8 @@ def diff_states(a: GameState, b: GameState) -> list[Change]:
     return out
 
 
-def _keys(*dicts: dict[str, Any]) -> list[str]:
-    seen: list[str] = []
+def _keys(*dicts: Mapping[Any, Any]) -> list[Any]:
+    seen: list[Any] = []
     for d in dicts:
         seen += [k for k in d if k not in seen]
     return seen
@@ -71,8 +74,8 @@ def _scalar(what: tuple[str, ...], before: Any, after: Any, label: str) -> list[
 
 
 def _tracks(a: GameState, b: GameState) -> list[Change]:
-    la = tracks(a) if a.board else {}
-    lb = tracks(b) if b.board else {}
+    la: Mapping[Any, Mapping[Any, int]] = tracks(a) if a.board else {}
+    lb: Mapping[Any, Mapping[Any, int]] = tracks(b) if b.board else {}
     out: list[Change] = []
     for emp in _keys(la, lb):
         for track in TRACKS:
@@ -100,7 +103,8 @@ def _provinces(a: GameState, b: GameState) -> list[Change]:
         for sid in _keys(ha, hb):
             out += _scalar(("provinces", pid, "buildings", sid), ha.get(sid), hb.get(sid),
                            f"{name}, {sid}")
-        legions_a, legions_b = (pa.legions if pa else {}), (pb.legions if pb else {})
+        legions_a: Mapping[Any, int] = pa.legions if pa else {}
+        legions_b: Mapping[Any, int] = pb.legions if pb else {}
         for emp in _keys(legions_a, legions_b):
             out += _scalar(("provinces", pid, "legions", emp), legions_a.get(emp, 0),
                            legions_b.get(emp, 0), f"{name}: {title(emp)} legions")
@@ -115,7 +119,8 @@ def _seas(a: GameState, b: GameState) -> list[Change]:
     out: list[Change] = []
     names = {s.id: s.name for g in (a, b) if g.board for s in g.board.seas}
     for sid in _keys(a.seas, b.seas):
-        fa, fb = a.seas.get(sid, {}), b.seas.get(sid, {})
+        fa: Mapping[Any, int] = a.seas.get(sid, {})
+        fb: Mapping[Any, int] = b.seas.get(sid, {})
         for emp in _keys(fa, fb):
             out += _scalar(("seas", sid, emp), fa.get(emp, 0), fb.get(emp, 0),
                            f"{names.get(sid, sid)}: {title(emp)} triremes")

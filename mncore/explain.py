@@ -70,7 +70,7 @@ def _command_text(command: str | None) -> str:
         return "(no command recorded)"
     cmd: AnyCommand = decode_command(command)
     if isinstance(cmd, Order):
-        return format_order(cmd)  # type: ignore[arg-type]
+        return format_order(cmd)
     return f"{type(cmd).__name__} (the host)"
 
 
@@ -118,7 +118,8 @@ def details(event: ev.AnyEvent, before: GameState) -> list[str]:
 
 def _battle(e: ev.BattleFought, before: GameState) -> list[str]:
     board = before.geo_board
-    where = next((p.name for p in (*board.provinces, *board.seas) if p.id == e.place), e.place)
+    names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
+    where = names.get(e.place, e.place)
     out = [f"A {e.kind} battle in {where}: one roll for each side, total divided by 5 rounded down "
            "is the hits scored (4.2)."]
     for role, side, other in (("attacker", e.attacker, e.defender), ("defender", e.defender, e.attacker)):

@@ -195,7 +195,7 @@ def holdings(state: GameState) -> Bag:
 def default_supply(state: GameState) -> Bag:
     """The reserve: the component counts minus every coin and ordinary commodity held."""
     comp = load_ruleset().components
-    total: Bag = {COIN: comp.coins, **comp.commodities}
+    total: Bag = {COIN: comp.coins, **{str(c): n for c, n in comp.commodities.items()}}
     ordinary = {t: n for t, n in holdings(state).items() if not is_legendary(t)}
     return {t: n for t, n in bag_sub(total, ordinary).items() if n > 0}
 
@@ -329,9 +329,8 @@ def _occupier(state: GameState, where: str, ps: ProvinceState, emp: Empire,
               circe: bool = False) -> list[str]:
     if emp not in state.empires:
         return [f"{where}: {_title(emp)} is not in play"]
+    # no check that a legion is there: within a batch a battle's losses come before the occupation ends
     problems = []
-    if ps.legions.get(emp, 0) < 1:
-        problems.append(f"{where}: {_title(emp)} has no legion in the province")
     if emp == ps.controller and not circe:
         problems.append(f"{where}: {_title(emp)} controls the province; it cannot occupy its own")
     return problems
@@ -385,7 +384,7 @@ def _check_resources(state: GameState, explicit_supply: bool) -> list[str]:
         problems += _check_bag("supply", state.supply)
         problems += [f"supply.{t}: a legendary commodity is never in the reserve" for t in state.supply
                      if t.startswith(LEGENDARY_PREFIX)]
-    limit: Bag = {COIN: comp.coins, **comp.commodities}
+    limit: Bag = {COIN: comp.coins, **{str(c): n for c, n in comp.commodities.items()}}
     for token in sorted(limit):
         total = held.get(token, 0) + (state.supply.get(token, 0) if explicit_supply else 0)
         if total > limit[token]:
@@ -488,7 +487,8 @@ def _trim(value: Any) -> Any:
     """Builtins of a value, leaving out every Struct field equal to its default."""
     if isinstance(value, msgspec.Struct):
         cfg = type(value).__struct_config__
-        out: dict[str, Any] = {cfg.tag_field: cfg.tag} if isinstance(cfg.tag, str) else {}
+        out: dict[str, Any] = ({cfg.tag_field: cfg.tag}
+                               if isinstance(cfg.tag, str) and cfg.tag_field else {})
         for f in msgspec.structs.fields(value):
             v = getattr(value, f.name)
             if f.default is not msgspec.NODEFAULT and v == f.default:

@@ -113,7 +113,6 @@ def test_diff_of_two_games_compares_them_now(played: tuple[Path, str], tmp_path:
     changes = json.loads(result.stdout)
     assert result.exit_code == 0 and changes
     assert all({"what", "before", "after", "text"} <= set(c) for c in changes)
-    mn(db, "diff", gid)
 
 
 def test_diff_needs_something_to_compare(played: tuple[Path, str]) -> None:

@@ -130,3 +130,9 @@ def need(words: list[str], count: int, usage: str) -> None:
 
 def title(name: str) -> str:
     return name.replace("-", " ").title()
+
+
+def tile_name(tile_id: str) -> str:
+    """A hero's or wonder's printed name (Ramses II, Colossus of Rhodes)."""
+    from mncore.ruleset import load_ruleset, tile
+    return tile(load_ruleset(), tile_id).name  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from mncore.ids import (COIN, LEGENDARY_PREFIX, SPACE_KINDS, BuildingKind, Empir
 from mncore.names import resolve_commodity, resolve_empire, resolve_province, resolve_sea, resolve_tile
 from mncore.ruleset import load_ruleset, tile
 from mncore.state import Bag, bag_tokens
-from mncore.text import Ctx, Parser, need, title
+from mncore.text import Ctx, Parser, need, tile_name, title
 
 BUILD_USAGE = ("build control in PROVINCE [with hammurabi] pay TOKENS | "
                "build legion|fortress in PROVINCE [with spartacus|gilgamesh|penthesilea] pay TOKENS | "
@@ -228,7 +228,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
                 return f"{title(emp)} discards {count} unstored resource{'s' if count != 1 else ''}."
             return f"{title(emp)} discards {show_tokens(discarded)} at the end of the Build phase."
         case ev.TilesTurnedUp(tiles=tiles):
-            return f"Turned face up on the display: {', '.join(_tile_name(t) for t in tiles)}."
+            return f"Turned face up on the display: {', '.join(tile_name(t) for t in tiles)}."
     return None
 
 
@@ -249,13 +249,10 @@ def _tile_sentence(event: ev.TileGained) -> str:
     verb = "recruits" if info.kind == "hero" else "builds"
     first = " building first with Perseus," if event.perseus else ""
     rank = f" (hero/wonder number {event.rank})" if event.rank else ""
-    copy = f", copying {_tile_name(event.copied)}'s power" if event.copied else ""
+    copy = f", copying {tile_name(event.copied)}'s power" if event.copied else ""
     return (f"{title(event.empire)}{first} {verb} {info.name}{rank}{copy}, "
             f"paying {show_tokens(event.paid)}.")
 
-
-def _tile_name(tile_id: str) -> str:
-    return tile(load_ruleset(), tile_id).name
 
 
 def _place(place_id: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mncore import events as ev
 from mncore.ids import Empire
-from mncore.text import title
+from mncore.text import tile_name, title
 
 
 def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
@@ -17,7 +17,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return (f"Game created on board '{event.board.id}' under {event.ruleset_id} "
                     f"v{event.ruleset_version}: {who}{fair}{fork}.")
         case ev.TilesDisplayed():
-            up = [title(d.tile) for d in event.display if d.face_up]
+            up = [tile_name(d.tile) for d in event.display if d.face_up]
             down = sum(1 for d in event.display if not d.face_up)
             return f"Heroes and wonders displayed face up: {', '.join(up)}; {down} face down."
         case ev.PhaseBegan():

@@ -1,0 +1,82 @@
+"""Recorded games for the golden tests: scripted players, a known seed, played to a win."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from mncore import game
+from mncore.autoplay import play_stored
+from mncore.board import load_board
+from mncore.commands import CreateGame
+from mncore.dice import seeded_secret
+from mncore.rules.setup import playable_empires
+from mncore.store import Store
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
+
+# condition -> (seed, number of players, style): found with `python tests/golden.py search`
+GAMES: dict[str, tuple[str, int, str]] = {
+    "6.1": ("0", 3, "random"),
+    "6.2": ("0", 3, "builder"),
+    "6.3": ("69", 3, "random"),
+    "6.4": ("1", 4, "general"),
+}
+
+
+def play(db: Path, game_id: str, seed: str, players: int, style: str) -> game.Loaded:
+    """Create and play a scripted game to its end, then reveal its secret."""
+    board = load_board()
+    empires = playable_empires(board, players)
+    cmd = CreateGame(board=board, players=dict(zip(empires, PLAYERS)), display="first-game",
+                     fair_play=False)
+    secret = seeded_secret(seed)
+    store = Store(str(db), create=True)
+    loaded = game.create(store, cmd, secret, game.creation_events(cmd, secret), game_id)
+    loaded = play_stored(store, loaded, secret, random.Random(seed), 20000, style=style)  # type: ignore[assignment]
+    if loaded.state.winner is not None:
+        game.reveal(store, game_id)
+    return game.load(store, game_id)
+
+
+def fixture(condition: str) -> Path:
+    return FIXTURES / f"game-{condition.replace('.', '-')}.jsonl"
+
+
+def record(condition: str, db: Path) -> Path:
+    """(Re)write the fixture of a victory condition from its scripted game."""
+    seed, players, style = GAMES[condition]
+    gid = f"golden-{condition.replace('.', '-')}"
+    loaded = play(db, gid, seed, players, style)
+    assert loaded.state.winner is not None and loaded.state.winner.condition == condition
+    path = fixture(condition)
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(b"".join(line + b"\n" for line in
+                              game.export_lines(gid, loaded.rows, loaded.state)))
+    return path
+
+
+if __name__ == "__main__":
+    import logging
+    import sys
+    import tempfile
+
+    import structlog
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    with tempfile.TemporaryDirectory() as d:
+        if sys.argv[1:] == ["search"]:
+            found: dict[str, tuple[str, int, str]] = {}
+            for i in range(400):
+                for style in ("builder", "general", "random"):
+                    players = 3 + i % 3
+                    loaded = play(Path(d) / f"s{i}{style}.db", "s", str(i), players, style)
+                    w = loaded.state.winner
+                    if w and w.condition not in found and len(loaded.rows) < 4000:
+                        found[w.condition] = (str(i), players, style)
+                        print(w.condition, found[w.condition], len(loaded.rows), "events", flush=True)
+                if len(found) == 4:
+                    break
+        else:
+            for cond in GAMES:
+                print(record(cond, Path(d) / f"{cond}.db"))

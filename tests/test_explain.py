@@ -1,0 +1,125 @@
+"""mn explain: the order behind an event, the rules and rulings applied, and every figure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mncli.cli import main
+from mncore.explain import explain
+from mncore.store import Store
+
+CYRENAICA = """
+round = 2
+phase = "move"
+titles = { military = "rome" }
+[step]
+active = "rome"
+stage = "land"
+[empires.rome]
+tiles = ["caesar"]
+[empires.greece]
+[empires.egypt]
+tiles = ["cleopatra"]
+[empires.carthage]
+[empires.babylon]
+[provinces.cyrenaica]
+controller = "egypt"
+buildings = ["caravan-papyrus", "market", "city"]
+legions = { egypt = 1, rome = 3 }
+fortress = "egypt"
+"""
+
+
+def mn(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--db", str(db), *args])
+
+
+@pytest.fixture()
+def battle(tmp_path: Path) -> tuple[Path, int]:
+    """Rome's three legions with Caesar attack Egypt's legion and fortress in Cyrenaica (4.2)."""
+    db, path = tmp_path / "mn.db", tmp_path / "p.toml"
+    path.write_text(CYRENAICA)
+    assert mn(db, "new", "--position", str(path), "--seed", "a", "--id", "c").exit_code == 0
+    assert mn(db, "order", "c", "--as", "rome", "attack egypt in cyrenaica").exit_code == 0
+    seq = next(r.seq for r in Store(str(db)).rows("c") if r.type == "BattleFought")
+    return db, seq
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    db = tmp_path_factory.mktemp("explain") / "mn.db"
+    assert mn(db, "demo", "--players", "3", "--seed", "ex", "--max-orders", "120").exit_code == 0
+    return db, Store(str(db)).games()[0].id
+
+
+def test_4_2_a_battle_is_explained_die_by_die_with_every_modifier(battle: tuple[Path, int]) -> None:
+    """Caesar's +1 per die, the fortress's +5 and its negated hit, totals and hits, all shown."""
+    db, seq = battle
+
+    x = explain(Store(str(db)).rows("c"), seq)
+
+    assert x.command == "attack egypt in cyrenaica" and x.actor == "rome" and x.direct
+    assert [c.id for c in x.sections] == ["4.2", "10.caesar"]
+    rome, egypt = x.details[1], x.details[3]
+    assert rome.startswith("Rome (attacker): 3 legion(s); dice ") and "+3 Caesar (10.caesar)" in rome
+    assert egypt.startswith("Egypt (defender): 1 legion(s); dice ") and "+5 fortress (4.2)" in egypt
+    assert x.details[2].startswith("  Egypt's fortress negates 1 of them (4.2)")
+
+
+def test_events_that_follow_an_order_name_that_order(battle: tuple[Path, int]) -> None:
+    """The losses after the battle were caused by Rome's attack, not ordered separately."""
+    db, seq = battle
+
+    x = explain(Store(str(db)).rows("c"), seq + 1)
+
+    assert x.batch == seq and not x.direct and x.command == "attack egypt in cyrenaica"
+
+
+def test_1_1_a_collection_lists_each_building_that_contributed(demo: tuple[Path, str]) -> None:
+    """Each caravan, city and the doubling market or temple are listed (the event's sources)."""
+    db, gid = demo
+    rows = Store(str(db)).rows(gid)
+    seq = next(r.seq for r in rows if r.type == "ResourcesCollected")
+
+    x = explain(rows, seq)
+
+    assert [c.id for c in x.sections][:2] == ["1.1", "1.2"]
+    assert any("doubled by the market" in d for d in x.details)
+
+
+def test_5_0_a_title_shows_each_empires_level_and_its_composition(demo: tuple[Path, str]) -> None:
+    """The levels recorded in the event, each with what makes it up, recounted before the event."""
+    db, gid = demo
+    rows = Store(str(db)).rows(gid)
+    seq = next(r.seq for r in rows if r.type == "TitleClaimed")
+
+    x = explain(rows, seq)
+
+    assert x.sections[0].id == "5.0"
+    assert len([d for d in x.details if d.startswith("  ")]) == 3
+    assert any("Caravan" in d or "Legion" in d or "Capital" in d for d in x.details)
+
+
+def test_mn_explain_prints_the_cause_rules_and_details(battle: tuple[Path, int]) -> None:
+    """The text form starts with the event's sentence and its cause."""
+    db, seq = battle
+
+    result = mn(db, "explain", "c", str(seq))
+
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 0
+    assert lines[0].startswith(f"Event {seq} (BattleFought): Land battle in Cyrenaica")
+    assert lines[1] == f"Caused by: Rome: 'attack egypt in cyrenaica' (batch starting at event {seq}); the order's own event."
+    assert "Rules applied:" in lines and "Details:" in lines
+
+
+def test_mn_explain_refuses_an_event_beyond_the_log(battle: tuple[Path, int]) -> None:
+    """A sequence number past the end is bad input."""
+    db, _ = battle
+
+    result = mn(db, "explain", "c", "999")
+
+    assert result.exit_code == 2 and "no event 999" in result.stderr

@@ -1,0 +1,356 @@
+"""Positions: a TOML file describes a whole game situation; it reads, checks, writes and starts sandboxes."""
+
+from __future__ import annotations
+
+import functools
+import random
+from pathlib import Path
+
+import msgspec
+import pytest
+from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from msgspec.structs import replace
+
+from mncli.cli import main
+from mncore import events as ev
+from mncore import game
+from mncore.autoplay import candidate_lines
+from mncore.board import board_digest
+from mncore.commands import AnyOrder
+from mncore.decide import decide
+from mncore.dice import Rng, seeded_secret
+from mncore.errors import CommandRejected, DataError
+from mncore.evolve import replay
+from mncore.flow import pending, rules_for
+from mncore.position import decode_position, default_supply, read_position, write_position
+from mncore.ruleset import load_ruleset
+from mncore.state import BuildStep, GameState, Options, TradeStep, bag_tokens
+from mncore.store import Store
+from mncore.text import parse_order
+
+from support import FIVE, THREE, new_game
+
+RS = load_ruleset()
+
+
+def played_game(seed: int = 7, orders: int = 400, players: dict = FIVE) -> list[ev.AnyEvent]:  # type: ignore[type-arg]
+    """The events of a real game played by scripted players from a new game."""
+    play = new_game(players, seed=str(seed), display="first-game")
+    rand = random.Random(seed)
+    for _ in range(orders):
+        accepted = _one_order(play.state, rand, play.rng())
+        if accepted is None:
+            break
+        play.given(*accepted[1])
+        if play.state.winner is not None:
+            break
+    return play.events
+
+
+def _one_order(state: GameState, rand: random.Random, rng: Rng
+               ) -> tuple[AnyOrder, list[ev.AnyEvent]] | None:
+    """One accepted order of a waiting empire and its events, or None if none is found."""
+    waiting = sorted({p.empire for p in pending(state)})
+    if not waiting:
+        return None
+    empire = rand.choice(waiting)
+    lines = [ln for o in rules_for(state.phase).options(state, empire)
+             for ln in candidate_lines(o, rand)]
+    if isinstance(state.step, TradeStep) and state.step.value is not None:
+        tokens = bag_tokens(state.empires[empire].resources)
+        lines.append("offer " + " ".join(rand.sample(tokens, min(state.step.value, len(tokens)))))
+    rand.shuffle(lines)
+    for line in lines:
+        try:
+            order = parse_order(line, state, empire)
+            return order, decide(state, order, rng)
+        except CommandRejected:
+            continue
+    return None
+
+
+@functools.cache
+def _events() -> tuple[ev.AnyEvent, ...]:
+    return tuple(played_game())
+
+
+def comparable(state: GameState) -> GameState:
+    """A state without what a position never carries: the game's identity, options and secret."""
+    return replace(state, game_id="", options=Options(), commitment="", secret=None)
+
+
+def position(text: str) -> GameState:
+    return decode_position(text.encode(), "p.toml")
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(DataError) as err:
+        position(text)
+    return err.value.problems
+
+
+MINIMAL = """
+round = 2
+phase = "build"
+[empires.rome]
+[empires.greece]
+[empires.carthage]
+"""
+
+
+def mn(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--db", str(db), *args])
+
+
+# --- round trip ---------------------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_positions_write_and_read_back_to_the_same_state_at_any_point_of_a_real_game(data: st.DataObject) -> None:
+    """At any event of a played game, writing the position and reading it back gives the same state."""
+    events = _events()
+    n = data.draw(st.integers(1, len(events)), label="event")
+    state = replay(events[:n])
+
+    back = position(write_position(state))
+
+    assert comparable(back) == comparable(state)
+
+
+def test_the_round_trip_holds_at_every_event_of_a_three_player_game() -> None:
+    """With three players (covered regions), every point of a played game round-trips."""
+    events = played_game(seed=3, orders=150, players=THREE)
+    state = GameState()
+
+    for event in events:
+        state = replay([event], state)
+        assert comparable(position(write_position(state))) == comparable(state)
+
+
+def test_a_position_on_a_board_of_ones_own_embeds_the_board(tmp_path: Path) -> None:
+    """A game on another board writes that board whole into its position, and reads it back."""
+    board = replace(replay(_events()[:1]).geo_board, id="my-board")
+    state = replace(replay(_events()[:40]), board=board, board_digest=board_digest(board))
+
+    text = write_position(state)
+
+    assert 'board = "default"' not in text and 'id = "my-board"' in text
+    assert comparable(position(text)) == comparable(state)
+
+
+# --- defaults ---------------------------------------------------------------------------------
+
+def test_left_out_fields_take_the_documented_defaults() -> None:
+    """Players default to the empire's name, the step to the phase's empty step, the rest to empty."""
+    state = position(MINIMAL)
+
+    assert state.round == 2 and state.phase == "build" and state.step == BuildStep()
+    assert state.empires["rome"].player == "Rome" and state.empires["rome"].resources == {}
+    assert state.titles == {} and state.display == () and state.exchange_holder is None
+    assert all(not ps.controller for ps in state.provinces.values())
+    assert "babylonia" not in state.provinces  # covered with three players
+
+
+def test_the_reserve_is_the_component_counts_minus_what_is_held() -> None:
+    """Left out, the reserve is computed: never a number the user must work out."""
+    state = position(MINIMAL + 'resources = { coin = 4, wine = 2, legendary-gold = 1 }\n')
+
+    assert state.supply["coin"] == RS.components.coins - 4
+    assert state.supply["wine"] == RS.components.commodities["wine"] - 2
+    assert "gold" not in state.legendary_pile and len(state.legendary_pile) == 12
+    assert state.supply == default_supply(state)
+
+
+def test_buildings_may_be_listed_by_space_only() -> None:
+    """A list of space ids builds each space's own kind."""
+    state = position(MINIMAL.replace("[empires.carthage]", """[empires.carthage]
+[provinces.latium]
+controller = "rome"
+buildings = ["roma", "temple"]
+"""))
+
+    assert state.provinces["latium"].buildings == {"roma": "capital", "temple": "temple"}
+    assert state.round_start_control["rome"] == ("latium",)
+
+
+def test_a_relative_board_path_is_read_beside_the_position_file(tmp_path: Path) -> None:
+    """board = "file.toml" names a board file next to the position."""
+    src = Path(__file__).resolve().parent.parent / "mncore" / "data" / "board.toml"
+    (tmp_path / "my.toml").write_bytes(src.read_bytes())
+    path = tmp_path / "p.toml"
+    path.write_text('board = "my.toml"\n' + MINIMAL)
+
+    state = read_position(str(path))
+
+    assert state.geo_board.id == "mare-nostrum-empires-reference"
+
+
+# --- validation ---------------------------------------------------------------------------------
+
+def test_a_building_on_a_space_of_another_kind_is_reported_with_its_place() -> None:
+    """A market built on Latium's temple space, and a space Gallia lacks, are named by their place."""
+    found = problems(MINIMAL + """
+[provinces.latium]
+controller = "rome"
+buildings = { temple = "market" }
+[provinces.gallia]
+controller = "rome"
+buildings = { temple = "temple" }
+""")
+
+    assert "provinces.latium.buildings.temple: a temple space, not a market one" in found
+    assert "provinces.gallia.buildings.temple: no temple space in Gallia" in found
+
+
+def test_9_0_units_beyond_the_supply_are_refused() -> None:
+    """Nine legions of one empire: the game supplies eight (Q&A: units are limited)."""
+    found = problems(MINIMAL + """
+[provinces.latium]
+controller = "rome"
+legions = { rome = 9 }
+""")
+
+    assert found == ["legions: Rome has 9 on the board; the game supplies 8"]
+
+
+def test_9_0_resources_beyond_the_supply_are_refused() -> None:
+    """Ten wine behind the screens: the game supplies nine (Q&A: resources are limited)."""
+    text = (MINIMAL.replace("[empires.rome]", "[empires.rome]\nresources = { wine = 6 }")
+            .replace("[empires.greece]", "[empires.greece]\nresources = { wine = 4 }"))
+
+    found = problems(text)
+
+    assert found == ["resources.wine: 10 held; the game supplies 9"]
+
+
+def test_every_problem_is_listed_at_once() -> None:
+    """Empires out of play, covered provinces, unknown seas, titles, duplicate tiles: all reported."""
+    text = 'titles = { trade = "egypt" }\n' + MINIMAL.replace(
+        "[empires.rome]", '[empires.rome]\ntiles = ["caesar", "caesar"]') + """
+[provinces.babylonia]
+controller = "rome"
+[provinces.latium]
+fortress = "babylon"
+[seas.mare-nostrum]
+rome = 1
+"""
+
+    found = problems(text)
+
+    assert "titles.trade: Egypt is not in play" in found
+    assert "provinces.babylonia: Babylonia is covered with 3 players" in found
+    assert "provinces.latium.fortress: Babylon is not in play" in found
+    assert "seas.mare-nostrum: no sea 'mare-nostrum' on board 'mare-nostrum-empires-reference'" in found
+    assert "tiles: Caesar appears 2 times among the empires' tiles and the display" in found
+
+
+def test_a_misspelt_field_is_named_with_its_path() -> None:
+    """Unknown fields fail loudly, with the path to them."""
+    found = problems(MINIMAL + '[provinces.latium]\nlegionz = { rome = 1 }\n')
+
+    assert found == ["provinces.latium.legionz: unknown field (misspelt?)"]
+
+
+def test_a_step_of_another_phase_is_refused() -> None:
+    """The step must belong to the phase."""
+    found = problems(MINIMAL + '[step]\ntype = "trade"\n')
+
+    assert found == ["step: a trade step in the build phase"]
+
+
+def test_the_empires_in_play_must_match_the_player_count() -> None:
+    """Three empires must be those whose regions are not covered."""
+    found = problems(MINIMAL.replace("[empires.carthage]", "[empires.egypt]"))
+
+    assert found[0].startswith("empires: with 3 players the empires in play are Rome, Greece, Carthage")
+
+
+def test_the_games_identity_is_not_part_of_a_position() -> None:
+    """A position may not set the game id, commitment, secret or options."""
+    found = problems('commitment = "00"\n' + MINIMAL)
+
+    assert found == ["commitment: not part of a position (the game sets it)"]
+
+
+# --- the CLI: mn new --position and mn position -------------------------------------------------------
+
+def test_mn_new_position_starts_a_sandbox_game_that_verifies(tmp_path: Path) -> None:
+    """The game opens with GameCreated and PositionLoaded, is a sandbox, and re-decides under verify."""
+    db, path = tmp_path / "mn.db", tmp_path / "p.toml"
+    path.write_text(write_position(replay(_events()[:60])))
+
+    created = mn(db, "new", "--position", str(path), "--seed", "s", "--id", "pos")
+    verified = mn(db, "verify", "pos")
+
+    assert created.exit_code == 0 and created.stdout == "pos\n"
+    rows = Store(str(db)).rows("pos")
+    assert [r.type for r in rows[:2]] == ["GameCreated", "PositionLoaded"]
+    first = ev.decode_event(rows[0].payload)
+    assert isinstance(first, ev.GameCreated) and first.options.sandbox and not first.options.fair_play
+    assert verified.exit_code == 0, verified.output
+    assert "commands decided again give exactly the stored events" in verified.stdout
+
+
+def test_a_position_game_plays_on_and_still_verifies(tmp_path: Path) -> None:
+    """Orders given in a position game are checked and the whole log verifies."""
+    db, path = tmp_path / "mn.db", tmp_path / "p.toml"
+    path.write_text(write_position(replay(_events()[:30])))
+    assert mn(db, "new", "--position", str(path), "--seed", "s", "--id", "pos").exit_code == 0
+    store = Store(str(db))
+    loaded = game.load(store, "pos")
+    rand = random.Random(1)
+    for _ in range(20):
+        accepted = _one_order(loaded.state, rand, Rng(seeded_secret("s"), loaded.head[1]))
+        if accepted is None:
+            break
+        loaded, _rows = game.submit(store, loaded, accepted[0])
+
+    result = mn(db, "verify", "pos")
+
+    assert result.exit_code == 0, result.output
+
+
+def test_a_bad_position_writes_nothing_and_lists_its_problems(tmp_path: Path) -> None:
+    """mn new --position on an invalid file exits 2 naming the problems; no game is stored."""
+    db, path = tmp_path / "mn.db", tmp_path / "p.toml"
+    path.write_text(MINIMAL + '[provinces.latium]\nlegions = { rome = 9 }\n')
+
+    result = mn(db, "new", "--position", str(path), "--id", "bad")
+
+    assert result.exit_code == 2
+    assert "legions: Rome has 9 on the board; the game supplies 8" in result.stderr
+    assert not db.exists() or not Store(str(db)).has_game("bad")
+
+
+def test_mn_position_at_n_writes_the_state_after_event_n(tmp_path: Path) -> None:
+    """mn position GAME --at N -o FILE, read back, is the state after event N."""
+    db, out = tmp_path / "mn.db", tmp_path / "at.toml"
+    assert mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
+              "--seed", "s", "--id", "g").exit_code == 0
+
+    result = mn(db, "position", "g", "--at", "3", "-o", str(out))
+
+    assert result.exit_code == 0 and result.stdout == ""
+    expected = game.load(Store(str(db)), "g", 3).state
+    assert comparable(position(out.read_text())) == comparable(expected)
+
+
+def test_mn_position_refuses_an_event_out_of_range(tmp_path: Path) -> None:
+    """--at beyond the log is bad input."""
+    db = tmp_path / "mn.db"
+    mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g")
+
+    result = mn(db, "position", "g", "--at", "99")
+
+    assert result.exit_code == 2 and "--at 99: game g has events 1 to" in result.stderr
+
+
+def test_position_loaded_event_round_trips_through_json() -> None:
+    """The PositionLoaded event encodes and decodes to itself (it enters the hash chain)."""
+    state = comparable(replace(replay(_events()[:50]), board=None, board_digest=""))
+    event = ev.PositionLoaded(state=state)
+
+    assert ev.decode_event(ev.encode_event(event)) == event
+    assert msgspec.json.decode(ev.encode_event(event))["type"] == "PositionLoaded"
