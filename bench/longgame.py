@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import sys
 from pathlib import Path
+
+import structlog
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -14,6 +17,9 @@ from mncore.board import load_board  # noqa: E402
 from mncore.commands import CreateGame  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.store import Store  # noqa: E402
+
+# the engine's info lines would drown the figures
+structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
 # Players who mostly pass: nobody pulls ahead on every track, so the game runs as long as we like.
 STYLES["passive"] = {"done": 20, "end": 20, "no": 20, "hold": 20, "build": 0.05, "recruit": 0.05,

@@ -1,10 +1,11 @@
-"""Replay speed: decode and fold a 10,000-event log; prints events per second."""
+"""Replay speed and memory: decode and fold a 10,000-event log; prints events per second and peak MiB."""
 
 from __future__ import annotations
 
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -30,8 +31,13 @@ def main() -> None:
     t0 = time.perf_counter()
     events = decode_rows(rows, "bench")
     decode = time.perf_counter() - t0
+    tracemalloc.start()
+    state = replay(decode_rows(rows, "bench"))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
     print(f"replay: {len(rows)} events decoded and folded in {best * 1000:.1f} ms (best of 5): "
-          f"{len(rows) / best:,.0f} events/s; decode alone {len(events) / decode:,.0f} events/s")
+          f"{len(rows) / best:,.0f} events/s; decode alone {len(events) / decode:,.0f} events/s; "
+          f"peak memory of decode + fold {peak / 2**20:.1f} MiB (round {state.round} reached)")
 
 
 if __name__ == "__main__":

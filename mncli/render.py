@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mncore.flow import describe_phase, pending
-from mncore.ids import TRACKS, Empire
+from mncore.ids import TRACKS, Empire, Track
 from mncore.projections import holder_of, tracks, unit_count
 from mncore.ruleset import load_ruleset
 from mncore.state import GameState, TradeStep, bag_total
@@ -43,7 +43,8 @@ def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
     }
 
 
-def _empire(state: GameState, emp: Empire, viewer: Empire | None, levels: dict[str, int]) -> dict[str, Any]:
+def _empire(state: GameState, emp: Empire, viewer: Empire | None,
+            levels: dict[Track, int]) -> dict[str, Any]:
     es = state.empires[emp]
     visible = viewer is None or viewer == emp
     markers = load_ruleset().components.control_markers

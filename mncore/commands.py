@@ -272,4 +272,5 @@ def encode_command(command: AnyCommand) -> bytes:
 
 
 def decode_command(data: bytes | str) -> AnyCommand:
-    return _DECODER.decode(data)
+    command: AnyCommand = _DECODER.decode(data)
+    return command

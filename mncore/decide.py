@@ -16,16 +16,15 @@ from mncore.state import GameState
 
 
 def _members(group: object) -> tuple[type, ...]:
-    return get_args(group) or (group,)  # type: ignore[return-value]
+    return get_args(group) or (group,)
 
+
+_GROUPS: tuple[tuple[Phase, object], ...] = (
+    ("collect", CollectCommand), ("trade", TradeCommand), ("build", BuildCommand),
+    ("move", MoveCommand), ("leadership", LeadershipCommand))
 
 # Which phase's rules module decides each order.
-_PHASE_OF: dict[type, Phase] = {
-    cls: phase
-    for phase, group in (("collect", CollectCommand), ("trade", TradeCommand), ("build", BuildCommand),
-                         ("move", MoveCommand), ("leadership", LeadershipCommand))
-    for cls in _members(group)
-}
+_PHASE_OF: dict[type, Phase] = {cls: phase for phase, group in _GROUPS for cls in _members(group)}
 
 
 def decide(state: GameState, order: AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
@@ -40,7 +39,7 @@ def decide(state: GameState, order: AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
         raise InvalidCommand(f"{order.empire.title()} is not in this game "
                              f"(empires: {', '.join(e.title() for e in state.empires)})")
     phase = _PHASE_OF[type(order)]
-    events = list(rules_for(phase).decide(state, order, rng))  # type: ignore[arg-type]
+    events = list(rules_for(phase).decide(state, order, rng))
     after = replay(events, state)
     return events + settle(after, rng)
 

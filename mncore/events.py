@@ -441,7 +441,8 @@ def encode_event(event: AnyEvent) -> bytes:
 
 
 def decode_event(data: bytes | str) -> AnyEvent:
-    return _DECODER.decode(data)
+    event: AnyEvent = _DECODER.decode(data)
+    return event
 
 
 def event_type(event: AnyEvent) -> str:

@@ -78,9 +78,9 @@ class Store:
 
     def _create_schema(self) -> None:
         self.db.enable_wal()
-        self.db["games"].create(
+        self.db.table("games").create(
             {"id": str, "created_at": str, "secret": str, "schema": int}, pk="id", if_not_exists=True)
-        self.db["events"].create(
+        self.db.table("events").create(
             {"game_id": str, "seq": int, "type": str, "payload": str, "recorded_at": str,
              "actor": str, "command": str, "batch": int, "hash": str},
             pk=("game_id", "seq"), not_null={"payload", "hash", "type"}, if_not_exists=True)

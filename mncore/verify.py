@@ -142,7 +142,7 @@ def _redecide_batch(state: GameState, rows: Sequence[Row], secret: bytes | None,
             produced = decide_host(state, cmd)
         else:
             assert isinstance(cmd, Order)
-            produced = decide(state, cmd, rng)  # type: ignore[arg-type]
+            produced = decide(state, cmd, rng)
     except SecretNeeded:
         report.random_unchecked += 1
         return

@@ -127,3 +127,12 @@ def test_every_module_opens_with_a_docstring() -> None:
                if p.stat().st_size and ast.get_docstring(ast.parse(p.read_text())) is None]
 
     assert missing == []
+
+
+def test_mypy_strict_is_clean() -> None:
+    """The engine and the CLI type-check under mypy --strict."""
+    from mypy import api
+
+    out, err, code = api.run(["--strict", "--no-incremental", str(ROOT / "mncore"), str(ROOT / "mncli")])
+
+    assert code == 0, out + err

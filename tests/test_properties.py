@@ -19,7 +19,7 @@ from mncore.flow import pending, rules_for
 from mncore.ids import COMMODITIES, LEGENDARY_PREFIX
 from mncore.projections import held_buildings, level, unit_count
 from mncore.ruleset import load_ruleset
-from mncore.state import GameState, TradeStep
+from mncore.state import GameState, MoveStep, TradeStep
 from mncore.text import parse_order
 
 from support import FIVE, FOUR, THREE, new_game
@@ -96,6 +96,24 @@ def check_options_are_accepted(state: GameState, rand: random.Random) -> None:
                     raise AssertionError(f"{emp}: listed option '{line}' refused: {err.message}") from None
 
 
+def check_mandatory_battles_fought(state: GameState, events: list[ev.AnyEvent]) -> None:
+    """A move turn ends only after a battle wherever the mover meets an opponent not at peace (R47)."""
+    from mncore.evolve import replay as fold
+    for e in events:
+        if isinstance(e, ev.MoveTurnEnded) and isinstance(state.step, MoveStep):
+            mover = e.empire
+            peace = state.empires[mover].peace_with
+            for pid, ps in state.provinces.items():
+                mine = ps.legions.get(mover, 0) or ps.fortress == mover
+                others = {o for o, n in ps.legions.items() if n and o != mover}
+                others |= {ps.fortress} if ps.fortress and ps.fortress != mover else set()
+                others -= {peace} if peace else set()
+                others = {o for o in others if state.empires[o].peace_with != mover}
+                if mine and others:
+                    assert pid in state.step.battles, f"{mover} ended its turn without fighting in {pid}"
+        state = fold([e], state)
+
+
 def _play(seed: int, players: dict, orders: int, style: str) -> tuple[GameState, list[ev.AnyEvent]]:  # type: ignore[type-arg]
     play = new_game(players, seed=str(seed), display="first-game")
     rand = random.Random(seed)
@@ -111,24 +129,25 @@ def _play(seed: int, players: dict, orders: int, style: str) -> tuple[GameState,
         choice = choose(state, rand, play.rng(), style=style)
         if choice is None:
             break
+        check_mandatory_battles_fought(state, choice.events)
         play.given(*choice.events)
         if play.state.winner is not None:
             break
     return play.state, play.events
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([THREE, FOUR, FIVE]),
        style=st.sampled_from(["random", "builder", "general"]))
 def test_random_legal_play_keeps_the_invariants(seed: int, players: dict, style: str) -> None:  # type: ignore[type-arg]
     """Supply conserved, nothing negative, supply limits, tracks recounted, hidden info, options legal."""
-    state, events = _play(seed, players, 250, style)
+    state, events = _play(seed, players, 600, style)
 
     check_supply_conserved(state)
     check_units_and_buildings_within_supply(state)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6))
 def test_replay_after_a_json_round_trip_equals_the_live_state(seed: int) -> None:
     """Encoding every event to JSON and back, then folding, gives the same state."""
@@ -153,3 +172,20 @@ def test_refused_orders_change_nothing() -> None:
             pass
 
     assert msgspec.json.encode(play.state) == before
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_every_recorded_die_recomputes_from_the_revealed_secret(seed: int, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
+    """A stored game played to its end, once revealed, verifies: every draw recomputes."""
+    from golden import play
+    from mncore.store import Store
+    from mncore.verify import verify_rows
+    db = tmp_path_factory.mktemp("dice") / "d.db"
+
+    loaded = play(db, "g", str(seed), 3 + seed % 3, "general")
+
+    report = verify_rows(Store(str(db)).rows("g"))
+    assert report.ok, report.reason
+    if loaded.state.winner is not None:
+        assert report.secret_revealed and report.random_unchecked == 0

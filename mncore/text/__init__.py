@@ -87,7 +87,7 @@ def _parse_json(line: str, empire: Empire) -> AnyOrder:
         raise InvalidCommand(f"{type(cmd).__name__} is not an order an empire can give")
     if cmd.empire != empire:
         raise InvalidCommand(f"the order is for {cmd.empire.title()}, but given --as {empire.title()}")
-    return cmd  # type: ignore[return-value]
+    return cmd
 
 
 def format_order(order: AnyOrder) -> str:
@@ -135,4 +135,4 @@ def title(name: str) -> str:
 def tile_name(tile_id: str) -> str:
     """A hero's or wonder's printed name (Ramses II, Colossus of Rhodes)."""
     from mncore.ruleset import load_ruleset, tile
-    return tile(load_ruleset(), tile_id).name  # type: ignore[arg-type]
+    return tile(load_ruleset(), tile_id).name

@@ -1,0 +1,182 @@
+"""mn order, options, export --as and friends through the CLI: exact outputs and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mncli.cli import main
+
+THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
+
+
+def mn(db: Path, *args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(main, ["--db", str(db), *args] if db else list(args), input=input, env=env)
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "mn.db"
+
+
+@pytest.fixture()
+def game(db: Path) -> str:
+    return mn(db, "new", *THREE, "--seed", "orders", "--id", "g", "--display", "experienced").stdout.strip()
+
+
+def _events(db: Path, game: str) -> int:
+    return len(json.loads(mn(db, "log", game, "--json").stdout))
+
+
+def test_order_prints_the_events_it_caused(db: Path, game: str) -> None:
+    """An accepted order prints each event it appended, numbered."""
+    result = mn(db, "order", game, "--as", "carthage", "trade 3")
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "    7  Carthage, the Trade Leader, plays the exchange marker for 3."
+
+
+def test_a_refused_order_exits_1_names_its_rule_and_writes_nothing(db: Path, game: str) -> None:
+    """Rome is not the Trade Leader: refused under 2.1, exit 1, log unchanged."""
+    before = _events(db, game)
+
+    result = mn(db, "order", game, "--as", "rome", "trade 3")
+
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: 'trade 3': only the Trade Leader (Carthage)")
+    assert result.stderr.rstrip().endswith("[rule 2.1]")
+    assert _events(db, game) == before
+
+
+def test_the_first_refused_order_of_a_run_stops_it_with_its_line(db: Path, game: str) -> None:
+    """Orders are decided in turn: the accepted first stays, the refused second is reported by number."""
+    before = _events(db, game)
+
+    result = mn(db, "order", game, "--as", "carthage", "trade 3", "trade 4")
+
+    assert result.exit_code == 1
+    assert "order 2 ('trade 4')" in result.stderr and "[rule 2.1]" in result.stderr
+    assert _events(db, game) > before
+
+
+def test_orders_from_stdin_skip_blank_and_comment_lines(db: Path, game: str) -> None:
+    """'-' reads one order per line."""
+    result = mn(db, "order", game, "--as", "carthage", "-", input="# my turn\n\ntrade 2\n")
+
+    assert result.exit_code == 0 and "plays the exchange marker for 2" in result.stdout
+
+
+def test_an_order_in_its_json_form_is_accepted(db: Path, game: str) -> None:
+    """The JSON form equals the command Struct."""
+    result = mn(db, "order", game, "--as", "carthage",
+                '{"type": "PlayExchangeMarker", "empire": "carthage", "value": 4}')
+
+    assert result.exit_code == 0 and "for 4" in result.stdout
+
+
+def test_a_json_order_for_another_empire_is_bad_input(db: Path, game: str) -> None:
+    """The JSON order's empire must be the --as empire."""
+    result = mn(db, "order", game, "--as", "rome",
+                '{"type": "PlayExchangeMarker", "empire": "carthage", "value": 4}')
+
+    assert result.exit_code == 2 and "given --as Rome" in result.stderr
+
+
+def test_an_unknown_verb_is_bad_input_listing_the_orders(db: Path, game: str) -> None:
+    """A malformed order is exit 2 and names the known verbs."""
+    result = mn(db, "order", game, "--as", "carthage", "sail away")
+
+    assert result.exit_code == 2 and "unknown order 'sail'" in result.stderr and "claim" in result.stderr
+
+
+def test_options_lists_legal_orders_that_order_accepts(db: Path, game: str) -> None:
+    """mn options lists the Trade Leader's markers; each is accepted."""
+    listed = mn(db, "options", game, "--as", "carthage").stdout.splitlines()
+
+    assert listed == ["trade 5", "trade 0", "trade 2", "trade 1", "trade 4", "trade 3"]
+    assert mn(db, "options", game, "--as", "rome").stdout == "Rome has nothing to order now.\n"
+
+
+def test_offers_are_hidden_from_others_in_views_logs_and_exports(db: Path, game: str) -> None:
+    """Until revealed, Rome's offer shows in Rome's own view, log and export, not in Greece's (R4)."""
+    mn(db, "order", game, "--as", "carthage", "trade 1")
+
+    mn(db, "order", game, "--as", "rome", "offer wine")
+
+    assert "Wine" in mn(db, "log", game, "--as", "rome", "--from", "9").stdout
+    greek_log = mn(db, "log", game, "--as", "greece", "--from", "9").stdout
+    assert "Rome placed 1 resource face down" in greek_log and "Wine" not in greek_log
+    greek_view = json.loads(mn(db, "show", game, "--as", "greece", "--json").stdout)
+    assert greek_view["trade"]["offers"]["rome"] == {"hidden": 1}
+    export = mn(db, "export", game, "--as", "greece").stdout
+    assert '"wine"' not in export.split("\n", 9)[-1] and '"redacted":true' in export
+    assert '"wine"' in mn(db, "export", game).stdout.split("\n", 9)[-1]
+
+
+def test_a_redacted_export_cannot_be_imported(db: Path, game: str, tmp_path: Path) -> None:
+    """An export made for one empire withholds payloads, so it is not a log to import."""
+    mn(db, "order", game, "--as", "carthage", "trade 1")
+    mn(db, "order", game, "--as", "rome", "offer wine")
+    path = tmp_path / "for-greece.jsonl"
+    mn(db, "export", game, "--as", "greece", "-o", str(path))
+
+    result = mn(tmp_path / "other.db", "import", str(path))
+
+    assert result.exit_code == 2 and "made for greece" in result.stderr
+    assert not (tmp_path / "other.db").exists()
+
+
+def test_mn_db_environment_variable_names_the_database(tmp_path: Path) -> None:
+    """MN_DB is used when --db is not given."""
+    path = tmp_path / "env.db"
+
+    made = CliRunner().invoke(main, ["new", *THREE], env={"MN_DB": str(path)})
+
+    assert made.exit_code == 0 and path.exists()
+
+
+def test_new_with_an_invalid_board_file_writes_nothing(tmp_path: Path) -> None:
+    """mn new --board refuses a one-sided border with the place named, and creates no database."""
+    from importlib import resources
+    text = resources.files("mncore.data").joinpath("board.toml").read_text()
+    first = text.index("\nborders = [", text.index("[[provinces]]"))
+    board = tmp_path / "board.toml"
+    board.write_text(text[:first] + '\nborders = ["sicilia", ' + text[first + len("\nborders = ["):])
+    path = tmp_path / "none.db"
+
+    result = mn(path, "new", *THREE, "--board", str(board))
+
+    assert result.exit_code == 2 and "sicilia" in result.stderr and "borders" in result.stderr
+    assert not path.exists()
+
+
+def test_a_log_from_a_newer_ruleset_is_refused(db: Path, game: str, tmp_path: Path) -> None:
+    """A log created under a newer ruleset version is not silently misread, even re-chained."""
+    import msgspec
+    from msgspec.structs import replace
+
+    from mncore import game as service
+    from mncore.store import chain_hash
+    data = mn(db, "export", game).stdout_bytes
+    header = msgspec.json.decode(data.split(b"\n")[0], type=service.ExportHeader)
+    rows = service.parse_export(data, "x")
+    rows[0] = replace(rows[0], payload=rows[0].payload.replace('"ruleset_version":1,',
+                                                               '"ruleset_version":99,'))
+    head, out = "0" * 64, []
+    for r in rows:
+        head = chain_hash(head, r.payload)
+        out.append(service.ExportLine(seq=r.seq, type=r.type, recorded_at=r.recorded_at, actor=r.actor,
+                                      batch=r.batch, hash=head, payload=msgspec.Raw(r.payload.encode()),
+                                      command=msgspec.Raw((r.command or "null").encode())))
+    path = tmp_path / "newer.jsonl"
+    path.write_bytes(b"\n".join([msgspec.json.encode(replace(header, head_hash=head)),
+                                 *(msgspec.json.encode(x) for x in out)]) + b"\n")
+
+    result = mn(tmp_path / "x.db", "import", str(path))
+
+    assert result.exit_code == 2
+    assert "newer than this engine's version 1; upgrade mn" in result.stderr
+    assert not (tmp_path / "x.db").exists()
