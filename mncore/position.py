@@ -15,7 +15,8 @@ from msgspec.structs import replace
 
 import mncore
 from mncore import events as ev
-from mncore.board import Board, board_digest, load_board, validate_board
+from mncore.board import Board, board_digest, load_board
+from mncore.boardcheck import validate_board
 from mncore import game
 from mncore.commands import CreateFromPosition, encode_command
 from mncore.dice import GENESIS_HASH, Rng, commitment

@@ -9,8 +9,9 @@ import msgspec
 import pytest
 
 from mncore.board import (
-    DEFAULT_BOARD_SOURCE, Board, Setup, board_digest, decode_board, geo, load_board, validate_board,
+    DEFAULT_BOARD_SOURCE, Board, Setup, board_digest, decode_board, geo, load_board,
 )
+from mncore.boardcheck import validate_board
 from mncore.errors import DataError, InvalidCommand
 from mncore.ids import TILE_IDS
 from mncore.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile

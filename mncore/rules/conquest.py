@@ -105,7 +105,7 @@ def _require_conqueror(state: GameState, empire: Empire, pid: ProvinceId) -> Pro
     step = move_step(state)
     name = place_name(state, pid)
     require(state.phase == "move" and step.active == empire, "4.3",
-            f"only the active empire chooses a conquest, in its Move and Battle turn")
+            "only the active empire chooses a conquest, in its Move and Battle turn")
     require(not any(x.place == pid for x in step.losses), "4.2",
             f"the losses of the battle in {name} are still to be chosen")
     require(conquerable(state, empire, pid), "4.3",
@@ -138,10 +138,10 @@ def pillage(state: GameState, order: Pillage, rng: Rng) -> list[ev.AnyEvent]:
     hamilcar = has_power(state, order.empire, "hamilcar")
     if kind == "legendary" and not hamilcar:
         require(order.take is not None, "4.3.1",
-                f"pillaging a legendary city gives a coin or a legendary commodity: add 'take coin' or "
+                "pillaging a legendary city gives a coin or a legendary commodity: add 'take coin' or "
                 "'take legendary'")
     else:
-        require(order.take is None, "4.3.1", f"'take' only applies to a legendary city pillaged "
+        require(order.take is None, "4.3.1", "'take' only applies to a legendary city pillaged "
                                               "without Hamilcar")
     out = _previous(ps, order.province, order.empire)
     gained, drawn = _pillage_income(state, order, kind, hamilcar, rng)

@@ -12,7 +12,7 @@ from mncore.ids import (COIN, LEGENDARY_PREFIX, SPACE_KINDS, BuildingKind, Empir
 from mncore.names import resolve_commodity, resolve_empire, resolve_province, resolve_sea, resolve_tile
 from mncore.ruleset import load_ruleset, tile
 from mncore.state import Bag, bag_tokens
-from mncore.text import Ctx, Parser, need, tile_name, title
+from mncore.text import Ctx, need, tile_name, title
 
 BUILD_USAGE = ("build control in PROVINCE [with hammurabi] pay TOKENS | "
                "build legion|fortress in PROVINCE [with spartacus|gilgamesh|penthesilea] pay TOKENS | "
