@@ -12,9 +12,11 @@ from mncore.ids import BuildingKind, TileId, Token, UnitKind  # phase 3
 from mncore.state import Bag  # phase 3
 from mncore.state import GameState  # core: CreateFromPosition
 from mncore.ids import SeaId  # phase 4
+from mncore.state import FixedOutcome  # sandboxes
 
 
-class Command(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True):
+class Command(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
+              omit_defaults=True):
     """Encoded as {"type": "<ClassName>", ...fields}; imperative names."""
 
 
@@ -195,6 +197,9 @@ class Attack(Order, frozen=True, kw_only=True):
 
     opponent: Empire
     place: str
+    # a sandbox's fixed dice for this battle (ruling R7); omitted when empty, so that an attack
+    # without them encodes as it always has (stored commands are re-decided byte for byte)
+    dice: dict[Empire, tuple[int, ...]] = {}
 
 
 class ChooseLosses(Order, frozen=True, kw_only=True):
@@ -260,7 +265,22 @@ class AwardTitle(Order, frozen=True, kw_only=True):
 LeadershipCommand = AwardTitle
 
 
-AnyOrder = CollectCommand | TradeCommand | BuildCommand | MoveCommand | LeadershipCommand
+# --- sandboxes: fixed random outcomes (ruling R7) -------------------------------------------------------
+
+class FixOutcome(Order, frozen=True, kw_only=True):
+    """In a sandbox, fix the next battle dice of an empire, legendary commodity drawn or tile turned up."""
+
+    outcome: FixedOutcome
+
+
+class ClearFixedOutcomes(Order, frozen=True, kw_only=True):
+    """In a sandbox, forget every outcome fixed and not yet used."""
+
+
+SandboxCommand = FixOutcome | ClearFixedOutcomes
+
+
+AnyOrder = CollectCommand | TradeCommand | BuildCommand | MoveCommand | LeadershipCommand | SandboxCommand
 AnyCommand = CoreCommand | AnyOrder
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")

@@ -12,6 +12,8 @@ from mncore.errors import InvalidCommand, refuse, require
 from mncore.evolve import replay
 from mncore.flow import rules_for, settle
 from mncore.ids import Phase
+from mncore.commands import ClearFixedOutcomes, FixOutcome  # sandboxes
+from mncore.rules import sandbox
 from mncore.state import GameState
 
 
@@ -38,8 +40,10 @@ def decide(state: GameState, order: AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
     if order.empire not in state.empires:
         raise InvalidCommand(f"{order.empire.title()} is not in this game "
                              f"(empires: {', '.join(e.title() for e in state.empires)})")
-    phase = _PHASE_OF[type(order)]
-    events = list(rules_for(phase).decide(state, order, rng))
+    if isinstance(order, FixOutcome | ClearFixedOutcomes):
+        events = sandbox.decide(state, order)  # in any phase: it only prepares coming draws (R7)
+    else:
+        events = list(rules_for(_PHASE_OF[type(order)]).decide(state, order, rng))
     after = replay(events, state)
     return events + settle(after, rng)
 

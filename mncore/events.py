@@ -12,10 +12,16 @@ from typing import Literal  # phases 1 and 2
 from mncore.ids import SeaId  # phase 4
 from mncore.state import Bag, DisplayTile, Options
 from mncore.state import GameState  # core: PositionLoaded
+from mncore.state import FixedOutcome  # sandboxes
 
 
-class Event(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True):
-    """Encoded as {"type": "<ClassName>", ...fields}; past tense; records outcomes, not inputs."""
+class Event(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
+            omit_defaults=True):
+    """Encoded as {"type": "<ClassName>", ...fields}; past tense; records outcomes, not inputs.
+
+    Fields equal to their default are left out, so that a field added later with a default does not
+    change how existing events encode: old logs keep their hashes and still re-decide identically.
+    """
 
 
 # --- the game itself -------------------------------------------------------------------------------
@@ -429,7 +435,36 @@ class TitleTied(Event, frozen=True, kw_only=True):
 LeadershipEvent = TitleClaimed | TitleTied
 
 
-AnyEvent = CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | LeadershipEvent
+# --- sandboxes: fixed random outcomes (ruling R7) -------------------------------------------------------
+
+class OutcomeFixed(Event, frozen=True, kw_only=True):
+    """In a sandbox, an order fixed a coming random outcome: the draw it replaces will not be made (R7)."""
+
+    empire: Empire  # who gave the order
+    outcome: FixedOutcome  # a legendary commodity is hidden from the other empires (redacted)
+
+
+class FixedOutcomeUsed(Event, frozen=True, kw_only=True):
+    """The outcome of the next event was fixed, not drawn (ruling R7): dice, a legendary, a tile."""
+
+    outcome: FixedOutcome  # a legendary commodity is hidden from all but its drawer (redacted)
+    empire: Empire | None = None  # who rolls the dice or draws the legendary commodity
+    place: str = ""  # the battle's province or sea
+    queued: bool = True  # False: fixed by the order itself (attack ... dice), not by an earlier order
+
+
+class FixedOutcomesCleared(Event, frozen=True, kw_only=True):
+    """In a sandbox, an order cleared every outcome fixed and not yet used (ruling R7)."""
+
+    empire: Empire
+    cleared: tuple[FixedOutcome, ...]
+
+
+SandboxEvent = OutcomeFixed | FixedOutcomeUsed | FixedOutcomesCleared
+
+
+AnyEvent = (CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | LeadershipEvent
+            | SandboxEvent)
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _DECODER = msgspec.json.Decoder(AnyEvent)

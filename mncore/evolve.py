@@ -125,6 +125,13 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return _title_claimed(state, event)
         case ev.TitleTied():
             return _title_tied(state, event)
+        # --- sandboxes ---
+        case ev.OutcomeFixed(outcome=outcome):
+            return replace(state, fixed=(*state.fixed, outcome))
+        case ev.FixedOutcomeUsed():
+            return _fixed_outcome_used(state, event)
+        case ev.FixedOutcomesCleared():
+            return replace(state, fixed=())
         case _:
             assert_never(event)
 
@@ -513,3 +520,12 @@ def _title_claimed(state: GameState, e: ev.TitleClaimed) -> GameState:
     if isinstance(step, LeadershipStep):
         step = replace(step, ties=tuple(t for t in step.ties if t.track != e.track))
     return replace(state, titles={**state.titles, e.track: e.empire}, step=step)
+
+
+# --- sandboxes -----------------------------------------------------------------------------------------
+
+def _fixed_outcome_used(state: GameState, e: ev.FixedOutcomeUsed) -> GameState:
+    if not e.queued:  # fixed by the order itself: nothing was waiting
+        return state
+    i = state.fixed.index(e.outcome)
+    return replace(state, fixed=state.fixed[:i] + state.fixed[i + 1:])

@@ -15,7 +15,7 @@ from mncore.evolve import replay
 from mncore.ids import Empire, Track
 from mncore.projections import track_composition
 from mncore.rulebook import citable, index, rulings
-from mncore.state import GameState
+from mncore.state import FixedDice, FixedLegendary, FixedTile, GameState
 from mncore.store import Row
 from mncore.text import describe, format_order, redact_event, title
 
@@ -55,14 +55,33 @@ def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Expl
     before = replay(events[:-1])
     event, row = events[-1], rows[seq - 1]
     first = rows[row.batch - 1]
-    refs = _references(event)
+    fixed = _fixed_before(events, seq - row.batch)
+    refs = _references(event) + (["R7"] if fixed else [])
     return Explanation(
-        seq=seq, type=ev.event_type(event), text=describe(event, viewer), actor=first.actor,
-        batch=row.batch, command=_command_text(first.command), direct=row.seq == row.batch,
+        seq=seq, type=ev.event_type(event),
+        text=describe(event, viewer) + (" (fixed)" if fixed else ""), actor=first.actor,
+        batch=row.batch, command=_command_text(first.command),
+        direct=all(isinstance(e, ev.FixedOutcomeUsed) for e in events[row.batch - 1:-1]),
         sections=[Cited(id=r, title=index()[r]) for r in refs if r in index()],
         rulings=[Cited(id=r, title=rulings()[r].title, decision=rulings()[r].decision)
                  for r in refs if r in rulings()],
-        details=details(redact_event(event, viewer), before))
+        details=details(redact_event(event, viewer), before) + [describe(f, viewer) for f in fixed])
+
+
+def _fixed_before(events: Sequence[ev.AnyEvent], in_batch: int) -> list[ev.FixedOutcomeUsed]:
+    """The records, earlier in its batch, of the outcomes fixed in a sandbox that the last event used
+    (ruling R7): the dice of its battle, the legendary commodities its empire drew, its tiles."""
+    event = events[-1]
+    used = [e for e in events[len(events) - 1 - in_batch:-1] if isinstance(e, ev.FixedOutcomeUsed)]
+    match event:
+        case ev.BattleFought(place=place):
+            return [u for u in used if isinstance(u.outcome, FixedDice) and u.place == place]
+        case (ev.ResourcesCollected(empire=emp) | ev.LegendaryBonusTaken(empire=emp)
+              | ev.Pillaged(empire=emp)):
+            return [u for u in used if isinstance(u.outcome, FixedLegendary) and u.empire == emp]
+        case ev.TilesTurnedUp(tiles=tiles):
+            return [u for u in used if isinstance(u.outcome, FixedTile) and u.outcome.tile in tiles]
+    return []
 
 
 def _command_text(command: str | None) -> str:

@@ -29,8 +29,9 @@ from mncore.game import Loaded
 from mncore.state import Bag, EmpireState, GameState, Options, ProvinceState, TradeStep, bag_add, bag_sub
 from mncore.store import NewRow, Store
 
-# Fields of GameState that are the game's identity, options or randomness: never part of a position.
-NOT_IN_POSITION = ("game_id", "board_digest", "options", "commitment", "secret")
+# Fields of GameState that are the game's identity, options or randomness: never part of a position
+# (`fixed`: a sandbox's outcomes fixed by orders, checked when given; ruling R7).
+NOT_IN_POSITION = ("game_id", "board_digest", "options", "commitment", "secret", "fixed")
 _PATH = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
 _UNKNOWN = re.compile(r"^Object contains unknown field `(?P<field>[^`]*)`$")
 _MISSING = re.compile(r"^Object missing required field `(?P<field>[^`]*)`$")

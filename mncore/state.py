@@ -11,8 +11,8 @@ from mncore.ids import (BuildingKind, Commodity, Empire, Phase, ProvinceId, SeaI
                         Track)
 
 
-class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """Base of every state Struct."""
+class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+    """Base of every state Struct; defaults are left out of its JSON, as for events (see Event)."""
 
 
 Bag = dict[Token, int]  # a holding of resource tokens; only positive counts are kept
@@ -32,7 +32,7 @@ class Options(_S, frozen=True, kw_only=True):
 
     display: Literal["first-game", "experienced"] = "first-game"
     fair_play: bool = True
-    sandbox: bool = False  # forks and positions: fixed random outcomes allowed
+    sandbox: bool = False  # not fair-play (forks, positions, known seeds): outcomes may be fixed (R7)
     fork_of: ForkInfo | None = None
 
 
@@ -160,6 +160,30 @@ class Victory(_S, frozen=True, kw_only=True):
     detail: str = ""
 
 
+# --- sandboxes: random outcomes fixed in advance (ruling R7) ----------------------------------------
+
+class FixedDice(_S, frozen=True, kw_only=True, tag_field="kind", tag="dice"):
+    """The dice an empire rolls in the next battle it fights, one per die (ruling R7)."""
+
+    empire: Empire
+    dice: tuple[int, ...]
+
+
+class FixedLegendary(_S, frozen=True, kw_only=True, tag_field="kind", tag="legendary"):
+    """The next legendary commodity drawn from the pile (ruling R7)."""
+
+    commodity: Commodity | None  # None only in a copy redacted for another empire (ruling R4)
+
+
+class FixedTile(_S, frozen=True, kw_only=True, tag_field="kind", tag="tile"):
+    """The next face-down tile of the display turned face up (ruling R7)."""
+
+    tile: TileId
+
+
+FixedOutcome = FixedDice | FixedLegendary | FixedTile
+
+
 class GameState(_S, frozen=True, kw_only=True):
     """Everything the rules need to know about a game at one point of its log."""
 
@@ -186,6 +210,7 @@ class GameState(_S, frozen=True, kw_only=True):
     round_start_control: dict[Empire, tuple[ProvinceId, ...]] = {}  # for 3.1.1
     secret: str | None = None  # set once revealed
     winner: Victory | None = None
+    fixed: tuple[FixedOutcome, ...] = ()  # sandboxes only: used, in order, by the draws they replace (R7)
 
     @property
     def geo_board(self) -> Board:

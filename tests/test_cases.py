@@ -2,8 +2,10 @@
 
 A case file holds `section`, `title`, optional `seed` (the sandbox's secret, chosen to give the
 rulebook's dice), a `[position]` (docs/positions.md), `[[orders]]` (`empire`, `order`, and `refused =
-"<section>"` if the rules must refuse it) and `[expect]`: `events` (each a type and a subset of fields
-that some event caused by the orders must match) and `view` (dotted paths into `mn show --json`).
+"<section>"` if the rules must refuse it) and `[expect]`: `events` (each a type and a subset of fields,
+nested tables matched as subsets too, that some event must match: an event that followed the position
+by itself, e.g. the next phase's collection, or one caused by the orders), `view` (dotted paths into
+`mn show --json`) and `null` (dotted paths whose value must be null, which TOML cannot write).
 """
 
 from __future__ import annotations
@@ -41,9 +43,28 @@ def lookup(doc: Any, dotted: str) -> Any:
     return doc
 
 
+def subset(doc: Any, wanted: Any) -> bool:
+    """wanted is doc, or for a table, a subset of its keys each matching in turn."""
+    if isinstance(wanted, dict) and isinstance(doc, dict):
+        return all(k in doc and subset(doc[k], v) for k, v in wanted.items())
+    return bool(doc == wanted)
+
+
+def _full(obj: Any) -> Any:
+    """An event as JSON-like data with every field, defaults included (the stored JSON omits them)."""
+    if isinstance(obj, msgspec.Struct):
+        out = {f: _full(getattr(obj, f)) for f in obj.__struct_fields__}
+        tag = obj.__struct_config__.tag
+        return {**out, "type": tag} if tag else out
+    if isinstance(obj, dict):
+        return {k: _full(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_full(v) for v in obj]
+    return obj
+
+
 def matches(event: ev.AnyEvent, wanted: dict[str, Any]) -> bool:
-    doc = msgspec.to_builtins(event)
-    return all(doc.get(k) == v for k, v in wanted.items())
+    return subset(json.loads(json.dumps(_full(event))), wanted)
 
 
 class Engine:
@@ -54,6 +75,7 @@ class Engine:
         self.secret = seeded_secret(case.get("seed", "case"))
         self.events = creation_events(creation_command(state), Rng(self.secret, GENESIS_HASH),
                                       commitment(self.secret))
+        self.opening = self.events[2:]  # what followed GameCreated and PositionLoaded by itself
         self.head = GENESIS_HASH
         for e in self.events:
             self.head = chain_hash(self.head, ev.encode_event(e).decode())
@@ -73,7 +95,7 @@ def test_case(path: Path) -> None:
     """The case's orders are refused with their section or accepted, with the expected outcome."""
     case = load_case(path)
     engine = Engine(case, path)
-    caused: list[ev.AnyEvent] = []
+    caused: list[ev.AnyEvent] = list(engine.opening)
 
     for step in case.get("orders", []):
         before = engine.state
@@ -91,6 +113,8 @@ def test_case(path: Path) -> None:
     shown = json.loads(json.dumps(view(engine.state, None)))
     for dotted, value in expect.get("view", {}).items():
         assert lookup(shown, dotted) == value, dotted
+    for dotted in expect.get("null", []):
+        assert lookup(shown, dotted) is None, dotted
 
 
 def test_the_corpus_is_not_empty_and_names_its_sections() -> None:
@@ -122,4 +146,6 @@ def test_the_whole_corpus_plays_the_same_through_the_cli(tmp_path: Path) -> None
         shown = json.loads(run.invoke(main, ["--db", db, "show", "case", "--json"]).stdout)
         for dotted, value in case.get("expect", {}).get("view", {}).items():
             assert lookup(shown, dotted) == value, (path.stem, dotted)
+        for dotted in case.get("expect", {}).get("null", []):
+            assert lookup(shown, dotted) is None, (path.stem, dotted)
         assert run.invoke(main, ["--db", db, "verify", "case"]).exit_code == 0, path.stem

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from mncore import events as ev
+from mncore import draws, events as ev
 from mncore.commands import ChooseLosses
 from mncore.dice import Rng
 from mncore.errors import require
@@ -72,18 +70,25 @@ def dice_count(state: GameState, place: str, empire: Empire) -> tuple[int, dict[
 
 def roll_battle(state: GameState, place: str, attacker: Empire, defender: Empire, rng: Rng,
                 fixed: dict[Empire, tuple[int, ...]] | None = None) -> ev.BattleFought:
-    """The one roll of a battle (4.2): dice from rng (or fixed, for sandboxes), then the arithmetic."""
+    """The one roll of a battle (4.2): dice from rng (or fixed, in a sandbox: R7), then the arithmetic."""
+    fought = fight(state, place, attacker, defender, rng, fixed)[-1]
+    assert isinstance(fought, ev.BattleFought)
+    return fought
+
+
+def fight(state: GameState, place: str, attacker: Empire, defender: Empire, rng: Rng,
+          fixed: dict[Empire, tuple[int, ...]] | None = None) -> list[ev.AnyEvent]:
+    """The battle's events: a record of each side's dice fixed in a sandbox (R7), then the battle."""
     dice_set = load_ruleset().components.dice
     faces = dice_set.sea_faces if is_sea(state, place) else dice_set.land_faces
     rolled: dict[Empire, tuple[int, ...]] = {}
+    used: list[ev.AnyEvent] = []
     for emp in (attacker, defender):
         units, extra = dice_count(state, place, emp)
-        rolled[emp] = fixed[emp] if fixed else roll_dice(rng, faces, units + sum(extra.values()))
-    return resolve_battle(state, place, attacker, defender, rolled)
-
-
-def roll_dice(rng: Rng, faces: Sequence[int], count: int) -> tuple[int, ...]:
-    return tuple(rng.roll(faces) for _ in range(count))
+        rolled[emp], record = draws.battle_dice(state, rng, emp, units + sum(extra.values()), faces,
+                                                place, (fixed or {}).get(emp))
+        used += [record] if record else []
+    return [*used, resolve_battle(state, place, attacker, defender, rolled)]
 
 
 def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Empire,

@@ -7,6 +7,7 @@ from mncore.board import geo
 from mncore.commands import (BuildBuilding, BuildCommand, BuildControl, BuildTile, BuildUnit,
                              ChooseBuilder, EndBuildTurn, KeepCommodities)
 from mncore.dice import Rng
+from mncore.draws import turned_up
 from mncore.errors import InvalidCommand, refuse, require
 from mncore.evolve import build_step
 from mncore.flow import Option, Pending
@@ -243,9 +244,9 @@ def turn_up(state: GameState) -> list[ev.AnyEvent]:
     if state.options.display != "first-game":
         return []
     showing = sum(1 for d in state.display if d.face_up and d.tile != "pyramids")
-    down = [d.tile for d in state.display if not d.face_up]
-    tiles = tuple(down[:max(0, FACE_UP - showing)])
-    return [ev.TilesTurnedUp(tiles=tiles)] if tiles else []
+    # the face-down order was drawn at set-up; a sandbox may fix the next tiles instead (R7)
+    tiles, used = turned_up(state, max(0, FACE_UP - showing))
+    return [*used, ev.TilesTurnedUp(tiles=tiles)] if tiles else []
 
 
 def fifth_tile_victory(state: GameState) -> list[ev.AnyEvent]:

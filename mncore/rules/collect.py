@@ -8,6 +8,7 @@ from mncore import events as ev
 from mncore.board import Province
 from mncore.commands import ChooseLegendaryBonus, CollectCommand, TakeColossusCommodity
 from mncore.dice import Rng
+from mncore.draws import LegendaryDraws
 from mncore.errors import require
 from mncore.evolve import collect_step, replay
 from mncore.flow import Option, Pending
@@ -118,25 +119,6 @@ def share(owed: dict[Empire, int], available: int, order: Sequence[Empire]) -> d
     return got
 
 
-class Draws:
-    """Legendary commodities drawn face down from the pile, reshuffling the discard once it is empty (1.2)."""
-
-    def __init__(self, state: GameState, rng: Rng) -> None:
-        self.pile = list(state.legendary_pile)
-        self.discard = list(state.legendary_discard)
-        self.rng = rng
-        self.reshuffled = False
-
-    def draw(self) -> tuple[Commodity | None, bool]:
-        """One commodity (None if pile and discard are both empty) and whether it came after a reshuffle."""
-        if not self.pile and self.discard:
-            # the same order evolve gives the new pile (LegendaryPileReshuffled)
-            self.pile, self.discard, self.reshuffled = sorted(self.discard), [], True
-        if not self.pile:
-            return None, self.reshuffled
-        return self.pile.pop(self.rng.below(len(self.pile))), self.reshuffled
-
-
 # --- the collection -----------------------------------------------------------------------------------------
 
 def collection(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
@@ -151,9 +133,9 @@ def collection(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
         for emp in state.empires:
             got[emp] = bag_add(got[emp], {token: given[emp]})
             missed[emp] = bag_add(missed[emp], {token: wants[emp] - given[emp]})
-    before, after = _legendary_draws({emp: owed[emp][1] for emp in state.empires}, order, state, rng,
-                                     missed)
-    out: list[ev.AnyEvent] = []
+    draws = LegendaryDraws(state, rng)
+    before, after = _legendary_draws({emp: owed[emp][1] for emp in state.empires}, order, draws, missed)
+    out: list[ev.AnyEvent] = list(draws.used)  # legendary commodities fixed in a sandbox (R7)
     for emp in state.empires:
         gained = bag_add(got[emp], before[emp])
         if gained or missed[emp]:
@@ -169,10 +151,9 @@ def collection(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
     return out
 
 
-def _legendary_draws(owed: dict[Empire, int], order: list[Empire], state: GameState, rng: Rng,
+def _legendary_draws(owed: dict[Empire, int], order: list[Empire], draws: LegendaryDraws,
                      missed: dict[Empire, Bag]) -> tuple[dict[Empire, Bag], dict[Empire, Bag]]:
     """The draws owed, round-robin (ruling R20): those before a reshuffle of the discard, and after."""
-    draws = Draws(state, rng)
     before: dict[Empire, Bag] = {emp: {} for emp in owed}
     after: dict[Empire, Bag] = {emp: {} for emp in owed}
     left = dict(owed)
@@ -181,7 +162,7 @@ def _legendary_draws(owed: dict[Empire, int], order: list[Empire], state: GameSt
             if not left.get(emp):
                 continue
             left[emp] -= 1
-            drawn, reshuffled = draws.draw()
+            drawn, reshuffled = draws.draw(emp)
             if drawn is None:
                 missed[emp] = bag_add(missed[emp], {MISSED_LEGENDARY: 1})
                 continue
@@ -277,12 +258,13 @@ def choose_bonus(state: GameState, order: ChooseLegendaryBonus, rng: Rng) -> lis
                                        gained={COIN: 1})]
     require(_legendary_left(state), "R20", "no legendary commodity is left in the pile or the discard; "
                                            "take the coin instead (ruling R20)")
-    draws = Draws(state, rng)
-    drawn, reshuffled = draws.draw()
+    draws = LegendaryDraws(state, rng)
+    drawn, reshuffled = draws.draw(order.empire)
     assert drawn is not None, "checked above: the pile or the discard holds one"
     taken = ev.LegendaryBonusTaken(empire=order.empire, province=order.province, take="legendary",
                                    gained={legendary(drawn): 1})
-    return [ev.LegendaryPileReshuffled(), taken] if reshuffled else [taken]
+    head: list[ev.AnyEvent] = [ev.LegendaryPileReshuffled()] if reshuffled else []
+    return head + [*draws.used, taken]
 
 
 def take_colossus(state: GameState, order: TakeColossusCommodity) -> list[ev.AnyEvent]:

@@ -6,6 +6,7 @@ from mncore import events as ev
 from mncore.board import geo
 from mncore.commands import HoldConquest, OccupyBuildings, OccupyMarker, Pillage, PlaceCirceLegion
 from mncore.dice import Rng
+from mncore.draws import LegendaryDraws
 from mncore.errors import InvalidCommand, require
 from mncore.evolve import move_step
 from mncore.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
@@ -170,12 +171,12 @@ def _pillage_income(state: GameState, order: Pillage, kind: str, hamilcar: bool,
         gained[space.commodity] = min(commodities, state.supply.get(space.commodity, 0))
     events: list[ev.AnyEvent] = []
     if legendaries:
-        pile = list(state.legendary_pile)
-        if not pile and state.legendary_discard:
-            events.append(ev.LegendaryPileReshuffled())
-            pile = sorted(state.legendary_discard)
-        if pile:
-            gained[legendary(pile[rng.below(len(pile))])] = 1
+        draws = LegendaryDraws(state, rng)
+        drawn, reshuffled = draws.draw(order.empire)
+        events += [ev.LegendaryPileReshuffled()] if reshuffled else []
+        events += draws.used  # fixed in a sandbox (R7)
+        if drawn is not None:
+            gained[legendary(drawn)] = 1
     return {t: n for t, n in gained.items() if n}, events
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore import events as ev
+from mncore import draws, events as ev
 from mncore.board import geo
 from mncore.commands import (Attack, ChooseLosses, ChooseMover, DeclarePeace, EndMoveTurn,
                              HoldConquest, MoveCommand, MoveLegions, MoveTriremes, OccupyBuildings,
@@ -278,6 +278,11 @@ def attack(state: GameState, order: Attack, rng: Rng) -> list[ev.AnyEvent]:
     place = order.place
     if place not in state.seas and place not in state.provinces:
         raise InvalidCommand(f"unknown province or sea '{place}'")
+    if order.dice:
+        draws.require_sandbox(state, "battle dice")
+        require(set(order.dice) <= {order.empire, order.opponent}, "R7",
+                "dice can be fixed only for the two sides of the battle, "
+                f"{title(order.empire)} and {title(order.opponent)} (ruling R7)")
     name = place_name(state, place)
     sea = place in state.seas
     if sea:
@@ -291,8 +296,7 @@ def attack(state: GameState, order: Attack, rng: Rng) -> list[ev.AnyEvent]:
             f"{title(order.opponent)} has no {'triremes' if sea else 'legions or fortress'} in {name}")
     require(not battle.at_peace(state, order.empire, order.opponent), "11.statue-of-zeus",
             f"{title(order.empire)} and {title(order.opponent)} are at peace this round")
-    fought = battle.roll_battle(state, place, order.empire, order.opponent, rng)
-    events: list[ev.AnyEvent] = [fought]
+    events = battle.fight(state, place, order.empire, order.opponent, rng, order.dice)
     after = replay(events, state)
     for loss in move_step(after).losses:
         forced = battle.forced_losses(after, loss)

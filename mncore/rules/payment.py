@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable
 
@@ -84,7 +85,7 @@ def require_cheap(state: GameState, empire: Empire, paid: Bag, power: str, what:
             f"{what} with {power.title()} costs 1 coin or 1 {commodity}, not {show(paid)}")
 
 
-def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 4) -> list[Bag]:
+def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -> list[Bag]:
     """A few legal ways for the empire to pay a set of cost resources from what it holds."""
     held = state.empires[empire].resources
     cleopatra = has_power(state, empire, "cleopatra")
@@ -116,6 +117,9 @@ def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> list[B
         rest = plenty[1:cost - 1]
         if len(rest) == cost - 2:
             out.append(_bag([*_two_of_type(held, plenty[0]), *(by_type[c] for c in rest)]))
+    # then other sets of different commodities, so that a player sees more than one way to pay
+    out += [_bag(by_type[c] for c in combo)
+            for combo in itertools.islice(itertools.combinations(sorted(by_type), cost), 12)]
     return out
 
 

@@ -137,7 +137,7 @@ def _offer_text(state: GameState, empire: Empire, value: int) -> str:
     if len(sizes) > 1:
         return (f"offer from 0 to {sizes[-1]} resources face down (Antigone; the exchange value is "
                 f"{value}): offer TOKEN ...")
-    return f"offer {value} resources face down: offer TOKEN ..."
+    return f"offer {value} resource{'' if value == 1 else 's'} face down: offer TOKEN ..."
 
 
 def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:

@@ -21,6 +21,7 @@ from mncore.state import GameState
 PHASE_TEXT: dict[str, str | None] = {
     "mncore.text.core": None, "mncore.text.collect": "collect", "mncore.text.trade": "trade",
     "mncore.text.build": "build", "mncore.text.military": "move", "mncore.text.leadership": "leadership",
+    "mncore.text.sandbox": None,
 }
 
 

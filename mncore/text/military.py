@@ -17,12 +17,13 @@ from mncore.names import normalise, resolve_empire, resolve_place, resolve_provi
 from mncore.ruleset import load_ruleset
 from mncore.state import GameState, bag_tokens
 from mncore.text import Ctx, Parser, need, title
+from mncore.text.sandbox import parse_dice
 
 USAGE = {
     "mover": "mover EMPIRE   (the Military Leader names the next empire to move and battle)",
     "peace": "peace with EMPIRE | no peace   (Statue of Zeus)",
     "move": "move [N] trireme(s) SEA to SEA | move [N] legion(s) PROVINCE to PROVINCE",
-    "attack": "attack EMPIRE in SEA|PROVINCE",
+    "attack": "attack EMPIRE in SEA|PROVINCE [dice EMPIRE=N,N,... [EMPIRE=N,...]]   (dice: sandboxes)",
     "lose": "lose [N] legion(s) [fortress] in PLACE | lose fortress in PLACE",
     "pillage": "pillage SPACE in PROVINCE [take coin|legendary]",
     "occupy": "occupy SPACE [SPACE ...] in PROVINCE | occupy marker in PROVINCE [with sheba]",
@@ -104,11 +105,22 @@ def _move(ctx: Ctx, words: list[str]) -> AnyOrder:
 
 
 def _attack(ctx: Ctx, words: list[str]) -> AnyOrder:
-    who, where = _split(words, "in", USAGE["attack"])
+    usage = USAGE["attack"]
+    lowered = [w.lower() for w in words]
+    dice: dict[Empire, tuple[int, ...]] = {}
+    if "dice" in lowered:
+        at = lowered.index("dice")
+        words, specs = words[:at], words[at + 1:]
+        if not specs:
+            raise InvalidCommand(f"usage: {usage}")
+        for spec in specs:
+            emp, _, faces = spec.partition("=")
+            dice[resolve_empire(load_ruleset(), emp)] = parse_dice([faces], usage)
+    who, where = _split(words, "in", usage)
     if not who:
-        raise InvalidCommand(f"usage: {USAGE['attack']}")
+        raise InvalidCommand(f"usage: {usage}")
     return Attack(empire=ctx.empire, opponent=resolve_empire(load_ruleset(), " ".join(who)),
-                  place=resolve_place(ctx.state.geo_board, " ".join(where)))
+                  place=resolve_place(ctx.state.geo_board, " ".join(where)), dice=dice)
 
 
 def _lose(ctx: Ctx, words: list[str]) -> AnyOrder:
@@ -215,8 +227,9 @@ def format_order(order: AnyOrder) -> str | None:
             return f"move {_plural(n, 'trireme')} {src} to {dst}"
         case MoveLegions(from_province=src, to_province=dst, count=n):
             return f"move {_plural(n, 'legion')} {src} to {dst}"
-        case Attack(opponent=opponent, place=place):
-            return f"attack {opponent} in {place}"
+        case Attack(opponent=opponent, place=place, dice=dice):
+            fixed = " ".join(f"{emp}={','.join(map(str, faces))}" for emp, faces in dice.items())
+            return f"attack {opponent} in {place}" + (f" dice {fixed}" if fixed else "")
         case ChooseLosses(place=place, legions=legions, fortress=fortress):
             units = ([_plural(legions, "legion")] if legions else []) + (["fortress"] if fortress else [])
             return f"lose {' '.join(units)} in {place}" if units else None

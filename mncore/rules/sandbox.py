@@ -1,0 +1,51 @@
+"""Sandbox orders (ruling R7): fix the coming battle dice, legendary draws and tiles turned up."""
+
+from __future__ import annotations
+
+from mncore import events as ev
+from mncore.commands import ClearFixedOutcomes, FixOutcome, SandboxCommand
+from mncore.draws import all_faces, legendary_drawable, require_faces, require_sandbox
+from mncore.errors import InvalidCommand, require
+from mncore.ruleset import load_ruleset, tile as tile_info
+from mncore.state import FixedDice, FixedLegendary, FixedTile, GameState
+
+
+def _title(name: str) -> str:
+    return name.replace("-", " ").title()
+
+
+def decide(state: GameState, order: SandboxCommand) -> list[ev.AnyEvent]:
+    match order:
+        case FixOutcome():
+            return fix(state, order)
+        case ClearFixedOutcomes():
+            require_sandbox(state, "random outcomes")
+            return [ev.FixedOutcomesCleared(empire=order.empire, cleared=state.fixed)]
+
+
+def fix(state: GameState, order: FixOutcome) -> list[ev.AnyEvent]:
+    """Queue a fixed outcome, checked against what the draw it replaces could give."""
+    outcome = order.outcome
+    match outcome:
+        case FixedDice(empire=empire, dice=dice):
+            require_sandbox(state, "battle dice")
+            if empire not in state.empires:
+                raise InvalidCommand(f"{_title(empire)} is not in this game")
+            require(bool(dice), "R7", "fix at least one die: one per die the empire rolls (ruling R7)")
+            require_faces(dice, all_faces(), "battle")
+        case FixedLegendary(commodity=commodity):
+            require_sandbox(state, "the legendary commodity drawn")
+            drawable = legendary_drawable(state)
+            left = ", ".join(_title(c) for c in sorted(drawable)) or "none"
+            require(commodity is not None and drawable[commodity] > 0, "R7",
+                    f"no legendary {_title(str(commodity))} is left to draw next (drawable: {left}); "
+                    "only a commodity of the pile can be fixed (ruling R7)")
+        case FixedTile(tile=tile):
+            require_sandbox(state, "the tile turned up")
+            where = {d.tile: d.face_up for d in state.display}
+            name = tile_info(load_ruleset(), tile).name
+            require(tile in where, "R7", f"{name} is not on the Heroes & Wonders display")
+            require(not where[tile], "R7", f"{name} is already face up: only a face-down tile of the "
+                                           "display can be fixed to be turned up next (ruling R7)")
+            require(outcome not in state.fixed, "R7", f"{name} is already fixed to be turned up")
+    return [ev.OutcomeFixed(empire=order.empire, outcome=outcome)]
