@@ -147,7 +147,7 @@ def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
                          "(an imported game: only the database it was created in has it)")
     if loaded.state.winner is None and not force:
         raise InvalidCommand(f"game {game_id} is still running: revealing the secret now lets every "
-                             "player foresee the remaining draws; pass --force to reveal anyway")
+                             "player foresee the remaining draws; pass --force to reveal anyway (ruling R6)")
     cmd = RevealSecret(secret=secret)
     events = decide_host(loaded.state, cmd)
     return store.append(game_id, loaded.head[0], _new_rows(events, "host", encode_command(cmd),
@@ -155,7 +155,10 @@ def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
 
 
 def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loaded:
-    """A sandbox copy of events 1..at of a game, marked as a fork; the original is untouched."""
+    """A sandbox copy of events 1..at of a game, marked as a fork; the original is untouched.
+
+    The fork draws from its own new secret, never the original's (ruling R5).
+    """
     src = load(store, game_id, at)
     if at < 1 or at > len(src.rows):
         raise InvalidCommand(f"game {game_id} has events 1 to {len(store.rows(game_id))}; "

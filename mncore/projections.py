@@ -38,7 +38,10 @@ def bonus(state: GameState, empire: Empire, track: Track) -> int:
 
 
 def level(state: GameState, empire: Empire, track: Track) -> int:
-    """The empire's level on a track, recounted from the board (5.0): never a stored counter."""
+    """The empire's level on a track, recounted from the board (5.0): never a stored counter.
+
+    The count wins over a printed figure that disagrees with it (ruling R37).
+    """
     if track == "military":
         base = sum(unit_count(state, empire).values())
     else:

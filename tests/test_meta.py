@@ -136,3 +136,12 @@ def test_mypy_strict_is_clean() -> None:
     out, err, code = api.run(["--strict", "--no-incremental", str(ROOT / "mncore"), str(ROOT / "mncli")])
 
     assert code == 0, out + err
+
+
+def test_every_ruling_is_cited_where_the_code_applies_it() -> None:
+    """No interpretation lives in the register alone: each ruling id appears in the engine or CLI."""
+    code = "\n".join(p.read_text() for p in SOURCES)
+
+    uncited = [rid for rid in rulings() if not re.search(rf"\b{rid}\b", code)]
+
+    assert uncited == []

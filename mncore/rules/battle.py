@@ -101,7 +101,7 @@ def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Emp
     out: dict[Empire, ev.BattleSide] = {}
     for emp, other in ((attacker, defender), (defender, attacker)):
         units, extra, modifiers, total = sides[emp]
-        scored = total // 5
+        scored = total // 5  # divided by 5, rounded down; never 'roll a 1 to hit' (ruling R2)
         negated = min(1, scored) if fortress == other else 0
         out[emp] = ev.BattleSide(empire=emp, units=units, dice=dice[emp], extra_dice=extra,
                                  modifiers=modifiers, total=total, scored=scored, negated=negated,

@@ -77,7 +77,7 @@ def trireme_seas(state: GameState, empire: Empire) -> frozenset[SeaId]:
 
 
 def trireme_sea_problem(state: GameState, empire: Empire, sea: SeaId) -> str | None:
-    """Why the empire may not build a trireme in the sea, or None (3.1.2, 4.2.1)."""
+    """Why the empire may not build a trireme in the sea, or None (3.1.2, 4.2.1, ruling R39)."""
     coasts = sorted(p for p in geo(state.geo_board).coasts_of(sea) if p in state.provinces)
     if any(build_place_problem(state, empire, p) is None for p in coasts):
         return None
@@ -516,7 +516,7 @@ def keep(state: GameState, order: KeepCommodities) -> list[ev.AnyEvent]:
 
 
 def _require_keep(state: GameState, emp: Empire, kept: tuple[Token, ...], after_turn: bool) -> None:
-    section = "11.hanging-gardens"
+    section = "11.hanging-gardens"  # what is kept, and when it is chosen: ruling R38
     require(has_power(state, emp, "hanging-gardens"), section,
             f"only the Hanging Gardens let an empire keep commodities; {name(emp)} keeps at most 2 coins (3.0)")
     require(emp not in build_step(state).kept, section, f"{name(emp)} has already chosen what to keep")

@@ -33,6 +33,7 @@ def _province_income(province: Province, ps: ProvinceState, empire: Empire, circ
                      ) -> tuple[Bag, int, list[str]]:
     """What one province yields to one empire: only the buildings it holds count (1.1, 4.3.2)."""
     held = {sid: kind for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire}
+    # a temple or market doubles only for the empire holding it; alone it yields nothing (ruling R3)
     temple = "temple" in held.values()
     market = "market" in held.values()
     spaces = {s.id: s for s in province.spaces}

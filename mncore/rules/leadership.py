@@ -44,6 +44,7 @@ def begin(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
 
 
 def pending(state: GameState) -> list[Pending]:
+    # the previous holder gives a tied title to any of the tied, himself included (ruling R35)
     return [Pending(empire=t.holder, kind="award-title",
                     text=f"break the tie for the {t.track.title()} Leader title: "
                          f"{', '.join(_name(e) for e in t.tied)} are level")

@@ -44,7 +44,7 @@ def may_alter_offer(state: GameState, empire: Empire) -> bool:
 
 
 def offer_sizes(state: GameState, empire: Empire, value: int) -> range:
-    """How many resources the empire may offer: the value, or 0 to 5 with Antigone (10.antigone)."""
+    """How many resources the empire may offer: the value, or 0 to 5 with Antigone (10.antigone, R24)."""
     if may_alter_offer(state, empire):
         return range(0, min(ANTIGONE_MAX, bag_total(state.empires[empire].resources)) + 1)
     return range(value, value + 1)
@@ -120,6 +120,7 @@ def pending(state: GameState) -> list[Pending]:
         return [Pending(empire=leader, kind="exchange-marker",
                         text=f"play an exchange marker for one of its values ({values})")]
     if not step.revealed and not step.over:
+        # every offer stays face down until the last is in (ruling R29)
         return [Pending(empire=e, kind="offer", text=_offer_text(state, e, step.value))
                 for e in step.participants if e not in step.offers]
     if not step.over and step.claimant is not None:
@@ -265,7 +266,7 @@ def claim(state: GameState, order: ClaimResource) -> list[ev.AnyEvent]:
     require(remaining.get(order.token, 0) > 0, "2.2",
             f"{title(src)}'s offer holds no {title(order.token)} now; it holds {_words(remaining)}")
     require(forbidden_source(step, emp) != src, "2.2",
-            f"two empires may not claim each other's resources twice in a row: {title(emp)} claimed "
+            f"two empires may not claim each other's resources twice in a row (ruling R27): {title(emp)} claimed "
             f"from {title(src)} and {title(src)} just claimed from {title(emp)}; claim from another empire")
     claimed = ev.ResourceClaimed(empire=emp, source=src, token=order.token)
     return [claimed, *close_if_stuck(replay([claimed], state))]
