@@ -22,8 +22,8 @@ def validate_board(board: Board, ruleset: Ruleset) -> list[str]:
     seas = {s.id: s for s in board.seas}
     problems += _check_names(board)
     problems += _check_spaces(board)
-    problems += _check_land_borders(board, provinces)
-    problems += _check_sea_borders(board, seas)
+    problems += _check_borders("province", provinces)
+    problems += _check_borders("sea", seas)
     problems += _check_coasts(board, provinces, seas)
     problems += _check_connected(board, provinces, seas)
     problems += _check_regions(board, ruleset)
@@ -83,36 +83,21 @@ def _check_spaces(board: Board) -> list[str]:
     return problems
 
 
-def _check_land_borders(board: Board, provinces: dict[str, Province]) -> list[str]:
+def _check_borders(kind: str, places: dict[str, Province] | dict[str, Sea]) -> list[str]:
+    """Each border of a province (or sea) names another one of the same kind that lists it back."""
     problems: list[str] = []
-    for province in board.provinces:
-        for other in _duplicates(province.borders):
-            problems.append(f"province {province.id}: borders lists {other} twice")
-        for other in province.borders:
-            if other == province.id:
-                problems.append(f"province {province.id}: borders lists itself")
-            elif other not in provinces:
-                problems.append(f"province {province.id}: borders lists {other}, which is not a "
-                                "province")
-            elif province.id not in provinces[other].borders:
-                problems.append(f"province {province.id}: borders lists {other} but "
-                                f"{other}.borders does not list {province.id}")
-    return problems
-
-
-def _check_sea_borders(board: Board, seas: dict[str, Sea]) -> list[str]:
-    problems: list[str] = []
-    for sea in board.seas:
-        for other in _duplicates(sea.borders):
-            problems.append(f"sea {sea.id}: borders lists {other} twice")
-        for other in sea.borders:
-            if other == sea.id:
-                problems.append(f"sea {sea.id}: borders lists itself")
-            elif other not in seas:
-                problems.append(f"sea {sea.id}: borders lists {other}, which is not a sea")
-            elif sea.id not in seas[other].borders:
-                problems.append(f"sea {sea.id}: borders lists {other} but {other}.borders does not "
-                                f"list {sea.id}")
+    for place in places.values():
+        here = f"{kind} {place.id}"
+        for other in _duplicates(place.borders):
+            problems.append(f"{here}: borders lists {other} twice")
+        for other in place.borders:
+            if other == place.id:
+                problems.append(f"{here}: borders lists itself")
+            elif other not in places:
+                problems.append(f"{here}: borders lists {other}, which is not a {kind}")
+            elif place.id not in places[other].borders:
+                problems.append(f"{here}: borders lists {other} but {other}.borders does not list "
+                                f"{place.id}")
     return problems
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pytest
+
 from mncore import events as ev
 from mncore.board import load_board
 from mncore.commands import AnyOrder, CreateGame
 from mncore.decide import decide
 from mncore.dice import GENESIS_HASH, Rng, seeded_secret
+from mncore.errors import RuleViolation
 from mncore.evolve import replay
 from mncore.ids import Empire
 from mncore.rules import setup
@@ -60,6 +63,15 @@ def new_game(players: dict[Empire, str] = FIVE, seed: str = "test",
     secret = seeded_secret(seed)
     play = Play(seed=seed)
     return play.given(*setup.create(cmd, Rng(secret, GENESIS_HASH), "0" * 64))
+
+
+def assert_refused(play: Play, empire: str, line: str, section: str) -> None:
+    """The order is refused under section, and neither the state nor the log changes."""
+    before_state, before_log = play.state, list(play.events)
+    with pytest.raises(RuleViolation) as err:
+        play.order(empire, line)  # type: ignore[arg-type]
+    assert err.value.section == section
+    assert play.state == before_state and play.events == before_log
 
 
 def of_type(events: list[ev.AnyEvent], kind: type) -> list:  # type: ignore[type-arg]

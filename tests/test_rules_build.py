@@ -17,7 +17,7 @@ from mncore.rules.powers import has_power
 from mncore.state import Bag, bag_add
 from mncore.text import describe, format_order, parse_order
 from mncore.text.build import redact
-from tests.support import FIVE, FOUR, Play, new_game, of_type
+from support import FIVE, FOUR, Play, new_game, of_type
 
 
 # --- arranging situations ------------------------------------------------------------------------------

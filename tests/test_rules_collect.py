@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import copy
 
-import pytest
 
 from mncore import events as ev
-from mncore.errors import RuleViolation
 from mncore.evolve import collect_step
 from mncore.rules import collect
 from mncore.state import bag_sub, bag_total
 from mncore.text import describe, format_order, parse_order, redact_event
-from tests.support import FIVE, Play, new_game, of_type
+from support import FIVE, Play, assert_refused, new_game, of_type
 
 ALL_LEGENDARY = ("ceramic", "gems", "papyrus", "metal", "spices", "stone", "wood",
                  "gold", "grain", "oil", "sheep", "wine", "gladiator")
@@ -43,14 +41,6 @@ def rome_holds_ierusalem(play: Play, temple: bool) -> None:
     if temple:
         play.given(ev.BuildingBuilt(empire="rome", province="judea", space="temple", kind="temple",
                                     paid={}))
-
-
-def assert_refused(play: Play, empire: str, line: str, section: str) -> None:
-    before_state, before_log = play.state, list(play.events)
-    with pytest.raises(RuleViolation) as err:
-        play.order(empire, line)  # type: ignore[arg-type]
-    assert err.value.section == section
-    assert play.state == before_state and play.events == before_log
 
 
 # --- 1.1 and set-up step 3 ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from mncore.ids import Empire
 from mncore.projections import level
 from mncore.rules import leadership
 from mncore.text import describe, format_order, parse_order
-from tests.support import FIVE, Play, new_game, of_type
+from support import FIVE, Play, new_game, of_type
 
 
 def claim_leadership(play: Play) -> list[ev.AnyEvent]:

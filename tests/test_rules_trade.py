@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import copy
 
-import pytest
 
 from mncore import events as ev
-from mncore.errors import RuleViolation
 from mncore.evolve import trade_step
 from mncore.rules import trade
 from mncore.text import describe, format_order, parse_order, redact_event
-from tests.support import FIVE, FOUR, THREE, Play, new_game, of_type
+from support import FIVE, FOUR, Play, THREE, assert_refused, new_game, of_type
 
 # The rulebook's players, as empires: Grady leads Trade (Carthage, the starting Trade Leader).
 GRADY, KIRSTEN, DAVE, BILL = "carthage", "greece", "rome", "egypt"
@@ -34,14 +32,6 @@ def claims(play: Play, *steps: tuple[str, str]) -> list[ev.AnyEvent]:
     for emp, line in steps:
         out += play.order(emp, line)  # type: ignore[arg-type]
     return out
-
-
-def assert_refused(play: Play, empire: str, line: str, section: str) -> None:
-    before_state, before_log = play.state, list(play.events)
-    with pytest.raises(RuleViolation) as err:
-        play.order(empire, line)  # type: ignore[arg-type]
-    assert err.value.section == section
-    assert play.state == before_state and play.events == before_log
 
 
 def everything(play: Play) -> dict[str, int]:

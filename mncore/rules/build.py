@@ -11,181 +11,19 @@ from mncore.draws import turned_up
 from mncore.errors import InvalidCommand, refuse, require
 from mncore.evolve import build_step
 from mncore.flow import Option, Pending
-from mncore.ids import (COIN, EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, Token,
-                        UnitKind, commodity_of)
-from mncore.projections import unit_count
+from mncore.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of
 from mncore.rules import payment
+from mncore.rules.setup import FACE_UP_FIRST_GAME
+from mncore.rules.buildable import (_copy_problem, build_place_problem, buildings_left, capital_of,
+                                    control_problem, copyable, culture_leader, free_spaces,
+                                    keep_waiting, markers_left, name, occupied_provinces,
+                                    penthesilea_legions, perseus_open, tile_cost, tile_rank,
+                                    to_build, trireme_sea_problem, units_left)
 from mncore.rules.powers import has_power, holders
-from mncore.ruleset import Tile, load_ruleset, tile
+from mncore.ruleset import load_ruleset, tile
 from mncore.state import Bag, GameState, bag_sub
 
-FACE_UP = 5  # set-up step 5: tiles kept face up in first games
-
-
-# --- who builds --------------------------------------------------------------------------------------
-
-def culture_leader(state: GameState) -> Empire | None:
-    return state.titles.get("culture")
-
-
-def name(empire: str) -> str:
-    return empire.replace("-", " ").title()
-
-
-def capital_of(state: GameState, empire: Empire) -> ProvinceId | None:
-    """The province of the empire's capital city (printed control marker, 4.3.5)."""
-    return next((s.capital for s in state.geo_board.setups if s.empire == empire), None)
-
-
-def to_build(state: GameState) -> list[Empire]:
-    """The empires that have not had their build turn this phase, in empire order."""
-    done = build_step(state).done
-    return [e for e in EMPIRES if e in state.empires and e not in done]
-
-
-# --- where: control, units, buildings ------------------------------------------------------------------
-
-def opponents_in(state: GameState, empire: Empire, pid: ProvinceId) -> list[Empire]:
-    """Other empires with legions or a fortress in the province."""
-    ps = state.provinces[pid]
-    found = {e for e, n in ps.legions.items() if n > 0 and e != empire}
-    if ps.fortress is not None and ps.fortress != empire:
-        found.add(ps.fortress)
-    return sorted(found, key=EMPIRES.index)
-
-
-def build_place_problem(state: GameState, empire: Empire, pid: ProvinceId) -> str | None:
-    """Why the empire may not build units or buildings in the province, or None (3.1.1, 3.1.2)."""
-    if pid not in state.provinces:
-        return f"{geo(state.geo_board).province(pid).name} is covered and out of play"
-    if pid == capital_of(state, empire):
-        return None  # the capital's province: always (3.1.1 exception, 4.3.5)
-    ps = state.provinces[pid]
-    where = geo(state.geo_board).province(pid).name
-    if ps.controller != empire:
-        owner = f"controlled by {name(ps.controller)}" if ps.controller else "not controlled by anyone"
-        return f"{where} is {owner}; {name(empire)} builds units and buildings only in provinces it controls"
-    others = opponents_in(state, empire, pid)
-    if others:
-        return (f"{where} holds units of {', '.join(name(e) for e in others)} (occupied or at war); "
-                "only a capital's province may be built in then")
-    return None
-
-
-def trireme_seas(state: GameState, empire: Empire) -> frozenset[SeaId]:
-    return frozenset(s for s, units in state.seas.items() if units.get(empire, 0) > 0)
-
-
-def trireme_sea_problem(state: GameState, empire: Empire, sea: SeaId) -> str | None:
-    """Why the empire may not build a trireme in the sea, or None (3.1.2, 4.2.1, ruling R39)."""
-    coasts = sorted(p for p in geo(state.geo_board).coasts_of(sea) if p in state.provinces)
-    if any(build_place_problem(state, empire, p) is None for p in coasts):
-        return None
-    return (f"{geo(state.geo_board).sea(sea).name} touches no province where {name(empire)} may build "
-            "(one it controls free of opponent units, or its capital's province)")
-
-
-def markers_left(state: GameState, empire: Empire) -> int:
-    """Control markers not on the board; the capital's is printed on the map (ruling R30)."""
-    capital = capital_of(state, empire)
-    on_board = sum(1 for pid, ps in state.provinces.items() if ps.controller == empire and pid != capital)
-    return load_ruleset().components.control_markers - on_board
-
-
-def control_problem(state: GameState, empire: Empire, pid: ProvinceId) -> str | None:
-    """Why the empire may not place a control marker in the province, or None (3.1.1)."""
-    board = geo(state.geo_board)
-    where = board.province(pid).name
-    if pid not in state.provinces:
-        return f"{where} is covered and out of play"
-    ps = state.provinces[pid]
-    if ps.controller == empire:
-        return f"{name(empire)} already controls {where}"
-    if ps.controller is not None:
-        return f"{where} is controlled by {name(ps.controller)}"
-    others = opponents_in(state, empire, pid)
-    if others:
-        return f"{where} holds units of {', '.join(name(e) for e in others)}"
-    seas = trireme_seas(state, empire)
-    start = state.round_start_control.get(empire, ())
-    if not any(board.adjacent_or_adjoining(p, pid, seas) for p in start):
-        return (f"{where} is neither adjacent to nor adjoining (through a chain of {name(empire)}'s "
-                "triremes) a province it controlled at the start of the round")
-    return None
-
-
-def control_places(state: GameState, empire: Empire) -> list[ProvinceId]:
-    return [p for p in sorted(state.provinces) if control_problem(state, empire, p) is None]
-
-
-def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
-    """Units of that kind still in the empire's supply (Q&A: never more than the game supplies)."""
-    return load_ruleset().components.units.get(kind, 0) - unit_count(state, empire)[kind]
-
-
-def buildings_left(state: GameState, kind: BuildingKind) -> int:
-    on_board = sum(1 for ps in state.provinces.values() for k in ps.buildings.values() if k == kind)
-    return load_ruleset().components.buildings.get(kind, 0) - on_board
-
-
-def free_spaces(state: GameState, pid: ProvinceId, kind: BuildingKind) -> list[str]:
-    """The printed spaces of that kind in the province with no building on them (3.1.2)."""
-    built = state.provinces[pid].buildings
-    return [s.id for s in geo(state.geo_board).province(pid).spaces if s.kind == kind and s.id not in built]
-
-
-def occupied_provinces(state: GameState, empire: Empire) -> list[ProvinceId]:
-    """The empire's provinces holding opponent legions: what Penthesilea counts (ruling R32)."""
-    return [pid for pid, ps in sorted(state.provinces.items()) if ps.controller == empire
-            and any(n > 0 for e, n in ps.legions.items() if e != empire)]
-
-
-def penthesilea_legions(state: GameState, empire: Empire) -> int:
-    """How many free legions Penthesilea places now: one per occupied province, as supply allows."""
-    return min(len(occupied_provinces(state, empire)), units_left(state, empire, "legion"))
-
-
-# --- heroes and wonders -----------------------------------------------------------------------------
-
-def tile_rank(state: GameState, empire: Empire) -> int:
-    """Which hero/wonder the next one would be for the empire (the starting hero is the first)."""
-    return len([t for t in state.empires[empire].tiles if t != "pyramids"]) + 1
-
-
-def tile_cost(state: GameState, empire: Empire, tile_id: TileId) -> int | None:
-    """The cost of the tile for the empire (3.1.3); None beyond the fifth."""
-    costs = load_ruleset().costs
-    if tile_id == "pyramids":
-        return costs.pyramids
-    rank = tile_rank(state, empire)
-    return costs.tiles[rank - 2] if 2 <= rank <= len(costs.tiles) + 1 else None
-
-
-def face_up(state: GameState) -> list[TileId]:
-    return [d.tile for d in state.display if d.face_up]
-
-
-def copyable(state: GameState, empire: Empire) -> list[TileId]:
-    """Heroes Castor & Pollux may copy: another empire's, not starting, not Perseus (10.castor-pollux)."""
-    rs = load_ruleset()
-    return [t for e in EMPIRES if e in state.empires and e != empire for t in state.empires[e].tiles
-            if _copy_problem(tile(rs, t)) is None]
-
-
-def _copy_problem(info: Tile) -> str | None:
-    if info.kind != "hero":
-        return f"{info.name} is not a hero; wonders cannot be copied"
-    if info.starting:
-        return f"{info.name} is a starting hero; starting heroes cannot be copied"
-    if info.id in ("perseus", "castor-pollux"):
-        return f"{info.name} cannot be copied"
-    return None
-
-
-def perseus_open(state: GameState) -> bool:
-    """Perseus builds first: before anything is built and before any build turn ends (ruling R33)."""
-    step = build_step(state)
-    return state.phase == "build" and step.builds == 0 and not step.done
+from mncore.rules import build_options
 
 
 # --- the phase ---------------------------------------------------------------------------------------
@@ -198,7 +36,7 @@ def pending(state: GameState) -> list[Pending]:
     step = build_step(state)
     out: list[Pending] = []
     for emp in holders(state, "perseus"):
-        if perseus_open(state) and perseus_options(state, emp):
+        if perseus_open(state) and build_options.perseus_options(state, emp):
             out.append(Pending(empire=emp, kind="perseus",
                                text="may build first with Perseus: a fifth hero or wonder, or the Pyramids"))
     if step.active is not None:
@@ -210,13 +48,7 @@ def pending(state: GameState) -> list[Pending]:
         who = ", ".join(name(e) for e in waiting)
         return out + [Pending(empire=leader, kind="builder", text=f"name the next builder ({who})")]
     return [Pending(empire=e, kind="keep", text="keep up to 2 different commodities (Hanging Gardens)")
-            for e in _keep_waiting(state)]
-
-
-def _keep_waiting(state: GameState) -> list[Empire]:
-    kept = build_step(state).kept
-    return [e for e in holders(state, "hanging-gardens") if e not in kept
-            and any(commodity_of(t) for t in state.empires[e].resources)]
+            for e in keep_waiting(state)]
 
 
 def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
@@ -245,7 +77,7 @@ def turn_up(state: GameState) -> list[ev.AnyEvent]:
         return []
     showing = sum(1 for d in state.display if d.face_up and d.tile != "pyramids")
     # the face-down order was drawn at set-up; a sandbox may fix the next tiles instead (R7)
-    tiles, used = turned_up(state, max(0, FACE_UP - showing))
+    tiles, used = turned_up(state, max(0, FACE_UP_FIRST_GAME - showing))
     return [*used, ev.TilesTurnedUp(tiles=tiles)] if tiles else []
 
 
@@ -263,20 +95,8 @@ def fifth_tile_victory(state: GameState) -> list[ev.AnyEvent]:
 
 
 def options(state: GameState, empire: Empire) -> list[Option]:
-    if state.phase != "build":
-        return []
-    step = build_step(state)
-    out: list[Option] = []
-    if has_power(state, empire, "perseus") and perseus_open(state):
-        out += perseus_options(state, empire)
-    if step.active == empire:
-        return out + build_options(state, empire) + [Option(kind="done", order="done")]
-    waiting = to_build(state)
-    if step.active is None and waiting and empire == (culture_leader(state) or waiting[0]):
-        out += [Option(kind="builder", order=f"builder {e}") for e in waiting]
-    if empire in _keep_waiting(state) and not waiting:
-        out += keep_choices(state, empire)
-    return out
+    """What the empire may order now in the Build phase (templates in build_options)."""
+    return build_options.options(state, empire)
 
 
 # --- the orders --------------------------------------------------------------------------------------
@@ -528,118 +348,3 @@ def _require_keep(state: GameState, emp: Empire, kept: tuple[Token, ...], after_
     types = [commodity_of(t) for t in kept]
     require(len(set(types)) == len(types), section, "the 2 commodities kept must be different")
     payment.require_held(state, emp, {t: kept.count(t) for t in kept})
-
-
-# --- options ------------------------------------------------------------------------------------------
-
-def _pays(state: GameState, empire: Empire, cost: int) -> tuple[str, ...]:
-    return tuple(payment.show(b) for b in payment.payment_hints(state, empire, cost))
-
-
-def _template(template: str, pays: tuple[str, ...], parts: dict[str, tuple[str, ...]] | None = None,
-              kind: str = "build") -> list[Option]:
-    """One option when every part has legal values and the empire can pay; else none."""
-    parts = parts or {}
-    if not pays or any(not values for values in parts.values()):
-        return []
-    return [Option(kind=kind, template=template, parts={**parts, "payment": pays})]
-
-
-def build_options(state: GameState, empire: Empire) -> list[Option]:
-    """What the active builder may build now, as templates with legal places and payments."""
-    out: list[Option] = []
-    if markers_left(state, empire) > 0:
-        places = tuple(control_places(state, empire))
-        out += _template("build control in {province} pay {payment}",
-                         _pays(state, empire, load_ruleset().costs.control), {"province": places})
-        if places and _power_ready(state, empire, "hammurabi"):
-            out.append(Option(kind="build", template="build control in {province} with hammurabi",
-                              parts={"province": places}))
-    return out + _unit_options(state, empire) + _building_options(state, empire) + _tile_options(
-        state, empire, perseus=False)
-
-
-def _power_ready(state: GameState, empire: Empire, power: str) -> bool:
-    return has_power(state, empire, power) and power not in state.empires[empire].used  # type: ignore[arg-type]
-
-
-def _unit_options(state: GameState, empire: Empire) -> list[Option]:
-    costs = load_ruleset().costs.units
-    held = state.empires[empire].resources
-    provinces = tuple(p for p in sorted(state.provinces) if build_place_problem(state, empire, p) is None)
-    places = {"legion": provinces, "trireme": tuple(s for s in sorted(state.seas)
-                                                    if trireme_sea_problem(state, empire, s) is None),
-              "fortress": tuple(p for p in provinces if state.provinces[p].fortress is None)}
-    out: list[Option] = []
-    for kind in ("legion", "fortress", "trireme"):
-        if units_left(state, empire, kind) <= 0:
-            continue
-        noun = "sea" if kind == "trireme" else "province"
-        where = {noun: places[kind]}
-        out += _template(f"build {kind} in {{{noun}}} pay {{payment}}",
-                         _pays(state, empire, costs[kind]), where)
-        for power, (unit, commodity, _) in payment.CHEAP_UNITS.items():
-            if unit == kind and _power_ready(state, empire, power):
-                cheap = tuple(t for t in (COIN, commodity, "legendary-" + commodity) if held.get(t, 0) > 0)
-                out += _template(f"build {kind} in {{{noun}}} with {power} pay {{payment}}", cheap, where)
-    capital = capital_of(state, empire)
-    if _power_ready(state, empire, "penthesilea") and penthesilea_legions(state, empire) > 0 and capital:
-        out.append(Option(kind="build", order=f"build legion in {capital} with penthesilea"))
-    return out
-
-
-def _building_options(state: GameState, empire: Empire) -> list[Option]:
-    costs = load_ruleset().costs.buildings
-    out: list[Option] = []
-    for pid in sorted(state.provinces):
-        if build_place_problem(state, empire, pid) is not None:
-            continue
-        for kind in costs:
-            free = tuple(free_spaces(state, pid, kind))
-            if not free or buildings_left(state, kind) <= 0:
-                continue
-            pays = _pays(state, empire, costs[kind])
-            if len(free) == 1:
-                out += _template(f"build {kind} in {pid} pay {{payment}}", pays)
-            else:
-                out += _template(f"build {kind} in {pid} at {{space}} pay {{payment}}", pays, {"space": free})
-    return out
-
-
-def _tile_options(state: GameState, empire: Empire, perseus: bool) -> list[Option]:
-    rs = load_ruleset()
-    shown = [t for t in face_up(state) if t != "pyramids"]
-    cost = tile_cost(state, empire, "caesar")  # any non-Pyramids tile: the cost goes by rank
-    out: list[Option] = []
-    copies = tuple(copyable(state, empire))
-    if cost is not None and (not perseus or tile_rank(state, empire) == 5):
-        pays = _pays(state, empire, cost)
-        heroes = tuple(t for t in shown if tile(rs, t).kind == "hero"
-                       and not (t == "castor-pollux" and copies))
-        wonders = tuple(t for t in shown if tile(rs, t).kind == "wonder")
-        out += _template(("perseus" if perseus else "recruit") + " {hero} pay {payment}", pays, {"hero": heroes},
-                         "tile")
-        out += _template(("perseus" if perseus else "build") + " {wonder} pay {payment}", pays, {"wonder": wonders},
-                         "tile")
-        if "castor-pollux" in shown and copies:
-            out += _template(("perseus" if perseus else "recruit")
-                             + " castor-pollux copy {hero} pay {payment}", pays, {"hero": copies}, "tile")
-    if "pyramids" in face_up(state):
-        out += _template(("perseus" if perseus else "build") + " pyramids pay {payment}",
-                         _pays(state, empire, rs.costs.pyramids), None, "tile")
-    return out
-
-
-def perseus_options(state: GameState, empire: Empire) -> list[Option]:
-    """Perseus's winning builds the empire can pay for now (10.perseus)."""
-    return _tile_options(state, empire, perseus=True)
-
-
-def keep_choices(state: GameState, empire: Empire) -> list[Option]:
-    """The Hanging Gardens holder's choices: nothing, or one or two different commodities."""
-    held = sorted(t for t in state.empires[empire].resources if commodity_of(t) is not None)
-    pairs = [f"{a} {b}" for i, a in enumerate(held) for b in held[i + 1:]
-             if commodity_of(a) != commodity_of(b)]
-    return [Option(kind="keep", order="keep nothing"),
-            Option(kind="keep", template="keep {commodities}",
-                   parts={"commodities": (*held, *pairs)})]
