@@ -7,7 +7,7 @@ from mncore.board import geo
 from mncore.commands import HoldConquest, OccupyBuildings, OccupyMarker, Pillage, PlaceCirceLegion
 from mncore.dice import Rng
 from mncore.draws import LegendaryDraws
-from mncore.errors import InvalidCommand, require
+from mncore.errors import InvalidCommand, refuse, require
 from mncore.evolve import move_step
 from mncore.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
 from mncore.rules.battle import empires_at, place_name, title
@@ -130,6 +130,21 @@ def _previous(ps: ProvinceState, pid: ProvinceId, empire: Empire, keep: tuple[st
 
 # --- the choices ----------------------------------------------------------------------------------------
 
+def sheba_problem(state: GameState, empire: Empire, pid: ProvinceId) -> tuple[str, str] | None:
+    """Why the Queen of Sheba cannot convert this marker now, as (section, reason), or None."""
+    ps = state.provinces[pid]
+    if not has_power(state, empire, "queen-of-sheba"):
+        return "10.queen-of-sheba", f"{title(empire)} does not have the Queen of Sheba"
+    if "queen-of-sheba" in state.empires[empire].used:
+        return "10.queen-of-sheba", "the Queen of Sheba converts once per round, and was used this round"
+    if ps.marker_occupier == empire and ps.marker_round != state.round:
+        return ("10.queen-of-sheba", "the Queen of Sheba converts in the round the marker is first "
+                f"occupied; {title(empire)} has occupied it since round {ps.marker_round}")
+    if markers_left(state, empire) <= 0:
+        return "R41", f"{title(empire)} has no control marker left in its supply"
+    return None
+
+
 def pillage(state: GameState, order: Pillage, rng: Rng) -> list[ev.AnyEvent]:
     """4.3.1: destroy one building, gain its pillage income (doubled by Hamilcar)."""
     ps = _require_conqueror(state, order.empire, order.province)
@@ -213,16 +228,9 @@ def occupy_marker(state: GameState, order: OccupyMarker) -> list[ev.AnyEvent]:
     else:
         out.append(ev.ConquestHeld(empire=order.empire, province=order.province))
     if order.sheba:
-        require(has_power(state, order.empire, "queen-of-sheba"), "10.queen-of-sheba",
-                f"{title(order.empire)} does not have the Queen of Sheba")
-        require("queen-of-sheba" not in state.empires[order.empire].used, "10.queen-of-sheba",
-                "the Queen of Sheba converts once per round, and was used this round")
-        require(ps.marker_occupier != order.empire or ps.marker_round == state.round,
-                "10.queen-of-sheba",
-                f"the Queen of Sheba converts in the round the marker is first occupied; "
-                f"{title(order.empire)} has occupied it since round {ps.marker_round}")
-        require(markers_left(state, order.empire) > 0, "R41",
-                f"{title(order.empire)} has no control marker left in its supply")
+        problem = sheba_problem(state, order.empire, order.province)
+        if problem is not None:
+            refuse(*problem)
         previous = ps.controller
         assert previous is not None
         out.append(ev.ControlConverted(empire=order.empire, province=order.province,

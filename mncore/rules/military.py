@@ -399,5 +399,7 @@ def _conquest_options(state: GameState, empire: Empire, pid: ProvinceId) -> list
     if (ps.legions.get(empire, 0) and not conquest.is_capital_province(state, pid)
             and conquest.reaches_own(state, empire, pid)):
         out.append(Option(kind="occupy-marker", order=f"occupy marker in {pid}"))
+        if conquest.sheba_problem(state, empire, pid) is None:
+            out.append(Option(kind="occupy-marker", order=f"occupy marker in {pid} with sheba"))
     out.append(Option(kind="hold", order=f"hold {pid}"))
     return out
