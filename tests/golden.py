@@ -52,9 +52,16 @@ def record(condition: str, db: Path) -> Path:
     assert loaded.state.winner is not None and loaded.state.winner.condition == condition
     path = fixture(condition)
     path.parent.mkdir(exist_ok=True)
-    path.write_bytes(b"".join(line + b"\n" for line in
-                              game.export_lines(gid, loaded.rows, loaded.state)))
+    data = b"".join(line + b"\n" for line in game.export_lines(gid, loaded.rows, loaded.state))
+    if not path.exists() or without_clock(path.read_bytes()) != without_clock(data):
+        path.write_bytes(data)  # only a real change rewrites it, not the time it was recorded at
     return path
+
+
+def without_clock(data: bytes) -> list[tuple[object, ...]]:
+    """A log's rows, less the wall-clock time each was recorded at."""
+    _, rows = game.read_export(data, "fixture")
+    return [(r.seq, r.type, r.payload, r.actor, r.command, r.batch, r.hash) for r in rows]
 
 
 if __name__ == "__main__":

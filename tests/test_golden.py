@@ -7,18 +7,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from golden import GAMES, fixture, play, record
+from golden import GAMES, without_clock, fixture, play, record
 from mncli.cli import main
 from mncore import game
 from mncore.store import Store
 
 CONDITIONS = sorted(GAMES)
-
-
-def _rows_without_clock(path: Path) -> list[tuple[object, ...]]:
-    """The fixture's rows, less the wall-clock time each was recorded at."""
-    _, rows = game.read_export(path.read_bytes(), str(path))
-    return [(r.seq, r.type, r.payload, r.actor, r.command, r.batch, r.hash) for r in rows]
 
 
 @pytest.mark.parametrize("condition", CONDITIONS)
@@ -52,4 +46,4 @@ def test_6_x_the_scripted_game_still_plays_exactly_as_recorded(
     lines = game.export_lines(gid, loaded.rows, loaded.state)
     again = tmp_path / "again.jsonl"
     again.write_bytes(b"".join(line + b"\n" for line in lines))
-    assert _rows_without_clock(again) == _rows_without_clock(fixture(condition))
+    assert without_clock(again.read_bytes()) == without_clock(fixture(condition).read_bytes())
