@@ -20,6 +20,7 @@ from mncore.position import position_doc
 from mncore.rulebook import rulings
 from mncore.state import GameState
 from mncore.store import Row, chain_hash
+from mncore.text import title
 from mncore.verify import verify_rows
 
 FORMAT = "mare-nostrum/dispute"
@@ -219,7 +220,7 @@ def _proven(bundle: Bundle, checked: int, unchecked: int) -> list[str]:
 
 
 def _who(actor: str) -> str:
-    return "the host" if actor == "host" else actor.replace("-", " ").title()
+    return "the host" if actor == "host" else title(actor)
 
 
 def _ruling_notes(bundle: Bundle) -> list[str]:

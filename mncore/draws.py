@@ -16,16 +16,13 @@ from mncore.errors import require
 from mncore.ids import Commodity, Empire, TileId
 from mncore.ruleset import load_ruleset
 from mncore.state import FixedDice, FixedLegendary, FixedTile, GameState
-
-
-def _title(name: str) -> str:
-    return name.replace("-", " ").title()
+from mncore.text import title
 
 
 def _place_name(state: GameState, place: str) -> str:
     board = state.geo_board
     names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
-    return names.get(place, _title(place))
+    return names.get(place, title(place))
 
 
 def require_sandbox(state: GameState, what: str) -> None:
@@ -65,7 +62,7 @@ def battle_dice(state: GameState, rng: Rng, empire: Empire, count: int, faces: S
     name = _place_name(state, place)
     require_faces(outcome.dice, faces, "sea battle" if place in state.seas else "land battle")
     require(len(outcome.dice) == count, "R7",
-            f"{_title(empire)} rolls {count} {'die' if count == 1 else 'dice'} in {name}, but "
+            f"{title(empire)} rolls {count} {'die' if count == 1 else 'dice'} in {name}, but "
             f"{len(outcome.dice)} are fixed ({', '.join(map(str, outcome.dice))}): fix one per die; "
             "'fix clear' forgets the fixed outcomes (ruling R7)")
     return outcome.dice, ev.FixedOutcomeUsed(outcome=outcome, empire=empire, place=place,
@@ -98,7 +95,7 @@ class LegendaryDraws:
         if self.fixed:
             outcome = self.fixed.pop(0)
             require(outcome.commodity in self.pile, "R7",
-                    f"the legendary {_title(str(outcome.commodity))} fixed for the next draw is not in "
+                    f"the legendary {title(str(outcome.commodity))} fixed for the next draw is not in "
                     "the pile (ruling R7)")
             assert outcome.commodity is not None
             self.pile.remove(outcome.commodity)
@@ -127,7 +124,7 @@ def turned_up(state: GameState, count: int) -> tuple[tuple[TileId, ...], list[ev
     down = [d.tile for d in state.display if not d.face_up]
     fixed = [f for f in state.fixed if isinstance(f, FixedTile)][:count]
     for f in fixed:
-        require(f.tile in down, "R7", f"the tile fixed to be turned up next, {_title(f.tile)}, is not "
+        require(f.tile in down, "R7", f"the tile fixed to be turned up next, {title(f.tile)}, is not "
                                       "face down on the display (ruling R7)")
     tiles = [f.tile for f in fixed]
     tiles += [t for t in down if t not in tiles][:count - len(tiles)]

@@ -11,6 +11,7 @@ from mncore.board import Board
 from mncore.ids import COIN, EMPIRES, LEGENDARY_PREFIX, TOKENS, Empire, commodity_of, is_legendary
 from mncore.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 from mncore.state import Bag, GameState, ProvinceState, TradeStep, bag_add
+from mncore.text import title
 
 # --- the checks ----------------------------------------------------------------------------------------
 
@@ -40,15 +41,15 @@ def _check_identity(state: GameState) -> list[str]:
     playable = playable_empires(state.geo_board, n)
     if set(state.empires) != set(playable):
         problems.append(f"empires: with {n} players the empires in play are "
-                        f"{', '.join(_title(e) for e in playable)}, not "
-                        f"{', '.join(_title(e) for e in state.empires)}")
+                        f"{', '.join(title(e) for e in playable)}, not "
+                        f"{', '.join(title(e) for e in state.empires)}")
     if state.round < 1:
         problems.append(f"round: {state.round}; rounds count from 1")
     return problems
 
 
 def _out_of_play(state: GameState, where: str, empires: Iterable[str | None]) -> list[str]:
-    return [f"{where}: {_title(e)} is not in play" for e in empires
+    return [f"{where}: {title(e)} is not in play" for e in empires
             if e is not None and e not in state.empires]
 
 
@@ -62,7 +63,7 @@ def _check_empires(state: GameState) -> list[str]:
             if "castor-pollux" not in es.tiles:
                 problems.append(f"{where}.copied: only the holder of Castor & Pollux copies a hero")
             if tile(load_ruleset(), es.copied).kind != "hero":
-                problems.append(f"{where}.copied: {_title(es.copied)} is not a hero")
+                problems.append(f"{where}.copied: {title(es.copied)} is not a hero")
     return problems
 
 
@@ -125,11 +126,11 @@ def _check_province(state: GameState, pid: str, ps: ProvinceState) -> list[str]:
 def _occupier(state: GameState, where: str, ps: ProvinceState, emp: Empire,
               circe: bool = False) -> list[str]:
     if emp not in state.empires:
-        return [f"{where}: {_title(emp)} is not in play"]
+        return [f"{where}: {title(emp)} is not in play"]
     # no check that a legion is there: within a batch a battle's losses come before the occupation ends
     problems = []
     if emp == ps.controller and not circe:
-        problems.append(f"{where}: {_title(emp)} controls the province; it cannot occupy its own")
+        problems.append(f"{where}: {title(emp)} controls the province; it cannot occupy its own")
     return problems
 
 
@@ -157,12 +158,12 @@ def _check_supply(state: GameState) -> list[str]:
                  "fortress": sum(1 for ps in state.provinces.values() if ps.fortress == emp)}
         for kind, n in units.items():
             if n > comp.units.get(kind, 0):  # type: ignore[call-overload]
-                problems.append(f"{_plural(kind)}: {_title(emp)} has {n} on the board; the game "
+                problems.append(f"{_plural(kind)}: {title(emp)} has {n} on the board; the game "
                                 f"supplies {comp.units.get(kind, 0)}")  # type: ignore[call-overload]
         markers = sum(1 for pid, ps in state.provinces.items()
                       if ps.controller == emp and pid not in capitals)
         if markers > comp.control_markers:
-            problems.append(f"provinces: {_title(emp)} controls {markers} provinces besides its "
+            problems.append(f"provinces: {title(emp)} controls {markers} provinces besides its "
                             f"capital's; it has {comp.control_markers} control markers")
     built = Counter(k for ps in state.provinces.values() for k in ps.buildings.values())
     for kind, n in sorted(built.items()):
@@ -200,7 +201,7 @@ def _check_resources(state: GameState, explicit_supply: bool) -> list[str]:
 def _check_tiles(state: GameState) -> list[str]:
     seen = Counter(t for es in state.empires.values() for t in es.tiles)
     seen.update(d.tile for d in state.display)
-    return [f"tiles: {_title(t)} appears {n} times among the empires' tiles and the display"
+    return [f"tiles: {title(t)} appears {n} times among the empires' tiles and the display"
             for t, n in sorted(seen.items()) if n > 1]
 
 
@@ -259,10 +260,6 @@ def holdings(state: GameState) -> Bag:
 
 def place_name(board: Board, pid: str) -> str:
     return next((p.name for p in board.provinces if p.id == pid), pid)
-
-
-def _title(name: str) -> str:
-    return name.replace("-", " ").title()
 
 
 def _plural(kind: str) -> str:

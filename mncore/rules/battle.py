@@ -11,14 +11,11 @@ from mncore.ids import EMPIRES, Empire
 from mncore.rules.powers import has_power
 from mncore.ruleset import load_ruleset
 from mncore.state import GameState, Loss
+from mncore.text import title
 
 FORTRESS_BONUS = 5  # added to its owner's total, and one hit against him negated (4.2)
 NEBUCHADNEZZAR_BONUS = 5  # 10.nebuchadnezzar
 DIE_BONUS = {"caesar": 1, "pericles": 2}  # per legion die (10.caesar, 10.pericles)
-
-
-def title(name: str) -> str:
-    return name.replace("-", " ").title()
 
 
 def place_name(state: GameState, place: str) -> str:

@@ -16,9 +16,10 @@ from mncore.rules import payment
 from mncore.rules.setup import FACE_UP_FIRST_GAME
 from mncore.rules.buildable import (_copy_problem, build_place_problem, buildings_left, capital_of,
                                     control_problem, copyable, culture_leader, free_spaces,
-                                    keep_waiting, markers_left, name, occupied_provinces,
+                                    keep_waiting, markers_left, occupied_provinces,
                                     penthesilea_legions, perseus_open, tile_cost, tile_rank,
                                     to_build, trireme_sea_problem, units_left)
+from mncore.text import title as name  # a display name, in messages
 from mncore.rules.powers import has_power, holders
 from mncore.ruleset import load_ruleset, tile
 from mncore.state import Bag, GameState, bag_sub

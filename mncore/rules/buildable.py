@@ -10,15 +10,12 @@ from mncore.projections import unit_count
 from mncore.rules.powers import holders
 from mncore.ruleset import Tile, load_ruleset, tile
 from mncore.state import GameState
+from mncore.text import title as name  # a display name, in messages
 
 # --- who builds --------------------------------------------------------------------------------------
 
 def culture_leader(state: GameState) -> Empire | None:
     return state.titles.get("culture")
-
-
-def name(empire: str) -> str:
-    return empire.replace("-", " ").title()
 
 
 def capital_of(state: GameState, empire: Empire) -> ProvinceId | None:

@@ -10,7 +10,8 @@ from mncore.draws import LegendaryDraws
 from mncore.errors import InvalidCommand, refuse, require
 from mncore.evolve import move_step
 from mncore.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
-from mncore.rules.battle import empires_at, place_name, title
+from mncore.rules.battle import empires_at, place_name
+from mncore.text import title
 from mncore.rules.powers import has_power
 from mncore.ruleset import load_ruleset
 from mncore.state import Bag, GameState, ProvinceState

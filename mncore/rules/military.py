@@ -14,7 +14,8 @@ from mncore.flow import Option, Pending
 from mncore.ids import Empire, ProvinceId
 from mncore.projections import great_cities
 from mncore.rules import battle, conquest
-from mncore.rules.battle import empires_at, enemies_at, place_name, title, units_at
+from mncore.rules.battle import empires_at, enemies_at, place_name, units_at
+from mncore.text import title
 from mncore.rules.powers import has_power, holders
 from mncore.state import GameState, MoveStep
 

@@ -8,10 +8,7 @@ from mncore.draws import all_faces, legendary_drawable, require_faces, require_s
 from mncore.errors import InvalidCommand, require
 from mncore.ruleset import load_ruleset, tile as tile_info
 from mncore.state import FixedDice, FixedLegendary, FixedTile, GameState
-
-
-def _title(name: str) -> str:
-    return name.replace("-", " ").title()
+from mncore.text import title
 
 
 def decide(state: GameState, order: SandboxCommand) -> list[ev.AnyEvent]:
@@ -30,15 +27,15 @@ def fix(state: GameState, order: FixOutcome) -> list[ev.AnyEvent]:
         case FixedDice(empire=empire, dice=dice):
             require_sandbox(state, "battle dice")
             if empire not in state.empires:
-                raise InvalidCommand(f"{_title(empire)} is not in this game")
+                raise InvalidCommand(f"{title(empire)} is not in this game")
             require(bool(dice), "R7", "fix at least one die: one per die the empire rolls (ruling R7)")
             require_faces(dice, all_faces(), "battle")
         case FixedLegendary(commodity=commodity):
             require_sandbox(state, "the legendary commodity drawn")
             drawable = legendary_drawable(state)
-            left = ", ".join(_title(c) for c in sorted(drawable)) or "none"
+            left = ", ".join(title(c) for c in sorted(drawable)) or "none"
             require(commodity is not None and drawable[commodity] > 0, "R7",
-                    f"no legendary {_title(str(commodity))} is left to draw next (drawable: {left}); "
+                    f"no legendary {title(str(commodity))} is left to draw next (drawable: {left}); "
                     "only a commodity of the pile can be fixed (ruling R7)")
         case FixedTile(tile=tile):
             require_sandbox(state, "the tile turned up")
