@@ -14,7 +14,7 @@ from mncore.commands import CreateGame
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand
 from mncore.events import decode_event
-from mncore.flow import rules_for
+from mncore.flow import options as flow_options
 from mncore.ids import Empire
 from mncore.text import describe, parse_order, redact_event, title
 
@@ -233,7 +233,7 @@ def options(ctx: click.Context, game_id: str, as_empire: str, as_json: bool) -> 
     empire = empire_arg(as_empire)
     assert empire is not None
     state = game.load(open_store(ctx), game_id).state
-    found = [] if state.winner else list(rules_for(state.phase).options(state, empire))
+    found = flow_options(state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
         return

@@ -61,6 +61,17 @@ def pending(state: GameState) -> list[Pending]:
     return list(rules_for(state.phase).pending(state))
 
 
+def options(state: GameState, empire: Empire) -> list[Option]:
+    """What the empire may order now: its phase's orders, and in a sandbox the outcomes it may fix.
+
+    Scripted players (mncore.autoplay) ask the phase alone: they never fix outcomes.
+    """
+    if state.winner is not None or state.board is None:
+        return []
+    from mncore.rules import sandbox
+    return list(rules_for(state.phase).options(state, empire)) + sandbox.options(state, empire)
+
+
 def next_phase(state: GameState) -> tuple[int, Phase]:
     i = PHASES.index(state.phase)
     return (state.round + 1, "collect") if i == len(PHASES) - 1 else (state.round, PHASES[i + 1])

@@ -92,12 +92,28 @@ def test_an_unknown_verb_is_bad_input_listing_the_orders(db: Path, game: str) ->
     assert result.exit_code == 2 and "unknown order 'sail'" in result.stderr and "claim" in result.stderr
 
 
-def test_options_lists_legal_orders_that_order_accepts(db: Path, game: str) -> None:
-    """mn options lists the Trade Leader's markers; each is accepted."""
-    listed = mn(db, "options", game, "--as", "carthage").stdout.splitlines()
+def test_options_lists_legal_orders_that_order_accepts(db: Path) -> None:
+    """mn options lists the Trade Leader's markers in a fair-play game; each is accepted."""
+    fair = mn(db, "new", *THREE).stdout.strip()
+
+    listed = mn(db, "options", fair, "--as", "carthage").stdout.splitlines()
 
     assert listed == ["trade 5", "trade 0", "trade 2", "trade 1", "trade 4", "trade 3"]
-    assert mn(db, "options", game, "--as", "rome").stdout == "Rome has nothing to order now.\n"
+    assert mn(db, "options", fair, "--as", "rome").stdout == "Rome has nothing to order now.\n"
+    assert mn(db, "order", fair, "--as", "carthage", listed[-1]).exit_code == 0
+
+
+def test_options_in_a_sandbox_list_the_outcomes_that_may_be_fixed(db: Path, game: str) -> None:
+    """A seeded game is a sandbox (R7): every fix option listed, filled with its parts, is accepted."""
+    options = json.loads(mn(db, "options", game, "--as", "rome", "--json").stdout)
+    fixes = [o for o in options if o["kind"] == "fix"]
+
+    assert {o["template"] for o in fixes} == {"fix dice {empire} {die}", "fix legendary {commodity}"}
+    for o in fixes:
+        line = o["template"].format(**{k: v[-1] for k, v in o["parts"].items()})
+        assert mn(db, "order", game, "--as", "rome", line).exit_code == 0, line
+    after = json.loads(mn(db, "options", game, "--as", "rome", "--json").stdout)
+    assert any(o["order"] == "fix clear" for o in after)
 
 
 def test_offers_are_hidden_from_others_in_views_logs_and_exports(db: Path, game: str) -> None:

@@ -7,6 +7,8 @@ from mncore.commands import ClearFixedOutcomes, FixOutcome, SandboxCommand
 from mncore.draws import all_faces, legendary_drawable, require_faces, require_sandbox
 from mncore.errors import InvalidCommand, require
 from mncore.ruleset import load_ruleset, tile as tile_info
+from mncore.flow import Option
+from mncore.ids import Empire
 from mncore.state import FixedDice, FixedLegendary, FixedTile, GameState
 from mncore.text import title
 
@@ -46,3 +48,25 @@ def fix(state: GameState, order: FixOutcome) -> list[ev.AnyEvent]:
                                            "display can be fixed to be turned up next (ruling R7)")
             require(outcome not in state.fixed, "R7", f"{name} is already fixed to be turned up")
     return [ev.OutcomeFixed(empire=order.empire, outcome=outcome)]
+
+
+def options(state: GameState, empire: Empire) -> list[Option]:
+    """In a sandbox, the outcomes that may be fixed now (ruling R7); nothing in other games."""
+    if not state.options.sandbox or state.winner is not None:
+        return []
+    faces = tuple(str(f) for f in sorted(set(all_faces())))
+    out = [Option(kind="fix", template="fix dice {empire} {die}",
+                  parts={"empire": tuple(state.empires), "die": faces},
+                  note="one die per unit that empire rolls in its next battle: fix dice rome 5 4 3")]
+    drawable = tuple(sorted(legendary_drawable(state)))
+    if drawable:
+        out.append(Option(kind="fix", template="fix legendary {commodity}", parts={"commodity": drawable},
+                          note="the next legendary commodity drawn"))
+    face_down = tuple(d.tile for d in state.display if not d.face_up and FixedTile(tile=d.tile)
+                      not in state.fixed)
+    if face_down:
+        out.append(Option(kind="fix", template="fix tile {tile}", parts={"tile": face_down},
+                          note="the next tile turned up at the end of the Build phase"))
+    if state.fixed:
+        out.append(Option(kind="fix", order="fix clear", note="forget the outcomes fixed and not yet used"))
+    return out
