@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from mncore.board import Board, Province, Sea, Setup
 from mncore.ids import UnitKind
@@ -22,8 +22,8 @@ def validate_board(board: Board, ruleset: Ruleset) -> list[str]:
     seas = {s.id: s for s in board.seas}
     problems += _check_names(board)
     problems += _check_spaces(board)
-    problems += _check_borders("province", provinces)
-    problems += _check_borders("sea", seas)
+    problems += _check_links("province", provinces, "borders", "province", provinces, "borders")
+    problems += _check_links("sea", seas, "borders", "sea", seas, "borders")
     problems += _check_coasts(board, provinces, seas)
     problems += _check_connected(board, provinces, seas)
     problems += _check_regions(board, ruleset)
@@ -83,49 +83,32 @@ def _check_spaces(board: Board) -> list[str]:
     return problems
 
 
-def _check_borders(kind: str, places: dict[str, Province] | dict[str, Sea]) -> list[str]:
-    """Each border of a province (or sea) names another one of the same kind that lists it back."""
+def _check_links(kind: str, places: Mapping[str, Province | Sea], field: str,
+                 other_kind: str, others: Mapping[str, Province | Sea], back: str) -> list[str]:
+    """Each id in a place's `field` names an `other_kind` whose `back` field lists the place again."""
     problems: list[str] = []
     for place in places.values():
         here = f"{kind} {place.id}"
-        for other in _duplicates(place.borders):
-            problems.append(f"{here}: borders lists {other} twice")
-        for other in place.borders:
-            if other == place.id:
-                problems.append(f"{here}: borders lists itself")
-            elif other not in places:
-                problems.append(f"{here}: borders lists {other}, which is not a {kind}")
-            elif place.id not in places[other].borders:
-                problems.append(f"{here}: borders lists {other} but {other}.borders does not list "
+        listed: tuple[str, ...] = getattr(place, field)
+        for other in _duplicates(listed):
+            problems.append(f"{here}: {field} lists {other} twice")
+        for other in listed:
+            if other == place.id and others is places:
+                problems.append(f"{here}: {field} lists itself")
+            elif other not in others:
+                problems.append(f"{here}: {field} lists {other}, which is not a {other_kind}")
+            elif place.id not in getattr(others[other], back):
+                problems.append(f"{here}: {field} lists {other} but {other}.{back} does not list "
                                 f"{place.id}")
     return problems
 
 
 def _check_coasts(board: Board, provinces: dict[str, Province], seas: dict[str, Sea]) -> list[str]:
-    problems: list[str] = []
-    for province in board.provinces:
-        for sea_id in _duplicates(province.seas):
-            problems.append(f"province {province.id}: seas lists {sea_id} twice")
-        for sea_id in province.seas:
-            if sea_id not in seas:
-                problems.append(f"province {province.id}: seas lists {sea_id}, which is not a sea")
-            elif province.id not in seas[sea_id].coasts:
-                problems.append(f"province {province.id}: seas lists {sea_id} but "
-                                f"{sea_id}.coasts does not list {province.id}")
-        if not province.seas and not province.borders:
-            problems.append(f"province {province.id}: touches no sea (seas) and borders no "
-                            "province (borders)")
-    for sea in board.seas:
-        for province_id in _duplicates(sea.coasts):
-            problems.append(f"sea {sea.id}: coasts lists {province_id} twice")
-        for province_id in sea.coasts:
-            if province_id not in provinces:
-                problems.append(f"sea {sea.id}: coasts lists {province_id}, which is not a province")
-            elif sea.id not in provinces[province_id].seas:
-                problems.append(f"sea {sea.id}: coasts lists {province_id} but "
-                                f"{province_id}.seas does not list {sea.id}")
-        if not sea.coasts:
-            problems.append(f"sea {sea.id}: coasts lists no province")
+    problems = _check_links("province", provinces, "seas", "sea", seas, "coasts")
+    problems += _check_links("sea", seas, "coasts", "province", provinces, "seas")
+    problems += [f"province {p.id}: touches no sea (seas) and borders no province (borders)"
+                 for p in board.provinces if not p.seas and not p.borders]
+    problems += [f"sea {sea.id}: coasts lists no province" for sea in board.seas if not sea.coasts]
     return problems
 
 
