@@ -14,9 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import longgame  # noqa: E402,F401  (registers the passive style)
 
 from mncore import game  # noqa: E402
-from mncore.autoplay import choose  # noqa: E402
-from mncore.board import load_board  # noqa: E402
-from mncore.commands import AnyOrder, CreateGame  # noqa: E402
+from mncore.rulesets.empires.autoplay import choose  # noqa: E402
+from mncore.rulesets.empires.board import load_board  # noqa: E402
+from mncore.rulesets.empires.commands import AnyOrder, CreateGame  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.store import Store  # noqa: E402
 

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from longgame import build  # noqa: E402
 
-from mncore.evolve import replay  # noqa: E402
+from mncore.rulesets.empires.evolve import replay  # noqa: E402
 from mncore.game import decode_rows  # noqa: E402
 
 EVENTS = 10_000

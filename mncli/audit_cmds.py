@@ -8,16 +8,16 @@ import click
 
 from mncli.common import as_option, emit_json, empire_arg, json_option, open_store, to_builtins
 from mncore import game
-from mncore.decide import decide
+from mncore.rulesets.empires.decide import decide
 from mncore.dice import Rng, new_secret, seeded_secret
-from mncore.diff import diff_states
+from mncore.rulesets.empires.diff import diff_states
 from mncore.dispute import is_bundle, make_bundle, verify_bundle
 from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
-from mncore.explain import explain, render
-from mncore.position import read_position, start_game, write_position
-from mncore.state import GameState
+from mncore.rulesets.empires.explain import explain, render
+from mncore.rulesets.empires.position import read_position, start_game, write_position
+from mncore.rulesets.empires.state import GameState
 from mncore.store import Store
-from mncore.text import describe, format_order, parse_order, redact_event
+from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
 
 
 def new_from_position(ctx: click.Context, path: str, seed: str | None, game_id: str | None,

@@ -9,9 +9,9 @@ from typing import Any, TypeVar
 import click
 import msgspec
 
-from mncore.ids import Empire
-from mncore.names import resolve_empire
-from mncore.ruleset import load_ruleset
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.names import resolve_empire
+from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])

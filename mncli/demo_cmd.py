@@ -7,16 +7,16 @@ import random
 import click
 
 from mncli.common import open_store
-from mncli.render import show_text, view
+from mncore.rulesets.empires.render import show_text, view
 from mncore import game
-from mncore.autoplay import play_stored
-from mncore.board import load_board
-from mncore.commands import CreateGame
+from mncore.rulesets.empires.autoplay import play_stored
+from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.commands import CreateGame
 from mncore.dice import seeded_secret
-from mncore.ids import EMPIRES, Empire
-from mncore.projections import tracks
-from mncore.rules.setup import playable_empires
-from mncore.text import title
+from mncore.rulesets.empires.ids import EMPIRES, Empire
+from mncore.rulesets.empires.projections import tracks
+from mncore.rulesets.empires.rules.setup import playable_empires
+from mncore.rulesets.empires.text import title
 from mncore.verify import verify_rows
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
@@ -73,7 +73,7 @@ def demo(ctx: click.Context, players: int, seed: str, max_orders: int) -> None:
 
 
 def _round_line(state: object) -> None:
-    from mncore.state import GameState
+    from mncore.rulesets.empires.state import GameState
     assert isinstance(state, GameState)
     levels = tracks(state)
     parts = [f"{title(e)} {levels[e]['trade']}/{levels[e]['culture']}/{levels[e]['military']}"

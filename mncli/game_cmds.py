@@ -7,16 +7,16 @@ import sys
 import click
 
 from mncli.common import as_option, emit_json, empire_arg, json_option, open_store, to_builtins
-from mncli.render import show_text, status_text, view
+from mncore.rulesets.empires.render import show_text, status_text, view
 from mncore import game
-from mncore.board import load_board
-from mncore.commands import CreateGame
+from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.commands import CreateGame
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand
-from mncore.events import decode_event
-from mncore.flow import options as flow_options
-from mncore.ids import Empire
-from mncore.text import describe, parse_order, redact_event, title
+from mncore.rulesets.empires.events import decode_event
+from mncore.rulesets.empires.flow import options as flow_options
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.text import describe, parse_order, redact_event, title
 
 
 @click.command("new")

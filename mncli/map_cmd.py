@@ -7,9 +7,9 @@ from typing import Any
 import click
 import msgspec
 
-from mncore.board import Board, Geo, Province, Sea, Space, board_digest, geo, load_board, provenance_note
-from mncore.names import resolve_place
-from mncore.ruleset import Ruleset, load_ruleset
+from mncore.rulesets.empires.board import Board, Geo, Province, Sea, Space, board_digest, geo, load_board, provenance_note
+from mncore.rulesets.empires.names import resolve_place
+from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
 
 map_group = click.Group("map", help="Show the board, or check a board file of your own.")
 

@@ -10,17 +10,17 @@ import msgspec
 from msgspec.structs import replace
 
 import mncore
-from mncore import events as ev
-from mncore.commands import RevealSecret, encode_command
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import RevealSecret, encode_command
 from mncore.errors import InvalidCommand, MareNostrumError
-from mncore.evolve import replay
-from mncore.explain import Cited, Explanation, explain
+from mncore.rulesets.empires.evolve import replay
+from mncore.rulesets.empires.explain import Cited, Explanation, explain
 from mncore.game import ExportLine, utc_now
-from mncore.position import position_doc
+from mncore.rulesets.empires.position import position_doc
 from mncore.rulebook import rulings
-from mncore.state import GameState
+from mncore.rulesets.empires.state import GameState
 from mncore.store import Row, chain_hash
-from mncore.text import title
+from mncore.rulesets.empires.text import title
 from mncore.verify import verify_rows
 
 FORMAT = "mare-nostrum/dispute"

@@ -11,18 +11,18 @@ import msgspec
 import structlog
 from msgspec.structs import replace
 
-from mncore import events as ev
-from mncore.commands import AnyOrder, CreateGame, RevealSecret, encode_command
-from mncore.decide import decide, decide_host
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import AnyOrder, CreateGame, RevealSecret, encode_command
+from mncore.rulesets.empires.decide import decide, decide_host
 from mncore.dice import GENESIS_HASH, Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
-from mncore.evolve import evolve, replay
-from mncore.rules import setup
-from mncore.ruleset import RULESET_ID, RULESET_VERSION
-from mncore.ids import Empire
-from mncore.state import ForkInfo, GameState
+from mncore.rulesets.empires.evolve import evolve, replay
+from mncore.rulesets.empires.rules import setup
+from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.state import ForkInfo, GameState
 from mncore.store import NewRow, Row, Store, chain_hash
-from mncore.text import redact_event
+from mncore.rulesets.empires.text import redact_event
 
 log = structlog.get_logger("mncore")
 

@@ -1,6 +1,6 @@
 """The rules index and the rulings register: what a citation [rule X] refers to.
 
-`python -m mncore.rulebook` regenerates docs/rulings.md from mncore/data/rulings.toml.
+`python -m mncore.rulebook` regenerates docs/rulings.md from mncore/rulesets/empires/data/rulings.toml.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class _Index(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 def _data(name: str) -> bytes:
-    return resources.files("mncore.data").joinpath(name).read_bytes()
+    return resources.files("mncore.rulesets.empires.data").joinpath(name).read_bytes()
 
 
 @functools.cache
@@ -70,7 +70,7 @@ Authority: `empires-rulebook.md` (Mare Nostrum: Empires, rules v54) first, with 
 hero and wonder texts (chapters 10 and 11); `empires-overview.md` is a loose secondary summary, used
 only where the rulebook is silent.
 
-This file is generated from `mncore/data/rulings.toml` by `python -m mncore.rulebook`; edit that file.
+This file is generated from `mncore/rulesets/empires/data/rulings.toml` by `python -m mncore.rulebook`; edit that file.
 """
 
 

@@ -12,8 +12,8 @@ from typing import get_args
 
 import msgspec
 
-from mncore.commands import AnyCommand
-from mncore.events import AnyEvent
+from mncore.rulesets.empires.commands import AnyCommand
+from mncore.rulesets.empires.events import AnyEvent
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 

@@ -6,15 +6,15 @@ from collections.abc import Sequence
 
 import msgspec
 
-from mncore import events as ev
-from mncore.commands import CreateFromPosition, CreateGame, Order, RevealSecret, decode_command
-from mncore.decide import decide, decide_host
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import CreateFromPosition, CreateGame, Order, RevealSecret, decode_command
+from mncore.rulesets.empires.decide import decide, decide_host
 from mncore.dice import GENESIS_HASH, Rng, SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
-from mncore.evolve import evolve
+from mncore.rulesets.empires.evolve import evolve
 from mncore.game import check_ruleset
-from mncore.rules import setup
-from mncore.state import GameState
+from mncore.rulesets.empires.rules import setup
+from mncore.rulesets.empires.state import GameState
 from mncore.store import Row, chain_hash
 
 
@@ -133,7 +133,7 @@ def _redecide_batch(state: GameState, rows: Sequence[Row], secret: bytes | None,
             assert isinstance(first, ev.GameCreated)
             produced = setup.create(cmd, rng, first.commitment)
         elif isinstance(cmd, CreateFromPosition):
-            from mncore.position import creation_events  # a sandbox game started from a position
+            from mncore.rulesets.empires.position import creation_events  # a sandbox game started from a position
 
             first = ev.decode_event(rows[0].payload)
             assert isinstance(first, ev.GameCreated)

@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 
 from mncore import game
-from mncore.autoplay import play_stored
-from mncore.board import load_board
-from mncore.commands import CreateGame
+from mncore.rulesets.empires.autoplay import play_stored
+from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.commands import CreateGame
 from mncore.dice import seeded_secret
-from mncore.rules.setup import playable_empires
+from mncore.rulesets.empires.rules.setup import playable_empires
 from mncore.store import Store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

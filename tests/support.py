@@ -6,17 +6,17 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from mncore import events as ev
-from mncore.board import load_board
-from mncore.commands import AnyOrder, CreateGame
-from mncore.decide import decide
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.commands import AnyOrder, CreateGame
+from mncore.rulesets.empires.decide import decide
 from mncore.dice import GENESIS_HASH, Rng, seeded_secret
 from mncore.errors import RuleViolation
-from mncore.evolve import replay
-from mncore.ids import Empire
-from mncore.rules import setup
-from mncore.state import GameState
-from mncore.text import parse_order
+from mncore.rulesets.empires.evolve import replay
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.rules import setup
+from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.text import parse_order
 
 THREE: dict[Empire, str] = {"rome": "Ann", "greece": "Ben", "carthage": "Cat"}
 FOUR: dict[Empire, str] = {**THREE, "egypt": "Dee"}

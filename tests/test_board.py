@@ -8,15 +8,15 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from mncore.board import (
+from mncore.rulesets.empires.board import (
     DEFAULT_BOARD_SOURCE, Board, Setup, board_digest, decode_board, geo, load_board,
 )
-from mncore.boardcheck import validate_board
+from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.errors import DataError, InvalidCommand
-from mncore.ids import TILE_IDS
-from mncore.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
+from mncore.rulesets.empires.ids import TILE_IDS
+from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 
-BOARD_FILE = Path(__file__).parent.parent / "mncore" / "data" / "board.toml"
+BOARD_FILE = Path(__file__).parent.parent / "mncore" / "rulesets" / "empires" / "data" / "board.toml"
 
 
 @pytest.fixture(scope="module")

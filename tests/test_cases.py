@@ -20,15 +20,15 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncli.render import view
-from mncore import events as ev
-from mncore.decide import decide
+from mncore.rulesets.empires.render import view
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.decide import decide
 from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
 from mncore.errors import RuleViolation
-from mncore.evolve import replay
-from mncore.position import creation_command, creation_events, position_state, write_position
+from mncore.rulesets.empires.evolve import replay
+from mncore.rulesets.empires.position import creation_command, creation_events, position_state, write_position
 from mncore.store import chain_hash
-from mncore.text import parse_order
+from mncore.rulesets.empires.text import parse_order
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.toml"))
 

@@ -157,7 +157,7 @@ def test_mn_db_environment_variable_names_the_database(tmp_path: Path) -> None:
 def test_new_with_an_invalid_board_file_writes_nothing(tmp_path: Path) -> None:
     """mn new --board refuses a one-sided border with the place named, and creates no database."""
     from importlib import resources
-    text = resources.files("mncore.data").joinpath("board.toml").read_text()
+    text = resources.files("mncore.rulesets.empires.data").joinpath("board.toml").read_text()
     first = text.index("\nborders = [", text.index("[[provinces]]"))
     board = tmp_path / "board.toml"
     board.write_text(text[:first] + '\nborders = ["sicilia", ' + text[first + len("\nborders = ["):])

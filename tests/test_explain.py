@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore.explain import explain
+from mncore.rulesets.empires.explain import explain
 from mncore.store import Store
 
 CYRENAICA = """

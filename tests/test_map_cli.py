@@ -11,9 +11,9 @@ import structlog
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore.board import board_digest, load_board
+from mncore.rulesets.empires.board import board_digest, load_board
 
-BOARD_FILE = Path(__file__).parent.parent / "mncore" / "data" / "board.toml"
+BOARD_FILE = Path(__file__).parent.parent / "mncore" / "rulesets" / "empires" / "data" / "board.toml"
 
 
 @pytest.fixture(autouse=True)

@@ -11,10 +11,10 @@ import click
 
 from mncli.cli import main
 from mncore import schemas
-from mncore.commands import AnyCommand
-from mncore.events import AnyEvent
+from mncore.rulesets.empires.commands import AnyCommand
+from mncore.rulesets.empires.events import AnyEvent
 from mncore.rulebook import DOC, citable, render_doc, rulings
-from mncore.text import verbs
+from mncore.rulesets.empires.text import verbs
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "mncore").rglob("*.py")) + sorted((ROOT / "mncli").rglob("*.py"))
@@ -67,7 +67,7 @@ def test_schemas_are_current() -> None:
 
 
 def test_rulings_doc_is_current() -> None:
-    """docs/rulings.md is generated from mncore/data/rulings.toml."""
+    """docs/rulings.md is generated from mncore/rulesets/empires/data/rulings.toml."""
     assert DOC.read_text() == render_doc(), "run: python -m mncore.rulebook"
 
 
@@ -80,7 +80,7 @@ def test_ruling_ids_are_unique_and_well_formed() -> None:
 
 def test_every_event_has_its_case_in_evolve() -> None:
     """evolve() names every event of the union (assert_never guards the rest statically)."""
-    source = (ROOT / "mncore" / "evolve.py").read_text()
+    source = (ROOT / "mncore" / "rulesets" / "empires" / "evolve.py").read_text()
 
     missing = [cls.__name__ for cls in get_args(AnyEvent) if f"ev.{cls.__name__}(" not in source]
 

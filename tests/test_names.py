@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from mncore.board import load_board
+from mncore.rulesets.empires.board import load_board
 from mncore.errors import AmbiguousName, InvalidCommand
-from mncore.names import (
+from mncore.rulesets.empires.names import (
     normalise, resolve, resolve_commodity, resolve_empire, resolve_place, resolve_province,
     resolve_sea, resolve_tile,
 )
-from mncore.ruleset import load_ruleset
+from mncore.rulesets.empires.ruleset import load_ruleset
 
 ENTRIES = {"mare-aegaeum": ["Mare Aegaeum", "Aegean Sea"], "mare-africum": ["Mare Africum"],
            "achaea": ["Achaea", "Achaia"], "castor-pollux": ["Castor & Pollux", "Castor and Pollux"]}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mncore.text import format_order, parse_order
+from mncore.rulesets.empires.text import format_order, parse_order
 
 from support import FIVE, new_game
 

@@ -14,21 +14,21 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from mncli.cli import main
-from mncore import events as ev
+from mncore.rulesets.empires import events as ev
 from mncore import game
-from mncore.autoplay import candidate_lines
-from mncore.board import board_digest
-from mncore.commands import AnyOrder
-from mncore.decide import decide
+from mncore.rulesets.empires.autoplay import candidate_lines
+from mncore.rulesets.empires.board import board_digest
+from mncore.rulesets.empires.commands import AnyOrder
+from mncore.rulesets.empires.decide import decide
 from mncore.dice import Rng, seeded_secret
 from mncore.errors import CommandRejected, DataError
-from mncore.evolve import replay
-from mncore.flow import pending, rules_for
-from mncore.position import decode_position, default_supply, read_position, write_position
-from mncore.ruleset import load_ruleset
-from mncore.state import BuildStep, GameState, Options, TradeStep, bag_tokens
+from mncore.rulesets.empires.evolve import replay
+from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.position import decode_position, default_supply, read_position, write_position
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import BuildStep, GameState, Options, TradeStep, bag_tokens
 from mncore.store import Store
-from mncore.text import parse_order
+from mncore.rulesets.empires.text import parse_order
 
 from support import FIVE, THREE, new_game
 
@@ -177,7 +177,7 @@ buildings = ["roma", "temple"]
 
 def test_a_relative_board_path_is_read_beside_the_position_file(tmp_path: Path) -> None:
     """board = "file.toml" names a board file next to the position."""
-    src = Path(__file__).resolve().parent.parent / "mncore" / "data" / "board.toml"
+    src = Path(__file__).resolve().parent.parent / "mncore" / "rulesets" / "empires" / "data" / "board.toml"
     (tmp_path / "my.toml").write_bytes(src.read_bytes())
     path = tmp_path / "p.toml"
     path.write_text('board = "my.toml"\n' + MINIMAL)

@@ -8,19 +8,19 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mncli.render import view
-from mncore import events as ev
-from mncore.autoplay import candidate_lines, choose
-from mncore.decide import decide
+from mncore.rulesets.empires.render import view
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.autoplay import candidate_lines, choose
+from mncore.rulesets.empires.decide import decide
 from mncore.dice import Rng, seeded_secret
 from mncore.errors import CommandRejected
-from mncore.evolve import replay
-from mncore.flow import pending, rules_for
-from mncore.ids import COMMODITIES, LEGENDARY_PREFIX
-from mncore.projections import held_buildings, level, unit_count
-from mncore.ruleset import load_ruleset
-from mncore.state import GameState, MoveStep, TradeStep
-from mncore.text import parse_order
+from mncore.rulesets.empires.evolve import replay
+from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.ids import COMMODITIES, LEGENDARY_PREFIX
+from mncore.rulesets.empires.projections import held_buildings, level, unit_count
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import GameState, MoveStep, TradeStep
+from mncore.rulesets.empires.text import parse_order
 
 from support import FIVE, FOUR, THREE, new_game
 
@@ -98,7 +98,7 @@ def check_options_are_accepted(state: GameState, rand: random.Random) -> None:
 
 def check_mandatory_battles_fought(state: GameState, events: list[ev.AnyEvent]) -> None:
     """A move turn ends only after a battle wherever the mover meets an opponent not at peace (R47)."""
-    from mncore.evolve import replay as fold
+    from mncore.rulesets.empires.evolve import replay as fold
     for e in events:
         if isinstance(e, ev.MoveTurnEnded) and isinstance(state.step, MoveStep):
             mover = e.empire

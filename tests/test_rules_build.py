@@ -6,17 +6,17 @@ import itertools
 
 import pytest
 
-from mncore import events as ev
-from mncore.commands import BuildTile, BuildUnit, EndBuildTurn, KeepCommodities
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import BuildTile, BuildUnit, EndBuildTurn, KeepCommodities
 from mncore.errors import InvalidCommand, RuleViolation
-from mncore.flow import pending
-from mncore.ids import Empire
-from mncore.projections import level
-from mncore.rules import build
-from mncore.rules.powers import has_power
-from mncore.state import Bag, bag_add
-from mncore.text import describe, format_order, parse_order
-from mncore.text.build import redact
+from mncore.rulesets.empires.flow import pending
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.projections import level
+from mncore.rulesets.empires.rules import build
+from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires.state import Bag, bag_add
+from mncore.rulesets.empires.text import describe, format_order, parse_order
+from mncore.rulesets.empires.text.build import redact
 from support import FIVE, FOUR, Play, new_game, of_type
 
 

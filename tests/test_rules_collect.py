@@ -5,11 +5,11 @@ from __future__ import annotations
 import copy
 
 
-from mncore import events as ev
-from mncore.evolve import collect_step
-from mncore.rules import collect
-from mncore.state import bag_sub, bag_total
-from mncore.text import describe, format_order, parse_order, redact_event
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.evolve import collect_step
+from mncore.rulesets.empires.rules import collect
+from mncore.rulesets.empires.state import bag_sub, bag_total
+from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
 from support import FIVE, Play, assert_refused, new_game, of_type
 
 ALL_LEGENDARY = ("ceramic", "gems", "papyrus", "metal", "spices", "stone", "wood",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from mncore import events as ev
-from mncore.flow import pending
-from mncore.projections import level
-from mncore.rules import conquest
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.flow import pending
+from mncore.rulesets.empires.projections import level
+from mncore.rulesets.empires.rules import conquest
 from support import Play, of_type
 from test_rules_battle import example_1_in_cyrenaica
 from test_rules_military import (building, control, gains, legions, lose, move_phase, refused,

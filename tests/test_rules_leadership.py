@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from mncore import events as ev
-from mncore.commands import AwardTitle
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import AwardTitle
 from mncore.errors import RuleViolation
-from mncore.flow import pending, settle
-from mncore.ids import Empire
-from mncore.projections import level
-from mncore.rules import leadership
-from mncore.text import describe, format_order, parse_order
+from mncore.rulesets.empires.flow import pending, settle
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.projections import level
+from mncore.rulesets.empires.rules import leadership
+from mncore.rulesets.empires.text import describe, format_order, parse_order
 from support import FIVE, Play, new_game, of_type
 
 

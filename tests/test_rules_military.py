@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from mncore import events as ev
+from mncore.rulesets.empires import events as ev
 from mncore.dice import Rng, seeded_secret
 from mncore.errors import RuleViolation
-from mncore.flow import pending
-from mncore.ids import Empire, TileId
-from mncore.rules import military
+from mncore.rulesets.empires.flow import pending
+from mncore.rulesets.empires.ids import Empire, TileId
+from mncore.rulesets.empires.rules import military
 from support import FIVE, Play, new_game, of_type
 
 # --- arranging positions from real events (build events before the phase begins, ours after) --------

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mncore.board import load_board
-from mncore.projections import held_buildings, tracks, unit_count
-from mncore.ruleset import load_ruleset
-from mncore.state import bag_total
+from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.projections import held_buildings, tracks, unit_count
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import bag_total
 
 from support import FIVE, FOUR, THREE, new_game
 
@@ -114,9 +114,9 @@ def test_setup_5_experienced_display_is_all_face_up() -> None:
 
 def test_setup_random_empires_are_drawn_from_the_secret() -> None:
     """Drawn empires depend on the secret, and the same secret draws the same."""
-    from mncore.commands import CreateGame
+    from mncore.rulesets.empires.commands import CreateGame
     from mncore.dice import GENESIS_HASH, Rng, seeded_secret
-    from mncore.rules.setup import create
+    from mncore.rulesets.empires.rules.setup import create
 
     def drawn(seed: str) -> dict[str, str]:
         cmd = CreateGame(board=load_board(), random_players=("Ann", "Ben", "Cat", "Dee"))

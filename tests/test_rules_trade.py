@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 
 
-from mncore import events as ev
-from mncore.evolve import trade_step
-from mncore.rules import trade
-from mncore.text import describe, format_order, parse_order, redact_event
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.evolve import trade_step
+from mncore.rulesets.empires.rules import trade
+from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
 from support import FIVE, FOUR, Play, THREE, assert_refused, new_game, of_type
 
 # The rulebook's players, as empires: Grady leads Trade (Carthage, the starting Trade Leader).

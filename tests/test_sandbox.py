@@ -9,16 +9,16 @@ from click.testing import CliRunner, Result
 from msgspec.structs import replace
 
 from mncli.cli import main
-from mncore import events as ev
+from mncore.rulesets.empires import events as ev
 from mncore import game
-from mncore.board import load_board
-from mncore.commands import CreateGame, encode_command
+from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.commands import CreateGame, encode_command
 from mncore.dice import GENESIS_HASH, Rng, seeded_secret
 from mncore.errors import RuleViolation
-from mncore.rules import build, setup
-from mncore.state import FixedDice, FixedLegendary, FixedTile
+from mncore.rulesets.empires.rules import build, setup
+from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile
 from mncore.store import Store
-from mncore.text import describe, format_order, parse_order, redact_event
+from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
 from support import FIVE, Play, new_game, of_type
 from test_rules_battle import example_1_in_cyrenaica
 from test_rules_collect import rome_holds_ierusalem, start_collect

@@ -82,7 +82,7 @@ _RACER = textwrap.dedent("""
     import os, sys, time
     from mncore.game import load, submit
     from mncore.store import Store
-    from mncore.text import parse_order
+    from mncore.rulesets.empires.text import parse_order
     from mncore.errors import MareNostrumError
     db, game_id, go = sys.argv[1:4]
     store = Store(db)

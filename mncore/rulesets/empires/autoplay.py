@@ -1,0 +1,110 @@
+"""Scripted players: pick legal orders from options() so that whole games can be played unattended."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import msgspec
+
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import AnyOrder
+from mncore.rulesets.empires.decide import decide
+from mncore.dice import Rng
+from mncore.errors import CommandRejected
+from mncore.rulesets.empires.flow import Option, pending, rules_for
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.text import parse_order
+
+# How much a player of each style likes an order, by its first word (unlisted words weigh 1).
+STYLES: dict[str, dict[str, float]] = {
+    "random": {},
+    "builder": {"build": 6, "recruit": 8, "perseus": 50, "done": 0.3, "end": 0.3},
+    "general": {"move": 5, "attack": 6, "occupy": 6, "pillage": 3, "build": 3, "done": 0.3,
+                "end": 0.3},
+}
+
+
+class Choice(msgspec.Struct, frozen=True, kw_only=True):
+    """An order a player chose, and the events it caused."""
+
+    empire: Empire
+    line: str
+    order: AnyOrder
+    events: list[ev.AnyEvent]
+
+
+def candidate_lines(option: Option, rand: random.Random, samples: int = 6) -> list[str]:
+    """An option as order lines: itself, or a few fillings of its template with legal parts."""
+    if option.order is not None:
+        return [option.order]
+    if option.template is None:
+        return []
+    out = []
+    for _ in range(samples):
+        values = {k: rand.choice(v) for k, v in option.parts.items() if v}
+        if len(values) < len(option.parts):
+            return []
+        out.append(option.template.format(**values))
+    return out
+
+
+def _weight(line: str, style: dict[str, float]) -> float:
+    return style.get(line.split()[0].lower(), 1.0)
+
+
+def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
+           styles: dict[Empire, str] | None = None) -> Choice | None:
+    """One legal order for one of the empires the game waits for, or None if nobody must act."""
+    waiting = sorted({p.empire for p in pending(state)})
+    if not waiting:
+        return None
+    empire = rand.choice(waiting)
+    weights = STYLES[(styles or {}).get(empire, style)]
+    lines: list[str] = []
+    for option in rules_for(state.phase).options(state, empire):
+        lines += candidate_lines(option, rand)
+    rand.shuffle(lines)
+    lines.sort(key=lambda ln: -_weight(ln, weights) * rand.random())
+    for line in lines:
+        try:
+            order = parse_order(line, state, empire)
+            events = decide(state, order, rng)
+        except CommandRejected:
+            continue
+        return Choice(empire=empire, line=line, order=order, events=events)
+    raise RuntimeError(f"{empire} must act ({[p.text for p in pending(state) if p.empire == empire]}) "
+                       f"but none of its {len(lines)} listed options is accepted")
+
+
+def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], max_orders: int,
+         style: str = "random", styles: dict[Empire, str] | None = None) -> Iterator[Choice]:
+    """Choose and apply orders until the game is won, nobody must act, or max_orders is reached."""
+    from mncore.rulesets.empires.evolve import replay
+    for n in range(max_orders):
+        choice = choose(state, rand, rng_for(n), style, styles)
+        if choice is None:
+            return
+        state = replay(choice.events, state)
+        yield choice
+        if state.winner is not None:
+            return
+
+
+def play_stored(store: object, loaded: object, secret: bytes, rand: random.Random, max_orders: int,
+                styles: dict[Empire, str] | None = None, style: str = "random",
+                on_order: Callable[[object], None] | None = None) -> object:
+    """Play scripted orders into a stored game (each submitted as a player would); returns it loaded."""
+    from mncore import game
+    assert isinstance(loaded, game.Loaded)
+    for _ in range(max_orders):
+        if loaded.state.winner is not None:
+            break
+        choice = choose(loaded.state, rand, Rng(secret, loaded.head[1]), style, styles)
+        if choice is None:
+            break
+        loaded, _ = game.submit(store, loaded, choice.order)  # type: ignore[arg-type]
+        if on_order is not None:
+            on_order(loaded)
+    return loaded

@@ -1,0 +1,323 @@
+"""The board: its data types, loading and validation, and the geography queries."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.resources
+import re
+import tomllib
+from typing import Literal, TypeVar
+
+import msgspec
+
+from mncore.errors import DataError, InvalidCommand
+from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, SeaId, SpaceKind, SpaceRef, TileId
+from mncore.cache import ObjectCache
+from mncore.rulesets.empires.ruleset import load_ruleset
+
+
+class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Base of every data-file Struct: frozen, unknown fields refused."""
+
+
+class Space(_Data, frozen=True, kw_only=True):
+    """A building space printed in a province; its id is unique within the province."""
+
+    id: str
+    kind: SpaceKind
+    commodity: Commodity | None = None  # caravan spaces only
+    name: str | None = None  # named cities: Roma, Troia, ...
+
+
+class Province(_Data, frozen=True, kw_only=True):
+    """A land area: its spaces, its land neighbours and the seas it touches."""
+
+    id: ProvinceId
+    name: str
+    aliases: tuple[str, ...] = ()
+    spaces: tuple[Space, ...] = ()
+    borders: tuple[ProvinceId, ...] = ()
+    seas: tuple[SeaId, ...] = ()
+    region: Empire | None = None  # the empire region it belongs to, for covered regions
+
+
+class Sea(_Data, frozen=True, kw_only=True):
+    """A sea: its neighbouring seas and the provinces on its coasts."""
+
+    id: SeaId
+    name: str
+    aliases: tuple[str, ...] = ()
+    borders: tuple[SeaId, ...] = ()
+    coasts: tuple[ProvinceId, ...] = ()
+
+
+class Setup(_Data, frozen=True, kw_only=True):
+    """An empire's starting position (set-up steps 2 and 3)."""
+
+    empire: Empire
+    hero: TileId
+    capital: ProvinceId
+    provinces: tuple[ProvinceId, ...]
+    buildings: tuple[SpaceRef, ...]
+    legions: dict[ProvinceId, int] = {}
+    fortresses: tuple[ProvinceId, ...] = ()
+    triremes: dict[SeaId, int] = {}
+
+
+class Board(_Data, frozen=True, kw_only=True):
+    """A whole map: provinces, seas, set-ups, and the regions covered with fewer players."""
+
+    id: str
+    version: str
+    name: str
+    reconstructed: bool
+    provenance: str
+    sources: tuple[str, ...] = ()
+    seas: tuple[Sea, ...]
+    provinces: tuple[Province, ...]
+    setups: tuple[Setup, ...]
+    # player count ("3", "4", "5") -> the empires whose regions are covered and unplayable
+    covered: dict[str, tuple[Empire, ...]] = {}
+
+
+BoardSource = Literal["default"] | str
+
+
+# ---------------------------------------------------------------------------------------------------
+# Loading
+
+DEFAULT_BOARD_SOURCE = "mncore/rulesets/empires/data/board.toml"
+# msgspec's messages end in " - at `$.path`", except at the document's root
+_UNKNOWN_FIELD = re.compile(r"^Object contains unknown field `(?P<field>[^`]*)`(?: - at `(?P<path>[^`]*)`)?$")
+_MISSING_FIELD = re.compile(r"^Object missing required field `(?P<field>[^`]*)`(?: - at `(?P<path>[^`]*)`)?$")
+_AT_PATH = re.compile(r"^(?P<what>.*?)(?: - at `(?P<path>[^`]*)`)?$")
+
+
+def load_board(path: str | None = None) -> Board:
+    """The packaged reference board (None, cached) or a user's TOML board file, decoded and validated.
+
+    Raises DataError(source, problems) listing every problem found.
+    """
+    if path is None:
+        return _default_board()
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as err:
+        raise DataError(path, [f"cannot read the board file: {err.strerror or err}"]) from err
+    return _checked(decode_board(data, path), path)
+
+
+@functools.cache
+def _default_board() -> Board:
+    data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "board.toml").read_bytes()
+    return _checked(decode_board(data, DEFAULT_BOARD_SOURCE), DEFAULT_BOARD_SOURCE)
+
+
+def _checked(board: Board, source: str) -> Board:
+    from mncore.rulesets.empires.boardcheck import validate_board  # it imports this module's types
+
+    problems = validate_board(board, load_ruleset())
+    if problems:
+        raise DataError(source, problems)
+    return board
+
+
+def decode_board(data: bytes, source: str) -> Board:
+    """Decode TOML bytes into a Board; DataError naming the field path (e.g. `$.provinces[3].seas`)."""
+    try:
+        return msgspec.toml.decode(data, type=Board)
+    except msgspec.ValidationError as err:
+        raise DataError(source, [_validation_message(str(err), data)]) from err
+    except (msgspec.DecodeError, UnicodeDecodeError) as err:
+        raise DataError(source, [f"not a valid TOML file: {_toml_syntax_message(data, err)}"]) from err
+
+
+def _validation_message(message: str, data: bytes) -> str:
+    """Reword msgspec's "... - at `$.path`" as "$.path (province x): ...", the path first."""
+    for pattern, what in ((_UNKNOWN_FIELD, "unknown field (misspelt?)"),
+                          (_MISSING_FIELD, "required field missing")):
+        match = pattern.match(message)
+        if match:
+            path = match["path"] or "$"
+            return f"{path}.{match['field']}{_owner(path, data)}: {what}"
+    match = _AT_PATH.match(message)
+    path = (match and match["path"]) or "$"
+    what = match["what"] if match else message
+    return f"{path}{_owner(path, data)}: {what}"
+
+
+def _owner(path: str, data: bytes) -> str:
+    """' (province gallia)' for a path inside a named province, sea or set-up; '' if unknown."""
+    found = re.match(r"^\$\.(provinces|seas|setups)\[(\d+)\]", path)
+    if not found:
+        return ""
+    try:
+        item = tomllib.loads(data.decode())[found[1]][int(found[2])]
+        key = item.get("empire" if found[1] == "setups" else "id")
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, KeyError, IndexError, TypeError,
+            AttributeError):
+        return ""
+    kind = {"provinces": "province", "seas": "sea", "setups": "setup"}[found[1]]
+    return f" ({kind} {key})" if isinstance(key, str) else ""
+
+
+def _toml_syntax_message(data: bytes, err: Exception) -> str:
+    # tomllib names the line and column; msgspec's own message does not
+    try:
+        tomllib.loads(data.decode())
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as detail:
+        return str(detail)
+    return str(err)
+
+
+def board_digest(board: Board) -> str:
+    """The sha256 hex digest of the board's deterministic JSON encoding: names the exact map played."""
+    return hashlib.sha256(msgspec.json.encode(board, order="deterministic")).hexdigest()
+
+
+def provenance_note(board: Board) -> str:
+    """A one-line warning that the board is reconstructed: provenance's first and last sentences."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", board.provenance.strip()) if s.strip()]
+    if not sentences:
+        return f"{board.name} is a reconstruction, not the printed board."
+    first, last = sentences[0], sentences[-1]
+    return first if first == last else f"{first} {last}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Validation
+
+
+_V = TypeVar("_V")
+_NO_CHAINS: frozenset[int] = frozenset()
+
+
+def _known(table: dict[str, _V], key: str, kind: str) -> _V:
+    """A geography lookup that names an unknown place instead of raising KeyError."""
+    try:
+        return table[key]
+    except KeyError:
+        raise InvalidCommand(f"unknown {kind} '{key}'") from None
+
+
+class Geo:
+    """Read-only geography of one Board, indexed once: lookups, adjacency and adjoining by sea."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._provinces = {p.id: p for p in board.provinces}
+        self._seas = {s.id: s for s in board.seas}
+        self._spaces = {f"{p.id}/{s.id}": (p, s) for p in board.provinces for s in p.spaces}
+        self._adjacent = {p.id: frozenset(p.borders) for p in board.provinces}
+        self._seas_of = {p.id: frozenset(p.seas) for p in board.provinces}
+        self._coasts_of = {s.id: frozenset(s.coasts) for s in board.seas}
+        self._sea_neighbours = {s.id: frozenset(s.borders) for s in board.seas}
+        self._chains: dict[frozenset[SeaId], dict[ProvinceId, frozenset[int]]] = {}
+        self._covered: dict[int, frozenset[str]] = {}
+
+    def province(self, province_id: str) -> Province:
+        """The province with that id; InvalidCommand if the board has none."""
+        return _known(self._provinces, province_id, "province")
+
+    def sea(self, sea_id: str) -> Sea:
+        """The sea with that id; InvalidCommand if the board has none."""
+        return _known(self._seas, sea_id, "sea")
+
+    def space(self, ref: SpaceRef) -> tuple[Province, Space]:
+        """The province and space of a "province/space" reference; InvalidCommand if none."""
+        try:
+            return self._spaces[ref]
+        except KeyError:
+            raise InvalidCommand(f"unknown space '{ref}' (expected province/space, e.g. "
+                                 "latium/market)") from None
+
+    def is_province(self, place_id: str) -> bool:
+        return place_id in self._provinces
+
+    def is_sea(self, place_id: str) -> bool:
+        return place_id in self._seas
+
+    def is_adjacent(self, a: ProvinceId, b: ProvinceId) -> bool:
+        """Whether two provinces share a land border (a province is not adjacent to itself)."""
+        return b in _known(self._adjacent, a, "province")
+
+    def adjacent(self, province_id: ProvinceId) -> frozenset[ProvinceId]:
+        """The provinces sharing a land border with this one."""
+        return _known(self._adjacent, province_id, "province")
+
+    def seas_of(self, province_id: ProvinceId) -> frozenset[SeaId]:
+        """The seas a province touches."""
+        return _known(self._seas_of, province_id, "province")
+
+    def coasts_of(self, sea_id: SeaId) -> frozenset[ProvinceId]:
+        """The provinces on a sea's coasts."""
+        return _known(self._coasts_of, sea_id, "sea")
+
+    def sea_neighbours(self, sea_id: SeaId) -> frozenset[SeaId]:
+        """The seas a trireme may move to from this one (4.1.1)."""
+        return _known(self._sea_neighbours, sea_id, "sea")
+
+    def is_adjoining(self, a: ProvinceId, b: ProvinceId, trireme_seas: frozenset[SeaId]) -> bool:
+        """Whether a continuous chain of seas, each in trireme_seas, links a sea touching a to a sea
+        touching b (3.1.1, 4.1.2); one sea touching both is a chain. Never true of a province itself."""
+        for province_id in (a, b):
+            if province_id not in self._seas_of:
+                raise InvalidCommand(f"unknown province '{province_id}'")
+        if a == b or not trireme_seas:
+            return False
+        touched = self._touched_chains(trireme_seas)
+        return not touched.get(a, _NO_CHAINS).isdisjoint(touched.get(b, _NO_CHAINS))
+
+    def adjacent_or_adjoining(self, a: ProvinceId, b: ProvinceId,
+                              trireme_seas: frozenset[SeaId]) -> bool:
+        """Whether b can be reached from a by a land border or a chain of trireme seas (3.1.1)."""
+        return self.is_adjacent(a, b) or self.is_adjoining(a, b, trireme_seas)
+
+    def covered_provinces(self, player_count: int) -> frozenset[ProvinceId]:
+        """The provinces under the Leader and Heroes & Wonders boards with that many players."""
+        covered = self._covered.get(player_count)
+        if covered is None:
+            empires = set(self.board.covered.get(str(player_count), ()))
+            covered = frozenset(p.id for p in self.board.provinces if p.region in empires)
+            self._covered[player_count] = covered
+        return covered
+
+    def _touched_chains(self, trireme_seas: frozenset[SeaId]) -> dict[ProvinceId, frozenset[int]]:
+        """For each province on a coast of trireme_seas, the chains (connected groups of those seas)
+        it touches; cached per set of seas, since a position asks about the same set many times."""
+        touched = self._chains.get(trireme_seas)
+        if touched is None:
+            chain_of = self._chain_ids(trireme_seas)
+            groups: dict[ProvinceId, set[int]] = {}
+            for sea_id, label in chain_of.items():
+                for province_id in self._coasts_of[sea_id]:
+                    groups.setdefault(province_id, set()).add(label)
+            touched = {p: frozenset(labels) for p, labels in groups.items()}
+            if len(self._chains) > 4096:  # bound the memory of long games
+                self._chains.clear()
+            self._chains[trireme_seas] = touched
+        return touched
+
+    def _chain_ids(self, trireme_seas: frozenset[SeaId]) -> dict[SeaId, int]:
+        """Each known sea of trireme_seas mapped to the number of its chain."""
+        chains: dict[SeaId, int] = {}
+        for sea_id in trireme_seas:
+            if sea_id in self._sea_neighbours and sea_id not in chains:
+                self._label_chain(sea_id, len(chains), trireme_seas, chains)
+        return chains
+
+    def _label_chain(self, start: SeaId, label: int, seas: frozenset[SeaId],
+                     chains: dict[SeaId, int]) -> None:
+        chains[start] = label
+        frontier = [start]
+        while frontier:
+            for nxt in self._sea_neighbours[frontier.pop()]:
+                if nxt in seas and nxt not in chains:
+                    chains[nxt] = label
+                    frontier.append(nxt)
+
+
+geo: ObjectCache[Board, Geo] = ObjectCache(Geo)
+"""geo(board): the Geo index of that Board object, built once and cached."""

@@ -1,0 +1,296 @@
+"""Every command, one tagged union: the game's creation, the host's acts and the empires' orders."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from mncore.rulesets.empires.board import Board
+from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, Track
+from mncore.rulesets.empires.ids import BuildingKind, TileId, Token, UnitKind  # phase 3
+from mncore.rulesets.empires.state import Bag  # phase 3
+from mncore.rulesets.empires.state import GameState  # core: CreateFromPosition
+from mncore.rulesets.empires.ids import SeaId  # phase 4
+from mncore.rulesets.empires.state import FixedOutcome  # sandboxes
+
+
+class Command(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
+              omit_defaults=True):
+    """Encoded as {"type": "<ClassName>", ...fields}; imperative names."""
+
+
+class Order(Command, frozen=True, kw_only=True):
+    """A command given by an empire's player; `empire` is who gives it."""
+
+    empire: Empire
+
+
+# --- the game itself -------------------------------------------------------------------------------
+
+class CreateGame(Command, frozen=True, kw_only=True):
+    """Start a game: the empires and players (or players to assign at random), board and options."""
+
+    board: Board
+    players: dict[Empire, str] = {}  # chosen empires -> player names
+    random_players: tuple[str, ...] = ()  # players whose empires are drawn at random
+    display: Literal["first-game", "experienced"] = "first-game"
+    fair_play: bool = True
+
+
+class RevealSecret(Command, frozen=True, kw_only=True):
+    """Publish the game's secret so that every draw can be checked (the host's act)."""
+
+    secret: str
+
+
+class CreateFromPosition(Command, frozen=True, kw_only=True):
+    """Start a sandbox game at a position (docs/positions.md): the board and the state to load."""
+
+    board: Board
+    position: GameState  # the position's state, without board, options, commitment or secret
+
+
+CoreCommand = CreateGame | RevealSecret | CreateFromPosition
+
+
+# --- phase 1, Collect -------------------------------------------------------------------------------
+
+class ChooseLegendaryBonus(Order, frozen=True, kw_only=True):
+    """With a temple by a legendary city: take the extra coin or the extra legendary commodity (1.1)."""
+
+    province: ProvinceId
+    take: Literal["coin", "legendary"]
+
+
+class TakeColossusCommodity(Order, frozen=True, kw_only=True):
+    """Colossus of Rhodes: take one commodity of your choice from the reserve (11.colossus)."""
+
+    commodity: Commodity
+
+
+CollectCommand = ChooseLegendaryBonus | TakeColossusCommodity
+
+
+# --- phase 2, Trade ---------------------------------------------------------------------------------
+
+class PlayExchangeMarker(Order, frozen=True, kw_only=True):
+    """The Trade Leader plays the exchange marker that shows this value (2.1)."""
+
+    value: int
+
+
+class OfferResources(Order, frozen=True, kw_only=True):
+    """Place resources face down as this round's offer (2.1; 0 to 5 with Antigone, 10.antigone)."""
+
+    tokens: tuple[str, ...]
+
+
+class ClaimResource(Order, frozen=True, kw_only=True):
+    """Claim one token from another empire's revealed offer (2.2)."""
+
+    source: Empire
+    token: str
+
+
+class GiveResource(Order, frozen=True, kw_only=True):
+    """Give one resource to an empire that claimed fewer than it offered (2.2.1)."""
+
+    to: Empire
+    token: str
+
+
+TradeCommand = PlayExchangeMarker | OfferResources | ClaimResource | GiveResource
+
+
+# --- phase 3, Build ---------------------------------------------------------------------------------
+
+class ChooseBuilder(Order, frozen=True, kw_only=True):
+    """The Culture Leader names the next builder (3.0)."""
+
+    builder: Empire
+
+
+class BuildControl(Order, frozen=True, kw_only=True):
+    """Place a control marker in a province (3.1.1), paying pay or using Hammurabi's free marker."""
+
+    province: ProvinceId
+    pay: Bag = {}
+    power: TileId | None = None
+
+
+class BuildUnit(Order, frozen=True, kw_only=True):
+    """Build a legion or fortress in a province or a trireme in a sea (3.1.2), maybe with a power."""
+
+    kind: UnitKind
+    place: str
+    pay: Bag = {}
+    power: TileId | None = None  # spartacus, gilgamesh, pharos or penthesilea
+
+
+class BuildBuilding(Order, frozen=True, kw_only=True):
+    """Build a building in a province, on a given space or the only free space of its kind (3.1.2)."""
+
+    kind: BuildingKind
+    province: ProvinceId
+    space: str | None = None
+    pay: Bag = {}
+
+
+class BuildTile(Order, frozen=True, kw_only=True):
+    """Recruit a hero or build a wonder or the Pyramids from the display (3.1.3)."""
+
+    tile: TileId
+    pay: Bag = {}
+    copy: TileId | None = None  # Castor & Pollux: the hero to copy (10.castor-pollux)
+    perseus: bool = False  # build first, out of turn, to win at once (10.perseus)
+
+
+class EndBuildTurn(Order, frozen=True, kw_only=True):
+    """The builder is done; a Hanging Gardens holder may say what he keeps (11.hanging-gardens)."""
+
+    keep: tuple[Token, ...] | None = None
+
+
+class KeepCommodities(Order, frozen=True, kw_only=True):
+    """A Hanging Gardens holder names up to two different commodities to keep (11.hanging-gardens)."""
+
+    keep: tuple[Token, ...] = ()
+
+
+BuildCommand = (ChooseBuilder | BuildControl | BuildUnit | BuildBuilding | BuildTile | EndBuildTurn
+                | KeepCommodities)
+
+
+# --- phase 4, Move and Battle -------------------------------------------------------------------------
+
+class ChooseMover(Order, frozen=True, kw_only=True):
+    """The Military Leader names the next active empire (4.0)."""
+
+    mover: Empire
+
+
+class DeclarePeace(Order, frozen=True, kw_only=True):
+    """Statue of Zeus: make peace with an opponent this round, or with nobody (11.statue-of-zeus)."""
+
+    opponent: Empire | None = None
+
+
+class MoveTriremes(Order, frozen=True, kw_only=True):
+    """Move triremes from one sea to an adjacent sea (4.1.1)."""
+
+    from_sea: SeaId
+    to_sea: SeaId
+    count: int = 1
+
+
+class MoveLegions(Order, frozen=True, kw_only=True):
+    """Move legions to an adjacent province, or by sea to an adjoining one (4.1.2)."""
+
+    from_province: ProvinceId
+    to_province: ProvinceId
+    count: int = 1
+
+
+class Attack(Order, frozen=True, kw_only=True):
+    """Fight an opponent at a sea (optional) or in a province (mandatory) (4.1.1, 4.1.2, 4.2)."""
+
+    opponent: Empire
+    place: str
+    # a sandbox's fixed dice for this battle (ruling R7); omitted when empty, so that an attack
+    # without them encodes as it always has (stored commands are re-decided byte for byte)
+    dice: dict[Empire, tuple[int, ...]] = {}
+
+
+class ChooseLosses(Order, frozen=True, kw_only=True):
+    """Remove the units destroyed in a battle, chosen by their owner (4.2)."""
+
+    place: str
+    legions: int = 0
+    fortress: bool = False
+
+
+class Pillage(Order, frozen=True, kw_only=True):
+    """The Conqueror destroys one building; from a legendary city it takes a coin or a legendary (4.3.1)."""
+
+    province: ProvinceId
+    space: str
+    take: Literal["coin", "legendary"] | None = None
+
+
+class OccupyBuildings(Order, frozen=True, kw_only=True):
+    """The Conqueror puts one legion on each of these buildings (4.3.2)."""
+
+    province: ProvinceId
+    spaces: tuple[str, ...]
+
+
+class OccupyMarker(Order, frozen=True, kw_only=True):
+    """The Conqueror puts a legion on the control marker; with Sheba, converts at once (4.3.3)."""
+
+    province: ProvinceId
+    sheba: bool = False
+
+
+class HoldConquest(Order, frozen=True, kw_only=True):
+    """The Conqueror chooses nothing new in this province this turn (4.3)."""
+
+    province: ProvinceId
+
+
+class PlaceCirceLegion(Order, frozen=True, kw_only=True):
+    """Circe: put a legion on an empty caravan space, to act as a caravan (10.circe)."""
+
+    province: ProvinceId
+    space: str
+
+
+class EndMoveTurn(Order, frozen=True, kw_only=True):
+    """The active empire ends its Move and Battle turn (4.0)."""
+
+
+MoveCommand = (ChooseMover | DeclarePeace | MoveTriremes | MoveLegions | Attack | ChooseLosses | Pillage
+               | OccupyBuildings | OccupyMarker | HoldConquest | PlaceCirceLegion | EndMoveTurn)
+
+
+# --- phase 5, Claim Leadership ------------------------------------------------------------------------
+
+class AwardTitle(Order, frozen=True, kw_only=True):
+    """The previous title holder settles a tie on a track (5.0)."""
+
+    track: Track
+    to: Empire
+
+
+LeadershipCommand = AwardTitle
+
+
+# --- sandboxes: fixed random outcomes (ruling R7) -------------------------------------------------------
+
+class FixOutcome(Order, frozen=True, kw_only=True):
+    """In a sandbox, fix the next battle dice of an empire, legendary commodity drawn or tile turned up."""
+
+    outcome: FixedOutcome
+
+
+class ClearFixedOutcomes(Order, frozen=True, kw_only=True):
+    """In a sandbox, forget every outcome fixed and not yet used."""
+
+
+SandboxCommand = FixOutcome | ClearFixedOutcomes
+
+
+AnyOrder = CollectCommand | TradeCommand | BuildCommand | MoveCommand | LeadershipCommand | SandboxCommand
+AnyCommand = CoreCommand | AnyOrder
+
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+_DECODER = msgspec.json.Decoder(AnyCommand)
+
+
+def encode_command(command: AnyCommand) -> bytes:
+    return _ENCODER.encode(command)
+
+
+def decode_command(data: bytes | str) -> AnyCommand:
+    command: AnyCommand = _DECODER.decode(data)
+    return command

@@ -1,0 +1,485 @@
+"""Every event of a game, one tagged union; the canonical encoding that the hash chain covers."""
+
+from __future__ import annotations
+
+import msgspec
+
+from mncore.rulesets.empires.board import Board
+from mncore.rulesets.empires.ids import Empire, Phase, Track
+from mncore.rulesets.empires.ids import BuildingKind, ProvinceId, TileId, Token, UnitKind  # phases 3 and 5
+from mncore.rulesets.empires.ids import Commodity  # phases 1 and 2
+from typing import Literal  # phases 1 and 2
+from mncore.rulesets.empires.ids import SeaId  # phase 4
+from mncore.rulesets.empires.state import Bag, DisplayTile, Options
+from mncore.rulesets.empires.state import GameState  # core: PositionLoaded
+from mncore.rulesets.empires.state import FixedOutcome  # sandboxes
+
+
+class Event(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
+            omit_defaults=True):
+    """Encoded as {"type": "<ClassName>", ...fields}; past tense; records outcomes, not inputs.
+
+    Fields equal to their default are left out, so that a field added later with a default does not
+    change how existing events encode: old logs keep their hashes and still re-decide identically.
+    """
+
+
+# --- the game itself -------------------------------------------------------------------------------
+
+class GameCreated(Event, frozen=True, kw_only=True):
+    """The first event: versions, board (whole, with its digest), empires, options, commitment."""
+
+    engine_version: str
+    ruleset_id: str
+    ruleset_version: int
+    board: Board
+    board_digest: str
+    players: dict[Empire, str]  # the empires in play and who plays each
+    options: Options
+    commitment: str  # SHA-256 of the game's random secret
+
+
+class TilesDisplayed(Event, frozen=True, kw_only=True):
+    """Set-up step 5: the display, face-down tiles in the random order drawn."""
+
+    display: tuple[DisplayTile, ...]
+
+
+class PhaseBegan(Event, frozen=True, kw_only=True):
+    """A phase of a round began (round overview)."""
+
+    round: int
+    phase: Phase
+
+
+class SecretRevealed(Event, frozen=True, kw_only=True):
+    """The game's random secret, revealed so that anyone can check every draw."""
+
+    secret: str  # hex
+
+
+class GameWon(Event, frozen=True, kw_only=True):
+    """The game ended: who won, by which condition."""
+
+    empires: tuple[Empire, ...]
+    condition: str  # the section of the victory condition: 6.1, 6.2, 6.3 or 6.4
+    detail: str = ""
+
+
+class PositionLoaded(Event, frozen=True, kw_only=True):
+    """A sandbox game starts from a position (docs/positions.md): the whole state but the game's identity."""
+
+    state: GameState  # board, options, commitment and secret come from GameCreated, not from here
+
+
+CoreEvent = GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
+
+
+# --- phase 1, Collect -------------------------------------------------------------------------------
+
+class ResourcesCollected(Event, frozen=True, kw_only=True):
+    """An empire collected resources (1.1, 1.2, set-up step 3); legendary tokens were drawn."""
+
+    empire: Empire
+    gained: Bag  # legendary tokens hidden from the other empires (redacted; `drawn` stays)
+    sources: tuple[str, ...] = ()  # what yielded them, for explanations
+    missed: Bag = {}  # owed but not in the reserve (ruling R20)
+    drawn: int = 0  # how many legendary commodities were drawn face down
+
+
+class LegendaryPileReshuffled(Event, frozen=True, kw_only=True):
+    """The legendary discards became the new face-down draw pile (1.2)."""
+
+
+class CollectChoicesOpened(Event, frozen=True, kw_only=True):
+    """After collecting, these choices are open: legendary city bonuses (1.1), the Colossus (11.colossus)."""
+
+    legendary: tuple[tuple[Empire, ProvinceId], ...] = ()
+    colossus: tuple[Empire, ...] = ()
+
+
+class LegendaryBonusTaken(Event, frozen=True, kw_only=True):
+    """With a temple by its legendary city, an empire took the extra coin or legendary commodity (1.1)."""
+
+    empire: Empire
+    province: ProvinceId
+    take: Literal["coin", "legendary"]
+    gained: Bag  # the legendary token is hidden from the other empires (redacted to {})
+    missed: Bag = {}  # nothing left to draw (ruling R20)
+
+
+class ColossusCommodityTaken(Event, frozen=True, kw_only=True):
+    """The Colossus holder took one commodity of its choice from the reserve, announced (11.colossus)."""
+
+    empire: Empire
+    commodity: Commodity
+
+
+CollectEvent = (ResourcesCollected | LegendaryPileReshuffled | CollectChoicesOpened
+                | LegendaryBonusTaken | ColossusCommodityTaken)
+
+
+# --- phase 2, Trade ---------------------------------------------------------------------------------
+
+class ExchangeMarkerPlayed(Event, frozen=True, kw_only=True):
+    """The Trade Leader played a marker for one of its values (2.1)."""
+
+    empire: Empire
+    marker: int  # index into the ruleset's exchange markers
+    value: int
+
+
+class TradeOpened(Event, frozen=True, kw_only=True):
+    """Who offers and who sits the trade out (ruling R23); the opener claims first (2.2, ruling R25)."""
+
+    participants: tuple[Empire, ...]
+    sitting_out: tuple[Empire, ...] = ()
+    held: dict[Empire, int] = {}  # resources each empire held, for explanations
+    opener: Empire | None = None
+
+
+class ResourcesOffered(Event, frozen=True, kw_only=True):
+    """An empire placed its offer face down (2.1); the tokens are hidden until revealed (redacted to {})."""
+
+    empire: Empire
+    offer: Bag
+    count: int
+
+
+class OffersRevealed(Event, frozen=True, kw_only=True):
+    """Every offer is in: all are flipped face up at once (2.1)."""
+
+    offers: dict[Empire, Bag]
+
+
+class ResourceClaimed(Event, frozen=True, kw_only=True):
+    """An empire claimed one token from another's offer (2.2); the source claims next."""
+
+    empire: Empire
+    source: Empire
+    token: Token
+
+
+class TradingEnded(Event, frozen=True, kw_only=True):
+    """Claiming is over: unclaimed offers go back, claimed tokens go behind the screens (2.2)."""
+
+    reason: str
+    section: str  # the section or ruling that ended it
+    returned: dict[Empire, Bag] = {}
+    stored: dict[Empire, Bag] = {}
+
+
+class ResourceGiven(Event, frozen=True, kw_only=True):
+    """The empire that claimed an extra resource gave one to an empire left short (2.2.1)."""
+
+    empire: Empire
+    to: Empire
+    token: Token
+
+
+TradeEvent = (ExchangeMarkerPlayed | TradeOpened | ResourcesOffered | OffersRevealed
+              | ResourceClaimed | TradingEnded | ResourceGiven)
+
+
+# --- phase 3, Build ---------------------------------------------------------------------------------
+
+class BuilderChosen(Event, frozen=True, kw_only=True):
+    """The Culture Leader named the next builder (3.0)."""
+
+    empire: Empire
+    builder: Empire
+
+
+class ControlBuilt(Event, frozen=True, kw_only=True):
+    """The builder placed a control marker in a province (3.1.1); paid goes to the reserves."""
+
+    empire: Empire
+    province: ProvinceId
+    paid: Bag
+    power: TileId | None = None  # hammurabi: placed for free (10.hammurabi)
+
+
+class UnitBuilt(Event, frozen=True, kw_only=True):
+    """The builder placed units: legions or a fortress in a province, a trireme in a sea (3.1.2)."""
+
+    empire: Empire
+    kind: UnitKind
+    place: str  # a province, or a sea for a trireme
+    paid: Bag
+    count: int = 1  # more than one only for Penthesilea's free legions (10.penthesilea)
+    power: TileId | None = None  # the once-per-round power that set the cost, if any
+
+
+class BuildingBuilt(Event, frozen=True, kw_only=True):
+    """The builder placed a building on a free printed space of its kind (3.1.2)."""
+
+    empire: Empire
+    province: ProvinceId
+    space: str
+    kind: BuildingKind
+    paid: Bag
+
+
+class TileGained(Event, frozen=True, kw_only=True):
+    """The builder recruited a hero or built a wonder or the Pyramids from the display (3.1.3)."""
+
+    empire: Empire
+    tile: TileId
+    paid: Bag
+    rank: int  # the empire's 2nd..5th hero/wonder; 0 for the Pyramids (ruling R31)
+    copied: TileId | None = None  # Castor & Pollux: the hero whose power is copied
+    perseus: bool = False  # built first, out of turn, with Perseus (10.perseus)
+
+
+class BuildTurnEnded(Event, frozen=True, kw_only=True):
+    """The builder finished his build turn (3.0, 3.2)."""
+
+    empire: Empire
+
+
+class StorageChosen(Event, frozen=True, kw_only=True):
+    """A Hanging Gardens holder chose the commodities he keeps past the Build phase (11.hanging-gardens)."""
+
+    empire: Empire
+    keep: tuple[Token, ...]
+
+
+class ResourcesDiscarded(Event, frozen=True, kw_only=True):
+    """At the end of the Build phase an empire discarded its unstored resources (3.0)."""
+
+    empire: Empire
+    discarded: Bag  # hidden from the other empires (redacted to {})
+    count: int
+
+
+class TilesTurnedUp(Event, frozen=True, kw_only=True):
+    """Face-down tiles of the display were turned face up until five are showing (set-up step 5)."""
+
+    tiles: tuple[TileId, ...]
+
+
+BuildEvent = (BuilderChosen | ControlBuilt | UnitBuilt | BuildingBuilt | TileGained | BuildTurnEnded
+              | StorageChosen | ResourcesDiscarded | TilesTurnedUp)
+
+
+# --- phase 4, Move and Battle -------------------------------------------------------------------------
+
+class MoverChosen(Event, frozen=True, kw_only=True):
+    """The Military Leader named the next active empire (4.0)."""
+
+    empire: Empire
+    mover: Empire
+
+
+class PeaceDeclared(Event, frozen=True, kw_only=True):
+    """Statue of Zeus: the holder made peace with an opponent, whose legions went home (11.statue-of-zeus)."""
+
+    empire: Empire
+    opponent: Empire
+    capital: ProvinceId  # the opponent's capital province, where its legions returned
+    returned: dict[ProvinceId, int] = {}  # legions sent home, by the province they left
+
+
+class PeaceDeclined(Event, frozen=True, kw_only=True):
+    """Statue of Zeus: the holder made no peace this round."""
+
+    empire: Empire
+
+
+class TriremesMoved(Event, frozen=True, kw_only=True):
+    """Triremes of the active empire moved to an adjacent sea (4.1.1)."""
+
+    empire: Empire
+    from_sea: SeaId
+    to_sea: SeaId
+    count: int
+
+
+class LegionsMoved(Event, frozen=True, kw_only=True):
+    """Legions of the active empire moved to an adjacent province, or by sea to an adjoining one (4.1.2)."""
+
+    empire: Empire
+    from_province: ProvinceId
+    to_province: ProvinceId
+    count: int
+    by_sea: bool = False
+
+
+class BattleSide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """One side of a battle: its dice, every modifier with its source, and what it scored (4.2)."""
+
+    empire: Empire
+    units: int  # legions (land) or triremes (sea) rolling one die each
+    dice: tuple[int, ...]
+    extra_dice: dict[str, int] = {}  # source -> dice added (ramses)
+    modifiers: dict[str, int] = {}  # source -> added to the total (caesar, pericles, fortress, ...)
+    total: int
+    scored: int  # total // 5
+    negated: int = 0  # of the hits scored by this side, those the other side's fortress negated
+    hits: int  # hits against the other side after the negation
+
+
+class BattleFought(Event, frozen=True, kw_only=True):
+    """One roll of the battle dice at a place; each side then loses `losses` units (4.2)."""
+
+    place: str  # a province or a sea
+    kind: Literal["land", "sea"]
+    attacker: BattleSide
+    defender: BattleSide
+    losses: dict[Empire, int] = {}  # units each side must lose (hits, at most its units there)
+
+
+class UnitsLost(Event, frozen=True, kw_only=True):
+    """An empire removed the units destroyed in a battle (4.2): chosen by it, or forced."""
+
+    empire: Empire
+    place: str
+    legions: int = 0
+    triremes: int = 0
+    fortress: bool = False
+
+
+class OccupationsEnded(Event, frozen=True, kw_only=True):
+    """An empire's legions no longer occupy buildings, the control marker or caravan spaces (4.3, R43)."""
+
+    empire: Empire
+    province: ProvinceId
+    spaces: tuple[str, ...] = ()
+    marker: bool = False
+    circe: tuple[str, ...] = ()
+    reason: str = ""
+
+
+class Pillaged(Event, frozen=True, kw_only=True):
+    """The Conqueror destroyed one building and took its pillage income (4.3.1, 10.hamilcar)."""
+
+    empire: Empire
+    province: ProvinceId
+    space: str
+    kind: BuildingKind
+    gained: Bag = {}  # legendary tokens were drawn from the pile
+
+
+class BuildingsOccupied(Event, frozen=True, kw_only=True):
+    """The Conqueror put one legion on each of these buildings (4.3.2)."""
+
+    empire: Empire
+    province: ProvinceId
+    spaces: tuple[str, ...]
+
+
+class MarkerOccupied(Event, frozen=True, kw_only=True):
+    """The Conqueror put a legion on the province's control marker (4.3.3)."""
+
+    empire: Empire
+    province: ProvinceId
+
+
+class ConquestHeld(Event, frozen=True, kw_only=True):
+    """The Conqueror chose nothing new in a province this turn (4.3)."""
+
+    empire: Empire
+    province: ProvinceId
+
+
+class ControlConverted(Event, frozen=True, kw_only=True):
+    """An occupied control marker was removed and, if `replaced`, exchanged for the conqueror's (4.3.3)."""
+
+    empire: Empire
+    province: ProvinceId
+    previous: Empire
+    replaced: bool = True  # False: removed only, the province is uncontrolled (9.0 Q&A)
+    sheba: bool = False  # at once, sacrificing the occupying legion (10.queen-of-sheba)
+
+
+class CirceLegionPlaced(Event, frozen=True, kw_only=True):
+    """A legion was put on an empty caravan space to act as a caravan at the next Collect (10.circe)."""
+
+    empire: Empire
+    province: ProvinceId
+    space: str
+
+
+class MoveTurnEnded(Event, frozen=True, kw_only=True):
+    """The active empire finished its Move and Battle turn (4.0)."""
+
+    empire: Empire
+
+
+MoveEvent = (MoverChosen | PeaceDeclared | PeaceDeclined | TriremesMoved | LegionsMoved | BattleFought
+             | UnitsLost | OccupationsEnded | Pillaged | BuildingsOccupied | MarkerOccupied
+             | ConquestHeld | ControlConverted | CirceLegionPlaced | MoveTurnEnded)
+
+
+# --- phase 5, Claim Leadership ------------------------------------------------------------------------
+
+class TitleClaimed(Event, frozen=True, kw_only=True):
+    """An empire took (or kept) a leader title (5.0); levels recorded for explanations."""
+
+    track: Track
+    empire: Empire
+    levels: dict[Empire, int]
+    decided_by: Empire | None = None  # the previous holder, when he broke a tie
+    drawn: bool = False  # a tie with no previous holder in the game, drawn at random (ruling R36)
+
+
+class TitleTied(Event, frozen=True, kw_only=True):
+    """Several empires tie at the top of a track; the previous holder must decide (5.0)."""
+
+    track: Track
+    holder: Empire
+    tied: tuple[Empire, ...]
+    levels: dict[Empire, int]
+
+
+LeadershipEvent = TitleClaimed | TitleTied
+
+
+# --- sandboxes: fixed random outcomes (ruling R7) -------------------------------------------------------
+
+class OutcomeFixed(Event, frozen=True, kw_only=True):
+    """In a sandbox, an order fixed a coming random outcome: the draw it replaces will not be made (R7)."""
+
+    empire: Empire  # who gave the order
+    outcome: FixedOutcome  # a legendary commodity is hidden from the other empires (redacted)
+
+
+class FixedOutcomeUsed(Event, frozen=True, kw_only=True):
+    """The outcome of the next event was fixed, not drawn (ruling R7): dice, a legendary, a tile."""
+
+    outcome: FixedOutcome  # a legendary commodity is hidden from all but its drawer (redacted)
+    empire: Empire | None = None  # who rolls the dice or draws the legendary commodity
+    place: str = ""  # the battle's province or sea
+    queued: bool = True  # False: fixed by the order itself (attack ... dice), not by an earlier order
+
+
+class FixedOutcomesCleared(Event, frozen=True, kw_only=True):
+    """In a sandbox, an order cleared every outcome fixed and not yet used (ruling R7)."""
+
+    empire: Empire
+    cleared: tuple[FixedOutcome, ...]
+
+
+SandboxEvent = OutcomeFixed | FixedOutcomeUsed | FixedOutcomesCleared
+
+
+AnyEvent = (CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | LeadershipEvent
+            | SandboxEvent)
+
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+_DECODER = msgspec.json.Decoder(AnyEvent)
+
+
+def encode_event(event: AnyEvent) -> bytes:
+    """The canonical (deterministic) JSON of an event: what the hash chain covers."""
+    return _ENCODER.encode(event)
+
+
+def decode_event(data: bytes | str) -> AnyEvent:
+    event: AnyEvent = _DECODER.decode(data)
+    return event
+
+
+def event_type(event: AnyEvent) -> str:
+    return type(event).__name__
+

@@ -1,0 +1,531 @@
+"""evolve(state, event): apply one fact to the state, checking nothing; replay() folds a log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import assert_never
+
+from msgspec.structs import replace
+
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import Board, Setup
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, Empire, ProvinceId
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import TitleTie  # phase 5
+from mncore.rulesets.empires.state import Claim  # phase 2
+from mncore.rulesets.empires.state import Loss  # phase 4
+from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
+                          ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
+
+
+def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
+    """Apply one event. Checks nothing: decide() has already checked the rules."""
+    match event:
+        case ev.GameCreated():
+            return _game_created(state, event)
+        case ev.TilesDisplayed(display=display):
+            return replace(state, display=display)
+        case ev.PhaseBegan():
+            return _phase_began(state, event)
+        case ev.SecretRevealed(secret=secret):
+            return replace(state, secret=secret)
+        case ev.GameWon(empires=empires, condition=condition, detail=detail):
+            return replace(state, winner=Victory(empires=empires, condition=condition,
+                                                 round=state.round, detail=detail))
+        case ev.PositionLoaded():
+            return _position_loaded(state, event)
+        # --- collect ---
+        case ev.ResourcesCollected():
+            return _resources_collected(state, event)
+        case ev.LegendaryPileReshuffled():
+            return replace(state, legendary_pile=tuple(sorted(state.legendary_discard)),
+                           legendary_discard=())
+        case ev.CollectChoicesOpened(legendary=legendary, colossus=colossus):
+            return _with_step(state, CollectStep(legendary_choices=legendary, colossus=colossus))
+        case ev.LegendaryBonusTaken():
+            return _legendary_bonus_taken(state, event)
+        case ev.ColossusCommodityTaken():
+            return _colossus_commodity_taken(state, event)
+        # --- trade ---
+        case ev.ExchangeMarkerPlayed():
+            return _exchange_marker_played(state, event)
+        case ev.TradeOpened(participants=participants, opener=opener):
+            return _with_step(state, replace(trade_step(state), participants=participants,
+                                             opener=opener))
+        case ev.ResourcesOffered():
+            return _resources_offered(state, event)
+        case ev.OffersRevealed():
+            return _with_step(state, replace(trade_step(state), revealed=True,
+                                             claimant=trade_step(state).opener))
+        case ev.ResourceClaimed():
+            return _resource_claimed(state, event)
+        case ev.TradingEnded():
+            return _trading_ended(state, event)
+        case ev.ResourceGiven():
+            return _resource_given(state, event)
+        # --- build ---
+        case ev.BuilderChosen(builder=builder):
+            return _with_step(state, replace(build_step(state), active=builder))
+        case ev.ControlBuilt():
+            return _control_built(state, event)
+        case ev.UnitBuilt():
+            return _unit_built(state, event)
+        case ev.BuildingBuilt():
+            return _building_built(state, event)
+        case ev.TileGained():
+            return _tile_gained(state, event)
+        case ev.BuildTurnEnded(empire=empire):
+            step = build_step(state)
+            return _with_step(state, replace(step, active=None, done=(*step.done, empire)))
+        case ev.StorageChosen(empire=empire, keep=keep):
+            step = build_step(state)
+            return _with_step(state, replace(step, kept={**step.kept, empire: keep}))
+        case ev.ResourcesDiscarded(empire=empire, discarded=discarded):
+            return _spend(state, empire, discarded)
+        case ev.TilesTurnedUp(tiles=tiles):
+            return replace(state, display=tuple(replace(d, face_up=True) if d.tile in tiles else d
+                                                for d in state.display))
+        # --- move ---
+        case ev.MoverChosen(mover=mover):
+            return _with_step(state, replace(move_step(state), active=mover, stage="naval",
+                                             moved_triremes={}, moved_legions={}, battles=(),
+                                             losses=(), decided=()))
+        case ev.PeaceDeclared():
+            return _peace_declared(state, event)
+        case ev.PeaceDeclined(empire=emp):
+            return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, emp))
+        case ev.TriremesMoved():
+            return _triremes_moved(state, event)
+        case ev.LegionsMoved():
+            return _legions_moved(state, event)
+        case ev.BattleFought():
+            return _battle_fought(state, event)
+        case ev.UnitsLost():
+            return _units_lost(state, event)
+        case ev.OccupationsEnded():
+            return _occupations_ended(state, event)
+        case ev.Pillaged():
+            return _pillaged(state, event)
+        case ev.BuildingsOccupied(empire=emp, province=pid, spaces=spaces):
+            occupied = {**state.provinces[pid].occupied, **{sid: emp for sid in spaces}}
+            return _conquest_chosen(with_province(state, pid, occupied=occupied), pid)
+        case ev.MarkerOccupied(empire=emp, province=pid):
+            state = with_province(state, pid, marker_occupier=emp, marker_round=state.round)
+            return _conquest_chosen(state, pid)
+        case ev.ConquestHeld(province=pid):
+            return _conquest_chosen(state, pid)
+        case ev.ControlConverted():
+            return _control_converted(state, event)
+        case ev.CirceLegionPlaced(empire=emp, province=pid, space=sid):
+            return with_province(state, pid, circe={**state.provinces[pid].circe, sid: emp})
+        case ev.MoveTurnEnded(empire=emp):
+            return _in_move_step(state, active=None, done=(*move_step(state).done, emp))
+        # --- leadership ---
+        case ev.TitleClaimed():
+            return _title_claimed(state, event)
+        case ev.TitleTied():
+            return _title_tied(state, event)
+        # --- sandboxes ---
+        case ev.OutcomeFixed(outcome=outcome):
+            return replace(state, fixed=(*state.fixed, outcome))
+        case ev.FixedOutcomeUsed():
+            return _fixed_outcome_used(state, event)
+        case ev.FixedOutcomesCleared():
+            return replace(state, fixed=())
+        case _:
+            assert_never(event)
+
+
+def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> GameState:
+    """Fold events into a state, from the empty state unless one is given."""
+    s = state if state is not None else GameState()
+    for e in events:
+        s = evolve(s, e)
+    return s
+
+
+# --- helpers shared by the handlers ---------------------------------------------------------------------
+
+def _with_step(state: GameState, step: Step) -> GameState:
+    return replace(state, step=step)
+
+
+def build_step(state: GameState) -> BuildStep:
+    return state.step if isinstance(state.step, BuildStep) else BuildStep()
+
+
+def move_step(state: GameState) -> MoveStep:
+    return state.step if isinstance(state.step, MoveStep) else MoveStep()
+
+
+def trade_step(state: GameState) -> TradeStep:
+    return state.step if isinstance(state.step, TradeStep) else TradeStep()
+
+
+def collect_step(state: GameState) -> CollectStep:
+    return state.step if isinstance(state.step, CollectStep) else CollectStep()
+
+
+def with_province(state: GameState, pid: ProvinceId, **changes: object) -> GameState:
+    provinces = dict(state.provinces)
+    provinces[pid] = replace(provinces[pid], **changes)
+    return replace(state, provinces=provinces)
+
+
+def with_empire(state: GameState, empire: Empire, **changes: object) -> GameState:
+    empires = dict(state.empires)
+    empires[empire] = replace(empires[empire], **changes)
+    return replace(state, empires=empires)
+
+
+def round_start_control(state: GameState) -> dict[Empire, tuple[ProvinceId, ...]]:
+    return {emp: tuple(sorted(p for p, ps in state.provinces.items() if ps.controller == emp))
+            for emp in state.empires}
+
+
+# --- the game ------------------------------------------------------------------------------------------
+
+def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
+    rs = load_ruleset()
+    board = e.board
+    n = str(len(e.players))
+    covered = set(board.covered.get(n, ()))
+    empires = {emp: EmpireState(player=e.players[emp]) for emp in EMPIRES if emp in e.players}
+    titles = dict(rs.starting_leaders)
+    titles.update(rs.starting_leaders_by_players.get(n, {}))
+    state = replace(
+        state, ruleset_id=e.ruleset_id, ruleset_version=e.ruleset_version, board=board,
+        board_digest=e.board_digest, options=e.options, commitment=e.commitment, round=1,
+        phase="trade", empires=empires,
+        provinces={p.id: ProvinceState() for p in board.provinces if p.region not in covered},
+        seas={s.id: {} for s in board.seas},
+        supply={"coin": rs.components.coins, **rs.components.commodities},
+        legendary_pile=tuple(sorted(c for c in rs.components.commodities
+                                    for _ in range(rs.components.legendary_per_commodity))),
+        titles={t: emp for t, emp in titles.items() if emp in empires},
+        exchange_holder=titles.get("trade") if titles.get("trade") in empires else None)
+    for setup in board.setups:
+        if setup.empire in empires:
+            state = _place_setup(state, board, setup)
+    return replace(state, round_start_control=round_start_control(state))
+
+
+def _place_setup(state: GameState, board: Board, setup: Setup) -> GameState:
+    emp = setup.empire
+    provinces = dict(state.provinces)
+    for pid in setup.provinces:
+        provinces[pid] = replace(provinces[pid], controller=emp)
+    kinds = {(p.id, s.id): s.kind for p in board.provinces for s in p.spaces}
+    for ref in setup.buildings:
+        pid, sid = ref.split("/", 1)
+        ps = provinces[pid]
+        provinces[pid] = replace(ps, buildings={**ps.buildings, sid: kinds[(pid, sid)]})
+    for pid, count in setup.legions.items():
+        ps = provinces[pid]
+        provinces[pid] = replace(ps, legions={**ps.legions, emp: ps.legions.get(emp, 0) + count})
+    for pid in setup.fortresses:
+        provinces[pid] = replace(provinces[pid], fortress=emp)
+    seas = dict(state.seas)
+    for sid, count in setup.triremes.items():
+        seas[sid] = {**seas[sid], emp: seas[sid].get(emp, 0) + count}
+    state = replace(state, provinces=provinces, seas=seas)
+    return with_empire(state, emp, tiles=(setup.hero,))
+
+
+def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
+    # the game's identity stays as GameCreated set it; everything else is the position's, its
+    # empires, provinces and seas in the order a created game has them (the log sorts keys)
+    loaded = e.state
+    board = state.geo_board
+    return replace(loaded, game_id=state.game_id, board=state.board, board_digest=state.board_digest,
+                   options=state.options, commitment=state.commitment, secret=state.secret,
+                   empires={emp: loaded.empires[emp] for emp in EMPIRES if emp in loaded.empires},
+                   provinces={p.id: loaded.provinces[p.id] for p in board.provinces
+                              if p.id in loaded.provinces},
+                   seas={s.id: loaded.seas[s.id] for s in board.seas if s.id in loaded.seas})
+
+
+_INITIAL_STEPS: dict[str, type[Step]] = {
+    "collect": CollectStep, "trade": TradeStep, "build": BuildStep, "move": MoveStep,
+    "leadership": LeadershipStep,
+}
+
+
+def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
+    state = replace(state, round=e.round, phase=e.phase, step=_INITIAL_STEPS[e.phase]())
+    if e.phase == "collect":
+        # a new round: once-per-round powers are fresh, and 3.1.1 looks at control from now
+        empires = {emp: replace(es, used=(), last_peace=es.peace_with, peace_with=None)
+                   for emp, es in state.empires.items()}
+        state = replace(state, empires=empires, round_start_control=round_start_control(state))
+    return state
+
+
+# --- collect -------------------------------------------------------------------------------------------
+
+def _resources_collected(state: GameState, e: ev.ResourcesCollected) -> GameState:
+    return _gain_from_reserve(state, e.empire, e.gained)
+
+
+def _gain_from_reserve(state: GameState, empire: Empire, gained: dict[str, int]) -> GameState:
+    """Tokens go behind the empire's screen: ordinary ones from the reserve, legendary from the pile."""
+    ordinary = {t: n for t, n in gained.items() if not t.startswith(LEGENDARY_PREFIX)}
+    pile = list(state.legendary_pile)
+    for t, n in gained.items():
+        if t.startswith(LEGENDARY_PREFIX):
+            for _ in range(n):
+                pile.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
+    es = state.empires[empire]
+    state = with_empire(state, empire, resources=bag_add(es.resources, gained))
+    return replace(state, supply=bag_sub(state.supply, ordinary), legendary_pile=tuple(pile))
+
+
+def _legendary_bonus_taken(state: GameState, e: ev.LegendaryBonusTaken) -> GameState:
+    step = collect_step(state)
+    left = tuple(c for c in step.legendary_choices if c != (e.empire, e.province))
+    state = _gain_from_reserve(state, e.empire, e.gained)
+    return _with_step(state, replace(step, legendary_choices=left))
+
+
+def _colossus_commodity_taken(state: GameState, e: ev.ColossusCommodityTaken) -> GameState:
+    step = collect_step(state)
+    state = _gain_from_reserve(state, e.empire, {e.commodity: 1})
+    return _with_step(state, replace(step, colossus=tuple(x for x in step.colossus if x != e.empire)))
+
+
+# --- trade ---------------------------------------------------------------------------------------------
+
+def _exchange_marker_played(state: GameState, e: ev.ExchangeMarkerPlayed) -> GameState:
+    # all three played: they are all available again (2.1)
+    played = (*state.exchange_played, e.marker)
+    return replace(state, exchange_played=() if len(played) >= 3 else played,
+                   step=replace(trade_step(state), value=e.value))
+
+
+def _resources_offered(state: GameState, e: ev.ResourcesOffered) -> GameState:
+    step = trade_step(state)
+    es = state.empires[e.empire]
+    state = with_empire(state, e.empire, resources=bag_sub(es.resources, e.offer))
+    return _with_step(state, replace(step, offers={**step.offers, e.empire: e.offer},
+                                     offered={**step.offered, e.empire: e.count}))
+
+
+def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
+    step = trade_step(state)
+    one = {e.token: 1}
+    return _with_step(state, replace(
+        step, offers={**step.offers, e.source: bag_sub(step.offers.get(e.source, {}), one)},
+        claimed={**step.claimed, e.empire: bag_add(step.claimed.get(e.empire, {}), one)},
+        claims=(*step.claims, Claim(claimant=e.empire, source=e.source, token=e.token)),
+        claimant=e.source))
+
+
+def _trading_ended(state: GameState, e: ev.TradingEnded) -> GameState:
+    step = trade_step(state)
+    for emp in sorted(set(e.returned) | set(e.stored)):
+        back = bag_add(e.returned.get(emp, {}), e.stored.get(emp, {}))
+        state = with_empire(state, emp, resources=bag_add(state.empires[emp].resources, back))
+    return _with_step(state, replace(step, offers={}, claimed={}, claimant=None, over=True))
+
+
+def _resource_given(state: GameState, e: ev.ResourceGiven) -> GameState:
+    step = trade_step(state)
+    one = {e.token: 1}
+    state = with_empire(state, e.empire, resources=bag_sub(state.empires[e.empire].resources, one))
+    state = with_empire(state, e.to, resources=bag_add(state.empires[e.to].resources, one))
+    gift = Claim(claimant=e.to, source=e.empire, token=e.token)
+    return _with_step(state, replace(step, gifts=(*step.gifts, gift)))
+
+
+# --- build ---------------------------------------------------------------------------------------------
+
+def _spend(state: GameState, empire: Empire, paid: dict[str, int]) -> GameState:
+    """Tokens leave the empire: ordinary ones to the reserves, legendary ones to the discard (3.0)."""
+    es = state.empires[empire]
+    ordinary = {t: n for t, n in paid.items() if not t.startswith(LEGENDARY_PREFIX)}
+    legendary = tuple(t.removeprefix(LEGENDARY_PREFIX) for t in sorted(paid)
+                      if t.startswith(LEGENDARY_PREFIX) for _ in range(paid[t]))
+    state = with_empire(state, empire, resources=bag_sub(es.resources, paid))
+    return replace(state, supply=bag_add(state.supply, ordinary),
+                   legendary_discard=(*state.legendary_discard, *legendary))
+
+
+def _counted_build(state: GameState, empire: Empire, paid: dict[str, int],
+                   power: str | None) -> GameState:
+    state = _spend(state, empire, paid)
+    if power is not None:
+        state = with_empire(state, empire, used=(*state.empires[empire].used, power))
+    step = build_step(state)
+    return _with_step(state, replace(step, builds=step.builds + 1))
+
+
+def _control_built(state: GameState, e: ev.ControlBuilt) -> GameState:
+    state = with_province(state, e.province, controller=e.empire)
+    return _counted_build(state, e.empire, e.paid, e.power)
+
+
+def _unit_built(state: GameState, e: ev.UnitBuilt) -> GameState:
+    if e.kind == "trireme":
+        here = state.seas[e.place]
+        state = replace(state, seas={**state.seas,
+                                     e.place: {**here, e.empire: here.get(e.empire, 0) + e.count}})
+    elif e.kind == "fortress":
+        state = with_province(state, e.place, fortress=e.empire)
+    else:
+        legions = state.provinces[e.place].legions
+        state = with_province(state, e.place,
+                              legions={**legions, e.empire: legions.get(e.empire, 0) + e.count})
+    return _counted_build(state, e.empire, e.paid, e.power)
+
+
+def _building_built(state: GameState, e: ev.BuildingBuilt) -> GameState:
+    buildings = state.provinces[e.province].buildings
+    state = with_province(state, e.province, buildings={**buildings, e.space: e.kind})
+    return _counted_build(state, e.empire, e.paid, None)
+
+
+def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
+    es = state.empires[e.empire]
+    state = with_empire(state, e.empire, tiles=(*es.tiles, e.tile),
+                        copied=e.copied if e.copied is not None else es.copied)
+    state = replace(state, display=tuple(d for d in state.display if d.tile != e.tile))
+    state = _counted_build(state, e.empire, e.paid, None)
+    if e.rank == 5:
+        step = build_step(state)
+        state = _with_step(state, replace(step, recruited=(*step.recruited, e.empire)))
+    return state
+
+
+# --- move ----------------------------------------------------------------------------------------------
+
+def _in_move_step(state: GameState, **changes: object) -> GameState:
+    # arranged positions may apply move events outside the phase: the step is then left alone
+    if not isinstance(state.step, MoveStep):
+        return state
+    return replace(state, step=replace(state.step, **changes))
+
+
+def _legions_plus(ps: ProvinceState, emp: Empire, n: int) -> dict[Empire, int]:
+    legions = {**ps.legions, emp: ps.legions.get(emp, 0) + n}
+    return {e: c for e, c in legions.items() if c > 0}
+
+
+def _peace_declared(state: GameState, e: ev.PeaceDeclared) -> GameState:
+    home = sum(e.returned.values())
+    for pid, n in e.returned.items():
+        state = with_province(state, pid, legions=_legions_plus(state.provinces[pid], e.opponent, -n))
+    if home:
+        cap = state.provinces[e.capital]
+        state = with_province(state, e.capital, legions=_legions_plus(cap, e.opponent, home))
+    state = with_empire(state, e.empire, peace_with=e.opponent)
+    state = with_empire(state, e.opponent, peace_with=e.empire)
+    return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
+
+
+def _triremes_moved(state: GameState, e: ev.TriremesMoved) -> GameState:
+    seas = dict(state.seas)
+    src = {**seas[e.from_sea], e.empire: seas[e.from_sea].get(e.empire, 0) - e.count}
+    seas[e.from_sea] = {emp: n for emp, n in src.items() if n > 0}
+    seas[e.to_sea] = {**seas[e.to_sea], e.empire: seas[e.to_sea].get(e.empire, 0) + e.count}
+    state = replace(state, seas=seas)
+    moved = move_step(state).moved_triremes
+    return _in_move_step(state, moved_triremes={**moved, e.to_sea: moved.get(e.to_sea, 0) + e.count})
+
+
+def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
+    src = state.provinces[e.from_province]
+    state = with_province(state, e.from_province, legions=_legions_plus(src, e.empire, -e.count))
+    dst = state.provinces[e.to_province]
+    state = with_province(state, e.to_province, legions=_legions_plus(dst, e.empire, e.count))
+    moved = move_step(state).moved_legions
+    return _in_move_step(state, stage="land",
+                         moved_legions={**moved, e.to_province: moved.get(e.to_province, 0) + e.count})
+
+
+def _battle_fought(state: GameState, e: ev.BattleFought) -> GameState:
+    step = move_step(state)
+    owed = tuple(Loss(empire=emp, place=e.place, hits=n) for emp, n in sorted(e.losses.items()) if n)
+    return _in_move_step(state, stage="sea" if e.kind == "sea" else "battles",
+                         battles=(*step.battles, e.place), losses=(*step.losses, *owed))
+
+
+def _units_lost(state: GameState, e: ev.UnitsLost) -> GameState:
+    if e.triremes:
+        sea = state.seas[e.place]
+        left = {**sea, e.empire: sea.get(e.empire, 0) - e.triremes}
+        state = replace(state, seas={**state.seas, e.place: {k: n for k, n in left.items() if n > 0}})
+    if e.legions or e.fortress:
+        ps = state.provinces[e.place]
+        state = with_province(state, e.place, legions=_legions_plus(ps, e.empire, -e.legions),
+                              fortress=None if e.fortress else ps.fortress)
+    step = move_step(state)
+    losses = tuple(x for x in step.losses if (x.empire, x.place) != (e.empire, e.place))
+    return _in_move_step(state, losses=losses)
+
+
+def _occupations_ended(state: GameState, e: ev.OccupationsEnded) -> GameState:
+    ps = state.provinces[e.province]
+    return with_province(
+        state, e.province,
+        occupied={s: emp for s, emp in ps.occupied.items() if s not in e.spaces},
+        circe={s: emp for s, emp in ps.circe.items() if s not in e.circe},
+        marker_occupier=None if e.marker else ps.marker_occupier)
+
+
+def _pillaged(state: GameState, e: ev.Pillaged) -> GameState:
+    ps = state.provinces[e.province]
+    state = with_province(state, e.province,
+                          buildings={s: k for s, k in ps.buildings.items() if s != e.space},
+                          occupied={s: emp for s, emp in ps.occupied.items() if s != e.space})
+    ordinary = {t: n for t, n in e.gained.items() if not t.startswith(LEGENDARY_PREFIX)}
+    pile = list(state.legendary_pile)
+    for t, n in e.gained.items():
+        if t.startswith(LEGENDARY_PREFIX):
+            for _ in range(n):
+                pile.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
+    es = state.empires[e.empire]
+    state = with_empire(state, e.empire, resources=bag_add(es.resources, e.gained))
+    state = replace(state, supply=bag_sub(state.supply, ordinary), legendary_pile=tuple(pile))
+    return _conquest_chosen(state, e.province)
+
+
+def _conquest_chosen(state: GameState, pid: ProvinceId) -> GameState:
+    return _in_move_step(state, decided=(*move_step(state).decided, pid))
+
+
+def _control_converted(state: GameState, e: ev.ControlConverted) -> GameState:
+    ps = state.provinces[e.province]
+    state = with_province(state, e.province, controller=e.empire if e.replaced else None,
+                          marker_occupier=None,
+                          legions=_legions_plus(ps, e.empire, -1) if e.sheba else ps.legions)
+    if e.sheba:
+        state = with_empire(state, e.empire,
+                            used=(*state.empires[e.empire].used, "queen-of-sheba"))
+    return state
+
+
+# --- leadership ----------------------------------------------------------------------------------------
+
+def _title_tied(state: GameState, e: ev.TitleTied) -> GameState:
+    step = state.step if isinstance(state.step, LeadershipStep) else LeadershipStep()
+    tie = TitleTie(track=e.track, holder=e.holder, tied=e.tied)
+    return replace(state, step=replace(step, ties=(*step.ties, tie)))
+
+
+def _title_claimed(state: GameState, e: ev.TitleClaimed) -> GameState:
+    if e.track == "trade" and e.empire != state.exchange_holder:
+        # a new Trade Leader takes possession of all three markers (2.1)
+        state = replace(state, exchange_holder=e.empire, exchange_played=())
+    step = state.step
+    if isinstance(step, LeadershipStep):
+        step = replace(step, ties=tuple(t for t in step.ties if t.track != e.track))
+    return replace(state, titles={**state.titles, e.track: e.empire}, step=step)
+
+
+# --- sandboxes -----------------------------------------------------------------------------------------
+
+def _fixed_outcome_used(state: GameState, e: ev.FixedOutcomeUsed) -> GameState:
+    if not e.queued:  # fixed by the order itself: nothing was waiting
+        return state
+    i = state.fixed.index(e.outcome)
+    return replace(state, fixed=state.fixed[:i] + state.fixed[i + 1:])

@@ -1,0 +1,230 @@
+"""Why an event happened: the order behind it, the rules and rulings applied, and its figures."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import AnyCommand, Order, decode_command
+from mncore.errors import InvalidCommand
+from mncore.rulesets.empires.evolve import replay
+from mncore.rulesets.empires.ids import Empire, Track
+from mncore.rulesets.empires.projections import track_composition
+from mncore.rulebook import citable, index, rulings
+from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState
+from mncore.store import Row
+from mncore.rulesets.empires.text import describe, format_order, redact_event, title
+
+_REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|setup\.[a-z0-9]+|\d+\.\d+(?:\.\d+)?)\b")
+# where a battle modifier or extra die comes from, when its source is not a tile of 10 or 11
+_SOURCE_SECTIONS = {"fortress": "4.2"}
+
+
+class Cited(msgspec.Struct, frozen=True, kw_only=True):
+    """A rulebook section or ruling applied: its id, title and, for a ruling, the decision."""
+
+    id: str
+    title: str
+    decision: str = ""
+
+
+class Explanation(msgspec.Struct, frozen=True, kw_only=True):
+    """Why event `seq` happened (mn explain): its cause, the rules it applies, its figures."""
+
+    seq: int
+    type: str
+    text: str
+    actor: str  # who gave the order of its batch: an empire or "host"
+    batch: int  # seq of the batch's first event
+    command: str  # the order line (or the host's command) that caused the batch
+    direct: bool  # the order's own event, rather than one that followed by itself (flow)
+    sections: list[Cited]
+    rulings: list[Cited]
+    details: list[str]
+
+
+def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Explanation:
+    """Explain event seq of a log (rows from 1 to at least seq), as viewer may see it."""
+    if not 1 <= seq <= len(rows):
+        raise InvalidCommand(f"no event {seq}: the log has events 1 to {len(rows)}")
+    events = [ev.decode_event(r.payload) for r in rows[:seq]]
+    before = replay(events[:-1])
+    event, row = events[-1], rows[seq - 1]
+    first = rows[row.batch - 1]
+    fixed = _fixed_before(events, seq - row.batch)
+    refs = _references(event) + (["R7"] if fixed else [])
+    return Explanation(
+        seq=seq, type=ev.event_type(event),
+        text=describe(event, viewer) + (" (fixed)" if fixed else ""), actor=first.actor,
+        batch=row.batch, command=_command_text(first.command),
+        direct=all(isinstance(e, ev.FixedOutcomeUsed) for e in events[row.batch - 1:-1]),
+        sections=[Cited(id=r, title=index()[r]) for r in refs if r in index()],
+        rulings=[Cited(id=r, title=rulings()[r].title, decision=rulings()[r].decision)
+                 for r in refs if r in rulings()],
+        details=details(redact_event(event, viewer), before) + [describe(f, viewer) for f in fixed])
+
+
+def _fixed_before(events: Sequence[ev.AnyEvent], in_batch: int) -> list[ev.FixedOutcomeUsed]:
+    """The records, earlier in its batch, of the outcomes fixed in a sandbox that the last event used
+    (ruling R7): the dice of its battle, the legendary commodities its empire drew, its tiles."""
+    event = events[-1]
+    used = [e for e in events[len(events) - 1 - in_batch:-1] if isinstance(e, ev.FixedOutcomeUsed)]
+    match event:
+        case ev.BattleFought(place=place):
+            return [u for u in used if isinstance(u.outcome, FixedDice) and u.place == place]
+        case (ev.ResourcesCollected(empire=emp) | ev.LegendaryBonusTaken(empire=emp)
+              | ev.Pillaged(empire=emp)):
+            return [u for u in used if isinstance(u.outcome, FixedLegendary) and u.empire == emp]
+        case ev.TilesTurnedUp(tiles=tiles):
+            return [u for u in used if isinstance(u.outcome, FixedTile) and u.outcome.tile in tiles]
+    return []
+
+
+def _command_text(command: str | None) -> str:
+    if command is None:
+        return "(no command recorded)"
+    cmd: AnyCommand = decode_command(command)
+    if isinstance(cmd, Order):
+        return format_order(cmd)
+    return f"{type(cmd).__name__} (the host)"
+
+
+def _references(event: ev.AnyEvent) -> list[str]:
+    """The sections and rulings an event applies: those its class cites, and those it records."""
+    found = _REF.findall(type(event).__doc__ or "")
+    for name in ("section", "condition"):
+        value = getattr(event, name, None)
+        if isinstance(value, str):
+            found.append(value)
+    if isinstance(event, ev.BattleFought):
+        for side in (event.attacker, event.defender):
+            found += [_source_section(s) for s in (*side.modifiers, *side.extra_dice)]
+    for tile_field in ("power", "tile"):
+        value = getattr(event, tile_field, None)
+        if isinstance(value, str):
+            found.append(_source_section(value))
+    out: list[str] = []
+    for ref in found:
+        if citable(ref) and ref not in out:
+            out.append(ref)
+    return out
+
+
+def _source_section(source: str) -> str:
+    if source in _SOURCE_SECTIONS:
+        return _SOURCE_SECTIONS[source]
+    return next((s for s in (f"10.{source}", f"11.{source}") if citable(s)), source)
+
+
+# --- the figures behind an event ---------------------------------------------------------------------
+
+def details(event: ev.AnyEvent, before: GameState) -> list[str]:
+    """Readable lines with every figure behind the event (some computed from the state before it)."""
+    match event:
+        case ev.BattleFought():
+            return _battle(event, before)
+        case ev.ResourcesCollected():
+            return _collection(event)
+        case ev.TitleClaimed() | ev.TitleTied():
+            return _title(event, before)
+        case _:
+            return _fields(event)
+
+
+def _battle(e: ev.BattleFought, before: GameState) -> list[str]:
+    board = before.geo_board
+    names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
+    where = names.get(e.place, e.place)
+    out = [f"A {e.kind} battle in {where}: one roll for each side, total divided by 5 rounded down "
+           "is the hits scored (4.2)."]
+    for role, side, other in (("attacker", e.attacker, e.defender), ("defender", e.defender, e.attacker)):
+        unit = "trireme" if e.kind == "sea" else "legion"
+        dice = ", ".join(str(d) for d in side.dice) or "no dice"
+        extra = "".join(f" (+{n} die from {_source(s)})" for s, n in side.extra_dice.items())
+        mods = "".join(f" {n:+d} {_source(s)} ({_source_section(s)})" for s, n in side.modifiers.items())
+        out.append(f"{title(side.empire)} ({role}): {side.units} {unit}(s){extra}; dice {dice} = "
+                   f"{sum(side.dice)}{mods} → total {side.total}; {side.total} / 5 = {side.scored} "
+                   f"hit(s) scored")
+        if side.negated:
+            out.append(f"  {title(other.empire)}'s fortress negates {side.negated} of them (4.2): "
+                       f"{side.hits} hit(s) against {title(other.empire)}")
+        else:
+            out.append(f"  {side.hits} hit(s) against {title(other.empire)}")
+    for emp, n in e.losses.items():
+        if n:
+            out.append(f"{title(emp)} must lose {n} unit(s), chosen by {title(emp)} (4.2)")
+    return out
+
+
+def _source(source: str) -> str:
+    return {"fortress": "fortress"}.get(source, title(source))
+
+
+def _collection(e: ev.ResourcesCollected) -> list[str]:
+    out = [f"{title(e.empire)} collected from each building it holds (1.1):"]
+    out += [f"  {s}" for s in e.sources] or ["  nothing"]
+    if e.drawn:
+        out.append(f"  {e.drawn} legendary commodit{'y' if e.drawn == 1 else 'ies'} drawn face down (1.2)")
+    if e.missed:
+        out.append("  owed but not in the reserve: " + ", ".join(f"{n} {t}" for t, n in e.missed.items()))
+    return out
+
+
+def _title(e: ev.TitleClaimed | ev.TitleTied, before: GameState) -> list[str]:
+    track: Track = e.track
+    out = [f"{title(track)} levels (5.0), recounted from the board and the tiles' bonuses:"]
+    for emp in sorted(e.levels, key=lambda x: (-e.levels[x], x)):
+        parts = track_composition(before, emp, track) if emp in before.empires else {}
+        shown = ", ".join(f"{n} {title(k)}" for k, n in parts.items()) or "nothing"
+        out.append(f"  {title(emp)}: {e.levels[emp]} ({shown})")
+    if isinstance(e, ev.TitleClaimed):
+        if e.decided_by is not None:
+            out.append(f"The tie was decided by {title(e.decided_by)}, the previous holder (5.0).")
+        if e.drawn:
+            out.append("The tie had no previous holder in the game: drawn at random.")
+    else:
+        out.append(f"{title(e.holder)}, the previous holder, decides between "
+                   f"{', '.join(title(x) for x in e.tied)} (5.0).")
+    return out
+
+
+def _fields(event: ev.AnyEvent) -> list[str]:
+    """Every recorded figure of an event, one per line, for events without their own explanation."""
+    out = []
+    for name, value in msgspec.structs.asdict(event).items():
+        if name in ("board", "state") or value in ({}, (), None, "", False):
+            continue
+        out.append(f"{name}: {_value(value)}")
+    return out
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
+    if isinstance(value, tuple | list):
+        return ", ".join(_value(v) for v in value)
+    if isinstance(value, msgspec.Struct):
+        return _value(msgspec.structs.asdict(value))
+    return str(value)
+
+
+def render(x: Explanation) -> str:
+    """The explanation as text for mn explain."""
+    how = "the order's own event" if x.direct else "followed by itself from that order"
+    who = title(x.actor) if x.actor != "host" else "the host"
+    lines = [f"Event {x.seq} ({x.type}): {x.text}",
+             f"Caused by: {who}: '{x.command}' (batch starting at event {x.batch}); {how}."]
+    if x.sections:
+        lines.append("Rules applied:")
+        lines += [f"  {c.id:<18} {c.title}" for c in x.sections]
+    if x.rulings:
+        lines.append("Rulings applied:")
+        lines += [f"  {c.id:<18} {c.title}: {c.decision}" for c in x.rulings]
+    if x.details:
+        lines.append("Details:")
+        lines += [f"  {d}" for d in x.details]
+    return "\n".join(lines)

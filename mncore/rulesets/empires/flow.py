@@ -1,0 +1,108 @@
+"""The order of phases, who must decide what now, and the events that follow by themselves."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Protocol
+
+import msgspec
+
+from mncore.rulesets.empires import events as ev
+from mncore.dice import Rng
+from mncore.rulesets.empires.ids import PHASES, Empire, Phase
+from mncore.rulesets.empires.state import GameState
+
+# The module of rules for each phase; each offers begin/pending/end/decide/options (see PhaseRules).
+PHASE_MODULES: dict[Phase, str] = {
+    "collect": "mncore.rulesets.empires.rules.collect",
+    "trade": "mncore.rulesets.empires.rules.trade",
+    "build": "mncore.rulesets.empires.rules.build",
+    "move": "mncore.rulesets.empires.rules.military",
+    "leadership": "mncore.rulesets.empires.rules.leadership",
+}
+
+
+class Pending(msgspec.Struct, frozen=True, kw_only=True):
+    """A decision the game waits for: whose, of what kind, in words."""
+
+    empire: Empire
+    kind: str
+    text: str
+
+
+class Option(msgspec.Struct, frozen=True, kw_only=True):
+    """Something an empire may do now: a whole order line, or a template and the legal parts."""
+
+    kind: str
+    order: str | None = None  # an order line accepted as it is
+    template: str | None = None  # e.g. "build legion in {province} pay {payment}"
+    parts: dict[str, tuple[str, ...]] = {}  # legal values of each {part}
+    note: str = ""
+
+
+class PhaseRules(Protocol):
+    """What each phase's rules module offers."""
+
+    def begin(self, state: GameState, rng: Rng) -> list[ev.AnyEvent]: ...
+    def pending(self, state: GameState) -> list[Pending]: ...
+    def end(self, state: GameState, rng: Rng) -> list[ev.AnyEvent]: ...
+    def options(self, state: GameState, empire: Empire) -> list[Option]: ...
+
+
+def rules_for(phase: Phase) -> ModuleType:
+    return importlib.import_module(PHASE_MODULES[phase])
+
+
+def pending(state: GameState) -> list[Pending]:
+    """Every decision the game is waiting for now (several at once for simultaneous ones)."""
+    if state.winner is not None or state.board is None:
+        return []
+    return list(rules_for(state.phase).pending(state))
+
+
+def options(state: GameState, empire: Empire) -> list[Option]:
+    """What the empire may order now: its phase's orders, and in a sandbox the outcomes it may fix.
+
+    Scripted players (mncore.rulesets.empires.autoplay) ask the phase alone: they never fix outcomes.
+    """
+    if state.winner is not None or state.board is None:
+        return []
+    from mncore.rulesets.empires.rules import sandbox
+    return list(rules_for(state.phase).options(state, empire)) + sandbox.options(state, empire)
+
+
+def next_phase(state: GameState) -> tuple[int, Phase]:
+    i = PHASES.index(state.phase)
+    return (state.round + 1, "collect") if i == len(PHASES) - 1 else (state.round, PHASES[i + 1])
+
+
+def settle(state: GameState, rng: Rng, limit: int = 50) -> list[ev.AnyEvent]:
+    """The events that follow by themselves until a decision is pending or the game is won."""
+    from mncore.rulesets.empires.evolve import replay
+
+    out: list[ev.AnyEvent] = []
+    for _ in range(limit):
+        if state.winner is not None or pending(state):
+            return out
+        closing = list(rules_for(state.phase).end(state, rng))
+        state = replay(closing, state)
+        out += closing
+        if state.winner is not None:
+            return out
+        rnd, phase = next_phase(state)
+        began: list[ev.AnyEvent] = [ev.PhaseBegan(round=rnd, phase=phase)]
+        state = replay(began, state)
+        opening = list(rules_for(phase).begin(state, rng))
+        state = replay(opening, state)
+        out += began + opening
+    raise RuntimeError("the game did not settle: a phase ends without ever waiting for a decision")
+
+
+def describe_phase(state: GameState) -> str:
+    names: dict[Phase, str] = {"collect": "Collect Resources", "trade": "Trade Resources",
+                               "build": "Build", "move": "Move and Battle",
+                               "leadership": "Claim Leadership"}
+    return names[state.phase]
+
+

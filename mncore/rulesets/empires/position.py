@@ -1,0 +1,374 @@
+"""Positions: a whole game situation as a TOML file, read into a GameState and written back from one."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+import mncore
+from mncore.rulesets.empires import events as ev
+from mncore import game
+from mncore.rulesets.empires.board import Board, board_digest, load_board
+from mncore.rulesets.empires.boardcheck import validate_board
+from mncore.rulesets.empires.commands import CreateFromPosition, encode_command
+from mncore.dice import GENESIS_HASH, Rng, commitment
+from mncore.errors import DataError
+from mncore.rulesets.empires.flow import settle
+from mncore.rulesets.empires.ids import COIN, COMMODITIES, Commodity, Empire, commodity_of, is_legendary
+from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
+from mncore.game import Loaded
+from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub
+from mncore.rulesets.empires.positioncheck import holdings, place_name, validate_position
+from mncore.store import NewRow, Store
+
+# Fields of GameState that are the game's identity, options or randomness: never part of a position
+# (`fixed`: a sandbox's outcomes fixed by orders, checked when given; ruling R7).
+NOT_IN_POSITION = ("game_id", "board_digest", "options", "commitment", "secret", "fixed")
+_PATH = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
+_UNKNOWN = re.compile(r"^Object contains unknown field `(?P<field>[^`]*)`$")
+_MISSING = re.compile(r"^Object missing required field `(?P<field>[^`]*)`$")
+
+
+# --- reading -----------------------------------------------------------------------------------------
+
+def read_position(path: str) -> GameState:
+    """The state a position file describes; DataError listing every problem (nothing is written)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise DataError(path, [f"cannot read the position file: {err.strerror or err}"]) from None
+    return decode_position(data, path, Path(path).resolve().parent)
+
+
+def decode_position(data: bytes, source: str, base: Path | None = None) -> GameState:
+    """Decode and check a position's TOML; `base` is where a relative board path is looked up."""
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise DataError(source, [f"not a valid TOML file: {err}"]) from None
+    return position_state(doc, source, base or Path.cwd())
+
+
+def position_state(doc: dict[str, Any], source: str, base: Path) -> GameState:
+    """A position document (parsed TOML) as a checked GameState with every default filled in."""
+    problems = [f"{k}: not part of a position (the game sets it)" for k in NOT_IN_POSITION if k in doc]
+    board = _board(doc.get("board", "default"), base, problems)
+    if problems or board is None:
+        raise DataError(source, problems)
+    friendly = _with_defaults({k: v for k, v in doc.items() if k != "board"}, board, problems)
+    if problems:
+        raise DataError(source, problems)
+    problems = _convert_entries(friendly)
+    if problems:
+        raise DataError(source, problems)
+    try:
+        state = msgspec.convert(friendly, GameState)
+    except msgspec.ValidationError as err:
+        raise DataError(source, [_validation_message(str(err))]) from None
+    state = replace(state, board=board, board_digest=board_digest(board))
+    state = _derived_defaults(state, doc)
+    problems = validate_position(state, explicit_supply="supply" in doc)
+    if problems:
+        raise DataError(source, problems)
+    return state
+
+
+def _board(spec: object, base: Path, problems: list[str]) -> Board | None:
+    """The board a position names: "default", a path (relative to the position file), or inline."""
+    if spec == "default":
+        return load_board()
+    if isinstance(spec, str):
+        path = Path(spec) if Path(spec).is_absolute() else base / spec
+        try:
+            return load_board(str(path))
+        except DataError as err:
+            problems += [f"board ({spec}): {p}" for p in err.problems]
+            return None
+    try:
+        board = msgspec.convert(spec, Board)
+    except msgspec.ValidationError as err:
+        problems.append("board." + _validation_message(str(err)).removeprefix("$"))
+        return None
+    problems += [f"board: {p}" for p in validate_board(board, load_ruleset())]
+    return board
+
+
+def _with_defaults(doc: dict[str, Any], board: Board, problems: list[str]) -> dict[str, Any]:
+    """Fill in what a user may leave out before decoding: names, the step's tag, short forms."""
+    out = dict(doc)
+    out.setdefault("ruleset_id", RULESET_ID)
+    out.setdefault("ruleset_version", RULESET_VERSION)
+    out.setdefault("round", 1)
+    phase = out.setdefault("phase", "trade")
+    step = out.get("step", {})
+    if isinstance(step, dict):
+        out["step"] = {"type": phase, **step}
+    names = {e.id: e.name for e in load_ruleset().empires}
+    empires = out.get("empires", {})
+    if isinstance(empires, dict):
+        out["empires"] = {emp: ({"player": names.get(emp, emp), **es} if isinstance(es, dict) else es)
+                          for emp, es in empires.items()}
+    provinces = out.get("provinces", {})
+    if isinstance(provinces, dict):
+        out["provinces"] = {pid: _province_defaults(pid, ps, board, problems)
+                            for pid, ps in provinces.items()}
+    display = out.get("display", [])
+    if isinstance(display, list):
+        # a bare tile id is a face-up tile
+        out["display"] = [{"tile": d, "face_up": True} if isinstance(d, str) else d for d in display]
+    return out
+
+
+def _province_defaults(pid: str, ps: object, board: Board, problems: list[str]) -> object:
+    """`buildings` may list space ids only: each space's own kind is built on it."""
+    if not isinstance(ps, dict) or not isinstance(ps.get("buildings"), list):
+        return ps
+    spaces = {s.id: s.kind for p in board.provinces if p.id == pid for s in p.spaces}
+    buildings = {}
+    for sid in ps["buildings"]:
+        if sid not in spaces:
+            problems.append(f"provinces.{pid}.buildings: no space '{sid}' in {place_name(board, pid)}")
+        else:
+            buildings[sid] = spaces[sid]
+    return {**ps, "buildings": buildings}
+
+
+# msgspec names a dict entry `[...]`: each entry of these tables is decoded alone to name its key
+_ENTRIES: dict[str, type] = {"empires": EmpireState, "provinces": ProvinceState, "seas": dict[Empire, int]}
+
+
+def _convert_entries(doc: dict[str, Any]) -> list[str]:
+    problems = []
+    for name, kind in _ENTRIES.items():
+        table = doc.get(name, {})
+        if not isinstance(table, dict):
+            continue
+        for key, value in table.items():
+            try:
+                msgspec.convert(value, kind)
+            except msgspec.ValidationError as err:
+                message = _validation_message(str(err))
+                sep = "" if message.startswith("(top level)") else "."
+                problems.append(f"{name}.{key}{sep}{message.removeprefix('(top level)')}")
+    return problems
+
+
+def _derived_defaults(state: GameState, doc: dict[str, Any]) -> GameState:
+    """Defaults computed from the rest: provinces and seas, reserve, legendary pile, 3.1.1 control."""
+    board = state.geo_board
+    covered = set(board.covered.get(str(len(state.empires)), ()))
+    provinces = {p.id: ProvinceState() for p in board.provinces if p.region not in covered}
+    provinces.update(state.provinces)
+    seas: dict[str, dict[Empire, int]] = {s.id: {} for s in board.seas}
+    seas.update(state.seas)
+    state = replace(state, provinces=provinces, seas=seas)
+    if "supply" not in doc:
+        state = replace(state, supply=default_supply(state))
+    if "legendary_pile" not in doc:
+        state = replace(state, legendary_pile=default_pile(state))
+    if "round_start_control" not in doc:
+        state = replace(state, round_start_control=controlled(state))
+    if "exchange_holder" not in doc:
+        state = replace(state, exchange_holder=state.titles.get("trade"))
+    return state
+
+
+# --- defaults computed from the rest of the position ----------------------------------------------------
+
+def default_supply(state: GameState) -> Bag:
+    """The reserve: the component counts minus every coin and ordinary commodity held."""
+    comp = load_ruleset().components
+    total: Bag = {COIN: comp.coins, **{str(c): n for c, n in comp.commodities.items()}}
+    ordinary = {t: n for t, n in holdings(state).items() if not is_legendary(t)}
+    return {t: n for t, n in bag_sub(total, ordinary).items() if n > 0}
+
+
+def default_pile(state: GameState) -> tuple[Commodity, ...]:
+    """The legendary pile: every legendary commodity neither held nor discarded, in sorted order."""
+    per = load_ruleset().components.legendary_per_commodity
+    gone = Counter(commodity_of(t) for t, n in holdings(state).items() if is_legendary(t)
+                   for _ in range(n))
+    gone.update(state.legendary_discard)
+    return tuple(c for c in sorted(COMMODITIES) for _ in range(max(per - gone[c], 0)))
+
+
+def controlled(state: GameState) -> dict[Empire, tuple[str, ...]]:
+    """Who controls which provinces now (the 3.1.1 reference when the round starts)."""
+    return {emp: tuple(sorted(p for p, ps in state.provinces.items() if ps.controller == emp))
+            for emp in state.empires}
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+def position_doc(state: GameState) -> dict[str, Any]:
+    """The position of a state as a document: every field that differs from what a reader assumes."""
+    doc: dict[str, Any] = {"ruleset_id": state.ruleset_id, "ruleset_version": state.ruleset_version}
+    board = state.geo_board
+    doc["board"] = "default" if board_digest(board) == board_digest(load_board()) else _trim(board)
+    doc["round"], doc["phase"] = state.round, state.phase
+    trimmed = _trim(replace(state, board=None))
+    for name in (*NOT_IN_POSITION, "board", "round", "phase", *_derived_fields(state)):
+        trimmed.pop(name, None)
+    # empty provinces and seas are what a reader assumes for those left out
+    for name in ("provinces", "seas"):
+        trimmed[name] = {k: v for k, v in trimmed.get(name, {}).items() if v}
+    doc.update({k: v for k, v in trimmed.items() if v != {}})
+    derived = _derived_fields(state)
+    for name in ("supply", "legendary_pile", "round_start_control"):
+        if name not in derived:
+            doc[name] = _trim(getattr(state, name))
+    return doc
+
+
+def _derived_fields(state: GameState) -> list[str]:
+    """Fields equal to what the reader derives from the rest: left out of the document."""
+    out = []
+    if state.supply == default_supply(state):
+        out.append("supply")
+    if state.legendary_pile == default_pile(state):
+        out.append("legendary_pile")
+    if state.round_start_control == controlled(state):
+        out.append("round_start_control")
+    if state.exchange_holder == state.titles.get("trade"):
+        out.append("exchange_holder")
+    return out
+
+
+def _trim(value: Any) -> Any:
+    """Builtins of a value, leaving out every Struct field equal to its default."""
+    if isinstance(value, msgspec.Struct):
+        cfg = type(value).__struct_config__
+        out: dict[str, Any] = ({cfg.tag_field: cfg.tag}
+                               if isinstance(cfg.tag, str) and cfg.tag_field else {})
+        for f in msgspec.structs.fields(value):
+            v = getattr(value, f.name)
+            if f.default is not msgspec.NODEFAULT and v == f.default:
+                continue
+            if f.default_factory is not msgspec.NODEFAULT and v == f.default_factory():
+                continue
+            out[f.encode_name] = _trim(v)
+        return out
+    if isinstance(value, dict):
+        return {k: _trim(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_trim(v) for v in value]
+    return value
+
+
+def write_position(state: GameState) -> str:
+    """The position of a state as TOML text, which read_position turns back into the same state."""
+    head = ("# A Mare Nostrum: Empires position (docs/positions.md). Fields left out take their "
+            "documented defaults.\n")
+    return head + dumps_toml(position_doc(state))
+
+
+def dumps_toml(doc: dict[str, Any]) -> str:
+    """A small TOML writer for position documents (str, int, bool, lists and tables; no None)."""
+    lines: list[str] = []
+    _toml_table(lines, [], doc)
+    return "\n".join(lines).strip() + "\n"
+
+
+def _is_table(v: object) -> bool:
+    return isinstance(v, dict) and any(isinstance(x, dict) or _is_table_array(x) for x in v.values())
+
+
+def _is_table_array(v: object) -> bool:
+    return (isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+            and any(_is_table(x) or any(isinstance(y, list) and y and isinstance(y[0], dict)
+                                        for y in x.values()) for x in v))
+
+
+def _toml_table(lines: list[str], path: list[str], table: dict[str, Any],
+                header: str | None = None) -> None:
+    """A table's simple keys under its header (none when it has none), then its sub-tables."""
+    simple = [(k, v) for k, v in table.items() if not _is_table(v) and not _is_table_array(v)]
+    if header is not None and (simple or header.startswith("[[")):
+        lines += ["", header]
+    for k, v in simple:
+        lines.append(f"{_key(k)} = {_inline(v, multiline=True)}")
+    for k, v in table.items():
+        dotted = ".".join(_key(p) for p in [*path, k])
+        if _is_table(v):
+            _toml_table(lines, [*path, k], v, f"[{dotted}]")
+        elif _is_table_array(v):
+            for item in v:
+                _toml_table(lines, [*path, k], item, f"[[{dotted}]]")
+
+
+def _key(k: str) -> str:
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k, ensure_ascii=False)
+
+
+def _inline(v: object, multiline: bool = False) -> str:
+    if v is None:
+        raise ValueError("TOML has no null: a position never writes None")
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_inline(x)}" for k, x in v.items()) + " }" if v else "{}"
+    if isinstance(v, list | tuple):
+        items = [_inline(x) for x in v]
+        if multiline and any(isinstance(x, dict) for x in v):
+            return "[\n" + "".join(f"  {i},\n" for i in items) + "]"
+        return "[" + ", ".join(items) + "]"
+    raise ValueError(f"cannot write {type(v).__name__} in a position")
+
+
+# --- a game from a position ---------------------------------------------------------------------------
+
+def creation_events(cmd: CreateFromPosition, rng: Rng, commitment: str) -> list[ev.AnyEvent]:
+    """The first events of a sandbox game started from a position, then what follows by itself."""
+    from mncore.rulesets.empires.evolve import replay
+
+    created = ev.GameCreated(
+        engine_version=mncore.__version__, ruleset_id=cmd.position.ruleset_id,
+        ruleset_version=cmd.position.ruleset_version, board=cmd.board,
+        board_digest=board_digest(cmd.board),
+        players={emp: es.player for emp, es in cmd.position.empires.items()},
+        options=Options(fair_play=False, sandbox=True), commitment=commitment)
+    events: list[ev.AnyEvent] = [created, ev.PositionLoaded(state=cmd.position)]
+    return events + settle(replay(events), rng)
+
+
+def creation_command(state: GameState) -> CreateFromPosition:
+    """The command that starts a game at this position: the board apart, the rest as loaded."""
+    return CreateFromPosition(board=state.geo_board, position=replace(
+        state, board=None, board_digest="", game_id="", options=Options(), commitment="", secret=None))
+
+
+def start_game(store: Store, state: GameState, secret: bytes, game_id: str | None = None) -> Loaded:
+    """Store a new sandbox game that starts at this position; its first batch re-decides (mn verify)."""
+    cmd = creation_command(state)
+    events = creation_events(cmd, Rng(secret, GENESIS_HASH), commitment(secret))
+    now = game.utc_now()
+    command = encode_command(cmd).decode()
+    rows = [NewRow(type=ev.event_type(e), payload=ev.encode_event(e).decode(), recorded_at=now,
+                   actor="host", command=command if i == 0 else None) for i, e in enumerate(events)]
+    gid = game_id or game.new_game_id()
+    store.create_game(gid, now, secret.hex(), rows)
+    return game.load(store, gid)
+
+
+# --- helpers -------------------------------------------------------------------------------------------
+
+def _validation_message(message: str) -> str:
+    """msgspec's "... - at `$.a.b`" as "a.b: ...", with unknown and missing fields said plainly."""
+    m = _PATH.match(message)
+    what, path = (m["what"], (m["path"] or "").lstrip(".")) if m else (message, "")
+    for pattern, text in ((_UNKNOWN, "unknown field (misspelt?)"), (_MISSING, "required field missing")):
+        found = pattern.match(what)
+        if found:
+            return f"{'.'.join(x for x in (path, found['field']) if x)}: {text}"
+    return f"{path or '(top level)'}: {what}"

@@ -1,0 +1,81 @@
+"""Projections of the state: who holds which building, leader track levels (5.0), city counts (6.3)."""
+
+from __future__ import annotations
+
+from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, Track
+from mncore.rulesets.empires.ruleset import load_ruleset, tile
+from mncore.rulesets.empires.state import GameState, ProvinceState
+
+TRACK_BUILDINGS: dict[Track, tuple[BuildingKind, ...]] = {
+    "trade": ("caravan", "market"),
+    "culture": ("city", "capital", "legendary", "temple"),
+}
+
+
+def holder_of(ps: ProvinceState, space: str) -> Empire | None:
+    """Who holds the building on a space: its occupier (4.3.2), else the province's controller."""
+    return ps.occupied.get(space, ps.controller)
+
+
+def held_buildings(state: GameState, empire: Empire) -> list[tuple[ProvinceId, str, BuildingKind]]:
+    """Every building the empire controls or occupies, as (province, space, kind)."""
+    return [(pid, sid, kind) for pid, ps in state.provinces.items()
+            for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire]
+
+
+def unit_count(state: GameState, empire: Empire) -> dict[str, int]:
+    """The empire's units on the board, by kind."""
+    legions = sum(ps.legions.get(empire, 0) for ps in state.provinces.values())
+    fortresses = sum(1 for ps in state.provinces.values() if ps.fortress == empire)
+    triremes = sum(s.get(empire, 0) for s in state.seas.values())
+    return {"legion": legions, "trireme": triremes, "fortress": fortresses}
+
+
+def bonus(state: GameState, empire: Empire, track: Track) -> int:
+    """Leader bonuses of the empire's tiles (a copied hero's bonus does not count, 10.castor-pollux)."""
+    rs = load_ruleset()
+    return sum(tile(rs, t).bonus.on(track) for t in state.empires[empire].tiles)
+
+
+def level(state: GameState, empire: Empire, track: Track) -> int:
+    """The empire's level on a track, recounted from the board (5.0): never a stored counter.
+
+    The count wins over a printed figure that disagrees with it (ruling R37).
+    """
+    if track == "military":
+        base = sum(unit_count(state, empire).values())
+    else:
+        kinds = TRACK_BUILDINGS[track]
+        base = sum(1 for _, _, k in held_buildings(state, empire) if k in kinds)
+    return base + bonus(state, empire, track)
+
+
+def tracks(state: GameState) -> dict[Empire, dict[Track, int]]:
+    """Every empire's three levels."""
+    return {emp: {t: level(state, emp, t) for t in ("trade", "culture", "military")}
+            for emp in state.empires}
+
+
+def track_composition(state: GameState, empire: Empire, track: Track) -> dict[str, int]:
+    """What makes up a level, by source, for explanations."""
+    out: dict[str, int] = {}
+    if track == "military":
+        out.update({k: v for k, v in unit_count(state, empire).items() if v})
+    else:
+        for _, _, k in held_buildings(state, empire):
+            if k in TRACK_BUILDINGS[track]:
+                out[k] = out.get(k, 0) + 1
+    rs = load_ruleset()
+    for t in state.empires[empire].tiles:
+        b = tile(rs, t).bonus.on(track)
+        if b:
+            out[t] = b
+    return out
+
+
+def great_cities(state: GameState, empire: Empire) -> list[tuple[ProvinceId, str]]:
+    """Capital and legendary cities the empire controls or occupies (6.3)."""
+    return [(pid, sid) for pid, sid, k in held_buildings(state, empire)
+            if k in ("capital", "legendary")]
+
+

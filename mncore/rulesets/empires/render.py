@@ -1,0 +1,173 @@
+"""Views of a game for a viewer (the JSON contract of docs/json.md) and their text rendering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mncore.rulesets.empires.flow import describe_phase, pending
+from mncore.rulesets.empires.ids import TRACKS, Empire, Track
+from mncore.rulesets.empires.projections import holder_of, tracks, unit_count
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import GameState, TradeStep, bag_total
+from mncore.rulesets.empires.text import tile_name, title
+
+
+def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
+    """The state as viewer may see it: others' resources as counts, hidden offers and tiles withheld."""
+    levels = tracks(state)
+    return {
+        "game": state.game_id,
+        "viewer": viewer,
+        "round": state.round,
+        "phase": state.phase,
+        "fair_play": state.options.fair_play,
+        "sandbox": state.options.sandbox,
+        "winner": None if state.winner is None else {
+            "empires": list(state.winner.empires), "condition": state.winner.condition,
+            "round": state.winner.round, "detail": state.winner.detail},
+        "pending": [{"empire": p.empire, "kind": p.kind, "text": p.text} for p in pending(state)],
+        "titles": dict(state.titles),
+        "empires": {emp: _empire(state, emp, viewer, levels[emp]) for emp in state.empires},
+        "provinces": {pid: _province(state, pid) for pid in sorted(state.provinces)},
+        "seas": {sid: {"name": _sea_name(state, sid),
+                       "triremes": {e: n for e, n in sorted(t.items()) if n}}
+                 for sid, t in sorted(state.seas.items())},
+        "display": [{"tile": d.tile if (d.face_up or viewer is None) else None,
+                     "face_up": d.face_up} for d in state.display],
+        "exchange": {"holder": state.exchange_holder,
+                     "played": [load_ruleset().components.exchange_markers[i]
+                                for i in state.exchange_played]},
+        "trade": _trade(state, viewer),
+        "supply": dict(sorted(state.supply.items())),
+        "legendary_pile": len(state.legendary_pile),
+    }
+
+
+def _empire(state: GameState, emp: Empire, viewer: Empire | None,
+            levels: dict[Track, int]) -> dict[str, Any]:
+    es = state.empires[emp]
+    visible = viewer is None or viewer == emp
+    markers = load_ruleset().components.control_markers
+    on_board = sum(1 for ps in state.provinces.values() if ps.controller == emp)
+    return {
+        "player": es.player,
+        "resources": dict(sorted(es.resources.items())) if visible else None,
+        "resource_count": bag_total(es.resources),
+        "tracks": {t: levels[t] for t in TRACKS},
+        "titles": [t for t in TRACKS if state.titles.get(t) == emp],
+        "tiles": list(es.tiles),
+        "copied": es.copied,
+        "units": unit_count(state, emp),
+        "control_markers_left": max(markers - on_board, 0),
+    }
+
+
+def _province(state: GameState, pid: str) -> dict[str, Any]:
+    ps = state.provinces[pid]
+    board = state.geo_board
+    prov = next(p for p in board.provinces if p.id == pid)
+    armies = {e for e, n in ps.legions.items() if n} | ({ps.fortress} if ps.fortress else set())
+    return {
+        "name": prov.name,
+        "controller": ps.controller,
+        "buildings": [{"space": sid, "kind": kind, "holder": holder_of(ps, sid),
+                       "occupied_by": ps.occupied.get(sid)}
+                      for sid, kind in sorted(ps.buildings.items())],
+        "legions": {e: n for e, n in sorted(ps.legions.items()) if n},
+        "fortress": ps.fortress,
+        "marker_occupied_by": ps.marker_occupier,
+        "circe": dict(sorted(ps.circe.items())),
+        "at_war": len(armies) > 1,
+    }
+
+
+def _sea_name(state: GameState, sid: str) -> str:
+    return next(s.name for s in state.geo_board.seas if s.id == sid)
+
+
+def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:
+    step = state.step
+    if not isinstance(step, TradeStep) or step.value is None:
+        return None
+    offers: dict[str, Any] = {}
+    for emp, bag in sorted(step.offers.items()):
+        shown = step.revealed or viewer is None or viewer == emp
+        offers[emp] = dict(sorted(bag.items())) if shown else {"hidden": bag_total(bag)}
+    return {"value": step.value, "revealed": step.revealed, "offers": offers,
+            "claimant": step.claimant,
+            "claimed": {e: dict(sorted(b.items())) for e, b in sorted(step.claimed.items())}}
+
+
+# --- text -------------------------------------------------------------------------------------------
+
+def status_text(state: GameState) -> str:
+    lines = [f"Game {state.game_id}: round {state.round}, {describe_phase(state)} phase"]
+    if not state.options.fair_play:
+        lines.append("NOT a fair-play game: its secret is known (seed) or it is a sandbox.")
+    if state.winner is not None:
+        who = " and ".join(title(e) for e in state.winner.empires)
+        lines.append(f"Game over: {who} won by {state.winner.condition} in round "
+                     f"{state.winner.round}. {state.winner.detail}".rstrip())
+        return "\n".join(lines)
+    waiting = pending(state)
+    lines.append("Waiting for:" if waiting else "Waiting for nobody.")
+    for p in waiting:
+        lines.append(f"  {title(p.empire)} ({state.empires[p.empire].player}): {p.kind} — {p.text}")
+    return "\n".join(lines)
+
+
+def show_text(doc: dict[str, Any]) -> str:
+    out = [f"Game {doc['game']} — round {doc['round']}, {doc['phase']} phase"
+           + (f" — as seen by {title(doc['viewer'])}" if doc["viewer"] else " — host view")]
+    if doc["winner"]:
+        out.append(f"WON by {' and '.join(title(e) for e in doc['winner']['empires'])} "
+                   f"({doc['winner']['condition']})")
+    out.append("")
+    out.append("Empire      Player      Trade Culture Military  Titles              Tiles")
+    for emp, e in doc["empires"].items():
+        t = e["tracks"]
+        out.append(f"{title(emp):<11} {e['player']:<11} {_lvl(t['trade']):>5} {_lvl(t['culture']):>7} "
+                   f"{_lvl(t['military']):>8}  {', '.join(e['titles']) or '-':<19} "
+                   f"{', '.join(tile_name(x) for x in e['tiles'])}")
+    out.append("")
+    out.append("Resources:")
+    for emp, e in doc["empires"].items():
+        res = e["resources"]
+        shown = ", ".join(f"{n} {title(k)}" for k, n in res.items()) if res is not None else "hidden"
+        out.append(f"  {title(emp):<10} {e['resource_count']:>2}: {shown}")
+    out.append("")
+    out.append("Provinces:")
+    for pid, p in doc["provinces"].items():
+        if not (p["controller"] or p["legions"] or p["fortress"] or p["buildings"]):
+            continue
+        owner = title(p["controller"]) if p["controller"] else "uncontrolled"
+        blds = ", ".join(b["kind"] + (f" ({title(b['occupied_by'])} occupies)" if b["occupied_by"] else "")
+                         for b in p["buildings"])
+        units = ", ".join(f"{n} {title(e)} legion{'s' if n > 1 else ''}" for e, n in p["legions"].items())
+        if p["fortress"]:
+            units = ", ".join(x for x in (units, f"{title(p['fortress'])} fortress") if x)
+        extra = " AT WAR" if p["at_war"] else ""
+        if p["marker_occupied_by"]:
+            extra += f" (marker occupied by {title(p['marker_occupied_by'])})"
+        out.append(f"  {p['name']:<12} {owner:<12} {blds or '-'}; {units or 'no units'}{extra}")
+    seas = [(s["name"], s["triremes"]) for s in doc["seas"].values() if s["triremes"]]
+    if seas:
+        out.append("Seas:")
+        for name, tri in seas:
+            out.append(f"  {name:<16} " + ", ".join(f"{n} {title(e)} trireme{'s' if n > 1 else ''}"
+                                                    for e, n in tri.items()))
+    up = [tile_name(d["tile"]) for d in doc["display"] if d["face_up"]]
+    down = sum(1 for d in doc["display"] if not d["face_up"])
+    out.append(f"Display: {', '.join(up)}" + (f"; {down} face down" if down else ""))
+    if doc["trade"]:
+        tr = doc["trade"]
+        offers = "; ".join(f"{title(e)}: " + (f"{o['hidden']} hidden" if "hidden" in o
+                                             else ", ".join(f"{n} {k}" for k, n in o.items()) or "nothing")
+                           for e, o in tr["offers"].items())
+        out.append(f"Trade for {tr['value']}: {offers or 'no offers yet'}")
+    return "\n".join(out)
+
+
+def _lvl(n: int) -> str:
+    """A level as the board shows it: above XV the marker flips to its '+' side (5.0)."""
+    return f"15+{n - 15}" if n > 15 else str(n)

@@ -1,0 +1,164 @@
+"""Battles (4.2): units at a place, the dice and their modifiers, hits, and the losses each side takes."""
+
+from __future__ import annotations
+
+from mncore.rulesets.empires import draws, events as ev
+from mncore.rulesets.empires.commands import ChooseLosses
+from mncore.dice import Rng
+from mncore.errors import require
+from mncore.rulesets.empires.evolve import move_step
+from mncore.rulesets.empires.ids import EMPIRES, Empire
+from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import GameState, Loss
+from mncore.rulesets.empires.text import title
+
+FORTRESS_BONUS = 5  # added to its owner's total, and one hit against him negated (4.2)
+NEBUCHADNEZZAR_BONUS = 5  # 10.nebuchadnezzar
+DIE_BONUS = {"caesar": 1, "pericles": 2}  # per legion die (10.caesar, 10.pericles)
+
+
+def place_name(state: GameState, place: str) -> str:
+    """The display name of a province or sea."""
+    board = state.geo_board
+    for p in board.provinces:
+        if p.id == place:
+            return p.name
+    for s in board.seas:
+        if s.id == place:
+            return s.name
+    return place
+
+
+def is_sea(state: GameState, place: str) -> bool:
+    return place in state.seas
+
+
+def units_at(state: GameState, place: str, empire: Empire) -> int:
+    """The empire's units fighting at a place: triremes at sea; legions and fortress on land."""
+    if is_sea(state, place):
+        return state.seas[place].get(empire, 0)
+    ps = state.provinces[place]
+    return ps.legions.get(empire, 0) + (1 if ps.fortress == empire else 0)
+
+
+def empires_at(state: GameState, place: str) -> list[Empire]:
+    """The empires with units at a place, in the fixed empire order."""
+    return [e for e in EMPIRES if e in state.empires and units_at(state, place, e) > 0]
+
+
+def at_peace(state: GameState, a: Empire, b: Empire) -> bool:
+    """Whether a Statue of Zeus peace binds the two empires this round (11.statue-of-zeus)."""
+    return state.empires[a].peace_with == b or state.empires[b].peace_with == a
+
+
+def enemies_at(state: GameState, place: str, empire: Empire) -> list[Empire]:
+    """The opponents the empire may battle at a place: units there, and no peace with them."""
+    return [e for e in empires_at(state, place) if e != empire and not at_peace(state, empire, e)]
+
+
+def dice_count(state: GameState, place: str, empire: Empire) -> tuple[int, dict[str, int]]:
+    """One die per legion or trireme (ruling R42: more units than dice roll again), plus extra dice."""
+    if is_sea(state, place):
+        return state.seas[place].get(empire, 0), {}
+    extra = {"ramses": 1} if has_power(state, empire, "ramses") else {}
+    return state.provinces[place].legions.get(empire, 0), extra
+
+
+def roll_battle(state: GameState, place: str, attacker: Empire, defender: Empire, rng: Rng,
+                fixed: dict[Empire, tuple[int, ...]] | None = None) -> ev.BattleFought:
+    """The one roll of a battle (4.2): dice from rng (or fixed, in a sandbox: R7), then the arithmetic."""
+    fought = fight(state, place, attacker, defender, rng, fixed)[-1]
+    assert isinstance(fought, ev.BattleFought)
+    return fought
+
+
+def fight(state: GameState, place: str, attacker: Empire, defender: Empire, rng: Rng,
+          fixed: dict[Empire, tuple[int, ...]] | None = None) -> list[ev.AnyEvent]:
+    """The battle's events: a record of each side's dice fixed in a sandbox (R7), then the battle."""
+    dice_set = load_ruleset().components.dice
+    faces = dice_set.sea_faces if is_sea(state, place) else dice_set.land_faces
+    rolled: dict[Empire, tuple[int, ...]] = {}
+    used: list[ev.AnyEvent] = []
+    for emp in (attacker, defender):
+        units, extra = dice_count(state, place, emp)
+        rolled[emp], record = draws.battle_dice(state, rng, emp, units + sum(extra.values()), faces,
+                                                place, (fixed or {}).get(emp))
+        used += [record] if record else []
+    return [*used, resolve_battle(state, place, attacker, defender, rolled)]
+
+
+def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Empire,
+                   dice: dict[Empire, tuple[int, ...]]) -> ev.BattleFought:
+    """The battle's arithmetic on given dice: totals with modifiers, total // 5 hits, fortress (4.2)."""
+    land = not is_sea(state, place)
+    fortress = state.provinces[place].fortress if land else None
+    sides = {emp: _side_total(state, place, emp, emp == attacker, dice[emp])
+             for emp in (attacker, defender)}
+    out: dict[Empire, ev.BattleSide] = {}
+    for emp, other in ((attacker, defender), (defender, attacker)):
+        units, extra, modifiers, total = sides[emp]
+        scored = total // 5  # divided by 5, rounded down; never 'roll a 1 to hit' (ruling R2)
+        negated = min(1, scored) if fortress == other else 0
+        out[emp] = ev.BattleSide(empire=emp, units=units, dice=dice[emp], extra_dice=extra,
+                                 modifiers=modifiers, total=total, scored=scored, negated=negated,
+                                 hits=scored - negated)
+    losses = {attacker: min(out[defender].hits, units_at(state, place, attacker)),
+              defender: min(out[attacker].hits, units_at(state, place, defender))}
+    return ev.BattleFought(place=place, kind="land" if land else "sea", attacker=out[attacker],
+                           defender=out[defender], losses=losses)
+
+
+def _side_total(state: GameState, place: str, empire: Empire, active: bool, dice: tuple[int, ...]
+                ) -> tuple[int, dict[str, int], dict[str, int], int]:
+    units, extra = dice_count(state, place, empire)
+    modifiers: dict[str, int] = {}
+    if not is_sea(state, place):
+        ps = state.provinces[place]
+        # the heroes' bonus is per legion die (R42): the Ramses die is not a legion's
+        if active and has_power(state, empire, "caesar") and units:
+            modifiers["caesar"] = DIE_BONUS["caesar"] * units
+        if not active and has_power(state, empire, "pericles") and units:
+            modifiers["pericles"] = DIE_BONUS["pericles"] * units
+        if ps.controller == empire and has_power(state, empire, "nebuchadnezzar"):
+            modifiers["nebuchadnezzar"] = NEBUCHADNEZZAR_BONUS
+        if ps.fortress == empire:
+            modifiers["fortress"] = FORTRESS_BONUS
+    return units, extra, modifiers, sum(dice) + sum(modifiers.values())
+
+
+# --- losses -------------------------------------------------------------------------------------------
+
+def forced_losses(state: GameState, loss: Loss) -> ev.UnitsLost | None:
+    """The losses when their owner has no choice (4.2): all units, or only one kind there; else None."""
+    if is_sea(state, loss.place):
+        return ev.UnitsLost(empire=loss.empire, place=loss.place, triremes=loss.hits)
+    ps = state.provinces[loss.place]
+    legions = ps.legions.get(loss.empire, 0)
+    fortress = ps.fortress == loss.empire
+    if loss.hits >= legions + int(fortress):
+        return ev.UnitsLost(empire=loss.empire, place=loss.place, legions=legions, fortress=fortress)
+    if not fortress:
+        return ev.UnitsLost(empire=loss.empire, place=loss.place, legions=loss.hits)
+    if legions == 0:
+        return ev.UnitsLost(empire=loss.empire, place=loss.place, fortress=True)
+    return None
+
+
+def choose_losses(state: GameState, order: ChooseLosses) -> ev.UnitsLost:
+    """The owner's choice of the units destroyed (4.2)."""
+    name = place_name(state, order.place)
+    owed = [x for x in move_step(state).losses if x.empire == order.empire and x.place == order.place]
+    require(state.phase == "move" and bool(owed), "4.2",
+            f"{title(order.empire)} has no losses to take in {name}")
+    hits = owed[0].hits
+    ps = state.provinces[order.place]
+    require(order.legions + int(order.fortress) == hits, "4.2",
+            f"{title(order.empire)} must lose exactly {hits} unit(s) in {name}, not "
+            f"{order.legions + int(order.fortress)}")
+    require(order.legions <= ps.legions.get(order.empire, 0), "4.2",
+            f"{title(order.empire)} has only {ps.legions.get(order.empire, 0)} legion(s) in {name}")
+    require(not order.fortress or ps.fortress == order.empire, "4.2",
+            f"{title(order.empire)} has no fortress in {name}")
+    return ev.UnitsLost(empire=order.empire, place=order.place, legions=order.legions,
+                        fortress=order.fortress)

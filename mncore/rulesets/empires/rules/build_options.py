@@ -1,0 +1,146 @@
+"""The options of the Build phase: what an empire may order now, as lines or templates (3.0–3.1.3)."""
+
+from __future__ import annotations
+
+from mncore.rulesets.empires.evolve import build_step
+from mncore.rulesets.empires.flow import Option
+from mncore.rulesets.empires.ids import COIN, Empire, commodity_of
+from mncore.rulesets.empires.rules import payment
+from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
+                                    copyable, culture_leader, face_up, free_spaces, keep_waiting,
+                                    markers_left, penthesilea_legions, perseus_open, tile_cost,
+                                    tile_rank, to_build, trireme_sea_problem, units_left)
+from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires.ruleset import load_ruleset, tile
+from mncore.rulesets.empires.state import GameState
+
+def options(state: GameState, empire: Empire) -> list[Option]:
+    if state.phase != "build":
+        return []
+    step = build_step(state)
+    out: list[Option] = []
+    if has_power(state, empire, "perseus") and perseus_open(state):
+        out += perseus_options(state, empire)
+    if step.active == empire:
+        return out + build_options(state, empire) + [Option(kind="done", order="done")]
+    waiting = to_build(state)
+    if step.active is None and waiting and empire == (culture_leader(state) or waiting[0]):
+        out += [Option(kind="builder", order=f"builder {e}") for e in waiting]
+    if empire in keep_waiting(state) and not waiting:
+        out += keep_choices(state, empire)
+    return out
+
+
+# --- options ------------------------------------------------------------------------------------------
+
+def _pays(state: GameState, empire: Empire, cost: int) -> tuple[str, ...]:
+    return tuple(payment.show(b) for b in payment.payment_hints(state, empire, cost))
+
+
+def _template(template: str, pays: tuple[str, ...], parts: dict[str, tuple[str, ...]] | None = None,
+              kind: str = "build") -> list[Option]:
+    """One option when every part has legal values and the empire can pay; else none."""
+    parts = parts or {}
+    if not pays or any(not values for values in parts.values()):
+        return []
+    return [Option(kind=kind, template=template, parts={**parts, "payment": pays})]
+
+
+def build_options(state: GameState, empire: Empire) -> list[Option]:
+    """What the active builder may build now, as templates with legal places and payments."""
+    out: list[Option] = []
+    if markers_left(state, empire) > 0:
+        places = tuple(control_places(state, empire))
+        out += _template("build control in {province} pay {payment}",
+                         _pays(state, empire, load_ruleset().costs.control), {"province": places})
+        if places and _power_ready(state, empire, "hammurabi"):
+            out.append(Option(kind="build", template="build control in {province} with hammurabi",
+                              parts={"province": places}))
+    return out + _unit_options(state, empire) + _building_options(state, empire) + _tile_options(
+        state, empire, perseus=False)
+
+
+def _power_ready(state: GameState, empire: Empire, power: str) -> bool:
+    return has_power(state, empire, power) and power not in state.empires[empire].used  # type: ignore[arg-type]
+
+
+def _unit_options(state: GameState, empire: Empire) -> list[Option]:
+    costs = load_ruleset().costs.units
+    held = state.empires[empire].resources
+    provinces = tuple(p for p in sorted(state.provinces) if build_place_problem(state, empire, p) is None)
+    places = {"legion": provinces, "trireme": tuple(s for s in sorted(state.seas)
+                                                    if trireme_sea_problem(state, empire, s) is None),
+              "fortress": tuple(p for p in provinces if state.provinces[p].fortress is None)}
+    out: list[Option] = []
+    for kind in ("legion", "fortress", "trireme"):
+        if units_left(state, empire, kind) <= 0:
+            continue
+        noun = "sea" if kind == "trireme" else "province"
+        where = {noun: places[kind]}
+        out += _template(f"build {kind} in {{{noun}}} pay {{payment}}",
+                         _pays(state, empire, costs[kind]), where)
+        for power, (unit, commodity, _) in payment.CHEAP_UNITS.items():
+            if unit == kind and _power_ready(state, empire, power):
+                cheap = tuple(t for t in (COIN, commodity, "legendary-" + commodity) if held.get(t, 0) > 0)
+                out += _template(f"build {kind} in {{{noun}}} with {power} pay {{payment}}", cheap, where)
+    capital = capital_of(state, empire)
+    if _power_ready(state, empire, "penthesilea") and penthesilea_legions(state, empire) > 0 and capital:
+        out.append(Option(kind="build", order=f"build legion in {capital} with penthesilea"))
+    return out
+
+
+def _building_options(state: GameState, empire: Empire) -> list[Option]:
+    costs = load_ruleset().costs.buildings
+    out: list[Option] = []
+    for pid in sorted(state.provinces):
+        if build_place_problem(state, empire, pid) is not None:
+            continue
+        for kind in costs:
+            free = tuple(free_spaces(state, pid, kind))
+            if not free or buildings_left(state, kind) <= 0:
+                continue
+            pays = _pays(state, empire, costs[kind])
+            if len(free) == 1:
+                out += _template(f"build {kind} in {pid} pay {{payment}}", pays)
+            else:
+                out += _template(f"build {kind} in {pid} at {{space}} pay {{payment}}", pays, {"space": free})
+    return out
+
+
+def _tile_options(state: GameState, empire: Empire, perseus: bool) -> list[Option]:
+    rs = load_ruleset()
+    shown = [t for t in face_up(state) if t != "pyramids"]
+    cost = tile_cost(state, empire, "caesar")  # any non-Pyramids tile: the cost goes by rank
+    out: list[Option] = []
+    copies = tuple(copyable(state, empire))
+    if cost is not None and (not perseus or tile_rank(state, empire) == 5):
+        pays = _pays(state, empire, cost)
+        heroes = tuple(t for t in shown if tile(rs, t).kind == "hero"
+                       and not (t == "castor-pollux" and copies))
+        wonders = tuple(t for t in shown if tile(rs, t).kind == "wonder")
+        out += _template(("perseus" if perseus else "recruit") + " {hero} pay {payment}", pays, {"hero": heroes},
+                         "tile")
+        out += _template(("perseus" if perseus else "build") + " {wonder} pay {payment}", pays, {"wonder": wonders},
+                         "tile")
+        if "castor-pollux" in shown and copies:
+            out += _template(("perseus" if perseus else "recruit")
+                             + " castor-pollux copy {hero} pay {payment}", pays, {"hero": copies}, "tile")
+    if "pyramids" in face_up(state):
+        out += _template(("perseus" if perseus else "build") + " pyramids pay {payment}",
+                         _pays(state, empire, rs.costs.pyramids), None, "tile")
+    return out
+
+
+def perseus_options(state: GameState, empire: Empire) -> list[Option]:
+    """Perseus's winning builds the empire can pay for now (10.perseus)."""
+    return _tile_options(state, empire, perseus=True)
+
+
+def keep_choices(state: GameState, empire: Empire) -> list[Option]:
+    """The Hanging Gardens holder's choices: nothing, or one or two different commodities."""
+    held = sorted(t for t in state.empires[empire].resources if commodity_of(t) is not None)
+    pairs = [f"{a} {b}" for i, a in enumerate(held) for b in held[i + 1:]
+             if commodity_of(a) != commodity_of(b)]
+    return [Option(kind="keep", order="keep nothing"),
+            Option(kind="keep", template="keep {commodities}",
+                   parts={"commodities": (*held, *pairs)})]

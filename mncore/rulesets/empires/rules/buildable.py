@@ -1,0 +1,181 @@
+"""What may be built where, and by whom (3.0–3.1.3): the queries behind Build's checks and options."""
+
+from __future__ import annotations
+
+from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.evolve import build_step
+from mncore.rulesets.empires.ids import (EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind,
+                        commodity_of)
+from mncore.rulesets.empires.projections import unit_count
+from mncore.rulesets.empires.rules.powers import holders
+from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
+from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.text import title as name  # a display name, in messages
+
+# --- who builds --------------------------------------------------------------------------------------
+
+def culture_leader(state: GameState) -> Empire | None:
+    return state.titles.get("culture")
+
+
+def capital_of(state: GameState, empire: Empire) -> ProvinceId | None:
+    """The province of the empire's capital city (printed control marker, 4.3.5)."""
+    return next((s.capital for s in state.geo_board.setups if s.empire == empire), None)
+
+
+def to_build(state: GameState) -> list[Empire]:
+    """The empires that have not had their build turn this phase, in empire order."""
+    done = build_step(state).done
+    return [e for e in EMPIRES if e in state.empires and e not in done]
+
+
+# --- where: control, units, buildings ------------------------------------------------------------------
+
+def opponents_in(state: GameState, empire: Empire, pid: ProvinceId) -> list[Empire]:
+    """Other empires with legions or a fortress in the province."""
+    ps = state.provinces[pid]
+    found = {e for e, n in ps.legions.items() if n > 0 and e != empire}
+    if ps.fortress is not None and ps.fortress != empire:
+        found.add(ps.fortress)
+    return sorted(found, key=EMPIRES.index)
+
+
+def build_place_problem(state: GameState, empire: Empire, pid: ProvinceId) -> str | None:
+    """Why the empire may not build units or buildings in the province, or None (3.1.1, 3.1.2)."""
+    if pid not in state.provinces:
+        return f"{geo(state.geo_board).province(pid).name} is covered and out of play"
+    if pid == capital_of(state, empire):
+        return None  # the capital's province: always (3.1.1 exception, 4.3.5)
+    ps = state.provinces[pid]
+    where = geo(state.geo_board).province(pid).name
+    if ps.controller != empire:
+        owner = f"controlled by {name(ps.controller)}" if ps.controller else "not controlled by anyone"
+        return f"{where} is {owner}; {name(empire)} builds units and buildings only in provinces it controls"
+    others = opponents_in(state, empire, pid)
+    if others:
+        return (f"{where} holds units of {', '.join(name(e) for e in others)} (occupied or at war); "
+                "only a capital's province may be built in then")
+    return None
+
+
+def trireme_seas(state: GameState, empire: Empire) -> frozenset[SeaId]:
+    return frozenset(s for s, units in state.seas.items() if units.get(empire, 0) > 0)
+
+
+def trireme_sea_problem(state: GameState, empire: Empire, sea: SeaId) -> str | None:
+    """Why the empire may not build a trireme in the sea, or None (3.1.2, 4.2.1, ruling R39)."""
+    coasts = sorted(p for p in geo(state.geo_board).coasts_of(sea) if p in state.provinces)
+    if any(build_place_problem(state, empire, p) is None for p in coasts):
+        return None
+    return (f"{geo(state.geo_board).sea(sea).name} touches no province where {name(empire)} may build "
+            "(one it controls free of opponent units, or its capital's province)")
+
+
+def markers_left(state: GameState, empire: Empire) -> int:
+    """Control markers not on the board; the capital's is printed on the map (ruling R30)."""
+    capital = capital_of(state, empire)
+    on_board = sum(1 for pid, ps in state.provinces.items() if ps.controller == empire and pid != capital)
+    return load_ruleset().components.control_markers - on_board
+
+
+def control_problem(state: GameState, empire: Empire, pid: ProvinceId) -> str | None:
+    """Why the empire may not place a control marker in the province, or None (3.1.1)."""
+    board = geo(state.geo_board)
+    where = board.province(pid).name
+    if pid not in state.provinces:
+        return f"{where} is covered and out of play"
+    ps = state.provinces[pid]
+    if ps.controller == empire:
+        return f"{name(empire)} already controls {where}"
+    if ps.controller is not None:
+        return f"{where} is controlled by {name(ps.controller)}"
+    others = opponents_in(state, empire, pid)
+    if others:
+        return f"{where} holds units of {', '.join(name(e) for e in others)}"
+    seas = trireme_seas(state, empire)
+    start = state.round_start_control.get(empire, ())
+    if not any(board.adjacent_or_adjoining(p, pid, seas) for p in start):
+        return (f"{where} is neither adjacent to nor adjoining (through a chain of {name(empire)}'s "
+                "triremes) a province it controlled at the start of the round")
+    return None
+
+
+def control_places(state: GameState, empire: Empire) -> list[ProvinceId]:
+    return [p for p in sorted(state.provinces) if control_problem(state, empire, p) is None]
+
+
+def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
+    """Units of that kind still in the empire's supply (Q&A: never more than the game supplies)."""
+    return load_ruleset().components.units.get(kind, 0) - unit_count(state, empire)[kind]
+
+
+def buildings_left(state: GameState, kind: BuildingKind) -> int:
+    on_board = sum(1 for ps in state.provinces.values() for k in ps.buildings.values() if k == kind)
+    return load_ruleset().components.buildings.get(kind, 0) - on_board
+
+
+def free_spaces(state: GameState, pid: ProvinceId, kind: BuildingKind) -> list[str]:
+    """The printed spaces of that kind in the province with no building on them (3.1.2)."""
+    built = state.provinces[pid].buildings
+    return [s.id for s in geo(state.geo_board).province(pid).spaces if s.kind == kind and s.id not in built]
+
+
+def occupied_provinces(state: GameState, empire: Empire) -> list[ProvinceId]:
+    """The empire's provinces holding opponent legions: what Penthesilea counts (ruling R32)."""
+    return [pid for pid, ps in sorted(state.provinces.items()) if ps.controller == empire
+            and any(n > 0 for e, n in ps.legions.items() if e != empire)]
+
+
+def penthesilea_legions(state: GameState, empire: Empire) -> int:
+    """How many free legions Penthesilea places now: one per occupied province, as supply allows."""
+    return min(len(occupied_provinces(state, empire)), units_left(state, empire, "legion"))
+
+
+# --- heroes and wonders -----------------------------------------------------------------------------
+
+def tile_rank(state: GameState, empire: Empire) -> int:
+    """Which hero/wonder the next one would be for the empire (the starting hero is the first)."""
+    return len([t for t in state.empires[empire].tiles if t != "pyramids"]) + 1
+
+
+def tile_cost(state: GameState, empire: Empire, tile_id: TileId) -> int | None:
+    """The cost of the tile for the empire (3.1.3); None beyond the fifth."""
+    costs = load_ruleset().costs
+    if tile_id == "pyramids":
+        return costs.pyramids
+    rank = tile_rank(state, empire)
+    return costs.tiles[rank - 2] if 2 <= rank <= len(costs.tiles) + 1 else None
+
+
+def face_up(state: GameState) -> list[TileId]:
+    return [d.tile for d in state.display if d.face_up]
+
+
+def copyable(state: GameState, empire: Empire) -> list[TileId]:
+    """Heroes Castor & Pollux may copy: another empire's, not starting, not Perseus (10.castor-pollux)."""
+    rs = load_ruleset()
+    return [t for e in EMPIRES if e in state.empires and e != empire for t in state.empires[e].tiles
+            if _copy_problem(tile(rs, t)) is None]
+
+
+def _copy_problem(info: Tile) -> str | None:
+    if info.kind != "hero":
+        return f"{info.name} is not a hero; wonders cannot be copied"
+    if info.starting:
+        return f"{info.name} is a starting hero; starting heroes cannot be copied"
+    if info.id in ("perseus", "castor-pollux"):
+        return f"{info.name} cannot be copied"
+    return None
+
+
+def perseus_open(state: GameState) -> bool:
+    """Perseus builds first: before anything is built and before any build turn ends (ruling R33)."""
+    step = build_step(state)
+    return state.phase == "build" and step.builds == 0 and not step.done
+
+
+def keep_waiting(state: GameState) -> list[Empire]:
+    """Hanging Gardens holders who still hold commodities and have not chosen what to keep."""
+    kept = build_step(state).kept
+    return [e for e in holders(state, "hanging-gardens") if e not in kept
+            and any(commodity_of(t) for t in state.empires[e].resources)]

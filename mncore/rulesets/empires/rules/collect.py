@@ -1,0 +1,282 @@
+"""Phase 1, Collect Resources (1.1, 1.2): what each empire's buildings yield, and the choices after."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import Province
+from mncore.rulesets.empires.commands import ChooseLegendaryBonus, CollectCommand, TakeColossusCommodity
+from mncore.dice import Rng
+from mncore.rulesets.empires.draws import LegendaryDraws
+from mncore.errors import require
+from mncore.rulesets.empires.evolve import collect_step, replay
+from mncore.rulesets.empires.flow import Option, Pending
+from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
+from mncore.rulesets.empires.projections import holder_of
+from mncore.rulesets.empires.rules.powers import has_power, holders
+from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add
+from mncore.rulesets.empires.text import title
+
+# The key under which legendary draws that could not be made are recorded in `missed` (ruling R20).
+MISSED_LEGENDARY = "legendary"
+
+
+def canonical(bag: Bag) -> Bag:
+    """Keys sorted, as the stored (deterministic) JSON gives them back on replay."""
+    return dict(sorted(bag.items()))
+
+
+# --- what is owed ----------------------------------------------------------------------------------------
+
+def _province_income(province: Province, ps: ProvinceState, empire: Empire, circe: bool
+                     ) -> tuple[Bag, int, list[str]]:
+    """What one province yields to one empire: only the buildings it holds count (1.1, 4.3.2)."""
+    held = {sid: kind for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire}
+    # a temple or market doubles only for the empire holding it; alone it yields nothing (ruling R3)
+    temple = "temple" in held.values()
+    market = "market" in held.values()
+    spaces = {s.id: s for s in province.spaces}
+    gained: Bag = {}
+    draws = 0
+    sources: list[str] = []
+    for sid, kind in sorted(held.items()):
+        where = f"{province.name}, {spaces[sid].name or title(sid)}"
+        if kind in ("city", "capital"):
+            n = 2 if temple else 1
+            gained = bag_add(gained, {COIN: n})
+            sources.append(f"{where}: {n} coin" + (" (doubled by the temple)" if temple else ""))
+        elif kind == "legendary":
+            gained = bag_add(gained, {COIN: 1})
+            draws += 1
+            sources.append(f"{where}: 1 coin and 1 legendary commodity")
+        elif kind == "caravan":
+            commodity = spaces[sid].commodity
+            assert commodity is not None, "a caravan space always shows its commodity"
+            n = 2 if market else 1
+            gained = bag_add(gained, {commodity: n})
+            sources.append(f"{where}: {n} {commodity}" + (" (doubled by the market)" if market else ""))
+    if circe and ps.legions.get(empire, 0) > 0:
+        for sid, owner in sorted(ps.circe.items()):
+            commodity = spaces[sid].commodity if sid in spaces else None
+            if owner != empire or sid in ps.buildings or commodity is None:
+                continue
+            # a legion acting as a caravan is doubled by a market like a caravan (ruling R21)
+            n = 2 if market else 1
+            gained = bag_add(gained, {commodity: n})
+            sources.append(f"{province.name}, {title(sid)}: {n} {commodity} (Circe's legion)"
+                           + (" (doubled by the market)" if market else ""))
+    return gained, draws, sources
+
+
+def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
+    """What the empire is owed this round (1.1, 10.circe, 11.temple-of-artemis) and legendary draws owed."""
+    circe = has_power(state, empire, "circe")
+    gained: Bag = {}
+    draws = 0
+    sources: list[str] = []
+    for province in state.geo_board.provinces:
+        ps = state.provinces.get(province.id)
+        if ps is None:
+            continue
+        g, d, s = _province_income(province, ps, empire, circe)
+        gained, draws, sources = bag_add(gained, g), draws + d, sources + s
+    if has_power(state, empire, "temple-of-artemis"):
+        gained = bag_add(gained, {COIN: 1})
+        sources.append("Temple of Artemis: 1 coin")
+    return gained, draws, sources
+
+
+def legendary_bonuses(state: GameState, empire: Empire) -> list[ProvinceId]:
+    """Provinces where the empire holds a legendary city and a temple: one bonus choice each (1.1)."""
+    out = []
+    for pid, ps in sorted(state.provinces.items()):
+        held = [kind for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire]
+        if "legendary" in held and "temple" in held:
+            out.append(pid)
+    return out
+
+
+# --- sharing a short reserve (ruling R20) ------------------------------------------------------------------
+
+def share_order(state: GameState) -> list[Empire]:
+    """The Trade Leader first, then the fixed empire order, cyclically (ruling R20)."""
+    playing = [e for e in EMPIRES if e in state.empires]
+    leader = state.titles.get("trade")
+    start = playing.index(leader) if leader in playing else 0
+    return playing[start:] + playing[:start]
+
+
+def share(owed: dict[Empire, int], available: int, order: Sequence[Empire]) -> dict[Empire, int]:
+    """Hand out `available` items one at a time, round-robin in `order`, until everyone has his due."""
+    if sum(owed.values()) <= available:
+        return dict(owed)
+    got = {e: 0 for e in owed}
+    while available > 0:
+        for e in order:
+            if available > 0 and got.get(e, 0) < owed.get(e, 0):
+                got[e] += 1
+                available -= 1
+    return got
+
+
+# --- the collection -----------------------------------------------------------------------------------------
+
+def collection(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+    """Every empire's collection (1.1, 1.2), sharing out a short reserve by ruling R20."""
+    order = share_order(state)
+    owed = {emp: base_income(state, emp) for emp in state.empires}
+    got: dict[Empire, Bag] = {emp: {} for emp in state.empires}
+    missed: dict[Empire, Bag] = {emp: {} for emp in state.empires}
+    for token in sorted({t for bag, _, _ in owed.values() for t in bag}):
+        wants = {emp: owed[emp][0].get(token, 0) for emp in state.empires}
+        given = share(wants, state.supply.get(token, 0), order)
+        for emp in state.empires:
+            got[emp] = bag_add(got[emp], {token: given[emp]})
+            missed[emp] = bag_add(missed[emp], {token: wants[emp] - given[emp]})
+    draws = LegendaryDraws(state, rng)
+    before, after = _legendary_draws({emp: owed[emp][1] for emp in state.empires}, order, draws, missed)
+    out: list[ev.AnyEvent] = list(draws.used)  # legendary commodities fixed in a sandbox (R7)
+    for emp in state.empires:
+        gained = bag_add(got[emp], before[emp])
+        if gained or missed[emp]:
+            out.append(ev.ResourcesCollected(empire=emp, gained=canonical(gained),
+                                             sources=tuple(owed[emp][2]), missed=canonical(missed[emp]),
+                                             drawn=sum(before[emp].values())))
+    if any(after.values()):
+        out.append(ev.LegendaryPileReshuffled())
+        out += [ev.ResourcesCollected(empire=emp, gained=canonical(after[emp]),
+                                      drawn=sum(after[emp].values()),
+                                      sources=("legendary commodities drawn after the reshuffle",))
+                for emp in state.empires if after[emp]]
+    return out
+
+
+def _legendary_draws(owed: dict[Empire, int], order: list[Empire], draws: LegendaryDraws,
+                     missed: dict[Empire, Bag]) -> tuple[dict[Empire, Bag], dict[Empire, Bag]]:
+    """The draws owed, round-robin (ruling R20): those before a reshuffle of the discard, and after."""
+    before: dict[Empire, Bag] = {emp: {} for emp in owed}
+    after: dict[Empire, Bag] = {emp: {} for emp in owed}
+    left = dict(owed)
+    while any(left.values()):
+        for emp in order:
+            if not left.get(emp):
+                continue
+            left[emp] -= 1
+            drawn, reshuffled = draws.draw(emp)
+            if drawn is None:
+                missed[emp] = bag_add(missed[emp], {MISSED_LEGENDARY: 1})
+                continue
+            side = after if reshuffled else before
+            side[emp] = bag_add(side[emp], {legendary(drawn): 1})
+    return before, after
+
+
+# --- the phase -------------------------------------------------------------------------------------------------
+
+def begin(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+    """Collect automatically, then open the legendary-city and Colossus choices (1.1, 11.colossus)."""
+    events = collection(state, rng)
+    after = replay(events, state)
+    choices = tuple((emp, pid) for emp in after.empires for pid in legendary_bonuses(after, emp)
+                    if _coin_left(after) or _legendary_left(after))
+    colossus = tuple(emp for emp in holders(after, "colossus") if _commodities_left(after))
+    if choices or colossus:
+        events.append(ev.CollectChoicesOpened(legendary=choices, colossus=colossus))
+    return events
+
+
+def _coin_left(state: GameState) -> bool:
+    return state.supply.get(COIN, 0) > 0
+
+
+def _legendary_left(state: GameState) -> bool:
+    return bool(state.legendary_pile or state.legendary_discard)
+
+
+def _commodities_left(state: GameState) -> list[Commodity]:
+    return [c for c in COMMODITIES if state.supply.get(c, 0) > 0]
+
+
+def _city_name(state: GameState, pid: ProvinceId) -> str:
+    province = next(p for p in state.geo_board.provinces if p.id == pid)
+    city = next((s.name for s in province.spaces if s.kind == "legendary" and s.name), None)
+    return f"{city} ({province.name})" if city else province.name
+
+
+def pending(state: GameState) -> list[Pending]:
+    step = collect_step(state)
+    out = [Pending(empire=emp, kind="legendary-bonus",
+                   text=f"take the extra coin or legendary commodity for {_city_name(state, pid)}: "
+                        f"bonus {pid} coin, or bonus {pid} legendary")
+           for emp, pid in step.legendary_choices]
+    out += [Pending(empire=emp, kind="colossus",
+                    text="take one commodity of your choice from the reserve: colossus COMMODITY")
+            for emp in step.colossus]
+    return out
+
+
+def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+    return []
+
+
+def options(state: GameState, empire: Empire) -> list[Option]:
+    step = collect_step(state) if state.phase == "collect" else None
+    if step is None:
+        return []
+    out: list[Option] = []
+    for emp, pid in step.legendary_choices:
+        if emp != empire:
+            continue
+        if _coin_left(state):
+            out.append(Option(kind="legendary-bonus", order=f"bonus {pid} coin"))
+        if _legendary_left(state):
+            out.append(Option(kind="legendary-bonus", order=f"bonus {pid} legendary"))
+    if empire in step.colossus:
+        out += [Option(kind="colossus", order=f"colossus {c}") for c in _commodities_left(state)]
+    return out
+
+
+def decide(state: GameState, order: CollectCommand, rng: Rng) -> list[ev.AnyEvent]:
+    match order:
+        case ChooseLegendaryBonus():
+            return choose_bonus(state, order, rng)
+        case TakeColossusCommodity():
+            return take_colossus(state, order)
+
+
+def choose_bonus(state: GameState, order: ChooseLegendaryBonus, rng: Rng) -> list[ev.AnyEvent]:
+    """The extra coin or legendary commodity of a legendary city with a temple (1.1, ruling R22)."""
+    require(state.phase == "collect", "1.1", "the legendary city bonus is chosen in the Collect phase")
+    where = _city_name(state, order.province)
+    require((order.empire, order.province) in collect_step(state).legendary_choices, "1.1",
+            f"{title(order.empire)} has no bonus to choose for {where}: that needs a legendary city and "
+            "a temple held in the province, and the bonus is chosen once a round")
+    if order.take == "coin":
+        require(_coin_left(state), "R20", "the reserve has no coin left; take the legendary commodity "
+                                          "instead (ruling R20)")
+        return [ev.LegendaryBonusTaken(empire=order.empire, province=order.province, take="coin",
+                                       gained={COIN: 1})]
+    require(_legendary_left(state), "R20", "no legendary commodity is left in the pile or the discard; "
+                                           "take the coin instead (ruling R20)")
+    draws = LegendaryDraws(state, rng)
+    drawn, reshuffled = draws.draw(order.empire)
+    assert drawn is not None, "checked above: the pile or the discard holds one"
+    taken = ev.LegendaryBonusTaken(empire=order.empire, province=order.province, take="legendary",
+                                   gained={legendary(drawn): 1})
+    head: list[ev.AnyEvent] = [ev.LegendaryPileReshuffled()] if reshuffled else []
+    return head + [*draws.used, taken]
+
+
+def take_colossus(state: GameState, order: TakeColossusCommodity) -> list[ev.AnyEvent]:
+    """One commodity of the holder's choice from the reserve, after everyone collected (11.colossus)."""
+    require(state.phase == "collect", "11.colossus",
+            "the Colossus of Rhodes gives its commodity in the Collect phase")
+    require(order.empire in collect_step(state).colossus, "11.colossus",
+            f"{title(order.empire)} may not take a commodity with the Colossus of Rhodes now: it does not "
+            "hold it, or already took this round's commodity")
+    left = ", ".join(title(c) for c in _commodities_left(state))
+    require(state.supply.get(order.commodity, 0) > 0, "11.colossus",
+            f"the reserve holds no {title(order.commodity)}; it holds: {left}")
+    return [ev.ColossusCommodityTaken(empire=order.empire, commodity=order.commodity)]
+

@@ -1,0 +1,406 @@
+"""Phase 4, Move and Battle (4.0, 4.1): Zeus's peace, turn order, movement, the turn's stages, 6.3."""
+
+from __future__ import annotations
+
+from mncore.rulesets.empires import draws, events as ev
+from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.commands import (Attack, ChooseLosses, ChooseMover, DeclarePeace, EndMoveTurn,
+                             HoldConquest, MoveCommand, MoveLegions, MoveTriremes, OccupyBuildings,
+                             OccupyMarker, Pillage, PlaceCirceLegion)
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand, require
+from mncore.rulesets.empires.evolve import move_step, replay
+from mncore.rulesets.empires.flow import Option, Pending
+from mncore.rulesets.empires.ids import Empire, ProvinceId
+from mncore.rulesets.empires.projections import great_cities
+from mncore.rulesets.empires.rules import battle, conquest
+from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
+from mncore.rulesets.empires.text import title
+from mncore.rulesets.empires.rules.powers import has_power, holders
+from mncore.rulesets.empires.state import GameState, MoveStep
+
+GREAT_CITIES_TO_WIN = 4  # 6.3
+
+
+# --- queries ------------------------------------------------------------------------------------------
+
+def at_war(state: GameState, province: ProvinceId) -> bool:
+    """Two or more empires have legions or a fortress in the province (4.2.1)."""
+    return len(empires_at(state, province)) >= 2
+
+
+def military_leader(state: GameState) -> Empire:
+    """Who names the active empires (4.0); without a Military Leader, the first empire in play (R49)."""
+    leader = state.titles.get("military")
+    return leader if leader is not None else next(iter(state.empires))
+
+
+def undecided_peace(state: GameState) -> list[Empire]:
+    step = move_step(state)
+    return [e for e in holders(state, "statue-of-zeus") if e not in step.peace_decided]
+
+
+def peace_partners(state: GameState, empire: Empire) -> list[Empire]:
+    """The opponents the Statue of Zeus may make peace with: never last round's (11.statue-of-zeus)."""
+    last = state.empires[empire].last_peace
+    return [e for e in state.empires if e not in (empire, last)]
+
+
+def required_battles(state: GameState) -> list[ProvinceId]:
+    """Provinces where the active empire's units (a fortress alone too) meet an opponent's, not at peace,
+    and no battle was fought yet this turn (4.1.2, ruling R47)."""
+    step = move_step(state)
+    if step.active is None:
+        return []
+    return [pid for pid in sorted(state.provinces)
+            if pid not in step.battles and units_at(state, pid, step.active)
+            and enemies_at(state, pid, step.active)]
+
+
+def unmoved_triremes(state: GameState, empire: Empire, sea: str) -> int:
+    return state.seas[sea].get(empire, 0) - move_step(state).moved_triremes.get(sea, 0)
+
+
+def unmoved_legions(state: GameState, empire: Empire, pid: ProvinceId) -> int:
+    return state.provinces[pid].legions.get(empire, 0) - move_step(state).moved_legions.get(pid, 0)
+
+
+def legion_destinations(state: GameState, empire: Empire, pid: ProvinceId) -> list[ProvinceId]:
+    """Provinces in play adjacent to pid, or adjoining it through the empire's triremes (4.1.2)."""
+    g = geo(state.geo_board)
+    seas = conquest.trireme_seas(state, empire)
+    return [p for p in sorted(state.provinces) if g.adjacent_or_adjoining(pid, p, seas)]
+
+
+# --- the phase ----------------------------------------------------------------------------------------
+
+def begin(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+    return []
+
+
+def pending(state: GameState) -> list[Pending]:
+    step = move_step(state)
+    peace = undecided_peace(state)
+    if peace:
+        return [Pending(empire=e, kind="peace",
+                        text="Statue of Zeus: declare peace with an opponent (peace with EMPIRE) or "
+                             "not (no peace)") for e in peace]
+    if step.losses:
+        return [Pending(empire=x.empire, kind="losses",
+                        text=f"choose {x.hits} unit(s) lost in {place_name(state, x.place)} "
+                             f"(lose ... in {x.place})") for x in step.losses]
+    if step.active is not None:
+        return [Pending(empire=step.active, kind="turn", text=_turn_text(state, step))]
+    if any(e not in step.done for e in state.empires):
+        left = ", ".join(title(e) for e in state.empires if e not in step.done)
+        return [Pending(empire=military_leader(state), kind="mover",
+                        text=f"name the next empire to move and battle ({left})")]
+    return []
+
+
+def _turn_text(state: GameState, step: MoveStep) -> str:
+    battles = required_battles(state)
+    conquests = conquest.open_conquests(state)
+    if battles:
+        return "battle in " + ", ".join(place_name(state, p) for p in battles) + " (attack EMPIRE in PROVINCE)"
+    if conquests:
+        return ("choose what to do in " + ", ".join(place_name(state, p) for p in conquests)
+                + " (pillage, occupy or hold)")
+    return {"naval": "move triremes, attack at sea, move legions, or done",
+            "sea": "attack at sea, move legions, or done",
+            "land": "move legions, or done",
+            "battles": "done"}[step.stage]
+
+
+def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+    """6.3: four capital and/or legendary cities controlled or occupied at the end of the phase."""
+    winners = [e for e in state.empires if len(great_cities(state, e)) >= GREAT_CITIES_TO_WIN]
+    if not winners:
+        return []
+    leader = state.titles.get("military")
+    if len(winners) > 1 and leader in winners:
+        # R45: by analogy with 6.2, the Military Leader wins among several
+        winners = [leader]
+    detail = "; ".join(f"{title(e)} holds " + ", ".join(_city_name(state, p, s)
+                                                         for p, s in great_cities(state, e))
+                       for e in winners)
+    return [ev.GameWon(empires=tuple(winners), condition="6.3", detail=detail)]
+
+
+def _city_name(state: GameState, pid: ProvinceId, sid: str) -> str:
+    _, space = geo(state.geo_board).space(f"{pid}/{sid}")
+    return space.name or f"{sid} in {place_name(state, pid)}"
+
+
+# --- orders -------------------------------------------------------------------------------------------
+
+def decide(state: GameState, order: MoveCommand, rng: Rng) -> list[ev.AnyEvent]:
+    require(state.phase == "move", "4.0",
+            f"this is the {state.phase} phase; move and battle orders are given in Move and Battle")
+    match order:
+        case ChooseMover():
+            return choose_mover(state, order)
+        case DeclarePeace():
+            return declare_peace(state, order)
+        case ChooseLosses():
+            return _then_settle(state, [battle.choose_losses(state, order)], order.place)
+    _require_turn(state, order.empire)
+    match order:
+        case MoveTriremes():
+            return move_triremes(state, order)
+        case MoveLegions():
+            return move_legions(state, order)
+        case Attack():
+            return attack(state, order, rng)
+        case Pillage():
+            return conquest.pillage(state, order, rng)
+        case OccupyBuildings():
+            return conquest.occupy_buildings(state, order)
+        case OccupyMarker():
+            return conquest.occupy_marker(state, order)
+        case HoldConquest():
+            return conquest.hold(state, order)
+        case PlaceCirceLegion():
+            return conquest.place_circe_legion(state, order)
+        case EndMoveTurn():
+            return end_turn(state, order)
+    raise InvalidCommand(f"{type(order).__name__} is not a Move and Battle order")
+
+
+def _require_turn(state: GameState, empire: Empire) -> None:
+    step = move_step(state)
+    require(step.active == empire, "4.0",
+            f"it is not {title(empire)}'s Move and Battle turn"
+            + (f" ({title(step.active)} is active)" if step.active else ""))
+    for x in step.losses:
+        require(False, "4.2", f"{title(x.empire)} must first choose {x.hits} unit(s) lost in "
+                              f"{place_name(state, x.place)}")
+
+
+def _then_settle(state: GameState, events: list[ev.AnyEvent], *places: str) -> list[ev.AnyEvent]:
+    """Events followed by the occupations they end in the provinces concerned (4.3, R43)."""
+    after = replay(events, state)
+    for place in places:
+        if place in after.provinces:
+            ended = conquest.settle_occupations(after, place)
+            events, after = events + ended, replay(ended, after)
+    return events
+
+
+def choose_mover(state: GameState, order: ChooseMover) -> list[ev.AnyEvent]:
+    step = move_step(state)
+    require(not undecided_peace(state), "11.statue-of-zeus",
+            "the Statue of Zeus's peace is declared at the beginning of the phase, before anyone moves")
+    leader = military_leader(state)
+    require(order.empire == leader, "4.0", f"only the Military Leader ({title(leader)}) names the "
+                                           "next empire to move and battle")
+    require(step.active is None, "4.0", f"{title(step.active or '')} has not finished its turn")
+    require(order.mover in state.empires, "4.0", f"{title(order.mover)} is not in this game")
+    require(order.mover not in step.done, "4.0",
+            f"{title(order.mover)} has had its Move and Battle turn this round")
+    out: list[ev.AnyEvent] = [ev.MoverChosen(empire=order.empire, mover=order.mover)]
+    # R40: a marker still occupied at the start of the conqueror's turn is converted by itself
+    return out + conquest.conversions(replay(out, state), order.mover)
+
+
+def declare_peace(state: GameState, order: DeclarePeace) -> list[ev.AnyEvent]:
+    require(has_power(state, order.empire, "statue-of-zeus"), "11.statue-of-zeus",
+            f"{title(order.empire)} does not hold the Statue of Zeus")
+    require(order.empire in undecided_peace(state), "11.statue-of-zeus",
+            "the Statue of Zeus's peace is declared once, at the beginning of the phase")
+    if order.opponent is None:
+        return [ev.PeaceDeclined(empire=order.empire)]
+    opp = order.opponent
+    require(opp in state.empires and opp != order.empire, "11.statue-of-zeus",
+            f"{title(opp)} is not an opponent in this game")
+    require(opp != state.empires[order.empire].last_peace, "11.statue-of-zeus",
+            f"{title(order.empire)} made peace with {title(opp)} last round; never the same opponent "
+            "two rounds in a row")
+    # R48: legions in the holder's provinces go home; occupations they held end with them (R43)
+    capital = next(s.capital for s in state.geo_board.setups if s.empire == opp)
+    returned = {pid: ps.legions[opp] for pid, ps in sorted(state.provinces.items())
+                if ps.controller == order.empire and ps.legions.get(opp, 0) and pid != capital}
+    events: list[ev.AnyEvent] = [ev.PeaceDeclared(empire=order.empire, opponent=opp, capital=capital,
+                                                  returned=returned)]
+    return _then_settle(state, events, *returned)
+
+
+def _require_moves(state: GameState, kind: str) -> None:
+    stage = move_step(state).stage
+    if kind == "trireme":
+        require(stage == "naval", "4.1", "triremes move before any sea battle and before any legion "
+                                         "moves; each unit moves once")
+    else:
+        require(stage != "battles", "4.1.2",
+                "legions move before the land battles: a battle or conquest closed the movement")
+
+
+def move_triremes(state: GameState, order: MoveTriremes) -> list[ev.AnyEvent]:
+    g = geo(state.geo_board)
+    src, dst = g.sea(order.from_sea), g.sea(order.to_sea)
+    _require_moves(state, "trireme")
+    require(order.count >= 1, "4.1.1", "move at least one trireme")
+    free = unmoved_triremes(state, order.empire, src.id)
+    require(free >= order.count, "4.1",
+            f"{title(order.empire)} has {free} trireme(s) in {src.name} that have not moved this turn; "
+            "each unit moves once")
+    require(dst.id in g.sea_neighbours(src.id), "4.1.1",
+            f"{dst.name} is not adjacent to {src.name}; a trireme moves to an adjacent sea")
+    return [ev.TriremesMoved(empire=order.empire, from_sea=src.id, to_sea=dst.id, count=order.count)]
+
+
+def move_legions(state: GameState, order: MoveLegions) -> list[ev.AnyEvent]:
+    g = geo(state.geo_board)
+    src, dst = g.province(order.from_province), g.province(order.to_province)
+    _require_moves(state, "legion")
+    require(order.count >= 1, "4.1.2", "move at least one legion")
+    require(dst.id in state.provinces, "setup.players",
+            f"{dst.name} is covered with this number of players and cannot be entered")
+    free = unmoved_legions(state, order.empire, src.id)
+    require(free >= order.count, "4.1",
+            f"{title(order.empire)} has {free} legion(s) in {src.name} that have not moved this turn; "
+            "each unit moves once")
+    adjacent = g.is_adjacent(src.id, dst.id)
+    by_sea = not adjacent and g.is_adjoining(src.id, dst.id, conquest.trireme_seas(state, order.empire))
+    require(adjacent or by_sea, "4.1.2",
+            f"{dst.name} is neither adjacent to {src.name} nor adjoining it through a continuous chain "
+            f"of {title(order.empire)}'s triremes")
+    owner = state.provinces[dst.id].controller
+    require(owner is None or not battle.at_peace(state, order.empire, owner), "11.statue-of-zeus",
+            f"{title(order.empire)} is at peace with {title(owner or '')} this round and may not enter "
+            f"its province {dst.name}")
+    events: list[ev.AnyEvent] = [ev.LegionsMoved(empire=order.empire, from_province=src.id,
+                                                 to_province=dst.id, count=order.count, by_sea=by_sea)]
+    return _then_settle(state, events, src.id)
+
+
+def attack(state: GameState, order: Attack, rng: Rng) -> list[ev.AnyEvent]:
+    step = move_step(state)
+    place = order.place
+    if place not in state.seas and place not in state.provinces:
+        raise InvalidCommand(f"unknown province or sea '{place}'")
+    if order.dice:
+        draws.require_sandbox(state, "battle dice")
+        require(set(order.dice) <= {order.empire, order.opponent}, "R7",
+                "dice can be fixed only for the two sides of the battle, "
+                f"{title(order.empire)} and {title(order.opponent)} (ruling R7)")
+    name = place_name(state, place)
+    sea = place in state.seas
+    if sea:
+        require(step.stage in ("naval", "sea"), "4.1.1",
+                "sea battles are fought before any legion moves")
+    require(place not in step.battles, "9.0",
+            f"a battle was already fought in {name} this turn; only one battle per place per turn")
+    require(units_at(state, place, order.empire) > 0, "4.2",
+            f"{title(order.empire)} has no {'triremes' if sea else 'units'} in {name}")
+    require(order.opponent != order.empire and units_at(state, place, order.opponent) > 0, "4.2",
+            f"{title(order.opponent)} has no {'triremes' if sea else 'legions or fortress'} in {name}")
+    require(not battle.at_peace(state, order.empire, order.opponent), "11.statue-of-zeus",
+            f"{title(order.empire)} and {title(order.opponent)} are at peace this round")
+    events = battle.fight(state, place, order.empire, order.opponent, rng, order.dice)
+    after = replay(events, state)
+    for loss in move_step(after).losses:
+        forced = battle.forced_losses(after, loss)
+        if forced is not None:
+            events.append(forced)
+    return _then_settle(state, events, place)
+
+
+def end_turn(state: GameState, order: EndMoveTurn) -> list[ev.AnyEvent]:
+    battles = required_battles(state)
+    require(not battles, "4.1.2",
+            "a land battle must be fought in " + ", ".join(
+                f"{place_name(state, p)} (against {' or '.join(title(e) for e in enemies_at(state, p, order.empire))})"
+                for p in battles))
+    open_ = conquest.open_conquests(state)
+    require(not open_, "4.3",
+            f"{title(order.empire)} is the Conqueror of "
+            + ", ".join(place_name(state, p) for p in open_)
+            + ": pillage, occupy or hold first")
+    return [ev.MoveTurnEnded(empire=order.empire)]
+
+
+# --- options --------------------------------------------------------------------------------------------
+
+def options(state: GameState, empire: Empire) -> list[Option]:
+    out: list[Option] = []
+    for p in pending(state):
+        if p.empire != empire:
+            continue
+        if p.kind == "peace":
+            out += [Option(kind="peace", order=f"peace with {e}") for e in peace_partners(state, empire)]
+            out.append(Option(kind="peace", order="no peace"))
+        elif p.kind == "mover":
+            step = move_step(state)
+            out += [Option(kind="mover", order=f"mover {e}") for e in state.empires if e not in step.done]
+        elif p.kind == "losses":
+            out += _loss_options(state, empire)
+        elif p.kind == "turn":
+            out += _turn_options(state, empire)
+    return out
+
+
+def _turn_options(state: GameState, empire: Empire) -> list[Option]:
+    step = move_step(state)
+    g = geo(state.geo_board)
+    out: list[Option] = []
+    if step.stage == "naval":
+        out += [Option(kind="move-trireme", order=f"move trireme {s} to {t}")
+                for s in sorted(state.seas) if unmoved_triremes(state, empire, s) > 0
+                for t in sorted(g.sea_neighbours(s))]
+    if step.stage in ("naval", "sea"):
+        out += [Option(kind="attack", order=f"attack {e} in {s}") for s in sorted(state.seas)
+                if s not in step.battles and state.seas[s].get(empire, 0)
+                for e in enemies_at(state, s, empire)]
+    if step.stage != "battles":
+        out += [Option(kind="move-legion", order=f"move legion {p} to {t}")
+                for p in sorted(state.provinces) if unmoved_legions(state, empire, p) > 0
+                for t in legion_destinations(state, empire, p) if _may_enter(state, empire, t)]
+    out += [Option(kind="attack", order=f"attack {e} in {p}") for p in required_battles(state)
+            for e in enemies_at(state, p, empire)]
+    for pid in conquest.open_conquests(state):
+        out += _conquest_options(state, empire, pid)
+    out += [Option(kind="circe", order=f"place legion on {sid} in {pid}")
+            for pid, sid in conquest.circe_spaces(state, empire)]
+    if not required_battles(state) and not conquest.open_conquests(state):
+        out.append(Option(kind="done", order="done"))
+    return out
+
+
+def _may_enter(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
+    owner = state.provinces[pid].controller
+    return owner is None or not battle.at_peace(state, empire, owner)
+
+
+def _loss_options(state: GameState, empire: Empire) -> list[Option]:
+    out: list[Option] = []
+    for x in move_step(state).losses:
+        if x.empire != empire or x.place not in state.provinces:
+            continue
+        ps = state.provinces[x.place]
+        for fortress in (False, True) if ps.fortress == empire else (False,):
+            n = x.hits - int(fortress)
+            if 0 <= n <= ps.legions.get(empire, 0):
+                units = ([f"{n} legion" + ("s" if n > 1 else "")] if n else []) + (
+                    ["fortress"] if fortress else [])
+                out.append(Option(kind="losses", order=f"lose {' '.join(units)} in {x.place}"))
+    return out
+
+
+def _conquest_options(state: GameState, empire: Empire, pid: ProvinceId) -> list[Option]:
+    ps = state.provinces[pid]
+    out: list[Option] = []
+    hamilcar = has_power(state, empire, "hamilcar")
+    for sid, kind in sorted(ps.buildings.items()):
+        takes = (" take coin", " take legendary") if kind == "legendary" and not hamilcar else ("",)
+        out += [Option(kind="pillage", order=f"pillage {sid} in {pid}{t}") for t in takes]
+    if ps.legions.get(empire, 0) and ps.buildings:
+        out.append(Option(kind="occupy", template=f"occupy {{space}} in {pid}",
+                          parts={"space": tuple(sorted(ps.buildings))}))
+    if (ps.legions.get(empire, 0) and not conquest.is_capital_province(state, pid)
+            and conquest.reaches_own(state, empire, pid)):
+        out.append(Option(kind="occupy-marker", order=f"occupy marker in {pid}"))
+        if conquest.sheba_problem(state, empire, pid) is None:
+            out.append(Option(kind="occupy-marker", order=f"occupy marker in {pid} with sheba"))
+    out.append(Option(kind="hold", order=f"hold {pid}"))
+    return out

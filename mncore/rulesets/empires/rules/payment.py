@@ -1,0 +1,150 @@
+"""Paying for builds (3.0): sets of coins or of different commodities, Cleopatra, Hannibal, special costs."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable
+
+from mncore.errors import refuse, require
+from mncore.rulesets.empires.ids import COIN, Empire, Token, commodity_of, is_legendary
+from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires.state import Bag, GameState, bag_contains, bag_tokens, bag_total
+
+# The once-per-round powers that make one unit cost a single coin or a single commodity (3.1.2).
+CHEAP_UNITS: dict[str, tuple[str, str, str]] = {
+    # power -> (unit kind, the commodity that may replace the coin, the section)
+    "spartacus": ("legion", "gladiator", "10.spartacus"),
+    "gilgamesh": ("fortress", "stone", "10.gilgamesh"),
+    "pharos": ("trireme", "wood", "11.pharos"),
+}
+
+
+def show(paid: Bag) -> str:
+    """A payment as the order grammar writes it: 'coin coin wine', or 'nothing'."""
+    return " ".join(bag_tokens(paid)) or "nothing"
+
+
+def set_problem(paid: Bag, cost: int, cleopatra: bool, hannibal: bool) -> tuple[str, str] | None:
+    """Why paid is not one legal set of cost resources, as (section, reason); None if it is (3.0)."""
+    size = bag_total(paid)
+    if size != cost:
+        return "3.0", f"it costs {cost} resources, but {size} are paid"
+    coins = paid.get(COIN, 0)
+    if coins == size:
+        return None
+    if coins == size - 1 and cleopatra:
+        return None  # a coin set in which one commodity stands in for a coin (10.cleopatra)
+    if coins > 1 or (coins == 1 and not cleopatra):
+        return ("10.cleopatra" if cleopatra else "3.0",
+                "a set is either only coins or only commodities; coins and commodities do not mix"
+                + (" (Cleopatra lets one coin stand in for one commodity)" if cleopatra else ""))
+    return _duplicate_problem(paid, hannibal)
+
+
+def _duplicate_problem(paid: Bag, hannibal: bool) -> tuple[str, str] | None:
+    types = Counter(commodity_of(t) or t for t in bag_tokens(paid) if t != COIN)
+    twice = sorted(t for t, n in types.items() if n > 1)
+    if not twice:
+        return None
+    if hannibal and len(twice) == 1 and types[twice[0]] == 2:
+        return None  # one commodity type used twice (10.hannibal)
+    legendary_note = (" (a legendary commodity counts as its ordinary type, 1.2)"
+                      if any(is_legendary(t) for t in paid) else "")
+    if hannibal:
+        return ("10.hannibal", f"a commodity set may use only one type twice, but {', '.join(twice)} "
+                f"appear{'s' if len(twice) == 1 else ''} more often{legendary_note}")
+    return "3.0", (f"the commodities of a set must all be different, but {', '.join(twice)} "
+                   f"appear{'s' if len(twice) == 1 else ''} more than once{legendary_note}")
+
+
+def require_held(state: GameState, empire: Empire, paid: Bag) -> None:
+    """Refuse unless the empire holds every token it pays with (3.0)."""
+    held = state.empires[empire].resources
+    require(all(n > 0 for n in paid.values()), "3.0", "a payment counts each token at least once")
+    require(bag_contains(held, paid), "3.0",
+            f"{empire.title()} pays {show(paid)} but holds only {show(held)}")
+
+
+def require_set(state: GameState, empire: Empire, paid: Bag, cost: int, what: str) -> None:
+    """Refuse unless paid is held and is one legal set of cost resources for this empire (3.0)."""
+    require_held(state, empire, paid)
+    problem = set_problem(paid, cost, has_power(state, empire, "cleopatra"),
+                          has_power(state, empire, "hannibal"))
+    if problem is not None:
+        section, reason = problem
+        refuse(section, f"{what} cannot be paid with {show(paid)}: {reason}")
+
+
+def require_cheap(state: GameState, empire: Empire, paid: Bag, power: str, what: str) -> None:
+    """Refuse unless paid is the single coin or single commodity the power asks for (3.1.2)."""
+    _, commodity, section = CHEAP_UNITS[power]
+    require_held(state, empire, paid)
+    tokens = bag_tokens(paid)
+    require(len(tokens) == 1 and (tokens[0] == COIN or commodity_of(tokens[0]) == commodity), section,
+            f"{what} with {power.title()} costs 1 coin or 1 {commodity}, not {show(paid)}")
+
+
+def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -> list[Bag]:
+    """A few legal ways for the empire to pay a set of cost resources from what it holds."""
+    held = state.empires[empire].resources
+    cleopatra = has_power(state, empire, "cleopatra")
+    hannibal = has_power(state, empire, "hannibal")
+    found: list[Bag] = []
+    for bag in _candidates(held, cost, cleopatra, hannibal):
+        if (bag not in found and bag_contains(held, bag)
+                and set_problem(bag, cost, cleopatra, hannibal) is None):
+            found.append(bag)
+        if len(found) >= limit:
+            break
+    return found
+
+
+def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> list[Bag]:
+    coins = held.get(COIN, 0)
+    by_type = _one_token_per_type(held)
+    plenty = sorted(by_type, key=lambda c: (-_count_of_type(held, c), c))
+    out: list[Bag] = [{COIN: cost}] if coins >= cost else []
+    for order in (plenty, sorted(by_type)):
+        if len(order) >= cost:
+            out.append(_bag(by_type[c] for c in order[:cost]))
+    if cleopatra and cost > 1:
+        if coins >= cost - 1 and by_type:
+            out.append({COIN: cost - 1, by_type[plenty[0]]: 1})
+        if coins >= 1 and len(by_type) >= cost - 1:
+            out.append(_bag([COIN, *(by_type[c] for c in plenty[:cost - 1])]))
+    if hannibal and cost > 1 and plenty and _count_of_type(held, plenty[0]) >= 2:
+        rest = plenty[1:cost - 1]
+        if len(rest) == cost - 2:
+            out.append(_bag([*_two_of_type(held, plenty[0]), *(by_type[c] for c in rest)]))
+    # then other sets of different commodities, so that a player sees more than one way to pay
+    out += [_bag(by_type[c] for c in combo)
+            for combo in itertools.islice(itertools.combinations(sorted(by_type), cost), 12)]
+    return out
+
+
+def _one_token_per_type(held: Bag) -> dict[str, Token]:
+    """For each commodity type held, the token to spend: the ordinary one before the legendary."""
+    out: dict[str, Token] = {}
+    for token in sorted(held, key=is_legendary):
+        kind = commodity_of(token)
+        if kind is not None and held[token] > 0:
+            out.setdefault(kind, token)
+    return out
+
+
+def _count_of_type(held: Bag, kind: str) -> int:
+    return sum(n for t, n in held.items() if commodity_of(t) == kind)
+
+
+def _two_of_type(held: Bag, kind: str) -> list[Token]:
+    tokens = [t for t in sorted(held, key=is_legendary) if commodity_of(t) == kind
+              for _ in range(held[t])]
+    return tokens[:2]
+
+
+def _bag(tokens: Iterable[Token]) -> Bag:
+    out: Bag = {}
+    for t in tokens:
+        out[t] = out.get(t, 0) + 1
+    return out

@@ -1,0 +1,81 @@
+"""Set-up (steps 1–5 and the 3- and 4-player set-ups): the events that start a game."""
+
+from __future__ import annotations
+
+import mncore
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import Board, board_digest
+from mncore.rulesets.empires.commands import CreateGame
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand
+from mncore.rulesets.empires.evolve import replay
+from mncore.rulesets.empires.flow import rules_for
+from mncore.rulesets.empires.ids import EMPIRES, Empire
+from mncore.rulesets.empires.rules import collect
+from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
+from mncore.rulesets.empires.state import DisplayTile, ForkInfo, Options
+
+FACE_UP_FIRST_GAME = 5
+
+
+def playable_empires(board: Board, count: int) -> tuple[Empire, ...]:
+    """The empires that can play with this many players: those whose region is not covered."""
+    covered = set(board.covered.get(str(count), ()))
+    with_setup = {s.empire for s in board.setups}
+    return tuple(e for e in EMPIRES if e in with_setup and e not in covered)
+
+
+def assign_players(cmd: CreateGame, rng: Rng) -> dict[Empire, str]:
+    """Who plays which empire: as chosen, or drawn at random from the secret (Game set-up)."""
+    if cmd.players and cmd.random_players:
+        raise InvalidCommand("choose every empire, or draw every empire at random, not both")
+    names = list(cmd.players.values()) or list(cmd.random_players)
+    count = len(names)
+    if not 3 <= count <= 5:
+        raise InvalidCommand(f"Mare Nostrum: Empires is for 3 to 5 players; {count} given [rule setup.players]")
+    allowed = playable_empires(cmd.board, count)
+    if cmd.random_players:
+        return dict(zip(allowed, rng.shuffled(list(cmd.random_players)), strict=True))
+    chosen = set(cmd.players)
+    if chosen != set(allowed):
+        missing = ", ".join(e.title() for e in allowed if e not in chosen)
+        extra = ", ".join(e.title() for e in chosen if e not in allowed)
+        covered = ", ".join(e.title() for e in cmd.board.covered.get(str(count), ())) or "none"
+        raise InvalidCommand(
+            f"with {count} players the empires in play are {', '.join(e.title() for e in allowed)} "
+            f"(covered regions: {covered})" + (f"; missing: {missing}" if missing else "")
+            + (f"; not playable: {extra}" if extra else "") + " [rule setup.players]")
+    return {e: cmd.players[e] for e in EMPIRES if e in chosen}
+
+
+def display(cmd: CreateGame, rng: Rng) -> tuple[DisplayTile, ...]:
+    """Set-up step 5: five random tiles and the Pyramids face up, the rest face down, or all face up."""
+    rs = load_ruleset()
+    others = [t.id for t in rs.tiles if not t.starting and t.kind != "pyramids"]
+    pyramids = DisplayTile(tile="pyramids", face_up=True)
+    if cmd.display == "experienced":
+        return (*(DisplayTile(tile=t, face_up=True) for t in others), pyramids)
+    order = rng.shuffled(others)
+    return (*(DisplayTile(tile=t, face_up=i < FACE_UP_FIRST_GAME) for i, t in enumerate(order)),
+            pyramids)
+
+
+def create(cmd: CreateGame, rng: Rng, commitment: str, fork_of: ForkInfo | None = None
+           ) -> list[ev.AnyEvent]:
+    """The first events of a game: creation, display, the first round's resources, the Trade phase."""
+    players = assign_players(cmd, rng)
+    created = ev.GameCreated(
+        engine_version=mncore.__version__, ruleset_id=RULESET_ID, ruleset_version=RULESET_VERSION,
+        board=cmd.board, board_digest=board_digest(cmd.board), players=players,
+        options=Options(display=cmd.display, fair_play=cmd.fair_play, sandbox=not cmd.fair_play,
+                        fork_of=fork_of),
+        commitment=commitment)
+    events: list[ev.AnyEvent] = [created, ev.TilesDisplayed(display=display(cmd, rng))]
+    state = replay(events)
+    # set-up step 3: the first round's resources are collected before play starts
+    events += collect.collection(state, rng)
+    began = ev.PhaseBegan(round=1, phase="trade")
+    events.append(began)
+    state = replay(events)
+    events += rules_for("trade").begin(state, rng)
+    return events

@@ -1,0 +1,319 @@
+"""Phase 2, Trade Resources (2.1, 2.2, 2.2.1): the exchange marker, offers and claims."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import ClaimResource, GiveResource, OfferResources, PlayExchangeMarker, TradeCommand
+from mncore.dice import Rng
+from mncore.errors import require
+from mncore.rulesets.empires.evolve import replay, trade_step
+from mncore.rulesets.empires.flow import Option, Pending
+from mncore.rulesets.empires.ids import EMPIRES, TOKENS, Empire
+from mncore.rulesets.empires.rules.collect import share_order
+from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import Bag, GameState, TradeStep, bag_contains, bag_of, bag_tokens, bag_total
+from mncore.rulesets.empires.text import title
+
+ANTIGONE_MAX = 5  # 10.antigone: from 0 up to 5 resources
+
+
+def canonical(d: dict[Any, Any]) -> dict[Any, Any]:
+    """Keys sorted at every level, as the stored (deterministic) JSON gives them back on replay."""
+    return {k: canonical(v) if isinstance(v, dict) else v for k, v in sorted(d.items())}
+
+
+def trade_leader(state: GameState) -> Empire | None:
+    return state.titles.get("trade")
+
+
+def available_markers(state: GameState) -> list[tuple[int, tuple[int, int]]]:
+    """The exchange markers the Trade Leader may play now (2.1), with their index."""
+    markers = load_ruleset().components.exchange_markers
+    played = state.exchange_played if state.exchange_holder == trade_leader(state) else ()
+    return [(i, m) for i, m in enumerate(markers) if i not in played]
+
+
+# --- queries on the trade in progress ----------------------------------------------------------------------
+
+def may_alter_offer(state: GameState, empire: Empire) -> bool:
+    return has_power(state, empire, "antigone")
+
+
+def offer_sizes(state: GameState, empire: Empire, value: int) -> range:
+    """How many resources the empire may offer: the value, or 0 to 5 with Antigone (10.antigone, R24)."""
+    if may_alter_offer(state, empire):
+        return range(0, min(ANTIGONE_MAX, bag_total(state.empires[empire].resources)) + 1)
+    return range(value, value + 1)
+
+
+OFFER_SAMPLES = 60  # options() lists at most this many whole offers
+
+
+def legal_offers(held: Bag, sizes: range) -> tuple[str, ...]:
+    """Whole offers the empire could make, as the words after `offer` (sorted, at most OFFER_SAMPLES)."""
+    tokens = bag_tokens(held)
+    seen: dict[str, None] = {}
+    for n in sizes:
+        for combo in itertools.combinations(tokens, n):
+            seen[" ".join(combo) or "nothing"] = None
+            if len(seen) >= OFFER_SAMPLES:
+                return tuple(seen)
+    return tuple(seen)
+
+
+def forbidden_source(step: TradeStep, claimant: Empire) -> Empire | None:
+    """After A claimed from B and B from A, A may not claim from B at once (2.2)."""
+    if len(step.claims) < 2:
+        return None
+    last, before = step.claims[-1], step.claims[-2]
+    if (last.source == claimant and before.claimant == claimant
+            and before.source == last.claimant):
+        return last.claimant
+    return None
+
+
+def legal_sources(state: GameState, claimant: Empire) -> list[Empire]:
+    """The empires whose remaining offer the claimant may claim from now (2.2)."""
+    step = trade_step(state)
+    barred = forbidden_source(step, claimant)
+    return [e for e in EMPIRES if e != claimant and e != barred and step.offers.get(e)]
+
+
+def balance(step: TradeStep, empire: Empire) -> int:
+    """Resources received in the trade minus those offered: above 0 claimed extra, below 0 short (2.2.1)."""
+    got = sum(1 for c in step.claims if c.claimant == empire)
+    got += sum(1 for g in step.gifts if g.claimant == empire)
+    got -= sum(1 for g in step.gifts if g.source == empire)
+    return got - step.offered.get(empire, 0)
+
+
+def short_empires(step: TradeStep) -> list[Empire]:
+    return [e for e in step.participants if e != step.opener and balance(step, e) < 0]
+
+
+def gift_due(state: GameState) -> bool:
+    """The opener claimed more than it offered and someone claimed fewer (2.2.1, ruling R28)."""
+    step = trade_step(state)
+    return (step.over and step.opener is not None and balance(step, step.opener) > 0
+            and bool(short_empires(step)))
+
+
+# --- the phase ----------------------------------------------------------------------------------------------
+
+def begin(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+    return []
+
+
+def pending(state: GameState) -> list[Pending]:
+    step = trade_step(state)
+    leader = trade_leader(state)
+    if state.phase != "trade":
+        return []
+    if step.value is None:
+        if leader is None:
+            return []
+        values = ", ".join(str(v) for _, m in available_markers(state) for v in m)
+        return [Pending(empire=leader, kind="exchange-marker",
+                        text=f"play an exchange marker for one of its values ({values})")]
+    if not step.revealed and not step.over:
+        # every offer stays face down until the last is in (ruling R29)
+        return [Pending(empire=e, kind="offer", text=_offer_text(state, e, step.value))
+                for e in step.participants if e not in step.offers]
+    if not step.over and step.claimant is not None:
+        return [Pending(empire=step.claimant, kind="claim",
+                        text="claim one resource from another empire's offer: claim TOKEN from EMPIRE")]
+    if gift_due(state) and step.opener is not None:
+        shorts = ", ".join(title(e) for e in short_empires(step))
+        return [Pending(empire=step.opener, kind="give",
+                        text=f"give one resource to an empire left short ({shorts}): give TOKEN to EMPIRE")]
+    return []
+
+
+def _offer_text(state: GameState, empire: Empire, value: int) -> str:
+    sizes = offer_sizes(state, empire, value)
+    if len(sizes) > 1:
+        return (f"offer from 0 to {sizes[-1]} resources face down (Antigone; the exchange value is "
+                f"{value}): offer TOKEN ...")
+    return f"offer {value} resource{'' if value == 1 else 's'} face down: offer TOKEN ..."
+
+
+def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+    return []
+
+
+def options(state: GameState, empire: Empire) -> list[Option]:
+    mine = {p.kind for p in pending(state) if p.empire == empire}
+    step = trade_step(state)
+    out: list[Option] = []
+    if "exchange-marker" in mine:
+        out += [Option(kind="exchange-marker", order=f"trade {v}")
+                for _, m in available_markers(state) for v in m]
+    if "offer" in mine and step.value is not None:
+        sizes = offer_sizes(state, empire, step.value)
+        how_many = (str(sizes[0]) if len(sizes) == 1 else f"0 to {sizes[-1]}")
+        out.append(Option(kind="offer", template="offer {tokens}",
+                          parts={"tokens": legal_offers(state.empires[empire].resources, sizes)},
+                          note=f"offer {how_many} of your resources ('nothing' for none); "
+                               f"up to {OFFER_SAMPLES} of the possible offers are listed"))
+    if "claim" in mine:
+        out += [Option(kind="claim", order=f"claim {t} from {src}")
+                for src in legal_sources(state, empire) for t in sorted(step.offers[src])]
+    if "give" in mine:
+        out += [Option(kind="give", order=f"give {t} to {to}")
+                for to in short_empires(step) for t in sorted(state.empires[empire].resources)]
+    return out
+
+
+def decide(state: GameState, order: TradeCommand, rng: Rng) -> list[ev.AnyEvent]:
+    match order:
+        case PlayExchangeMarker():
+            return play_marker(state, order)
+        case OfferResources():
+            return offer(state, order)
+        case ClaimResource():
+            return claim(state, order)
+        case GiveResource():
+            return give(state, order)
+
+
+# --- 2.1: the exchange marker and the offers -------------------------------------------------------------------
+
+def play_marker(state: GameState, order: PlayExchangeMarker) -> list[ev.AnyEvent]:
+    require(state.phase == "trade", "2.1", "exchange markers are played in the Trade phase")
+    require(trade_leader(state) == order.empire, "2.1",
+            f"only the Trade Leader ({(trade_leader(state) or 'nobody').title()}) plays an exchange marker")
+    require(trade_step(state).value is None, "2.1", "an exchange marker was already played this round")
+    found = [(i, m) for i, m in available_markers(state) if order.value in m]
+    all_values = [v for m in load_ruleset().components.exchange_markers for v in m]
+    require(order.value in all_values, "2.1",
+            f"no exchange marker shows {order.value} (the markers are 5/0, 2/1 and 4/3)")
+    require(bool(found), "2.1",
+            f"the marker showing {order.value} was played already; it returns when all three have "
+            "been played or a new Trade Leader takes the markers")
+    index, _ = found[0]
+    played = ev.ExchangeMarkerPlayed(empire=order.empire, marker=index, value=order.value)
+    if order.value == 0:
+        return [played, ev.TradingEnded(reason="the exchange value is 0: nobody offers anything",
+                                        section="R23")]
+    return [played, *open_trade(state, order.value)]
+
+
+def open_trade(state: GameState, value: int) -> list[ev.AnyEvent]:
+    """Who offers (ruling R23), who claims first (2.2, ruling R25); too few takers: no trade (R23)."""
+    held = {e: bag_total(es.resources) for e, es in state.empires.items()}
+    takers = tuple(e for e in state.empires if held[e] >= value or may_alter_offer(state, e))
+    out = tuple(e for e in state.empires if e not in takers)
+    opener = next((e for e in share_order(state) if e in takers), None)
+    opened = ev.TradeOpened(participants=takers, sitting_out=out, held=canonical(held), opener=opener)
+    if len(takers) < 2:
+        return [opened, ev.TradingEnded(reason="fewer than two empires hold enough resources to trade",
+                                        section="R23")]
+    return [opened]
+
+
+def offer(state: GameState, order: OfferResources) -> list[ev.AnyEvent]:
+    step = trade_step(state)
+    value = step.value
+    require(state.phase == "trade" and value is not None, "2.1",
+            "resources are offered in the Trade phase, after the Trade Leader plays an exchange marker")
+    assert value is not None, "checked just above"
+    require(not step.over and not step.revealed, "2.1", "the offers are already revealed: it is too late "
+                                                       "to offer")
+    emp = order.empire
+    held = bag_total(state.empires[emp].resources)
+    require(emp in step.participants, "R23",
+            f"{title(emp)} holds {held} resources, fewer than the {step.value} to offer: it sits this "
+            "trade out (ruling R23)")
+    require(emp not in step.offers, "2.1", f"{title(emp)} has already placed its offer face down")
+    sizes = offer_sizes(state, emp, value)
+    if len(sizes) > 1:
+        require(len(order.tokens) in sizes, "10.antigone",
+                f"with Antigone {title(emp)} offers from 0 to {sizes[-1]} resources, not {len(order.tokens)}")
+    else:
+        require(len(order.tokens) == step.value, "2.1",
+                f"the exchange value is {step.value}: offer exactly {step.value} resources, "
+                f"not {len(order.tokens)}")
+    bag = bag_of(order.tokens)
+    require(all(t in TOKENS for t in bag) and bag_contains(state.empires[emp].resources, bag), "2.1",
+            f"{title(emp)} does not hold {_words(bag)} behind its screen")
+    offered = ev.ResourcesOffered(empire=emp, offer=canonical(bag), count=len(order.tokens))
+    after = replay([offered], state)
+    if any(e not in trade_step(after).offers for e in trade_step(after).participants):
+        return [offered]
+    revealed = ev.OffersRevealed(offers=canonical(trade_step(after).offers))
+    return [offered, revealed, *close_if_stuck(replay([revealed], after))]
+
+
+def _words(bag: Bag) -> str:
+    return ", ".join(f"{n} {title(t)}" for t, n in sorted(bag.items())) or "nothing"
+
+
+# --- 2.2: claims ---------------------------------------------------------------------------------------------
+
+def claim(state: GameState, order: ClaimResource) -> list[ev.AnyEvent]:
+    step = trade_step(state)
+    emp, src = order.empire, order.source
+    require(state.phase == "trade" and step.revealed and not step.over, "2.2",
+            "resources are claimed in the Trade phase, once every offer is revealed and until trading ends")
+    require(step.claimant == emp, "2.2",
+            f"it is {title(step.claimant or 'nobody')}'s turn to claim, not {title(emp)}'s")
+    require(src != emp, "2.2", "claim a resource offered by another empire, not your own")
+    remaining = step.offers.get(src, {})
+    require(remaining.get(order.token, 0) > 0, "2.2",
+            f"{title(src)}'s offer holds no {title(order.token)} now; it holds {_words(remaining)}")
+    require(forbidden_source(step, emp) != src, "2.2",
+            f"two empires may not claim each other's resources twice in a row (ruling R27): {title(emp)} claimed "
+            f"from {title(src)} and {title(src)} just claimed from {title(emp)}; claim from another empire")
+    claimed = ev.ResourceClaimed(empire=emp, source=src, token=order.token)
+    return [claimed, *close_if_stuck(replay([claimed], state))]
+
+
+def close_if_stuck(state: GameState) -> list[ev.AnyEvent]:
+    """End the claims when nothing is left, at the two-empire stop (2.2), or with no legal claim (R26)."""
+    step = trade_step(state)
+    claimant = step.claimant
+    remaining = {e for e, bag in step.offers.items() if bag}
+    if claimant is None or not remaining:
+        return [_ended(state, "every offered resource was claimed", "2.2")]
+    live = sorted(remaining | {claimant})
+    if len(live) == 2 and _claimed_each_other(step, live[0], live[1]):
+        return [_ended(state, f"only {title(live[0])} and {title(live[1])} remain, and each has claimed "
+                              "from the other", "2.2")]
+    if not legal_sources(state, claimant):
+        return [_ended(state, f"{title(claimant)} has no resource it may claim (ruling R26)", "R26")]
+    return []
+
+
+def _claimed_each_other(step: TradeStep, a: Empire, b: Empire) -> bool:
+    pairs = {(c.claimant, c.source) for c in step.claims}
+    return (a, b) in pairs and (b, a) in pairs
+
+
+def _ended(state: GameState, reason: str, section: str) -> ev.TradingEnded:
+    step = trade_step(state)
+    return ev.TradingEnded(reason=reason, section=section,
+                           returned=canonical({e: b for e, b in step.offers.items() if b}),
+                           stored=canonical({e: b for e, b in step.claimed.items() if b}))
+
+
+# --- 2.2.1: uneven claims ---------------------------------------------------------------------------------------
+
+def give(state: GameState, order: GiveResource) -> list[ev.AnyEvent]:
+    step = trade_step(state)
+    emp = order.empire
+    require(state.phase == "trade" and gift_due(state), "2.2.1",
+            "no resource is owed: a gift is due only after trading, when the empire that claimed first "
+            "took more than it offered and another took fewer")
+    require(step.opener == emp, "2.2.1",
+            f"only {title(step.opener or 'nobody')}, who claimed an extra resource, gives one")
+    shorts = short_empires(step)
+    require(order.to in shorts, "2.2.1",
+            f"{title(order.to)} is not short: give to one of {', '.join(title(e) for e in shorts)}")
+    held = state.empires[emp].resources
+    require(held.get(order.token, 0) > 0, "2.2.1",
+            f"{title(emp)} holds no {title(order.token)}; it holds {_words(held)}")
+    return [ev.ResourceGiven(empire=emp, to=order.to, token=order.token)]

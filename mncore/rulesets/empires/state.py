@@ -1,0 +1,254 @@
+"""The game state: frozen Structs folded from the events, and read-only queries on them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from mncore.rulesets.empires.board import Board
+from mncore.rulesets.empires.ids import (BuildingKind, Commodity, Empire, Phase, ProvinceId, SeaId, TileId, Token,
+                        Track)
+
+
+class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+    """Base of every state Struct; defaults are left out of its JSON, as for events (see Event)."""
+
+
+Bag = dict[Token, int]  # a holding of resource tokens; only positive counts are kept
+
+
+class ForkInfo(_S, frozen=True, kw_only=True):
+    """Where a forked game branched off."""
+
+    game: str
+    at: int
+    head_hash: str
+    commitment: str
+
+
+class Options(_S, frozen=True, kw_only=True):
+    """Options chosen at creation."""
+
+    display: Literal["first-game", "experienced"] = "first-game"
+    fair_play: bool = True
+    sandbox: bool = False  # not fair-play (forks, positions, known seeds): outcomes may be fixed (R7)
+    fork_of: ForkInfo | None = None
+
+
+class ProvinceState(_S, frozen=True, kw_only=True):
+    """Who controls a province, what is built on its spaces, whose units and occupiers are there."""
+
+    controller: Empire | None = None
+    buildings: dict[str, BuildingKind] = {}  # space id -> building built on it
+    legions: dict[Empire, int] = {}
+    fortress: Empire | None = None  # at most one per province (3.1.2)
+    occupied: dict[str, Empire] = {}  # space id -> conqueror whose legion occupies it (4.3.2)
+    marker_occupier: Empire | None = None  # legion on the control marker (4.3.3)
+    marker_round: int = 0  # the round the marker was occupied
+    circe: dict[str, Empire] = {}  # empty caravan space -> legion acting as a caravan (10.circe)
+
+
+class DisplayTile(_S, frozen=True, kw_only=True):
+    """A tile on the Heroes & Wonders display (set-up step 5)."""
+
+    tile: TileId
+    face_up: bool
+
+
+class EmpireState(_S, frozen=True, kw_only=True):
+    """One empire: its player, resources behind the screen, tiles and per-round power use."""
+
+    player: str
+    resources: Bag = {}
+    tiles: tuple[TileId, ...] = ()  # starting hero first, then in the order gained
+    copied: TileId | None = None  # the hero Castor & Pollux copies (10.castor-pollux)
+    used: tuple[str, ...] = ()  # once-per-round powers used this round
+    peace_with: Empire | None = None  # Statue of Zeus peace this round (11.statue-of-zeus)
+    last_peace: Empire | None = None  # the opponent of last round's peace
+
+
+# --- phase sub-states: what the current phase is waiting for -------------------------------------
+
+class CollectStep(_S, frozen=True, kw_only=True, tag="collect"):
+    """Collect: the choices still open after the automatic collection."""
+
+    legendary_choices: tuple[tuple[Empire, ProvinceId], ...] = ()  # coin or legendary (1.1)
+    colossus: tuple[Empire, ...] = ()  # who still picks a commodity (11.colossus)
+
+
+class Claim(_S, frozen=True, kw_only=True):
+    """One claim of the Trade phase: claimant took a token offered by source."""
+
+    claimant: Empire
+    source: Empire
+    token: Token
+
+
+class TradeStep(_S, frozen=True, kw_only=True, tag="trade"):
+    """Trade: the marker played, the offers, the claims so far and who claims next."""
+
+    value: int | None = None  # None until the Trade Leader plays a marker
+    participants: tuple[Empire, ...] = ()
+    offers: dict[Empire, Bag] = {}  # hidden until revealed; what remains unclaimed
+    offered: dict[Empire, int] = {}  # how many each offered
+    revealed: bool = False
+    claimant: Empire | None = None
+    claims: tuple[Claim, ...] = ()
+    claimed: dict[Empire, Bag] = {}  # face down on each claimant's mat
+    opener: Empire | None = None  # who claims first: the Trade Leader, or ruling R25
+    over: bool = False  # claiming has ended (2.2); only 2.2.1 gifts may remain
+    gifts: tuple[Claim, ...] = ()  # 2.2.1: claimant = receiver, source = giver
+
+
+class BuildStep(_S, frozen=True, kw_only=True, tag="build"):
+    """Build: the active builder and who has built."""
+
+    active: Empire | None = None
+    done: tuple[Empire, ...] = ()
+    recruited: tuple[Empire, ...] = ()  # who recruited a fifth tile this phase (6.2)
+    builds: int = 0  # items built so far this phase: Perseus must build before any (ruling R33)
+    kept: dict[Empire, tuple[Token, ...]] = {}  # Hanging Gardens choices made (11.hanging-gardens)
+
+
+class Loss(_S, frozen=True, kw_only=True):
+    """Hits an empire must take in a place, choosing which units are lost (4.2)."""
+
+    empire: Empire
+    place: str
+    hits: int
+
+
+class MoveStep(_S, frozen=True, kw_only=True, tag="move"):
+    """Move and Battle: peace decisions, the active empire, its stage and its open obligations."""
+
+    peace_decided: tuple[Empire, ...] = ()  # Statue of Zeus holders who have decided (11.statue-of-zeus)
+    active: Empire | None = None
+    done: tuple[Empire, ...] = ()
+    # naval: triremes move; sea: sea battles; land: legions move; battles: land battles and conquests
+    stage: Literal["naval", "sea", "land", "battles"] = "naval"
+    moved_triremes: dict[SeaId, int] = {}  # the active empire's triremes that moved there
+    moved_legions: dict[ProvinceId, int] = {}  # the active empire's legions that moved there
+    battles: tuple[str, ...] = ()  # places fought over this turn (one battle each, 9.0)
+    losses: tuple[Loss, ...] = ()  # casualty choices still open
+    decided: tuple[ProvinceId, ...] = ()  # provinces whose conquest choice was made this turn (4.3)
+
+
+class TitleTie(_S, frozen=True, kw_only=True):
+    """A tie on a track that the previous title holder must settle (5.0)."""
+
+    track: Track
+    holder: Empire
+    tied: tuple[Empire, ...]
+
+
+class LeadershipStep(_S, frozen=True, kw_only=True, tag="leadership"):
+    """Claim Leadership: the ties still to settle."""
+
+    ties: tuple[TitleTie, ...] = ()
+
+
+Step = CollectStep | TradeStep | BuildStep | MoveStep | LeadershipStep
+
+
+class Victory(_S, frozen=True, kw_only=True):
+    """Who won, by which condition (6.1–6.4), in which round."""
+
+    empires: tuple[Empire, ...]
+    condition: str
+    round: int
+    detail: str = ""
+
+
+# --- sandboxes: random outcomes fixed in advance (ruling R7) ----------------------------------------
+
+class FixedDice(_S, frozen=True, kw_only=True, tag_field="kind", tag="dice"):
+    """The dice an empire rolls in the next battle it fights, one per die (ruling R7)."""
+
+    empire: Empire
+    dice: tuple[int, ...]
+
+
+class FixedLegendary(_S, frozen=True, kw_only=True, tag_field="kind", tag="legendary"):
+    """The next legendary commodity drawn from the pile (ruling R7)."""
+
+    commodity: Commodity | None  # None only in a copy redacted for another empire (ruling R4)
+
+
+class FixedTile(_S, frozen=True, kw_only=True, tag_field="kind", tag="tile"):
+    """The next face-down tile of the display turned face up (ruling R7)."""
+
+    tile: TileId
+
+
+FixedOutcome = FixedDice | FixedLegendary | FixedTile
+
+
+class GameState(_S, frozen=True, kw_only=True):
+    """Everything the rules need to know about a game at one point of its log."""
+
+    game_id: str = ""
+    ruleset_id: str = ""
+    ruleset_version: int = 0
+    board: Board | None = None
+    board_digest: str = ""
+    options: Options = Options()
+    commitment: str = ""
+    round: int = 0
+    phase: Phase = "trade"
+    step: Step = TradeStep()
+    empires: dict[Empire, EmpireState] = {}
+    provinces: dict[ProvinceId, ProvinceState] = {}
+    seas: dict[SeaId, dict[Empire, int]] = {}  # triremes per sea per empire
+    supply: Bag = {}  # coins and ordinary commodities in the reserve
+    legendary_pile: tuple[Commodity, ...] = ()  # face down, drawn at random (1.2)
+    legendary_discard: tuple[Commodity, ...] = ()
+    titles: dict[Track, Empire] = {}
+    display: tuple[DisplayTile, ...] = ()
+    exchange_played: tuple[int, ...] = ()  # indexes of exchange markers played (2.1)
+    exchange_holder: Empire | None = None  # the Trade Leader who holds the markers
+    round_start_control: dict[Empire, tuple[ProvinceId, ...]] = {}  # for 3.1.1
+    secret: str | None = None  # set once revealed
+    winner: Victory | None = None
+    fixed: tuple[FixedOutcome, ...] = ()  # sandboxes only: used, in order, by the draws they replace (R7)
+
+    @property
+    def geo_board(self) -> Board:
+        assert self.board is not None, "state before GameCreated has no board"
+        return self.board
+
+
+def bag_total(bag: Bag) -> int:
+    return sum(bag.values())
+
+
+def bag_add(bag: Bag, other: Bag) -> Bag:
+    """The sum of two bags."""
+    out = dict(bag)
+    for token, n in other.items():
+        out[token] = out.get(token, 0) + n
+    return {t: n for t, n in out.items() if n}
+
+
+def bag_sub(bag: Bag, other: Bag) -> Bag:
+    """bag minus other; counts may go negative only if the caller did not check (evolve trusts)."""
+    out = dict(bag)
+    for token, n in other.items():
+        out[token] = out.get(token, 0) - n
+    return {t: n for t, n in out.items() if n}
+
+
+def bag_contains(bag: Bag, other: Bag) -> bool:
+    return all(bag.get(t, 0) >= n for t, n in other.items())
+
+
+def bag_of(tokens: list[Token] | tuple[Token, ...]) -> Bag:
+    out: Bag = {}
+    for t in tokens:
+        out[t] = out.get(t, 0) + 1
+    return out
+
+
+def bag_tokens(bag: Bag) -> list[Token]:
+    """The bag as a sorted list of tokens, one per item."""
+    return [t for t in sorted(bag) for _ in range(bag[t])]

@@ -1,0 +1,101 @@
+"""Collect orders as text (`bonus judea coin`, `colossus wine`), sentences for collect events, redaction."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import AnyOrder, ChooseLegendaryBonus, TakeColossusCommodity
+from mncore.errors import InvalidCommand
+from mncore.rulesets.empires.ids import Empire, is_legendary
+from mncore.rulesets.empires.names import resolve, resolve_commodity
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import Bag, bag_total
+from mncore.rulesets.empires.text import Ctx, need, title
+
+BONUS_USAGE = "bonus PROVINCE coin|legendary   (e.g. bonus judea coin, bonus ierusalem legendary)"
+
+
+def _bonus(ctx: Ctx, words: list[str]) -> AnyOrder:
+    need(words, 2, BONUS_USAGE)
+    take = words[1].lower()
+    if take not in ("coin", "legendary"):
+        raise InvalidCommand(f"take 'coin' or 'legendary', not '{words[1]}'; usage: {BONUS_USAGE}")
+    province = _legendary_province(ctx, words[0])
+    return ChooseLegendaryBonus(empire=ctx.empire, province=province,
+                                take="coin" if take == "coin" else "legendary")
+
+
+def _legendary_province(ctx: Ctx, text: str) -> str:
+    """A province with a legendary city space, named by itself or by its city ("Ierusalem")."""
+    board = ctx.state.geo_board
+    entries = {p.id: (p.name, *p.aliases, *(s.name for s in p.spaces if s.kind == "legendary" and s.name))
+               for p in board.provinces if any(s.kind == "legendary" for s in p.spaces)}
+    return resolve("province with a legendary city", text, entries)
+
+
+def _colossus(ctx: Ctx, words: list[str]) -> AnyOrder:
+    need(words, 1, "colossus COMMODITY   (take one commodity from the reserve, e.g. colossus wine)")
+    return TakeColossusCommodity(empire=ctx.empire, commodity=resolve_commodity(load_ruleset(), words[0]))
+
+
+VERBS = {"bonus": _bonus, "colossus": _colossus}
+
+
+def format_order(order: AnyOrder) -> str | None:
+    match order:
+        case ChooseLegendaryBonus(province=province, take=take):
+            return f"bonus {province} {take}"
+        case TakeColossusCommodity(commodity=commodity):
+            return f"colossus {commodity}"
+    return None
+
+
+def _bag_words(bag: Bag) -> str:
+    parts = [f"{n} {title(t)}" for t, n in sorted(bag.items())]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def _public(bag: Bag) -> Bag:
+    return {t: n for t, n in bag.items() if not is_legendary(t)}
+
+
+def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+    match event:
+        case ev.ResourcesCollected(empire=emp, gained=gained, missed=missed, drawn=drawn):
+            sees_all = viewer is None or viewer == emp
+            shown = gained if sees_all else _public(gained)
+            text = f"{title(emp)} collected {_bag_words(shown)}"
+            if drawn and not sees_all:
+                text += f" and {drawn} legendary commodit{'y' if drawn == 1 else 'ies'} face down"
+            if missed:
+                text += f"; the reserve was short of {_bag_words(missed)} (ruling R20)"
+            return text + "."
+        case ev.LegendaryPileReshuffled():
+            return "The legendary discard pile was shuffled into a new face-down draw pile."
+        case ev.CollectChoicesOpened(legendary=choices, colossus=colossus):
+            parts = [f"{title(emp)} chooses a coin or a legendary commodity for {title(pid)}"
+                     for emp, pid in choices]
+            parts += [f"{title(emp)} takes a commodity with the Colossus of Rhodes" for emp in colossus]
+            return "Open choices: " + "; ".join(parts) + "."
+        case ev.LegendaryBonusTaken(empire=emp, province=pid, take=take, gained=gained):
+            what = ("an extra coin" if take == "coin" else
+                    f"a legendary {title(next(iter(gained)).removeprefix('legendary-'))}"
+                    if gained and (viewer is None or viewer == emp) else
+                    "a legendary commodity face down")
+            return f"{title(emp)} took {what} for the temple by the legendary city in {title(pid)}."
+        case ev.ColossusCommodityTaken(empire=emp, commodity=commodity):
+            return f"{title(emp)} took 1 {title(commodity)} from the reserve with the Colossus of Rhodes."
+    return None
+
+
+def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
+    """Legendary commodities are drawn face down: other empires see only how many (1.2)."""
+    match event:
+        case ev.ResourcesCollected(empire=emp, gained=gained) if viewer is not None and viewer != emp:
+            if bag_total(_public(gained)) == bag_total(gained):
+                return None
+            return replace(event, gained=_public(gained))
+        case ev.LegendaryBonusTaken(empire=emp, take="legendary") if viewer is not None and viewer != emp:
+            return replace(event, gained={})
+    return None

@@ -1,0 +1,140 @@
+"""Trade orders as text (`trade 4`, `offer coin coin wine`, `claim wine from greece`, `give oil to rome`)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import AnyOrder, ClaimResource, GiveResource, OfferResources, PlayExchangeMarker
+from mncore.errors import InvalidCommand
+from mncore.rulesets.empires.ids import COIN, Empire, Token, legendary
+from mncore.rulesets.empires.names import resolve_commodity, resolve_empire
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import Bag
+from mncore.rulesets.empires.text import Ctx, need, title
+
+OFFER_USAGE = ("offer TOKEN ...   (e.g. offer coin coin wine, offer 2 coin wine, offer legendary-wine, "
+               "offer legendary wine; with Antigone also: offer nothing)")
+CLAIM_USAGE = "claim TOKEN from EMPIRE   (e.g. claim wine from greece, claim legendary-wine from rome)"
+GIVE_USAGE = "give TOKEN to EMPIRE   (e.g. give wine to rome)"
+
+
+def _trade(ctx: Ctx, words: list[str]) -> AnyOrder:
+    need(words, 1, "trade VALUE   (play the exchange marker showing VALUE: 5, 0, 2, 1, 4 or 3)")
+    if not words[0].isdigit():
+        raise InvalidCommand(f"trade takes a number, not '{words[0]}'")
+    return PlayExchangeMarker(empire=ctx.empire, value=int(words[0]))
+
+
+def parse_token(words: list[str], usage: str) -> Token:
+    """A resource token: coin, a commodity, legendary-COMMODITY or legendary COMMODITY (1.2)."""
+    if not words or len(words) > 2:
+        raise InvalidCommand(f"name one resource; usage: {usage}")
+    first = words[0].lower()
+    if len(words) == 2:
+        if first != "legendary":
+            raise InvalidCommand(f"'{' '.join(words)}' is not one resource; usage: {usage}")
+        return legendary(resolve_commodity(load_ruleset(), words[1]))
+    if first in ("coin", "coins"):
+        return COIN
+    if first.startswith("legendary-"):
+        return legendary(resolve_commodity(load_ruleset(), first.removeprefix("legendary-")))
+    return resolve_commodity(load_ruleset(), words[0])
+
+
+def _offer(ctx: Ctx, words: list[str]) -> AnyOrder:
+    if not words:
+        raise InvalidCommand(f"usage: {OFFER_USAGE}")
+    if len(words) == 1 and words[0].lower() in ("nothing", "none"):
+        return OfferResources(empire=ctx.empire, tokens=())
+    tokens: list[Token] = []
+    i = 0
+    while i < len(words):
+        count = 1
+        if words[i].isdigit():
+            count = int(words[i])
+            i += 1
+        if i >= len(words):
+            raise InvalidCommand(f"a count must be followed by a resource; usage: {OFFER_USAGE}")
+        width = 2 if words[i].lower() == "legendary" else 1
+        tokens += [parse_token(words[i:i + width], OFFER_USAGE)] * count
+        i += width
+    return OfferResources(empire=ctx.empire, tokens=tuple(tokens))
+
+
+def _split(words: list[str], keyword: str, usage: str) -> tuple[list[str], str]:
+    lowered = [w.lower() for w in words]
+    if keyword not in lowered or lowered.index(keyword) != len(words) - 2:
+        raise InvalidCommand(f"usage: {usage}")
+    return words[:-2], words[-1]
+
+
+def _claim(ctx: Ctx, words: list[str]) -> AnyOrder:
+    token_words, empire = _split(words, "from", CLAIM_USAGE)
+    return ClaimResource(empire=ctx.empire, token=parse_token(token_words, CLAIM_USAGE),
+                         source=resolve_empire(load_ruleset(), empire))
+
+
+def _give(ctx: Ctx, words: list[str]) -> AnyOrder:
+    token_words, empire = _split(words, "to", GIVE_USAGE)
+    return GiveResource(empire=ctx.empire, token=parse_token(token_words, GIVE_USAGE),
+                        to=resolve_empire(load_ruleset(), empire))
+
+
+VERBS = {"trade": _trade, "offer": _offer, "claim": _claim, "give": _give}
+
+
+def format_order(order: AnyOrder) -> str | None:
+    match order:
+        case PlayExchangeMarker(value=value):
+            return f"trade {value}"
+        case OfferResources(tokens=tokens):
+            return "offer " + (" ".join(tokens) if tokens else "nothing")
+        case ClaimResource(token=token, source=source):
+            return f"claim {token} from {source}"
+        case GiveResource(token=token, to=to):
+            return f"give {token} to {to}"
+    return None
+
+
+def _words(bag: Bag) -> str:
+    return ", ".join(f"{n} {title(t)}" for t, n in sorted(bag.items())) or "nothing"
+
+
+def _names(empires: tuple[Empire, ...] | list[Empire]) -> str:
+    return ", ".join(title(e) for e in empires) or "nobody"
+
+
+def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+    match event:
+        case ev.ExchangeMarkerPlayed(empire=emp, value=value):
+            return f"{title(emp)}, the Trade Leader, plays the exchange marker for {value}."
+        case ev.TradeOpened(participants=takers, sitting_out=out, held=held, opener=opener):
+            text = f"Trading: {_names(takers)} take part"
+            if out:
+                text += "; " + ", ".join(f"{title(e)} sits out, holding only {held.get(e, 0)}"
+                                         for e in out) + " (ruling R23)"
+            return text + (f"; {title(opener)} claims first." if opener else ".")
+        case ev.ResourcesOffered(empire=emp, offer=bag, count=count):
+            if viewer is None or viewer == emp:
+                return f"{title(emp)} offered {_words(bag)} face down."
+            return f"{title(emp)} placed {count} resource{'s' if count != 1 else ''} face down."
+        case ev.OffersRevealed(offers=offers):
+            shown = "; ".join(f"{title(e)}: {_words(b)}" for e, b in offers.items())
+            return f"The offers are revealed: {shown}."
+        case ev.ResourceClaimed(empire=emp, source=src, token=token):
+            return f"{title(emp)} claimed {title(token)} from {title(src)}."
+        case ev.TradingEnded(reason=reason, returned=returned):
+            back = "; ".join(f"{_words(b)} back to {title(e)}" for e, b in returned.items())
+            return f"Trading ended: {reason}." + (f" Unclaimed offers return: {back}." if back else "")
+        case ev.ResourceGiven(empire=emp, to=to, token=token):
+            return f"{title(emp)} gave {title(token)} to {title(to)}, who had claimed one too few (2.2.1)."
+    return None
+
+
+def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
+    """An offer stays face down until all are revealed (2.1): others see only how many."""
+    match event:
+        case ev.ResourcesOffered(empire=emp) if viewer is not None and viewer != emp:
+            return replace(event, offer={})
+    return None
