@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import cast
 from collections.abc import Callable, Iterator
 
 import msgspec
@@ -12,7 +13,8 @@ from mncore.rulesets.empires.commands import AnyOrder
 from mncore.rulesets.empires.decide import decide
 from mncore.dice import Rng
 from mncore.errors import CommandRejected
-from mncore.rulesets.empires.flow import Option, pending, rules_for
+from mncore.protocol import Option
+from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
@@ -60,7 +62,7 @@ def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random
     waiting = sorted({p.empire for p in pending(state)})
     if not waiting:
         return None
-    empire = rand.choice(waiting)
+    empire = cast(Empire, rand.choice(waiting))
     weights = STYLES[(styles or {}).get(empire, style)]
     lines: list[str] = []
     for option in rules_for(state.phase).options(state, empire):

@@ -10,6 +10,7 @@ import msgspec
 
 from mncore.rulesets.empires import events as ev
 from mncore.dice import Rng
+from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import PHASES, Empire, Phase
 from mncore.rulesets.empires.state import GameState
 
@@ -21,24 +22,6 @@ PHASE_MODULES: dict[Phase, str] = {
     "move": "mncore.rulesets.empires.rules.military",
     "leadership": "mncore.rulesets.empires.rules.leadership",
 }
-
-
-class Pending(msgspec.Struct, frozen=True, kw_only=True):
-    """A decision the game waits for: whose, of what kind, in words."""
-
-    empire: Empire
-    kind: str
-    text: str
-
-
-class Option(msgspec.Struct, frozen=True, kw_only=True):
-    """Something an empire may do now: a whole order line, or a template and the legal parts."""
-
-    kind: str
-    order: str | None = None  # an order line accepted as it is
-    template: str | None = None  # e.g. "build legion in {province} pay {payment}"
-    parts: dict[str, tuple[str, ...]] = {}  # legal values of each {part}
-    note: str = ""
 
 
 class PhaseRules(Protocol):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from mncore.rulesets.empires.flow import describe_phase, pending
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
@@ -112,7 +112,7 @@ def status_text(state: GameState) -> str:
     waiting = pending(state)
     lines.append("Waiting for:" if waiting else "Waiting for nobody.")
     for p in waiting:
-        lines.append(f"  {title(p.empire)} ({state.empires[p.empire].player}): {p.kind} — {p.text}")
+        lines.append(f"  {title(p.empire)} ({state.empires[cast(Empire, p.empire)].player}): {p.kind} — {p.text}")
     return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ from mncore.dice import Rng
 from mncore.rulesets.empires.draws import turned_up
 from mncore.errors import InvalidCommand, refuse, require
 from mncore.rulesets.empires.evolve import build_step
-from mncore.rulesets.empires.flow import Option, Pending
+from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.setup import FACE_UP_FIRST_GAME

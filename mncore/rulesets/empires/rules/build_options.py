@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mncore.rulesets.empires.evolve import build_step
-from mncore.rulesets.empires.flow import Option
+from mncore.protocol import Option
 from mncore.rulesets.empires.ids import COIN, Empire, commodity_of
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,

@@ -11,7 +11,7 @@ from mncore.dice import Rng
 from mncore.rulesets.empires.draws import LegendaryDraws
 from mncore.errors import require
 from mncore.rulesets.empires.evolve import collect_step, replay
-from mncore.rulesets.empires.flow import Option, Pending
+from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.projections import holder_of
 from mncore.rulesets.empires.rules.powers import has_power, holders

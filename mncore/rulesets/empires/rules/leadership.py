@@ -6,7 +6,7 @@ from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AwardTitle, LeadershipCommand
 from mncore.dice import Rng
 from mncore.errors import require
-from mncore.rulesets.empires.flow import Option, Pending
+from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import EMPIRES, TRACKS, Empire, Track
 from mncore.rulesets.empires.projections import level
 from mncore.rulesets.empires.state import GameState, LeadershipStep, TitleTie

@@ -10,7 +10,7 @@ from mncore.rulesets.empires.commands import (Attack, ChooseLosses, ChooseMover,
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, require
 from mncore.rulesets.empires.evolve import move_step, replay
-from mncore.rulesets.empires.flow import Option, Pending
+from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.projections import great_cities
 from mncore.rulesets.empires.rules import battle, conquest

@@ -7,7 +7,7 @@ from mncore.rulesets.empires.commands import ClearFixedOutcomes, FixOutcome, San
 from mncore.rulesets.empires.draws import all_faces, legendary_drawable, require_faces, require_sandbox
 from mncore.errors import InvalidCommand, require
 from mncore.rulesets.empires.ruleset import load_ruleset, tile as tile_info
-from mncore.rulesets.empires.flow import Option
+from mncore.protocol import Option
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState
 from mncore.rulesets.empires.text import title

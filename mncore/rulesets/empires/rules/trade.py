@@ -10,7 +10,7 @@ from mncore.rulesets.empires.commands import ClaimResource, GiveResource, OfferR
 from mncore.dice import Rng
 from mncore.errors import require
 from mncore.rulesets.empires.evolve import replay, trade_step
-from mncore.rulesets.empires.flow import Option, Pending
+from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import EMPIRES, TOKENS, Empire
 from mncore.rulesets.empires.rules.collect import share_order
 from mncore.rulesets.empires.rules.powers import has_power
