@@ -18,6 +18,7 @@ from mncore.rulesets.empires.autoplay import choose  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import AnyOrder, CreateGame  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
+from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.store import Store  # noqa: E402
 
 COMMANDS = 2000
@@ -28,7 +29,7 @@ SECRET = seeded_secret("append")
 
 def _new(path: Path) -> tuple[Store, game.Loaded]:
     store = Store(str(path), create=True)
-    return store, game.create(store, CMD, SECRET, game.creation_events(CMD, SECRET))
+    return store, game.create(store, RULESET, CMD, SECRET)
 
 
 def _orders(path: Path) -> list[AnyOrder]:

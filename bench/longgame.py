@@ -16,6 +16,7 @@ from mncore.rulesets.empires.autoplay import STYLES, choose  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
+from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.store import Store  # noqa: E402
 
 # the engine's info lines would drown the figures
@@ -36,7 +37,7 @@ def build(path: str, events: int, seed: str = "bench") -> tuple[Store, str]:
     cmd = CreateGame(board=board, players={"rome": "A", "greece": "B", "carthage": "C"},
                      display="experienced", fair_play=False)
     secret = seeded_secret(seed)
-    loaded = game.create(store, cmd, secret, game.creation_events(cmd, secret))
+    loaded = game.create(store, RULESET, cmd, secret)
     rand = random.Random(seed)
     while len(loaded.rows) < events:
         choice = choose(loaded.state, rand, Rng(secret, loaded.head[1]), style="passive")

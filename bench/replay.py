@@ -26,13 +26,13 @@ def main() -> None:
     best = float("inf")
     for _ in range(5):
         t0 = time.perf_counter()
-        replay(decode_rows(rows, "bench"))
+        replay(decode_rows(rows, "bench")[1])
         best = min(best, time.perf_counter() - t0)
     t0 = time.perf_counter()
-    events = decode_rows(rows, "bench")
+    events = decode_rows(rows, "bench")[1]
     decode = time.perf_counter() - t0
     tracemalloc.start()
-    state = replay(decode_rows(rows, "bench"))
+    state = replay(decode_rows(rows, "bench")[1])
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"replay: {len(rows)} events decoded and folded in {best * 1000:.1f} ms (best of 5): "

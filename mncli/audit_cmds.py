@@ -6,29 +6,25 @@ import sys
 
 import click
 
-from mncli.common import as_option, emit_json, empire_arg, json_option, open_store, to_builtins
+from mncli.common import as_option, emit_json, json_option, open_store, side_arg, to_builtins, with_audits
 from mncore import game
-from mncore.rulesets.empires.decide import decide
 from mncore.dice import Rng, new_secret, seeded_secret
-from mncore.rulesets.empires.diff import diff_states
 from mncore.dispute import is_bundle, make_bundle, verify_bundle
 from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
-from mncore.rulesets.empires.explain import explain, render
-from mncore.rulesets.empires.position import read_position, start_game, write_position
-from mncore.rulesets.empires.state import GameState
+from mncore.protocol import Ruleset
 from mncore.store import Store
-from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
 
 
-def new_from_position(ctx: click.Context, path: str, seed: str | None, game_id: str | None,
-                      other_options: bool) -> str:
+def new_from_position(ctx: click.Context, ruleset: Ruleset, path: str, seed: str | None,
+                      game_id: str | None, other_options: bool) -> str:
     """mn new --position: a sandbox game at the position in the file; returns its id."""
     if other_options:
         raise InvalidCommand("--position gives the empires, players and board: do not also pass "
                              "--empire, --player, --random or --board")
-    state = read_position(path)
+    audits = with_audits(ruleset)
+    cmd = audits.position_command(audits.read_position(path))
     secret = seeded_secret(seed) if seed is not None else new_secret()
-    loaded = start_game(open_store(ctx, create=True), state, secret, game_id)
+    loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id)
     return loaded.game_id
 
 
@@ -63,7 +59,8 @@ def position(ctx: click.Context, game_id: str, at: int | None, output: str | Non
     store = open_store(ctx)
     store.require_game(game_id)
     upto = _upto(store.head(game_id)[0], at, game_id)
-    _write(output, write_position(game.load(store, game_id, upto).state))
+    loaded = game.load(store, game_id, upto)
+    _write(output, with_audits(loaded.ruleset).write_position(loaded.state))
 
 
 COMMANDS: list[click.Command] = [position]
@@ -83,29 +80,30 @@ def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_
     Exit 0 if it would be accepted, 1 if the rules refuse it (the section is named), 2 if it is
     malformed. Random outcomes (dice, draws) shown are only an example.
     """
-    empire = empire_arg(as_empire)
-    assert empire is not None
     loaded = game.load(open_store(ctx), game_id)
-    order = parse_order(order_line, loaded.state, empire)
+    ruleset = loaded.ruleset
+    empire = ruleset.resolve_side(as_empire)
+    order = ruleset.parse_order(order_line, loaded.state, empire)
     # a throw-away secret: the real draws depend on the game's secret, never shown here
     rng = Rng(new_secret(), loaded.head[1])
     try:
-        events = decide(loaded.state, order, rng)
+        events, _ = ruleset.decide(loaded.state, order, rng)
     except RuleViolation as err:
         if as_json:
-            emit_json({"accepted": False, "order": format_order(order), "section": err.section,
+            emit_json({"accepted": False, "order": ruleset.format_order(order), "section": err.section,
                        "reason": err.reason})
             ctx.exit(err.exit_code)
         raise
     random = rng.counter > 0
     if as_json:
-        emit_json({"accepted": True, "order": format_order(order), "random_example": random,
-                   "events": [{"type": type(e).__name__, "event": to_builtins(redact_event(e, empire)),
-                               "text": describe(e, empire)} for e in events]})
+        emit_json({"accepted": True, "order": ruleset.format_order(order), "random_example": random,
+                   "events": [{"type": type(e).__name__,
+                               "event": to_builtins(ruleset.redact(e, empire)),
+                               "text": ruleset.describe(e, empire)} for e in events]})
         return
-    click.echo(f"Accepted: '{format_order(order)}' would cause {len(events)} event(s):")
+    click.echo(f"Accepted: '{ruleset.format_order(order)}' would cause {len(events)} event(s):")
     for e in events:
-        click.echo(f"  {describe(e, empire)}")
+        click.echo(f"  {ruleset.describe(e, empire)}")
     if random:
         click.echo("Random outcomes above are only an example: the real ones come from the game's "
                    "secret when the order is given.")
@@ -134,9 +132,12 @@ def diff(ctx: click.Context, game_id: str, other: str | None, at: int | None, to
     if other is None and at is None and to is None:
         raise InvalidCommand("give OTHER, or --at N (and --to M) to compare points of GAME")
     store = open_store(ctx)
-    left = _state_at(store, game_id, at)
-    right = _state_at(store, other or game_id, to)
-    changes = diff_states(left, right)
+    left = _loaded_at(store, game_id, at)
+    right = _loaded_at(store, other or game_id, to)
+    if left.ruleset is not right.ruleset:
+        raise InvalidCommand(f"{game_id} and {other} are games of different rulesets: "
+                             f"{left.ruleset.name} and {right.ruleset.name}")
+    changes = with_audits(left.ruleset).diff(left.state, right.state)
     if as_json:
         emit_json([to_builtins(c) for c in changes])
         return
@@ -146,9 +147,9 @@ def diff(ctx: click.Context, game_id: str, other: str | None, at: int | None, to
         click.echo(c.text)
 
 
-def _state_at(store: Store, game_id: str, at: int | None) -> GameState:
+def _loaded_at(store: Store, game_id: str, at: int | None) -> game.Loaded:
     store.require_game(game_id)
-    return game.load(store, game_id, _upto(store.head(game_id)[0], at, game_id)).state
+    return game.load(store, game_id, _upto(store.head(game_id)[0], at, game_id))
 
 
 # --- mn explain ----------------------------------------------------------------------------------
@@ -165,12 +166,12 @@ def explain_cmd(ctx: click.Context, game_id: str, seq: int, as_empire: str | Non
     store = open_store(ctx)
     store.require_game(game_id)
     rows = store.rows(game_id)
-    game.decode_rows(rows[:1], f"game {game_id}")
-    found = explain(rows, seq, empire_arg(as_empire))
+    ruleset = with_audits(game.load(store, game_id, 1).ruleset)
+    found = ruleset.explain(rows, seq, side_arg(ruleset, as_empire))
     if as_json:
         emit_json(to_builtins(found))
     else:
-        click.echo(render(found))
+        click.echo(ruleset.render_explanation(found))
 
 
 # --- mn dispute ----------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""What every mn command shares: opening the store, --json output, resolving names from options."""
+"""What every mn command shares: opening the store, --json output, rulesets and sides by name."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any, TypeVar
 import click
 import msgspec
 
-from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.names import resolve_empire
-from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore import registry
+from mncore.errors import InvalidCommand
+from mncore.protocol import Audits, Maps, Ruleset
 from mncore.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,8 +32,30 @@ def as_option(required: bool = False, help: str = "The empire whose view or orde
     return click.option("--as", "as_empire", required=required, metavar="EMPIRE", help=help)
 
 
-def empire_arg(text: str | None) -> Empire | None:
-    return None if text is None else resolve_empire(load_ruleset(), text)
+def ruleset_option(f: F) -> F:
+    return click.option("--ruleset", "ruleset_name", default="empires", show_default=True,
+                        metavar="NAME", help="The game: a ruleset's short name or id "
+                                             "(mn rules --rulesets lists them).")(f)
+
+
+def side_arg(ruleset: Ruleset, text: str | None) -> str | None:
+    """The side (empire) a user's text names in that ruleset, or None for no text."""
+    return None if text is None else ruleset.resolve_side(text)
+
+
+def with_audits(ruleset: Ruleset) -> Any:
+    """The ruleset, if it offers positions, explanations and diffs; else a clear refusal."""
+    if not isinstance(ruleset, Audits):
+        raise InvalidCommand(f"{ruleset.name} offers no positions, explanations or diffs")
+    return ruleset
+
+
+def with_maps(name: str) -> Any:
+    """The named ruleset, if its board can be shown; else a clear refusal."""
+    ruleset = registry.by_name(name)
+    if not isinstance(ruleset, Maps):
+        raise InvalidCommand(f"{ruleset.name} has no board to show")
+    return ruleset
 
 
 def emit_json(doc: object) -> None:

@@ -6,17 +6,12 @@ import sys
 
 import click
 
-from mncli.common import as_option, emit_json, empire_arg, json_option, open_store, to_builtins
-from mncore.rulesets.empires.render import show_text, status_text, view
-from mncore import game
-from mncore.rulesets.empires.board import load_board
-from mncore.rulesets.empires.commands import CreateGame
+from mncli.common import (as_option, emit_json, json_option, open_store, ruleset_option, side_arg,
+                          to_builtins)
+from mncore import game, registry
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand
-from mncore.rulesets.empires.events import decode_event
-from mncore.rulesets.empires.flow import options as flow_options
-from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.text import describe, parse_order, redact_event, title
+from mncore.protocol import NewGame
 
 
 @click.command("new")
@@ -35,62 +30,32 @@ from mncore.rulesets.empires.text import describe, parse_order, redact_event, ti
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start a sandbox game at the position in this file (docs/positions.md).")
+@ruleset_option
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
         seed: str | None, board_file: str | None, display: str, game_id: str | None,
-        position_file: str | None) -> None:
+        position_file: str | None, ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
 
     \b
     mn new --empire rome --empire greece --empire carthage --player rome=Ann
     mn new --random --player Ann --player Ben --player Cat
     mn new --position FILE [--seed TEXT]   (a sandbox game at a position)
+    mn new --ruleset NAME ...              (another game on the same kernel)
     """
+    ruleset = registry.by_name(ruleset_name)
     if position_file is not None:
         from mncli.audit_cmds import new_from_position
-        click.echo(new_from_position(ctx, position_file, seed, game_id,
+        click.echo(new_from_position(ctx, ruleset, position_file, seed, game_id,
                                      bool(empires or players or random_empires or board_file)))
         return
-    board = load_board(board_file)
-    chosen, names = _players(empires, players, random_empires)
-    cmd = CreateGame(board=board, players=chosen, random_players=names,
-                     display=display, fair_play=seed is None)  # type: ignore[arg-type]
+    options = {"display": display} if display != "first-game" else {}
+    spec = NewGame(sides=empires, players=players, random_sides=random_empires, board_file=board_file,
+                   fair_play=seed is None, options=options)
+    cmd = ruleset.new_game(spec)
     secret = seeded_secret(seed) if seed is not None else new_secret()
-    events = game.creation_events(cmd, secret)
-    store = open_store(ctx, create=True)
-    loaded = game.create(store, cmd, secret, events, game_id)
+    loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id)
     click.echo(loaded.game_id)
-
-
-def _players(empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool
-             ) -> tuple[dict[Empire, str], tuple[str, ...]]:
-    if random_empires:
-        if empires:
-            raise InvalidCommand("--random draws the empires: do not also name them with --empire")
-        if any("=" in p for p in players):
-            raise InvalidCommand("with --random, give bare player names: --player Ann")
-        return {}, players
-    named: dict[Empire, str] = {}
-    for spec in players:
-        if "=" not in spec:
-            raise InvalidCommand(f"--player {spec}: write EMPIRE=NAME (or use --random)")
-        emp_text, name = spec.split("=", 1)
-        emp = empire_arg(emp_text)
-        assert emp is not None
-        named[emp] = name.strip()
-    chosen: dict[Empire, str] = {}
-    for text in empires:
-        emp = empire_arg(text)
-        assert emp is not None
-        if emp in chosen:
-            raise InvalidCommand(f"--empire {text}: {title(emp)} is named twice")
-        chosen[emp] = named.pop(emp, title(emp))
-    if named:
-        raise InvalidCommand(f"--player names {', '.join(title(e) for e in named)}, "
-                             "which is not among the --empire options")
-    if not chosen:
-        raise InvalidCommand("name the empires in play (--empire rome ...) or use --random")
-    return chosen, ()
 
 
 @click.command("games")
@@ -114,13 +79,13 @@ def games(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
     """Round, phase, who must act and what decision is pending."""
-    state = game.load(open_store(ctx), game_id).state
+    loaded = game.load(open_store(ctx), game_id)
     if as_json:
-        doc = view(state, None)
+        doc = loaded.ruleset.view(loaded.state, None)
         emit_json({k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
-                                       "pending", "titles")})
+                                       "pending", "titles") if k in doc})
     else:
-        click.echo(status_text(state))
+        click.echo(loaded.ruleset.status_text(loaded.state))
 
 
 @click.command("show")
@@ -130,7 +95,7 @@ def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
 @click.pass_context
 def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool) -> None:
     """The board, tracks, titles, tiles and resources, as an empire may see them."""
-    _show(game.load(open_store(ctx), game_id).state, empire_arg(as_empire), as_json)
+    _show(game.load(open_store(ctx), game_id), as_empire, as_json)
 
 
 @click.command("replay")
@@ -146,15 +111,16 @@ def replay_cmd(ctx: click.Context, game_id: str, to: int, as_empire: str | None,
     last = store.head(game_id)[0]
     if not 1 <= to <= last:
         raise InvalidCommand(f"--to {to}: game {game_id} has events 1 to {last}")
-    _show(game.load(store, game_id, to).state, empire_arg(as_empire), as_json)
+    _show(game.load(store, game_id, to), as_empire, as_json)
 
 
-def _show(state: object, viewer: Empire | None, as_json: bool) -> None:
-    doc = view(state, viewer)  # type: ignore[arg-type]
+def _show(loaded: game.Loaded, as_empire: str | None, as_json: bool) -> None:
+    ruleset = loaded.ruleset
+    doc = ruleset.view(loaded.state, side_arg(ruleset, as_empire))
     if as_json:
         emit_json(doc)
     else:
-        click.echo(show_text(doc))
+        click.echo(ruleset.show_text(doc))
 
 
 @click.command("log")
@@ -169,19 +135,20 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, as_em
     """One readable sentence per event, with its sequence number."""
     store = open_store(ctx)
     store.require_game(game_id)
-    viewer = empire_arg(as_empire)
+    ruleset, _ = game.decode_rows(store.rows(game_id, 1, 1), f"game {game_id}")
+    assert ruleset is not None
+    viewer = side_arg(ruleset, as_empire)
     rows = store.rows(game_id, start, end)
-    game.decode_rows(store.rows(game_id, 1, 1), f"game {game_id}")
     docs = []
     for r in rows:
-        event = decode_event(r.payload)
-        shown = redact_event(event, viewer)
+        event = ruleset.decode_event(r.payload)
+        shown = ruleset.redact(event, viewer)
         if as_json:
             docs.append({"seq": r.seq, "type": r.type, "actor": r.actor, "recorded_at": r.recorded_at,
-                         "event": to_builtins(shown), "text": describe(event, viewer),
+                         "event": to_builtins(shown), "text": ruleset.describe(event, viewer),
                          "hash": r.hash})
         else:
-            click.echo(f"{r.seq:>5}  {describe(event, viewer)}")
+            click.echo(f"{r.seq:>5}  {ruleset.describe(event, viewer)}")
     if as_json:
         emit_json(docs)
 
@@ -197,21 +164,21 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
     Each accepted order is written at once; the first refused one stops the run and nothing
     of it is written. Orders are described in docs/orders.md; `mn options` lists the legal ones.
     """
-    empire = empire_arg(as_empire)
-    assert empire is not None
     lines = _order_lines(orders)
     store = open_store(ctx)
     loaded = game.load(store, game_id)
+    ruleset = loaded.ruleset
+    empire = ruleset.resolve_side(as_empire)
     for n, line in enumerate(lines, start=1):
         try:
-            cmd = parse_order(line, loaded.state, empire)
+            cmd = ruleset.parse_order(line, loaded.state, empire)
             loaded, rows = game.submit(store, loaded, cmd)
         except CommandRejected as err:
             where = f"order {n} ('{line}')" if len(lines) > 1 else f"'{line}'"
             err.message = f"{where}: {err.message}"
             raise
         for r in rows:
-            click.echo(f"{r.seq:>5}  {describe(decode_event(r.payload), empire)}")
+            click.echo(f"{r.seq:>5}  {ruleset.describe(ruleset.decode_event(r.payload), empire)}")
 
 
 def _order_lines(orders: tuple[str, ...]) -> list[str]:
@@ -230,15 +197,15 @@ def _order_lines(orders: tuple[str, ...]) -> list[str]:
 @click.pass_context
 def options(ctx: click.Context, game_id: str, as_empire: str, as_json: bool) -> None:
     """What an empire may order now: each legal order, or a template with its legal parts."""
-    empire = empire_arg(as_empire)
-    assert empire is not None
-    state = game.load(open_store(ctx), game_id).state
-    found = flow_options(state, empire)
+    loaded = game.load(open_store(ctx), game_id)
+    ruleset = loaded.ruleset
+    empire = ruleset.resolve_side(as_empire)
+    found = ruleset.options(loaded.state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
         return
     if not found:
-        click.echo(f"{title(empire)} has nothing to order now.")
+        click.echo(f"{ruleset.side_name(empire)} has nothing to order now.")
     for o in found:
         if o.order:
             click.echo(o.order + (f"    # {o.note}" if o.note else ""))
@@ -254,9 +221,11 @@ def options(ctx: click.Context, game_id: str, as_empire: str, as_json: bool) -> 
 @click.pass_context
 def reveal(ctx: click.Context, game_id: str, force: bool) -> None:
     """Append the game's secret to its log, so that anyone can check every draw (mn verify)."""
-    rows = game.reveal(open_store(ctx), game_id, force)
+    store = open_store(ctx)
+    rows = game.reveal(store, game_id, force)
+    ruleset = game.load(store, game_id, 1).ruleset
     for r in rows:
-        click.echo(f"{r.seq:>5}  {describe(decode_event(r.payload))}")
+        click.echo(f"{r.seq:>5}  {ruleset.describe(ruleset.decode_event(r.payload), None)}")
 
 
 @click.command("fork")

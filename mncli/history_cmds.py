@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from mncli.common import as_option, emit_json, empire_arg, json_option, open_store, to_builtins
+from mncli.common import as_option, emit_json, json_option, open_store, side_arg, to_builtins
 from mncore import game
 from mncore.errors import DataError, IntegrityFailure, StoreError
 from mncore.store import Store
@@ -23,7 +23,7 @@ from mncore.verify import Report, verify_rows
 def export(ctx: click.Context, game_id: str, output: str | None, as_empire: str | None) -> None:
     """The log as JSON Lines: a header, then one event per line with its sequence number and hash."""
     loaded = game.load(open_store(ctx), game_id)
-    lines = game.export_lines(game_id, loaded.rows, loaded.state, viewer=empire_arg(as_empire))
+    lines = game.export_lines(loaded, viewer=side_arg(loaded.ruleset, as_empire))
     data = b"".join(line + b"\n" for line in lines)
     if output:
         with open(output, "wb") as f:

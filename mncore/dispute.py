@@ -10,17 +10,12 @@ import msgspec
 from msgspec.structs import replace
 
 import mncore
-from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import RevealSecret, encode_command
 from mncore.errors import InvalidCommand, MareNostrumError
-from mncore.rulesets.empires.evolve import replay
-from mncore.rulesets.empires.explain import Cited, Explanation, explain
-from mncore.game import ExportLine, utc_now
-from mncore.rulesets.empires.position import position_doc
-from mncore.rulebook import rulings
-from mncore.rulesets.empires.state import GameState
+from mncore.game import ExportLine, fold, ruleset_of, utc_now
+from mncore.host import SecretRevealed
+from mncore.protocol import HOST, Audits, Ruleset
+from mncore.rulebook import Cited
 from mncore.store import Row, chain_hash
-from mncore.rulesets.empires.text import title
 from mncore.verify import verify_rows
 
 FORMAT = "mare-nostrum/dispute"
@@ -44,7 +39,7 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     rulings: list[Cited]  # the rulings in force when the bundle was made
     before: dict[str, Any] | None  # the position before event `at` (None before event 1)
     after: dict[str, Any]  # the position after event `at`
-    explanation: Explanation
+    explanation: msgspec.Raw  # the ruleset's explanation of event `at` (mn explain --json)
     also_format: str  # FORMAT again: no single changed byte can make a bundle look like another file
     digest: str
 
@@ -70,17 +65,17 @@ def make_bundle(game_id: str, rows: Sequence[Row], at: int) -> bytes:
         raise InvalidCommand(f"--at {at}: game {game_id} has events 1 to {len(rows)}")
     end = _batch_end(rows, at)
     kept = list(rows[:end])
-    first = ev.decode_event(kept[0].payload)
-    assert isinstance(first, ev.GameCreated)
-    before, after = _positions(kept, at)
-    secret = next((e.secret for r in rows if r.type == "SecretRevealed"
-                   for e in [ev.decode_event(r.payload)] if isinstance(e, ev.SecretRevealed)), None)
+    ruleset = _audits(ruleset_of(kept[0].payload, f"game {game_id}"))
+    meta = ruleset.meta(fold(ruleset, [ruleset.decode_event(r.payload) for r in rows]))
+    before, after = _positions(ruleset, kept, at)
     bundle = Bundle(
         format=FORMAT, version=VERSION, game=game_id, at=at, engine_version=mncore.__version__,
-        ruleset=f"{first.ruleset_id}@{first.ruleset_version}", commitment=first.commitment,
-        secret=secret, head_hash=kept[-1].hash, log=[_line(r) for r in kept],
-        rulings=[Cited(id=r.id, title=r.title, decision=r.decision) for r in rulings().values()],
-        before=before, after=after, explanation=explain(kept, at), also_format=FORMAT, digest="")
+        ruleset=f"{meta.ruleset_id}@{meta.ruleset_version}", commitment=meta.commitment,
+        secret=meta.secret, head_hash=kept[-1].hash, log=[_line(r) for r in kept],
+        rulings=[Cited(id=r.id, title=r.title, decision=r.decision)
+                 for r in ruleset.rulebook.rulings.values()],
+        before=before, after=after, explanation=_explanation(ruleset, kept, at), also_format=FORMAT,
+        digest="")
     return _encode(replace(bundle, digest=_digest(bundle)))
 
 
@@ -92,15 +87,26 @@ def _batch_end(rows: Sequence[Row], at: int) -> int:
     return end
 
 
-def _positions(rows: Sequence[Row], at: int) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-    events = [ev.decode_event(r.payload) for r in rows[:at]]
-    before = replay(events[:-1])
-    after = replay(events[-1:], before)
-    return (_doc(before) if at > 1 else None), _doc(after)
+def _audits(ruleset: Ruleset) -> Any:
+    if not isinstance(ruleset, Audits):
+        raise InvalidCommand(f"{ruleset.name} offers no positions or explanations: no dispute bundle")
+    return ruleset
 
 
-def _doc(state: GameState) -> dict[str, Any]:
-    out: dict[str, Any] = msgspec.to_builtins(position_doc(state), order="deterministic")
+def _explanation(ruleset: Any, rows: Sequence[Row], at: int) -> msgspec.Raw:
+    return msgspec.Raw(_ENCODER.encode(ruleset.explain(rows, at, None)))
+
+
+def _positions(ruleset: Any, rows: Sequence[Row], at: int
+               ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    events = [ruleset.decode_event(r.payload) for r in rows[:at]]
+    before = fold(ruleset, events[:-1])
+    after = fold(ruleset, events[-1:], before)
+    return (_doc(ruleset, before) if at > 1 else None), _doc(ruleset, after)
+
+
+def _doc(ruleset: Any, state: Any) -> dict[str, Any]:
+    out: dict[str, Any] = msgspec.to_builtins(ruleset.position_doc(state), order="deterministic")
     return out
 
 
@@ -158,25 +164,26 @@ def _check(bundle: Bundle) -> list[str]:
     rows = [_row(line) for line in bundle.log]
     if not rows or bundle.at > len(rows) or rows[-1].hash != bundle.head_hash:
         raise _Failed("the log does not reach the disputed event or end at the stated head hash")
-    first = ev.decode_event(rows[0].payload)
-    if not isinstance(first, ev.GameCreated) or first.commitment != bundle.commitment:
+    ruleset = _audits(ruleset_of(rows[0].payload, "the bundle's log"))
+    first = ruleset.meta(fold(ruleset, [ruleset.decode_event(rows[0].payload)]))
+    if first.commitment != bundle.commitment:
         raise _Failed("the commitment is not the one in the log's first event")
     if bundle.ruleset != f"{first.ruleset_id}@{first.ruleset_version}":
         raise _Failed(f"the ruleset {bundle.ruleset} is not the log's")
-    checked_rows = _with_reveal(rows, bundle.secret)
+    checked_rows = _with_reveal(ruleset, rows, bundle.secret)
     report = verify_rows(checked_rows)
     if not report.ok:
         raise _Failed(f"the log fails verification at event {report.first_bad}: {report.reason}")
-    before, after = _positions(rows, bundle.at)
+    before, after = _positions(ruleset, rows, bundle.at)
     for name, mine, theirs in (("state before the event", before, bundle.before),
                                ("state after the event", after, bundle.after),
-                               ("explanation", msgspec.to_builtins(explain(rows, bundle.at)),
-                                msgspec.to_builtins(bundle.explanation))):
+                               ("explanation", bytes(_explanation(ruleset, rows, bundle.at)),
+                                bytes(bundle.explanation))):
         if mine != theirs:
             raise _Failed(f"the {name} is not what the log gives")
     # the revealing event appended for the check is not the bundle's
     appended = len(checked_rows) - len(rows)
-    return _proven(bundle, report.commands_checked - appended, report.random_unchecked)
+    return _proven(ruleset, bundle, report.commands_checked - appended, report.random_unchecked)
 
 
 def _row(line: ExportLine) -> Row:
@@ -186,7 +193,7 @@ def _row(line: ExportLine) -> Row:
                command=None if command == "null" else command)
 
 
-def _with_reveal(rows: list[Row], secret: str | None) -> list[Row]:
+def _with_reveal(ruleset: Ruleset, rows: list[Row], secret: str | None) -> list[Row]:
     """With the secret, a revealing event is appended so that verify_rows recomputes every draw."""
     if secret is None or any(r.type == "SecretRevealed" for r in rows):
         return rows
@@ -194,15 +201,16 @@ def _with_reveal(rows: list[Row], secret: str | None) -> list[Row]:
         bytes.fromhex(secret)
     except ValueError:
         raise _Failed("the secret is not hexadecimal") from None
-    payload = ev.encode_event(ev.SecretRevealed(secret=secret)).decode()
+    payload = ruleset.encode_event(SecretRevealed(secret=secret)).decode()
     seq = len(rows) + 1
     return [*rows, Row(seq=seq, type="SecretRevealed", payload=payload, recorded_at=utc_now(),
-                       actor="host", batch=seq, hash=chain_hash(rows[-1].hash, payload),
-                       command=encode_command(RevealSecret(secret=secret)).decode())]
+                       actor=HOST, batch=seq, hash=chain_hash(rows[-1].hash, payload),
+                       command=ruleset.encode_command(ruleset.reveal(secret)).decode())]
 
 
-def _proven(bundle: Bundle, checked: int, unchecked: int) -> list[str]:
+def _proven(ruleset: Ruleset, bundle: Bundle, checked: int, unchecked: int) -> list[str]:
     n = len(bundle.log)
+    explained = msgspec.json.decode(bundle.explanation)
     out = [f"the bundle is intact: its digest covers every byte (sha256 {bundle.digest[:16]})",
            f"events 1 to {n} of game {bundle.game} form an intact hash chain ending in "
            f"{bundle.head_hash[:16]}, and replay under {bundle.ruleset}",
@@ -214,16 +222,17 @@ def _proven(bundle: Bundle, checked: int, unchecked: int) -> list[str]:
                    "secret (mn reveal, then a new bundle)")
     out += [f"the positions before and after event {bundle.at} and its explanation are what the "
             "log gives",
-            f"event {bundle.at} ({bundle.explanation.type}) was caused by "
-            f"{_who(bundle.explanation.actor)}: '{bundle.explanation.command}'"]
+            f"event {bundle.at} ({explained['type']}) was caused by "
+            f"{_who(ruleset, explained['actor'])}: '{explained['command']}'"]
     return out
 
 
-def _who(actor: str) -> str:
-    return "the host" if actor == "host" else title(actor)
+def _who(ruleset: Ruleset, actor: str) -> str:
+    return "the host" if actor == HOST else ruleset.side_name(actor)
 
 
 def _ruling_notes(bundle: Bundle) -> list[str]:
-    now = {r.id: r.decision for r in rulings().values()}
+    ruleset = ruleset_of(bytes(bundle.log[0].payload).decode(), "the bundle's log")
+    now = {r.id: r.decision for r in ruleset.rulebook.rulings.values()}
     changed = [c.id for c in bundle.rulings if now.get(c.id) != c.decision]
     return [f"rulings differing from this engine's register: {', '.join(changed)}"] if changed else []

@@ -5,24 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import json
 import secrets as pysecrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import msgspec
 import structlog
 from msgspec.structs import replace
 
-from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import AnyOrder, CreateGame, RevealSecret, encode_command
-from mncore.rulesets.empires.decide import decide, decide_host
+from mncore import registry
 from mncore.dice import GENESIS_HASH, Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
-from mncore.rulesets.empires.evolve import evolve, replay
-from mncore.rulesets.empires.rules import setup
-from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION
-from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.state import ForkInfo, GameState
+from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Store, chain_hash
-from mncore.rulesets.empires.text import redact_event
 
 log = structlog.get_logger("mncore")
 
@@ -35,22 +29,28 @@ def utc_now() -> str:
 
 
 class Loaded(msgspec.Struct, kw_only=True):
-    """A game read from the store: its rows, decoded events and the state they fold into."""
+    """A game read from the store: its ruleset, rows, decoded events and the state they fold into."""
 
     game_id: str
+    ruleset: Any  # a Ruleset (the protocol is not a type msgspec can hold)
     rows: list[Row]
-    events: list[ev.AnyEvent]
-    state: GameState
+    events: list[Any]
+    state: Any
 
     @property
     def head(self) -> tuple[int, str]:
         return (self.rows[-1].seq, self.rows[-1].hash) if self.rows else (0, GENESIS_HASH)
 
+    @property
+    def meta(self) -> Meta:
+        meta: Meta = self.ruleset.meta(self.state)
+        return meta
+
 
 # --- reading ---------------------------------------------------------------------------------------------
 
-def check_ruleset(first_payload: str, where: str) -> None:
-    """Refuse a log created under another or a newer ruleset, before reading anything else."""
+def ruleset_of(first_payload: str, where: str) -> Ruleset:
+    """The ruleset a log was created under, refusing an unknown or newer one before reading on."""
     try:
         head = json.loads(first_payload)
     except ValueError:
@@ -58,45 +58,61 @@ def check_ruleset(first_payload: str, where: str) -> None:
     if not isinstance(head, dict) or head.get("type") != "GameCreated":
         raise IntegrityFailure(1, f"{where}: the first event is not GameCreated")
     rid, version = head.get("ruleset_id"), head.get("ruleset_version")
-    if rid != RULESET_ID:
+    try:
+        ruleset = registry.get(str(rid))
+    except InvalidCommand as err:
         raise InvalidCommand(f"{where}: created under ruleset '{rid}', which this engine does not "
-                             f"know (it plays {RULESET_ID}); refusing to read it")
-    if not isinstance(version, int) or version > RULESET_VERSION:
+                             f"know ({err.message.split('; ', 1)[-1]}); refusing to read it") from None
+    if not isinstance(version, int) or version > ruleset.version:
         raise InvalidCommand(f"{where}: created under {rid} version {version}, newer than this "
-                             f"engine's version {RULESET_VERSION}; upgrade mn to read it")
-    if version < RULESET_VERSION:
+                             f"engine's version {ruleset.version}; upgrade mn to read it")
+    if version < ruleset.version:
         raise InvalidCommand(f"{where}: created under {rid} version {version}; this engine replays "
-                             f"only version {RULESET_VERSION}")
+                             f"only version {ruleset.version}")
+    return ruleset
 
 
-def decode_rows(rows: Sequence[Row], where: str) -> list[ev.AnyEvent]:
-    if rows:
-        check_ruleset(rows[0].payload, where)
+def decode_rows(rows: Sequence[Row], where: str) -> tuple[Ruleset | None, list[Any]]:
+    """The ruleset of a log (None if empty) and its events; IntegrityFailure naming an undecodable row."""
+    if not rows:
+        return None, []
+    ruleset = ruleset_of(rows[0].payload, where)
     out = []
     for r in rows:
         try:
-            out.append(ev.decode_event(r.payload))
+            out.append(ruleset.decode_event(r.payload))
         except (msgspec.DecodeError, msgspec.ValidationError) as err:
             raise IntegrityFailure(r.seq, f"cannot decode the stored event: {err}") from None
-    return out
+    return ruleset, out
+
+
+def fold(ruleset: Ruleset, events: Iterable[Any], state: Any = None) -> Any:
+    """The state after events, from state (the empty state by default)."""
+    if state is None:
+        state = ruleset.initial("")
+    for e in events:
+        state = ruleset.evolve(state, e)
+    return state
 
 
 def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
     """The game as of event `upto` (the whole log by default)."""
     store.require_game(game_id)
     rows = store.rows(game_id, 1, upto)
-    events = decode_rows(rows, f"game {game_id}")
-    state = replace(replay(events), game_id=game_id)
-    return Loaded(game_id=game_id, rows=rows, events=events, state=state)
+    ruleset, events = decode_rows(rows, f"game {game_id}")
+    if ruleset is None:
+        raise IntegrityFailure(1, f"game {game_id} has no events")
+    state = ruleset.named(fold(ruleset, events), game_id)
+    return Loaded(game_id=game_id, ruleset=ruleset, rows=rows, events=events, state=state)
 
 
 # --- writing ---------------------------------------------------------------------------------------------
 
-def _new_rows(events: Iterable[ev.AnyEvent], actor: str, command: bytes | None,
+def _new_rows(ruleset: Ruleset, events: Iterable[Any], actor: str, command: bytes | None,
               now: str) -> list[NewRow]:
     out = []
     for i, e in enumerate(events):
-        out.append(NewRow(type=ev.event_type(e), payload=ev.encode_event(e).decode(),
+        out.append(NewRow(type=ruleset.event_type_of(e), payload=ruleset.encode_event(e).decode(),
                           recorded_at=now, actor=actor,
                           command=command.decode() if (command is not None and i == 0) else None))
     return out
@@ -106,35 +122,37 @@ def new_game_id() -> str:
     return "g" + pysecrets.token_hex(4)
 
 
-def creation_events(cmd: CreateGame, secret: bytes) -> list[ev.AnyEvent]:
-    """Decide the first events of a new game (refused before anything is stored)."""
-    return setup.create(cmd, Rng(secret, GENESIS_HASH), commitment(secret))
-
-
-def create(store: Store, cmd: CreateGame, secret: bytes, events: list[ev.AnyEvent],
+def create(store: Store | Callable[[], Store], ruleset: Ruleset, cmd: Any, secret: bytes,
            game_id: str | None = None) -> Loaded:
-    """Store a new game's first events (from creation_events) with its secret."""
+    """Decide a creation command and store the new game's first events with its secret.
+
+    The command is decided before the store is opened (when given as a callable that opens it), so
+    a refused one writes nothing, not even a new database file.
+    """
+    events, _ = ruleset.decide(ruleset.initial(commitment(secret)), cmd, Rng(secret, GENESIS_HASH))
+    if not isinstance(store, Store):
+        store = store()
     gid = game_id or new_game_id()
-    rows = store.create_game(gid, utc_now(), secret.hex(),
-                             _new_rows(events, "host", encode_command(cmd), utc_now()))
-    log.info("game created", game=gid, events=len(rows), fair_play=cmd.fair_play)
+    now = utc_now()
+    rows = store.create_game(gid, now, secret.hex(),
+                             _new_rows(ruleset, events, HOST, ruleset.encode_command(cmd), now))
+    log.info("game created", game=gid, ruleset=ruleset.short, events=len(rows))
     return load(store, gid)
 
 
-def submit(store: Store, loaded: Loaded, order: AnyOrder) -> tuple[Loaded, list[Row]]:
-    """Decide one order against the loaded game and append its events; nothing written if refused."""
+def submit(store: Store, loaded: Loaded, command: Any) -> tuple[Loaded, list[Row]]:
+    """Decide one command against the loaded game and append its events; nothing written if refused."""
     seq, head = loaded.head
+    ruleset = loaded.ruleset
     secret = store.secret(loaded.game_id)
     rng = Rng(bytes.fromhex(secret) if secret else None, head)
-    events = decide(loaded.state, order, rng)
+    events, state = ruleset.decide(loaded.state, command, rng)
+    actor = ruleset.actor_of(command)
     rows = store.append(loaded.game_id, seq,
-                        _new_rows(events, order.empire, encode_command(order), utc_now()))
-    state = loaded.state
-    for e in events:
-        state = evolve(state, e)
-    log.info("order accepted", game=loaded.game_id, empire=order.empire,
-             order=type(order).__name__, events=len(rows), head=rows[-1].seq if rows else seq)
-    return Loaded(game_id=loaded.game_id, rows=loaded.rows + rows,
+                        _new_rows(ruleset, events, actor, ruleset.encode_command(command), utc_now()))
+    log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
+             events=len(rows), head=rows[-1].seq if rows else seq)
+    return Loaded(game_id=loaded.game_id, ruleset=ruleset, rows=loaded.rows + rows,
                   events=loaded.events + events, state=state), rows
 
 
@@ -145,13 +163,10 @@ def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
     if not secret:
         raise StoreError(f"this database does not hold the secret of game {game_id} "
                          "(an imported game: only the database it was created in has it)")
-    if loaded.state.winner is None and not force:
+    if not loaded.meta.over and not force:
         raise InvalidCommand(f"game {game_id} is still running: revealing the secret now lets every "
                              "player foresee the remaining draws; pass --force to reveal anyway (ruling R6)")
-    cmd = RevealSecret(secret=secret)
-    events = decide_host(loaded.state, cmd)
-    return store.append(game_id, loaded.head[0], _new_rows(events, "host", encode_command(cmd),
-                                                           utc_now()))
+    return submit(store, loaded, loaded.ruleset.reveal(secret))[1]
 
 
 def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loaded:
@@ -163,12 +178,11 @@ def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loa
     if at < 1 or at > len(src.rows):
         raise InvalidCommand(f"game {game_id} has events 1 to {len(store.rows(game_id))}; "
                              f"cannot fork at {at}")
-    first = src.events[0]
-    assert isinstance(first, ev.GameCreated)
-    info = ForkInfo(game=game_id, at=at, head_hash=src.rows[-1].hash, commitment=first.commitment)
-    created = replace(first, commitment=commitment(secret),
-                      options=replace(first.options, fair_play=False, sandbox=True, fork_of=info))
-    payloads = [ev.encode_event(created).decode()] + [r.payload for r in src.rows[1:]]
+    ruleset = src.ruleset
+    ref = ForkRef(game=game_id, at=at, head_hash=src.rows[-1].hash,
+                  commitment=ruleset.meta(fold(ruleset, src.events[:1])).commitment)
+    created = ruleset.fork_created(src.events[0], commitment(secret), ref)
+    payloads = [ruleset.encode_event(created).decode()] + [r.payload for r in src.rows[1:]]
     rows: list[Row] = []
     head = GENESIS_HASH
     for r, payload in zip(src.rows, payloads, strict=True):
@@ -211,22 +225,22 @@ class ExportLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 _LINE = msgspec.json.Encoder()
 
 
-def export_lines(game_id: str, rows: Sequence[Row], state: GameState,
-                 viewer: Empire | None = None) -> list[bytes]:
+def export_lines(loaded: Loaded, viewer: str | None = None) -> list[bytes]:
     """JSON Lines: a header, then one line per event with its sequence number and hash."""
+    rows, ruleset, meta = loaded.rows, loaded.ruleset, loaded.meta
     head = rows[-1].hash if rows else GENESIS_HASH
-    header = ExportHeader(format=EXPORT_FORMAT, version=EXPORT_VERSION, game=game_id,
-                          ruleset=f"{state.ruleset_id}@{state.ruleset_version}",
+    header = ExportHeader(format=EXPORT_FORMAT, version=EXPORT_VERSION, game=loaded.game_id,
+                          ruleset=f"{meta.ruleset_id}@{meta.ruleset_version}",
                           events=len(rows), head_hash=head, made_for=viewer)
     out = [_LINE.encode(header)]
     for r in rows:
         payload, command, redacted = r.payload, r.command, False
         if viewer is not None:
-            event = ev.decode_event(r.payload)
-            shown = redact_event(event, viewer)
+            event = ruleset.decode_event(r.payload)
+            shown = ruleset.redact(event, viewer)
             if shown is not event:
-                payload, redacted = ev.encode_event(shown).decode(), True
-            if r.actor not in (viewer, "host"):
+                payload, redacted = ruleset.encode_event(shown).decode(), True
+            if r.actor not in (viewer, HOST):
                 command = None  # another empire's order may carry hidden choices (an offer)
         out.append(_LINE.encode(ExportLine(
             seq=r.seq, type=r.type, recorded_at=r.recorded_at, actor=r.actor, batch=r.batch,
@@ -303,7 +317,9 @@ def check_import(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
     """Read an export and replay it, refusing it with the line at fault; nothing is stored."""
     header, rows = read_export(data, source)
     try:
-        replay(decode_rows(rows, source))
+        ruleset, events = decode_rows(rows, source)
+        if ruleset is not None:
+            fold(ruleset, events)
     except IntegrityFailure as err:
         raise DataError(source, [f"line {err.seq + 1}: {err.reason}"]) from None
     except (KeyError, ValueError, TypeError, AttributeError) as err:

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
 import msgspec
+
+from mncore.dice import Rng
+
+if TYPE_CHECKING:
+    from mncore.rulebook import Rulebook
+    from mncore.store import Row
+
+HOST = "host"  # the actor of commands no side gives: creation, revealing the secret
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
@@ -21,3 +32,121 @@ class Option(msgspec.Struct, frozen=True, kw_only=True):
     template: str | None = None  # e.g. "build legion in {province} pay {payment}"
     parts: dict[str, tuple[str, ...]] = {}  # legal values of each {part}
     note: str = ""
+
+
+class Meta(msgspec.Struct, frozen=True, kw_only=True):
+    """What the kernel reads of any game's state, whatever the game."""
+
+    ruleset_id: str
+    ruleset_version: int
+    commitment: str  # SHA-256 of the game's secret, from its first event
+    secret: str | None  # hex, once revealed
+    sides: tuple[str, ...]  # the sides in play (empires), in the game's order
+    fair_play: bool
+    sandbox: bool  # outcomes may be fixed (forks, positions, known seeds)
+    forked_at: int = 0  # events copied from the game this one forks (0: not a fork)
+    over: bool = False
+    result: str = ""  # who won and how, in words, once over
+
+
+class ForkRef(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a fork branches off: the parent game, the event, its chain hash and commitment."""
+
+    game: str
+    at: int
+    head_hash: str
+    commitment: str
+
+
+class NewGame(msgspec.Struct, frozen=True, kw_only=True):
+    """What `mn new` asks for, in words that belong to no game; the ruleset makes its command."""
+
+    sides: tuple[str, ...] = ()  # the sides named, as typed (--empire)
+    players: tuple[str, ...] = ()  # SIDE=NAME, or bare names with random_sides (--player)
+    random_sides: bool = False
+    board_file: str | None = None
+    fair_play: bool = True
+    options: dict[str, str] = {}  # the ruleset's own options (display=experienced)
+
+
+class Ruleset(Protocol):
+    """One game on the kernel: its codecs, its pure decide/evolve, its texts, views and rulebook.
+
+    `decide` is the one entry point for every command, creation and the host's included; it
+    returns the events and the state they fold into, so nothing is folded twice. States, events
+    and commands are the ruleset's own types: the kernel only stores, chains and passes them.
+    """
+
+    id: str  # recorded in the first event: "mare-nostrum-empires-2016"
+    short: str  # the section namespace and `--ruleset` name: "empires"
+    version: int
+    name: str
+    rulebook: Rulebook
+    event_type: Any  # the tagged union of its events (schemas)
+    command_type: Any  # the tagged union of its commands (schemas)
+
+    def encode_event(self, event: Any) -> bytes: ...
+    def decode_event(self, data: bytes | str) -> Any: ...
+    def event_type_of(self, event: Any) -> str: ...
+    def encode_command(self, command: Any) -> bytes: ...
+    def decode_command(self, data: bytes | str) -> Any: ...
+
+    def initial(self, commitment: str) -> Any:
+        """The state before the first event, for a game whose secret has this commitment."""
+    def evolve(self, state: Any, event: Any) -> Any: ...
+    def decide(self, state: Any, command: Any, rng: Rng) -> tuple[list[Any], Any]: ...
+    def meta(self, state: Any) -> Meta: ...
+    def named(self, state: Any, game_id: str) -> Any:
+        """The state as loaded under that game id (views show it)."""
+    def actor_of(self, command: Any) -> str:
+        """The side that gives the command, or HOST."""
+    def fork_created(self, first: Any, commitment: str, fork: ForkRef) -> Any:
+        """The first event of a fork: the parent's, with the new commitment, marked as a sandbox."""
+    def new_game(self, spec: NewGame) -> Any:
+        """The creation command for `mn new`; InvalidCommand naming the option at fault."""
+    def reveal(self, secret: str) -> Any:
+        """The host's command that reveals the game's secret."""
+
+    def pending(self, state: Any) -> list[Pending]: ...
+    def options(self, state: Any, side: str) -> list[Option]: ...
+    def parse_order(self, text: str, state: Any, side: str) -> Any: ...
+    def format_order(self, command: Any) -> str: ...
+    def describe(self, event: Any, viewer: str | None) -> str: ...
+    def redact(self, event: Any, viewer: str | None) -> Any:
+        """The event as viewer may see it (None: the host, who sees everything)."""
+    def view(self, state: Any, viewer: str | None) -> dict[str, Any]: ...
+    def show_text(self, view: dict[str, Any]) -> str: ...
+    def status_text(self, state: Any) -> str: ...
+    def resolve_side(self, text: str) -> str:
+        """The side a user's text names (any case, aliases); InvalidCommand listing the sides."""
+    def side_name(self, side: str) -> str: ...
+
+
+@runtime_checkable
+class Audits(Protocol):
+    """The audit tools a ruleset may offer beyond the protocol: explain, diff, positions."""
+
+    def explain(self, rows: Sequence[Row], seq: int, viewer: str | None) -> Any: ...
+    def render_explanation(self, explanation: Any) -> str: ...
+    def diff(self, a: Any, b: Any) -> list[Any]: ...
+    def read_position(self, path: str) -> Any: ...
+    def position_command(self, state: Any) -> Any: ...
+    def position_doc(self, state: Any) -> dict[str, Any]: ...
+    def write_position(self, state: Any) -> str: ...
+
+
+@runtime_checkable
+class Demo(Protocol):
+    """A ruleset that can play a demonstration game between scripted players."""
+
+    def demo(self, store: Any, players: int, seed: str, max_orders: int,
+             echo: Callable[[str], None]) -> str: ...
+
+
+@runtime_checkable
+class Maps(Protocol):
+    """A ruleset whose board can be shown and checked (`mn map`)."""
+
+    def map_text(self, place: str | None, board_file: str | None) -> str: ...
+    def map_json(self, place: str | None, board_file: str | None) -> Any: ...
+    def check_board(self, path: str) -> str: ...

@@ -1,6 +1,8 @@
-"""The rules index and the rulings register: what a citation [rule X] refers to.
+"""A ruleset's rules index and rulings register: what a citation [rule X] refers to.
 
-`python -m mncore.rulebook` regenerates docs/rulings.md from mncore/rulesets/empires/data/rulings.toml.
+Section ids are namespaced by ruleset (`empires:4.3.1`, `empires:R27`) so that two rulebooks'
+numbering cannot clash; inside its own package a ruleset cites them bare (`4.3.1`).
+`python -m mncore.rulebook` regenerates each built-in ruleset's rulings document.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import msgspec
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "rulings.md"
+from mncore.errors import RuleViolation
 
 
 class Ruling(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -26,33 +28,70 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     reason: str
 
 
+class Cited(msgspec.Struct, frozen=True, kw_only=True):
+    """A rulebook section or ruling applied: its id, title and, for a ruling, the decision."""
+
+    id: str
+    title: str
+    decision: str = ""
+
+
 class _Rulings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    ruling: tuple[Ruling, ...]
+    ruling: tuple[Ruling, ...] = ()
 
 
 class _Index(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     sections: dict[str, str]
 
 
-def _data(name: str) -> bytes:
-    return resources.files("mncore.rulesets.empires.data").joinpath(name).read_bytes()
+class Rulebook:
+    """The sections and rulings of one ruleset, read from its data package."""
 
+    def __init__(self, namespace: str, package: str, *, source: str, doc: Path | None = None,
+                 header: str = "") -> None:
+        self.namespace = namespace
+        self.package = package
+        self.source = source  # the rules text the section ids number, for people
+        self.doc = doc
+        self.header = header
 
-@functools.cache
-def index() -> dict[str, str]:
-    """Section id -> short title, for every section the engine may cite."""
-    return msgspec.toml.decode(_data("rules_index.toml"), type=_Index).sections
+    def _data(self, name: str) -> bytes:
+        return resources.files(self.package).joinpath(name).read_bytes()
 
+    @functools.cached_property
+    def index(self) -> dict[str, str]:
+        """Bare section id -> short title, for every section the ruleset may cite."""
+        return msgspec.toml.decode(self._data("rules_index.toml"), type=_Index).sections
 
-@functools.cache
-def rulings() -> dict[str, Ruling]:
-    """Ruling id -> ruling, in register order."""
-    return {r.id: r for r in msgspec.toml.decode(_data("rulings.toml"), type=_Rulings).ruling}
+    @functools.cached_property
+    def rulings(self) -> dict[str, Ruling]:
+        """Bare ruling id -> ruling, in register order."""
+        return {r.id: r for r in msgspec.toml.decode(self._data("rulings.toml"), type=_Rulings).ruling}
 
+    def qualify(self, ref: str) -> str:
+        """The namespaced id of a citation ("4.3.1" -> "empires:4.3.1"); namespaced ones unchanged."""
+        return ref if ":" in ref else f"{self.namespace}:{ref}"
 
-def citable(ref: str) -> bool:
-    """True when a citation names a section of the index or a ruling."""
-    return ref in index() or ref in rulings()
+    def bare(self, ref: str) -> str | None:
+        """The id inside this rulebook of a citation, or None if it names another ruleset's."""
+        ns, sep, rest = ref.partition(":")
+        if not sep:
+            return ref
+        return rest if ns == self.namespace else None
+
+    def citable(self, ref: str) -> bool:
+        """True when a citation names a section of the index or a ruling of this rulebook."""
+        key = self.bare(ref)
+        return key is not None and (key in self.index or key in self.rulings)
+
+    def qualified(self, err: RuleViolation) -> RuleViolation:
+        """The same refusal, its section namespaced."""
+        if ":" in err.section:
+            return err
+        return RuleViolation(self.qualify(err.section), err.reason)
+
+    def render_doc(self) -> str:
+        return self.header + "".join("\n" + render_ruling(r) for r in self.rulings.values())
 
 
 def render_ruling(r: Ruling) -> str:
@@ -60,24 +99,11 @@ def render_ruling(r: Ruling) -> str:
             f"**Decision.** {r.decision}\n\n**Reason.** {r.reason}\n")
 
 
-HEADER = """# Rulings register
-
-Where the rules texts are silent, ambiguous or contradictory, the project decides once and writes the
-decision here. Each entry has an id; the engine cites that id where it applies the ruling, and refusal
-messages carry it in brackets, e.g. `[rule R1]`; `mn rules R1` prints that entry.
-
-Authority: `empires-rulebook.md` (Mare Nostrum: Empires, rules v54) first, with its Q&A (chapter 9) and its
-hero and wonder texts (chapters 10 and 11); `empires-overview.md` is a loose secondary summary, used
-only where the rulebook is silent.
-
-This file is generated from `mncore/rulesets/empires/data/rulings.toml` by `python -m mncore.rulebook`; edit that file.
-"""
-
-
-def render_doc() -> str:
-    return HEADER + "".join("\n" + render_ruling(r) for r in rulings().values())
-
-
 if __name__ == "__main__":
-    DOC.write_text(render_doc())
-    print(f"wrote {DOC} ({len(rulings())} rulings)", file=sys.stderr)
+    from mncore.registry import builtin
+
+    for ruleset in builtin():
+        book = ruleset.rulebook
+        if book.doc is not None:
+            book.doc.write_text(book.render_doc())
+            print(f"wrote {book.doc} ({len(book.rulings)} rulings)", file=sys.stderr)

@@ -1,6 +1,7 @@
-"""JSON Schemas of every event and command, generated from the msgspec types.
+"""JSON Schemas of every event and command of each built-in ruleset, generated from its msgspec types.
 
-Regenerate with `python -m mncore.schemas` (writes schemas/); tests/test_meta.py fails when they are stale.
+Regenerate with `python -m mncore.schemas` (writes schemas/<ruleset>/); tests/test_meta.py fails when
+they are stale.
 """
 
 from __future__ import annotations
@@ -12,19 +13,19 @@ from typing import get_args
 
 import msgspec
 
-from mncore.rulesets.empires.commands import AnyCommand
-from mncore.rulesets.empires.events import AnyEvent
+from mncore.registry import builtin
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 
 def schemas() -> dict[str, str]:
-    """Relative path -> schema text, for every event and command and both unions."""
+    """Relative path -> schema text, for every event and command and both unions of each ruleset."""
     out: dict[str, str] = {}
-    for folder, union in (("events", AnyEvent), ("commands", AnyCommand)):
-        for cls in get_args(union):
-            out[f"{folder}/{cls.__name__}.json"] = _text(msgspec.json.schema(cls))
-        out[f"{folder}.json"] = _text(msgspec.json.schema(union))
+    for ruleset in builtin():
+        for folder, union in (("events", ruleset.event_type), ("commands", ruleset.command_type)):
+            for cls in get_args(union):
+                out[f"{ruleset.short}/{folder}/{cls.__name__}.json"] = _text(msgspec.json.schema(cls))
+            out[f"{ruleset.short}/{folder}.json"] = _text(msgspec.json.schema(union))
     return out
 
 
@@ -35,7 +36,7 @@ def _text(schema: dict[str, object]) -> str:
 def write(root: Path = SCHEMA_DIR) -> list[str]:
     """Write every schema under root, removing stale ones; returns the paths written."""
     wanted = schemas()
-    for old in list(root.glob("*/*.json")) + list(root.glob("*.json")):
+    for old in list(root.rglob("*.json")):
         if str(old.relative_to(root)) not in wanted:
             old.unlink()
     for rel, text in wanted.items():

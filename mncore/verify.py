@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
-from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import CreateFromPosition, CreateGame, Order, RevealSecret, decode_command
-from mncore.rulesets.empires.decide import decide, decide_host
 from mncore.dice import GENESIS_HASH, Rng, SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
-from mncore.rulesets.empires.evolve import evolve
-from mncore.game import check_ruleset
-from mncore.rulesets.empires.rules import setup
-from mncore.rulesets.empires.state import GameState
+from mncore.game import ruleset_of
+from mncore.protocol import Ruleset
 from mncore.store import Row, chain_hash
 
 
@@ -39,8 +35,8 @@ def verify_rows(rows: Sequence[Row]) -> Report:
     report = Report(ok=True, events=len(rows), head_hash=head)
     try:
         _check_chain(rows)
-        events = _replay(rows)
-        _redecide(rows, events, report)
+        ruleset, events = _replay(rows)
+        _redecide(ruleset, rows, events, report)
     except IntegrityFailure as err:
         report.ok, report.first_bad, report.reason = False, err.seq, err.reason
         return report
@@ -61,26 +57,27 @@ def _check_chain(rows: Sequence[Row]) -> None:
         previous = r.hash
 
 
-def _replay(rows: Sequence[Row]) -> list[ev.AnyEvent]:
+def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any]]:
     try:
-        check_ruleset(rows[0].payload, "log")
+        ruleset = ruleset_of(rows[0].payload, "log")
     except MareNostrumError as err:
         raise IntegrityFailure(1, err.message) from None
-    events: list[ev.AnyEvent] = []
-    state = GameState()
+    events: list[Any] = []
+    state = ruleset.initial("")
     for r in rows:
         try:
-            event = ev.decode_event(r.payload)
+            event = ruleset.decode_event(r.payload)
         except (msgspec.DecodeError, msgspec.ValidationError) as err:
             raise IntegrityFailure(r.seq, f"the payload is not a valid event ({err})") from None
-        if ev.event_type(event) != r.type:
-            raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is {ev.event_type(event)}")
+        if ruleset.event_type_of(event) != r.type:
+            raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
+                                          f"{ruleset.event_type_of(event)}")
         try:
-            state = evolve(state, event)
+            state = ruleset.evolve(state, event)
         except Exception as err:  # a log that does not fold is corrupt, whatever the error
             raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
         events.append(event)
-    return events
+    return ruleset, events
 
 
 def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
@@ -96,59 +93,49 @@ def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
     return out
 
 
-def _redecide(rows: Sequence[Row], events: list[ev.AnyEvent], report: Report) -> None:
-    first = events[0]
-    assert isinstance(first, ev.GameCreated)
-    secret_hex = next((e.secret for e in events if isinstance(e, ev.SecretRevealed)), None)
-    secret = bytes.fromhex(secret_hex) if secret_hex else None
+def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: Report) -> None:
+    created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
+    final = ruleset.meta(_fold(ruleset, events))
+    secret = bytes.fromhex(final.secret) if final.secret else None
     report.secret_revealed = secret is not None
-    if secret is not None and commitment(secret) != first.commitment:
-        seq = next(i + 1 for i, e in enumerate(events) if isinstance(e, ev.SecretRevealed))
+    if secret is not None and commitment(secret) != created.commitment:
+        seq = next(r.seq for r in rows if r.type == "SecretRevealed")
         raise IntegrityFailure(seq, "the revealed secret does not match the commitment of event 1")
-    inherited = first.options.fork_of.at if first.options.fork_of else 0
-    report.inherited = inherited
-    state = GameState()
+    report.inherited = final.forked_at
+    state = ruleset.initial(created.commitment)
     previous = GENESIS_HASH
     for start, end in _batches(rows):
-        if rows[start].seq > inherited:
-            _redecide_batch(state, rows[start:end], secret, previous, report)
+        if rows[start].seq > final.forked_at:
+            _redecide_batch(ruleset, state, rows[start:end], secret, previous, report)
         for e in events[start:end]:
-            state = evolve(state, e)
+            state = ruleset.evolve(state, e)
         previous = rows[end - 1].hash
 
 
-def _redecide_batch(state: GameState, rows: Sequence[Row], secret: bytes | None, previous: str,
-                    report: Report) -> None:
+def _fold(ruleset: Ruleset, events: Sequence[Any]) -> Any:
+    state = ruleset.initial("")
+    for e in events:
+        state = ruleset.evolve(state, e)
+    return state
+
+
+def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], secret: bytes | None,
+                    previous: str, report: Report) -> None:
     seq = rows[0].seq
     if rows[0].command is None:
         raise IntegrityFailure(seq, "no command is recorded for the events it starts")
     try:
-        cmd = decode_command(rows[0].command)
+        cmd = ruleset.decode_command(rows[0].command)
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         raise IntegrityFailure(seq, f"its recorded command is not valid ({err})") from None
-    rng = Rng(secret, previous)
     try:
-        if isinstance(cmd, CreateGame):
-            first = ev.decode_event(rows[0].payload)
-            assert isinstance(first, ev.GameCreated)
-            produced = setup.create(cmd, rng, first.commitment)
-        elif isinstance(cmd, CreateFromPosition):
-            from mncore.rulesets.empires.position import creation_events  # a sandbox game started from a position
-
-            first = ev.decode_event(rows[0].payload)
-            assert isinstance(first, ev.GameCreated)
-            produced = creation_events(cmd, rng, first.commitment)
-        elif isinstance(cmd, RevealSecret):
-            produced = decide_host(state, cmd)
-        else:
-            assert isinstance(cmd, Order)
-            produced = decide(state, cmd, rng)
+        produced, _ = ruleset.decide(state, cmd, Rng(secret, previous))
     except SecretNeeded:
         report.random_unchecked += 1
         return
     except CommandRejected as err:
         raise IntegrityFailure(seq, f"its command is refused when decided again: {err.message}") from None
-    expected = [ev.encode_event(e).decode() for e in produced]
+    expected = [ruleset.encode_event(e).decode() for e in produced]
     stored = [r.payload for r in rows]
     for i, (want, got) in enumerate(zip(expected, stored, strict=False)):
         if want != got:

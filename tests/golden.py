@@ -9,6 +9,7 @@ from mncore import game
 from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
+from mncore.rulesets.empires.seam import RULESET
 from mncore.dice import seeded_secret
 from mncore.rulesets.empires.rules.setup import playable_empires
 from mncore.store import Store
@@ -33,7 +34,7 @@ def play(db: Path, game_id: str, seed: str, players: int, style: str) -> game.Lo
                      fair_play=False)
     secret = seeded_secret(seed)
     store = Store(str(db), create=True)
-    loaded = game.create(store, cmd, secret, game.creation_events(cmd, secret), game_id)
+    loaded = game.create(store, RULESET, cmd, secret, game_id)
     loaded = play_stored(store, loaded, secret, random.Random(seed), 20000, style=style)  # type: ignore[assignment]
     if loaded.state.winner is not None:
         game.reveal(store, game_id)
@@ -52,7 +53,7 @@ def record(condition: str, db: Path) -> Path:
     assert loaded.state.winner is not None and loaded.state.winner.condition == condition
     path = fixture(condition)
     path.parent.mkdir(exist_ok=True)
-    data = b"".join(line + b"\n" for line in game.export_lines(gid, loaded.rows, loaded.state))
+    data = b"".join(line + b"\n" for line in game.export_lines(loaded))
     if not path.exists() or without_clock(path.read_bytes()) != without_clock(data):
         path.write_bytes(data)  # only a real change rewrites it, not the time it was recorded at
     return path

@@ -58,7 +58,7 @@ def test_check_names_the_section_of_a_refusal_with_exit_1(tmp_path: Path) -> Non
 
     result = mn(db, "check", "g", "--as", "rome", "trade 5")
 
-    assert result.exit_code == 1 and "[rule 2.1]" in result.stderr
+    assert result.exit_code == 1 and "[rule empires:2.1]" in result.stderr
     assert Store(str(db)).head("g") == head
 
 
@@ -70,7 +70,7 @@ def test_check_json_reports_a_refusal_with_its_section(tmp_path: Path) -> None:
     result = mn(db, "check", "g", "--as", "rome", "trade 5", "--json")
 
     doc = json.loads(result.stdout)
-    assert result.exit_code == 1 and doc["accepted"] is False and doc["section"] == "2.1"
+    assert result.exit_code == 1 and doc["accepted"] is False and doc["section"] == "empires:2.1"
 
 
 def test_check_of_a_malformed_order_exits_2(tmp_path: Path) -> None:
@@ -194,7 +194,8 @@ def test_a_forged_bundle_with_a_recomputed_digest_still_fails(bundle: Path) -> N
 
     from mncore.dispute import Bundle, _digest, _encode
     b = msgspec.json.decode(bundle.read_bytes(), type=Bundle)
-    forged = replace(b, explanation=replace(b.explanation, text="Nothing happened."), digest="")
+    explained = msgspec.json.decode(b.explanation) | {"text": "Nothing happened."}
+    forged = replace(b, explanation=msgspec.Raw(msgspec.json.encode(explained)), digest="")
     data = _encode(replace(forged, digest=_digest(forged)))
 
     result = verify_bundle(data)

@@ -47,7 +47,7 @@ def test_a_refused_order_exits_1_names_its_rule_and_writes_nothing(db: Path, gam
 
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: 'trade 3': only the Trade Leader (Carthage)")
-    assert result.stderr.rstrip().endswith("[rule 2.1]")
+    assert result.stderr.rstrip().endswith("[rule empires:2.1]")
     assert _events(db, game) == before
 
 
@@ -58,7 +58,7 @@ def test_the_first_refused_order_of_a_run_stops_it_with_its_line(db: Path, game:
     result = mn(db, "order", game, "--as", "carthage", "trade 3", "trade 4")
 
     assert result.exit_code == 1
-    assert "order 2 ('trade 4')" in result.stderr and "[rule 2.1]" in result.stderr
+    assert "order 2 ('trade 4')" in result.stderr and "[rule empires:2.1]" in result.stderr
     assert _events(db, game) > before
 
 

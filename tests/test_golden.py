@@ -43,7 +43,7 @@ def test_6_x_the_scripted_game_still_plays_exactly_as_recorded(
 
     loaded = play(tmp_path / "again.db", gid, seed, players, style)
 
-    lines = game.export_lines(gid, loaded.rows, loaded.state)
+    lines = game.export_lines(loaded)
     again = tmp_path / "again.jsonl"
     again.write_bytes(b"".join(line + b"\n" for line in lines))
     assert without_clock(again.read_bytes()) == without_clock(fixture(condition).read_bytes())

@@ -13,7 +13,7 @@ from mncli.cli import main
 from mncore import schemas
 from mncore.rulesets.empires.commands import AnyCommand
 from mncore.rulesets.empires.events import AnyEvent
-from mncore.rulebook import DOC, citable, render_doc, rulings
+from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.text import verbs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ def _citations() -> list[tuple[str, int, str]]:
 
 def test_every_cited_section_exists_in_the_rules_index_or_the_rulings() -> None:
     """A refusal's [rule X] can always be looked up with mn rules X."""
-    missing = [f"{p}:{line}: {ref}" for p, line, ref in _citations() if not citable(ref)]
+    missing = [f"{p}:{line}: {ref}" for p, line, ref in _citations() if not RULEBOOK.citable(ref)]
 
     assert missing == []
     assert len(_citations()) > 10
@@ -68,12 +68,12 @@ def test_schemas_are_current() -> None:
 
 def test_rulings_doc_is_current() -> None:
     """docs/rulings.md is generated from mncore/rulesets/empires/data/rulings.toml."""
-    assert DOC.read_text() == render_doc(), "run: python -m mncore.rulebook"
+    assert RULEBOOK.doc is not None and RULEBOOK.doc.read_text() == RULEBOOK.render_doc(), "run: python -m mncore.rulebook"
 
 
 def test_ruling_ids_are_unique_and_well_formed() -> None:
     """Every ruling has an id Rn and all its parts."""
-    for rid, r in rulings().items():
+    for rid, r in RULEBOOK.rulings.items():
         assert re.fullmatch(r"R\d+", rid)
         assert r.question and r.clauses and r.decision and r.reason
 
@@ -142,6 +142,6 @@ def test_every_ruling_is_cited_where_the_code_applies_it() -> None:
     """No interpretation lives in the register alone: each ruling id appears in the engine or CLI."""
     code = "\n".join(p.read_text() for p in SOURCES)
 
-    uncited = [rid for rid in rulings() if not re.search(rf"\b{rid}\b", code)]
+    uncited = [rid for rid in RULEBOOK.rulings if not re.search(rf"\b{rid}\b", code)]
 
     assert uncited == []

@@ -6,6 +6,7 @@ from typing import Literal
 
 import msgspec
 
+from mncore.host import RevealSecret as RevealSecret
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, Track
 from mncore.rulesets.empires.ids import BuildingKind, TileId, Token, UnitKind  # phase 3
@@ -36,12 +37,6 @@ class CreateGame(Command, frozen=True, kw_only=True):
     random_players: tuple[str, ...] = ()  # players whose empires are drawn at random
     display: Literal["first-game", "experienced"] = "first-game"
     fair_play: bool = True
-
-
-class RevealSecret(Command, frozen=True, kw_only=True):
-    """Publish the game's secret so that every draw can be checked (the host's act)."""
-
-    secret: str
 
 
 class CreateFromPosition(Command, frozen=True, kw_only=True):

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import get_args
 
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import (AnyOrder, RevealSecret, BuildCommand, CollectCommand, LeadershipCommand, MoveCommand,
-                             TradeCommand)
-from mncore.dice import Rng, commitment
-from mncore.errors import InvalidCommand, refuse, require
+from mncore.rulesets.empires.commands import (AnyOrder, BuildCommand, CollectCommand, LeadershipCommand,
+                                              MoveCommand, TradeCommand)
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand, refuse
 from mncore.rulesets.empires.evolve import replay
-from mncore.rulesets.empires.flow import rules_for, settle
+from mncore.rulesets.empires.flow import rules_for, settle_folded
 from mncore.rulesets.empires.ids import Phase
 from mncore.rulesets.empires.commands import ClearFixedOutcomes, FixOutcome  # sandboxes
 from mncore.rulesets.empires.rules import sandbox
@@ -31,6 +31,11 @@ _PHASE_OF: dict[type, Phase] = {cls: phase for phase, group in _GROUPS for cls i
 
 def decide(state: GameState, order: AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
     """The events an order causes, then those that follow by themselves; raises if refused."""
+    return decide_folded(state, order, rng)[0]
+
+
+def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.AnyEvent], GameState]:
+    """decide(), with the state its events fold into (each event evolved once)."""
     if state.board is None:
         raise InvalidCommand("there is no game to give orders in")
     if state.winner is not None:
@@ -44,19 +49,5 @@ def decide(state: GameState, order: AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
         events = sandbox.decide(state, order)  # in any phase: it only prepares coming draws (R7)
     else:
         events = list(rules_for(_PHASE_OF[type(order)]).decide(state, order, rng))
-    after = replay(events, state)
-    return events + settle(after, rng)
-
-
-def decide_host(state: GameState, command: RevealSecret) -> list[ev.AnyEvent]:
-    """The host's acts: revealing the secret, checked against the commitment of the first event."""
-    match command:
-        case RevealSecret(secret=secret):
-            require(state.secret is None, "game", "the secret was already revealed")
-            try:
-                raw = bytes.fromhex(secret)
-            except ValueError:
-                raise InvalidCommand("the secret must be hexadecimal") from None
-            require(commitment(raw) == state.commitment, "game",
-                    "this secret does not match the commitment in the game's first event")
-            return [ev.SecretRevealed(secret=secret)]
+    more, after = settle_folded(replay(events, state), rng)
+    return events + more, after

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from mncore.host import SecretRevealed as SecretRevealed
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Empire, Phase, Track
 from mncore.rulesets.empires.ids import BuildingKind, ProvinceId, TileId, Token, UnitKind  # phases 3 and 5
@@ -50,12 +51,6 @@ class PhaseBegan(Event, frozen=True, kw_only=True):
 
     round: int
     phase: Phase
-
-
-class SecretRevealed(Event, frozen=True, kw_only=True):
-    """The game's random secret, revealed so that anyone can check every draw."""
-
-    secret: str  # hex
 
 
 class GameWon(Event, frozen=True, kw_only=True):

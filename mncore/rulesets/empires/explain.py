@@ -14,7 +14,8 @@ from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.ids import Empire, Track
 from mncore.rulesets.empires.projections import track_composition
-from mncore.rulebook import citable, index, rulings
+from mncore.rulebook import Cited
+from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState
 from mncore.store import Row
 from mncore.rulesets.empires.text import describe, format_order, redact_event, title
@@ -22,14 +23,6 @@ from mncore.rulesets.empires.text import describe, format_order, redact_event, t
 _REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|setup\.[a-z0-9]+|\d+\.\d+(?:\.\d+)?)\b")
 # where a battle modifier or extra die comes from, when its source is not a tile of 10 or 11
 _SOURCE_SECTIONS = {"fortress": "4.2"}
-
-
-class Cited(msgspec.Struct, frozen=True, kw_only=True):
-    """A rulebook section or ruling applied: its id, title and, for a ruling, the decision."""
-
-    id: str
-    title: str
-    decision: str = ""
 
 
 class Explanation(msgspec.Struct, frozen=True, kw_only=True):
@@ -62,9 +55,9 @@ def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Expl
         text=describe(event, viewer) + (" (fixed)" if fixed else ""), actor=first.actor,
         batch=row.batch, command=_command_text(first.command),
         direct=all(isinstance(e, ev.FixedOutcomeUsed) for e in events[row.batch - 1:-1]),
-        sections=[Cited(id=r, title=index()[r]) for r in refs if r in index()],
-        rulings=[Cited(id=r, title=rulings()[r].title, decision=rulings()[r].decision)
-                 for r in refs if r in rulings()],
+        sections=[Cited(id=r, title=RULEBOOK.index[r]) for r in refs if r in RULEBOOK.index],
+        rulings=[Cited(id=r, title=RULEBOOK.rulings[r].title, decision=RULEBOOK.rulings[r].decision)
+                 for r in refs if r in RULEBOOK.rulings],
         details=details(redact_event(event, viewer), before) + [describe(f, viewer) for f in fixed])
 
 
@@ -109,7 +102,7 @@ def _references(event: ev.AnyEvent) -> list[str]:
             found.append(_source_section(value))
     out: list[str] = []
     for ref in found:
-        if citable(ref) and ref not in out:
+        if RULEBOOK.citable(ref) and ref not in out:
             out.append(ref)
     return out
 
@@ -117,7 +110,7 @@ def _references(event: ev.AnyEvent) -> list[str]:
 def _source_section(source: str) -> str:
     if source in _SOURCE_SECTIONS:
         return _SOURCE_SECTIONS[source]
-    return next((s for s in (f"10.{source}", f"11.{source}") if citable(s)), source)
+    return next((s for s in (f"10.{source}", f"11.{source}") if RULEBOOK.citable(s)), source)
 
 
 # --- the figures behind an event ---------------------------------------------------------------------

@@ -62,17 +62,22 @@ def next_phase(state: GameState) -> tuple[int, Phase]:
 
 def settle(state: GameState, rng: Rng, limit: int = 50) -> list[ev.AnyEvent]:
     """The events that follow by themselves until a decision is pending or the game is won."""
+    return settle_folded(state, rng, limit)[0]
+
+
+def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.AnyEvent], GameState]:
+    """settle(), with the state those events fold into (folded once, as they are made)."""
     from mncore.rulesets.empires.evolve import replay
 
     out: list[ev.AnyEvent] = []
     for _ in range(limit):
         if state.winner is not None or pending(state):
-            return out
+            return out, state
         closing = list(rules_for(state.phase).end(state, rng))
         state = replay(closing, state)
         out += closing
         if state.winner is not None:
-            return out
+            return out, state
         rnd, phase = next_phase(state)
         began: list[ev.AnyEvent] = [ev.PhaseBegan(round=rnd, phase=phase)]
         state = replay(began, state)

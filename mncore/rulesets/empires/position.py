@@ -350,15 +350,8 @@ def creation_command(state: GameState) -> CreateFromPosition:
 
 def start_game(store: Store, state: GameState, secret: bytes, game_id: str | None = None) -> Loaded:
     """Store a new sandbox game that starts at this position; its first batch re-decides (mn verify)."""
-    cmd = creation_command(state)
-    events = creation_events(cmd, Rng(secret, GENESIS_HASH), commitment(secret))
-    now = game.utc_now()
-    command = encode_command(cmd).decode()
-    rows = [NewRow(type=ev.event_type(e), payload=ev.encode_event(e).decode(), recorded_at=now,
-                   actor="host", command=command if i == 0 else None) for i, e in enumerate(events)]
-    gid = game_id or game.new_game_id()
-    store.create_game(gid, now, secret.hex(), rows)
-    return game.load(store, gid)
+    from mncore.rulesets.empires.seam import RULESET
+    return game.create(store, RULESET, creation_command(state), secret, game_id)
 
 
 # --- helpers -------------------------------------------------------------------------------------------

@@ -1,0 +1,25 @@
+"""The Empires rules index and rulings register (citations are namespaced `empires:`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mncore.rulebook import Rulebook
+
+HEADER = """# Rulings register
+
+Where the rules texts are silent, ambiguous or contradictory, the project decides once and writes the
+decision here. Each entry has an id; the engine cites that id where it applies the ruling, and refusal
+messages carry it in brackets, namespaced by ruleset, e.g. `[rule empires:R1]`; `mn rules R1` prints
+that entry.
+
+Authority: `empires-rulebook.md` (Mare Nostrum: Empires, rules v54) first, with its Q&A (chapter 9) and its
+hero and wonder texts (chapters 10 and 11); `empires-overview.md` is a loose secondary summary, used
+only where the rulebook is silent.
+
+This file is generated from `mncore/rulesets/empires/data/rulings.toml` by `python -m mncore.rulebook`;
+edit that file.
+"""
+
+RULEBOOK = Rulebook("empires", "mncore.rulesets.empires.data", source="empires-rulebook.md",
+                    doc=Path(__file__).resolve().parents[3] / "docs" / "rulings.md", header=HEADER)

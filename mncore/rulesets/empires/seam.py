@@ -1,0 +1,242 @@
+"""Mare Nostrum: Empires as the kernel sees it: one object implementing the Ruleset protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+from msgspec.structs import replace
+
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand, RuleViolation
+from mncore.host import RevealSecret, reveal_events
+from mncore.protocol import HOST, ForkRef, Meta, NewGame, Option, Pending
+from mncore.store import Row
+from mncore.rulesets.empires import commands as cm, events as ev, render
+from mncore.rulesets.empires.book import RULEBOOK
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
+from mncore.rulesets.empires.state import ForkInfo, GameState
+
+
+class Empires:
+    """Mare Nostrum: Empires (2016), rules v54: 3 to 5 empires on the reconstructed reference board."""
+
+    id = RULESET_ID
+    short = "empires"
+    version = RULESET_VERSION
+    name = "Mare Nostrum: Empires (2016)"
+    rulebook = RULEBOOK
+    event_type: Any = ev.AnyEvent
+    command_type: Any = cm.AnyCommand
+
+    # --- codecs -------------------------------------------------------------------------------
+
+    def encode_event(self, event: Any) -> bytes:
+        return ev.encode_event(event)
+
+    def decode_event(self, data: bytes | str) -> Any:
+        return ev.decode_event(data)
+
+    def event_type_of(self, event: Any) -> str:
+        return ev.event_type(event)
+
+    def encode_command(self, command: Any) -> bytes:
+        return cm.encode_command(command)
+
+    def decode_command(self, data: bytes | str) -> Any:
+        return cm.decode_command(data)
+
+    # --- the fold and the decisions -------------------------------------------------------------
+
+    def initial(self, commitment: str) -> GameState:
+        return GameState(commitment=commitment)
+
+    def evolve(self, state: Any, event: Any) -> GameState:
+        from mncore.rulesets.empires.evolve import evolve
+        return evolve(state, event)
+
+    def decide(self, state: Any, command: Any, rng: Rng) -> tuple[list[Any], GameState]:
+        try:
+            return self._decide(state, command, rng)
+        except RuleViolation as err:
+            raise RULEBOOK.qualified(err) from None
+
+    def _decide(self, state: GameState, command: cm.AnyCommand, rng: Rng
+                ) -> tuple[list[Any], GameState]:
+        from mncore.rulesets.empires.decide import decide_folded
+        from mncore.rulesets.empires.evolve import replay
+
+        events: list[ev.AnyEvent]
+        match command:
+            case cm.CreateGame():
+                from mncore.rulesets.empires.rules.setup import create
+                events = create(command, rng, state.commitment)
+            case cm.CreateFromPosition():
+                from mncore.rulesets.empires.position import creation_events
+                events = creation_events(command, rng, state.commitment)
+            case RevealSecret():
+                events = list(reveal_events(self.meta(state), command))
+            case _:
+                return decide_folded(state, command, rng)
+        return events, replay(events, state)
+
+    def meta(self, state: Any) -> Meta:
+        s = cast(GameState, state)
+        won = s.winner
+        result = "" if won is None else (
+            f"{' and '.join(self.side_name(e) for e in won.empires)} won by {won.condition} "
+            f"in round {won.round}")
+        return Meta(ruleset_id=s.ruleset_id, ruleset_version=s.ruleset_version,
+                    commitment=s.commitment, secret=s.secret, sides=tuple(s.empires),
+                    fair_play=s.options.fair_play, sandbox=s.options.sandbox,
+                    forked_at=s.options.fork_of.at if s.options.fork_of else 0,
+                    over=won is not None, result=result)
+
+    def named(self, state: Any, game_id: str) -> GameState:
+        return replace(cast(GameState, state), game_id=game_id)
+
+    def actor_of(self, command: Any) -> str:
+        return str(command.empire) if isinstance(command, cm.Order) else HOST
+
+    def fork_created(self, first: Any, commitment: str, fork: ForkRef) -> ev.GameCreated:
+        assert isinstance(first, ev.GameCreated)
+        info = ForkInfo(game=fork.game, at=fork.at, head_hash=fork.head_hash, commitment=fork.commitment)
+        return replace(first, commitment=commitment, options=replace(
+            first.options, fair_play=False, sandbox=True, fork_of=info))
+
+    def new_game(self, spec: NewGame) -> cm.CreateGame:
+        from mncore.rulesets.empires.board import load_board
+        display = spec.options.get("display", "first-game")
+        if display not in ("first-game", "experienced"):
+            raise InvalidCommand(f"--display {display}: expected first-game or experienced")
+        unknown = sorted(set(spec.options) - {"display"})
+        if unknown:
+            raise InvalidCommand(f"unknown option {', '.join(unknown)} for {self.name}")
+        chosen, names = self._players(spec)
+        board = load_board(spec.board_file)
+        return cm.CreateGame(board=board, players=chosen, random_players=names,
+                             display=display, fair_play=spec.fair_play)  # type: ignore[arg-type]
+
+    def _players(self, spec: NewGame) -> tuple[dict[Empire, str], tuple[str, ...]]:
+        if spec.random_sides:
+            if spec.sides:
+                raise InvalidCommand("--random draws the empires: do not also name them with --empire")
+            if any("=" in p for p in spec.players):
+                raise InvalidCommand("with --random, give bare player names: --player Ann")
+            return {}, spec.players
+        named: dict[Empire, str] = {}
+        for item in spec.players:
+            if "=" not in item:
+                raise InvalidCommand(f"--player {item}: write EMPIRE=NAME (or use --random)")
+            emp_text, name = item.split("=", 1)
+            named[self.resolve_side(emp_text)] = name.strip()
+        chosen: dict[Empire, str] = {}
+        for text in spec.sides:
+            emp = self.resolve_side(text)
+            if emp in chosen:
+                raise InvalidCommand(f"--empire {text}: {self.side_name(emp)} is named twice")
+            chosen[emp] = named.pop(emp, self.side_name(emp))
+        if named:
+            raise InvalidCommand(f"--player names {', '.join(self.side_name(e) for e in named)}, "
+                                 "which is not among the --empire options")
+        if not chosen:
+            raise InvalidCommand("name the empires in play (--empire rome ...) or use --random")
+        return chosen, ()
+
+    def reveal(self, secret: str) -> RevealSecret:
+        return RevealSecret(secret=secret)
+
+    # --- what is pending, what may be ordered, in words ----------------------------------------
+
+    def pending(self, state: Any) -> list[Pending]:
+        from mncore.rulesets.empires.flow import pending
+        return pending(state)
+
+    def options(self, state: Any, side: str) -> list[Option]:
+        from mncore.rulesets.empires.flow import options
+        return options(state, cast(Empire, side))
+
+    def parse_order(self, text: str, state: Any, side: str) -> cm.AnyOrder:
+        from mncore.rulesets.empires.text import parse_order
+        return parse_order(text, state, cast(Empire, side))
+
+    def format_order(self, command: Any) -> str:
+        from mncore.rulesets.empires.text import format_order
+        return format_order(command)
+
+    def describe(self, event: Any, viewer: str | None) -> str:
+        from mncore.rulesets.empires.text import describe
+        return describe(event, cast(Empire | None, viewer))
+
+    def redact(self, event: Any, viewer: str | None) -> Any:
+        from mncore.rulesets.empires.text import redact_event
+        return redact_event(event, cast(Empire | None, viewer))
+
+    def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
+        return render.view(state, cast(Empire | None, viewer))
+
+    def show_text(self, view: dict[str, Any]) -> str:
+        return render.show_text(view)
+
+    def status_text(self, state: Any) -> str:
+        return render.status_text(state)
+
+    def resolve_side(self, text: str) -> Empire:
+        from mncore.rulesets.empires.names import resolve_empire
+        return resolve_empire(load_ruleset(), text)
+
+    def side_name(self, side: str) -> str:
+        return next((e.name for e in load_ruleset().empires if e.id == side), side)
+
+    # --- audits: explain, diff, positions ------------------------------------------------------
+
+    def explain(self, rows: Sequence[Row], seq: int, viewer: str | None) -> Any:
+        from mncore.rulesets.empires.explain import explain
+        return explain(rows, seq, cast(Empire | None, viewer))
+
+    def render_explanation(self, explanation: Any) -> str:
+        from mncore.rulesets.empires.explain import render as render_explanation
+        return render_explanation(explanation)
+
+    def diff(self, a: Any, b: Any) -> list[Any]:
+        from mncore.rulesets.empires.diff import diff_states
+        return list(diff_states(a, b))
+
+    def read_position(self, path: str) -> GameState:
+        from mncore.rulesets.empires.position import read_position
+        return read_position(path)
+
+    def position_command(self, state: Any) -> cm.CreateFromPosition:
+        from mncore.rulesets.empires.position import creation_command
+        return creation_command(state)
+
+    def position_doc(self, state: Any) -> dict[str, Any]:
+        from mncore.rulesets.empires.position import position_doc
+        return position_doc(state)
+
+    def write_position(self, state: Any) -> str:
+        from mncore.rulesets.empires.position import write_position
+        return write_position(state)
+
+    # --- the board and the demonstration game --------------------------------------------------
+
+    def map_text(self, place: str | None, board_file: str | None) -> str:
+        from mncore.rulesets.empires.maptext import map_text
+        return map_text(place, board_file)
+
+    def map_json(self, place: str | None, board_file: str | None) -> Any:
+        from mncore.rulesets.empires.maptext import map_json
+        return map_json(place, board_file)
+
+    def check_board(self, path: str) -> str:
+        from mncore.rulesets.empires.maptext import check_board
+        return check_board(path)
+
+    def demo(self, store: Any, players: int, seed: str, max_orders: int,
+             echo: Callable[[str], None]) -> str:
+        from mncore.rulesets.empires.demo import play_demo
+        return play_demo(store, players, seed, max_orders, echo)
+
+
+RULESET = Empires()
