@@ -192,8 +192,7 @@ def dispute(ctx: click.Context, game_id: str, at: int, output: str) -> None:
     store = open_store(ctx)
     store.require_game(game_id)
     rows = store.rows(game_id)
-    game.decode_rows(rows[:1], f"game {game_id}")
-    data = make_bundle(game_id, rows, at)
+    data = make_bundle(game_id, rows, at, store.log_version(game_id))
     with open(output, "wb") as f:
         f.write(data)
     click.echo(f"wrote {output}: event {at} of game {game_id}, {len(data)} bytes")

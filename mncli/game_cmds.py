@@ -134,9 +134,7 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, as_em
             as_json: bool) -> None:
     """One readable sentence per event, with its sequence number."""
     store = open_store(ctx)
-    store.require_game(game_id)
-    ruleset, _ = game.decode_rows(store.rows(game_id, 1, 1), f"game {game_id}")
-    assert ruleset is not None
+    ruleset = game.load(store, game_id, 1).ruleset
     viewer = side_arg(ruleset, as_empire)
     rows = store.rows(game_id, start, end)
     docs = []

@@ -11,7 +11,7 @@ from mncli.common import as_option, emit_json, json_option, open_store, side_arg
 from mncore import game
 from mncore.errors import DataError, IntegrityFailure, StoreError
 from mncore.store import Store
-from mncore.verify import Report, verify_rows
+from mncore.verify import Report
 
 
 @click.command("export")
@@ -47,12 +47,16 @@ def import_cmd(ctx: click.Context, file: str, game_id: str | None) -> None:
 
 @click.command("verify")
 @click.argument("target", metavar="GAME|FILE")
+@click.option("--head", "held", default=None, metavar="HASH",
+              help="A head hash you kept (from a report, receipt or earlier export): the log must hold it.")
 @json_option
 @click.pass_context
-def verify(ctx: click.Context, target: str, as_json: bool) -> None:
+def verify(ctx: click.Context, target: str, held: str | None, as_json: bool) -> None:
     """Check the hash chain, replay the log and decide every command again; exit 4 if anything fails.
 
-    Once the secret is revealed (mn reveal), every random outcome is recomputed too.
+    Once the secret is revealed (mn reveal), every random outcome is recomputed too. The log is
+    held to the head hash recorded beside it (the database's record, or the export's header) and
+    to any --head you kept, so that a log cut short or rewritten is caught.
     FILE may be an export or a dispute bundle (mn dispute).
     """
     if os.path.exists(target) and not _is_db_game(ctx, target):
@@ -60,14 +64,11 @@ def verify(ctx: click.Context, target: str, as_json: bool) -> None:
         from mncli.audit_cmds import verify_bundle_file
         if verify_bundle_file(ctx, data, target, as_json):  # a dispute bundle (docs/disputes.md)
             return
-        rows = game.parse_export(data, target)
+        report = game.verify_export(data, target, held)
         where = target
     else:
-        loaded_rows = open_store(ctx)
-        loaded_rows.require_game(target)
-        rows = loaded_rows.rows(target)
+        report = game.verify_game(open_store(ctx), target, held)
         where = f"game {target}"
-    report = verify_rows(rows)
     if as_json:
         emit_json(to_builtins(report))
     else:

@@ -12,7 +12,7 @@ from mncore.errors import MareNostrumError
 
 T = TypeVar("T")
 
-GENESIS_HASH = "0" * 64
+from mncore.chain import GENESIS_HASH as GENESIS_HASH  # the hash before a log's first event
 
 
 class SecretNeeded(MareNostrumError):

@@ -11,15 +11,16 @@ from msgspec.structs import replace
 
 import mncore
 from mncore.errors import InvalidCommand, MareNostrumError
-from mncore.game import ExportLine, fold, ruleset_of, utc_now
+from mncore.game import ExportLine, utc_now
+from mncore.logread import fold, ruleset_of
 from mncore.host import SecretRevealed
 from mncore.protocol import HOST, Audits, Ruleset
 from mncore.rulebook import Cited
-from mncore.store import Row, chain_hash
-from mncore.verify import verify_rows
+from mncore.chain import VERSIONS, link
+from mncore.store import Row
+from mncore.verify import Head, verify_rows
 
 FORMAT = "mare-nostrum/dispute"
-VERSION = 1
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 
 
@@ -27,7 +28,7 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """A dispute bundle (docs/disputes.md); `digest` is SHA-256 of the bundle with digest = ""."""
 
     format: str
-    version: int
+    version: int  # the log format of `log`
     game: str
     at: int  # the event disputed
     engine_version: str  # the engine that made the bundle
@@ -59,7 +60,7 @@ def is_bundle(data: bytes) -> bool:
     return FORMAT.encode() in data
 
 
-def make_bundle(game_id: str, rows: Sequence[Row], at: int) -> bytes:
+def make_bundle(game_id: str, rows: Sequence[Row], at: int, version: int) -> bytes:
     """The bundle for event `at` of a game whose whole log is rows (with its secret, if revealed)."""
     if not 1 <= at <= len(rows):
         raise InvalidCommand(f"--at {at}: game {game_id} has events 1 to {len(rows)}")
@@ -69,7 +70,7 @@ def make_bundle(game_id: str, rows: Sequence[Row], at: int) -> bytes:
     meta = ruleset.meta(fold(ruleset, [ruleset.decode_event(r.payload) for r in rows]))
     before, after = _positions(ruleset, kept, at)
     bundle = Bundle(
-        format=FORMAT, version=VERSION, game=game_id, at=at, engine_version=mncore.__version__,
+        format=FORMAT, version=version, game=game_id, at=at, engine_version=mncore.__version__,
         ruleset=f"{meta.ruleset_id}@{meta.ruleset_version}", commitment=meta.commitment,
         secret=meta.secret, head_hash=kept[-1].hash, log=[_line(r) for r in kept],
         rulings=[Cited(id=r.id, title=r.title, decision=r.decision)
@@ -151,8 +152,9 @@ def _decode(data: bytes) -> Bundle:
         bundle = msgspec.json.decode(data, type=Bundle)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as err:
         raise _Failed(f"not a readable dispute bundle ({err})") from None
-    if (bundle.format, bundle.also_format, bundle.version) != (FORMAT, FORMAT, VERSION):
-        raise _Failed(f"format {bundle.format} v{bundle.version} is not {FORMAT} v{VERSION}")
+    if (bundle.format, bundle.also_format) != (FORMAT, FORMAT) or bundle.version not in VERSIONS:
+        raise _Failed(f"format {bundle.format} v{bundle.version} is not {FORMAT} "
+                      f"v{' or v'.join(map(str, VERSIONS))}")
     if _encode(bundle) != data:
         raise _Failed("the file is not byte for byte the bundle it decodes to (edited or re-encoded)")
     if _digest(bundle) != bundle.digest:
@@ -170,8 +172,10 @@ def _check(bundle: Bundle) -> list[str]:
         raise _Failed("the commitment is not the one in the log's first event")
     if bundle.ruleset != f"{first.ruleset_id}@{first.ruleset_version}":
         raise _Failed(f"the ruleset {bundle.ruleset} is not the log's")
-    checked_rows = _with_reveal(ruleset, rows, bundle.secret)
-    report = verify_rows(checked_rows)
+    checked_rows = _with_reveal(ruleset, rows, bundle.secret, bundle.version)
+    report = verify_rows(checked_rows, bundle.version,
+                         [Head(source="the bundle's head hash", hash=bundle.head_hash, seq=len(rows),
+                               last=False)])
     if not report.ok:
         raise _Failed(f"the log fails verification at event {report.first_bad}: {report.reason}")
     before, after = _positions(ruleset, rows, bundle.at)
@@ -193,7 +197,7 @@ def _row(line: ExportLine) -> Row:
                command=None if command == "null" else command)
 
 
-def _with_reveal(ruleset: Ruleset, rows: list[Row], secret: str | None) -> list[Row]:
+def _with_reveal(ruleset: Ruleset, rows: list[Row], secret: str | None, version: int) -> list[Row]:
     """With the secret, a revealing event is appended so that verify_rows recomputes every draw."""
     if secret is None or any(r.type == "SecretRevealed" for r in rows):
         return rows
@@ -202,10 +206,12 @@ def _with_reveal(ruleset: Ruleset, rows: list[Row], secret: str | None) -> list[
     except ValueError:
         raise _Failed("the secret is not hexadecimal") from None
     payload = ruleset.encode_event(SecretRevealed(secret=secret)).decode()
-    seq = len(rows) + 1
-    return [*rows, Row(seq=seq, type="SecretRevealed", payload=payload, recorded_at=utc_now(),
-                       actor=HOST, batch=seq, hash=chain_hash(rows[-1].hash, payload),
-                       command=ruleset.encode_command(ruleset.reveal(secret)).decode())]
+    seq, now = len(rows) + 1, utc_now()
+    command = ruleset.encode_command(ruleset.reveal(secret)).decode()
+    head = link(version, rows[-1].hash, seq=seq, type="SecretRevealed", actor=HOST, batch=seq,
+                recorded_at=now, command=command, payload=payload)
+    return [*rows, Row(seq=seq, type="SecretRevealed", payload=payload, recorded_at=now,
+                       actor=HOST, batch=seq, hash=head, command=command)]
 
 
 def _proven(ruleset: Ruleset, bundle: Bundle, checked: int, unchecked: int) -> list[str]:

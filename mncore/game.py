@@ -12,16 +12,17 @@ import msgspec
 import structlog
 from msgspec.structs import replace
 
-from mncore import registry
-from mncore.dice import GENESIS_HASH, Rng, commitment
+from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, link
+from mncore.dice import Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
+from mncore.logread import content_head, decode_rows, fold, ruleset_of
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
-from mncore.store import NewRow, Row, Store, chain_hash
+from mncore.store import NewRow, Row, Store
+from mncore.verify import Head, Report, verify_rows
 
 log = structlog.get_logger("mncore")
 
-EXPORT_FORMAT = "mare-nostrum/log"
-EXPORT_VERSION = 1
+EXPORT_FORMAT = "mare-nostrum/log"  # an export's version is the log format of its game (chain.py)
 
 
 def utc_now() -> str:
@@ -33,9 +34,11 @@ class Loaded(msgspec.Struct, kw_only=True):
 
     game_id: str
     ruleset: Any  # a Ruleset (the protocol is not a type msgspec can hold)
+    version: int  # the log format (chain.py)
     rows: list[Row]
     events: list[Any]
     state: Any
+    draw_head: str  # the content chain's head, which keys the next command's draws
 
     @property
     def head(self) -> tuple[int, str]:
@@ -49,52 +52,6 @@ class Loaded(msgspec.Struct, kw_only=True):
 
 # --- reading ---------------------------------------------------------------------------------------------
 
-def ruleset_of(first_payload: str, where: str) -> Ruleset:
-    """The ruleset a log was created under, refusing an unknown or newer one before reading on."""
-    try:
-        head = json.loads(first_payload)
-    except ValueError:
-        raise IntegrityFailure(1, f"{where}: the first event is not JSON") from None
-    if not isinstance(head, dict) or head.get("type") != "GameCreated":
-        raise IntegrityFailure(1, f"{where}: the first event is not GameCreated")
-    rid, version = head.get("ruleset_id"), head.get("ruleset_version")
-    try:
-        ruleset = registry.get(str(rid))
-    except InvalidCommand as err:
-        raise InvalidCommand(f"{where}: created under ruleset '{rid}', which this engine does not "
-                             f"know ({err.message.split('; ', 1)[-1]}); refusing to read it") from None
-    if not isinstance(version, int) or version > ruleset.version:
-        raise InvalidCommand(f"{where}: created under {rid} version {version}, newer than this "
-                             f"engine's version {ruleset.version}; upgrade mn to read it")
-    if version < ruleset.version:
-        raise InvalidCommand(f"{where}: created under {rid} version {version}; this engine replays "
-                             f"only version {ruleset.version}")
-    return ruleset
-
-
-def decode_rows(rows: Sequence[Row], where: str) -> tuple[Ruleset | None, list[Any]]:
-    """The ruleset of a log (None if empty) and its events; IntegrityFailure naming an undecodable row."""
-    if not rows:
-        return None, []
-    ruleset = ruleset_of(rows[0].payload, where)
-    out = []
-    for r in rows:
-        try:
-            out.append(ruleset.decode_event(r.payload))
-        except (msgspec.DecodeError, msgspec.ValidationError) as err:
-            raise IntegrityFailure(r.seq, f"cannot decode the stored event: {err}") from None
-    return ruleset, out
-
-
-def fold(ruleset: Ruleset, events: Iterable[Any], state: Any = None) -> Any:
-    """The state after events, from state (the empty state by default)."""
-    if state is None:
-        state = ruleset.initial("")
-    for e in events:
-        state = ruleset.evolve(state, e)
-    return state
-
-
 def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
     """The game as of event `upto` (the whole log by default)."""
     store.require_game(game_id)
@@ -103,7 +60,8 @@ def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
     if ruleset is None:
         raise IntegrityFailure(1, f"game {game_id} has no events")
     state = ruleset.named(fold(ruleset, events), game_id)
-    return Loaded(game_id=game_id, ruleset=ruleset, rows=rows, events=events, state=state)
+    return Loaded(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), rows=rows,
+                  events=events, state=state, draw_head=content_head(rows))
 
 
 # --- writing ---------------------------------------------------------------------------------------------
@@ -145,15 +103,37 @@ def submit(store: Store, loaded: Loaded, command: Any) -> tuple[Loaded, list[Row
     seq, head = loaded.head
     ruleset = loaded.ruleset
     secret = store.secret(loaded.game_id)
-    rng = Rng(bytes.fromhex(secret) if secret else None, head)
+    rng = Rng(bytes.fromhex(secret) if secret else None, loaded.draw_head)
     events, state = ruleset.decide(loaded.state, command, rng)
     actor = ruleset.actor_of(command)
     rows = store.append(loaded.game_id, seq,
                         _new_rows(ruleset, events, actor, ruleset.encode_command(command), utc_now()))
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
-    return Loaded(game_id=loaded.game_id, ruleset=ruleset, rows=loaded.rows + rows,
-                  events=loaded.events + events, state=state), rows
+    return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
+                  rows=loaded.rows + rows, events=loaded.events + events, state=state,
+                  draw_head=content_head(rows, loaded.draw_head)), rows
+
+
+def verify_game(store: Store, game_id: str, held: str | None = None) -> Report:
+    """Verify a stored game, holding it to the head its store recorded and to a head a player kept."""
+    store.require_game(game_id)
+    heads: list[Head] = []
+    recorded = store.recorded_head(game_id)
+    if recorded is not None:
+        heads.append(Head(source="the database's head record", seq=recorded[0], hash=recorded[1]))
+    if held is not None:
+        heads.append(Head(source="the head you hold", hash=held, last=False))
+    return verify_rows(store.rows(game_id), store.log_version(game_id), heads)
+
+
+def verify_export(data: bytes, source: str, held: str | None = None) -> Report:
+    """Verify an export file, holding it to its header's count and head, and to a head a player kept."""
+    header, rows = parse_export(data, source)
+    heads = [Head(source="the export header", seq=header.events, hash=header.head_hash)]
+    if held is not None:
+        heads.append(Head(source="the head you hold", hash=held, last=False))
+    return verify_rows(rows, header.version, heads)
 
 
 def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
@@ -183,13 +163,20 @@ def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loa
                   commitment=ruleset.meta(fold(ruleset, src.events[:1])).commitment)
     created = ruleset.fork_created(src.events[0], commitment(secret), ref)
     payloads = [ruleset.encode_event(created).decode()] + [r.payload for r in src.rows[1:]]
-    rows: list[Row] = []
-    head = GENESIS_HASH
-    for r, payload in zip(src.rows, payloads, strict=True):
-        head = chain_hash(head, payload)
-        rows.append(replace(r, payload=payload, hash=head))
-    store.import_rows(new_id, utc_now(), rows, secret=secret.hex())
+    rows = rechain([replace(r, payload=p) for r, p in zip(src.rows, payloads, strict=True)], CURRENT)
+    store.import_rows(new_id, utc_now(), rows, CURRENT, secret=secret.hex())
     return load(store, new_id)
+
+
+def rechain(rows: Sequence[Row], version: int) -> list[Row]:
+    """The rows with their hashes computed anew in log format `version`."""
+    out: list[Row] = []
+    head = GENESIS_HASH
+    for r in rows:
+        head = link(version, head, seq=r.seq, type=r.type, actor=r.actor, batch=r.batch,
+                    recorded_at=r.recorded_at, command=r.command, payload=r.payload)
+        out.append(replace(r, hash=head))
+    return out
 
 
 # --- export and import -----------------------------------------------------------------------------------
@@ -229,7 +216,7 @@ def export_lines(loaded: Loaded, viewer: str | None = None) -> list[bytes]:
     """JSON Lines: a header, then one line per event with its sequence number and hash."""
     rows, ruleset, meta = loaded.rows, loaded.ruleset, loaded.meta
     head = rows[-1].hash if rows else GENESIS_HASH
-    header = ExportHeader(format=EXPORT_FORMAT, version=EXPORT_VERSION, game=loaded.game_id,
+    header = ExportHeader(format=EXPORT_FORMAT, version=loaded.version, game=loaded.game_id,
                           ruleset=f"{meta.ruleset_id}@{meta.ruleset_version}",
                           events=len(rows), head_hash=head, made_for=viewer)
     out = [_LINE.encode(header)]
@@ -249,12 +236,12 @@ def export_lines(loaded: Loaded, viewer: str | None = None) -> list[bytes]:
     return out
 
 
-def parse_export(data: bytes, source: str) -> list[Row]:
-    """The rows of an export, read line by line; DataError naming a line that is not an event line.
+def parse_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
+    """The header and rows of an export, read line by line; DataError naming a line that is not one.
 
     The hash chain is not checked here: verify_rows() does that and names the first bad event.
     """
-    return _parse(data, source)[1]
+    return _parse(data, source)
 
 
 def _parse(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
@@ -267,9 +254,9 @@ def _parse(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
         header = msgspec.json.decode(lines[0], type=ExportHeader)
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         raise DataError(source, [f"line 1: not a mare-nostrum export header ({err})"]) from None
-    if header.format != EXPORT_FORMAT or header.version != EXPORT_VERSION:
+    if header.format != EXPORT_FORMAT or header.version not in VERSIONS:
         raise DataError(source, [f"line 1: format {header.format} v{header.version} is not "
-                                 f"{EXPORT_FORMAT} v{EXPORT_VERSION}"])
+                                 f"{EXPORT_FORMAT} v{' or v'.join(map(str, VERSIONS))}"])
     rows: list[Row] = []
     for i, raw in enumerate(lines[1:], start=2):
         try:
@@ -302,7 +289,8 @@ def read_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
             raise DataError(source, [f"line {i}: the payload is not JSON ({err})"]) from None
         if kind != row.type:
             raise DataError(source, [f"line {i}: type {row.type} but the payload is {kind}"])
-        head = chain_hash(head, row.payload)
+        head = link(header.version, head, seq=row.seq, type=row.type, actor=row.actor, batch=row.batch,
+                    recorded_at=row.recorded_at, command=row.command, payload=row.payload)
         if head != row.hash:
             raise DataError(source, [f"line {i}: event {row.seq} hash does not match its payload "
                                      "and the chain before it (edited or corrupted)"])
@@ -314,16 +302,14 @@ def read_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
 
 
 def check_import(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
-    """Read an export and replay it, refusing it with the line at fault; nothing is stored."""
+    """Read an export and verify it whole (chain, replay, every command decided again), refusing it
+    with the line at fault; nothing is stored."""
     header, rows = read_export(data, source)
-    try:
-        ruleset, events = decode_rows(rows, source)
-        if ruleset is not None:
-            fold(ruleset, events)
-    except IntegrityFailure as err:
-        raise DataError(source, [f"line {err.seq + 1}: {err.reason}"]) from None
-    except (KeyError, ValueError, TypeError, AttributeError) as err:
-        raise DataError(source, [f"the events do not replay ({type(err).__name__}: {err})"]) from None
+    ruleset_of(rows[0].payload, source) if rows else None  # an unknown ruleset is bad input (exit 2)
+    report = verify_rows(rows, header.version)
+    if not report.ok:
+        raise IntegrityFailure(report.first_bad or 1, f"{source}, line {(report.first_bad or 1) + 1}: "
+                                                      f"{report.reason}; nothing imported")
     return header, rows
 
 
@@ -331,5 +317,5 @@ def import_game(store: Store, header: ExportHeader, rows: list[Row],
                 game_id: str | None = None) -> Loaded:
     """Store a checked export (from check_import) as a game."""
     gid = game_id or header.game
-    store.import_rows(gid, utc_now(), rows)
+    store.import_rows(gid, utc_now(), rows, header.version)
     return load(store, gid)

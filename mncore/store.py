@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -11,10 +10,8 @@ from contextlib import contextmanager
 import msgspec
 import sqlite_utils
 
-from mncore.dice import GENESIS_HASH
+from mncore.chain import CURRENT, GENESIS_HASH, link
 from mncore.errors import Conflict, StoreError, UnknownGame
-
-SCHEMA_VERSION = 1
 
 
 class Row(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,11 +46,6 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
     head_hash: str
 
 
-def chain_hash(previous: str, payload: str) -> str:
-    """hash = SHA-256(previous hash ‖ canonical payload), hex."""
-    return hashlib.sha256((previous + payload).encode("utf-8")).hexdigest()
-
-
 class Store:
     """A mare-nostrum SQLite database file."""
 
@@ -84,6 +76,13 @@ class Store:
             {"game_id": str, "seq": int, "type": str, "payload": str, "recorded_at": str,
              "actor": str, "command": str, "batch": int, "hash": str},
             pk=("game_id", "seq"), not_null={"payload", "hash", "type"}, if_not_exists=True)
+        self._create_heads(self.db.conn)
+
+    @staticmethod
+    def _create_heads(conn: sqlite3.Connection) -> None:
+        # the last hash each write left, apart from the events: deleting a log's last rows shows
+        conn.execute("create table if not exists heads (game_id text primary key, seq integer, "
+                     "hash text)")
 
     def close(self) -> None:
         self.db.conn.close()
@@ -121,6 +120,18 @@ class Store:
             hint = f"; games here: {', '.join(known[:10])}" if known else "; this database has no games"
             raise UnknownGame(f"no game '{game_id}' in {self.path}{hint}")
 
+    def log_version(self, game_id: str) -> int:
+        """The log format of a game (1: payload-only hashes; 2: the whole row hashed)."""
+        rows = list(self.db.query("select schema from games where id = ?", [game_id]))
+        return int(rows[0]["schema"]) if rows else CURRENT
+
+    def recorded_head(self, game_id: str) -> tuple[int, str] | None:
+        """The head the last write recorded beside the log, or None (a database from before heads)."""
+        if "heads" not in self.db.table_names():
+            return None
+        rows = list(self.db.query("select seq, hash from heads where game_id = ?", [game_id]))
+        return (rows[0]["seq"], rows[0]["hash"]) if rows else None
+
     def secret(self, game_id: str) -> str | None:
         rows = list(self.db.query("select secret from games where id = ?", [game_id]))
         return rows[0]["secret"] if rows else None
@@ -142,13 +153,13 @@ class Store:
 
     def create_game(self, game_id: str, created_at: str, secret: str | None,
                     rows: Sequence[NewRow]) -> list[Row]:
-        """Make a game and append its first events, in one transaction."""
+        """Make a game (in the current log format) and append its first events, in one transaction."""
         with self._write() as conn:
             if conn.execute("select 1 from games where id = ?", [game_id]).fetchone():
                 raise StoreError(f"a game '{game_id}' already exists in {self.path}")
             conn.execute("insert into games (id, created_at, secret, schema) values (?, ?, ?, ?)",
-                         [game_id, created_at, secret or "", SCHEMA_VERSION])
-            return self._insert(conn, game_id, 0, GENESIS_HASH, rows)
+                         [game_id, created_at, secret or "", CURRENT])
+            return self._insert(conn, game_id, 0, GENESIS_HASH, rows, CURRENT)
 
     def append(self, game_id: str, expected_seq: int, rows: Sequence[NewRow]) -> list[Row]:
         """Append after expected_seq, all or nothing; Conflict if the log has moved on."""
@@ -158,35 +169,61 @@ class Store:
             seq, head = (found[0], found[1]) if found else (0, GENESIS_HASH)
             if seq != expected_seq:
                 raise Conflict(game_id, expected_seq, seq)
-            return self._insert(conn, game_id, seq, head, rows)
+            version = conn.execute("select schema from games where id = ?", [game_id]).fetchone()[0]
+            return self._insert(conn, game_id, seq, head, rows, int(version))
 
-    def import_rows(self, game_id: str, created_at: str, rows: Sequence[Row],
+    def import_rows(self, game_id: str, created_at: str, rows: Sequence[Row], version: int,
                     secret: str | None = None) -> None:
-        """Store rows already numbered and chained (import, fork); the caller verified them."""
+        """Store rows already numbered and chained in log format `version` (import, fork, upgrade).
+
+        The caller verified them.
+        """
         with self._write() as conn:
             if conn.execute("select 1 from games where id = ?", [game_id]).fetchone():
                 raise StoreError(f"a game '{game_id}' already exists in {self.path}; "
                                  "import it into another --db")
             conn.execute("insert into games (id, created_at, secret, schema) values (?, ?, ?, ?)",
-                         [game_id, created_at, secret or "", SCHEMA_VERSION])
-            conn.executemany(
-                "insert into events (game_id, seq, type, payload, recorded_at, actor, command, batch, hash)"
-                " values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command, r.batch, r.hash)
-                 for r in rows])
+                         [game_id, created_at, secret or "", version])
+            self._put_rows(conn, game_id, rows)
 
-    def _insert(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str,
-                rows: Sequence[NewRow]) -> list[Row]:
-        out: list[Row] = []
-        batch = seq + 1
-        for r in rows:
-            seq += 1
-            head = chain_hash(head, r.payload)
-            out.append(Row(seq=seq, type=r.type, payload=r.payload, recorded_at=r.recorded_at,
-                           actor=r.actor, command=r.command, batch=batch, hash=head))
+    def rewrite_log(self, game_id: str, expected: tuple[int, str], rows: Sequence[Row],
+                    version: int) -> None:
+        """Replace a game's whole log by rows chained in format `version` (mn upgrade), atomically.
+
+        Conflict if the log has moved on from `expected` (seq, hash) since it was read.
+        """
+        with self._write() as conn:
+            found = conn.execute("select seq, hash from events where game_id = ? "
+                                 "order by seq desc limit 1", [game_id]).fetchone()
+            if found is None or (found[0], found[1]) != expected:
+                raise Conflict(game_id, expected[0], found[0] if found else 0)
+            conn.execute("delete from events where game_id = ?", [game_id])
+            conn.execute("update games set schema = ? where id = ?", [version, game_id])
+            self._put_rows(conn, game_id, rows)
+
+    def _put_rows(self, conn: sqlite3.Connection, game_id: str, rows: Sequence[Row]) -> None:
         conn.executemany(
             "insert into events (game_id, seq, type, payload, recorded_at, actor, command, batch, hash)"
             " values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(game_id, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command, r.batch, r.hash)
-             for r in out])
+             for r in rows])
+        if rows:
+            self._set_head(conn, game_id, rows[-1].seq, rows[-1].hash)
+
+    def _set_head(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str) -> None:
+        self._create_heads(conn)
+        conn.execute("insert into heads (game_id, seq, hash) values (?, ?, ?) on conflict(game_id) "
+                     "do update set seq = excluded.seq, hash = excluded.hash", [game_id, seq, head])
+
+    def _insert(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str,
+                rows: Sequence[NewRow], version: int) -> list[Row]:
+        out: list[Row] = []
+        batch = seq + 1
+        for r in rows:
+            seq += 1
+            head = link(version, head, seq=seq, type=r.type, actor=r.actor, batch=batch,
+                        recorded_at=r.recorded_at, command=r.command, payload=r.payload)
+            out.append(Row(seq=seq, type=r.type, payload=r.payload, recorded_at=r.recorded_at,
+                           actor=r.actor, command=r.command, batch=batch, hash=head))
+        self._put_rows(conn, game_id, out)
         return out

@@ -7,11 +7,12 @@ from typing import Any
 
 import msgspec
 
-from mncore.dice import GENESIS_HASH, Rng, SecretNeeded, commitment
+from mncore.chain import GENESIS_HASH, LOG_V1, content_link, link
+from mncore.dice import Rng, SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
-from mncore.game import ruleset_of
+from mncore.logread import ruleset_of
 from mncore.protocol import Ruleset
-from mncore.store import Row, chain_hash
+from mncore.store import Row
 
 
 class Report(msgspec.Struct, kw_only=True):
@@ -26,15 +27,31 @@ class Report(msgspec.Struct, kw_only=True):
     commands_checked: int = 0  # commands re-decided to the same events
     random_unchecked: int = 0  # commands that drew at random, unchecked until the secret is out
     inherited: int = 0  # events a fork copied from its parent (checked in the parent)
+    version: int = 0  # the log format checked (chain.py)
+    heads_checked: list[str] = []  # where the head hash came from that the log was held to
     proven: list[str] = []
 
 
-def verify_rows(rows: Sequence[Row]) -> Report:
-    """Check a whole log; the first failure stops the check and is named by its sequence number."""
+class Head(msgspec.Struct, frozen=True, kw_only=True):
+    """A head hash held apart from the log (recorded by the store, in an export header, published)."""
+
+    source: str  # "the database's head record", "the export header", "the head you hold"
+    hash: str
+    seq: int | None = None  # the event it is the hash of, where the holder says
+    last: bool = True  # the log must end there (a record or header); False: only reach it
+
+
+def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = ()) -> Report:
+    """Check a whole log in its format; the first failure stops the check and is named by its seq.
+
+    `heads` are head hashes held apart from the log: each must be in the chain (and, for a record
+    or a header, be its end), so that deleting the last rows or rewriting the log is caught.
+    """
     head = rows[-1].hash if rows else GENESIS_HASH
-    report = Report(ok=True, events=len(rows), head_hash=head)
+    report = Report(ok=True, events=len(rows), head_hash=head, version=version)
     try:
-        _check_chain(rows)
+        _check_chain(rows, version)
+        _check_heads(rows, heads, report)
         ruleset, events = _replay(rows)
         _redecide(ruleset, rows, events, report)
     except IntegrityFailure as err:
@@ -44,17 +61,38 @@ def verify_rows(rows: Sequence[Row]) -> Report:
     return report
 
 
-def _check_chain(rows: Sequence[Row]) -> None:
+def _check_chain(rows: Sequence[Row], version: int) -> None:
     if not rows:
         raise IntegrityFailure(1, "the log is empty")
+    what = "its payload" if version == LOG_V1 else "its row (seq, type, actor, batch, time, command, payload)"
     previous = GENESIS_HASH
     for i, r in enumerate(rows, start=1):
         if r.seq != i:
             raise IntegrityFailure(i, f"event {i} is missing (the next stored event is {r.seq})")
-        if chain_hash(previous, r.payload) != r.hash:
-            raise IntegrityFailure(i, "its hash does not match its payload and the chain before it "
-                                      "(edited payload or hash)")
+        expected = link(version, previous, seq=r.seq, type=r.type, actor=r.actor, batch=r.batch,
+                        recorded_at=r.recorded_at, command=r.command, payload=r.payload)
+        if expected != r.hash:
+            raise IntegrityFailure(i, f"its hash does not match {what} and the chain before it "
+                                      "(edited or corrupted)")
         previous = r.hash
+
+
+def _check_heads(rows: Sequence[Row], heads: Sequence[Head], report: Report) -> None:
+    at = {r.hash: r.seq for r in rows}
+    for h in heads:
+        seq = at.get(h.hash)
+        if seq is None:
+            raise IntegrityFailure(len(rows) + 1 if h.last else len(rows),
+                                   f"{h.source} names head {h.hash[:16]}"
+                                   + (f" at event {h.seq}" if h.seq else "")
+                                   + ", which is not in this log: it was cut short or rewritten")
+        if h.seq is not None and seq != h.seq:
+            raise IntegrityFailure(seq, f"{h.source} puts head {h.hash[:16]} at event {h.seq}, "
+                                        f"but it is the hash of event {seq}")
+        if h.last and seq != len(rows):
+            raise IntegrityFailure(seq + 1, f"{h.source} says the log ends at event {seq}, but it "
+                                            f"goes on to event {len(rows)}")
+        report.heads_checked.append(h.source)
 
 
 def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any]]:
@@ -107,9 +145,9 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: 
     for start, end in _batches(rows):
         if rows[start].seq > final.forked_at:
             _redecide_batch(ruleset, state, rows[start:end], secret, previous, report)
-        for e in events[start:end]:
+        for e, r in zip(events[start:end], rows[start:end], strict=True):
             state = ruleset.evolve(state, e)
-        previous = rows[end - 1].hash
+            previous = content_link(previous, r.payload)
 
 
 def _fold(ruleset: Ruleset, events: Sequence[Any]) -> Any:
@@ -128,6 +166,14 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], secret: b
         cmd = ruleset.decode_command(rows[0].command)
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         raise IntegrityFailure(seq, f"its recorded command is not valid ({err})") from None
+    actor = ruleset.actor_of(cmd)
+    for r in rows:
+        if r.actor != actor:
+            raise IntegrityFailure(r.seq, f"is recorded as {r.actor}'s, but the command of its batch "
+                                          f"is {actor}'s to give")
+        if r.command is not None and r is not rows[0]:
+            raise IntegrityFailure(r.seq, "carries a command although it is not the first event of "
+                                          "its batch")
     try:
         produced, _ = ruleset.decide(state, cmd, Rng(secret, previous))
     except SecretNeeded:
@@ -148,9 +194,13 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], secret: b
 
 
 def _proven(report: Report) -> list[str]:
-    out = [f"the hash chain of all {report.events} events is intact (head {report.head_hash[:16]})",
-           "the whole log replays under the ruleset it was created with",
-           f"{report.commands_checked} commands decided again give exactly the stored events"]
+    covers = "payloads" if report.version == LOG_V1 else "whole rows"
+    out = [f"the hash chain of all {report.events} events is intact, log format v{report.version} "
+           f"covering {covers} (head {report.head_hash[:16]})"]
+    out += [f"it holds the head hash given by {src}" for src in report.heads_checked]
+    out += ["the whole log replays under the ruleset it was created with",
+            f"{report.commands_checked} commands decided again give exactly the stored events, "
+            "each given by the side its row names"]
     if report.secret_revealed:
         out.append("the revealed secret matches the commitment, and every random outcome recomputes")
     elif report.random_unchecked:

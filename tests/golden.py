@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 from mncore import game
+from mncore.chain import GENESIS_HASH, content_link
 from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
@@ -60,9 +61,17 @@ def record(condition: str, db: Path) -> Path:
 
 
 def without_clock(data: bytes) -> list[tuple[object, ...]]:
-    """A log's rows, less the wall-clock time each was recorded at."""
+    """A log's rows, less the wall-clock time each was recorded at and the format of its chain.
+
+    Each row keeps its content hash (chain.py: the version-1 hash, which keys the draws), so a
+    version-1 fixture and the same game played again in version 2 compare equal, hash for hash.
+    """
     _, rows = game.read_export(data, "fixture")
-    return [(r.seq, r.type, r.payload, r.actor, r.command, r.batch, r.hash) for r in rows]
+    out, head = [], GENESIS_HASH
+    for r in rows:
+        head = content_link(head, r.payload)
+        out.append((r.seq, r.type, r.payload, r.actor, r.command, r.batch, head))
+    return out
 
 
 if __name__ == "__main__":

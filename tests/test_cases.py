@@ -27,7 +27,7 @@ from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
 from mncore.errors import RuleViolation
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.position import creation_command, creation_events, position_state, write_position
-from mncore.store import chain_hash
+from mncore.chain import content_link as chain_hash  # the content chain keys the draws
 from mncore.rulesets.empires.text import parse_order
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.toml"))

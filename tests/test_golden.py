@@ -35,7 +35,7 @@ def test_6_x_a_recorded_game_imports_verifies_and_ends_by_its_condition(
 @pytest.mark.parametrize("condition", CONDITIONS)
 def test_6_x_the_scripted_game_still_plays_exactly_as_recorded(
         condition: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    """Playing the same scripted game again gives the same events, commands and hashes."""
+    """Playing the same scripted game again gives the same events, commands and content hashes."""
     if request.config.getoption("--update-golden"):
         record(condition, tmp_path / "record.db")
     seed, players, style = GAMES[condition]

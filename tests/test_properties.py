@@ -185,7 +185,7 @@ def test_every_recorded_die_recomputes_from_the_revealed_secret(seed: int, tmp_p
 
     loaded = play(db, "g", str(seed), 3 + seed % 3, "general")
 
-    report = verify_rows(Store(str(db)).rows("g"))
+    report = verify_rows(Store(str(db)).rows("g"), Store(str(db)).log_version("g"))
     assert report.ok, report.reason
     if loaded.state.winner is not None:
         assert report.secret_revealed and report.random_unchecked == 0

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from mncore.errors import Conflict, StoreError
-from mncore.store import NewRow, Store, chain_hash
+from mncore.chain import link
+from mncore.store import NewRow, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,14 +25,16 @@ def _rows(n: int, start: int = 0) -> list[NewRow]:
 
 
 def test_rows_are_numbered_and_hash_chained(tmp_path: Path) -> None:
-    """Each row's hash is SHA-256 of the previous hash and its payload."""
+    """Each row's hash is SHA-256 of the previous hash and the whole row (log format 2)."""
     store = Store(str(tmp_path / "a.db"), create=True)
 
     rows = store.create_game("g", "t", "00", _rows(3))
 
     assert [r.seq for r in rows] == [1, 2, 3]
-    assert rows[0].hash == chain_hash("0" * 64, rows[0].payload)
-    assert rows[2].hash == chain_hash(rows[1].hash, rows[2].payload)
+    assert rows[0].hash == link(2, "0" * 64, seq=1, type="PhaseBegan", actor="host", batch=1,
+                                recorded_at="t", command=None, payload=rows[0].payload)
+    assert rows[2].hash == link(2, rows[1].hash, seq=3, type="PhaseBegan", actor="host", batch=1,
+                                recorded_at="t", command=None, payload=rows[2].payload)
     assert {r.batch for r in rows} == {1}
 
 

@@ -83,16 +83,12 @@ def test_a_rehashed_forgery_is_caught_by_deciding_the_commands_again(revealed: t
     target = next(r for r in rows if r.type == "ResourcesCollected")
     forged_payload = target.payload.replace('"coin":1', '"coin":9')
     assert forged_payload != target.payload
-    from mncore.store import chain_hash
-    head = "0" * 64
-    forged = []
-    for r in rows:
-        payload = forged_payload if r.seq == target.seq else r.payload
-        head = chain_hash(head, payload)
-        forged.append(type(r)(**{**{f: getattr(r, f) for f in r.__struct_fields__},
-                                 "payload": payload, "hash": head}))
+    from msgspec.structs import replace
 
-    report = verify_rows(forged)
+    from mncore.game import rechain
+    forged = rechain([replace(r, payload=forged_payload) if r.seq == target.seq else r for r in rows], 2)
+
+    report = verify_rows(forged, 2)
 
     assert not report.ok and report.first_bad == target.seq
     assert "decided again" in (report.reason or "")
@@ -103,10 +99,11 @@ def test_a_wrong_secret_fails_against_the_commitment(revealed: tuple[str, str]) 
     db, gid = revealed
     rows = Store(db).rows(gid)
     payload = '{"secret":"' + "00" * 32 + '","type":"SecretRevealed"}'
-    from mncore.store import chain_hash
-    last = type(rows[-1])(**{**{f: getattr(rows[-1], f) for f in rows[-1].__struct_fields__},
-                             "payload": payload, "hash": chain_hash(rows[-2].hash, payload)})
+    from msgspec.structs import replace
 
-    report = verify_rows([*rows[:-1], last])
+    from mncore.game import rechain
+    forged = rechain([*rows[:-1], replace(rows[-1], payload=payload)], 2)
+
+    report = verify_rows(forged, 2)
 
     assert not report.ok and report.first_bad == 7 and "commitment" in (report.reason or "")

@@ -18,7 +18,6 @@ from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import title
 from mncore.store import Store
-from mncore.verify import verify_rows
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
 STYLES = ("builder", "general", "random", "builder", "general")
@@ -57,7 +56,7 @@ def play_demo(store: Store, players: int, seed: str, max_orders: int, echo: Call
         echo(f"Result: {' and '.join(title(e) for e in w.empires)} won by {w.condition} in round "
              f"{w.round}. {w.detail}".rstrip())
         game.reveal(store, loaded.game_id)
-    report = verify_rows(store.rows(loaded.game_id))
+    report = game.verify_game(store, loaded.game_id)
     echo(f"Verify: {'ok' if report.ok else 'FAILED'} — " + "; ".join(report.proven or [report.reason or ""]))
     echo(f"Read it with: mn log {loaded.game_id} | mn show {loaded.game_id} | mn verify {loaded.game_id}")
     return loaded.game_id

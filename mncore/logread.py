@@ -1,0 +1,68 @@
+"""Reading a log: the ruleset it was created under, its events, its fold and its content chain."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from mncore import registry
+from mncore.chain import GENESIS_HASH, content_link
+from mncore.errors import IntegrityFailure, InvalidCommand
+from mncore.protocol import Ruleset
+from mncore.store import Row
+
+
+def ruleset_of(first_payload: str, where: str) -> Ruleset:
+    """The ruleset a log was created under, refusing an unknown or newer one before reading on."""
+    try:
+        head = json.loads(first_payload)
+    except ValueError:
+        raise IntegrityFailure(1, f"{where}: the first event is not JSON") from None
+    if not isinstance(head, dict) or head.get("type") != "GameCreated":
+        raise IntegrityFailure(1, f"{where}: the first event is not GameCreated")
+    rid, version = head.get("ruleset_id"), head.get("ruleset_version")
+    try:
+        ruleset = registry.get(str(rid))
+    except InvalidCommand as err:
+        raise InvalidCommand(f"{where}: created under ruleset '{rid}', which this engine does not "
+                             f"know ({err.message.split('; ', 1)[-1]}); refusing to read it") from None
+    if not isinstance(version, int) or version > ruleset.version:
+        raise InvalidCommand(f"{where}: created under {rid} version {version}, newer than this "
+                             f"engine's version {ruleset.version}; upgrade mn to read it")
+    if version < ruleset.version:
+        raise InvalidCommand(f"{where}: created under {rid} version {version}; this engine replays "
+                             f"only version {ruleset.version}")
+    return ruleset
+
+
+def decode_rows(rows: Sequence[Row], where: str) -> tuple[Ruleset | None, list[Any]]:
+    """The ruleset of a log (None if empty) and its events; IntegrityFailure naming an undecodable row."""
+    if not rows:
+        return None, []
+    ruleset = ruleset_of(rows[0].payload, where)
+    out = []
+    for r in rows:
+        try:
+            out.append(ruleset.decode_event(r.payload))
+        except (msgspec.DecodeError, msgspec.ValidationError) as err:
+            raise IntegrityFailure(r.seq, f"cannot decode the stored event: {err}") from None
+    return ruleset, out
+
+
+def content_head(rows: Iterable[Row], head: str = GENESIS_HASH) -> str:
+    """The content chain over the rows' payloads (which keys every draw), from head."""
+    for r in rows:
+        head = content_link(head, r.payload)
+    return head
+
+
+def fold(ruleset: Ruleset, events: Iterable[Any], state: Any = None) -> Any:
+    """The state after events, from state (the empty state by default)."""
+    if state is None:
+        state = ruleset.initial("")
+    for e in events:
+        state = ruleset.evolve(state, e)
+    return state
