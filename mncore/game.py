@@ -13,11 +13,10 @@ from msgspec.structs import replace
 
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, CreateGame, RevealSecret, encode_command
-from mncore.rulesets.empires.decide import decide, decide_host
+from mncore.rulesets.empires.decide import create_game, decide, decide_host
 from mncore.dice import GENESIS_HASH, Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.rulesets.empires.evolve import evolve, replay
-from mncore.rulesets.empires.rules import setup
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.state import ForkInfo, GameState
@@ -108,7 +107,7 @@ def new_game_id() -> str:
 
 def creation_events(cmd: CreateGame, secret: bytes) -> list[ev.AnyEvent]:
     """Decide the first events of a new game (refused before anything is stored)."""
-    return setup.create(cmd, Rng(secret, GENESIS_HASH), commitment(secret))
+    return create_game(cmd, Rng(secret, GENESIS_HASH), commitment(secret))
 
 
 def create(store: Store, cmd: CreateGame, secret: bytes, events: list[ev.AnyEvent],

@@ -8,12 +8,11 @@ import msgspec
 
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import CreateFromPosition, CreateGame, Order, RevealSecret, decode_command
-from mncore.rulesets.empires.decide import decide, decide_host
+from mncore.rulesets.empires.decide import create_game, decide, decide_host
 from mncore.dice import GENESIS_HASH, Rng, SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
 from mncore.rulesets.empires.evolve import evolve
 from mncore.game import check_ruleset
-from mncore.rulesets.empires.rules import setup
 from mncore.rulesets.empires.state import GameState
 from mncore.store import Row, chain_hash
 
@@ -131,7 +130,7 @@ def _redecide_batch(state: GameState, rows: Sequence[Row], secret: bytes | None,
         if isinstance(cmd, CreateGame):
             first = ev.decode_event(rows[0].payload)
             assert isinstance(first, ev.GameCreated)
-            produced = setup.create(cmd, rng, first.commitment)
+            produced = create_game(cmd, rng, first.commitment)
         elif isinstance(cmd, CreateFromPosition):
             from mncore.rulesets.empires.position import creation_events  # a sandbox game started from a position
 
