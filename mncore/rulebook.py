@@ -2,13 +2,12 @@
 
 Section ids are namespaced by ruleset (`empires:4.3.1`, `empires:R27`) so that two rulebooks'
 numbering cannot clash; inside its own package a ruleset cites them bare (`4.3.1`).
-`python -m mncore.rulebook` regenerates each built-in ruleset's rulings document.
+`python -m mncore.generated` regenerates each built-in ruleset's rulings document.
 """
 
 from __future__ import annotations
 
 import functools
-import sys
 from importlib import resources
 from pathlib import Path
 
@@ -98,12 +97,3 @@ def render_ruling(r: Ruling) -> str:
     return (f"## {r.id} — {r.title}\n\n**Question.** {r.question}\n\n**Clauses.** {r.clauses}\n\n"
             f"**Decision.** {r.decision}\n\n**Reason.** {r.reason}\n")
 
-
-if __name__ == "__main__":
-    from mncore.registry import builtin
-
-    for ruleset in builtin():
-        book = ruleset.rulebook
-        if book.doc is not None:
-            book.doc.write_text(book.render_doc())
-            print(f"wrote {book.doc} ({len(book.rulings)} rulings)", file=sys.stderr)

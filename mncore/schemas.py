@@ -1,13 +1,12 @@
 """JSON Schemas of every event and command of each built-in ruleset, generated from its msgspec types.
 
-Regenerate with `python -m mncore.schemas` (writes schemas/<ruleset>/); tests/test_meta.py fails when
-they are stale.
+Regenerate with `python -m mncore.generated` (writes schemas/<ruleset>/); tests/test_meta.py fails
+when they are stale.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import get_args
 
@@ -45,7 +44,3 @@ def write(root: Path = SCHEMA_DIR) -> list[str]:
         path.write_text(text)
     return sorted(wanted)
 
-
-if __name__ == "__main__":
-    written = write(Path(sys.argv[1]) if len(sys.argv) > 1 else SCHEMA_DIR)
-    print(f"wrote {len(written)} schemas under {SCHEMA_DIR if len(sys.argv) < 2 else sys.argv[1]}")

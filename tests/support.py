@@ -14,7 +14,7 @@ from mncore.dice import GENESIS_HASH, Rng, seeded_secret
 from mncore.errors import RuleViolation
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.rules import setup
+from mncore.rulesets.empires.decide import create_game
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
 
@@ -62,7 +62,7 @@ def new_game(players: dict[Empire, str] = FIVE, seed: str = "test",
                      fair_play=False)
     secret = seeded_secret(seed)
     play = Play(seed=seed)
-    return play.given(*setup.create(cmd, Rng(secret, GENESIS_HASH), "0" * 64))
+    return play.given(*create_game(cmd, Rng(secret, GENESIS_HASH), "0" * 64))
 
 
 def assert_refused(play: Play, empire: str, line: str, section: str) -> None:

@@ -57,18 +57,18 @@ def test_every_cited_section_exists_in_the_rules_index_or_the_rulings() -> None:
 
 
 def test_schemas_are_current() -> None:
-    """schemas/ holds exactly what `python -m mncore.schemas` would write."""
+    """schemas/ holds exactly what `python -m mncore.generated` would write."""
     wanted = schemas.schemas()
     on_disk = {str(p.relative_to(ROOT / "schemas")): p.read_text()
                for p in (ROOT / "schemas").rglob("*.json")}
 
-    assert sorted(on_disk) == sorted(wanted), "run: python -m mncore.schemas"
-    assert all(on_disk[k] == wanted[k] for k in wanted), "run: python -m mncore.schemas"
+    assert sorted(on_disk) == sorted(wanted), "run: python -m mncore.generated"
+    assert all(on_disk[k] == wanted[k] for k in wanted), "run: python -m mncore.generated"
 
 
 def test_rulings_doc_is_current() -> None:
     """docs/rulings.md is generated from mncore/rulesets/empires/data/rulings.toml."""
-    assert RULEBOOK.doc is not None and RULEBOOK.doc.read_text() == RULEBOOK.render_doc(), "run: python -m mncore.rulebook"
+    assert RULEBOOK.doc is not None and RULEBOOK.doc.read_text() == RULEBOOK.render_doc(), "run: python -m mncore.generated"
 
 
 def test_ruling_ids_are_unique_and_well_formed() -> None:

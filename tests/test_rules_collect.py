@@ -6,7 +6,8 @@ import copy
 
 
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.evolve import collect_step
+from mncore.rulesets.empires.evolve import replay
+from mncore.rulesets.empires.state import collect_step
 from mncore.rulesets.empires.rules import collect
 from mncore.rulesets.empires.state import bag_sub, bag_total
 from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
@@ -19,7 +20,7 @@ ALL_LEGENDARY = ("ceramic", "gems", "papyrus", "metal", "spices", "stone", "wood
 def start_collect(play: Play) -> list[ev.AnyEvent]:
     """Begin round 2's Collect phase as flow.settle does: PhaseBegan, then the phase's begin()."""
     play.given(ev.PhaseBegan(round=2, phase="collect"))
-    out = collect.begin(play.state, play.rng())
+    out = collect.begin(play.state, play.rng(), replay)
     play.given(*out)
     return out
 

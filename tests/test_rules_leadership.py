@@ -7,6 +7,7 @@ from msgspec.structs import replace
 
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AwardTitle
+from mncore.rulesets.empires.evolve import replay
 from mncore.errors import RuleViolation
 from mncore.rulesets.empires.flow import pending, settle
 from mncore.rulesets.empires.ids import Empire
@@ -20,7 +21,7 @@ def claim_leadership(play: Play) -> list[ev.AnyEvent]:
     """The Claim Leadership phase begins as the flow begins it, and runs until a decision is due."""
     out: list[ev.AnyEvent] = [ev.PhaseBegan(round=play.state.round, phase="leadership")]
     play.given(*out)
-    opening = leadership.begin(play.state, play.rng())
+    opening = leadership.begin(play.state, play.rng(), replay)
     play.given(*opening)
     closing = settle(play.state, play.rng())
     play.given(*closing)
@@ -120,7 +121,7 @@ def test_5_0_a_tie_with_no_previous_holder_is_drawn() -> None:
     """No previous holder in the game: the title is drawn among the tied (ruling R36)."""
     play = without_title_holders(new_game(FIVE))
 
-    out = leadership.begin(play.state, play.rng())
+    out = leadership.begin(play.state, play.rng(), replay)
 
     trade = [e for e in out if isinstance(e, ev.TitleClaimed) and e.track == "trade"][0]
     assert trade.drawn and trade.empire in ("rome", "carthage")

@@ -116,11 +116,11 @@ def test_setup_random_empires_are_drawn_from_the_secret() -> None:
     """Drawn empires depend on the secret, and the same secret draws the same."""
     from mncore.rulesets.empires.commands import CreateGame
     from mncore.dice import GENESIS_HASH, Rng, seeded_secret
-    from mncore.rulesets.empires.rules.setup import create
+    from mncore.rulesets.empires.decide import create_game
 
     def drawn(seed: str) -> dict[str, str]:
         cmd = CreateGame(board=load_board(), random_players=("Ann", "Ben", "Cat", "Dee"))
-        first = create(cmd, Rng(seeded_secret(seed), GENESIS_HASH), "0" * 64)[0]
+        first = create_game(cmd, Rng(seeded_secret(seed), GENESIS_HASH), "0" * 64)[0]
         return first.players  # type: ignore[union-attr,no-any-return]
 
     assert drawn("a") == drawn("a")

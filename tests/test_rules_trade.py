@@ -6,7 +6,7 @@ import copy
 
 
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.evolve import trade_step
+from mncore.rulesets.empires.state import trade_step
 from mncore.rulesets.empires.rules import trade
 from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
 from support import FIVE, FOUR, Play, THREE, assert_refused, new_game, of_type

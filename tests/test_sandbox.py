@@ -15,7 +15,8 @@ from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame, encode_command
 from mncore.dice import GENESIS_HASH, Rng, seeded_secret
 from mncore.errors import RuleViolation
-from mncore.rulesets.empires.rules import build, setup
+from mncore.rulesets.empires.decide import create_game
+from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile
 from mncore.store import Store
 from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
@@ -55,7 +56,7 @@ mare-africum = { rome = 1, egypt = 1 }
 def fair_play_game() -> Play:
     """A new five-player game created fair-play, as `mn new` without --seed does."""
     cmd = CreateGame(board=load_board(), players=FIVE, display="first-game", fair_play=True)
-    return Play(seed="fair").given(*setup.create(cmd, Rng(seeded_secret("fair"), GENESIS_HASH), "0" * 64))
+    return Play(seed="fair").given(*create_game(cmd, Rng(seeded_secret("fair"), GENESIS_HASH), "0" * 64))
 
 
 def made_fair_play(play: Play) -> Play:

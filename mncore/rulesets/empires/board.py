@@ -1,4 +1,4 @@
-"""The board: its data types, loading and validation, and the geography queries."""
+"""The board: loading and validation, and the geography queries (its data types are in boardtypes)."""
 
 from __future__ import annotations
 
@@ -12,74 +12,12 @@ from typing import Literal, TypeVar
 import msgspec
 
 from mncore.errors import DataError, InvalidCommand
-from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, SeaId, SpaceKind, SpaceRef, TileId
+from mncore.rulesets.empires.ids import ProvinceId, SeaId, SpaceRef
 from mncore.cache import ObjectCache
+from mncore.rulesets.empires.boardcheck import validate_board
+from mncore.rulesets.empires.boardtypes import Board as Board, Province as Province, Sea as Sea, Setup as Setup
+from mncore.rulesets.empires.boardtypes import Space as Space
 from mncore.rulesets.empires.ruleset import load_ruleset
-
-
-class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """Base of every data-file Struct: frozen, unknown fields refused."""
-
-
-class Space(_Data, frozen=True, kw_only=True):
-    """A building space printed in a province; its id is unique within the province."""
-
-    id: str
-    kind: SpaceKind
-    commodity: Commodity | None = None  # caravan spaces only
-    name: str | None = None  # named cities: Roma, Troia, ...
-
-
-class Province(_Data, frozen=True, kw_only=True):
-    """A land area: its spaces, its land neighbours and the seas it touches."""
-
-    id: ProvinceId
-    name: str
-    aliases: tuple[str, ...] = ()
-    spaces: tuple[Space, ...] = ()
-    borders: tuple[ProvinceId, ...] = ()
-    seas: tuple[SeaId, ...] = ()
-    region: Empire | None = None  # the empire region it belongs to, for covered regions
-
-
-class Sea(_Data, frozen=True, kw_only=True):
-    """A sea: its neighbouring seas and the provinces on its coasts."""
-
-    id: SeaId
-    name: str
-    aliases: tuple[str, ...] = ()
-    borders: tuple[SeaId, ...] = ()
-    coasts: tuple[ProvinceId, ...] = ()
-
-
-class Setup(_Data, frozen=True, kw_only=True):
-    """An empire's starting position (set-up steps 2 and 3)."""
-
-    empire: Empire
-    hero: TileId
-    capital: ProvinceId
-    provinces: tuple[ProvinceId, ...]
-    buildings: tuple[SpaceRef, ...]
-    legions: dict[ProvinceId, int] = {}
-    fortresses: tuple[ProvinceId, ...] = ()
-    triremes: dict[SeaId, int] = {}
-
-
-class Board(_Data, frozen=True, kw_only=True):
-    """A whole map: provinces, seas, set-ups, and the regions covered with fewer players."""
-
-    id: str
-    version: str
-    name: str
-    reconstructed: bool
-    provenance: str
-    sources: tuple[str, ...] = ()
-    seas: tuple[Sea, ...]
-    provinces: tuple[Province, ...]
-    setups: tuple[Setup, ...]
-    # player count ("3", "4", "5") -> the empires whose regions are covered and unplayable
-    covered: dict[str, tuple[Empire, ...]] = {}
-
 
 BoardSource = Literal["default"] | str
 
@@ -116,8 +54,6 @@ def _default_board() -> Board:
 
 
 def _checked(board: Board, source: str) -> Board:
-    from mncore.rulesets.empires.boardcheck import validate_board  # it imports this module's types
-
     problems = validate_board(board, load_ruleset())
     if problems:
         raise DataError(source, problems)

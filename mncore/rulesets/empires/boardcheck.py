@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from mncore.rulesets.empires.board import Board, Province, Sea, Setup
+from mncore.rulesets.empires.boardtypes import Board, Province, Sea, Setup
 from mncore.rulesets.empires.ids import UnitKind
 from mncore.rulesets.empires.names import normalise
 from mncore.rulesets.empires.ruleset import Ruleset

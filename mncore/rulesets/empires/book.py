@@ -17,7 +17,7 @@ Authority: `empires-rulebook.md` (Mare Nostrum: Empires, rules v54) first, with 
 hero and wonder texts (chapters 10 and 11); `empires-overview.md` is a loose secondary summary, used
 only where the rulebook is silent.
 
-This file is generated from `mncore/rulesets/empires/data/rulings.toml` by `python -m mncore.rulebook`;
+This file is generated from `mncore/rulesets/empires/data/rulings.toml` by `python -m mncore.generated`;
 edit that file.
 """
 

@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-from typing import get_args
-
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import (AnyOrder, BuildCommand, CollectCommand, LeadershipCommand,
-                                              MoveCommand, TradeCommand)
+from mncore.rulesets.empires.commands import AnyOrder, CreateGame
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, refuse
 from mncore.rulesets.empires.evolve import replay
-from mncore.rulesets.empires.flow import rules_for, settle_folded
-from mncore.rulesets.empires.ids import Phase
+from mncore.rulesets.empires.flow import decide_order, settle_folded
 from mncore.rulesets.empires.commands import ClearFixedOutcomes, FixOutcome  # sandboxes
-from mncore.rulesets.empires.rules import sandbox
-from mncore.rulesets.empires.state import GameState
-
-
-def _members(group: object) -> tuple[type, ...]:
-    return get_args(group) or (group,)
-
-
-_GROUPS: tuple[tuple[Phase, object], ...] = (
-    ("collect", CollectCommand), ("trade", TradeCommand), ("build", BuildCommand),
-    ("move", MoveCommand), ("leadership", LeadershipCommand))
-
-# Which phase's rules module decides each order.
-_PHASE_OF: dict[type, Phase] = {cls: phase for phase, group in _GROUPS for cls in _members(group)}
+from mncore.rulesets.empires.rules import sandbox, setup
+from mncore.rulesets.empires.state import ForkInfo, GameState
 
 
 def decide(state: GameState, order: AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
@@ -48,6 +32,12 @@ def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.
     if isinstance(order, FixOutcome | ClearFixedOutcomes):
         events = sandbox.decide(state, order)  # in any phase: it only prepares coming draws (R7)
     else:
-        events = list(rules_for(_PHASE_OF[type(order)]).decide(state, order, rng))
+        events = decide_order(state, order, rng)
     more, after = settle_folded(replay(events, state), rng)
     return events + more, after
+
+
+def create_game(cmd: CreateGame, rng: Rng, commitment: str, fork_of: ForkInfo | None = None
+                ) -> list[ev.AnyEvent]:
+    """The first events of a game (rules.setup.create), folded with the reducer the rules may not import."""
+    return setup.create(cmd, rng, commitment, replay, fork_of)

@@ -14,16 +14,16 @@ from mncore.rulesets.empires.ids import EMPIRES, Empire
 from mncore.rulesets.empires.projections import tracks
 from mncore.rulesets.empires.render import show_text, view
 from mncore.rulesets.empires.rules.setup import playable_empires
-from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import title
+from mncore.protocol import Ruleset
 from mncore.store import Store
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
 STYLES = ("builder", "general", "random", "builder", "general")
 
 
-def play_demo(store: Store, players: int, seed: str, max_orders: int, echo: Callable[[str], None]) -> str:
+def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_orders: int, echo: Callable[[str], None]) -> str:
     """Play a scripted game to a win (or max_orders), reveal and verify it; returns its id."""
     board = load_board()
     empires = playable_empires(board, players)
@@ -31,7 +31,7 @@ def play_demo(store: Store, players: int, seed: str, max_orders: int, echo: Call
     cmd = CreateGame(board=board, players=dict(zip(empires, PLAYERS)), display="first-game",
                      fair_play=False)
     secret = seeded_secret(seed)
-    loaded = game.create(store, RULESET, cmd, secret)
+    loaded = game.create(store, ruleset, cmd, secret)
     echo(f"Demo game {loaded.game_id} in {store.path}: "
          + ", ".join(f"{title(e)} ({p}, {styles[e]})" for e, p in cmd.players.items()))
     rounds_seen = {loaded.state.round}

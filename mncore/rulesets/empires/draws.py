@@ -16,7 +16,7 @@ from mncore.errors import require
 from mncore.rulesets.empires.ids import Commodity, Empire, TileId
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState
-from mncore.rulesets.empires.text import title
+from mncore.rulesets.empires.naming import title
 
 
 def _place_name(state: GameState, place: str) -> str:

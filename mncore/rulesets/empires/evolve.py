@@ -16,6 +16,7 @@ from mncore.rulesets.empires.state import Claim  # phase 2
 from mncore.rulesets.empires.state import Loss  # phase 4
 from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
                           ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
+from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
 
 
 def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
@@ -148,22 +149,6 @@ def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> Gam
 
 def _with_step(state: GameState, step: Step) -> GameState:
     return replace(state, step=step)
-
-
-def build_step(state: GameState) -> BuildStep:
-    return state.step if isinstance(state.step, BuildStep) else BuildStep()
-
-
-def move_step(state: GameState) -> MoveStep:
-    return state.step if isinstance(state.step, MoveStep) else MoveStep()
-
-
-def trade_step(state: GameState) -> TradeStep:
-    return state.step if isinstance(state.step, TradeStep) else TradeStep()
-
-
-def collect_step(state: GameState) -> CollectStep:
-    return state.step if isinstance(state.step, CollectStep) else CollectStep()
 
 
 def with_province(state: GameState, pid: ProvinceId, **changes: object) -> GameState:

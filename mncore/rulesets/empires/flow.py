@@ -2,39 +2,62 @@
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-from typing import Protocol
-
-import msgspec
+from typing import Protocol, assert_never
 
 from mncore.rulesets.empires import events as ev
 from mncore.dice import Rng
 from mncore.protocol import Option, Pending
+from mncore.rulesets.empires.commands import (BuildCommand, CollectCommand, LeadershipCommand, MoveCommand,
+                                              TradeCommand)
+from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.ids import PHASES, Empire, Phase
+from mncore.rulesets.empires.rules import build, collect, leadership, military, sandbox, trade
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.state import GameState
 
-# The module of rules for each phase; each offers begin/pending/end/decide/options (see PhaseRules).
-PHASE_MODULES: dict[Phase, str] = {
-    "collect": "mncore.rulesets.empires.rules.collect",
-    "trade": "mncore.rulesets.empires.rules.trade",
-    "build": "mncore.rulesets.empires.rules.build",
-    "move": "mncore.rulesets.empires.rules.military",
-    "leadership": "mncore.rulesets.empires.rules.leadership",
-}
+# The orders of the five phases (sandbox orders are decided apart: they fit any phase).
+PhaseOrder = CollectCommand | TradeCommand | BuildCommand | MoveCommand | LeadershipCommand
 
 
 class PhaseRules(Protocol):
-    """What each phase's rules module offers."""
+    """What each phase's rules module offers (mypy checks each module against it in rules_for)."""
 
-    def begin(self, state: GameState, rng: Rng) -> list[ev.AnyEvent]: ...
+    def begin(self, state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]: ...
     def pending(self, state: GameState) -> list[Pending]: ...
     def end(self, state: GameState, rng: Rng) -> list[ev.AnyEvent]: ...
     def options(self, state: GameState, empire: Empire) -> list[Option]: ...
 
 
-def rules_for(phase: Phase) -> ModuleType:
-    return importlib.import_module(PHASE_MODULES[phase])
+def rules_for(phase: Phase) -> PhaseRules:
+    """The rules module of a phase; a phase added to Phase without a case here fails type-checking."""
+    match phase:
+        case "collect":
+            return collect
+        case "trade":
+            return trade
+        case "build":
+            return build
+        case "move":
+            return military
+        case "leadership":
+            return leadership
+        case _:
+            assert_never(phase)
+
+
+def decide_order(state: GameState, order: PhaseOrder, rng: Rng) -> list[ev.AnyEvent]:
+    """The events of one phase's order, decided by the module of the phase the order belongs to."""
+    if isinstance(order, CollectCommand):
+        return collect.decide(state, order, rng)
+    if isinstance(order, TradeCommand):
+        return trade.decide(state, order, rng, replay)
+    if isinstance(order, BuildCommand):
+        return build.decide(state, order, rng)
+    if isinstance(order, MoveCommand):
+        return military.decide(state, order, rng, replay)
+    if isinstance(order, LeadershipCommand):
+        return leadership.decide(state, order, rng)
+    assert_never(order)
 
 
 def pending(state: GameState) -> list[Pending]:
@@ -51,7 +74,6 @@ def options(state: GameState, empire: Empire) -> list[Option]:
     """
     if state.winner is not None or state.board is None:
         return []
-    from mncore.rulesets.empires.rules import sandbox
     return list(rules_for(state.phase).options(state, empire)) + sandbox.options(state, empire)
 
 
@@ -67,8 +89,6 @@ def settle(state: GameState, rng: Rng, limit: int = 50) -> list[ev.AnyEvent]:
 
 def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.AnyEvent], GameState]:
     """settle(), with the state those events fold into (folded once, as they are made)."""
-    from mncore.rulesets.empires.evolve import replay
-
     out: list[ev.AnyEvent] = []
     for _ in range(limit):
         if state.winner is not None or pending(state):
@@ -81,7 +101,7 @@ def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.
         rnd, phase = next_phase(state)
         began: list[ev.AnyEvent] = [ev.PhaseBegan(round=rnd, phase=phase)]
         state = replay(began, state)
-        opening = list(rules_for(phase).begin(state, rng))
+        opening = list(rules_for(phase).begin(state, rng, replay))
         state = replay(opening, state)
         out += began + opening
     raise RuntimeError("the game did not settle: a phase ends without ever waiting for a decision")

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from mncore.cache import ObjectCache
 from mncore.names import NameTable, normalise, resolve
+from mncore.rulesets.empires.boardtypes import Board
 from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, SeaId, TileId
 from mncore.rulesets.empires.ruleset import Ruleset
-
-if TYPE_CHECKING:
-    from mncore.rulesets.empires.board import Board
 
 __all__ = ["normalise", "resolve", "resolve_province", "resolve_sea", "resolve_place", "resolve_empire",
            "resolve_commodity", "resolve_tile"]

@@ -348,12 +348,6 @@ def creation_command(state: GameState) -> CreateFromPosition:
         state, board=None, board_digest="", game_id="", options=Options(), commitment="", secret=None))
 
 
-def start_game(store: Store, state: GameState, secret: bytes, game_id: str | None = None) -> Loaded:
-    """Store a new sandbox game that starts at this position; its first batch re-decides (mn verify)."""
-    from mncore.rulesets.empires.seam import RULESET
-    return game.create(store, RULESET, creation_command(state), secret, game_id)
-
-
 # --- helpers -------------------------------------------------------------------------------------------
 
 def _validation_message(message: str) -> str:

@@ -70,8 +70,8 @@ class Empires:
         events: list[ev.AnyEvent]
         match command:
             case cm.CreateGame():
-                from mncore.rulesets.empires.rules.setup import create
-                events = create(command, rng, state.commitment)
+                from mncore.rulesets.empires.decide import create_game
+                events = create_game(command, rng, state.commitment)
             case cm.CreateFromPosition():
                 from mncore.rulesets.empires.position import creation_events
                 events = creation_events(command, rng, state.commitment)
@@ -236,7 +236,7 @@ class Empires:
     def demo(self, store: Any, players: int, seed: str, max_orders: int,
              echo: Callable[[str], None]) -> str:
         from mncore.rulesets.empires.demo import play_demo
-        return play_demo(store, players, seed, max_orders, echo)
+        return play_demo(self, store, players, seed, max_orders, echo)
 
 
 RULESET = Empires()

@@ -218,6 +218,24 @@ class GameState(_S, frozen=True, kw_only=True):
         return self.board
 
 
+# --- the current phase's step (its default when another phase's step is current) ---------------------
+
+def build_step(state: GameState) -> BuildStep:
+    return state.step if isinstance(state.step, BuildStep) else BuildStep()
+
+
+def move_step(state: GameState) -> MoveStep:
+    return state.step if isinstance(state.step, MoveStep) else MoveStep()
+
+
+def trade_step(state: GameState) -> TradeStep:
+    return state.step if isinstance(state.step, TradeStep) else TradeStep()
+
+
+def collect_step(state: GameState) -> CollectStep:
+    return state.step if isinstance(state.step, CollectStep) else CollectStep()
+
+
 def bag_total(bag: Bag) -> int:
     return sum(bag.values())
 

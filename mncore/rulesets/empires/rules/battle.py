@@ -6,12 +6,12 @@ from mncore.rulesets.empires import draws, events as ev
 from mncore.rulesets.empires.commands import ChooseLosses
 from mncore.dice import Rng
 from mncore.errors import require
-from mncore.rulesets.empires.evolve import move_step
+from mncore.rulesets.empires.state import move_step
 from mncore.rulesets.empires.ids import EMPIRES, Empire
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, Loss
-from mncore.rulesets.empires.text import title
+from mncore.rulesets.empires.naming import title
 
 FORTRESS_BONUS = 5  # added to its owner's total, and one hit against him negated (4.2)
 NEBUCHADNEZZAR_BONUS = 5  # 10.nebuchadnezzar

@@ -9,7 +9,8 @@ from mncore.rulesets.empires.commands import (BuildBuilding, BuildCommand, Build
 from mncore.dice import Rng
 from mncore.rulesets.empires.draws import turned_up
 from mncore.errors import InvalidCommand, refuse, require
-from mncore.rulesets.empires.evolve import build_step
+from mncore.rulesets.empires.state import build_step
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of
 from mncore.rulesets.empires.rules import payment
@@ -19,7 +20,7 @@ from mncore.rulesets.empires.rules.buildable import (_copy_problem, build_place_
                                     keep_waiting, markers_left, occupied_provinces,
                                     penthesilea_legions, perseus_open, tile_cost, tile_rank,
                                     to_build, trireme_sea_problem, units_left)
-from mncore.rulesets.empires.text import title as name  # a display name, in messages
+from mncore.rulesets.empires.naming import title as name  # a display name, in messages
 from mncore.rulesets.empires.rules.powers import has_power, holders
 from mncore.rulesets.empires.ruleset import load_ruleset, tile
 from mncore.rulesets.empires.state import Bag, GameState, bag_sub
@@ -29,7 +30,7 @@ from mncore.rulesets.empires.rules import build_options
 
 # --- the phase ---------------------------------------------------------------------------------------
 
-def begin(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     return []
 
 

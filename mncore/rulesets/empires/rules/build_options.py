@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires.evolve import build_step
+from mncore.rulesets.empires.state import build_step
 from mncore.protocol import Option
 from mncore.rulesets.empires.ids import COIN, Empire, commodity_of
 from mncore.rulesets.empires.rules import payment

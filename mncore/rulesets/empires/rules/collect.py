@@ -10,13 +10,13 @@ from mncore.rulesets.empires.commands import ChooseLegendaryBonus, CollectComman
 from mncore.dice import Rng
 from mncore.rulesets.empires.draws import LegendaryDraws
 from mncore.errors import require
-from mncore.rulesets.empires.evolve import collect_step, replay
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.projections import holder_of
 from mncore.rulesets.empires.rules.powers import has_power, holders
-from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add
-from mncore.rulesets.empires.text import title
+from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add, collect_step
+from mncore.rulesets.empires.naming import title
 
 # The key under which legendary draws that could not be made are recorded in `missed` (ruling R20).
 MISSED_LEGENDARY = "legendary"
@@ -174,10 +174,10 @@ def _legendary_draws(owed: dict[Empire, int], order: list[Empire], draws: Legend
 
 # --- the phase -------------------------------------------------------------------------------------------------
 
-def begin(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     """Collect automatically, then open the legendary-city and Colossus choices (1.1, 11.colossus)."""
     events = collection(state, rng)
-    after = replay(events, state)
+    after = fold(events, state)
     choices = tuple((emp, pid) for emp in after.empires for pid in legendary_bonuses(after, emp)
                     if _coin_left(after) or _legendary_left(after))
     colossus = tuple(emp for emp in holders(after, "colossus") if _commodities_left(after))

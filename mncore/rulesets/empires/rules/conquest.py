@@ -8,10 +8,10 @@ from mncore.rulesets.empires.commands import HoldConquest, OccupyBuildings, Occu
 from mncore.dice import Rng
 from mncore.rulesets.empires.draws import LegendaryDraws
 from mncore.errors import InvalidCommand, refuse, require
-from mncore.rulesets.empires.evolve import move_step
+from mncore.rulesets.empires.state import move_step
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.rules.battle import empires_at, place_name
-from mncore.rulesets.empires.text import title
+from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState

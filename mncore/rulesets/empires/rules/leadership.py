@@ -9,6 +9,7 @@ from mncore.errors import require
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import EMPIRES, TRACKS, Empire, Track
 from mncore.rulesets.empires.projections import level
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.state import GameState, LeadershipStep, TitleTie
 
 
@@ -39,7 +40,7 @@ def claim(state: GameState, track: Track, rng: Rng) -> ev.AnyEvent:
     return ev.TitleTied(track=track, holder=holder, tied=tied, levels=levels)
 
 
-def begin(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     return [claim(state, track, rng) for track in TRACKS]
 
 

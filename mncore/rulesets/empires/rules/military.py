@@ -9,15 +9,15 @@ from mncore.rulesets.empires.commands import (Attack, ChooseLosses, ChooseMover,
                              OccupyMarker, Pillage, PlaceCirceLegion)
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, require
-from mncore.rulesets.empires.evolve import move_step, replay
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.projections import great_cities
 from mncore.rulesets.empires.rules import battle, conquest
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
-from mncore.rulesets.empires.text import title
+from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules.powers import has_power, holders
-from mncore.rulesets.empires.state import GameState, MoveStep
+from mncore.rulesets.empires.state import GameState, MoveStep, move_step
 
 GREAT_CITIES_TO_WIN = 4  # 6.3
 
@@ -74,7 +74,7 @@ def legion_destinations(state: GameState, empire: Empire, pid: ProvinceId) -> li
 
 # --- the phase ----------------------------------------------------------------------------------------
 
-def begin(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     return []
 
 
@@ -134,24 +134,24 @@ def _city_name(state: GameState, pid: ProvinceId, sid: str) -> str:
 
 # --- orders -------------------------------------------------------------------------------------------
 
-def decide(state: GameState, order: MoveCommand, rng: Rng) -> list[ev.AnyEvent]:
+def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     require(state.phase == "move", "4.0",
             f"this is the {state.phase} phase; move and battle orders are given in Move and Battle")
     match order:
         case ChooseMover():
-            return choose_mover(state, order)
+            return choose_mover(state, order, fold)
         case DeclarePeace():
-            return declare_peace(state, order)
+            return declare_peace(state, order, fold)
         case ChooseLosses():
-            return _then_settle(state, [battle.choose_losses(state, order)], order.place)
+            return _then_settle(state, fold, [battle.choose_losses(state, order)], order.place)
     _require_turn(state, order.empire)
     match order:
         case MoveTriremes():
             return move_triremes(state, order)
         case MoveLegions():
-            return move_legions(state, order)
+            return move_legions(state, order, fold)
         case Attack():
-            return attack(state, order, rng)
+            return attack(state, order, rng, fold)
         case Pillage():
             return conquest.pillage(state, order, rng)
         case OccupyBuildings():
@@ -177,17 +177,17 @@ def _require_turn(state: GameState, empire: Empire) -> None:
                               f"{place_name(state, x.place)}")
 
 
-def _then_settle(state: GameState, events: list[ev.AnyEvent], *places: str) -> list[ev.AnyEvent]:
+def _then_settle(state: GameState, fold: Fold, events: list[ev.AnyEvent], *places: str) -> list[ev.AnyEvent]:
     """Events followed by the occupations they end in the provinces concerned (4.3, R43)."""
-    after = replay(events, state)
+    after = fold(events, state)
     for place in places:
         if place in after.provinces:
             ended = conquest.settle_occupations(after, place)
-            events, after = events + ended, replay(ended, after)
+            events, after = events + ended, fold(ended, after)
     return events
 
 
-def choose_mover(state: GameState, order: ChooseMover) -> list[ev.AnyEvent]:
+def choose_mover(state: GameState, order: ChooseMover, fold: Fold) -> list[ev.AnyEvent]:
     step = move_step(state)
     require(not undecided_peace(state), "11.statue-of-zeus",
             "the Statue of Zeus's peace is declared at the beginning of the phase, before anyone moves")
@@ -200,10 +200,10 @@ def choose_mover(state: GameState, order: ChooseMover) -> list[ev.AnyEvent]:
             f"{title(order.mover)} has had its Move and Battle turn this round")
     out: list[ev.AnyEvent] = [ev.MoverChosen(empire=order.empire, mover=order.mover)]
     # R40: a marker still occupied at the start of the conqueror's turn is converted by itself
-    return out + conquest.conversions(replay(out, state), order.mover)
+    return out + conquest.conversions(fold(out, state), order.mover)
 
 
-def declare_peace(state: GameState, order: DeclarePeace) -> list[ev.AnyEvent]:
+def declare_peace(state: GameState, order: DeclarePeace, fold: Fold) -> list[ev.AnyEvent]:
     require(has_power(state, order.empire, "statue-of-zeus"), "11.statue-of-zeus",
             f"{title(order.empire)} does not hold the Statue of Zeus")
     require(order.empire in undecided_peace(state), "11.statue-of-zeus",
@@ -222,7 +222,7 @@ def declare_peace(state: GameState, order: DeclarePeace) -> list[ev.AnyEvent]:
                 if ps.controller == order.empire and ps.legions.get(opp, 0) and pid != capital}
     events: list[ev.AnyEvent] = [ev.PeaceDeclared(empire=order.empire, opponent=opp, capital=capital,
                                                   returned=returned)]
-    return _then_settle(state, events, *returned)
+    return _then_settle(state, fold, events, *returned)
 
 
 def _require_moves(state: GameState, kind: str) -> None:
@@ -249,7 +249,7 @@ def move_triremes(state: GameState, order: MoveTriremes) -> list[ev.AnyEvent]:
     return [ev.TriremesMoved(empire=order.empire, from_sea=src.id, to_sea=dst.id, count=order.count)]
 
 
-def move_legions(state: GameState, order: MoveLegions) -> list[ev.AnyEvent]:
+def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.AnyEvent]:
     g = geo(state.geo_board)
     src, dst = g.province(order.from_province), g.province(order.to_province)
     _require_moves(state, "legion")
@@ -271,10 +271,10 @@ def move_legions(state: GameState, order: MoveLegions) -> list[ev.AnyEvent]:
             f"its province {dst.name}")
     events: list[ev.AnyEvent] = [ev.LegionsMoved(empire=order.empire, from_province=src.id,
                                                  to_province=dst.id, count=order.count, by_sea=by_sea)]
-    return _then_settle(state, events, src.id)
+    return _then_settle(state, fold, events, src.id)
 
 
-def attack(state: GameState, order: Attack, rng: Rng) -> list[ev.AnyEvent]:
+def attack(state: GameState, order: Attack, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     step = move_step(state)
     place = order.place
     if place not in state.seas and place not in state.provinces:
@@ -298,12 +298,12 @@ def attack(state: GameState, order: Attack, rng: Rng) -> list[ev.AnyEvent]:
     require(not battle.at_peace(state, order.empire, order.opponent), "11.statue-of-zeus",
             f"{title(order.empire)} and {title(order.opponent)} are at peace this round")
     events = battle.fight(state, place, order.empire, order.opponent, rng, order.dice)
-    after = replay(events, state)
+    after = fold(events, state)
     for loss in move_step(after).losses:
         forced = battle.forced_losses(after, loss)
         if forced is not None:
             events.append(forced)
-    return _then_settle(state, events, place)
+    return _then_settle(state, fold, events, place)
 
 
 def end_turn(state: GameState, order: EndMoveTurn) -> list[ev.AnyEvent]:

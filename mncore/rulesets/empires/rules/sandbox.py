@@ -10,7 +10,7 @@ from mncore.rulesets.empires.ruleset import load_ruleset, tile as tile_info
 from mncore.protocol import Option
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState
-from mncore.rulesets.empires.text import title
+from mncore.rulesets.empires.naming import title
 
 
 def decide(state: GameState, order: SandboxCommand) -> list[ev.AnyEvent]:

@@ -8,12 +8,11 @@ from mncore.rulesets.empires.board import Board, board_digest
 from mncore.rulesets.empires.commands import CreateGame
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand
-from mncore.rulesets.empires.evolve import replay
-from mncore.rulesets.empires.flow import rules_for
 from mncore.rulesets.empires.ids import EMPIRES, Empire
-from mncore.rulesets.empires.rules import collect
+from mncore.rulesets.empires.rules import collect, trade
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
-from mncore.rulesets.empires.state import DisplayTile, ForkInfo, Options
+from mncore.rulesets.empires.state import DisplayTile, ForkInfo, GameState, Options
 
 FACE_UP_FIRST_GAME = 5
 
@@ -60,7 +59,7 @@ def display(cmd: CreateGame, rng: Rng) -> tuple[DisplayTile, ...]:
             pyramids)
 
 
-def create(cmd: CreateGame, rng: Rng, commitment: str, fork_of: ForkInfo | None = None
+def create(cmd: CreateGame, rng: Rng, commitment: str, fold: Fold, fork_of: ForkInfo | None = None
            ) -> list[ev.AnyEvent]:
     """The first events of a game: creation, display, the first round's resources, the Trade phase."""
     players = assign_players(cmd, rng)
@@ -71,11 +70,11 @@ def create(cmd: CreateGame, rng: Rng, commitment: str, fork_of: ForkInfo | None 
                         fork_of=fork_of),
         commitment=commitment)
     events: list[ev.AnyEvent] = [created, ev.TilesDisplayed(display=display(cmd, rng))]
-    state = replay(events)
+    state = fold(events, GameState())
     # set-up step 3: the first round's resources are collected before play starts
     events += collect.collection(state, rng)
     began = ev.PhaseBegan(round=1, phase="trade")
     events.append(began)
-    state = replay(events)
-    events += rules_for("trade").begin(state, rng)
+    state = fold(events, GameState())
+    events += trade.begin(state, rng, fold)
     return events

@@ -9,14 +9,14 @@ from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import ClaimResource, GiveResource, OfferResources, PlayExchangeMarker, TradeCommand
 from mncore.dice import Rng
 from mncore.errors import require
-from mncore.rulesets.empires.evolve import replay, trade_step
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import EMPIRES, TOKENS, Empire
 from mncore.rulesets.empires.rules.collect import share_order
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import Bag, GameState, TradeStep, bag_contains, bag_of, bag_tokens, bag_total
-from mncore.rulesets.empires.text import title
+from mncore.rulesets.empires.state import Bag, GameState, TradeStep, bag_contains, bag_of, bag_tokens, bag_total, trade_step
+from mncore.rulesets.empires.naming import title
 
 ANTIGONE_MAX = 5  # 10.antigone: from 0 up to 5 resources
 
@@ -104,7 +104,7 @@ def gift_due(state: GameState) -> bool:
 
 # --- the phase ----------------------------------------------------------------------------------------------
 
-def begin(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     return []
 
 
@@ -168,14 +168,14 @@ def options(state: GameState, empire: Empire) -> list[Option]:
     return out
 
 
-def decide(state: GameState, order: TradeCommand, rng: Rng) -> list[ev.AnyEvent]:
+def decide(state: GameState, order: TradeCommand, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     match order:
         case PlayExchangeMarker():
             return play_marker(state, order)
         case OfferResources():
-            return offer(state, order)
+            return offer(state, order, fold)
         case ClaimResource():
-            return claim(state, order)
+            return claim(state, order, fold)
         case GiveResource():
             return give(state, order)
 
@@ -215,7 +215,7 @@ def open_trade(state: GameState, value: int) -> list[ev.AnyEvent]:
     return [opened]
 
 
-def offer(state: GameState, order: OfferResources) -> list[ev.AnyEvent]:
+def offer(state: GameState, order: OfferResources, fold: Fold) -> list[ev.AnyEvent]:
     step = trade_step(state)
     value = step.value
     require(state.phase == "trade" and value is not None, "2.1",
@@ -241,11 +241,11 @@ def offer(state: GameState, order: OfferResources) -> list[ev.AnyEvent]:
     require(all(t in TOKENS for t in bag) and bag_contains(state.empires[emp].resources, bag), "2.1",
             f"{title(emp)} does not hold {_words(bag)} behind its screen")
     offered = ev.ResourcesOffered(empire=emp, offer=canonical(bag), count=len(order.tokens))
-    after = replay([offered], state)
+    after = fold([offered], state)
     if any(e not in trade_step(after).offers for e in trade_step(after).participants):
         return [offered]
     revealed = ev.OffersRevealed(offers=canonical(trade_step(after).offers))
-    return [offered, revealed, *close_if_stuck(replay([revealed], after))]
+    return [offered, revealed, *close_if_stuck(fold([revealed], after))]
 
 
 def _words(bag: Bag) -> str:
@@ -254,7 +254,7 @@ def _words(bag: Bag) -> str:
 
 # --- 2.2: claims ---------------------------------------------------------------------------------------------
 
-def claim(state: GameState, order: ClaimResource) -> list[ev.AnyEvent]:
+def claim(state: GameState, order: ClaimResource, fold: Fold) -> list[ev.AnyEvent]:
     step = trade_step(state)
     emp, src = order.empire, order.source
     require(state.phase == "trade" and step.revealed and not step.over, "2.2",
@@ -269,7 +269,7 @@ def claim(state: GameState, order: ClaimResource) -> list[ev.AnyEvent]:
             f"two empires may not claim each other's resources twice in a row (ruling R27): {title(emp)} claimed "
             f"from {title(src)} and {title(src)} just claimed from {title(emp)}; claim from another empire")
     claimed = ev.ResourceClaimed(empire=emp, source=src, token=order.token)
-    return [claimed, *close_if_stuck(replay([claimed], state))]
+    return [claimed, *close_if_stuck(fold([claimed], state))]
 
 
 def close_if_stuck(state: GameState) -> list[ev.AnyEvent]:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
 import shlex
-from types import ModuleType
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import msgspec
@@ -13,46 +11,48 @@ import msgspec
 from mncore.rulesets.empires.commands import AnyOrder, Order, decode_command
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.events import AnyEvent
-from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.ids import Empire, Phase
+from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.text import build, collect, core, leadership, military, sandbox, trade
+from mncore.rulesets.empires.text.base import Ctx, Parser
 
-# Each phase's text module, with the phase whose orders it parses (a verb such as "done" may belong
-# to several phases: the current phase's parser takes it).
-PHASE_TEXT: dict[str, str | None] = {
-    "mncore.rulesets.empires.text.core": None, "mncore.rulesets.empires.text.collect": "collect", "mncore.rulesets.empires.text.trade": "trade",
-    "mncore.rulesets.empires.text.build": "build", "mncore.rulesets.empires.text.military": "move", "mncore.rulesets.empires.text.leadership": "leadership",
-    "mncore.rulesets.empires.text.sandbox": None,
-}
+__all__ = ["Ctx", "Parser", "describe", "format_order", "parse_order", "redact_event", "tile_name", "title",
+           "verbs"]
+
+Describe = Callable[[AnyEvent, Empire | None], str | None]
+Redact = Callable[[AnyEvent, Empire | None], AnyEvent | None]
 
 
 @dataclass(frozen=True)
-class Ctx:
-    """What a parser needs: the state (for names) and who gives the order."""
+class PhaseText:
+    """One text module's parts: its order verbs, order lines, sentences and redaction (None: it has none)."""
 
-    state: GameState
-    empire: Empire
+    phase: Phase | None  # whose orders its verbs parse; a verb of several phases goes to the current one's
+    verbs: Mapping[str, Parser]
+    format_order: Callable[[AnyOrder], str | None] | None
+    describe: Describe
+    redact: Redact | None
 
 
-Parser = Callable[[Ctx, list[str]], AnyOrder]
-
-
-def _modules() -> list[ModuleType]:
-    out = []
-    for name in PHASE_TEXT:
-        try:
-            out.append(importlib.import_module(name))
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
-    return out
+# In the order they are asked: the first module that answers gives the sentence or the order line.
+TEXTS: tuple[PhaseText, ...] = (
+    PhaseText(None, {}, None, core.describe, None),
+    PhaseText("collect", collect.VERBS, collect.format_order, collect.describe, collect.redact),
+    PhaseText("trade", trade.VERBS, trade.format_order, trade.describe, trade.redact),
+    PhaseText("build", build.VERBS, build.format_order, build.describe, build.redact),
+    PhaseText("move", military.VERBS, military.format_order, military.describe, military.redact),
+    PhaseText("leadership", leadership.VERBS, leadership.format_order, leadership.describe, None),
+    PhaseText(None, sandbox.VERBS, sandbox.format_order, sandbox.describe, sandbox.redact),
+)
 
 
 def verbs() -> dict[str, list[tuple[str | None, Parser]]]:
     """Each order verb with its parsers and the phase each belongs to."""
     table: dict[str, list[tuple[str | None, Parser]]] = {}
-    for m in _modules():
-        for verb, parser in getattr(m, "VERBS", {}).items():
-            table.setdefault(verb, []).append((PHASE_TEXT[m.__name__], parser))
+    for text in TEXTS:
+        for verb, parser in text.verbs.items():
+            table.setdefault(verb, []).append((text.phase, parser))
     return table
 
 
@@ -93,21 +93,19 @@ def _parse_json(line: str, empire: Empire) -> AnyOrder:
 
 def format_order(order: AnyOrder) -> str:
     """The canonical order line of a command (accepted back by parse_order)."""
-    for m in _modules():
-        fmt = getattr(m, "format_order", None)
-        text = fmt(order) if fmt else None
-        if text is not None:
-            return str(text)
+    for text in TEXTS:
+        line = text.format_order(order) if text.format_order else None
+        if line is not None:
+            return line
     return msgspec.json.encode(order).decode()
 
 
 def describe(event: AnyEvent, viewer: Empire | None = None) -> str:
     """One readable sentence for an event, as seen by viewer (None: the host, who sees everything)."""
-    for m in _modules():
-        fn = getattr(m, "describe", None)
-        text = fn(event, viewer) if fn else None
-        if text is not None:
-            return str(text)
+    for text in TEXTS:
+        sentence = text.describe(event, viewer)
+        if sentence is not None:
+            return sentence
     return f"{type(event).__name__}"
 
 
@@ -115,25 +113,9 @@ def redact_event(event: AnyEvent, viewer: Empire | None) -> AnyEvent:
     """The event as viewer may see it: hidden parts withheld (None: the host sees everything)."""
     if viewer is None:
         return event
-    for m in _modules():
-        fn = getattr(m, "redact", None)
-        shown = fn(event, viewer) if fn else None
+    for text in TEXTS:
+        shown = text.redact(event, viewer) if text.redact else None
         if shown is not None:
-            return shown  # type: ignore[no-any-return]
+            return shown
     return event
 
-
-def need(words: list[str], count: int, usage: str) -> None:
-    """Refuse an order line with too few or too many words, showing its usage."""
-    if len(words) != count:
-        raise InvalidCommand(f"usage: {usage}")
-
-
-def title(name: str) -> str:
-    return name.replace("-", " ").title()
-
-
-def tile_name(tile_id: str) -> str:
-    """A hero's or wonder's printed name (Ramses II, Colossus of Rhodes)."""
-    from mncore.rulesets.empires.ruleset import load_ruleset, tile
-    return tile(load_ruleset(), tile_id).name

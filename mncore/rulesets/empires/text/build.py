@@ -12,7 +12,8 @@ from mncore.rulesets.empires.ids import (COIN, LEGENDARY_PREFIX, SPACE_KINDS, Bu
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire, resolve_province, resolve_sea, resolve_tile
 from mncore.rulesets.empires.ruleset import load_ruleset, tile
 from mncore.rulesets.empires.state import Bag, bag_tokens
-from mncore.rulesets.empires.text import Ctx, need, tile_name, title
+from mncore.rulesets.empires.text.base import Ctx, need
+from mncore.rulesets.empires.naming import tile_name, title
 
 BUILD_USAGE = ("build control in PROVINCE [with hammurabi] pay TOKENS | "
                "build legion|fortress in PROVINCE [with spartacus|gilgamesh|penthesilea] pay TOKENS | "

@@ -11,7 +11,8 @@ from mncore.rulesets.empires.ids import Empire, is_legendary
 from mncore.rulesets.empires.names import resolve, resolve_commodity
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import Bag, bag_total
-from mncore.rulesets.empires.text import Ctx, need, title
+from mncore.rulesets.empires.text.base import Ctx, need
+from mncore.rulesets.empires.naming import title
 
 BONUS_USAGE = "bonus PROVINCE coin|legendary   (e.g. bonus judea coin, bonus ierusalem legendary)"
 

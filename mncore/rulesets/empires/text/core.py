@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.text import tile_name, title
+from mncore.rulesets.empires.naming import tile_name, title
 
 
 def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:

@@ -8,7 +8,8 @@ from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
 from mncore.rulesets.empires.names import resolve, resolve_empire
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.text import Ctx, title
+from mncore.rulesets.empires.text.base import Ctx
+from mncore.rulesets.empires.naming import title
 
 USAGE = "title trade|culture|military to EMPIRE   (the previous holder breaks a tie, 5.0)"
 

@@ -16,7 +16,8 @@ from mncore.rulesets.empires.ids import Empire, ProvinceId, is_legendary
 from mncore.rulesets.empires.names import normalise, resolve_empire, resolve_place, resolve_province, resolve_sea
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, bag_tokens
-from mncore.rulesets.empires.text import Ctx, Parser, need, title
+from mncore.rulesets.empires.text.base import Ctx, Parser, need
+from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.text.sandbox import parse_dice
 
 USAGE = {

@@ -11,7 +11,8 @@ from mncore.rulesets.empires.ids import LEGENDARY_PREFIX, Empire
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire, resolve_tile
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedOutcome, FixedTile
-from mncore.rulesets.empires.text import Ctx, Parser, tile_name, title
+from mncore.rulesets.empires.text.base import Ctx, Parser
+from mncore.rulesets.empires.naming import tile_name, title
 
 USAGE = ("fix dice EMPIRE N [N ...] | fix legendary COMMODITY | fix tile TILE | fix clear   "
          "(sandboxes only: the next battle dice of EMPIRE, legendary commodity drawn, tile turned up)")

@@ -11,7 +11,8 @@ from mncore.rulesets.empires.ids import COIN, Empire, Token, legendary
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import Bag
-from mncore.rulesets.empires.text import Ctx, need, title
+from mncore.rulesets.empires.text.base import Ctx, need
+from mncore.rulesets.empires.naming import title
 
 OFFER_USAGE = ("offer TOKEN ...   (e.g. offer coin coin wine, offer 2 coin wine, offer legendary-wine, "
                "offer legendary wine; with Antigone also: offer nothing)")

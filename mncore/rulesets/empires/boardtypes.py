@@ -1,0 +1,71 @@
+"""The board's data types, as decoded from a board file; below the loader and its checks, which both use them."""
+
+from __future__ import annotations
+
+import msgspec
+
+from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, SeaId, SpaceKind, SpaceRef, TileId
+
+
+class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Base of every data-file Struct: frozen, unknown fields refused."""
+
+
+class Space(_Data, frozen=True, kw_only=True):
+    """A building space printed in a province; its id is unique within the province."""
+
+    id: str
+    kind: SpaceKind
+    commodity: Commodity | None = None  # caravan spaces only
+    name: str | None = None  # named cities: Roma, Troia, ...
+
+
+class Province(_Data, frozen=True, kw_only=True):
+    """A land area: its spaces, its land neighbours and the seas it touches."""
+
+    id: ProvinceId
+    name: str
+    aliases: tuple[str, ...] = ()
+    spaces: tuple[Space, ...] = ()
+    borders: tuple[ProvinceId, ...] = ()
+    seas: tuple[SeaId, ...] = ()
+    region: Empire | None = None  # the empire region it belongs to, for covered regions
+
+
+class Sea(_Data, frozen=True, kw_only=True):
+    """A sea: its neighbouring seas and the provinces on its coasts."""
+
+    id: SeaId
+    name: str
+    aliases: tuple[str, ...] = ()
+    borders: tuple[SeaId, ...] = ()
+    coasts: tuple[ProvinceId, ...] = ()
+
+
+class Setup(_Data, frozen=True, kw_only=True):
+    """An empire's starting position (set-up steps 2 and 3)."""
+
+    empire: Empire
+    hero: TileId
+    capital: ProvinceId
+    provinces: tuple[ProvinceId, ...]
+    buildings: tuple[SpaceRef, ...]
+    legions: dict[ProvinceId, int] = {}
+    fortresses: tuple[ProvinceId, ...] = ()
+    triremes: dict[SeaId, int] = {}
+
+
+class Board(_Data, frozen=True, kw_only=True):
+    """A whole map: provinces, seas, set-ups, and the regions covered with fewer players."""
+
+    id: str
+    version: str
+    name: str
+    reconstructed: bool
+    provenance: str
+    sources: tuple[str, ...] = ()
+    seas: tuple[Sea, ...]
+    provinces: tuple[Province, ...]
+    setups: tuple[Setup, ...]
+    # player count ("3", "4", "5") -> the empires whose regions are covered and unplayable
+    covered: dict[str, tuple[Empire, ...]] = {}
