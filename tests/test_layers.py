@@ -23,7 +23,8 @@ LAYERS: tuple[tuple[str, list[str] | dict[str, list[str]]], ...] = (
     ("state", [f"{E}.state"]),
     ("facts", [f"{E}.events", f"{E}.commands", f"{E}.projections", f"{E}.draws", f"{E}.rules.fold"]),
     # the rules check and return events; the reducer applies them and checks nothing: neither knows the other
-    ("rules | reducer", {"rules": [f"{E}.rules", f"{E}.rules.*"], "reducer": [f"{E}.evolve"]}),
+    ("rules | reducer", {"rules": [f"{E}.rules", f"{E}.rules.*", f"{E}.powers", f"{E}.powers.*"],
+                         "reducer": [f"{E}.evolve"]}),
     ("flow", [f"{E}.flow", f"{E}.decide"]),
     ("text", [f"{E}.text", f"{E}.text.*"]),
     ("views", [f"{E}.render", f"{E}.explain", f"{E}.diff", f"{E}.position", f"{E}.positioncheck",

@@ -9,8 +9,8 @@ from msgspec.structs import replace
 
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Setup
-from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, Empire, ProvinceId
-from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, Empire, ProvinceId, TileId
+from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import TitleTie  # phase 5
 from mncore.rulesets.empires.state import Claim  # phase 2
 from mncore.rulesets.empires.state import Loss  # phase 4
@@ -281,9 +281,10 @@ def _colossus_commodity_taken(state: GameState, e: ev.ColossusCommodityTaken) ->
 # --- trade ---------------------------------------------------------------------------------------------
 
 def _exchange_marker_played(state: GameState, e: ev.ExchangeMarkerPlayed) -> GameState:
-    # all three played: they are all available again (2.1)
+    # all played: they are all available again (2.1)
     played = (*state.exchange_played, e.marker)
-    return replace(state, exchange_played=() if len(played) >= 3 else played,
+    every = len(load_ruleset().components.exchange_markers)
+    return replace(state, exchange_played=() if len(played) >= every else played,
                    step=replace(trade_step(state), value=e.value))
 
 
@@ -375,7 +376,7 @@ def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
                         copied=e.copied if e.copied is not None else es.copied)
     state = replace(state, display=tuple(d for d in state.display if d.tile != e.tile))
     state = _counted_build(state, e.empire, e.paid, None)
-    if e.rank == 5:
+    if e.rank == load_ruleset().numbers.tiles_to_win:
         step = build_step(state)
         state = _with_step(state, replace(step, recruited=(*step.recruited, e.empire)))
     return state
@@ -484,9 +485,16 @@ def _control_converted(state: GameState, e: ev.ControlConverted) -> GameState:
                           marker_occupier=None,
                           legions=_legions_plus(ps, e.empire, -1) if e.sheba else ps.legions)
     if e.sheba:
-        state = with_empire(state, e.empire,
-                            used=(*state.empires[e.empire].used, "queen-of-sheba"))
+        used = (*state.empires[e.empire].used, *_converting(state, e.empire))
+        state = with_empire(state, e.empire, used=used)
     return state
+
+
+def _converting(state: GameState, empire: Empire) -> tuple[TileId, ...]:
+    """The powers that converted at once (10.queen-of-sheba): the empire's, held or copied."""
+    es = state.empires[empire]
+    return tuple(t.id for t in tiles_at(load_ruleset(), "convert_at_once")
+                 if t.id in es.tiles or t.id == es.copied)
 
 
 # --- leadership ----------------------------------------------------------------------------------------

@@ -6,10 +6,11 @@ from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, Track
 from mncore.rulesets.empires.ruleset import load_ruleset, tile
 from mncore.rulesets.empires.state import GameState, ProvinceState
 
-TRACK_BUILDINGS: dict[Track, tuple[BuildingKind, ...]] = {
-    "trade": ("caravan", "market"),
-    "culture": ("city", "capital", "legendary", "temple"),
-}
+
+
+def track_buildings(track: Track) -> tuple[BuildingKind, ...]:
+    """The buildings counted on the track (5.0); none on Military, which counts units."""
+    return load_ruleset().numbers.track_buildings.get(track, ())
 
 
 def holder_of(ps: ProvinceState, space: str) -> Empire | None:
@@ -45,7 +46,7 @@ def level(state: GameState, empire: Empire, track: Track) -> int:
     if track == "military":
         base = sum(unit_count(state, empire).values())
     else:
-        kinds = TRACK_BUILDINGS[track]
+        kinds = track_buildings(track)
         base = sum(1 for _, _, k in held_buildings(state, empire) if k in kinds)
     return base + bonus(state, empire, track)
 
@@ -63,7 +64,7 @@ def track_composition(state: GameState, empire: Empire, track: Track) -> dict[st
         out.update({k: v for k, v in unit_count(state, empire).items() if v})
     else:
         for _, _, k in held_buildings(state, empire):
-            if k in TRACK_BUILDINGS[track]:
+            if k in track_buildings(track):
                 out[k] = out.get(k, 0) + 1
     rs = load_ruleset()
     for t in state.empires[empire].tiles:
@@ -76,6 +77,6 @@ def track_composition(state: GameState, empire: Empire, track: Track) -> dict[st
 def great_cities(state: GameState, empire: Empire) -> list[tuple[ProvinceId, str]]:
     """Capital and legendary cities the empire controls or occupies (6.3)."""
     return [(pid, sid) for pid, sid, k in held_buildings(state, empire)
-            if k in ("capital", "legendary")]
+            if k in load_ruleset().numbers.great_city_kinds]
 
 

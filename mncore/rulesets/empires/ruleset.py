@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 from collections import Counter
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
@@ -69,8 +69,27 @@ class Bonus(_Data, frozen=True, kw_only=True):
         return getattr(self, track)  # type: ignore[no-any-return]
 
 
+# Where the rules ask the heroes' and wonders' powers (mncore.rulesets.empires.powers names each).
+HookPoint = Literal[
+    "extra_dice", "battle_bonus", "payment_set", "cheap_unit", "free_control", "free_legions",
+    "build_first", "copy_hero", "keep_commodities", "income", "caravan_legions",
+    "commodity_after_collect", "any_offer", "pillage", "convert_at_once", "peace",
+]
+HOOK_POINTS: tuple[HookPoint, ...] = get_args(HookPoint)
+# The rulebook chapter of each kind of tile's powers: a power's section is "<chapter>.<tile id>".
+POWER_CHAPTERS = {"hero": "10", "wonder": "11"}
+
+
+class CheapUnit(_Data, frozen=True, kw_only=True):
+    """A unit a power lets its holder build once a round for 1 coin or 1 commodity (3.1.2)."""
+
+    unit: UnitKind
+    commodity: Commodity
+
+
 class Tile(_Data, frozen=True, kw_only=True):
-    """A hero, a wonder or the Pyramids: when it acts, its bonus, its power in our words."""
+    """A hero, a wonder or the Pyramids: when it acts, its bonus, its power in our words, and where
+    the rules ask it (hooks) with the numbers it uses there."""
 
     id: TileId
     name: str
@@ -80,6 +99,21 @@ class Tile(_Data, frozen=True, kw_only=True):
     bonus: Bonus = Bonus()
     power: str
     aliases: tuple[str, ...] = ()
+    hooks: tuple[HookPoint, ...] = ()
+    copyable: bool = True  # by Castor & Pollux, if also a hero that is not a starting one
+    die_bonus: int = 0  # added per legion die
+    total_bonus: int = 0  # added to the dice total
+    extra_dice: int = 0
+    coins: int = 0  # collected every round
+    max_offer: int = 0  # resources offered in a trade, from 0
+    keep: int = 0  # different commodities kept at the end of Build
+    pillage_times: int = 0  # how many times a pillage pays
+    cheap: CheapUnit | None = None
+
+    @property
+    def section(self) -> str:
+        """The rulebook section of the tile's power, e.g. 10.caesar."""
+        return f"{POWER_CHAPTERS.get(self.kind, self.kind)}.{self.id}"
 
 
 class EmpireInfo(_Data, frozen=True, kw_only=True):
@@ -99,6 +133,23 @@ class CommodityInfo(_Data, frozen=True, kw_only=True):
     aliases: tuple[str, ...] = ()
 
 
+class Numbers(_Data, frozen=True, kw_only=True):
+    """The game's numbers that are not costs or component counts."""
+
+    min_players: int  # setup.players
+    max_players: int
+    coins_kept: int  # at the end of Build (3.0)
+    face_up_first_game: int  # tiles face up on a first game's display (set-up step 5)
+    tiles_to_win: int  # heroes and wonders (6.2)
+    great_cities_to_win: int  # 6.3
+    great_city_kinds: tuple[BuildingKind, ...]  # 6.3
+    fortress_bonus: int  # added to its owner's dice total (4.2)
+    fortress_negates: int  # hits against its owner negated (4.2)
+    total_per_hit: int  # a side's total divided by this, rounded down, is its hits (4.2)
+    # the buildings counted on the Trade and Culture tracks; Military counts units (5.0)
+    track_buildings: dict[Track, tuple[BuildingKind, ...]]
+
+
 class Ruleset(_Data, frozen=True, kw_only=True):
     """Everything about the game that is data rather than rules code."""
 
@@ -110,6 +161,7 @@ class Ruleset(_Data, frozen=True, kw_only=True):
     components: Components
     costs: Costs
     tiles: tuple[Tile, ...]
+    numbers: Numbers
     starting_leaders: dict[Track, Empire]
     # who replaces a starting leader whose empire is not in play, by player count (set-up step 4)
     starting_leaders_by_players: dict[str, dict[Track, Empire]] = {}
@@ -143,6 +195,40 @@ def validate_ruleset(ruleset: Ruleset) -> list[str]:
     problems += _exactly_once("tiles", [t.id for t in ruleset.tiles], TILE_IDS)
     problems += _exactly_once("components.commodities", list(ruleset.components.commodities),
                               COMMODITIES)
+    problems += _numbers_problems(ruleset)
+    problems += [p for t in ruleset.tiles for p in _tile_problems(t)]
+    return problems
+
+
+def _numbers_problems(ruleset: Ruleset) -> list[str]:
+    n = ruleset.numbers
+    problems = []
+    if not 1 <= n.min_players <= n.max_players <= len(EMPIRES):
+        problems.append(f"numbers: {n.min_players} to {n.max_players} players is not a range of 1 to "
+                        f"{len(EMPIRES)}")
+    if n.tiles_to_win != len(ruleset.costs.tiles) + 1:
+        problems.append(f"numbers.tiles_to_win: {n.tiles_to_win}, but costs.tiles prices "
+                        f"{len(ruleset.costs.tiles) + 1} heroes and wonders")
+    if n.total_per_hit < 1 or n.great_cities_to_win < 1:
+        problems.append("numbers: total_per_hit and great_cities_to_win must be at least 1")
+    if "military" in n.track_buildings:
+        problems.append("numbers.track_buildings: the Military track counts units, not buildings")
+    problems += [f"numbers.{k}: {v} is negative" for k, v in
+                 (("coins_kept", n.coins_kept), ("fortress_bonus", n.fortress_bonus),
+                  ("fortress_negates", n.fortress_negates),
+                  ("face_up_first_game", n.face_up_first_game)) if v < 0]
+    return problems
+
+
+def _tile_problems(t: Tile) -> list[str]:
+    problems = [f"tiles.{t.id}: hook {h} appears twice" for h in set(t.hooks) if t.hooks.count(h) > 1]
+    if (t.cheap is not None) != ("cheap_unit" in t.hooks):
+        problems.append(f"tiles.{t.id}: a cheap unit and the cheap_unit hook go together")
+    if t.hooks and t.phase is None:
+        problems.append(f"tiles.{t.id}: a power with hooks acts in a phase")
+    numbers = (t.die_bonus, t.total_bonus, t.extra_dice, t.coins, t.max_offer, t.keep, t.pillage_times)
+    if min(numbers) < 0:
+        problems.append(f"tiles.{t.id}: a power's numbers are never negative")
     return problems
 
 
@@ -157,6 +243,11 @@ def _exactly_once(field: str, ids: list[str], expected: tuple[str, ...]) -> list
 
 _tile_index: ObjectCache[Ruleset, dict[str, Tile]] = ObjectCache(
     lambda ruleset: {t.id: t for t in ruleset.tiles})
+
+
+def tiles_at(ruleset: Ruleset, point: HookPoint) -> tuple[Tile, ...]:
+    """The tiles whose power the rules ask at that point, in the data's order."""
+    return tuple(t for t in ruleset.tiles if point in t.hooks)
 
 
 def tile(ruleset: Ruleset, tile_id: str) -> Tile:

@@ -8,15 +8,10 @@ from mncore.dice import Rng
 from mncore.errors import require
 from mncore.rulesets.empires.state import move_step
 from mncore.rulesets.empires.ids import EMPIRES, Empire
-from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, Loss
 from mncore.rulesets.empires.naming import title
-
-FORTRESS_BONUS = 5  # added to its owner's total, and one hit against him negated (4.2)
-NEBUCHADNEZZAR_BONUS = 5  # 10.nebuchadnezzar
-DIE_BONUS = {"caesar": 1, "pericles": 2}  # per legion die (10.caesar, 10.pericles)
-
 
 def place_name(state: GameState, place: str) -> str:
     """The display name of a province or sea."""
@@ -61,8 +56,7 @@ def dice_count(state: GameState, place: str, empire: Empire) -> tuple[int, dict[
     """One die per legion or trireme (ruling R42: more units than dice roll again), plus extra dice."""
     if is_sea(state, place):
         return state.seas[place].get(empire, 0), {}
-    extra = {"ramses": 1} if has_power(state, empire, "ramses") else {}
-    return state.provinces[place].legions.get(empire, 0), extra
+    return state.provinces[place].legions.get(empire, 0), powers.extra_dice(state, place, empire)
 
 
 def roll_battle(state: GameState, place: str, attacker: Empire, defender: Empire, rng: Rng,
@@ -93,13 +87,15 @@ def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Emp
     """The battle's arithmetic on given dice: totals with modifiers, total // 5 hits, fortress (4.2)."""
     land = not is_sea(state, place)
     fortress = state.provinces[place].fortress if land else None
+    numbers = load_ruleset().numbers
     sides = {emp: _side_total(state, place, emp, emp == attacker, dice[emp])
              for emp in (attacker, defender)}
     out: dict[Empire, ev.BattleSide] = {}
     for emp, other in ((attacker, defender), (defender, attacker)):
         units, extra, modifiers, total = sides[emp]
-        scored = total // 5  # divided by 5, rounded down; never 'roll a 1 to hit' (ruling R2)
-        negated = min(1, scored) if fortress == other else 0
+        # divided and rounded down; never 'roll a 1 to hit' (ruling R2)
+        scored = total // numbers.total_per_hit
+        negated = min(numbers.fortress_negates, scored) if fortress == other else 0
         out[emp] = ev.BattleSide(empire=emp, units=units, dice=dice[emp], extra_dice=extra,
                                  modifiers=modifiers, total=total, scored=scored, negated=negated,
                                  hits=scored - negated)
@@ -114,16 +110,10 @@ def _side_total(state: GameState, place: str, empire: Empire, active: bool, dice
     units, extra = dice_count(state, place, empire)
     modifiers: dict[str, int] = {}
     if not is_sea(state, place):
-        ps = state.provinces[place]
-        # the heroes' bonus is per legion die (R42): the Ramses die is not a legion's
-        if active and has_power(state, empire, "caesar") and units:
-            modifiers["caesar"] = DIE_BONUS["caesar"] * units
-        if not active and has_power(state, empire, "pericles") and units:
-            modifiers["pericles"] = DIE_BONUS["pericles"] * units
-        if ps.controller == empire and has_power(state, empire, "nebuchadnezzar"):
-            modifiers["nebuchadnezzar"] = NEBUCHADNEZZAR_BONUS
-        if ps.fortress == empire:
-            modifiers["fortress"] = FORTRESS_BONUS
+        # a power's bonus per die counts the legion dice only (R42), not the extra ones
+        modifiers = powers.battle_bonus(state, powers.Side(place, empire, active, units))
+        if state.provinces[place].fortress == empire:
+            modifiers["fortress"] = load_ruleset().numbers.fortress_bonus
     return units, extra, modifiers, sum(dice) + sum(modifiers.values())
 
 

@@ -14,15 +14,15 @@ from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of
 from mncore.rulesets.empires.rules import payment
-from mncore.rulesets.empires.rules.setup import FACE_UP_FIRST_GAME
 from mncore.rulesets.empires.rules.buildable import (_copy_problem, build_place_problem, buildings_left, capital_of,
                                     control_problem, copyable, culture_leader, free_spaces,
-                                    keep_waiting, markers_left, occupied_provinces,
+                                    is_pyramids, keep_waiting, markers_left, occupied_provinces,
                                     penthesilea_legions, perseus_open, tile_cost, tile_rank,
                                     to_build, trireme_sea_problem, units_left)
 from mncore.rulesets.empires.naming import title as name  # a display name, in messages
-from mncore.rulesets.empires.rules.powers import has_power, holders
-from mncore.rulesets.empires.ruleset import load_ruleset, tile
+from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.state import Bag, GameState, bag_sub
 
 from mncore.rulesets.empires.rules import build_options
@@ -37,7 +37,7 @@ def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
 def pending(state: GameState) -> list[Pending]:
     step = build_step(state)
     out: list[Pending] = []
-    for emp in holders(state, "perseus"):
+    for emp in powers.holders_at(state, "build_first"):
         if perseus_open(state) and build_options.perseus_options(state, emp):
             out.append(Pending(empire=emp, kind="perseus",
                                text="may build first with Perseus: a fifth hero or wonder, or the Pyramids"))
@@ -49,8 +49,13 @@ def pending(state: GameState) -> list[Pending]:
         leader = culture_leader(state) or waiting[0]
         who = ", ".join(name(e) for e in waiting)
         return out + [Pending(empire=leader, kind="builder", text=f"name the next builder ({who})")]
-    return [Pending(empire=e, kind="keep", text="keep up to 2 different commodities (Hanging Gardens)")
-            for e in keep_waiting(state)]
+    return [Pending(empire=e, kind="keep", text=_keep_text(state, e)) for e in keep_waiting(state)]
+
+
+def _keep_text(state: GameState, empire: Empire) -> str:
+    gardens = powers.powers_of(state, empire, "keep_commodities")
+    return (f"keep up to {max(t.keep for t in gardens)} different commodities "
+            f"({', '.join(t.name for t in gardens)})")
 
 
 def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
@@ -60,10 +65,11 @@ def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
 def storage(state: GameState) -> list[ev.AnyEvent]:
     """3.0: every empire keeps at most 2 coins (and Hanging Gardens' commodities); the rest goes."""
     kept = build_step(state).kept
+    coins = load_ruleset().numbers.coins_kept
     out: list[ev.AnyEvent] = []
     for emp in (e for e in EMPIRES if e in state.empires):
         held = state.empires[emp].resources
-        keep: Bag = {COIN: min(2, held.get(COIN, 0))}
+        keep: Bag = {COIN: min(coins, held.get(COIN, 0))}
         for token in kept.get(emp, ()):
             keep[token] = keep.get(token, 0) + 1
         discarded = bag_sub(held, keep)
@@ -77,9 +83,9 @@ def turn_up(state: GameState) -> list[ev.AnyEvent]:
     """Set-up step 5 (first games): face-down tiles turned up until five tiles show again."""
     if state.options.display != "first-game":
         return []
-    showing = sum(1 for d in state.display if d.face_up and d.tile != "pyramids")
+    showing = sum(1 for d in state.display if d.face_up and not is_pyramids(d.tile))
     # the face-down order was drawn at set-up; a sandbox may fix the next tiles instead (R7)
-    tiles, used = turned_up(state, max(0, FACE_UP_FIRST_GAME - showing))
+    tiles, used = turned_up(state, max(0, load_ruleset().numbers.face_up_first_game - showing))
     return [*used, ev.TilesTurnedUp(tiles=tiles)] if tiles else []
 
 
@@ -161,10 +167,11 @@ def build_control(state: GameState, order: BuildControl) -> list[ev.AnyEvent]:
     require(markers_left(state, emp) > 0, "3.1.1",
             f"{name(emp)} has no control marker left (7, the capital's printed one aside: ruling R30)")
     if order.power is not None:
-        require(order.power == "hammurabi", "3.1.1",
+        require(order.power in powers.ids_at("free_control"), "3.1.1",
                 f"{name(order.power)} does not change what control costs")
-        _require_power(state, emp, "hammurabi", "10.hammurabi")
-        require(not order.pay, "10.hammurabi", "Hammurabi's control marker is free: pay nothing")
+        info = tile(load_ruleset(), order.power)
+        _require_power(state, emp, info.id, info.section)
+        require(not order.pay, info.section, f"{info.name}'s control marker is free: pay nothing")
     else:
         payment.require_set(state, emp, order.pay, load_ruleset().costs.control, "control")
     return [ev.ControlBuilt(empire=emp, province=pid, paid=order.pay, power=order.power)]
@@ -187,10 +194,10 @@ def build_unit(state: GameState, order: BuildUnit) -> list[ev.AnyEvent]:
     match order.power:
         case None:
             payment.require_set(state, emp, order.pay, load_ruleset().costs.units[kind], f"a {kind}")
-        case "penthesilea":
-            count = _penthesilea(state, order)
-        case power if power in payment.CHEAP_UNITS and payment.CHEAP_UNITS[power][0] == kind:
-            _require_power(state, emp, power, payment.CHEAP_UNITS[power][2])
+        case power if power in powers.ids_at("free_legions"):
+            count = _penthesilea(state, order, tile(load_ruleset(), power))
+        case power if (cheap := payment.cheap_unit(power)) is not None and cheap.unit == kind:
+            _require_power(state, emp, power, tile(load_ruleset(), power).section)
             payment.require_cheap(state, emp, order.pay, power, f"a {kind}")
         case power:
             refuse("3.1.2", f"{name(power)} does not change what a {kind} costs")
@@ -215,15 +222,15 @@ def _require_unit_place(state: GameState, emp: Empire, kind: str, place: str) ->
                 f"{board.province(place).name} already has a fortress; at most one per province")
 
 
-def _penthesilea(state: GameState, order: BuildUnit) -> int:
-    emp = order.empire
-    require(order.kind == "legion", "10.penthesilea", "Penthesilea's free units are legions")
-    _require_power(state, emp, "penthesilea", "10.penthesilea")
+def _penthesilea(state: GameState, order: BuildUnit, info: Tile) -> int:
+    emp, section = order.empire, info.section
+    require(order.kind == "legion", section, f"{info.name}'s free units are legions")
+    _require_power(state, emp, info.id, section)
     capital = capital_of(state, emp)
-    require(order.place == capital, "10.penthesilea",
-            f"Penthesilea's legions are placed in {name(emp)}'s capital province ({name(capital or '')})")
-    require(not order.pay, "10.penthesilea", "Penthesilea's legions are free: pay nothing")
-    require(bool(occupied_provinces(state, emp)), "10.penthesilea",
+    require(order.place == capital, section,
+            f"{info.name}'s legions are placed in {name(emp)}'s capital province ({name(capital or '')})")
+    require(not order.pay, section, f"{info.name}'s legions are free: pay nothing")
+    require(bool(occupied_provinces(state, emp)), section,
             f"none of {name(emp)}'s provinces holds opponent legions (ruling R32)")
     return penthesilea_legions(state, emp)
 
@@ -269,7 +276,7 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
     rs_tile = tile(load_ruleset(), tile_id)
     _require_on_display(state, tile_id)
     cost = tile_cost(state, emp, tile_id)
-    rank = 0 if tile_id == "pyramids" else tile_rank(state, emp)
+    rank = 0 if is_pyramids(tile_id) else tile_rank(state, emp)
     require(cost is not None, "3.1.3", f"{name(emp)} already has five heroes and wonders")
     if order.perseus:
         _require_perseus(state, emp, tile_id, rank)
@@ -277,7 +284,7 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
     payment.require_set(state, emp, order.pay, cost or 0, rs_tile.name)
     events: list[ev.AnyEvent] = [ev.TileGained(empire=emp, tile=tile_id, paid=order.pay, rank=rank,
                                                copied=order.copy, perseus=order.perseus)]
-    if tile_id == "pyramids":
+    if is_pyramids(tile_id):
         events.append(ev.GameWon(empires=(emp,), condition="6.1",
                                  detail=f"{name(emp)} built the Pyramids"
                                         + (", building first with Perseus." if order.perseus else ".")))
@@ -298,16 +305,17 @@ def _require_on_display(state: GameState, tile_id: TileId) -> None:
 
 
 def _require_perseus(state: GameState, emp: Empire, tile_id: TileId, rank: int) -> None:
-    require(has_power(state, emp, "perseus"), "10.perseus", f"{name(emp)} does not hold Perseus")
+    require(powers.has_at(state, emp, "build_first"), "10.perseus",
+            f"{name(emp)} does not hold {powers.names_at('build_first')}")
     require(perseus_open(state), "10.perseus",
             "Perseus builds first: once something has been built this phase it is too late (ruling R33)")
-    require(tile_id == "pyramids" or rank == 5, "10.perseus",
+    require(is_pyramids(tile_id) or rank == load_ruleset().numbers.tiles_to_win, "10.perseus",
             f"Perseus builds first only to win: the Pyramids or a fifth hero or wonder, and "
             f"{name(tile_id)} would be {name(emp)}'s hero/wonder number {rank}")
 
 
 def _require_copy(state: GameState, order: BuildTile) -> None:
-    if order.tile != "castor-pollux":
+    if order.tile not in powers.ids_at("copy_hero"):
         require(order.copy is None, "10.castor-pollux", "only Castor & Pollux copy another hero")
         return
     choices = copyable(state, order.empire)
@@ -339,14 +347,17 @@ def keep(state: GameState, order: KeepCommodities) -> list[ev.AnyEvent]:
 
 def _require_keep(state: GameState, emp: Empire, kept: tuple[Token, ...], after_turn: bool) -> None:
     section = "11.hanging-gardens"  # what is kept, and when it is chosen: ruling R38
-    require(has_power(state, emp, "hanging-gardens"), section,
-            f"only the Hanging Gardens let an empire keep commodities; {name(emp)} keeps at most 2 coins (3.0)")
+    gardens = powers.powers_of(state, emp, "keep_commodities")
+    require(bool(gardens), section,
+            f"only the {powers.names_at('keep_commodities')} let an empire keep commodities; {name(emp)} "
+            f"keeps at most {load_ruleset().numbers.coins_kept} coins (3.0)")
+    most = max(t.keep for t in gardens)
     require(emp not in build_step(state).kept, section, f"{name(emp)} has already chosen what to keep")
     if after_turn:
         require(emp in build_step(state).done, section,
                 f"{name(emp)} chooses what to keep after its build turn")
-    require(len(kept) <= 2, section, "the Hanging Gardens keep at most 2 commodities")
+    require(len(kept) <= most, section, f"the {gardens[0].name} keep at most {most} commodities")
     require(COIN not in kept, section, "the Hanging Gardens keep commodities; coins are kept anyway (2)")
     types = [commodity_of(t) for t in kept]
-    require(len(set(types)) == len(types), section, "the 2 commodities kept must be different")
+    require(len(set(types)) == len(types), section, f"the {most} commodities kept must be different")
     payment.require_held(state, emp, {t: kept.count(t) for t in kept})

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from mncore.rulesets.empires.state import build_step
 from mncore.protocol import Option
-from mncore.rulesets.empires.ids import COIN, Empire, commodity_of
+from mncore.rulesets.empires.ids import COIN, Empire, commodity_of, legendary
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
-                                    copyable, culture_leader, face_up, free_spaces, keep_waiting,
-                                    markers_left, penthesilea_legions, perseus_open, tile_cost,
-                                    tile_rank, to_build, trireme_sea_problem, units_left)
+                                    copyable, culture_leader, face_up, free_spaces, is_pyramids,
+                                    keep_waiting, markers_left, penthesilea_legions, perseus_open,
+                                    rank_cost, tile_rank, to_build, trireme_sea_problem, units_left)
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.rules.powers import has_power
-from mncore.rulesets.empires.ruleset import load_ruleset, tile
+from mncore.rulesets.empires.ruleset import load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import GameState
 
 def options(state: GameState, empire: Empire) -> list[Option]:
@@ -19,7 +20,7 @@ def options(state: GameState, empire: Empire) -> list[Option]:
         return []
     step = build_step(state)
     out: list[Option] = []
-    if has_power(state, empire, "perseus") and perseus_open(state):
+    if powers.has_at(state, empire, "build_first") and perseus_open(state):
         out += perseus_options(state, empire)
     if step.active == empire:
         return out + build_options(state, empire) + [Option(kind="done", order="done")]
@@ -53,9 +54,9 @@ def build_options(state: GameState, empire: Empire) -> list[Option]:
         places = tuple(control_places(state, empire))
         out += _template("build control in {province} pay {payment}",
                          _pays(state, empire, load_ruleset().costs.control), {"province": places})
-        if places and _power_ready(state, empire, "hammurabi"):
-            out.append(Option(kind="build", template="build control in {province} with hammurabi",
-                              parts={"province": places}))
+        out += [Option(kind="build", template=f"build control in {{province}} with {power}",
+                       parts={"province": places})
+                for power in powers.ids_at("free_control") if places and _power_ready(state, empire, power)]
     return out + _unit_options(state, empire) + _building_options(state, empire) + _tile_options(
         state, empire, perseus=False)
 
@@ -79,13 +80,15 @@ def _unit_options(state: GameState, empire: Empire) -> list[Option]:
         where = {noun: places[kind]}
         out += _template(f"build {kind} in {{{noun}}} pay {{payment}}",
                          _pays(state, empire, costs[kind]), where)
-        for power, (unit, commodity, _) in payment.CHEAP_UNITS.items():
-            if unit == kind and _power_ready(state, empire, power):
-                cheap = tuple(t for t in (COIN, commodity, "legendary-" + commodity) if held.get(t, 0) > 0)
-                out += _template(f"build {kind} in {{{noun}}} with {power} pay {{payment}}", cheap, where)
+        for info in tiles_at(load_ruleset(), "cheap_unit"):
+            if info.cheap is not None and info.cheap.unit == kind and _power_ready(state, empire, info.id):
+                commodity = info.cheap.commodity
+                cheap = tuple(t for t in (COIN, commodity, legendary(commodity)) if held.get(t, 0) > 0)
+                out += _template(f"build {kind} in {{{noun}}} with {info.id} pay {{payment}}", cheap, where)
     capital = capital_of(state, empire)
-    if _power_ready(state, empire, "penthesilea") and penthesilea_legions(state, empire) > 0 and capital:
-        out.append(Option(kind="build", order=f"build legion in {capital} with penthesilea"))
+    if capital and penthesilea_legions(state, empire) > 0:
+        out += [Option(kind="build", order=f"build legion in {capital} with {power}")
+                for power in powers.ids_at("free_legions") if _power_ready(state, empire, power)]
     return out
 
 
@@ -109,24 +112,25 @@ def _building_options(state: GameState, empire: Empire) -> list[Option]:
 
 def _tile_options(state: GameState, empire: Empire, perseus: bool) -> list[Option]:
     rs = load_ruleset()
-    shown = [t for t in face_up(state) if t != "pyramids"]
-    cost = tile_cost(state, empire, "caesar")  # any non-Pyramids tile: the cost goes by rank
+    shown = [t for t in face_up(state) if not is_pyramids(t)]
+    cost = rank_cost(state, empire)
     out: list[Option] = []
     copies = tuple(copyable(state, empire))
-    if cost is not None and (not perseus or tile_rank(state, empire) == 5):
+    copiers = powers.ids_at("copy_hero")
+    if cost is not None and (not perseus or tile_rank(state, empire) == rs.numbers.tiles_to_win):
         pays = _pays(state, empire, cost)
         heroes = tuple(t for t in shown if tile(rs, t).kind == "hero"
-                       and not (t == "castor-pollux" and copies))
+                       and not (t in copiers and copies))
         wonders = tuple(t for t in shown if tile(rs, t).kind == "wonder")
         out += _template(("perseus" if perseus else "recruit") + " {hero} pay {payment}", pays, {"hero": heroes},
                          "tile")
         out += _template(("perseus" if perseus else "build") + " {wonder} pay {payment}", pays, {"wonder": wonders},
                          "tile")
-        if "castor-pollux" in shown and copies:
+        for copier in (t for t in copiers if t in shown and copies):
             out += _template(("perseus" if perseus else "recruit")
-                             + " castor-pollux copy {hero} pay {payment}", pays, {"hero": copies}, "tile")
-    if "pyramids" in face_up(state):
-        out += _template(("perseus" if perseus else "build") + " pyramids pay {payment}",
+                             + f" {copier} copy {{hero}} pay {{payment}}", pays, {"hero": copies}, "tile")
+    for pyramids in (t for t in face_up(state) if is_pyramids(t)):
+        out += _template(("perseus" if perseus else "build") + f" {pyramids} pay {{payment}}",
                          _pays(state, empire, rs.costs.pyramids), None, "tile")
     return out
 

@@ -7,7 +7,7 @@ from mncore.rulesets.empires.state import build_step
 from mncore.rulesets.empires.ids import (EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind,
                         commodity_of)
 from mncore.rulesets.empires.projections import unit_count
-from mncore.rulesets.empires.rules.powers import holders
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.naming import title as name  # a display name, in messages
@@ -133,18 +133,28 @@ def penthesilea_legions(state: GameState, empire: Empire) -> int:
 
 # --- heroes and wonders -----------------------------------------------------------------------------
 
+def is_pyramids(tile_id: TileId) -> bool:
+    """The Pyramids: built, not recruited, and not counted among heroes and wonders (3.1.3, 6.1)."""
+    return tile(load_ruleset(), tile_id).kind == "pyramids"
+
+
 def tile_rank(state: GameState, empire: Empire) -> int:
     """Which hero/wonder the next one would be for the empire (the starting hero is the first)."""
-    return len([t for t in state.empires[empire].tiles if t != "pyramids"]) + 1
+    return len([t for t in state.empires[empire].tiles if not is_pyramids(t)]) + 1
+
+
+def rank_cost(state: GameState, empire: Empire) -> int | None:
+    """The cost of the empire's next hero or wonder (3.1.3); None beyond the last."""
+    costs = load_ruleset().costs
+    rank = tile_rank(state, empire)
+    return costs.tiles[rank - 2] if 2 <= rank <= len(costs.tiles) + 1 else None
 
 
 def tile_cost(state: GameState, empire: Empire, tile_id: TileId) -> int | None:
     """The cost of the tile for the empire (3.1.3); None beyond the fifth."""
-    costs = load_ruleset().costs
-    if tile_id == "pyramids":
-        return costs.pyramids
-    rank = tile_rank(state, empire)
-    return costs.tiles[rank - 2] if 2 <= rank <= len(costs.tiles) + 1 else None
+    if is_pyramids(tile_id):
+        return load_ruleset().costs.pyramids
+    return rank_cost(state, empire)
 
 
 def face_up(state: GameState) -> list[TileId]:
@@ -163,7 +173,7 @@ def _copy_problem(info: Tile) -> str | None:
         return f"{info.name} is not a hero; wonders cannot be copied"
     if info.starting:
         return f"{info.name} is a starting hero; starting heroes cannot be copied"
-    if info.id in ("perseus", "castor-pollux"):
+    if not info.copyable:
         return f"{info.name} cannot be copied"
     return None
 
@@ -177,5 +187,5 @@ def perseus_open(state: GameState) -> bool:
 def keep_waiting(state: GameState) -> list[Empire]:
     """Hanging Gardens holders who still hold commodities and have not chosen what to keep."""
     kept = build_step(state).kept
-    return [e for e in holders(state, "hanging-gardens") if e not in kept
+    return [e for e in powers.holders_at(state, "keep_commodities") if e not in kept
             and any(commodity_of(t) for t in state.empires[e].resources)]

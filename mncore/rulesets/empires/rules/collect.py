@@ -14,7 +14,7 @@ from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.projections import holder_of
-from mncore.rulesets.empires.rules.powers import has_power, holders
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add, collect_step
 from mncore.rulesets.empires.naming import title
 
@@ -29,7 +29,7 @@ def canonical(bag: Bag) -> Bag:
 
 # --- what is owed ----------------------------------------------------------------------------------------
 
-def _province_income(province: Province, ps: ProvinceState, empire: Empire, circe: bool
+def _province_income(state: GameState, province: Province, ps: ProvinceState, empire: Empire
                      ) -> tuple[Bag, int, list[str]]:
     """What one province yields to one empire: only the buildings it holds count (1.1, 4.3.2)."""
     held = {sid: kind for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire}
@@ -56,22 +56,13 @@ def _province_income(province: Province, ps: ProvinceState, empire: Empire, circ
             n = 2 if market else 1
             gained = bag_add(gained, {commodity: n})
             sources.append(f"{where}: {n} {commodity}" + (" (doubled by the market)" if market else ""))
-    if circe and ps.legions.get(empire, 0) > 0:
-        for sid, owner in sorted(ps.circe.items()):
-            commodity = spaces[sid].commodity if sid in spaces else None
-            if owner != empire or sid in ps.buildings or commodity is None:
-                continue
-            # a legion acting as a caravan is doubled by a market like a caravan (ruling R21)
-            n = 2 if market else 1
-            gained = bag_add(gained, {commodity: n})
-            sources.append(f"{province.name}, {title(sid)}: {n} {commodity} (Circe's legion)"
-                           + (" (doubled by the market)" if market else ""))
+    extra, lines = powers.caravan_legions(state, province, ps, empire, market)
+    gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
 
 
 def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     """What the empire is owed this round (1.1, 10.circe, 11.temple-of-artemis) and legendary draws owed."""
-    circe = has_power(state, empire, "circe")
     gained: Bag = {}
     draws = 0
     sources: list[str] = []
@@ -79,11 +70,10 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
         ps = state.provinces.get(province.id)
         if ps is None:
             continue
-        g, d, s = _province_income(province, ps, empire, circe)
+        g, d, s = _province_income(state, province, ps, empire)
         gained, draws, sources = bag_add(gained, g), draws + d, sources + s
-    if has_power(state, empire, "temple-of-artemis"):
-        gained = bag_add(gained, {COIN: 1})
-        sources.append("Temple of Artemis: 1 coin")
+    extra, lines = powers.income(state, empire)
+    gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
 
 
@@ -180,7 +170,7 @@ def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     after = fold(events, state)
     choices = tuple((emp, pid) for emp in after.empires for pid in legendary_bonuses(after, emp)
                     if _coin_left(after) or _legendary_left(after))
-    colossus = tuple(emp for emp in holders(after, "colossus") if _commodities_left(after))
+    colossus = tuple(powers.holders_at(after, "commodity_after_collect")) if _commodities_left(after) else ()
     if choices or colossus:
         events.append(ev.CollectChoicesOpened(legendary=choices, colossus=colossus))
     return events

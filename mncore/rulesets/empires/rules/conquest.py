@@ -12,7 +12,7 @@ from mncore.rulesets.empires.state import move_step
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.rules.battle import empires_at, place_name
 from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState
 
@@ -134,12 +134,14 @@ def _previous(ps: ProvinceState, pid: ProvinceId, empire: Empire, keep: tuple[st
 def sheba_problem(state: GameState, empire: Empire, pid: ProvinceId) -> tuple[str, str] | None:
     """Why the Queen of Sheba cannot convert this marker now, as (section, reason), or None."""
     ps = state.provinces[pid]
-    if not has_power(state, empire, "queen-of-sheba"):
-        return "10.queen-of-sheba", f"{title(empire)} does not have the Queen of Sheba"
-    if "queen-of-sheba" in state.empires[empire].used:
-        return "10.queen-of-sheba", "the Queen of Sheba converts once per round, and was used this round"
+    held = powers.powers_of(state, empire, "convert_at_once")
+    if not held:
+        return "10.queen-of-sheba", f"{title(empire)} does not have the {powers.names_at('convert_at_once')}"
+    sheba = held[0]
+    if all(t.id in state.empires[empire].used for t in held):
+        return sheba.section, f"the {sheba.name} converts once per round, and was used this round"
     if ps.marker_occupier == empire and ps.marker_round != state.round:
-        return ("10.queen-of-sheba", "the Queen of Sheba converts in the round the marker is first "
+        return (sheba.section, f"the {sheba.name} converts in the round the marker is first "
                 f"occupied; {title(empire)} has occupied it since round {ps.marker_round}")
     if markers_left(state, empire) <= 0:
         return "R41", f"{title(empire)} has no control marker left in its supply"
@@ -152,8 +154,8 @@ def pillage(state: GameState, order: Pillage, rng: Rng) -> list[ev.AnyEvent]:
     name = place_name(state, order.province)
     require(order.space in ps.buildings, "4.3.1", f"there is no building on {order.space} in {name}")
     kind = ps.buildings[order.space]
-    hamilcar = has_power(state, order.empire, "hamilcar")
-    if kind == "legendary" and not hamilcar:
+    special = powers.pillage(state, order.empire, kind)
+    if kind == "legendary" and special is None:
         require(order.take is not None, "4.3.1",
                 "pillaging a legendary city gives a coin or a legendary commodity: add 'take coin' or "
                 "'take legendary'")
@@ -161,22 +163,25 @@ def pillage(state: GameState, order: Pillage, rng: Rng) -> list[ev.AnyEvent]:
         require(order.take is None, "4.3.1", "'take' only applies to a legendary city pillaged "
                                               "without Hamilcar")
     out = _previous(ps, order.province, order.empire)
-    gained, drawn = _pillage_income(state, order, kind, hamilcar, rng)
+    gained, drawn = _pillage_income(state, order, special or _base_yield(kind, order.take), rng)
     return out + drawn + [ev.Pillaged(empire=order.empire, province=order.province, space=order.space,
                                       kind=kind, gained=gained)]
 
 
-def _pillage_income(state: GameState, order: Pillage, kind: str, hamilcar: bool, rng: Rng
-                    ) -> tuple[Bag, list[ev.AnyEvent]]:
-    times = 2 if hamilcar else 1
-    coins, commodities, legendaries = 0, 0, 0
+def _base_yield(kind: str, take: str | None) -> powers.PillageYield:
+    """What a pillage pays without a power (4.3.1): a legendary city pays what the conqueror takes."""
     if kind in ("city", "capital"):
-        coins = times
-    elif kind == "caravan":
-        commodities = times
-    elif kind == "legendary":
-        coins = 1 if hamilcar or order.take == "coin" else 0
-        legendaries = 1 if hamilcar or order.take == "legendary" else 0
+        return powers.PillageYield(coins=1)
+    if kind == "caravan":
+        return powers.PillageYield(commodities=1)
+    if kind == "legendary":
+        return powers.PillageYield(coins=int(take == "coin"), legendaries=int(take == "legendary"))
+    return powers.PillageYield()
+
+
+def _pillage_income(state: GameState, order: Pillage, pays: powers.PillageYield, rng: Rng
+                    ) -> tuple[Bag, list[ev.AnyEvent]]:
+    coins, commodities, legendaries = pays
     gained: Bag = {}
     # the reserve is limited (9.0): only what is left can be taken
     if coins:
@@ -272,8 +277,8 @@ def place_circe_legion(state: GameState, order: PlaceCirceLegion) -> list[ev.Any
     if ps is None:
         raise InvalidCommand(f"unknown province '{order.province}'")
     name = place_name(state, order.province)
-    require(has_power(state, order.empire, "circe"), "10.circe",
-            f"{title(order.empire)} does not have Circe")
+    require(powers.has_at(state, order.empire, "caravan_legions"), "10.circe",
+            f"{title(order.empire)} does not have {powers.names_at('caravan_legions')}")
     require(state.phase == "move" and step.active == order.empire, "10.circe",
             "Circe's legions are placed during their empire's Move and Battle turn")
     require(ps.controller == order.empire, "R44",
@@ -293,7 +298,7 @@ def place_circe_legion(state: GameState, order: PlaceCirceLegion) -> list[ev.Any
 
 def circe_spaces(state: GameState, empire: Empire) -> list[tuple[ProvinceId, str]]:
     """The empty caravan spaces where the empire's Circe may place a free legion now (R44)."""
-    if not has_power(state, empire, "circe") or move_step(state).active != empire:
+    if not powers.has_at(state, empire, "caravan_legions") or move_step(state).active != empire:
         return []
     g = geo(state.geo_board)
     return [(pid, s.id) for pid, ps in sorted(state.provinces.items())

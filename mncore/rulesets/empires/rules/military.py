@@ -16,10 +16,9 @@ from mncore.rulesets.empires.projections import great_cities
 from mncore.rulesets.empires.rules import battle, conquest
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.rules.powers import has_power, holders
+from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, MoveStep, move_step
-
-GREAT_CITIES_TO_WIN = 4  # 6.3
 
 
 # --- queries ------------------------------------------------------------------------------------------
@@ -37,7 +36,7 @@ def military_leader(state: GameState) -> Empire:
 
 def undecided_peace(state: GameState) -> list[Empire]:
     step = move_step(state)
-    return [e for e in holders(state, "statue-of-zeus") if e not in step.peace_decided]
+    return [e for e in powers.holders_at(state, "peace") if e not in step.peace_decided]
 
 
 def peace_partners(state: GameState, empire: Empire) -> list[Empire]:
@@ -114,7 +113,8 @@ def _turn_text(state: GameState, step: MoveStep) -> str:
 
 def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
     """6.3: four capital and/or legendary cities controlled or occupied at the end of the phase."""
-    winners = [e for e in state.empires if len(great_cities(state, e)) >= GREAT_CITIES_TO_WIN]
+    needed = load_ruleset().numbers.great_cities_to_win
+    winners = [e for e in state.empires if len(great_cities(state, e)) >= needed]
     if not winners:
         return []
     leader = state.titles.get("military")
@@ -204,7 +204,7 @@ def choose_mover(state: GameState, order: ChooseMover, fold: Fold) -> list[ev.An
 
 
 def declare_peace(state: GameState, order: DeclarePeace, fold: Fold) -> list[ev.AnyEvent]:
-    require(has_power(state, order.empire, "statue-of-zeus"), "11.statue-of-zeus",
+    require(powers.has_at(state, order.empire, "peace"), "11.statue-of-zeus",
             f"{title(order.empire)} does not hold the Statue of Zeus")
     require(order.empire in undecided_peace(state), "11.statue-of-zeus",
             "the Statue of Zeus's peace is declared once, at the beginning of the phase")
@@ -390,9 +390,9 @@ def _loss_options(state: GameState, empire: Empire) -> list[Option]:
 def _conquest_options(state: GameState, empire: Empire, pid: ProvinceId) -> list[Option]:
     ps = state.provinces[pid]
     out: list[Option] = []
-    hamilcar = has_power(state, empire, "hamilcar")
     for sid, kind in sorted(ps.buildings.items()):
-        takes = (" take coin", " take legendary") if kind == "legendary" and not hamilcar else ("",)
+        chosen = kind == "legendary" and powers.pillage(state, empire, kind) is None
+        takes = (" take coin", " take legendary") if chosen else ("",)
         out += [Option(kind="pillage", order=f"pillage {sid} in {pid}{t}") for t in takes]
     if ps.legions.get(empire, 0) and ps.buildings:
         out.append(Option(kind="occupy", template=f"occupy {{space}} in {pid}",

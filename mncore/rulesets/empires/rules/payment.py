@@ -8,16 +8,14 @@ from collections.abc import Iterable
 
 from mncore.errors import refuse, require
 from mncore.rulesets.empires.ids import COIN, Empire, Token, commodity_of, is_legendary
-from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.ruleset import CheapUnit, load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import Bag, GameState, bag_contains, bag_tokens, bag_total
 
-# The once-per-round powers that make one unit cost a single coin or a single commodity (3.1.2).
-CHEAP_UNITS: dict[str, tuple[str, str, str]] = {
-    # power -> (unit kind, the commodity that may replace the coin, the section)
-    "spartacus": ("legion", "gladiator", "10.spartacus"),
-    "gilgamesh": ("fortress", "stone", "10.gilgamesh"),
-    "pharos": ("trireme", "wood", "11.pharos"),
-}
+
+def cheap_unit(power: str) -> CheapUnit | None:
+    """The unit a once-per-round power makes cost a single coin or commodity (3.1.2); None if none."""
+    return next((t.cheap for t in tiles_at(load_ruleset(), "cheap_unit") if t.id == power), None)
 
 
 def show(paid: Bag) -> str:
@@ -69,8 +67,8 @@ def require_held(state: GameState, empire: Empire, paid: Bag) -> None:
 def require_set(state: GameState, empire: Empire, paid: Bag, cost: int, what: str) -> None:
     """Refuse unless paid is held and is one legal set of cost resources for this empire (3.0)."""
     require_held(state, empire, paid)
-    problem = set_problem(paid, cost, has_power(state, empire, "cleopatra"),
-                          has_power(state, empire, "hannibal"))
+    rules = powers.set_rules(state, empire)
+    problem = set_problem(paid, cost, rules.coin_swap, rules.one_type_twice)
     if problem is not None:
         section, reason = problem
         refuse(section, f"{what} cannot be paid with {show(paid)}: {reason}")
@@ -78,7 +76,9 @@ def require_set(state: GameState, empire: Empire, paid: Bag, cost: int, what: st
 
 def require_cheap(state: GameState, empire: Empire, paid: Bag, power: str, what: str) -> None:
     """Refuse unless paid is the single coin or single commodity the power asks for (3.1.2)."""
-    _, commodity, section = CHEAP_UNITS[power]
+    cheap = cheap_unit(power)
+    assert cheap is not None, "the caller checked that the power makes a unit cheap"
+    commodity, section = cheap.commodity, tile(load_ruleset(), power).section
     require_held(state, empire, paid)
     tokens = bag_tokens(paid)
     require(len(tokens) == 1 and (tokens[0] == COIN or commodity_of(tokens[0]) == commodity), section,
@@ -88,8 +88,7 @@ def require_cheap(state: GameState, empire: Empire, paid: Bag, power: str, what:
 def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -> list[Bag]:
     """A few legal ways for the empire to pay a set of cost resources from what it holds."""
     held = state.empires[empire].resources
-    cleopatra = has_power(state, empire, "cleopatra")
-    hannibal = has_power(state, empire, "hannibal")
+    cleopatra, hannibal = powers.set_rules(state, empire)
     found: list[Bag] = []
     for bag in _candidates(held, cost, cleopatra, hannibal):
         if (bag not in found and bag_contains(held, bag)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires.ids import EMPIRES, Empire, TileId
+from mncore.rulesets.empires.ids import Empire, TileId
 from mncore.rulesets.empires.state import GameState
 
 
@@ -11,7 +11,3 @@ def has_power(state: GameState, empire: Empire, tile: TileId) -> bool:
     es = state.empires.get(empire)
     return es is not None and (tile in es.tiles or es.copied == tile)
 
-
-def holders(state: GameState, tile: TileId) -> list[Empire]:
-    """Every empire that may use the tile's power, in the fixed empire order."""
-    return [e for e in EMPIRES if e in state.empires and has_power(state, e, tile)]

@@ -14,9 +14,6 @@ from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import DisplayTile, ForkInfo, GameState, Options
 
-FACE_UP_FIRST_GAME = 5
-
-
 def playable_empires(board: Board, count: int) -> tuple[Empire, ...]:
     """The empires that can play with this many players: those whose region is not covered."""
     covered = set(board.covered.get(str(count), ()))
@@ -30,8 +27,10 @@ def assign_players(cmd: CreateGame, rng: Rng) -> dict[Empire, str]:
         raise InvalidCommand("choose every empire, or draw every empire at random, not both")
     names = list(cmd.players.values()) or list(cmd.random_players)
     count = len(names)
-    if not 3 <= count <= 5:
-        raise InvalidCommand(f"Mare Nostrum: Empires is for 3 to 5 players; {count} given [rule setup.players]")
+    least, most = load_ruleset().numbers.min_players, load_ruleset().numbers.max_players
+    if not least <= count <= most:
+        raise InvalidCommand(f"Mare Nostrum: Empires is for {least} to {most} players; {count} given "
+                             "[rule setup.players]")
     allowed = playable_empires(cmd.board, count)
     if cmd.random_players:
         return dict(zip(allowed, rng.shuffled(list(cmd.random_players)), strict=True))
@@ -51,11 +50,12 @@ def display(cmd: CreateGame, rng: Rng) -> tuple[DisplayTile, ...]:
     """Set-up step 5: five random tiles and the Pyramids face up, the rest face down, or all face up."""
     rs = load_ruleset()
     others = [t.id for t in rs.tiles if not t.starting and t.kind != "pyramids"]
-    pyramids = DisplayTile(tile="pyramids", face_up=True)
+    pyramids = next(DisplayTile(tile=t.id, face_up=True) for t in rs.tiles if t.kind == "pyramids")
     if cmd.display == "experienced":
         return (*(DisplayTile(tile=t, face_up=True) for t in others), pyramids)
     order = rng.shuffled(others)
-    return (*(DisplayTile(tile=t, face_up=i < FACE_UP_FIRST_GAME) for i, t in enumerate(order)),
+    shown = rs.numbers.face_up_first_game
+    return (*(DisplayTile(tile=t, face_up=i < shown) for i, t in enumerate(order)),
             pyramids)
 
 

@@ -13,13 +13,10 @@ from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import EMPIRES, TOKENS, Empire
 from mncore.rulesets.empires.rules.collect import share_order
-from mncore.rulesets.empires.rules.powers import has_power
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import Bag, GameState, TradeStep, bag_contains, bag_of, bag_tokens, bag_total, trade_step
 from mncore.rulesets.empires.naming import title
-
-ANTIGONE_MAX = 5  # 10.antigone: from 0 up to 5 resources
-
 
 def canonical(d: dict[Any, Any]) -> dict[Any, Any]:
     """Keys sorted at every level, as the stored (deterministic) JSON gives them back on replay."""
@@ -40,13 +37,14 @@ def available_markers(state: GameState) -> list[tuple[int, tuple[int, int]]]:
 # --- queries on the trade in progress ----------------------------------------------------------------------
 
 def may_alter_offer(state: GameState, empire: Empire) -> bool:
-    return has_power(state, empire, "antigone")
+    return powers.has_at(state, empire, "any_offer")
 
 
 def offer_sizes(state: GameState, empire: Empire, value: int) -> range:
     """How many resources the empire may offer: the value, or 0 to 5 with Antigone (10.antigone, R24)."""
     if may_alter_offer(state, empire):
-        return range(0, min(ANTIGONE_MAX, bag_total(state.empires[empire].resources)) + 1)
+        most = max(t.max_offer for t in powers.powers_of(state, empire, "any_offer"))
+        return range(0, min(most, bag_total(state.empires[empire].resources)) + 1)
     return range(value, value + 1)
 
 
