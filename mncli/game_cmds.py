@@ -16,7 +16,7 @@ from mncore.protocol import NewGame
 
 @click.command("new")
 @click.option("--empire", "empires", multiple=True, metavar="EMPIRE",
-              help="An empire in play (repeat: 3, 4 or 5 of them).")
+              help="A side (empire) in play; repeat it for each, as many as the ruleset plays.")
 @click.option("--player", "players", multiple=True, metavar="EMPIRE=NAME|NAME",
               help="Who plays an empire (EMPIRE=NAME), or with --random a player's name.")
 @click.option("--random", "random_empires", is_flag=True,
@@ -38,8 +38,8 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     """Create a game and print its id alone on stdout.
 
     \b
-    mn new --empire rome --empire greece --empire carthage --player rome=Ann
-    mn new --random --player Ann --player Ben --player Cat
+    mn new --empire EMPIRE --empire EMPIRE ... [--player EMPIRE=NAME ...]
+    mn new --random --player NAME --player NAME ...
     mn new --position FILE [--seed TEXT]   (a sandbox game at a position)
     mn new --ruleset NAME ...              (another game on the same kernel)
     """

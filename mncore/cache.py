@@ -12,8 +12,8 @@ V = TypeVar("V")
 class ObjectCache(Generic[K, V]):
     """Values derived from an object, cached while it lives (frozen Structs with dicts are not hashable)."""
 
-    def __init__(self, build: Callable[[K], V], limit: int = 32) -> None:
-        self._build = build
+    def __init__(self, derive: Callable[[K], V], limit: int = 32) -> None:
+        self._derive = derive
         self._limit = limit
         # keyed by id(); the key object is kept so that its id cannot be reused while cached
         self._entries: dict[int, tuple[K, V]] = {}
@@ -24,6 +24,6 @@ class ObjectCache(Generic[K, V]):
             return entry[1]
         if len(self._entries) >= self._limit:
             self._entries.clear()
-        value = self._build(key)
+        value = self._derive(key)
         self._entries[id(key)] = (key, value)
         return value

@@ -1,4 +1,4 @@
-"""pytest set-up: quiet library logs, the tests folder importable, and --update-golden."""
+"""pytest set-up: quiet library logs, the tests folder importable, the toy ruleset known, --update-golden."""
 
 from __future__ import annotations
 
@@ -10,6 +10,11 @@ import pytest
 import structlog
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mncore import registry  # noqa: E402  (after the path: the toy lives in tests/toy)
+from toy import RULESET as TOY  # noqa: E402
+
+registry.register(TOY)  # every test sees the toy beside the built-in rulesets, as a plugin would be
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

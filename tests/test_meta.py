@@ -130,10 +130,11 @@ def test_every_module_opens_with_a_docstring() -> None:
 
 
 def test_mypy_strict_is_clean() -> None:
-    """The engine and the CLI type-check under mypy --strict."""
+    """The engine, the CLI and the toy ruleset of the tests type-check under mypy --strict."""
     from mypy import api
 
-    out, err, code = api.run(["--strict", "--no-incremental", str(ROOT / "mncore"), str(ROOT / "mncli")])
+    out, err, code = api.run(["--strict", "--no-incremental", str(ROOT / "mncore"), str(ROOT / "mncli"),
+                              str(ROOT / "tests" / "toy")])
 
     assert code == 0, out + err
 

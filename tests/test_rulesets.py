@@ -1,0 +1,128 @@
+"""The contract every registered ruleset keeps with the kernel, checked the same way for each."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from mncore import game, registry
+from mncore.dice import Rng, seeded_secret
+from mncore.errors import CommandRejected
+from mncore.protocol import NewGame, Option, Ruleset
+from mncore.store import Store
+from mncore.verify import verify_rows
+
+# how to start each ruleset's contract game (a ruleset not listed starts from NewGame() alone)
+SPECS: dict[str, NewGame] = {"empires": NewGame(sides=("rome", "greece", "carthage"), fair_play=False)}
+MAX_ORDERS = 60  # a bound for games longer than a test should play
+
+
+def rulesets() -> list[Ruleset]:
+    return [registry.by_name(known.split(" ")[0]) for known in registry.known()]
+
+
+def _lines(option: Option, rand: random.Random) -> list[str]:
+    if option.order is not None:
+        return [option.order]
+    fillings = [option.template.format(**{k: rand.choice(v) for k, v in option.parts.items()})
+                for _ in range(6)] if option.template and all(option.parts.values()) else []
+    return fillings
+
+
+def _accepted(ruleset: Ruleset, loaded: game.Loaded, side: str, line: str, secret: bytes) -> Any:
+    cmd = ruleset.parse_order(line, loaded.state, side)
+    ruleset.decide(loaded.state, cmd, Rng(secret, loaded.head[1]))
+    return cmd
+
+
+def play(ruleset: Ruleset, store: Store, seed: str) -> game.Loaded:
+    """Create a game, then give orders chosen from options() until it is over or the bound."""
+    secret = seeded_secret(seed)
+    spec = SPECS.get(ruleset.short, NewGame(fair_play=False))
+    loaded = game.create(store, ruleset, ruleset.new_game(spec), secret, "c1")
+    rand = random.Random(seed)
+    for _ in range(MAX_ORDERS):
+        waiting = sorted({p.empire for p in ruleset.pending(loaded.state)})
+        if loaded.meta.over or not waiting:
+            break
+        side = rand.choice(waiting)
+        options = ruleset.options(loaded.state, side)
+        for o in options:
+            if o.order is not None:  # a whole order line offered is always accepted
+                _accepted(ruleset, loaded, side, o.order, secret)
+        chosen = None
+        lines = [ln for o in options for ln in _lines(o, rand)]
+        rand.shuffle(lines)
+        for line in lines:
+            try:
+                chosen = _accepted(ruleset, loaded, side, line, secret)
+                break
+            except CommandRejected:
+                continue
+        assert chosen is not None, f"{side} is awaited but none of its options is accepted"
+        loaded, _ = game.submit(store, loaded, chosen)
+    return loaded
+
+
+@pytest.fixture(params=rulesets(), ids=lambda r: r.short)
+def played(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Ruleset, Store, game.Loaded]:
+    ruleset: Ruleset = request.param
+    store = Store(str(tmp_path / "c.db"), create=True)
+    return ruleset, store, play(ruleset, store, f"contract-{ruleset.short}")
+
+
+def test_the_toy_and_the_builtins_are_registered() -> None:
+    """The contract runs over every ruleset the registry knows, the toy included."""
+    assert {r.short for r in rulesets()} >= {"empires", "toy"}
+
+
+def test_options_are_accepted_and_the_game_ends_or_reaches_the_bound(
+        played: tuple[Ruleset, Store, game.Loaded]) -> None:
+    """Scripted play from options() goes on to a win (the toy) or the bound, every option accepted."""
+    ruleset, _, loaded = played
+
+    assert loaded.meta.over or len({r.batch for r in loaded.rows}) > MAX_ORDERS // 2
+    if ruleset.short == "toy":
+        assert loaded.meta.over and loaded.meta.result
+
+
+def test_the_log_replays_to_the_same_state_after_a_json_round_trip(
+        played: tuple[Ruleset, Store, game.Loaded]) -> None:
+    """Encoding every event and decoding it again folds into the very same state."""
+    ruleset, _, loaded = played
+
+    events = [ruleset.decode_event(ruleset.encode_event(e)) for e in loaded.events]
+    again = ruleset.named(game.fold(ruleset, events), loaded.game_id)
+
+    assert msgspec.to_builtins(again) == msgspec.to_builtins(loaded.state)
+    assert ruleset.view(again, None) == ruleset.view(loaded.state, None)
+
+
+def test_verify_passes_and_recomputes_every_draw_once_revealed(
+        played: tuple[Ruleset, Store, game.Loaded]) -> None:
+    """The log verifies; after the reveal every command is decided again, draws included."""
+    _, store, loaded = played
+
+    game.reveal(store, loaded.game_id, force=True)
+    report = verify_rows(store.rows(loaded.game_id))
+
+    assert report.ok, report.reason
+    assert report.secret_revealed and report.random_unchecked == 0
+    assert report.commands_checked == len({r.batch for r in store.rows(loaded.game_id)})
+
+
+def test_export_then_import_is_byte_identical(played: tuple[Ruleset, Store, game.Loaded],
+                                              tmp_path: Path) -> None:
+    """A game exported, imported into another database and exported again gives the same bytes."""
+    _, _, loaded = played
+    data = b"".join(line + b"\n" for line in game.export_lines(loaded))
+
+    header, rows = game.check_import(data, "c1.jsonl")
+    other = game.import_game(Store(str(tmp_path / "other.db"), create=True), header, rows)
+
+    assert b"".join(line + b"\n" for line in game.export_lines(other)) == data
+    assert verify_rows(game.parse_export(data, "c1.jsonl")).ok

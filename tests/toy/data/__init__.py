@@ -1,0 +1,1 @@
+"""The toy game's data: its board, rules index and rulings register."""
