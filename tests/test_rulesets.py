@@ -14,7 +14,6 @@ from mncore.dice import Rng, seeded_secret
 from mncore.errors import CommandRejected
 from mncore.protocol import NewGame, Option, Ruleset
 from mncore.store import Store
-from mncore.verify import verify_rows
 
 # how to start each ruleset's contract game (a ruleset not listed starts from NewGame() alone)
 SPECS: dict[str, NewGame] = {"empires": NewGame(sides=("rome", "greece", "carthage"), fair_play=False)}
@@ -108,7 +107,7 @@ def test_verify_passes_and_recomputes_every_draw_once_revealed(
     _, store, loaded = played
 
     game.reveal(store, loaded.game_id, force=True)
-    report = verify_rows(store.rows(loaded.game_id))
+    report = game.verify_game(store, loaded.game_id)
 
     assert report.ok, report.reason
     assert report.secret_revealed and report.random_unchecked == 0
@@ -125,4 +124,4 @@ def test_export_then_import_is_byte_identical(played: tuple[Ruleset, Store, game
     other = game.import_game(Store(str(tmp_path / "other.db"), create=True), header, rows)
 
     assert b"".join(line + b"\n" for line in game.export_lines(other)) == data
-    assert verify_rows(game.parse_export(data, "c1.jsonl")).ok
+    assert game.verify_export(data, "c1.jsonl").ok
