@@ -77,6 +77,22 @@ def verify(ctx: click.Context, target: str, held: str | None, as_json: bool) -> 
         ctx.exit(IntegrityFailure.exit_code)
 
 
+@click.command("upgrade")
+@click.argument("game_id", metavar="GAME")
+@click.pass_context
+def upgrade(ctx: click.Context, game_id: str) -> None:
+    """Rewrite a game of log format 1 into format 2 (the whole row hashed), recording its old head.
+
+    The game is verified before and after; anyone who kept its old head can check the rewritten log
+    with `mn verify GAME`, which recomputes the old head from the events before the upgrade.
+    """
+    store = open_store(ctx)
+    old = store.head(game_id) if store.has_game(game_id) else None
+    loaded = game.upgrade(store, game_id)
+    click.echo(f"game {game_id}: log format {loaded.version}, {len(loaded.rows)} events, head "
+               f"{loaded.head[1]}" + (f" (old head {old[1]})" if old else ""))
+
+
 def _is_db_game(ctx: click.Context, target: str) -> bool:
     path = ctx.obj["db"]
     if not os.path.exists(path):
@@ -104,4 +120,4 @@ def _read(path: str) -> bytes:
         raise DataError(path, [f"cannot read it ({err.strerror})"]) from None
 
 
-COMMANDS = [export, import_cmd, verify]
+COMMANDS = [export, import_cmd, verify, upgrade]

@@ -16,6 +16,7 @@ from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, link
 from mncore.dice import Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.logread import content_head, decode_rows, fold, ruleset_of
+from mncore.host import UpgradeLog
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Store
 from mncore.verify import Head, Report, verify_rows
@@ -134,6 +135,32 @@ def verify_export(data: bytes, source: str, held: str | None = None) -> Report:
     if held is not None:
         heads.append(Head(source="the head you hold", hash=held, last=False))
     return verify_rows(rows, header.version, heads)
+
+
+def upgrade(store: Store, game_id: str) -> Loaded:
+    """Rewrite a format-1 game into format 2, all at once, with an event recording its old head.
+
+    The game is verified first (nothing is rewritten from a log that fails) and again after.
+    """
+    loaded = load(store, game_id)
+    if loaded.version == CURRENT:
+        raise InvalidCommand(f"game {game_id} is already in log format {CURRENT}")
+    report = verify_game(store, game_id)
+    if not report.ok:
+        raise IntegrityFailure(report.first_bad or 1, f"{report.reason}; nothing was rewritten")
+    seq, old_head = loaded.head
+    command = UpgradeLog(from_version=loaded.version, previous_head=old_head)
+    events, _ = loaded.ruleset.decide(loaded.state, command, Rng(None, loaded.draw_head))
+    added = [Row(seq=seq + 1 + i, type=n.type, payload=n.payload, recorded_at=n.recorded_at, actor=HOST,
+                 batch=seq + 1, hash="", command=n.command)
+             for i, n in enumerate(_new_rows(loaded.ruleset, events, HOST,
+                                             loaded.ruleset.encode_command(command), utc_now()))]
+    store.rewrite_log(game_id, (seq, old_head), rechain([*loaded.rows, *added], CURRENT), CURRENT)
+    log.info("log upgraded", game=game_id, old_head=old_head, events=seq + len(added))
+    after = verify_game(store, game_id)
+    if not after.ok:
+        raise IntegrityFailure(after.first_bad or 1, f"the rewritten log fails: {after.reason}")
+    return load(store, game_id)
 
 
 def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:

@@ -29,6 +29,7 @@ class Report(msgspec.Struct, kw_only=True):
     inherited: int = 0  # events a fork copied from its parent (checked in the parent)
     version: int = 0  # the log format checked (chain.py)
     heads_checked: list[str] = []  # where the head hash came from that the log was held to
+    upgraded_from: str | None = None  # the format-1 head of a log rewritten by mn upgrade
     proven: list[str] = []
 
 
@@ -52,6 +53,7 @@ def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = ()) -
     try:
         _check_chain(rows, version)
         _check_heads(rows, heads, report)
+        _check_upgrades(rows, report)
         ruleset, events = _replay(rows)
         _redecide(ruleset, rows, events, report)
     except IntegrityFailure as err:
@@ -93,6 +95,22 @@ def _check_heads(rows: Sequence[Row], heads: Sequence[Head], report: Report) -> 
             raise IntegrityFailure(seq + 1, f"{h.source} says the log ends at event {seq}, but it "
                                             f"goes on to event {len(rows)}")
         report.heads_checked.append(h.source)
+
+
+def _check_upgrades(rows: Sequence[Row], report: Report) -> None:
+    """Each LogUpgraded names the old head of the events before it: the content chain recomputes it."""
+    head = GENESIS_HASH
+    for r in rows:
+        if r.type == "LogUpgraded":
+            try:
+                old = msgspec.json.decode(r.payload, type=dict[str, object]).get("previous_head")
+            except msgspec.DecodeError:
+                raise IntegrityFailure(r.seq, "the payload is not JSON") from None
+            if old != head:
+                raise IntegrityFailure(r.seq, "the old head it records is not the format-1 hash of the "
+                                              "events before it (the rewritten log is not the old one)")
+            report.upgraded_from = str(old)
+        head = content_link(head, r.payload)
 
 
 def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any]]:
@@ -198,6 +216,9 @@ def _proven(report: Report) -> list[str]:
     out = [f"the hash chain of all {report.events} events is intact, log format v{report.version} "
            f"covering {covers} (head {report.head_hash[:16]})"]
     out += [f"it holds the head hash given by {src}" for src in report.heads_checked]
+    if report.upgraded_from:
+        out.append(f"it was rewritten from log format 1 by mn upgrade; the events before the "
+                   f"upgrade recompute its old head {report.upgraded_from[:16]}")
     out += ["the whole log replays under the ruleset it was created with",
             f"{report.commands_checked} commands decided again give exactly the stored events, "
             "each given by the side its row names"]

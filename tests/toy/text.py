@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from mncore.errors import InvalidCommand
-from mncore.host import SecretRevealed
+from mncore.host import LogUpgraded, SecretRevealed
 from mncore.names import resolve
 
 from toy.model import (PROVINCES, SIDES, AnyEvent, AnyOrder, Clash, ClashFought, GameCreated,
@@ -78,6 +78,8 @@ def describe(event: AnyEvent, viewer: str | None) -> str:
             return f"{' and '.join(n(s) for s in sides)} won (rule toy:{c})"
         case SecretRevealed():
             return "The game's secret was revealed: every draw can now be checked"
+        case LogUpgraded(previous_head=old):
+            return f"The log was rewritten into the current format (old head {old})"
     return type(event).__name__
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from mncore.host import LogUpgraded as LogUpgraded
 from mncore.host import SecretRevealed as SecretRevealed
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Empire, Phase, Track
@@ -67,7 +68,8 @@ class PositionLoaded(Event, frozen=True, kw_only=True):
     state: GameState  # board, options, commitment and secret come from GameCreated, not from here
 
 
-CoreEvent = GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
+CoreEvent = (GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
+             | LogUpgraded)
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return replace(state, display=display)
         case ev.PhaseBegan():
             return _phase_began(state, event)
+        case ev.LogUpgraded():
+            return state  # the log's format changed, not the game
         case ev.SecretRevealed(secret=secret):
             return replace(state, secret=secret)
         case ev.GameWon(empires=empires, condition=condition, detail=detail):

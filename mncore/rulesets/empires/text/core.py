@@ -27,6 +27,9 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
                     f"{title(event.state.phase)} phase (a sandbox).")
         case ev.SecretRevealed():
             return f"The game's secret is revealed: {event.secret}."
+        case ev.LogUpgraded():
+            return (f"The log is rewritten from format {event.from_version} into the current one; "
+                    f"its old head was {event.previous_head}.")
         case ev.GameWon():
             who = " and ".join(title(e) for e in event.empires)
             return f"{who} {'win' if len(event.empires) > 1 else 'wins'} the game ({event.condition}). {event.detail}".strip()
