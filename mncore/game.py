@@ -25,7 +25,7 @@ EXPORT_VERSION = 1
 
 
 def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
 class Loaded(msgspec.Struct, kw_only=True):
