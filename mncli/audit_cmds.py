@@ -11,6 +11,7 @@ from mncore import game
 from mncore.dice import Rng, new_secret, seeded_secret
 from mncore.dispute import is_bundle, make_bundle, verify_bundle
 from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
+from mncore.names import resolve_side_in_game
 from mncore.protocol import Ruleset
 from mncore.store import Store
 
@@ -38,7 +39,7 @@ def _upto(store_rows: int, at: int | None, game_id: str) -> int:
 
 
 def _write(output: str | None, text: str) -> None:
-    if output:
+    if output and output != "-":  # `-o -` is stdout, as usual on the command line
         with open(output, "w", encoding="utf-8") as f:
             f.write(text)
     else:
@@ -49,7 +50,7 @@ def _write(output: str | None, text: str) -> None:
 @click.argument("game_id", metavar="GAME")
 @click.option("--at", "at", type=int, default=None, help="The position after event N [default: now].")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the position to this file instead of stdout.")
+              help="Write the position to this file instead of stdout ('-': stdout).")
 @click.pass_context
 def position(ctx: click.Context, game_id: str, at: int | None, output: str | None) -> None:
     """Write the position of a game (after event N) as a TOML position file (docs/positions.md).
@@ -82,7 +83,7 @@ def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_
     """
     loaded = game.load(open_store(ctx), game_id)
     ruleset = loaded.ruleset
-    empire = ruleset.resolve_side(as_empire)
+    empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
     order = ruleset.parse_order(order_line, loaded.state, empire)
     # a throw-away secret: the real draws depend on the game's secret, never shown here
     rng = Rng(new_secret(), loaded.head[1])
@@ -166,8 +167,9 @@ def explain_cmd(ctx: click.Context, game_id: str, seq: int, as_empire: str | Non
     store = open_store(ctx)
     store.require_game(game_id)
     rows = store.rows(game_id)
-    ruleset = with_audits(game.load(store, game_id, 1).ruleset)
-    found = ruleset.explain(rows, seq, side_arg(ruleset, as_empire))
+    first = game.load(store, game_id, 1)
+    ruleset = with_audits(first.ruleset)
+    found = ruleset.explain(rows, seq, side_arg(ruleset, first.state, as_empire))
     if as_json:
         emit_json(to_builtins(found))
     else:
@@ -180,7 +182,7 @@ def explain_cmd(ctx: click.Context, game_id: str, seq: int, as_empire: str | Non
 @click.argument("game_id", metavar="GAME")
 @click.option("--at", "at", type=int, required=True, help="The event disputed.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
-              help="The bundle file to write.")
+              help="The bundle file to write ('-': stdout).")
 @click.pass_context
 def dispute(ctx: click.Context, game_id: str, at: int, output: str) -> None:
     """Pack the evidence about event N into one JSON bundle that `mn verify FILE` checks.
@@ -193,6 +195,10 @@ def dispute(ctx: click.Context, game_id: str, at: int, output: str) -> None:
     store.require_game(game_id)
     rows = store.rows(game_id)
     data = make_bundle(game_id, rows, at, store.log_version(game_id))
+    if output == "-":  # the bundle itself on stdout; the summary would corrupt it
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
     with open(output, "wb") as f:
         f.write(data)
     click.echo(f"wrote {output}: event {at} of game {game_id}, {len(data)} bytes")

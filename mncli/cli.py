@@ -23,15 +23,32 @@ DEFAULT_DB = "mare-nostrum.db"
 
 
 class MnGroup(click.Group):
-    """A group that turns engine errors into one line on stderr and the documented exit code."""
+    """A group that turns engine errors into one line on stderr and the documented exit code.
+
+    With --json anywhere among the subcommand's options, an error is also printed on stdout as a
+    JSON document (docs/json.md, Errors), so that a script reading stdout always gets JSON.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["mn.json"] = "--json" in (args[:args.index("--")] if "--" in args else args)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        wants_json = bool(ctx.meta.get("mn.json"))
         try:
             return super().invoke(ctx)
         except MareNostrumError as err:
+            if wants_json:
+                emit_error(err.exit_code, type(err).__name__, err.message,
+                           section=getattr(err, "section", None),
+                           problems=getattr(err, "problems", None))
             click.echo(f"Error: {err.message}", err=True)
             ctx.exit(err.exit_code)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+        except click.ClickException as err:
+            if wants_json:
+                emit_error(err.exit_code, type(err).__name__, err.format_message())
+            raise
+        except (click.exceptions.Exit, click.exceptions.Abort):
             raise
         except BrokenPipeError:
             # the reader (e.g. `| head`) stopped reading: not an error of ours
@@ -41,6 +58,8 @@ class MnGroup(click.Group):
             click.echo("Error: interrupted; nothing more was written", err=True)
             ctx.exit(2)
         except Exception as err:  # a bug: still no traceback for the user
+            if wants_json:
+                emit_error(5, "InternalError", f"{type(err).__name__}: {err}")
             click.echo(f"Error: internal error ({type(err).__name__}: {err}); "
                        "run with -v to see the trace in the log", err=True)
             if ctx.obj and ctx.obj.get("verbose"):
@@ -67,13 +86,43 @@ def main(ctx: click.Context, db: str | None, verbose: int, log_format: str | Non
     configure_logging(verbose, log_format)
 
 
+def emit_error(code: int, kind: str, message: str, section: str | None = None,
+               problems: list[str] | None = None) -> None:
+    """The JSON error document on stdout: {"error": {code, kind, message[, section][, problems]}}."""
+    from mncli.common import emit_json
+
+    doc: dict[str, Any] = {"code": code, "kind": kind, "message": message}
+    if section is not None:
+        doc["section"] = section
+    if problems is not None:
+        doc["problems"] = problems
+    emit_json({"error": doc})
+
+
+def _set_db(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.find_root().ensure_object(dict)["db"] = value
+
+
+def _with_db(command: click.Command) -> None:
+    """`--db` after the subcommand too (`mn status G --db X`): it sets the group's option."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _with_db(sub)
+        return
+    command.params.append(click.Option(["--db"], type=click.Path(dir_okay=False), default=None,
+                                       expose_value=False, callback=_set_db, is_eager=True,
+                                       help="SQLite database file (as the global --db).",
+                                       metavar="PATH"))
+
+
 def _register() -> None:
     from mncli import audit_cmds, demo_cmd, game_cmds, history_cmds, map_cmd, rules_cmd
 
     for command in (*game_cmds.COMMANDS, *history_cmds.COMMANDS, *rules_cmd.COMMANDS,
-                    *demo_cmd.COMMANDS, *audit_cmds.COMMANDS):
+                    *demo_cmd.COMMANDS, *audit_cmds.COMMANDS, map_cmd.map_group):
+        _with_db(command)
         main.add_command(command)
-    main.add_command(map_cmd.map_group)
 
 
 _register()

@@ -11,6 +11,7 @@ import msgspec
 
 from mncore import registry
 from mncore.errors import InvalidCommand
+from mncore.names import resolve_side_in_game
 from mncore.protocol import Audits, Maps, Ruleset
 from mncore.store import Store
 
@@ -38,9 +39,9 @@ def ruleset_option(f: F) -> F:
                                              "(mn rules --rulesets lists them).")(f)
 
 
-def side_arg(ruleset: Ruleset, text: str | None) -> str | None:
-    """The side (empire) a user's text names in that ruleset, or None for no text."""
-    return None if text is None else ruleset.resolve_side(text)
+def side_arg(ruleset: Ruleset, state: Any, text: str | None) -> str | None:
+    """The side (empire) a user's text names in that game (or its player's name), None for no text."""
+    return None if text is None else resolve_side_in_game(ruleset, state, text)
 
 
 def with_audits(ruleset: Ruleset) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import get_args
 
 import click
 
@@ -11,7 +12,8 @@ from mncli.common import (as_option, emit_json, json_option, open_store, ruleset
 from mncore import game, registry
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand
-from mncore.protocol import NewGame
+from mncore.names import resolve_side_in_game, suggest
+from mncore.protocol import NewGame, Ruleset
 
 
 @click.command("new")
@@ -116,7 +118,7 @@ def replay_cmd(ctx: click.Context, game_id: str, to: int, as_empire: str | None,
 
 def _show(loaded: game.Loaded, as_empire: str | None, as_json: bool) -> None:
     ruleset = loaded.ruleset
-    doc = ruleset.view(loaded.state, side_arg(ruleset, as_empire))
+    doc = ruleset.view(loaded.state, side_arg(ruleset, loaded.state, as_empire))
     if as_json:
         emit_json(doc)
     else:
@@ -127,19 +129,32 @@ def _show(loaded: game.Loaded, as_empire: str | None, as_json: bool) -> None:
 @click.argument("game_id", metavar="GAME")
 @click.option("--from", "start", type=int, default=1, show_default=True)
 @click.option("--to", "end", type=int, default=None)
+@click.option("--round", "rounds", type=int, multiple=True, metavar="N",
+              help="Only the events of round N (repeat for several rounds).")
+@click.option("--type", "types", multiple=True, metavar="TYPE",
+              help="Only events of this type, e.g. BattleFought (any case; repeat for several).")
 @as_option(help="The log as this empire may read it (hidden offers and draws withheld).")
 @json_option
 @click.pass_context
-def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, as_empire: str | None,
-            as_json: bool) -> None:
+def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, rounds: tuple[int, ...],
+            types: tuple[str, ...], as_empire: str | None, as_json: bool) -> None:
     """One readable sentence per event, with its sequence number."""
-    store = open_store(ctx)
-    ruleset = game.load(store, game_id, 1).ruleset
-    viewer = side_arg(ruleset, as_empire)
-    rows = store.rows(game_id, start, end)
+    loaded = game.load(open_store(ctx), game_id)
+    ruleset = loaded.ruleset
+    viewer = side_arg(ruleset, loaded.state, as_empire)
+    wanted = _event_types(ruleset, types)
+    # the round of each event is the round of the state it leads to, hence a fold from the start
+    state, in_round = ruleset.initial(""), {}
+    if rounds:
+        for r, event in zip(loaded.rows, loaded.events):
+            state = ruleset.evolve(state, event)
+            in_round[r.seq] = ruleset.meta(state).round
     docs = []
-    for r in rows:
-        event = ruleset.decode_event(r.payload)
+    for r, event in zip(loaded.rows, loaded.events):
+        if r.seq < start or (end is not None and r.seq > end):
+            continue
+        if (wanted and r.type not in wanted) or (rounds and in_round[r.seq] not in rounds):
+            continue
         shown = ruleset.redact(event, viewer)
         if as_json:
             docs.append({"seq": r.seq, "type": r.type, "actor": r.actor, "recorded_at": r.recorded_at,
@@ -149,6 +164,21 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, as_em
             click.echo(f"{r.seq:>5}  {ruleset.describe(event, viewer)}")
     if as_json:
         emit_json(docs)
+
+
+def _event_types(ruleset: Ruleset, texts: tuple[str, ...]) -> set[str]:
+    """The event type names --type texts name, in any case; InvalidCommand for an unknown one."""
+    known = {t.__name__.casefold(): t.__name__ for t in get_args(ruleset.event_type)}
+    out = set()
+    for text in texts:
+        name = known.get(text.casefold())
+        if name is None:
+            close = suggest(text, {k: v for k, v in known.items()})
+            hint = f"did you mean {' or '.join(close)}? " if close else ""
+            raise InvalidCommand(f"--type {text}: no such event type; {hint}"
+                                 f"expected one of: {', '.join(sorted(known.values()))}")
+        out.add(name)
+    return out
 
 
 @click.command("order")
@@ -166,7 +196,7 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
     store = open_store(ctx)
     loaded = game.load(store, game_id)
     ruleset = loaded.ruleset
-    empire = ruleset.resolve_side(as_empire)
+    empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
     for n, line in enumerate(lines, start=1):
         try:
             cmd = ruleset.parse_order(line, loaded.state, empire)
@@ -191,13 +221,19 @@ def _order_lines(orders: tuple[str, ...]) -> list[str]:
 @click.command("options")
 @click.argument("game_id", metavar="GAME")
 @as_option(required=True)
+@click.option("--all", "show_all", is_flag=True,
+              help="List every value of each part, not the first few (see `more` in --json).")
 @json_option
 @click.pass_context
-def options(ctx: click.Context, game_id: str, as_empire: str, as_json: bool) -> None:
-    """What an empire may order now: each legal order, or a template with its legal parts."""
+def options(ctx: click.Context, game_id: str, as_empire: str, show_all: bool, as_json: bool) -> None:
+    """What an empire may order now: each legal order, or a template with its legal parts.
+
+    A long list of values (ways to pay) is cut: the line after it says how many more there are,
+    and --all lists them.
+    """
     loaded = game.load(open_store(ctx), game_id)
     ruleset = loaded.ruleset
-    empire = ruleset.resolve_side(as_empire)
+    empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
     found = ruleset.options(loaded.state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
@@ -207,10 +243,14 @@ def options(ctx: click.Context, game_id: str, as_empire: str, as_json: bool) -> 
     for o in found:
         if o.order:
             click.echo(o.order + (f"    # {o.note}" if o.note else ""))
-        else:
-            click.echo(f"{o.template}" + (f"    # {o.note}" if o.note else ""))
-            for part, values in o.parts.items():
-                click.echo(f"    {part}: {' | '.join(values)}")
+            continue
+        click.echo(f"{o.template}" + (f"    # {o.note}" if o.note else ""))
+        for part, values in o.parts.items():
+            more = o.more.get(part, ())
+            click.echo(f"    {part}: {' | '.join((*values, *more) if show_all else values)}")
+            if more and not show_all:
+                click.echo(f"    ... {len(more)} more not shown: "
+                           f"mn options {loaded.game_id} --as {empire} --all lists them")
 
 
 @click.command("reveal")

@@ -17,15 +17,15 @@ from mncore.verify import Report
 @click.command("export")
 @click.argument("game_id", metavar="GAME")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write to this file instead of stdout.")
+              help="Write to this file instead of stdout ('-': stdout).")
 @as_option(help="An export made for this empire: hidden payloads withheld (cannot be imported).")
 @click.pass_context
 def export(ctx: click.Context, game_id: str, output: str | None, as_empire: str | None) -> None:
     """The log as JSON Lines: a header, then one event per line with its sequence number and hash."""
     loaded = game.load(open_store(ctx), game_id)
-    lines = game.export_lines(loaded, viewer=side_arg(loaded.ruleset, as_empire))
+    lines = game.export_lines(loaded, viewer=side_arg(loaded.ruleset, loaded.state, as_empire))
     data = b"".join(line + b"\n" for line in lines)
-    if output:
+    if output and output != "-":  # `-o -` is stdout, as usual on the command line
         with open(output, "wb") as f:
             f.write(data)
     else:

@@ -63,9 +63,14 @@ def _one(ruleset: Ruleset, section: str, as_json: bool) -> None:
     citing = [r for r in book.rulings.values()
               if key in r.clauses.split(":")[0] or f"{key}:" in r.clauses]
     if as_json:
-        emit_json({"section": key, "title": book.index[key], "rulings": [r.id for r in citing]})
+        emit_json({"section": key, "title": book.index[key], "rulings": [r.id for r in citing],
+                   "text_at": book.text_at or None})
         return
     click.echo(f"{book.qualify(key)}  {book.index[key]}")
+    if book.text_at:
+        # the title is ours; the rule's own words are not ours to ship, so say where they are
+        click.echo(f"  (a summary in our own words; mn does not ship the rule's text: read section "
+                   f"{key} in {book.text_at})")
     for r in citing:
         click.echo(f"  see ruling {r.id}: {r.title}")
 

@@ -8,11 +8,11 @@ import secrets
 from collections.abc import Sequence
 from typing import TypeVar
 
+from mncore.chain import GENESIS_HASH as GENESIS_HASH  # the hash before a log's first event
 from mncore.errors import MareNostrumError
 
 T = TypeVar("T")
 
-from mncore.chain import GENESIS_HASH as GENESIS_HASH  # the hash before a log's first event
 
 
 class SecretNeeded(MareNostrumError):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import secrets as pysecrets
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -27,7 +26,7 @@ EXPORT_FORMAT = "mare-nostrum/log"  # an export's version is the log format of i
 
 
 def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
 class Loaded(msgspec.Struct, kw_only=True):

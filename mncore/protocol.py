@@ -32,6 +32,7 @@ class Option(msgspec.Struct, frozen=True, kw_only=True):
     template: str | None = None  # e.g. "build legion in {province} pay {payment}"
     parts: dict[str, tuple[str, ...]] = {}  # legal values of each {part}
     note: str = ""
+    more: dict[str, tuple[str, ...]] = {}  # further legal values of a part, cut from `parts`
 
 
 class Meta(msgspec.Struct, frozen=True, kw_only=True):
@@ -47,6 +48,8 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     forked_at: int = 0  # events copied from the game this one forks (0: not a fork)
     over: bool = False
     result: str = ""  # who won and how, in words, once over
+    round: int = 0  # the round the game is in (0: before the first, or a game without rounds)
+    players: dict[str, str] = {}  # side -> the name of who plays it (mn --as accepts it)
 
 
 class ForkRef(msgspec.Struct, frozen=True, kw_only=True):

@@ -47,12 +47,14 @@ class Rulebook:
     """The sections and rulings of one ruleset, read from its data package."""
 
     def __init__(self, namespace: str, package: str, *, source: str, doc: Path | None = None,
-                 header: str = "") -> None:
+                 header: str = "", text_at: str = "") -> None:
         self.namespace = namespace
         self.package = package
         self.source = source  # the rules text the section ids number, for people
         self.doc = doc
         self.header = header
+        # where a reader finds a section's own words, which the engine does not ship ("" if it does)
+        self.text_at = text_at
 
     def _data(self, name: str) -> bytes:
         return resources.files(self.package).joinpath(name).read_bytes()

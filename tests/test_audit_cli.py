@@ -158,6 +158,7 @@ def test_verify_on_a_bundle_says_what_it_proves(bundle: Path, played: tuple[Path
     assert "every random outcome recomputes" in result.stdout
 
 
+@pytest.mark.slow
 def test_any_changed_byte_fails_verify(bundle: Path) -> None:
     """Flipping any of many bytes (every 97th, and a random sample) makes the bundle fail."""
     data = bundle.read_bytes()

@@ -127,6 +127,7 @@ def test_the_corpus_is_not_empty_and_names_its_sections() -> None:
         assert RULEBOOK.citable(case["section"]) and path.stem.startswith(case["section"].replace(".", "_"))
 
 
+@pytest.mark.slow
 def test_the_whole_corpus_plays_the_same_through_the_cli(tmp_path: Path) -> None:
     """mn new --position, mn order and mn show --json give each case's expected outcome."""
     run = CliRunner()

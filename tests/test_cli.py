@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 import subprocess
 import sys
 from pathlib import Path
@@ -105,7 +106,7 @@ def _edited(path: Path, fn) -> Path:  # type: ignore[no-untyped-def]
     (lambda ls: [*ls[:2], "{not json\n", *ls[3:]], "line 3: malformed event line"),
 ])
 def test_a_damaged_import_is_refused_with_its_line_and_nothing_written(
-        db: Path, game: str, tmp_path: Path, damage, message: str) -> None:  # type: ignore[no-untyped-def]
+        db: Path, game: str, tmp_path: Path, damage: Callable[[list[str]], list[str]], message: str) -> None:
     """Truncated, reordered, edited or malformed files: one line naming where, exit 2, no database."""
     good = tmp_path / "good.jsonl"
     mn(db, "export", game, "-o", str(good))

@@ -6,6 +6,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
@@ -23,6 +24,7 @@ def _line(option: dict, rand: random.Random) -> str:  # type: ignore[type-arg]
     return str(option["template"].format(**{k: rand.choice(v) for k, v in option["parts"].items()}))
 
 
+@pytest.mark.slow
 def test_a_game_played_through_the_cli_reaches_a_win_and_verifies(tmp_path: Path) -> None:
     """Players who read status and options and give orders finish a game; its log verifies."""
     db = tmp_path / "pbem.db"

@@ -32,6 +32,7 @@ def test_6_x_a_recorded_game_imports_verifies_and_ends_by_its_condition(
     assert state.winner is not None and state.winner.condition == condition
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("condition", CONDITIONS)
 def test_6_x_the_scripted_game_still_plays_exactly_as_recorded(
         condition: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:

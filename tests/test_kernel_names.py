@@ -18,9 +18,10 @@ KERNEL = [p for p in sorted((ROOT / "mncore").rglob("*.py")) + sorted((ROOT / "m
 def _distinctive() -> set[str]:
     """Empire, commodity and tile ids with their names and aliases: words no other game would use."""
     data = load_ruleset()
-    names = {*EMPIRES, *COMMODITIES, *TILE_IDS}
-    for thing in (*data.empires, *data.commodities, *data.tiles):
-        names |= {thing.id, thing.name, *thing.aliases}
+    names: set[str] = {*EMPIRES, *COMMODITIES, *TILE_IDS}
+    for things in (data.empires, data.commodities, data.tiles):
+        for thing in things:
+            names |= {thing.id, thing.name, *thing.aliases}
     return {n.lower() for n in names}
 
 

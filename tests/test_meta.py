@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 from typing import get_args
 
 import click
+import pytest
 
 from mncli.cli import main
 from mncore import schemas
@@ -129,14 +133,43 @@ def test_every_module_opens_with_a_docstring() -> None:
     assert missing == []
 
 
+@pytest.mark.slow
 def test_mypy_strict_is_clean() -> None:
-    """The engine, the CLI and the toy ruleset of the tests type-check under mypy --strict."""
+    """The engine, the CLI and the tests type-check as pyproject.toml configures mypy (strict)."""
     from mypy import api
 
-    out, err, code = api.run(["--strict", "--no-incremental", str(ROOT / "mncore"), str(ROOT / "mncli"),
-                              str(ROOT / "tests" / "toy")])
+    out, err, code = api.run(["--config-file", str(ROOT / "pyproject.toml"), "--no-incremental",
+                              str(ROOT / "mncore"), str(ROOT / "mncli"), str(ROOT / "tests")])
 
     assert code == 0, out + err
+
+
+@pytest.mark.slow
+def test_ruff_is_clean() -> None:
+    """ruff passes with the rules pyproject.toml selects."""
+    result = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(ROOT)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120, check=False)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_package_ships_its_licence_and_type_marker() -> None:
+    """LICENSE (MIT) and py.typed exist and pyproject.toml declares the licence and the URLs."""
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert (ROOT / "mncore" / "py.typed").exists() and (ROOT / "mncli" / "py.typed").exists()
+    assert meta["license"] == "MIT" and {"Homepage", "Issues"} <= set(meta["urls"])
+
+
+def test_slow_tests_are_marked_and_the_readme_runs_them_all() -> None:
+    """The `slow` marker is registered, and the README's test command selects no markers (all run)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    readme = (ROOT / "README.md").read_text()
+
+    assert any(m.startswith("slow:") for m in config["markers"])
+    assert "-m" not in config.get("addopts", "")
+    assert ".venv/bin/python -m pytest\n" in readme and '-m "not slow"' in readme
 
 
 def test_every_ruling_is_cited_where_the_code_applies_it() -> None:

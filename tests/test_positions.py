@@ -119,6 +119,7 @@ def test_positions_write_and_read_back_to_the_same_state_at_any_point_of_a_real_
     assert comparable(back) == comparable(state)
 
 
+@pytest.mark.slow
 def test_the_round_trip_holds_at_every_event_of_a_three_player_game() -> None:
     """With three players (covered regions), every point of a played game round-trips."""
     events = played_game(seed=3, orders=150, players=THREE)
@@ -354,3 +355,49 @@ def test_position_loaded_event_round_trips_through_json() -> None:
 
     assert ev.decode_event(ev.encode_event(event)) == event
     assert msgspec.json.decode(ev.encode_event(event))["type"] == "PositionLoaded"
+
+
+# --- every problem at once, tiles by name (issue 18) -----------------------------------------------
+
+def test_a_position_lists_every_problem_in_one_run() -> None:
+    """Mistakes of every kind (a misspelt key, a bad value, a wrong space, an empire not in play, a
+    bad count) are all listed by one read, not one kind per run."""
+    found = problems('colour = "red"\n' + MINIMAL + """
+[empires.rome.resources]
+coin = "x"
+[provinces.latium]
+buildings = ["marketplace"]
+legions = { egypt = 2 }
+[provinces.achaea]
+legionz = 3
+[seas]
+mare-aegaeum = { greece = -1 }
+""")
+
+    assert sorted(found) == sorted([
+        "colour: unknown field (misspelt?)",
+        "empires.rome.resources[...]: Expected `int`, got `str`",
+        "provinces.latium.buildings: no space 'marketplace' in Latium",
+        "provinces.achaea.legionz: unknown field (misspelt?)",
+        "provinces.latium.legions: Egypt is not in play",
+        "seas.mare-aegaeum.greece: -1; counts may not be negative",
+    ])
+
+
+def test_a_position_names_tiles_as_orders_do() -> None:
+    """Tiles may be given by any name an order accepts: "sheba", "Ramses II", "castor and pollux"."""
+    state = position('display = ["sheba", "Statue of Zeus"]\n' + MINIMAL.replace(
+        "[empires.rome]", '[empires.rome]\ntiles = ["Ramses II"]'))
+
+    assert state.empires["rome"].tiles == ("ramses",)
+    assert [d.tile for d in state.display] == ["queen-of-sheba", "statue-of-zeus"]
+
+
+def test_an_unknown_tile_lists_the_tile_ids() -> None:
+    """A tile name nothing matches is refused once, with the closest name and every valid id."""
+    found = problems('display = ["zeuss"]\n' + MINIMAL)
+
+    assert len(found) == 1
+    assert found[0].startswith("display[0].tile: unknown hero or wonder 'zeuss' (did you mean Statue "
+                               "of Zeus?); the tile ids: caesar, pericles, ")
+    assert found[0].endswith("statue-of-zeus, temple-of-artemis, pyramids")

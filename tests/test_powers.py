@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -96,11 +97,11 @@ def test_the_reducer_names_no_tile() -> None:
 
 def test_a_power_is_registered_once_at_a_point() -> None:
     """Registering a second function for the same tile at the same point fails loudly."""
-    point: powers.Point[object] = powers.Point("battle_bonus")
-    powers.power("caesar", on=point)(object)
+    point: powers.Point[Callable[[], None]] = powers.Point("battle_bonus")
+    powers.power("caesar", on=point)(lambda: None)
 
     with pytest.raises(ValueError, match="caesar already has a power at battle_bonus"):
-        powers.power("caesar", on=point)(object)
+        powers.power("caesar", on=point)(lambda: None)
 
 
 def test_a_copied_hero_power_is_called_for_the_copier() -> None:

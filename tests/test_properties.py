@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import random
 
 import msgspec
@@ -147,6 +149,7 @@ def test_random_legal_play_keeps_the_invariants(seed: int, players: dict, style:
     check_units_and_buildings_within_supply(state)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6))
 def test_replay_after_a_json_round_trip_equals_the_live_state(seed: int) -> None:
@@ -174,6 +177,7 @@ def test_refused_orders_change_nothing() -> None:
     assert msgspec.json.encode(play.state) == before
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6))
 def test_every_recorded_die_recomputes_from_the_revealed_secret(seed: int, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]

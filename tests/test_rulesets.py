@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from mncore.logread import fold
 from mncore import game, registry
 from mncore.dice import Rng, seeded_secret
 from mncore.errors import CommandRejected
@@ -95,7 +96,7 @@ def test_the_log_replays_to_the_same_state_after_a_json_round_trip(
     ruleset, _, loaded = played
 
     events = [ruleset.decode_event(ruleset.encode_event(e)) for e in loaded.events]
-    again = ruleset.named(game.fold(ruleset, events), loaded.game_id)
+    again = ruleset.named(fold(ruleset, events), loaded.game_id)
 
     assert msgspec.to_builtins(again) == msgspec.to_builtins(loaded.state)
     assert ruleset.view(again, None) == ruleset.view(loaded.state, None)

@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 from click.testing import CliRunner, Result
 
@@ -47,7 +46,7 @@ def game(db: Path) -> str:
 
 def play_to_a_win(db: Path, game: str) -> list[str]:
     """Each awaited side musters towards the other's home while it can, and fights its clashes."""
-    given = []
+    given: list[str] = []
     for _ in range(40):
         status = doc(db, "status", game)
         if status["winner"]:
@@ -234,7 +233,7 @@ class Dice(Rng):
 
 
 def given(*events: AnyEvent) -> State:
-    state = TOY.initial("")
+    state: State = TOY.initial("")
     for e in events:
         state = evolve(state, e)
     return state

@@ -21,5 +21,9 @@ This file is generated from `mncore/rulesets/empires/data/rulings.toml` by `pyth
 edit that file.
 """
 
+# The rulebook's text is the publisher's: the engine ships only its section numbers and our titles.
+TEXT_AT = "the rulebook of Mare Nostrum: Empires (rules v54), which comes with the game"
+
 RULEBOOK = Rulebook("empires", "mncore.rulesets.empires.data", source="empires-rulebook.md",
-                    doc=Path(__file__).resolve().parents[3] / "docs" / "rulings.md", header=HEADER)
+                    doc=Path(__file__).resolve().parents[3] / "docs" / "rulings.md", header=HEADER,
+                    text_at=TEXT_AT)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -66,11 +66,17 @@ def _shown(value: Any) -> str:
     return title(str(value)) if isinstance(value, str) else str(value)
 
 
-def _scalar(what: tuple[str, ...], before: Any, after: Any, label: str) -> list[Change]:
+def _scalar(what: tuple[str, ...], before: Any, after: Any, label: str,
+            shown: Callable[[Any], str] = _shown) -> list[Change]:
     if before == after:
         return []
     return [Change(what=what, before=before, after=after,
-                   text=f"{label}: {_shown(before)} → {_shown(after)}")]
+                   text=f"{label}: {shown(before)} → {shown(after)}")]
+
+
+def _as_is(value: str | None) -> str:
+    """A phrase already in words ("temple held by Rome"): title-casing it would garble it."""
+    return "none" if value is None else value
 
 
 def _tracks(a: GameState, b: GameState) -> list[Change]:
@@ -87,7 +93,7 @@ def _tracks(a: GameState, b: GameState) -> list[Change]:
 def _held(ps: ProvinceState | None) -> dict[str, str]:
     if ps is None:
         return {}
-    return {sid: f"{kind} held by {title(holder_of(ps, sid) or 'nobody')}"
+    return {sid: f"{kind} held by {title(h) if (h := holder_of(ps, sid)) else 'nobody'}"
             for sid, kind in sorted(ps.buildings.items())}
 
 
@@ -102,7 +108,7 @@ def _provinces(a: GameState, b: GameState) -> list[Change]:
         ha, hb = _held(pa), _held(pb)
         for sid in _keys(ha, hb):
             out += _scalar(("provinces", pid, "buildings", sid), ha.get(sid), hb.get(sid),
-                           f"{name}, {sid}")
+                           f"{name}, {sid}", _as_is)
         legions_a: Mapping[Any, int] = pa.legions if pa else {}
         legions_b: Mapping[Any, int] = pb.legions if pb else {}
         for emp in _keys(legions_a, legions_b):

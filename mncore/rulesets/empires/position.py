@@ -14,19 +14,17 @@ from msgspec.structs import replace
 
 import mncore
 from mncore.rulesets.empires import events as ev
-from mncore import game
 from mncore.rulesets.empires.board import Board, board_digest, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
-from mncore.rulesets.empires.commands import CreateFromPosition, encode_command
-from mncore.dice import GENESIS_HASH, Rng, commitment
-from mncore.errors import DataError
+from mncore.rulesets.empires.commands import CreateFromPosition
+from mncore.dice import Rng
+from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.flow import settle
-from mncore.rulesets.empires.ids import COIN, COMMODITIES, Commodity, Empire, commodity_of, is_legendary
+from mncore.rulesets.empires.ids import (COIN, COMMODITIES, TILE_IDS, Commodity, Empire, commodity_of,
+                                          is_legendary)
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
-from mncore.game import Loaded
 from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub
 from mncore.rulesets.empires.positioncheck import holdings, place_name, validate_position
-from mncore.store import NewRow, Store
 
 # Fields of GameState that are the game's identity, options or randomness: never part of a position
 # (`fixed`: a sandbox's outcomes fixed by orders, checked when given; ruling R7).
@@ -57,29 +55,62 @@ def decode_position(data: bytes, source: str, base: Path | None = None) -> GameS
 
 
 def position_state(doc: dict[str, Any], source: str, base: Path) -> GameState:
-    """A position document (parsed TOML) as a checked GameState with every default filled in."""
+    """A position document (parsed TOML) as a checked GameState with every default filled in.
+
+    Every problem is listed at once: each field and each table entry is decoded alone, the bad ones
+    are set aside (an entry left empty, a field at its default), and the checks of the whole then
+    run on what remains.
+    """
     problems = [f"{k}: not part of a position (the game sets it)" for k in NOT_IN_POSITION if k in doc]
     board = _board(doc.get("board", "default"), base, problems)
-    if problems or board is None:
-        raise DataError(source, problems)
-    friendly = _with_defaults({k: v for k, v in doc.items() if k != "board"}, board, problems)
-    if problems:
-        raise DataError(source, problems)
-    problems = _convert_entries(friendly)
-    if problems:
-        raise DataError(source, problems)
+    given = {k: v for k, v in doc.items() if k not in ("board", *NOT_IN_POSITION)}
+    friendly = _with_defaults(given, board or load_board(), problems)
+    decoded = _decodable(friendly, problems)
     try:
-        state = msgspec.convert(friendly, GameState)
-    except msgspec.ValidationError as err:
-        raise DataError(source, [_validation_message(str(err))]) from None
+        state = msgspec.convert(decoded, GameState)
+    except msgspec.ValidationError as err:  # a mismatch between fields that each decode alone
+        raise DataError(source, [*problems, _validation_message(str(err))]) from None
+    if board is None:  # the rest is checked against a board: none to check against
+        raise DataError(source, problems)
     state = replace(state, board=board, board_digest=board_digest(board))
     state = _derived_defaults(state, doc)
-    problems = validate_position(state, explicit_supply="supply" in doc)
+    bad = {p.split(":", 1)[0].split(".", 1)[0].split("[", 1)[0] for p in problems}
+    problems += [p for p in validate_position(state, explicit_supply="supply" in decoded)
+                 if p.split(":", 1)[0].split(".", 1)[0] not in bad - {"empires", "provinces", "seas"}]
     if problems:
         raise DataError(source, problems)
     return state
 
 
+def _decodable(doc: dict[str, Any], problems: list[str]) -> dict[str, Any]:
+    """The document without its undecodable parts, each named in problems."""
+    out: dict[str, Any] = {}
+    for key, value in doc.items():
+        if key in _ENTRIES and isinstance(value, dict):
+            bad = _convert_entries({key: value})
+            problems += bad
+            # a bad entry stays, empty, so that the empires in play (and their count) still hold
+            out[key] = {k: ({"player": str(v.get("player", k))} if key == "empires" else {})
+                        if _entry_named(bad, key, k) else v for k, v in value.items()
+                        if isinstance(v, dict) or not _entry_named(bad, key, k)}
+            continue
+        try:
+            msgspec.convert({key: value}, GameState)
+        except msgspec.ValidationError as err:
+            problems.append(_validation_message(str(err)))
+            if key in _FALLBACK:  # what a reader assumes, so that the other checks still run
+                out[key] = _FALLBACK[key]
+            continue
+        out[key] = value
+    return out
+
+
+_FALLBACK: dict[str, object] = {"round": 1, "phase": "trade", "step": {"type": "trade"}}
+
+
+def _entry_named(problems: list[str], table: str, key: str) -> bool:
+    prefix = f"{table}.{key}"
+    return any(p == prefix or p.startswith((prefix + ".", prefix + ":")) for p in problems)
 def _board(spec: object, base: Path, problems: list[str]) -> Board | None:
     """The board a position names: "default", a path (relative to the position file), or inline."""
     if spec == "default":
@@ -123,7 +154,42 @@ def _with_defaults(doc: dict[str, Any], board: Board, problems: list[str]) -> di
     if isinstance(display, list):
         # a bare tile id is a face-up tile
         out["display"] = [{"tile": d, "face_up": True} if isinstance(d, str) else d for d in display]
+        shown = [{**d, "tile": _tile(d["tile"], f"display[{i}].tile", problems)}
+                 if isinstance(d, dict) and isinstance(d.get("tile"), str) else d
+                 for i, d in enumerate(out["display"])]
+        out["display"] = [d for d in shown if not (isinstance(d, dict) and d.get("tile") is None)]
+    if isinstance(out.get("empires"), dict):
+        out["empires"] = {emp: _empire_tiles(emp, es, problems) for emp, es in out["empires"].items()}
     return out
+
+
+def _empire_tiles(emp: str, es: object, problems: list[str]) -> object:
+    """An empire's `tiles` and `copied` by any name orders accept ("sheba", "Ramses II")."""
+    if not isinstance(es, dict):
+        return es
+    out = dict(es)
+    if isinstance(es.get("tiles"), list):
+        tiles = [_tile(t, f"empires.{emp}.tiles", problems) if isinstance(t, str) else t
+                 for t in es["tiles"]]
+        out["tiles"] = [t for t in tiles if t is not None]
+    if isinstance(es.get("copied"), str):
+        out["copied"] = _tile(es["copied"], f"empires.{emp}.copied", problems)
+        if out["copied"] is None:
+            del out["copied"]
+    return out
+
+
+def _tile(text: str, where: str, problems: list[str]) -> str | None:
+    """The tile id a name stands for; None for an unknown name, a problem listing the ids."""
+    from mncore.rulesets.empires.names import resolve_tile
+    try:
+        return resolve_tile(load_ruleset(), text)
+    except InvalidCommand as err:
+        close = err.message.split("; did you mean ", 1)[1].split("?")[0] if "did you mean" in err.message else ""
+        problems.append(f"{where}: unknown hero or wonder '{text}'"
+                        + (f" (did you mean {close}?)" if close else "")
+                        + f"; the tile ids: {', '.join(TILE_IDS)}")
+        return None
 
 
 def _province_defaults(pid: str, ps: object, board: Board, problems: list[str]) -> object:

@@ -71,7 +71,8 @@ def _province(state: GameState, pid: str) -> dict[str, Any]:
         "name": prov.name,
         "controller": ps.controller,
         "buildings": [{"space": sid, "kind": kind, "holder": holder_of(ps, sid),
-                       "occupied_by": ps.occupied.get(sid)}
+                       "occupied_by": ps.occupied.get(sid),
+                       "commodity": next((s.commodity for s in prov.spaces if s.id == sid), None)}
                       for sid, kind in sorted(ps.buildings.items())],
         "legions": {e: n for e, n in sorted(ps.legions.items()) if n},
         "fortress": ps.fortress,
@@ -123,12 +124,14 @@ def show_text(doc: dict[str, Any]) -> str:
         out.append(f"WON by {' and '.join(title(e) for e in doc['winner']['empires'])} "
                    f"({doc['winner']['condition']})")
     out.append("")
-    out.append("Empire      Player      Trade Culture Military  Titles              Tiles")
+    # the player column is as wide as the longest name, so that long names keep the columns aligned
+    width = max([10, *(len(e["player"]) for e in doc["empires"].values())]) + 1
+    out.append(f"Empire      {'Player':<{width}} Trade Culture Military  Titles              Tiles")
     for emp, e in doc["empires"].items():
         t = e["tracks"]
-        out.append(f"{title(emp):<11} {e['player']:<11} {_lvl(t['trade']):>5} {_lvl(t['culture']):>7} "
-                   f"{_lvl(t['military']):>8}  {', '.join(e['titles']) or '-':<19} "
-                   f"{', '.join(tile_name(x) for x in e['tiles'])}")
+        out.append(f"{title(emp):<11} {e['player']:<{width}} {_lvl(t['trade']):>5} "
+                   f"{_lvl(t['culture']):>7} {_lvl(t['military']):>8}  "
+                   f"{', '.join(e['titles']) or '-':<19} {', '.join(tile_name(x) for x in e['tiles'])}")
     out.append("")
     out.append("Resources:")
     for emp, e in doc["empires"].items():
@@ -137,12 +140,11 @@ def show_text(doc: dict[str, Any]) -> str:
         out.append(f"  {title(emp):<10} {e['resource_count']:>2}: {shown}")
     out.append("")
     out.append("Provinces:")
-    for pid, p in doc["provinces"].items():
+    for p in doc["provinces"].values():
         if not (p["controller"] or p["legions"] or p["fortress"] or p["buildings"]):
             continue
         owner = title(p["controller"]) if p["controller"] else "uncontrolled"
-        blds = ", ".join(b["kind"] + (f" ({title(b['occupied_by'])} occupies)" if b["occupied_by"] else "")
-                         for b in p["buildings"])
+        blds = ", ".join(_building(b) for b in p["buildings"])
         units = ", ".join(f"{n} {title(e)} legion{'s' if n > 1 else ''}" for e, n in p["legions"].items())
         if p["fortress"]:
             units = ", ".join(x for x in (units, f"{title(p['fortress'])} fortress") if x)
@@ -166,6 +168,12 @@ def show_text(doc: dict[str, Any]) -> str:
                            for e, o in tr["offers"].items())
         out.append(f"Trade for {tr['value']}: {offers or 'no offers yet'}")
     return "\n".join(out)
+
+
+def _building(b: dict[str, Any]) -> str:
+    """'caravan (wine)', 'market (Rome occupies)': a caravan names the commodity it brings."""
+    kind = f"{b['kind']} ({b['commodity']})" if b.get("commodity") else b["kind"]
+    return kind + (f" ({title(b['occupied_by'])} occupies)" if b["occupied_by"] else "")
 
 
 def _lvl(n: int) -> str:

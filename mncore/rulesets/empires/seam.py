@@ -93,7 +93,8 @@ class Empires:
                     commitment=s.commitment, secret=s.secret, sides=tuple(s.empires),
                     fair_play=s.options.fair_play, sandbox=s.options.sandbox,
                     forked_at=s.options.fork_of.at if s.options.fork_of else 0,
-                    over=won is not None, result=result)
+                    over=won is not None, result=result, round=s.round,
+                    players={e: es.player for e, es in s.empires.items()})
 
     def named(self, state: Any, game_id: str) -> GameState:
         return replace(cast(GameState, state), game_id=game_id)
@@ -132,7 +133,11 @@ class Empires:
             if "=" not in item:
                 raise InvalidCommand(f"--player {item}: write EMPIRE=NAME (or use --random)")
             emp_text, name = item.split("=", 1)
-            named[self.resolve_side(emp_text)] = name.strip()
+            emp = self.resolve_side(emp_text)
+            if emp in named:  # the later one would silently replace the first
+                raise InvalidCommand(f"--player {item}: {self.side_name(emp)} is already played by "
+                                     f"{named[emp]}; give each empire one --player")
+            named[emp] = name.strip()
         chosen: dict[Empire, str] = {}
         for text in spec.sides:
             emp = self.resolve_side(text)

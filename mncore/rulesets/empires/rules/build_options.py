@@ -34,8 +34,11 @@ def options(state: GameState, empire: Empire) -> list[Option]:
 
 # --- options ------------------------------------------------------------------------------------------
 
+SHOWN_PAYMENTS = 6  # ways to pay listed in a template; the others go to Option.more
+
+
 def _pays(state: GameState, empire: Empire, cost: int) -> tuple[str, ...]:
-    return tuple(payment.show(b) for b in payment.payment_hints(state, empire, cost))
+    return tuple(payment.show(b) for b in payment.payment_hints(state, empire, cost, limit=60))
 
 
 def _template(template: str, pays: tuple[str, ...], parts: dict[str, tuple[str, ...]] | None = None,
@@ -44,7 +47,9 @@ def _template(template: str, pays: tuple[str, ...], parts: dict[str, tuple[str, 
     parts = parts or {}
     if not pays or any(not values for values in parts.values()):
         return []
-    return [Option(kind=kind, template=template, parts={**parts, "payment": pays})]
+    more = {"payment": pays[SHOWN_PAYMENTS:]} if len(pays) > SHOWN_PAYMENTS else {}
+    return [Option(kind=kind, template=template, parts={**parts, "payment": pays[:SHOWN_PAYMENTS]},
+                   more=more)]
 
 
 def build_options(state: GameState, empire: Empire) -> list[Option]:
