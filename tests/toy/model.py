@@ -9,6 +9,7 @@ from typing import Literal, assert_never, get_args
 import msgspec
 from msgspec.structs import replace
 
+from mncore.geography import Links
 from mncore.host import LogUpgraded, RevealSecret, SecretRevealed, UpgradeLog
 
 RULESET_ID = "toy-2026"
@@ -45,7 +46,7 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     side: tuple[SideData, ...]
 
     def adjacent(self, a: str, b: str) -> bool:
-        return any(p.id == a and b in p.adjacent for p in self.province)
+        return a in _links(self) and _links(self).linked(a, b)
 
     def home(self, side: str) -> Province:
         return next(s.home for s in self.side if s.id == side)
@@ -55,6 +56,11 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         names: dict[str, str] = {s.id: s.name for s in self.side}
         names |= {p.id: p.name for p in self.province}
         return names.get(thing, thing)
+
+
+@functools.cache
+def _links(board: Board) -> Links:
+    return Links("province", {p.id: p.adjacent for p in board.province})
 
 
 @functools.cache

@@ -14,6 +14,7 @@ import msgspec
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.ids import ProvinceId, SeaId, SpaceRef
 from mncore.cache import ObjectCache
+from mncore.geography import Links
 from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.rulesets.empires.boardtypes import Board as Board, Province as Province, Sea as Sea, Setup as Setup
 from mncore.rulesets.empires.boardtypes import Space as Space
@@ -146,10 +147,10 @@ class Geo:
         self._provinces = {p.id: p for p in board.provinces}
         self._seas = {s.id: s for s in board.seas}
         self._spaces = {f"{p.id}/{s.id}": (p, s) for p in board.provinces for s in p.spaces}
-        self._adjacent = {p.id: frozenset(p.borders) for p in board.provinces}
-        self._seas_of = {p.id: frozenset(p.seas) for p in board.provinces}
-        self._coasts_of = {s.id: frozenset(s.coasts) for s in board.seas}
-        self._sea_neighbours = {s.id: frozenset(s.borders) for s in board.seas}
+        self._adjacent = Links("province", {p.id: p.borders for p in board.provinces})
+        self._seas_of = Links("province", {p.id: p.seas for p in board.provinces})
+        self._coasts_of = Links("sea", {s.id: s.coasts for s in board.seas})
+        self._sea_neighbours = Links("sea", {s.id: s.borders for s in board.seas})
         self._chains: dict[frozenset[SeaId], dict[ProvinceId, frozenset[int]]] = {}
         self._covered: dict[int, frozenset[str]] = {}
 
@@ -177,23 +178,23 @@ class Geo:
 
     def is_adjacent(self, a: ProvinceId, b: ProvinceId) -> bool:
         """Whether two provinces share a land border (a province is not adjacent to itself)."""
-        return b in _known(self._adjacent, a, "province")
+        return self._adjacent.linked(a, b)
 
     def adjacent(self, province_id: ProvinceId) -> frozenset[ProvinceId]:
         """The provinces sharing a land border with this one."""
-        return _known(self._adjacent, province_id, "province")
+        return self._adjacent.of(province_id)
 
     def seas_of(self, province_id: ProvinceId) -> frozenset[SeaId]:
         """The seas a province touches."""
-        return _known(self._seas_of, province_id, "province")
+        return self._seas_of.of(province_id)
 
     def coasts_of(self, sea_id: SeaId) -> frozenset[ProvinceId]:
         """The provinces on a sea's coasts."""
-        return _known(self._coasts_of, sea_id, "sea")
+        return self._coasts_of.of(sea_id)
 
     def sea_neighbours(self, sea_id: SeaId) -> frozenset[SeaId]:
         """The seas a trireme may move to from this one (4.1.1)."""
-        return _known(self._sea_neighbours, sea_id, "sea")
+        return self._sea_neighbours.of(sea_id)
 
     def is_adjoining(self, a: ProvinceId, b: ProvinceId, trireme_seas: frozenset[SeaId]) -> bool:
         """Whether a continuous chain of seas, each in trireme_seas, links a sea touching a to a sea
@@ -225,34 +226,16 @@ class Geo:
         it touches; cached per set of seas, since a position asks about the same set many times."""
         touched = self._chains.get(trireme_seas)
         if touched is None:
-            chain_of = self._chain_ids(trireme_seas)
+            chain_of = self._sea_neighbours.groups(trireme_seas)
             groups: dict[ProvinceId, set[int]] = {}
             for sea_id, label in chain_of.items():
-                for province_id in self._coasts_of[sea_id]:
+                for province_id in self._coasts_of.of(sea_id):
                     groups.setdefault(province_id, set()).add(label)
             touched = {p: frozenset(labels) for p, labels in groups.items()}
             if len(self._chains) > 4096:  # bound the memory of long games
                 self._chains.clear()
             self._chains[trireme_seas] = touched
         return touched
-
-    def _chain_ids(self, trireme_seas: frozenset[SeaId]) -> dict[SeaId, int]:
-        """Each known sea of trireme_seas mapped to the number of its chain."""
-        chains: dict[SeaId, int] = {}
-        for sea_id in trireme_seas:
-            if sea_id in self._sea_neighbours and sea_id not in chains:
-                self._label_chain(sea_id, len(chains), trireme_seas, chains)
-        return chains
-
-    def _label_chain(self, start: SeaId, label: int, seas: frozenset[SeaId],
-                     chains: dict[SeaId, int]) -> None:
-        chains[start] = label
-        frontier = [start]
-        while frontier:
-            for nxt in self._sea_neighbours[frontier.pop()]:
-                if nxt in seas and nxt not in chains:
-                    chains[nxt] = label
-                    frontier.append(nxt)
 
 
 geo: ObjectCache[Board, Geo] = ObjectCache(Geo)

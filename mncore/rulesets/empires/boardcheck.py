@@ -10,6 +10,7 @@ from mncore.rulesets.empires.boardtypes import Board, Province, Sea, Setup
 from mncore.rulesets.empires.ids import UnitKind
 from mncore.rulesets.empires.names import normalise
 from mncore.rulesets.empires.ruleset import Ruleset
+from mncore.geography import Links
 
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -127,21 +128,10 @@ def _check_connected(board: Board, provinces: dict[str, Province], seas: dict[st
     if not links:
         return ["provinces: the board has no provinces or seas"]
     start = next(iter(links))
-    reached = _reach(start, links)
+    reached = Links("place", links).reach(start)
     label = {"p": "province", "s": "sea"}
     return [f"{label[node[0]]} {node[2:]}: cannot be reached from {label[start[0]]} {start[2:]} "
             "through land borders, coasts and seas" for node in links if node not in reached]
-
-
-def _reach(start: str, links: dict[str, set[str]]) -> set[str]:
-    reached = {start}
-    frontier = [start]
-    while frontier:
-        for nxt in links[frontier.pop()]:
-            if nxt not in reached:
-                reached.add(nxt)
-                frontier.append(nxt)
-    return reached
 
 
 def _check_regions(board: Board, ruleset: Ruleset) -> list[str]:
