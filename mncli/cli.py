@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import click
@@ -68,7 +70,78 @@ class MnGroup(click.Group):
             ctx.exit(5)
 
 
-@click.group(cls=MnGroup, epilog=EXIT_CODES_HELP)
+# Which module holds each command, so that a command imports its own module and no other (a lean
+# start); a command missing here is still found, by loading every module.
+def _game_cmds() -> ModuleType:
+    from mncli import game_cmds
+    return game_cmds
+
+
+def _history_cmds() -> ModuleType:
+    from mncli import history_cmds
+    return history_cmds
+
+
+def _rules_cmd() -> ModuleType:
+    from mncli import rules_cmd
+    return rules_cmd
+
+
+def _demo_cmd() -> ModuleType:
+    from mncli import demo_cmd
+    return demo_cmd
+
+
+def _audit_cmds() -> ModuleType:
+    from mncli import audit_cmds
+    return audit_cmds
+
+
+def _map_cmd() -> ModuleType:
+    from mncli import map_cmd
+    return map_cmd
+
+
+_MODULES: dict[str, Callable[[], ModuleType]] = {
+    "game_cmds": _game_cmds, "history_cmds": _history_cmds, "rules_cmd": _rules_cmd,
+    "demo_cmd": _demo_cmd, "audit_cmds": _audit_cmds, "map_cmd": _map_cmd}
+_HOME = {
+    **dict.fromkeys(("new", "games", "status", "show", "replay", "log", "order", "options", "reveal",
+                     "fork"), "game_cmds"),
+    **dict.fromkeys(("export", "import", "verify", "upgrade"), "history_cmds"),
+    **dict.fromkeys(("position", "check", "diff", "explain", "dispute"), "audit_cmds"),
+    "rules": "rules_cmd", "demo": "demo_cmd", "map": "map_cmd",
+}
+
+
+class LazyGroup(MnGroup):
+    """Commands loaded from their own module when first named; all of them only for --help."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            home = _HOME.get(cmd_name)
+            for module_name in ([home] if home else []) + [m for m in _MODULES if m != home]:
+                if cmd_name in self._load(module_name):
+                    break
+        return self.commands.get(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for module_name in _MODULES:
+            self._load(module_name)
+        return sorted(self.commands)
+
+    def _load(self, module_name: str) -> set[str]:
+        """Add a module's commands (with --db after them too); the names it holds."""
+        module = _MODULES[module_name]()
+        found = [*getattr(module, "COMMANDS", ()), *getattr(module, "GROUPS", ())]
+        for command in found:
+            if command.name not in self.commands:
+                _with_db(command)
+                self.add_command(command)
+        return {str(c.name) for c in found}
+
+
+@click.group(cls=LazyGroup, epilog=EXIT_CODES_HELP)
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
               help=f"SQLite database file [default: $MN_DB or ./{DEFAULT_DB}]")
 @click.option("-v", "--verbose", count=True, help="More log detail on stderr (-vv for debug).")
@@ -114,15 +187,3 @@ def _with_db(command: click.Command) -> None:
                                        expose_value=False, callback=_set_db, is_eager=True,
                                        help="SQLite database file (as the global --db).",
                                        metavar="PATH"))
-
-
-def _register() -> None:
-    from mncli import audit_cmds, demo_cmd, game_cmds, history_cmds, map_cmd, rules_cmd
-
-    for command in (*game_cmds.COMMANDS, *history_cmds.COMMANDS, *rules_cmd.COMMANDS,
-                    *demo_cmd.COMMANDS, *audit_cmds.COMMANDS, map_cmd.map_group):
-        _with_db(command)
-        main.add_command(command)
-
-
-_register()

@@ -1,17 +1,26 @@
-"""structlog set-up: canonical log lines on stderr, console on a terminal, JSON otherwise."""
+"""structlog set-up: canonical log lines on stderr, console on a terminal, JSON otherwise.
+
+structlog itself is imported and configured only when the first line is due (mncore.logs).
+"""
 
 from __future__ import annotations
 
 import logging
 import sys
 
-import structlog
+from mncore import logs
 
 
 def configure_logging(verbose: int, log_format: str | None) -> None:
-    """Configure structlog to write to stderr at a level set by -v."""
+    """Log to stderr at a level set by -v; structlog is configured when the first line is due."""
     level = logging.WARNING - 10 * min(verbose, 2)
     fmt = log_format or ("console" if sys.stderr.isatty() else "json")
+    logs.set_level(level, lambda: _configure_structlog(level, fmt))
+
+
+def _configure_structlog(level: int, fmt: str) -> None:
+    import structlog
+
     renderer: structlog.typing.Processor = (
         structlog.dev.ConsoleRenderer(colors=False) if fmt == "console"
         else structlog.processors.JSONRenderer())

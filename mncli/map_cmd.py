@@ -33,3 +33,6 @@ def show(place: str | None, board_file: str | None, ruleset_name: str, as_json: 
 def check(file: str, ruleset_name: str) -> None:
     """Check a board FILE: print a summary if it is valid, else every problem (exit 2)."""
     click.echo(with_maps(ruleset_name).check_board(file))
+
+
+GROUPS = [map_group]

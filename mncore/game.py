@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
-import structlog
 from msgspec.structs import replace
 
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, link
@@ -20,7 +19,7 @@ from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Store
 from mncore.verify import Head, Report, verify_rows
 
-log = structlog.get_logger("mncore")
+from mncore import logs as log
 
 EXPORT_FORMAT = "mare-nostrum/log"  # an export's version is the log format of its game (chain.py)
 

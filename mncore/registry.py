@@ -8,8 +8,6 @@ through the `mare_nostrum.rulesets` entry point group (an object implementing th
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import entry_points
-
 from mncore.errors import InvalidCommand
 from mncore.protocol import Ruleset
 
@@ -39,6 +37,8 @@ def _load_plugins() -> None:
     if _plugins_loaded:
         return
     _plugins_loaded = True
+    from importlib.metadata import entry_points  # only when a log names a ruleset not built in
+
     for entry in entry_points(group="mare_nostrum.rulesets"):
         register(entry.load())
 

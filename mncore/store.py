@@ -8,7 +8,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import msgspec
-import sqlite_utils
 
 from mncore.chain import CURRENT, GENESIS_HASH, link
 from mncore.errors import Conflict, StoreError, UnknownGame
@@ -57,8 +56,9 @@ class Store:
         try:
             conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
             conn.execute("PRAGMA busy_timeout = 10000")
-            self.db = sqlite_utils.Database(conn)
-            tables = set(self.db.table_names())
+            conn.row_factory = sqlite3.Row
+            self.conn = conn
+            tables = self._tables()
         except sqlite3.DatabaseError as err:
             raise StoreError(f"{path} is not a SQLite database ({err})") from None
         if {"games", "events"} <= tables:
@@ -68,15 +68,25 @@ class Store:
                              "(no games or events table)")
         self._create_schema()
 
+    def _tables(self) -> set[str]:
+        return {r[0] for r in self.conn.execute("select name from sqlite_master where type = 'table'")}
+
+    def _query(self, sql: str, args: Sequence[object] = ()) -> list[sqlite3.Row]:
+        """Reads go through plain sqlite3: the hot path of every command pays for nothing more."""
+        return self.conn.execute(sql, args).fetchall()
+
     def _create_schema(self) -> None:
-        self.db.enable_wal()
-        self.db.table("games").create(
+        import sqlite_utils  # creating a database is rare: only then is sqlite-utils imported
+
+        db = sqlite_utils.Database(self.conn)
+        db.enable_wal()
+        db.table("games").create(
             {"id": str, "created_at": str, "secret": str, "schema": int}, pk="id", if_not_exists=True)
-        self.db.table("events").create(
+        db.table("events").create(
             {"game_id": str, "seq": int, "type": str, "payload": str, "recorded_at": str,
              "actor": str, "command": str, "batch": int, "hash": str},
             pk=("game_id", "seq"), not_null={"payload", "hash", "type"}, if_not_exists=True)
-        self._create_heads(self.db.conn)
+        self._create_heads(self.conn)
 
     @staticmethod
     def _create_heads(conn: sqlite3.Connection) -> None:
@@ -85,12 +95,12 @@ class Store:
                      "hash text)")
 
     def close(self) -> None:
-        self.db.conn.close()
+        self.conn.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taking the write lock at once so that a racer waits or loses."""
-        conn = self.db.conn
+        conn = self.conn
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
@@ -109,10 +119,10 @@ class Store:
                "(select hash from events where game_id = g.id order by seq desc limit 1) as head "
                "from games g left join events e on e.game_id = g.id group by g.id order by g.created_at, g.id")
         return [GameRow(id=r["id"], created_at=r["created_at"], events=r["n"],
-                        head_hash=r["head"] or GENESIS_HASH) for r in self.db.query(sql)]
+                        head_hash=r["head"] or GENESIS_HASH) for r in self._query(sql)]
 
     def has_game(self, game_id: str) -> bool:
-        return bool(list(self.db.query("select 1 from games where id = ?", [game_id])))
+        return bool(self._query("select 1 from games where id = ?", [game_id]))
 
     def require_game(self, game_id: str) -> None:
         if not self.has_game(game_id):
@@ -122,24 +132,24 @@ class Store:
 
     def log_version(self, game_id: str) -> int:
         """The log format of a game (1: payload-only hashes; 2: the whole row hashed)."""
-        rows = list(self.db.query("select schema from games where id = ?", [game_id]))
+        rows = self._query("select schema from games where id = ?", [game_id])
         return int(rows[0]["schema"]) if rows else CURRENT
 
     def recorded_head(self, game_id: str) -> tuple[int, str] | None:
         """The head the last write recorded beside the log, or None (a database from before heads)."""
-        if "heads" not in self.db.table_names():
+        if "heads" not in self._tables():
             return None
-        rows = list(self.db.query("select seq, hash from heads where game_id = ?", [game_id]))
+        rows = self._query("select seq, hash from heads where game_id = ?", [game_id])
         return (rows[0]["seq"], rows[0]["hash"]) if rows else None
 
     def secret(self, game_id: str) -> str | None:
-        rows = list(self.db.query("select secret from games where id = ?", [game_id]))
+        rows = self._query("select secret from games where id = ?", [game_id])
         return rows[0]["secret"] if rows else None
 
     def head(self, game_id: str) -> tuple[int, str]:
         """The last sequence number and hash (0 and the genesis hash for an empty log)."""
-        rows = list(self.db.query(
-            "select seq, hash from events where game_id = ? order by seq desc limit 1", [game_id]))
+        rows = self._query(
+            "select seq, hash from events where game_id = ? order by seq desc limit 1", [game_id])
         return (rows[0]["seq"], rows[0]["hash"]) if rows else (0, GENESIS_HASH)
 
     def rows(self, game_id: str, start: int = 1, end: int | None = None) -> list[Row]:
@@ -147,7 +157,8 @@ class Store:
                "where game_id = ? and seq >= ?" + (" and seq <= ?" if end is not None else "")
                + " order by seq")
         args: list[object] = [game_id, start] + ([end] if end is not None else [])
-        return [Row(**r) for r in self.db.query(sql, args)]
+        return [Row(seq=r[0], type=r[1], payload=r[2], recorded_at=r[3], actor=r[4], command=r[5],
+                    batch=r[6], hash=r[7]) for r in self._query(sql, args)]
 
     # --- writes --------------------------------------------------------------------------------
 
