@@ -8,7 +8,7 @@ import click
 
 from mncli.common import (as_option, emit_json, json_option, open_store, ruleset_option, side_arg,
                           to_builtins)
-from mncore import game, registry
+from mncore import game, redaction, registry
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand
 from mncore.protocol import NewGame
@@ -81,7 +81,7 @@ def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
     """Round, phase, who must act and what decision is pending."""
     loaded = game.load(open_store(ctx), game_id)
     if as_json:
-        doc = loaded.ruleset.view(loaded.state, None)
+        doc = redaction.view(loaded.ruleset, loaded.state, None)  # only the public keys below
         emit_json({k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
                                        "pending", "titles") if k in doc})
     else:
@@ -116,7 +116,7 @@ def replay_cmd(ctx: click.Context, game_id: str, to: int, as_empire: str | None,
 
 def _show(loaded: game.Loaded, as_empire: str | None, as_json: bool) -> None:
     ruleset = loaded.ruleset
-    doc = ruleset.view(loaded.state, side_arg(ruleset, as_empire))
+    doc = redaction.view(ruleset, loaded.state, side_arg(ruleset, as_empire))
     if as_json:
         emit_json(doc)
     else:
@@ -134,19 +134,19 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, as_em
             as_json: bool) -> None:
     """One readable sentence per event, with its sequence number."""
     store = open_store(ctx)
-    ruleset = game.load(store, game_id, 1).ruleset
+    loaded = game.load(store, game_id)
+    ruleset = loaded.ruleset
     viewer = side_arg(ruleset, as_empire)
+    opened = loaded.meta.secret is not None
     rows = store.rows(game_id, start, end)
     docs = []
     for r in rows:
-        event = ruleset.decode_event(r.payload)
-        shown = ruleset.redact(event, viewer)
+        # every line made for one side passes the redaction boundary
         if as_json:
-            docs.append({"seq": r.seq, "type": r.type, "actor": r.actor, "recorded_at": r.recorded_at,
-                         "event": to_builtins(shown), "text": ruleset.describe(event, viewer),
-                         "hash": r.hash})
+            docs.append(redaction.log_doc(ruleset, r, viewer, opened, loaded.version))
         else:
-            click.echo(f"{r.seq:>5}  {ruleset.describe(event, viewer)}")
+            text = redaction.describe(ruleset, ruleset.decode_event(r.payload), viewer, opened)
+            click.echo(f"{r.seq:>5}  {text}")
     if as_json:
         emit_json(docs)
 
@@ -175,8 +175,10 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
             where = f"order {n} ('{line}')" if len(lines) > 1 else f"'{line}'"
             err.message = f"{where}: {err.message}"
             raise
+        opened = loaded.meta.secret is not None
         for r in rows:
-            click.echo(f"{r.seq:>5}  {ruleset.describe(ruleset.decode_event(r.payload), empire)}")
+            text = redaction.describe(ruleset, ruleset.decode_event(r.payload), empire, opened)
+            click.echo(f"{r.seq:>5}  {text}")
 
 
 def _order_lines(orders: tuple[str, ...]) -> list[str]:
@@ -198,7 +200,7 @@ def options(ctx: click.Context, game_id: str, as_empire: str, as_json: bool) -> 
     loaded = game.load(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     empire = ruleset.resolve_side(as_empire)
-    found = ruleset.options(loaded.state, empire)
+    found = redaction.options(ruleset, loaded.state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
         return
