@@ -7,7 +7,7 @@ import sys
 import click
 
 from mncli.common import as_option, emit_json, json_option, open_store, side_arg, to_builtins, with_audits
-from mncore import game
+from mncore import game, redaction
 from mncore.dice import Rng, new_secret, seeded_secret
 from mncore.dispute import is_bundle, make_bundle, verify_bundle
 from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
@@ -51,17 +51,20 @@ def _write(output: str | None, text: str) -> None:
 @click.option("--at", "at", type=int, default=None, help="The position after event N [default: now].")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the position to this file instead of stdout ('-': stdout).")
+@as_option(help="What this empire may see of the position (others' screens as counts); not loadable.")
 @click.pass_context
-def position(ctx: click.Context, game_id: str, at: int | None, output: str | None) -> None:
+def position(ctx: click.Context, game_id: str, at: int | None, output: str | None,
+             as_empire: str | None) -> None:
     """Write the position of a game (after event N) as a TOML position file (docs/positions.md).
 
-    `mn new --position FILE` starts a sandbox game from it.
+    `mn new --position FILE` starts a sandbox game from it (a host's position, without --as).
     """
     store = open_store(ctx)
     store.require_game(game_id)
     upto = _upto(store.head(game_id)[0], at, game_id)
     loaded = game.load(store, game_id, upto)
-    _write(output, with_audits(loaded.ruleset).write_position(loaded.state))
+    viewer = redaction.viewer_of(loaded.meta, side_arg(loaded.ruleset, loaded.state, as_empire))
+    _write(output, with_audits(loaded.ruleset).write_position(loaded.state, viewer))
 
 
 COMMANDS: list[click.Command] = [position]
@@ -118,11 +121,12 @@ def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_
 @click.option("--at", "at", type=int, default=None, help="GAME after event N [default: now].")
 @click.option("--to", "to", type=int, default=None,
               help="OTHER (or GAME, without OTHER) after event M [default: now].")
+@as_option(help="Compare what this empire may see (its views). Default: host view.")
 @json_option
 @click.pass_context
 def diff(ctx: click.Context, game_id: str, other: str | None, at: int | None, to: int | None,
-         as_json: bool) -> None:
-    """What differs between two games, or two points of one game (host view).
+         as_empire: str | None, as_json: bool) -> None:
+    """What differs between two games, or two points of one game (host view, or --as an empire's).
 
     \b
     mn diff GAME OTHER            the two games now
@@ -138,6 +142,14 @@ def diff(ctx: click.Context, game_id: str, other: str | None, at: int | None, to
     if left.ruleset is not right.ruleset:
         raise InvalidCommand(f"{game_id} and {other} are games of different rulesets: "
                              f"{left.ruleset.name} and {right.ruleset.name}")
+    viewer = side_arg(left.ruleset, left.state, as_empire)
+    if viewer is not None:
+        found = redaction.diff_views(left.ruleset, left.state, right.state, viewer)
+        if as_json:
+            emit_json(found)
+        else:
+            click.echo("\n".join(c["text"] for c in found) if found else "No differences.")
+        return
     changes = with_audits(left.ruleset).diff(left.state, right.state)
     if as_json:
         emit_json([to_builtins(c) for c in changes])
@@ -165,11 +177,11 @@ def explain_cmd(ctx: click.Context, game_id: str, seq: int, as_empire: str | Non
                 as_json: bool) -> None:
     """Why event SEQ happened: the order behind it, the rules and rulings applied, its figures."""
     store = open_store(ctx)
-    store.require_game(game_id)
-    rows = store.rows(game_id)
-    first = game.load(store, game_id, 1)
-    ruleset = with_audits(first.ruleset)
-    found = ruleset.explain(rows, seq, side_arg(ruleset, first.state, as_empire))
+    loaded = game.load(store, game_id)
+    ruleset = with_audits(loaded.ruleset)
+    viewer = redaction.viewer_of(loaded.meta, side_arg(ruleset, loaded.state, as_empire))
+    # the rows pass the redaction boundary: a command viewer may not read whole is left out
+    found = ruleset.explain(redaction.rows_for(ruleset, loaded.rows, viewer, False), seq, viewer)
     if as_json:
         emit_json(to_builtins(found))
     else:
@@ -183,8 +195,9 @@ def explain_cmd(ctx: click.Context, game_id: str, seq: int, as_empire: str | Non
 @click.option("--at", "at", type=int, required=True, help="The event disputed.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
               help="The bundle file to write ('-': stdout).")
+@as_option(help="A bundle for this empire: hidden fields committed, its view of the positions.")
 @click.pass_context
-def dispute(ctx: click.Context, game_id: str, at: int, output: str) -> None:
+def dispute(ctx: click.Context, game_id: str, at: int, output: str, as_empire: str | None) -> None:
     """Pack the evidence about event N into one JSON bundle that `mn verify FILE` checks.
 
     The bundle holds the log up to N (with hashes and commands), the versions, the randomness
@@ -192,9 +205,9 @@ def dispute(ctx: click.Context, game_id: str, at: int, output: str) -> None:
     N, the explanation of N, and a digest over it all (docs/disputes.md).
     """
     store = open_store(ctx)
-    store.require_game(game_id)
-    rows = store.rows(game_id)
-    data = make_bundle(game_id, rows, at, store.log_version(game_id))
+    loaded = game.load(store, game_id)
+    data = make_bundle(game_id, loaded.rows, at, loaded.version,
+                       side_arg(loaded.ruleset, loaded.state, as_empire))
     if output == "-":  # the bundle itself on stdout; the summary would corrupt it
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

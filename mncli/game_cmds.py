@@ -9,7 +9,7 @@ import click
 
 from mncli.common import (as_option, emit_json, json_option, open_store, ruleset_option, side_arg,
                           to_builtins)
-from mncore import game, registry
+from mncore import game, redaction, registry
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand
 from mncore.names import resolve_side_in_game, suggest
@@ -83,7 +83,7 @@ def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
     """Round, phase, who must act and what decision is pending."""
     loaded = game.load(open_store(ctx), game_id)
     if as_json:
-        doc = loaded.ruleset.view(loaded.state, None)
+        doc = redaction.view(loaded.ruleset, loaded.state, None)  # only the public keys below
         emit_json({k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
                                        "pending", "titles") if k in doc})
     else:
@@ -118,7 +118,7 @@ def replay_cmd(ctx: click.Context, game_id: str, to: int, as_empire: str | None,
 
 def _show(loaded: game.Loaded, as_empire: str | None, as_json: bool) -> None:
     ruleset = loaded.ruleset
-    doc = ruleset.view(loaded.state, side_arg(ruleset, loaded.state, as_empire))
+    doc = redaction.view(ruleset, loaded.state, side_arg(ruleset, loaded.state, as_empire))
     if as_json:
         emit_json(doc)
     else:
@@ -142,6 +142,7 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
     loaded = game.load(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     viewer = side_arg(ruleset, loaded.state, as_empire)
+    opened = loaded.meta.secret is not None
     wanted = _event_types(ruleset, types)
     # the round of each event is the round of the state it leads to, hence a fold from the start
     state, in_round = ruleset.initial(""), {}
@@ -155,13 +156,12 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
             continue
         if (wanted and r.type not in wanted) or (rounds and in_round[r.seq] not in rounds):
             continue
-        shown = ruleset.redact(event, viewer)
+        # every line made for one side passes the redaction boundary
         if as_json:
-            docs.append({"seq": r.seq, "type": r.type, "actor": r.actor, "recorded_at": r.recorded_at,
-                         "event": to_builtins(shown), "text": ruleset.describe(event, viewer),
-                         "hash": r.hash})
+            docs.append(redaction.log_doc(ruleset, r, viewer, opened, loaded.version))
         else:
-            click.echo(f"{r.seq:>5}  {ruleset.describe(event, viewer)}")
+            text = redaction.describe(ruleset, event, viewer, opened)
+            click.echo(f"{r.seq:>5}  {text}")
     if as_json:
         emit_json(docs)
 
@@ -205,8 +205,10 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
             where = f"order {n} ('{line}')" if len(lines) > 1 else f"'{line}'"
             err.message = f"{where}: {err.message}"
             raise
+        opened = loaded.meta.secret is not None
         for r in rows:
-            click.echo(f"{r.seq:>5}  {ruleset.describe(ruleset.decode_event(r.payload), empire)}")
+            text = redaction.describe(ruleset, ruleset.decode_event(r.payload), empire, opened)
+            click.echo(f"{r.seq:>5}  {text}")
 
 
 def _order_lines(orders: tuple[str, ...]) -> list[str]:
@@ -234,7 +236,7 @@ def options(ctx: click.Context, game_id: str, as_empire: str, show_all: bool, as
     loaded = game.load(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
-    found = ruleset.options(loaded.state, empire)
+    found = redaction.options(ruleset, loaded.state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
         return

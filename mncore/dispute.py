@@ -11,14 +11,15 @@ from msgspec.structs import replace
 
 import mncore
 from mncore.errors import InvalidCommand, MareNostrumError
-from mncore.game import ExportLine, utc_now
+from mncore import redaction
+from mncore.game import ExportLine, export_line, utc_now
 from mncore.logread import fold, ruleset_of
 from mncore.host import SecretRevealed
 from mncore.protocol import HOST, Audits, Ruleset
 from mncore.rulebook import Cited
 from mncore.chain import VERSIONS, link
 from mncore.store import Row
-from mncore.verify import Head, verify_rows
+from mncore.verify import Head, verify_rows, verify_side_rows
 
 FORMAT = "mare-nostrum/dispute"
 _ENCODER = msgspec.json.Encoder(order="deterministic")
@@ -43,6 +44,7 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     explanation: msgspec.Raw  # the ruleset's explanation of event `at` (mn explain --json)
     also_format: str  # FORMAT again: no single changed byte can make a bundle look like another file
     digest: str
+    made_for: str | None = None  # a bundle made for one side: hidden fields withheld, its view only
 
 
 class BundleCheck(msgspec.Struct, kw_only=True):
@@ -60,23 +62,32 @@ def is_bundle(data: bytes) -> bool:
     return FORMAT.encode() in data
 
 
-def make_bundle(game_id: str, rows: Sequence[Row], at: int, version: int) -> bytes:
-    """The bundle for event `at` of a game whose whole log is rows (with its secret, if revealed)."""
+def make_bundle(game_id: str, rows: Sequence[Row], at: int, version: int,
+                viewer: str | None = None) -> bytes:
+    """The bundle for event `at` of a game whose whole log is rows (with its secret, if revealed).
+
+    For a viewer, every part passes the redaction boundary: the log as its export, the positions
+    and the explanation as it may see them.
+    """
     if not 1 <= at <= len(rows):
         raise InvalidCommand(f"--at {at}: game {game_id} has events 1 to {len(rows)}")
     end = _batch_end(rows, at)
     kept = list(rows[:end])
     ruleset = _audits(ruleset_of(kept[0].payload, f"game {game_id}"))
     meta = ruleset.meta(fold(ruleset, [ruleset.decode_event(r.payload) for r in rows]))
-    before, after = _positions(ruleset, kept, at)
+    opened = meta.secret is not None
+    if opened:
+        viewer = None  # the secret is out: nothing is hidden any more
+    before, after = _positions(ruleset, kept, at, viewer)
     bundle = Bundle(
         format=FORMAT, version=version, game=game_id, at=at, engine_version=mncore.__version__,
         ruleset=f"{meta.ruleset_id}@{meta.ruleset_version}", commitment=meta.commitment,
-        secret=meta.secret, head_hash=kept[-1].hash, log=[_line(r) for r in kept],
+        secret=meta.secret, head_hash=kept[-1].hash,
+        log=[export_line(ruleset, r, viewer, opened, version) for r in kept],
         rulings=[Cited(id=r.id, title=r.title, decision=r.decision)
                  for r in ruleset.rulebook.rulings.values()],
-        before=before, after=after, explanation=_explanation(ruleset, kept, at), also_format=FORMAT,
-        digest="")
+        before=before, after=after, explanation=_explanation(ruleset, kept, at, viewer),
+        also_format=FORMAT, digest="", made_for=viewer)
     return _encode(replace(bundle, digest=_digest(bundle)))
 
 
@@ -94,27 +105,22 @@ def _audits(ruleset: Ruleset) -> Any:
     return ruleset
 
 
-def _explanation(ruleset: Any, rows: Sequence[Row], at: int) -> msgspec.Raw:
-    return msgspec.Raw(_ENCODER.encode(ruleset.explain(rows, at, None)))
+def _explanation(ruleset: Any, rows: Sequence[Row], at: int, viewer: str | None = None) -> msgspec.Raw:
+    shown = redaction.rows_for(ruleset, rows, viewer, False)
+    return msgspec.Raw(_ENCODER.encode(ruleset.explain(shown, at, viewer)))
 
 
-def _positions(ruleset: Any, rows: Sequence[Row], at: int
+def _positions(ruleset: Any, rows: Sequence[Row], at: int, viewer: str | None = None
                ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
     events = [ruleset.decode_event(r.payload) for r in rows[:at]]
     before = fold(ruleset, events[:-1])
     after = fold(ruleset, events[-1:], before)
-    return (_doc(ruleset, before) if at > 1 else None), _doc(ruleset, after)
+    return (_doc(ruleset, before, viewer) if at > 1 else None), _doc(ruleset, after, viewer)
 
 
-def _doc(ruleset: Any, state: Any) -> dict[str, Any]:
-    out: dict[str, Any] = msgspec.to_builtins(ruleset.position_doc(state), order="deterministic")
+def _doc(ruleset: Any, state: Any, viewer: str | None) -> dict[str, Any]:
+    out: dict[str, Any] = msgspec.to_builtins(ruleset.position_doc(state, viewer), order="deterministic")
     return out
-
-
-def _line(r: Row) -> ExportLine:
-    return ExportLine(seq=r.seq, type=r.type, recorded_at=r.recorded_at, actor=r.actor, batch=r.batch,
-                      command=msgspec.Raw(r.command.encode() if r.command is not None else b"null"),
-                      payload=msgspec.Raw(r.payload.encode()), hash=r.hash)
 
 
 def _encode(bundle: Bundle) -> bytes:
@@ -164,6 +170,8 @@ def _decode(data: bytes) -> Bundle:
 
 def _check(bundle: Bundle) -> list[str]:
     rows = [_row(line) for line in bundle.log]
+    if bundle.made_for is not None:
+        return _check_side(bundle, rows)
     if not rows or bundle.at > len(rows) or rows[-1].hash != bundle.head_hash:
         raise _Failed("the log does not reach the disputed event or end at the stated head hash")
     ruleset = _audits(ruleset_of(rows[0].payload, "the bundle's log"))
@@ -190,11 +198,27 @@ def _check(bundle: Bundle) -> list[str]:
     return _proven(ruleset, bundle, report.commands_checked - appended, report.random_unchecked)
 
 
+def _check_side(bundle: Bundle, rows: list[Row]) -> list[str]:
+    """A bundle made for one side: its chain and what that side may see; the rest stays committed."""
+    if not rows or bundle.at > len(rows) or rows[-1].hash != bundle.head_hash:
+        raise _Failed("the log does not reach the disputed event or end at the stated head hash")
+    withheld = {line.seq: line.withheld for line in bundle.log if line.withheld}
+    report = verify_side_rows(rows, bundle.version, withheld,
+                              [Head(source="the bundle's head hash", hash=bundle.head_hash,
+                                    seq=len(rows), last=False)], bundle.made_for or "one side")
+    if not report.ok:
+        raise _Failed(f"the log fails verification at event {report.first_bad}: {report.reason}")
+    return [f"the bundle is intact: its digest covers every byte (sha256 {bundle.digest[:16]})",
+            *report.proven[:-1],
+            f"{report.hidden - report.opened} hidden fields stay committed; the positions and the "
+            f"explanation are {bundle.made_for}'s view, which only a full bundle recomputes"]
+
+
 def _row(line: ExportLine) -> Row:
     command = bytes(line.command).decode()
     return Row(seq=line.seq, type=line.type, payload=bytes(line.payload).decode(),
                recorded_at=line.recorded_at, actor=line.actor, batch=line.batch, hash=line.hash,
-               command=None if command == "null" else command)
+               command=None if command == "null" else command, salts=line.salts)
 
 
 def _with_reveal(ruleset: Ruleset, rows: list[Row], secret: str | None, version: int) -> list[Row]:

@@ -10,14 +10,15 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, link
+from mncore import redaction
+from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, link
 from mncore.dice import Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.logread import content_head, decode_rows, fold, ruleset_of
 from mncore.host import UpgradeLog
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Store
-from mncore.verify import Head, Report, verify_rows
+from mncore.verify import Head, Report, verify_rows, verify_side_rows
 
 from mncore import logs as log
 
@@ -65,13 +66,17 @@ def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
 
 # --- writing ---------------------------------------------------------------------------------------------
 
-def _new_rows(ruleset: Ruleset, events: Iterable[Any], actor: str, command: bytes | None,
-              now: str) -> list[NewRow]:
+def _new_rows(ruleset: Ruleset, events: Iterable[Any], actor: str, command: Any, now: str,
+              first_seq: int, secret: bytes | None) -> list[NewRow]:
+    """The rows to append, each with the salts of its hidden fields (the store hashes their
+    commitments); numbered from first_seq, which the store's expected seq guarantees."""
+    encoded = ruleset.encode_command(command).decode()
     out = []
     for i, e in enumerate(events):
+        cmd = command if i == 0 else None
         out.append(NewRow(type=ruleset.event_type_of(e), payload=ruleset.encode_event(e).decode(),
-                          recorded_at=now, actor=actor,
-                          command=command.decode() if (command is not None and i == 0) else None))
+                          recorded_at=now, actor=actor, command=encoded if i == 0 else None,
+                          salts=redaction.salts_for(ruleset, secret, first_seq + i, e, cmd)))
     return out
 
 
@@ -92,7 +97,7 @@ def create(store: Store | Callable[[], Store], ruleset: Ruleset, cmd: Any, secre
     gid = game_id or new_game_id()
     now = utc_now()
     rows = store.create_game(gid, now, secret.hex(),
-                             _new_rows(ruleset, events, HOST, ruleset.encode_command(cmd), now))
+                             _new_rows(ruleset, events, HOST, cmd, now, 1, secret))
     log.info("game created", game=gid, ruleset=ruleset.short, events=len(rows))
     return load(store, gid)
 
@@ -101,12 +106,13 @@ def submit(store: Store, loaded: Loaded, command: Any) -> tuple[Loaded, list[Row
     """Decide one command against the loaded game and append its events; nothing written if refused."""
     seq, head = loaded.head
     ruleset = loaded.ruleset
-    secret = store.secret(loaded.game_id)
-    rng = Rng(bytes.fromhex(secret) if secret else None, loaded.draw_head)
+    secret_hex = store.secret(loaded.game_id)
+    secret = bytes.fromhex(secret_hex) if secret_hex else None
+    rng = Rng(secret, loaded.draw_head)
     events, state = ruleset.decide(loaded.state, command, rng)
     actor = ruleset.actor_of(command)
     rows = store.append(loaded.game_id, seq,
-                        _new_rows(ruleset, events, actor, ruleset.encode_command(command), utc_now()))
+                        _new_rows(ruleset, events, actor, command, utc_now(), seq + 1, secret))
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
     return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
@@ -127,12 +133,20 @@ def verify_game(store: Store, game_id: str, held: str | None = None) -> Report:
 
 
 def verify_export(data: bytes, source: str, held: str | None = None) -> Report:
-    """Verify an export file, holding it to its header's count and head, and to a head a player kept."""
-    header, rows = parse_export(data, source)
+    """Verify an export file, holding it to its header's count and head, and to a head a player kept.
+
+    An export made for one side (some fields withheld) is checked as far as its reader can: the
+    whole chain, every hidden field it may see against its commitment; the rest stay committed.
+    """
+    parsed = _parse(data, source)
+    header = parsed.header
     heads = [Head(source="the export header", seq=header.events, hash=header.head_hash)]
     if held is not None:
         heads.append(Head(source="the head you hold", hash=held, last=False))
-    return verify_rows(rows, header.version, heads)
+    if parsed.withheld:
+        return verify_side_rows(parsed.rows, header.version, parsed.withheld, heads,
+                                header.made_for or "one side")
+    return verify_rows(parsed.rows, header.version, heads)
 
 
 def upgrade(store: Store, game_id: str) -> Loaded:
@@ -148,12 +162,19 @@ def upgrade(store: Store, game_id: str) -> Loaded:
         raise IntegrityFailure(report.first_bad or 1, f"{report.reason}; nothing was rewritten")
     seq, old_head = loaded.head
     command = UpgradeLog(from_version=loaded.version, previous_head=old_head)
-    events, _ = loaded.ruleset.decide(loaded.state, command, Rng(None, loaded.draw_head))
-    added = [Row(seq=seq + 1 + i, type=n.type, payload=n.payload, recorded_at=n.recorded_at, actor=HOST,
-                 batch=seq + 1, hash="", command=n.command)
-             for i, n in enumerate(_new_rows(loaded.ruleset, events, HOST,
-                                             loaded.ruleset.encode_command(command), utc_now()))]
-    store.rewrite_log(game_id, (seq, old_head), rechain([*loaded.rows, *added], CURRENT), CURRENT)
+    ruleset = loaded.ruleset
+    events, _ = ruleset.decide(loaded.state, command, Rng(None, loaded.draw_head))
+    secret_hex = store.secret(game_id) or loaded.meta.secret  # an imported game may have revealed it
+    secret = bytes.fromhex(secret_hex) if secret_hex else None
+    added = [Row(seq=n_seq, type=n.type, payload=n.payload, recorded_at=n.recorded_at, actor=HOST,
+                 batch=seq + 1, hash="", command=n.command, salts=n.salts)
+             for n_seq, n in enumerate(_new_rows(ruleset, events, HOST, command, utc_now(), seq + 1,
+                                                 secret), start=seq + 1)]
+    # format 2 hashes hidden fields as salted commitments: the old rows get their salts now
+    old = [replace(r, salts=redaction.salts_for(
+        ruleset, secret, r.seq, e, ruleset.decode_command(r.command) if r.command else None))
+        for r, e in zip(loaded.rows, loaded.events, strict=True)]
+    store.rewrite_log(game_id, (seq, old_head), rechain([*old, *added], CURRENT), CURRENT)
     log.info("log upgraded", game=game_id, old_head=old_head, events=seq + len(added))
     after = verify_game(store, game_id)
     if not after.ok:
@@ -188,7 +209,11 @@ def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loa
                   commitment=ruleset.meta(fold(ruleset, src.events[:1])).commitment)
     created = ruleset.fork_created(src.events[0], commitment(secret), ref)
     payloads = [ruleset.encode_event(created).decode()] + [r.payload for r in src.rows[1:]]
-    rows = rechain([replace(r, payload=p) for r, p in zip(src.rows, payloads, strict=True)], CURRENT)
+    events = [created, *src.events[1:]]
+    # the fork's hidden fields are salted from its own secret, as its later events will be
+    rows = rechain([replace(r, payload=p, salts=redaction.salts_for(
+        ruleset, secret, r.seq, e, ruleset.decode_command(r.command) if r.command else None))
+        for r, p, e in zip(src.rows, payloads, events, strict=True)], CURRENT)
     store.import_rows(new_id, utc_now(), rows, CURRENT, secret=secret.hex())
     return load(store, new_id)
 
@@ -199,7 +224,7 @@ def rechain(rows: Sequence[Row], version: int) -> list[Row]:
     head = GENESIS_HASH
     for r in rows:
         head = link(version, head, seq=r.seq, type=r.type, actor=r.actor, batch=r.batch,
-                    recorded_at=r.recorded_at, command=r.command, payload=r.payload)
+                    recorded_at=r.recorded_at, command=r.command, payload=r.payload, salts=r.salts)
         out.append(replace(r, hash=head))
     return out
 
@@ -221,7 +246,12 @@ class ExportHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
 class ExportLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
                  omit_defaults=True):
-    """One event of an export: its store row with the payload embedded as canonical JSON."""
+    """One event of an export: its store row with the payload embedded as canonical JSON.
+
+    A full export carries the salt of every hidden field (`salts`), so that it verifies without the
+    secret. An export made for one side carries the salts of the hidden fields it may see; each of
+    the others reads {"commit": hex} in payload or command and is named in `withheld`.
+    """
 
     seq: int
     type: str
@@ -231,45 +261,70 @@ class ExportLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     command: msgspec.Raw  # the command that caused the batch, on its first line; else null
     payload: msgspec.Raw
     hash: str
-    redacted: bool = False  # an export made for one empire: hidden parts of this payload withheld
+    redacted: bool = False  # some hidden field of this line is withheld (an export made for one side)
+    salts: dict[str, str] = {}  # hidden field -> salt, for the fields the reader may open
+    withheld: dict[str, str] = {}  # hidden field -> commitment, for the fields it may not
 
 
 _LINE = msgspec.json.Encoder()
 
 
+def _raw(text: str | None) -> msgspec.Raw:
+    return msgspec.Raw(text.encode() if text is not None else b"null")
+
+
+def export_line(loaded_ruleset: Ruleset, row: Row, viewer: str | None, opened: bool,
+                version: int) -> ExportLine:
+    """One row as an export line, for the host (viewer None: every salt) or one side."""
+    if viewer is None:
+        return ExportLine(seq=row.seq, type=row.type, recorded_at=row.recorded_at, actor=row.actor,
+                          batch=row.batch, command=_raw(row.command), payload=_raw(row.payload),
+                          hash=row.hash, salts=row.salts)
+    side = redaction.side_row(loaded_ruleset, row, viewer, opened, version)
+    return ExportLine(seq=row.seq, type=row.type, recorded_at=row.recorded_at, actor=row.actor,
+                      batch=row.batch, command=_raw(side.command), payload=_raw(side.payload),
+                      hash=row.hash, redacted=bool(side.withheld), salts=side.salts,
+                      withheld=side.withheld)
+
+
 def export_lines(loaded: Loaded, viewer: str | None = None) -> list[bytes]:
-    """JSON Lines: a header, then one line per event with its sequence number and hash."""
+    """JSON Lines: a header, then one line per event with its sequence number and hash.
+
+    Every line made for one side passes the redaction boundary (mncore/redaction.py).
+    """
     rows, ruleset, meta = loaded.rows, loaded.ruleset, loaded.meta
     head = rows[-1].hash if rows else GENESIS_HASH
     header = ExportHeader(format=EXPORT_FORMAT, version=loaded.version, game=loaded.game_id,
                           ruleset=f"{meta.ruleset_id}@{meta.ruleset_version}",
                           events=len(rows), head_hash=head, made_for=viewer)
-    out = [_LINE.encode(header)]
-    for r in rows:
-        payload, command, redacted = r.payload, r.command, False
-        if viewer is not None:
-            event = ruleset.decode_event(r.payload)
-            shown = ruleset.redact(event, viewer)
-            if shown is not event:
-                payload, redacted = ruleset.encode_event(shown).decode(), True
-            if r.actor not in (viewer, HOST):
-                command = None  # another empire's order may carry hidden choices (an offer)
-        out.append(_LINE.encode(ExportLine(
-            seq=r.seq, type=r.type, recorded_at=r.recorded_at, actor=r.actor, batch=r.batch,
-            command=msgspec.Raw(command.encode() if command is not None else b"null"),
-            payload=msgspec.Raw(payload.encode()), hash=r.hash, redacted=redacted)))
-    return out
+    opened = meta.secret is not None
+    return [_LINE.encode(header)] + [
+        _LINE.encode(export_line(ruleset, r, viewer, opened, loaded.version)) for r in rows]
+
+
+class ParsedExport(msgspec.Struct, kw_only=True):
+    """An export read line by line: its header, its rows, and the fields each line withholds."""
+
+    header: ExportHeader
+    rows: list[Row]
+    withheld: dict[int, dict[str, str]]  # seq -> field -> commitment (an export made for one side)
 
 
 def parse_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
-    """The header and rows of an export, read line by line; DataError naming a line that is not one.
+    """The header and rows of a full export, read line by line; DataError naming a line that is not one.
 
     The hash chain is not checked here: verify_rows() does that and names the first bad event.
     """
-    return _parse(data, source)
+    parsed = _parse(data, source)
+    if parsed.withheld:
+        seq = min(parsed.withheld)
+        raise DataError(source, [f"line {seq + 1}: this export was made for "
+                                 f"{parsed.header.made_for or 'one empire'} with hidden parts "
+                                 "withheld; only a full export can be imported"])
+    return parsed.header, parsed.rows
 
 
-def _parse(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
+def _parse(data: bytes, source: str) -> ParsedExport:
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -283,25 +338,27 @@ def _parse(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
         raise DataError(source, [f"line 1: format {header.format} v{header.version} is not "
                                  f"{EXPORT_FORMAT} v{' or v'.join(map(str, VERSIONS))}"])
     rows: list[Row] = []
+    withheld: dict[int, dict[str, str]] = {}
     for i, raw in enumerate(lines[1:], start=2):
         try:
             line = msgspec.json.decode(raw, type=ExportLine)
             payload = bytes(line.payload).decode()
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as err:
             raise DataError(source, [f"line {i}: malformed event line ({err})"]) from None
-        if line.redacted:
-            raise DataError(source, [f"line {i}: this export was made for "
-                                     f"{header.made_for or 'one empire'} with hidden parts withheld; "
-                                     "only a full export can be imported or verified"])
+        if line.redacted and not line.withheld:
+            raise DataError(source, [f"line {i}: this export was made by an older mn for one empire, "
+                                     "with hidden parts dropped; it cannot be imported or verified"])
+        if line.withheld:
+            withheld[line.seq] = line.withheld
         rows.append(Row(seq=line.seq, type=line.type, payload=payload, recorded_at=line.recorded_at,
-                        actor=line.actor, batch=line.batch, hash=line.hash,
+                        actor=line.actor, batch=line.batch, hash=line.hash, salts=line.salts,
                         command=None if bytes(line.command) == b"null" else bytes(line.command).decode()))
-    return header, rows
+    return ParsedExport(header=header, rows=rows, withheld=withheld)
 
 
 def read_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
     """Parse and check an export line by line; DataError naming the first bad line."""
-    header, rows = _parse(data, source)
+    header, rows = parse_export(data, source)
     head = GENESIS_HASH
     for i, row in enumerate(rows, start=2):
         expected_seq = i - 1
@@ -314,8 +371,12 @@ def read_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
             raise DataError(source, [f"line {i}: the payload is not JSON ({err})"]) from None
         if kind != row.type:
             raise DataError(source, [f"line {i}: type {row.type} but the payload is {kind}"])
-        head = link(header.version, head, seq=row.seq, type=row.type, actor=row.actor, batch=row.batch,
-                    recorded_at=row.recorded_at, command=row.command, payload=row.payload)
+        try:
+            head = link(header.version, head, seq=row.seq, type=row.type, actor=row.actor,
+                        batch=row.batch, recorded_at=row.recorded_at, command=row.command,
+                        payload=row.payload, salts=row.salts)
+        except CommitError as err:
+            raise DataError(source, [f"line {i}: a salted field is not in the event ({err})"]) from None
         if head != row.hash:
             raise DataError(source, [f"line {i}: event {row.seq} hash does not match its payload "
                                      "and the chain before it (edited or corrupted)"])

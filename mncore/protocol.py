@@ -24,6 +24,18 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     text: str
 
 
+class Hidden(msgspec.Struct, frozen=True, kw_only=True):
+    """A field of an event or command that only some sides may see when it is recorded.
+
+    `field` is its root and JSON path: "payload/offer", "payload/display/3/tile", "command/tokens".
+    The log's hash covers its salted commitment (chain.py); outputs made for a side not in
+    `visible_to` carry the commitment only. An empty `visible_to`: nobody yet (the host only).
+    """
+
+    field: str
+    visible_to: tuple[str, ...] = ()
+
+
 class Option(msgspec.Struct, frozen=True, kw_only=True):
     """Something an empire may do now: a whole order line, or a template and the legal parts."""
 
@@ -117,6 +129,10 @@ class Ruleset(Protocol):
     def describe(self, event: Any, viewer: str | None) -> str: ...
     def redact(self, event: Any, viewer: str | None) -> Any:
         """The event as viewer may see it (None: the host, who sees everything)."""
+    def hidden(self, event: Any) -> list[Hidden]:
+        """The fields of an event's payload hidden from some sides when it is recorded (payload/...)."""
+    def hidden_command(self, command: Any) -> list[Hidden]:
+        """The fields of a command hidden from some sides (command/...): an offer's tokens."""
     def view(self, state: Any, viewer: str | None) -> dict[str, Any]: ...
     def show_text(self, view: dict[str, Any]) -> str: ...
     def status_text(self, state: Any) -> str: ...
@@ -134,8 +150,9 @@ class Audits(Protocol):
     def diff(self, a: Any, b: Any) -> list[Any]: ...
     def read_position(self, path: str) -> Any: ...
     def position_command(self, state: Any) -> Any: ...
-    def position_doc(self, state: Any) -> dict[str, Any]: ...
-    def write_position(self, state: Any) -> str: ...
+    def position_doc(self, state: Any, viewer: str | None = None) -> dict[str, Any]:
+        """The position as a document; for a viewer, what it may see only (not loadable)."""
+    def write_position(self, state: Any, viewer: str | None = None) -> str: ...
 
 
 @runtime_checkable

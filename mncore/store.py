@@ -24,6 +24,7 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
     command: str | None = None  # the command that caused the batch, on the batch's first row
     batch: int  # seq of the first event appended by the same command
     hash: str
+    salts: dict[str, str] = {}  # hidden field (payload/offer) -> salt: what opens its commitment
 
 
 class NewRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -34,6 +35,7 @@ class NewRow(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: str
     actor: str
     command: str | None = None
+    salts: dict[str, str] = {}  # the salts of its hidden fields, from the service (chain.committed)
 
 
 class GameRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -93,6 +95,12 @@ class Store:
         # the last hash each write left, apart from the events: deleting a log's last rows shows
         conn.execute("create table if not exists heads (game_id text primary key, seq integer, "
                      "hash text)")
+
+    @staticmethod
+    def _create_salts(conn: sqlite3.Connection) -> None:
+        # the salts that open each row's hidden fields: an imported game has no secret to derive them
+        conn.execute("create table if not exists salts (game_id text, seq integer, salts text, "
+                     "primary key (game_id, seq))")
 
     def close(self) -> None:
         self.conn.close()
@@ -157,8 +165,14 @@ class Store:
                "where game_id = ? and seq >= ?" + (" and seq <= ?" if end is not None else "")
                + " order by seq")
         args: list[object] = [game_id, start] + ([end] if end is not None else [])
-        return [Row(seq=r[0], type=r[1], payload=r[2], recorded_at=r[3], actor=r[4], command=r[5],
-                    batch=r[6], hash=r[7]) for r in self._query(sql, args)]
+        found = [Row(seq=r[0], type=r[1], payload=r[2], recorded_at=r[3], actor=r[4], command=r[5],
+                     batch=r[6], hash=r[7]) for r in self._query(sql, args)]
+        if not found or "salts" not in self._tables():
+            return found
+        salts = {r["seq"]: msgspec.json.decode(r["salts"], type=dict[str, str]) for r in self._query(
+            "select seq, salts from salts where game_id = ? and seq >= ? and seq <= ?",
+            [game_id, found[0].seq, found[-1].seq])}
+        return [msgspec.structs.replace(r, salts=salts[r.seq]) if r.seq in salts else r for r in found]
 
     # --- writes --------------------------------------------------------------------------------
 
@@ -209,6 +223,8 @@ class Store:
             if found is None or (found[0], found[1]) != expected:
                 raise Conflict(game_id, expected[0], found[0] if found else 0)
             conn.execute("delete from events where game_id = ?", [game_id])
+            self._create_salts(conn)
+            conn.execute("delete from salts where game_id = ?", [game_id])
             conn.execute("update games set schema = ? where id = ?", [version, game_id])
             self._put_rows(conn, game_id, rows)
 
@@ -218,6 +234,10 @@ class Store:
             " values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(game_id, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command, r.batch, r.hash)
              for r in rows])
+        salted = [(game_id, r.seq, msgspec.json.encode(r.salts).decode()) for r in rows if r.salts]
+        if salted:
+            self._create_salts(conn)
+            conn.executemany("insert into salts (game_id, seq, salts) values (?, ?, ?)", salted)
         if rows:
             self._set_head(conn, game_id, rows[-1].seq, rows[-1].hash)
 
@@ -233,8 +253,8 @@ class Store:
         for r in rows:
             seq += 1
             head = link(version, head, seq=seq, type=r.type, actor=r.actor, batch=batch,
-                        recorded_at=r.recorded_at, command=r.command, payload=r.payload)
+                        recorded_at=r.recorded_at, command=r.command, payload=r.payload, salts=r.salts)
             out.append(Row(seq=seq, type=r.type, payload=r.payload, recorded_at=r.recorded_at,
-                           actor=r.actor, command=r.command, batch=batch, hash=head))
+                           actor=r.actor, command=r.command, batch=batch, hash=head, salts=r.salts))
         self._put_rows(conn, game_id, out)
         return out

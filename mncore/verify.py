@@ -7,7 +7,8 @@ from typing import Any
 
 import msgspec
 
-from mncore.chain import GENESIS_HASH, LOG_V1, content_link, link
+from mncore import chain
+from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.dice import Rng, SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
 from mncore.logread import ruleset_of
@@ -30,6 +31,9 @@ class Report(msgspec.Struct, kw_only=True):
     version: int = 0  # the log format checked (chain.py)
     heads_checked: list[str] = []  # where the head hash came from that the log was held to
     upgraded_from: str | None = None  # the format-1 head of a log rewritten by mn upgrade
+    hidden: int = 0  # hidden fields hashed as their salted commitments
+    opened: int = 0  # of those, the ones this log or export opens (its salts)
+    made_for: str | None = None  # an export made for one side: what it could check
     proven: list[str] = []
 
 
@@ -55,6 +59,8 @@ def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = ()) -
         _check_heads(rows, heads, report)
         _check_upgrades(rows, report)
         ruleset, events = _replay(rows)
+        if version != LOG_V1:
+            _check_hidden(ruleset, rows, events, report)
         _redecide(ruleset, rows, events, report)
     except IntegrityFailure as err:
         report.ok, report.first_bad, report.reason = False, err.seq, err.reason
@@ -71,12 +77,90 @@ def _check_chain(rows: Sequence[Row], version: int) -> None:
     for i, r in enumerate(rows, start=1):
         if r.seq != i:
             raise IntegrityFailure(i, f"event {i} is missing (the next stored event is {r.seq})")
-        expected = link(version, previous, seq=r.seq, type=r.type, actor=r.actor, batch=r.batch,
-                        recorded_at=r.recorded_at, command=r.command, payload=r.payload)
+        try:
+            expected = link(version, previous, seq=r.seq, type=r.type, actor=r.actor, batch=r.batch,
+                            recorded_at=r.recorded_at, command=r.command, payload=r.payload,
+                            salts=r.salts)
+        except (CommitError, msgspec.DecodeError, ValueError) as err:
+            raise IntegrityFailure(i, f"a salted hidden field cannot be committed ({err})") from None
         if expected != r.hash:
             raise IntegrityFailure(i, f"its hash does not match {what} and the chain before it "
                                       "(edited or corrupted)")
         previous = r.hash
+
+
+def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], report: Report) -> None:
+    """Every field the ruleset hides is hashed as a commitment (it has a salt), and nothing else is;
+    once the secret is out, every salt is the one it derives."""
+    secret = _revealed(rows)
+    created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
+    if secret is not None and commitment(secret) != created.commitment:
+        secret = None  # a wrong secret is named against the commitment by the re-decision
+    for r, e in zip(rows, events, strict=True):
+        try:
+            command = ruleset.decode_command(r.command) if r.command is not None else None
+        except (msgspec.DecodeError, msgspec.ValidationError) as err:
+            raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
+        fields = {h.field for h in ruleset.hidden(e)}
+        if command is not None:
+            fields |= {h.field for h in ruleset.hidden_command(command)}
+        for f in sorted(fields - set(r.salts)):
+            raise IntegrityFailure(r.seq, f"its hidden field {f} is not committed (no salt): "
+                                          "it was hashed bare, or its salt was left out")
+        for f in sorted(set(r.salts) - fields):
+            raise IntegrityFailure(r.seq, f"carries a salt for {f}, which the ruleset does not hide")
+        if secret is not None:
+            for f, s in sorted(r.salts.items()):
+                if s != chain.salt(secret, r.seq, f):
+                    raise IntegrityFailure(r.seq, f"the salt of {f} is not the one the revealed "
+                                                  "secret gives")
+        report.hidden += len(fields)
+    report.opened = report.hidden
+
+
+def _revealed(rows: Sequence[Row]) -> bytes | None:
+    """The secret a log reveals (its SecretRevealed event), or None."""
+    for r in rows:
+        if r.type == "SecretRevealed":
+            try:
+                return bytes.fromhex(str(msgspec.json.decode(r.payload)["secret"]))
+            except (ValueError, KeyError, TypeError, msgspec.DecodeError):
+                return None
+    return None
+
+
+def verify_side_rows(rows: Sequence[Row], version: int, withheld: dict[int, dict[str, str]],
+                     heads: Sequence[Head], made_for: str) -> Report:
+    """Check an export made for one side: the whole chain, each hidden field it may see against its
+    commitment (by its salt), each withheld field a well-formed commitment; no replay is possible."""
+    head = rows[-1].hash if rows else GENESIS_HASH
+    report = Report(ok=True, events=len(rows), head_hash=head, version=version, made_for=made_for)
+    try:
+        for r in rows:
+            for f, hex_ in sorted(withheld.get(r.seq, {}).items()):
+                root, parts = chain.split_field(f)
+                text = r.payload if root == chain.PAYLOAD else r.command
+                try:
+                    found = chain.get_path(msgspec.json.decode(text or "null"), parts)
+                except (CommitError, msgspec.DecodeError) as err:
+                    raise IntegrityFailure(r.seq, f"withholds {f}, which is not there ({err})") from None
+                if found != {chain.COMMIT_KEY: hex_}:
+                    raise IntegrityFailure(r.seq, f"withholds {f} but does not hold its commitment there")
+            report.hidden += len(r.salts) + len(withheld.get(r.seq, {}))
+            report.opened += len(r.salts)
+        _check_chain(rows, version)
+        _check_heads(rows, heads, report)
+    except IntegrityFailure as err:
+        report.ok, report.first_bad, report.reason = False, err.seq, err.reason
+        return report
+    report.proven = [
+        f"the hash chain of all {report.events} events is intact, log format v{version} covering "
+        f"whole rows (head {head[:16]})",
+        *(f"it holds the head hash given by {src}" for src in report.heads_checked),
+        f"{report.opened} hidden fields {made_for} may see match their commitments in the chain",
+        f"{report.hidden - report.opened} hidden fields stay committed (mn reveal opens them); "
+        "this export cannot be replayed or its commands decided again: a full export can"]
+    return report
 
 
 def _check_heads(rows: Sequence[Row], heads: Sequence[Head], report: Report) -> None:
@@ -128,6 +212,10 @@ def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any]]:
         if ruleset.event_type_of(event) != r.type:
             raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
                                           f"{ruleset.event_type_of(event)}")
+        if ruleset.encode_event(event).decode() != r.payload:
+            # the chain covers hidden fields through their commitments, so the text must be the
+            # one canonical encoding: no edit, not even of spacing, may pass unseen
+            raise IntegrityFailure(r.seq, "the payload is not in its canonical encoding (edited)")
         try:
             state = ruleset.evolve(state, event)
         except Exception as err:  # a log that does not fold is corrupt, whatever the error
@@ -184,6 +272,8 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], secret: b
         cmd = ruleset.decode_command(rows[0].command)
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         raise IntegrityFailure(seq, f"its recorded command is not valid ({err})") from None
+    if ruleset.encode_command(cmd).decode() != rows[0].command:
+        raise IntegrityFailure(seq, "its recorded command is not in its canonical encoding (edited)")
     actor = ruleset.actor_of(cmd)
     for r in rows:
         if r.actor != actor:
@@ -222,6 +312,9 @@ def _proven(report: Report) -> list[str]:
     out += ["the whole log replays under the ruleset it was created with",
             f"{report.commands_checked} commands decided again give exactly the stored events, "
             "each given by the side its row names"]
+    if report.hidden:
+        out.append(f"{report.hidden} hidden fields are hashed as salted commitments, each opened by "
+                   "its salt" + (" derived from the revealed secret" if report.secret_revealed else ""))
     if report.secret_revealed:
         out.append("the revealed secret matches the commitment, and every random outcome recomputes")
     elif report.random_unchecked:

@@ -98,7 +98,7 @@ def test_a_wrong_secret_fails_against_the_commitment(revealed: tuple[str, str]) 
     """A revealed secret must hash to the commitment of the first event."""
     db, gid = revealed
     rows = Store(db).rows(gid)
-    payload = '{"secret":"' + "00" * 32 + '","type":"SecretRevealed"}'
+    payload = '{"type":"SecretRevealed","secret":"' + "00" * 32 + '"}'
     from msgspec.structs import replace
 
     from mncore.game import rechain

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
 from mncore.host import RevealSecret, UpgradeLog, reveal_events, upgrade_events
-from mncore.protocol import HOST, ForkRef, Meta, NewGame, Option, Pending, Ruleset
+from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
 from mncore.rulebook import Rulebook
 
 from toy import model as m, rules, text
@@ -127,6 +127,15 @@ class Toy:
 
     def redact(self, event: Any, viewer: str | None) -> Any:
         return text.redact(event, viewer)
+
+    def hidden(self, event: Any) -> list[Hidden]:
+        # a reserve is drawn face down: only its side sees how many (1.2)
+        if isinstance(event, m.ReserveDrawn) and event.count is not None:
+            return [Hidden(field="payload/count", visible_to=(event.side,))]
+        return []
+
+    def hidden_command(self, command: Any) -> list[Hidden]:
+        return []
 
     def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
         return text.view(state, viewer)

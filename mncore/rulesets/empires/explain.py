@@ -53,7 +53,7 @@ def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Expl
     return Explanation(
         seq=seq, type=ev.event_type(event),
         text=describe(event, viewer) + (" (fixed)" if fixed else ""), actor=first.actor,
-        batch=row.batch, command=_command_text(first.command),
+        batch=row.batch, command=_command_text(first.command, viewer),
         direct=all(isinstance(e, ev.FixedOutcomeUsed) for e in events[row.batch - 1:-1]),
         sections=[Cited(id=r, title=RULEBOOK.index[r]) for r in refs if r in RULEBOOK.index],
         rulings=[Cited(id=r, title=RULEBOOK.rulings[r].title, decision=RULEBOOK.rulings[r].decision)
@@ -77,9 +77,10 @@ def _fixed_before(events: Sequence[ev.AnyEvent], in_batch: int) -> list[ev.Fixed
     return []
 
 
-def _command_text(command: str | None) -> str:
+def _command_text(command: str | None, viewer: Empire | None = None) -> str:
     if command is None:
-        return "(no command recorded)"
+        # the redaction boundary leaves out a command whose hidden parts viewer may not read
+        return "(not shown: it holds choices hidden from you)" if viewer else "(no command recorded)"
     cmd: AnyCommand = decode_command(command)
     if isinstance(cmd, Order):
         return format_order(cmd)

@@ -67,6 +67,22 @@ def pending(state: GameState) -> list[Pending]:
     return list(rules_for(state.phase).pending(state))
 
 
+def public_pending(state: GameState) -> list[Pending]:
+    """The decisions pending, as every empire may read them (status, show, views).
+
+    Whether the Perseus holder may build first depends on what is behind its screen, so the public
+    line shows whenever Perseus could be used, whatever it holds (10.perseus).
+    """
+    from mncore.rulesets.empires import powers
+    from mncore.rulesets.empires.rules.buildable import perseus_open
+    found = [p for p in pending(state) if p.kind != "perseus"]
+    if state.winner is None and state.board is not None and perseus_open(state):
+        found = [Pending(empire=e, kind="perseus",
+                         text="may build first with Perseus: a fifth hero or wonder, or the Pyramids")
+                 for e in powers.holders_at(state, "build_first")] + found
+    return found
+
+
 def options(state: GameState, empire: Empire) -> list[Option]:
     """What the empire may order now: its phase's orders, and in a sandbox the outcomes it may fix.
 

@@ -23,7 +23,7 @@ from mncore.rulesets.empires.flow import settle
 from mncore.rulesets.empires.ids import (COIN, COMMODITIES, TILE_IDS, Commodity, Empire, commodity_of,
                                           is_legendary)
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
-from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub
+from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub, bag_total
 from mncore.rulesets.empires.positioncheck import holdings, place_name, validate_position
 
 # Fields of GameState that are the game's identity, options or randomness: never part of a position
@@ -273,8 +273,41 @@ def controlled(state: GameState) -> dict[Empire, tuple[str, ...]]:
 
 # --- writing -------------------------------------------------------------------------------------------
 
-def position_doc(state: GameState) -> dict[str, Any]:
-    """The position of a state as a document: every field that differs from what a reader assumes."""
+def position_doc(state: GameState, viewer: Empire | None = None) -> dict[str, Any]:
+    """The position of a state as a document: every field that differs from what a reader assumes.
+
+    For a viewer, what it may see only (text/hidden.py): others' screens and offers as counts, the
+    legendary pile as its size, face-down tiles without their names. Such a document is a view, not
+    a position to load.
+    """
+    doc = _position_doc(state)
+    return doc if viewer is None else _for_viewer(doc, state, viewer)
+
+
+def _for_viewer(doc: dict[str, Any], state: GameState, viewer: Empire) -> dict[str, Any]:
+    out = dict(doc)
+    out["viewer"] = viewer
+    out["empires"] = {e: ({**d, "resources": None, "resource_count": bag_total(state.empires[e].resources)}
+                          if e != viewer and "resources" in d else d)
+                      for e, d in doc.get("empires", {}).items()}
+    for e in out["empires"]:
+        out["empires"][e] = {k: v for k, v in out["empires"][e].items() if v is not None}
+    if "display" in doc:
+        out["display"] = [d if d.get("face_up") else {k: v for k, v in d.items() if k != "tile"}
+                          for d in doc["display"]]
+    if "legendary_pile" in doc:
+        out["legendary_pile"] = len(state.legendary_pile)
+    step = doc.get("step")
+    if isinstance(step, dict) and "offers" in step and not step.get("revealed"):
+        out["step"] = {**step, "offers": {e: (b if e == viewer else {"hidden": bag_total(b)})
+                                          for e, b in step["offers"].items()}}
+    if "fixed" in doc:
+        out["fixed"] = [{k: v for k, v in f.items() if k != "commodity"} if f.get("kind") == "legendary"
+                        else f for f in doc["fixed"]]
+    return out
+
+
+def _position_doc(state: GameState) -> dict[str, Any]:
     doc: dict[str, Any] = {"ruleset_id": state.ruleset_id, "ruleset_version": state.ruleset_version}
     board = state.geo_board
     doc["board"] = "default" if board_digest(board) == board_digest(load_board()) else _trim(board)
@@ -328,11 +361,15 @@ def _trim(value: Any) -> Any:
     return value
 
 
-def write_position(state: GameState) -> str:
-    """The position of a state as TOML text, which read_position turns back into the same state."""
+def write_position(state: GameState, viewer: Empire | None = None) -> str:
+    """The position of a state as TOML text, which read_position turns back into the same state;
+    for a viewer, what it may see of it (not loadable)."""
     head = ("# A Mare Nostrum: Empires position (docs/positions.md). Fields left out take their "
             "documented defaults.\n")
-    return head + dumps_toml(position_doc(state))
+    if viewer is not None:
+        head = (f"# What {viewer} may see of a Mare Nostrum: Empires position: hidden parts are "
+                "withheld, so it cannot be loaded.\n")
+    return head + dumps_toml(position_doc(state, viewer))
 
 
 def dumps_toml(doc: dict[str, Any]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from mncore.rulesets.empires.flow import describe_phase, pending
+from mncore.rulesets.empires.flow import describe_phase, public_pending
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
 from mncore.rulesets.empires.projections import holder_of, tracks, unit_count
 from mncore.rulesets.empires.ruleset import load_ruleset
@@ -25,7 +25,7 @@ def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
         "winner": None if state.winner is None else {
             "empires": list(state.winner.empires), "condition": state.winner.condition,
             "round": state.winner.round, "detail": state.winner.detail},
-        "pending": [{"empire": p.empire, "kind": p.kind, "text": p.text} for p in pending(state)],
+        "pending": [{"empire": p.empire, "kind": p.kind, "text": p.text} for p in public_pending(state)],
         "titles": dict(state.titles),
         "empires": {emp: _empire(state, emp, viewer, levels[emp]) for emp in state.empires},
         "provinces": {pid: _province(state, pid) for pid in sorted(state.provinces)},
@@ -110,7 +110,7 @@ def status_text(state: GameState) -> str:
         lines.append(f"Game over: {who} won by {state.winner.condition} in round "
                      f"{state.winner.round}. {state.winner.detail}".rstrip())
         return "\n".join(lines)
-    waiting = pending(state)
+    waiting = public_pending(state)
     lines.append("Waiting for:" if waiting else "Waiting for nobody.")
     for p in waiting:
         lines.append(f"  {title(p.empire)} ({state.empires[cast(Empire, p.empire)].player}): {p.kind} — {p.text}")

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
 from mncore.host import RevealSecret, UpgradeLog, reveal_events, upgrade_events
-from mncore.protocol import HOST, ForkRef, Meta, NewGame, Option, Pending
+from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
 from mncore.store import Row
 from mncore.rulesets.empires import commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
@@ -180,6 +180,14 @@ class Empires:
         from mncore.rulesets.empires.text import redact_event
         return redact_event(event, cast(Empire | None, viewer))
 
+    def hidden(self, event: Any) -> list[Hidden]:
+        from mncore.rulesets.empires.text.hidden import hidden_event
+        return hidden_event(event)
+
+    def hidden_command(self, command: Any) -> list[Hidden]:
+        from mncore.rulesets.empires.text.hidden import hidden_command
+        return hidden_command(command)
+
     def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
         return render.view(state, cast(Empire | None, viewer))
 
@@ -218,13 +226,13 @@ class Empires:
         from mncore.rulesets.empires.position import creation_command
         return creation_command(state)
 
-    def position_doc(self, state: Any) -> dict[str, Any]:
+    def position_doc(self, state: Any, viewer: str | None = None) -> dict[str, Any]:
         from mncore.rulesets.empires.position import position_doc
-        return position_doc(state)
+        return position_doc(state, cast(Empire | None, viewer))
 
-    def write_position(self, state: Any) -> str:
+    def write_position(self, state: Any, viewer: str | None = None) -> str:
         from mncore.rulesets.empires.position import write_position
-        return write_position(state)
+        return write_position(state, cast(Empire | None, viewer))
 
     # --- the board and the demonstration game --------------------------------------------------
 

@@ -8,7 +8,7 @@ from mncore.rulesets.empires.draws import all_faces, legendary_drawable, require
 from mncore.errors import InvalidCommand, require
 from mncore.rulesets.empires.ruleset import load_ruleset, tile as tile_info
 from mncore.protocol import Option
-from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.ids import COMMODITIES, Empire
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState
 from mncore.rulesets.empires.naming import title
 
@@ -35,9 +35,9 @@ def fix(state: GameState, order: FixOutcome) -> list[ev.AnyEvent]:
         case FixedLegendary(commodity=commodity):
             require_sandbox(state, "the legendary commodity drawn")
             drawable = legendary_drawable(state)
-            left = ", ".join(title(c) for c in sorted(drawable)) or "none"
+            # the message does not list the pile: what it holds is face down (1.2)
             require(commodity is not None and drawable[commodity] > 0, "R7",
-                    f"no legendary {title(str(commodity))} is left to draw next (drawable: {left}); "
+                    f"no legendary {title(str(commodity))} is left to draw next; "
                     "only a commodity of the pile can be fixed (ruling R7)")
         case FixedTile(tile=tile):
             require_sandbox(state, "the tile turned up")
@@ -58,12 +58,13 @@ def options(state: GameState, empire: Empire) -> list[Option]:
     out = [Option(kind="fix", template="fix dice {empire} {die}",
                   parts={"empire": tuple(state.empires), "die": faces},
                   note="one die per unit that empire rolls in its next battle: fix dice rome 5 4 3")]
-    drawable = tuple(sorted(legendary_drawable(state)))
-    if drawable:
-        out.append(Option(kind="fix", template="fix legendary {commodity}", parts={"commodity": drawable},
-                          note="the next legendary commodity drawn"))
-    face_down = tuple(d.tile for d in state.display if not d.face_up and FixedTile(tile=d.tile)
-                      not in state.fixed)
+    # every kind, not what the pile holds, and the face-down tiles sorted, not in their order: the
+    # pile and the order are face down (1.2, set-up step 5)
+    if state.legendary_pile or state.legendary_discard:
+        out.append(Option(kind="fix", template="fix legendary {commodity}", parts={"commodity": COMMODITIES},
+                          note="the next legendary commodity drawn, if the pile holds one"))
+    face_down = tuple(sorted(d.tile for d in state.display if not d.face_up and FixedTile(tile=d.tile)
+                             not in state.fixed))
     if face_down:
         out.append(Option(kind="fix", template="fix tile {tile}", parts={"tile": face_down},
                           note="the next tile turned up at the end of the Build phase"))

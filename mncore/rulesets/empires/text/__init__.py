@@ -37,7 +37,7 @@ class PhaseText:
 
 # In the order they are asked: the first module that answers gives the sentence or the order line.
 TEXTS: tuple[PhaseText, ...] = (
-    PhaseText(None, {}, None, core.describe, None),
+    PhaseText(None, {}, None, core.describe, core.redact),
     PhaseText("collect", collect.VERBS, collect.format_order, collect.describe, collect.redact),
     PhaseText("trade", trade.VERBS, trade.format_order, trade.describe, trade.redact),
     PhaseText("build", build.VERBS, build.format_order, build.describe, build.redact),

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.state import FixedLegendary, GameState, TradeStep
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.naming import tile_name, title
 
@@ -34,3 +37,29 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             who = " and ".join(title(e) for e in event.empires)
             return f"{who} {'win' if len(event.empires) > 1 else 'wins'} the game ({event.condition}). {event.detail}".strip()
     return None
+
+
+def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
+    """Face-down tiles are the future draws: nobody sees their order; a loaded position shows a
+    viewer only what it may see (text/hidden.py names the same fields)."""
+    if viewer is None:
+        return None
+    match event:
+        case ev.TilesDisplayed(display=display):
+            return replace(event, display=tuple(d for d in display if d.face_up))
+        case ev.PositionLoaded(state=state):
+            return replace(event, state=masked(state, viewer))
+    return None
+
+
+def masked(state: GameState, viewer: Empire) -> GameState:
+    """The state without what viewer may not see: others' screens and offers, piles, face-down tiles."""
+    step = state.step
+    if isinstance(step, TradeStep) and not step.revealed:
+        step = replace(step, offers={e: (b if e == viewer else {}) for e, b in step.offers.items()})
+    return replace(
+        state, empires={e: (es if e == viewer else replace(es, resources={}))
+                        for e, es in state.empires.items()},
+        legendary_pile=(), display=tuple(d for d in state.display if d.face_up), step=step,
+        fixed=tuple(replace(f, commodity=None) if isinstance(f, FixedLegendary) else f
+                    for f in state.fixed))

@@ -1,0 +1,188 @@
+"""The one redaction boundary: every output made for one side passes here, hidden fields withheld."""
+
+from __future__ import annotations
+
+import secrets as pysecrets
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from mncore import chain
+from mncore.chain import COMMAND, PAYLOAD, LOG_V1, split_field
+from mncore.errors import InvalidCommand
+from mncore.protocol import Hidden, Meta, Option, Ruleset
+from mncore.store import Row
+
+WITHHELD: dict[str, Any] = {"hidden": True}  # a hidden value in an output no row's salt commits
+
+
+class SideRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A row as one side may read it: each field hidden from it replaced by {"commit": hex}.
+
+    `salts` opens the hidden fields it may see (their plain values are in payload and command);
+    `withheld` names the fields it may not, whose commitments stand in their place.
+    """
+
+    seq: int
+    type: str
+    actor: str
+    recorded_at: str
+    batch: int
+    command: str | None
+    payload: str
+    hash: str
+    salts: dict[str, str] = {}
+    withheld: dict[str, str] = {}  # field -> its commitment
+
+
+# --- what is hidden, and the salts that commit it ---------------------------------------------------
+
+def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
+    """The hidden fields of an event (payload/...) and of the command on its row (command/...)."""
+    out = list(ruleset.hidden(event))
+    if command is not None:
+        out += ruleset.hidden_command(command)
+    return out
+
+
+def row_hidden(ruleset: Ruleset, row: Row) -> list[Hidden]:
+    command = ruleset.decode_command(row.command) if row.command is not None else None
+    return declared(ruleset, ruleset.decode_event(row.payload), command)
+
+
+def salts_for(ruleset: Ruleset, secret: bytes | None, seq: int, event: Any,
+              command: Any | None) -> dict[str, str]:
+    """The salts of the hidden fields of event seq: from the secret, so that `mn reveal` opens them.
+
+    A database without the secret (an imported game) salts at random and keeps the salts.
+    """
+    return {h.field: (chain.salt(secret, seq, h.field) if secret is not None
+                      else pysecrets.token_hex(32))
+            for h in declared(ruleset, event, command)}
+
+
+def may_see(hidden: Hidden, viewer: str | None, opened: bool) -> bool:
+    """The host (None) sees everything; a side what the field shows it; everyone once the secret is out."""
+    return viewer is None or opened or viewer in hidden.visible_to
+
+
+# --- rows as a side reads them (log, export, dispute) -------------------------------------------------
+
+def side_row(ruleset: Ruleset, row: Row, viewer: str | None, opened: bool, version: int) -> SideRow:
+    """The row as viewer may read it; the host's copy carries every salt."""
+    hidden = row_hidden(ruleset, row)
+    shut = [h.field for h in hidden if not may_see(h, viewer, opened)]
+    if shut and version == LOG_V1:
+        raise InvalidCommand("this game's log is in format 1, which hashes hidden values bare: "
+                             "an output made for one side cannot carry its hashes")
+    if any(h.field not in row.salts for h in hidden) and version != LOG_V1:
+        raise InvalidCommand(f"event {row.seq} has hidden fields without salts: verify the game")
+    commitments = {f: chain.commit(row.salts[f], _value(row, f)) for f in shut}
+    return SideRow(
+        seq=row.seq, type=row.type, actor=row.actor, recorded_at=row.recorded_at, batch=row.batch,
+        command=chain.withheld(row.command, COMMAND, commitments),
+        payload=chain.withheld(row.payload, PAYLOAD, commitments) or row.payload, hash=row.hash,
+        salts={h.field: row.salts[h.field] for h in hidden if h.field not in shut and h.field in row.salts},
+        withheld=commitments)
+
+
+def _value(row: Row, field: str) -> Any:
+    root, parts = split_field(field)
+    text = row.payload if root == PAYLOAD else row.command
+    return chain.get_path(msgspec.json.decode(text or "null"), parts)
+
+
+def visible_command(ruleset: Ruleset, row: Row, viewer: str | None, opened: bool) -> str | None:
+    """The row's command if viewer may read all of it, else None (an offer's tokens are hidden)."""
+    if row.command is None:
+        return None
+    hidden = ruleset.hidden_command(ruleset.decode_command(row.command))
+    return row.command if all(may_see(h, viewer, opened) for h in hidden) else None
+
+
+def rows_for(ruleset: Ruleset, rows: Sequence[Row], viewer: str | None, opened: bool) -> list[Row]:
+    """Rows for a ruleset's own readers (explain): commands viewer may not read whole left out."""
+    if viewer is None or opened:
+        return list(rows)
+    return [msgspec.structs.replace(r, command=visible_command(ruleset, r, viewer, opened), salts={})
+            for r in rows]
+
+
+# --- events as a side reads them (log --json, check --json) ------------------------------------------
+
+def event_doc(ruleset: Ruleset, event: Any, viewer: str | None, opened: bool,
+              commitments: dict[str, str] | None = None) -> Any:
+    """The event's JSON as viewer may read it: hidden fields become their commitment, or
+    {"hidden": true} for an event not in the log (mn check)."""
+    doc = msgspec.json.decode(ruleset.encode_event(event))
+    for h in ruleset.hidden(event):
+        if may_see(h, viewer, opened):
+            continue
+        root, parts = split_field(h.field)
+        hex_ = (commitments or {}).get(h.field)
+        chain.set_path(doc, parts, {chain.COMMIT_KEY: hex_} if hex_ else dict(WITHHELD))
+    return doc
+
+
+def describe(ruleset: Ruleset, event: Any, viewer: str | None, opened: bool) -> str:
+    """The event's sentence for viewer (the ruleset withholds what its redact() hides)."""
+    return ruleset.describe(event, None if opened else viewer)
+
+
+def options(ruleset: Ruleset, state: Any, side: str) -> list[Option]:
+    """What side may order now; options are always made for the side asking (never the host's view)."""
+    return ruleset.options(state, side)
+
+
+def view(ruleset: Ruleset, state: Any, viewer: str | None) -> dict[str, Any]:
+    """The state as viewer may see it (show, replay, status --json)."""
+    out: dict[str, Any] = ruleset.view(state, viewer)
+    return out
+
+
+def log_doc(ruleset: Ruleset, row: Row, viewer: str | None, opened: bool, version: int) -> dict[str, Any]:
+    """One event of `mn log --json` as viewer may read it: the hash beside the committed payload.
+
+    A format-1 log hashed hidden values bare, so an output made for one side carries no hash.
+    """
+    event = ruleset.decode_event(row.payload)
+    withheld: dict[str, str] = {}
+    if viewer is None or opened:
+        doc = msgspec.json.decode(row.payload)
+    elif version == LOG_V1:
+        doc = event_doc(ruleset, event, viewer, opened)
+    else:
+        side = side_row(ruleset, row, viewer, opened, version)
+        doc, withheld = msgspec.json.decode(side.payload), side.withheld
+    out: dict[str, Any] = {"seq": row.seq, "type": row.type, "actor": row.actor,
+                           "recorded_at": row.recorded_at, "event": doc,
+                           "text": describe(ruleset, event, viewer, opened)}
+    if version != LOG_V1 or viewer is None or opened:
+        out["hash"] = row.hash
+    if withheld:
+        out["withheld"] = withheld
+    return out
+
+
+def viewer_of(meta: Meta, viewer: str | None) -> str | None:
+    """The viewer an output is made for: nobody's hidden fields stay hidden once the secret is out."""
+    return None if meta.secret is not None else viewer
+
+
+def diff_views(ruleset: Ruleset, a: Any, b: Any, viewer: str) -> list[dict[str, Any]]:
+    """What differs between two states as viewer sees them (mn diff --as): its views, path by path."""
+    out: list[dict[str, Any]] = []
+    _diff(ruleset.view(a, viewer), ruleset.view(b, viewer), [], out)
+    return out
+
+
+def _diff(a: Any, b: Any, path: list[str], out: list[dict[str, Any]]) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            _diff(a.get(k), b.get(k), [*path, str(k)], out)
+        return
+    if a != b:
+        where = "/".join(path)
+        out.append({"path": where, "before": a, "after": b,
+                    "text": f"{where}: {msgspec.json.encode(a).decode()} -> {msgspec.json.encode(b).decode()}"})

@@ -1,0 +1,77 @@
+"""The fields of events and commands that only some empires may see (the log commits them)."""
+
+from __future__ import annotations
+
+from mncore.protocol import Hidden
+from mncore.rulesets.empires import commands as cm, events as ev
+from mncore.rulesets.empires.ids import Empire, is_legendary
+from mncore.rulesets.empires.state import Bag, FixedLegendary, FixedOutcome, GameState, TradeStep
+
+
+def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
+    """What of an event's payload is behind a screen or face down when it is recorded."""
+    match event:
+        case ev.TilesDisplayed(display=display):
+            # the face-down order is the future draws: nobody may see it (set-up step 5)
+            return [Hidden(field=f"payload/display/{i}/tile") for i, d in enumerate(display) if not d.face_up]
+        case ev.ResourcesCollected(empire=emp, gained=gained) | ev.Pillaged(empire=emp, gained=gained):
+            return _if_legendary(gained, "payload/gained", emp)
+        case ev.LegendaryBonusTaken(empire=emp, take="legendary"):
+            return [Hidden(field="payload/gained", visible_to=(emp,))]
+        case ev.ResourcesOffered(empire=emp):
+            return [Hidden(field="payload/offer", visible_to=(emp,))]  # face down until revealed (2.1)
+        case ev.ResourcesDiscarded(empire=emp):
+            return [Hidden(field="payload/discarded", visible_to=(emp,))]
+        case ev.StorageChosen(empire=emp):
+            return [Hidden(field="payload/keep", visible_to=(emp,))]
+        case ev.OutcomeFixed(empire=emp, outcome=outcome):
+            return _fixed(outcome, "payload/outcome", (emp,))
+        case ev.FixedOutcomeUsed(empire=emp, outcome=outcome):
+            return _fixed(outcome, "payload/outcome", (emp,) if emp else ())
+        case ev.FixedOutcomesCleared(empire=emp, cleared=cleared):
+            return [h for i, o in enumerate(cleared) for h in _fixed(o, f"payload/cleared/{i}", (emp,))]
+        case ev.PositionLoaded(state=state):
+            return hidden_in_state(state, "payload/state")
+    return []
+
+
+def hidden_command(command: cm.AnyCommand) -> list[Hidden]:
+    """What of a command only its giver may see: an offer's tokens, the commodities kept."""
+    match command:
+        case cm.OfferResources(empire=emp):
+            return [Hidden(field="command/tokens", visible_to=(emp,))]
+        case cm.EndBuildTurn(empire=emp, keep=keep) if keep is not None:
+            return [Hidden(field="command/keep", visible_to=(emp,))]
+        case cm.KeepCommodities(empire=emp, keep=keep) if keep:
+            # an empty keep is left out of the command's JSON; the public counts show it anyway
+            return [Hidden(field="command/keep", visible_to=(emp,))]
+        case cm.FixOutcome(empire=emp, outcome=outcome):
+            return _fixed(outcome, "command/outcome", (emp,))
+        case cm.CreateFromPosition(position=state):
+            return hidden_in_state(state, "command/position")
+    return []
+
+
+def hidden_in_state(state: GameState, at: str) -> list[Hidden]:
+    """The screens, piles and face-down tiles of a whole state (a position) as hidden fields."""
+    out = [Hidden(field=f"{at}/empires/{e}/resources", visible_to=(e,))
+           for e, es in state.empires.items() if es.resources]
+    if state.legendary_pile:
+        out.append(Hidden(field=f"{at}/legendary_pile"))
+    out += [Hidden(field=f"{at}/display/{i}/tile") for i, d in enumerate(state.display) if not d.face_up]
+    step = state.step
+    if isinstance(step, TradeStep) and not step.revealed:
+        out += [Hidden(field=f"{at}/step/offers/{e}", visible_to=(e,)) for e in step.offers]
+    out += [h for i, o in enumerate(state.fixed) for h in _fixed(o, f"{at}/fixed/{i}", ())]
+    return out
+
+
+def _if_legendary(gained: Bag, field: str, emp: Empire) -> list[Hidden]:
+    return [Hidden(field=field, visible_to=(emp,))] if any(is_legendary(t) for t in gained) else []
+
+
+def _fixed(outcome: FixedOutcome, at: str, who: tuple[Empire, ...]) -> list[Hidden]:
+    # a fixed legendary commodity is drawn face down: its fixer and drawer see it (ruling R4)
+    if isinstance(outcome, FixedLegendary) and outcome.commodity is not None:
+        return [Hidden(field=f"{at}/commodity", visible_to=who)]
+    return []
