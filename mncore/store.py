@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import wraps
+from typing import Concatenate, ParamSpec, TypeVar
 
 import msgspec
 import sqlite_utils
@@ -46,11 +48,21 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
     head_hash: str
 
 
+# The schema as sqlite-utils first wrote it, so that old and new files are the same
+_GAMES = ('create table if not exists "games" ("id" TEXT PRIMARY KEY, "created_at" TEXT, '
+          '"secret" TEXT, "schema" INTEGER)')
+_EVENTS = ('create table if not exists "events" ("game_id" TEXT, "seq" INTEGER, "type" TEXT NOT NULL, '
+           '"payload" TEXT NOT NULL, "recorded_at" TEXT, "actor" TEXT, "command" TEXT, '
+           '"batch" INTEGER, "hash" TEXT NOT NULL, PRIMARY KEY ("game_id", "seq"))')
+
+
 class Store:
     """A mare-nostrum SQLite database file."""
 
     def __init__(self, path: str, *, create: bool = False) -> None:
         self.path = path
+        if os.path.isdir(path):
+            raise StoreError(f"{path} is a directory, not a database file")
         if not create and not os.path.exists(path):
             raise StoreError(f"no database at {path}: create a game first (mn new), "
                              "or point --db / MN_DB at an existing file")
@@ -69,14 +81,18 @@ class Store:
         self._create_schema()
 
     def _create_schema(self) -> None:
-        self.db.enable_wal()
-        self.db.table("games").create(
-            {"id": str, "created_at": str, "secret": str, "schema": int}, pk="id", if_not_exists=True)
-        self.db.table("events").create(
-            {"game_id": str, "seq": int, "type": str, "payload": str, "recorded_at": str,
-             "actor": str, "command": str, "batch": int, "hash": str},
-            pk=("game_id", "seq"), not_null={"payload", "hash", "type"}, if_not_exists=True)
-        self._create_heads(self.db.conn)
+        """All three tables in one transaction: several `mn new` on a missing file all succeed."""
+        conn = self.db.conn
+        try:
+            # outside the transaction (SQLite will not switch journals inside one); a racer that
+            # holds the file may leave it in rollback mode for this connection, which is still correct
+            conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError:
+            pass
+        with self._write() as conn:
+            conn.execute(_GAMES)
+            conn.execute(_EVENTS)
+            self._create_heads(conn)
 
     @staticmethod
     def _create_heads(conn: sqlite3.Connection) -> None:
@@ -227,3 +243,24 @@ class Store:
                            actor=r.actor, command=r.command, batch=batch, hash=head))
         self._put_rows(conn, game_id, out)
         return out
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _guarded(method: Callable[Concatenate[Store, _P], _T]) -> Callable[Concatenate[Store, _P], _T]:
+    """A damaged file (truncated, overwritten, locked for good) is bad input, not a crash."""
+    @wraps(method)
+    def wrapper(self: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.path}: the database cannot be read or written ({err}); "
+                             "nothing was written") from None
+    return wrapper
+
+
+for _name, _method in list(vars(Store).items()):
+    if callable(_method) and not _name.startswith("__") and _name not in ("_write", "_create_heads"):
+        setattr(Store, _name, _guarded(_method))
