@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from mncli.common import as_option, emit_json, json_option, open_store, side_arg, to_builtins, with_audits
+from mncli.common import (as_option, check_output, emit_json, json_option, open_store, side_arg, to_builtins,
+                          with_audits, write_output)
 from mncore import game, redaction
 from mncore.dice import Rng, new_secret, seeded_secret
 from mncore.dispute import is_bundle, make_bundle, verify_bundle
@@ -38,10 +39,9 @@ def _upto(store_rows: int, at: int | None, game_id: str) -> int:
     return at
 
 
-def _write(output: str | None, text: str) -> None:
+def _write(ctx: click.Context, output: str | None, text: str) -> None:
     if output and output != "-":  # `-o -` is stdout, as usual on the command line
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_output(ctx, output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)
 
@@ -59,12 +59,13 @@ def position(ctx: click.Context, game_id: str, at: int | None, output: str | Non
 
     `mn new --position FILE` starts a sandbox game from it (a host's position, without --as).
     """
+    check_output(ctx, output)
     store = open_store(ctx)
     store.require_game(game_id)
     upto = _upto(store.head(game_id)[0], at, game_id)
     loaded = game.load(store, game_id, upto)
     viewer = redaction.viewer_of(loaded.meta, side_arg(loaded.ruleset, loaded.state, as_empire))
-    _write(output, with_audits(loaded.ruleset).write_position(loaded.state, viewer))
+    _write(ctx, output, with_audits(loaded.ruleset).write_position(loaded.state, viewer))
 
 
 COMMANDS: list[click.Command] = [position]
@@ -204,6 +205,7 @@ def dispute(ctx: click.Context, game_id: str, at: int, output: str, as_empire: s
     commitment (and secret, once revealed), the rulings in force, the positions before and after
     N, the explanation of N, and a digest over it all (docs/disputes.md).
     """
+    check_output(ctx, output)
     store = open_store(ctx)
     loaded = game.load(store, game_id)
     data = make_bundle(game_id, loaded.rows, at, loaded.version,
@@ -212,8 +214,7 @@ def dispute(ctx: click.Context, game_id: str, at: int, output: str, as_empire: s
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    with open(output, "wb") as f:
-        f.write(data)
+    write_output(ctx, output, data)
     click.echo(f"wrote {output}: event {at} of game {game_id}, {len(data)} bytes")
 
 

@@ -56,6 +56,11 @@ class MnGroup(click.Group):
             # the reader (e.g. `| head`) stopped reading: not an error of ours
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(0)
+        except RecursionError:  # only hostile input nests this deep (JSON or TOML); readers name it
+            if wants_json:
+                emit_error(2, "InvalidInput", "the input is nested too deeply to read")
+            click.echo("Error: the input is nested too deeply to read; nothing was written", err=True)
+            ctx.exit(2)
         except KeyboardInterrupt:
             click.echo("Error: interrupted; nothing more was written", err=True)
             ctx.exit(2)

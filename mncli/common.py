@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -10,7 +12,7 @@ import click
 import msgspec
 
 from mncore import registry
-from mncore.errors import InvalidCommand
+from mncore.errors import InvalidCommand, OutputError
 from mncore.names import resolve_side_in_game
 from mncore.protocol import Audits, Maps, Ruleset
 from mncore.store import Store
@@ -65,3 +67,52 @@ def emit_json(doc: object) -> None:
 
 def to_builtins(obj: object) -> Any:
     return msgspec.to_builtins(obj, order="deterministic")
+
+
+def check_output(ctx: click.Context, output: str | None) -> None:
+    """Refuse an -o path that is the database (or one of its journal files) before any work."""
+    if not output or output == "-":
+        return
+    db = os.path.realpath(ctx.obj["db"])
+    target = os.path.realpath(output)
+    if target in (db, db + "-wal", db + "-shm", db + "-journal") or _same_file(target, db):
+        raise OutputError(f"-o {output}: that is the database file {ctx.obj['db']}; "
+                          "refusing to write over it")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)  # a hard link to the database is the database
+    except OSError:
+        return False
+
+
+def write_output(ctx: click.Context, output: str, data: bytes) -> None:
+    """Write an -o file whole or not at all: a temporary file beside it, then an atomic rename."""
+    check_output(ctx, output)
+    folder = os.path.dirname(os.path.abspath(output))
+    if os.path.isdir(output):
+        raise OutputError(f"-o {output}: is a directory; name a file")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".mn-", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise OutputError(f"-o {output}: cannot write in {folder} ({err.strerror or err}); "
+                          "nothing was written") from None
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it, not mkstemp's 0600
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, output)
+    except BaseException as err:  # interrupted or refused: the temporary file goes, the target stays
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(err, OSError):
+            raise OutputError(f"-o {output}: cannot write it ({err.strerror or err}); nothing was "
+                              "written") from None
+        raise

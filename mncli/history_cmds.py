@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from mncli.common import as_option, emit_json, json_option, open_store, side_arg, to_builtins
+from mncli.common import (as_option, check_output, emit_json, json_option, open_store, side_arg,
+                          to_builtins, write_output)
 from mncore import game
 from mncore.errors import DataError, IntegrityFailure, StoreError
 from mncore.store import Store
@@ -22,12 +23,12 @@ from mncore.verify import Report
 @click.pass_context
 def export(ctx: click.Context, game_id: str, output: str | None, as_empire: str | None) -> None:
     """The log as JSON Lines: a header, then one event per line with its sequence number and hash."""
+    check_output(ctx, output)
     loaded = game.load(open_store(ctx), game_id)
     lines = game.export_lines(loaded, viewer=side_arg(loaded.ruleset, loaded.state, as_empire))
     data = b"".join(line + b"\n" for line in lines)
     if output and output != "-":  # `-o -` is stdout, as usual on the command line
-        with open(output, "wb") as f:
-            f.write(data)
+        write_output(ctx, output, data)
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -10,6 +10,7 @@ import msgspec
 from msgspec.structs import replace
 
 import mncore
+from mncore.bounds import MAX_NUMBER, number_text
 from mncore.errors import InvalidCommand, MareNostrumError
 from mncore import redaction
 from mncore.game import ExportLine, export_line, utc_now
@@ -144,7 +145,8 @@ def verify_bundle(data: bytes) -> BundleCheck:
         proven = _check(bundle)
     except _Failed as err:
         return BundleCheck(ok=False, failed=str(err))
-    except (MareNostrumError, msgspec.MsgspecError, ValueError, KeyError) as err:
+    except (MareNostrumError, msgspec.MsgspecError, ValueError, KeyError, IndexError, TypeError,
+            RecursionError) as err:
         # only a forger who recomputed the digest gets here: the contents do not make sense
         return BundleCheck(ok=False, failed=f"the bundle's contents do not hold together ({err})")
     notes = _ruling_notes(bundle)
@@ -156,8 +158,10 @@ def verify_bundle(data: bytes) -> BundleCheck:
 def _decode(data: bytes) -> Bundle:
     try:
         bundle = msgspec.json.decode(data, type=Bundle)
-    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as err:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
         raise _Failed(f"not a readable dispute bundle ({err})") from None
+    if not 1 <= bundle.at <= MAX_NUMBER:
+        raise _Failed(f"at: {number_text(bundle.at)} is not an event number (1 to {MAX_NUMBER:,})")
     if (bundle.format, bundle.also_format) != (FORMAT, FORMAT) or bundle.version not in VERSIONS:
         raise _Failed(f"format {bundle.format} v{bundle.version} is not {FORMAT} "
                       f"v{' or v'.join(map(str, VERSIONS))}")

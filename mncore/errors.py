@@ -65,6 +65,12 @@ class StoreError(MareNostrumError):
     exit_code = 2
 
 
+class OutputError(MareNostrumError):
+    """An output file (-o) cannot be written there; nothing was left behind."""
+
+    exit_code = 2
+
+
 class Conflict(MareNostrumError):
     """Another writer appended first; the message says where the game now stands."""
 

@@ -11,6 +11,7 @@ import msgspec
 from msgspec.structs import replace
 
 from mncore import redaction
+from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, link
 from mncore.dice import Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
@@ -59,9 +60,21 @@ def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
     ruleset, events = decode_rows(rows, f"game {game_id}")
     if ruleset is None:
         raise IntegrityFailure(1, f"game {game_id} has no events")
-    state = ruleset.named(fold(ruleset, events), game_id)
+    state = ruleset.named(_replayed(ruleset, rows, events), game_id)
     return Loaded(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), rows=rows,
                   events=events, state=state, draw_head=content_head(rows))
+
+
+def _replayed(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Any:
+    """The fold of a stored log; a row that does not replay is an IntegrityFailure at its seq."""
+    state = ruleset.initial("")
+    for row, event in zip(rows, events, strict=True):
+        try:
+            state = ruleset.evolve(state, event)
+        except Exception as err:  # an edited database, whatever the error: mn verify says more
+            raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                            "run mn verify") from None
+    return state
 
 
 # --- writing ---------------------------------------------------------------------------------------------
@@ -332,8 +345,11 @@ def _parse(data: bytes, source: str) -> ParsedExport:
         raise DataError(source, ["line 1: the file is empty"])
     try:
         header = msgspec.json.decode(lines[0], type=ExportHeader)
-    except (msgspec.DecodeError, msgspec.ValidationError) as err:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
         raise DataError(source, [f"line 1: not a mare-nostrum export header ({err})"]) from None
+    if not 0 <= header.events <= MAX_NUMBER:
+        raise DataError(source, [f"line 1: events: {number_text(header.events)} is not a count of "
+                                 f"events (0 to {MAX_NUMBER:,})"])
     if header.format != EXPORT_FORMAT or header.version not in VERSIONS:
         raise DataError(source, [f"line 1: format {header.format} v{header.version} is not "
                                  f"{EXPORT_FORMAT} v{' or v'.join(map(str, VERSIONS))}"])
@@ -343,8 +359,15 @@ def _parse(data: bytes, source: str) -> ParsedExport:
         try:
             line = msgspec.json.decode(raw, type=ExportLine)
             payload = bytes(line.payload).decode()
-        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as err:
+            # every number bounded before it sizes a loop in a replay or reaches SQLite (64 bits)
+            problems = [f"line {i}: {p}" for p in (
+                *out_of_bounds({"seq": line.seq, "batch": line.batch}, ""),
+                *out_of_bounds(msgspec.json.decode(line.payload), "$.payload"),
+                *out_of_bounds(msgspec.json.decode(line.command), "$.command"))]
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
             raise DataError(source, [f"line {i}: malformed event line ({err})"]) from None
+        if problems:
+            raise DataError(source, problems)
         if line.redacted and not line.withheld:
             raise DataError(source, [f"line {i}: this export was made by an older mn for one empire, "
                                      "with hidden parts dropped; it cannot be imported or verified"])

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from mncore import registry
+from mncore.bounds import out_of_bounds
 from mncore.chain import GENESIS_HASH, content_link
 from mncore.errors import IntegrityFailure, InvalidCommand
 from mncore.protocol import Ruleset
@@ -19,7 +20,7 @@ def ruleset_of(first_payload: str, where: str) -> Ruleset:
     """The ruleset a log was created under, refusing an unknown or newer one before reading on."""
     try:
         head = json.loads(first_payload)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise IntegrityFailure(1, f"{where}: the first event is not JSON") from None
     if not isinstance(head, dict) or head.get("type") != "GameCreated":
         raise IntegrityFailure(1, f"{where}: the first event is not GameCreated")
@@ -45,11 +46,20 @@ def decode_rows(rows: Sequence[Row], where: str) -> tuple[Ruleset | None, list[A
     ruleset = ruleset_of(rows[0].payload, where)
     out = []
     for r in rows:
-        try:
-            out.append(ruleset.decode_event(r.payload))
-        except (msgspec.DecodeError, msgspec.ValidationError) as err:
-            raise IntegrityFailure(r.seq, f"cannot decode the stored event: {err}") from None
+        out.append(decode_row(ruleset, r, "cannot decode the stored event"))
     return ruleset, out
+
+
+def decode_row(ruleset: Ruleset, row: Row, what: str) -> Any:
+    """The event of a row, its numbers bounded (bounds.MAX_NUMBER); IntegrityFailure at its seq."""
+    try:
+        problems = out_of_bounds(msgspec.json.decode(row.payload), "payload")
+        event = ruleset.decode_event(row.payload)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
+        raise IntegrityFailure(row.seq, f"{what}: {err}") from None
+    if problems:
+        raise IntegrityFailure(row.seq, f"{what}: {problems[0]}")
+    return event
 
 
 def content_head(rows: Iterable[Row], head: str = GENESIS_HASH) -> str:

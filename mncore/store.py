@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import wraps
+from typing import Concatenate, ParamSpec, TypeVar
 
 import msgspec
 
@@ -52,6 +54,8 @@ class Store:
 
     def __init__(self, path: str, *, create: bool = False) -> None:
         self.path = path
+        if os.path.isdir(path):
+            raise StoreError(f"{path} is a directory, not a database file")
         if not create and not os.path.exists(path):
             raise StoreError(f"no database at {path}: create a game first (mn new), "
                              "or point --db / MN_DB at an existing file")
@@ -60,7 +64,7 @@ class Store:
             conn.execute("PRAGMA busy_timeout = 10000")
             conn.row_factory = sqlite3.Row
             self.conn = conn
-            tables = self._tables()
+            tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
         except sqlite3.DatabaseError as err:
             raise StoreError(f"{path} is not a SQLite database ({err})") from None
         if {"games", "events"} <= tables:
@@ -78,17 +82,27 @@ class Store:
         return self.conn.execute(sql, args).fetchall()
 
     def _create_schema(self) -> None:
+        """All three tables in one transaction: several `mn new` on a missing file all succeed."""
         import sqlite_utils  # creating a database is rare: only then is sqlite-utils imported
 
-        db = sqlite_utils.Database(self.conn)
-        db.enable_wal()
-        db.table("games").create(
-            {"id": str, "created_at": str, "secret": str, "schema": int}, pk="id", if_not_exists=True)
-        db.table("events").create(
-            {"game_id": str, "seq": int, "type": str, "payload": str, "recorded_at": str,
-             "actor": str, "command": str, "batch": int, "hash": str},
+        conn = self.conn
+        try:
+            # outside the transaction (SQLite will not switch journals inside one); a racer that
+            # holds the file may leave it in rollback mode for this connection, which is still correct
+            conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError:
+            pass
+        db = sqlite_utils.Database(conn)
+        games = db.create_table_sql("games", {"id": str, "created_at": str, "secret": str, "schema": int},
+                                    pk="id", if_not_exists=True)
+        events = db.create_table_sql(
+            "events", {"game_id": str, "seq": int, "type": str, "payload": str, "recorded_at": str,
+                       "actor": str, "command": str, "batch": int, "hash": str},
             pk=("game_id", "seq"), not_null={"payload", "hash", "type"}, if_not_exists=True)
-        self._create_heads(self.conn)
+        with self._write() as conn:
+            conn.execute(games)
+            conn.execute(events)
+            self._create_heads(conn)
 
     @staticmethod
     def _create_heads(conn: sqlite3.Connection) -> None:
@@ -258,3 +272,25 @@ class Store:
                            actor=r.actor, command=r.command, batch=batch, hash=head, salts=r.salts))
         self._put_rows(conn, game_id, out)
         return out
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _guarded(method: Callable[Concatenate[Store, _P], _T]) -> Callable[Concatenate[Store, _P], _T]:
+    """A damaged file (truncated, overwritten, locked for good) is bad input, not a crash."""
+    @wraps(method)
+    def wrapper(self: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.path}: the database cannot be read or written ({err}); "
+                             "nothing was written") from None
+    return wrapper
+
+
+for _name, _method in list(vars(Store).items()):
+    if (callable(_method) and not isinstance(_method, staticmethod) and not _name.startswith("__")
+            and _name != "_write"):
+        setattr(Store, _name, _guarded(_method))

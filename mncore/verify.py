@@ -11,7 +11,7 @@ from mncore import chain
 from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.dice import Rng, SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
-from mncore.logread import ruleset_of
+from mncore.logread import decode_row, ruleset_of
 from mncore.protocol import Ruleset
 from mncore.store import Row
 
@@ -205,10 +205,7 @@ def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any]]:
     events: list[Any] = []
     state = ruleset.initial("")
     for r in rows:
-        try:
-            event = ruleset.decode_event(r.payload)
-        except (msgspec.DecodeError, msgspec.ValidationError) as err:
-            raise IntegrityFailure(r.seq, f"the payload is not a valid event ({err})") from None
+        event = decode_row(ruleset, r, "the payload is not a valid event")
         if ruleset.event_type_of(event) != r.type:
             raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
                                           f"{ruleset.event_type_of(event)}")
@@ -270,7 +267,7 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], secret: b
         raise IntegrityFailure(seq, "no command is recorded for the events it starts")
     try:
         cmd = ruleset.decode_command(rows[0].command)
-    except (msgspec.DecodeError, msgspec.ValidationError) as err:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
         raise IntegrityFailure(seq, f"its recorded command is not valid ({err})") from None
     if ruleset.encode_command(cmd).decode() != rows[0].command:
         raise IntegrityFailure(seq, "its recorded command is not in its canonical encoding (edited)")
@@ -289,6 +286,11 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], secret: b
         return
     except CommandRejected as err:
         raise IntegrityFailure(seq, f"its command is refused when decided again: {err.message}") from None
+    except MareNostrumError:
+        raise
+    except Exception as err:  # a forged command the rules cannot even read is a bad log, not a crash
+        raise IntegrityFailure(seq, f"its command cannot be decided again ({type(err).__name__}: "
+                                    f"{err})") from None
     expected = [ruleset.encode_event(e).decode() for e in produced]
     stored = [r.payload for r in rows]
     for i, (want, got) in enumerate(zip(expected, stored, strict=False)):

@@ -69,6 +69,10 @@ def decode_board(data: bytes, source: str) -> Board:
         raise DataError(source, [_validation_message(str(err), data)]) from err
     except (msgspec.DecodeError, UnicodeDecodeError) as err:
         raise DataError(source, [f"not a valid TOML file: {_toml_syntax_message(data, err)}"]) from err
+    except RecursionError:
+        raise DataError(source, ["not a valid TOML file: nested too deeply"]) from None
+    except ValueError as err:  # an integer of more than 4,300 digits
+        raise DataError(source, [f"not a valid TOML file: {err}"]) from None
 
 
 def _validation_message(message: str, data: bytes) -> str:
@@ -93,9 +97,8 @@ def _owner(path: str, data: bytes) -> str:
     try:
         item = tomllib.loads(data.decode())[found[1]][int(found[2])]
         key = item.get("empire" if found[1] == "setups" else "id")
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, KeyError, IndexError, TypeError,
-            AttributeError):
-        return ""
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
+        return ""  # (TOMLDecodeError and UnicodeDecodeError are ValueErrors)
     kind = {"provinces": "province", "seas": "sea", "setups": "setup"}[found[1]]
     return f" ({kind} {key})" if isinstance(key, str) else ""
 
@@ -104,7 +107,7 @@ def _toml_syntax_message(data: bytes, err: Exception) -> str:
     # tomllib names the line and column; msgspec's own message does not
     try:
         tomllib.loads(data.decode())
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as detail:
+    except (ValueError, RecursionError) as detail:
         return str(detail)
     return str(err)
 

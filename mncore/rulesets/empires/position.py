@@ -17,6 +17,7 @@ from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, board_digest, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.rulesets.empires.commands import CreateFromPosition
+from mncore.bounds import set_aside_out_of_bounds
 from mncore.dice import Rng
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.flow import settle
@@ -51,7 +52,21 @@ def decode_position(data: bytes, source: str, base: Path | None = None) -> GameS
         doc = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise DataError(source, [f"not a valid TOML file: {err}"]) from None
-    return position_state(doc, source, base or Path.cwd())
+    except RecursionError:
+        raise DataError(source, ["not a valid TOML file: nested too deeply"]) from None
+    except ValueError as err:  # an integer of more than 4,300 digits
+        raise DataError(source, [f"not a valid TOML file: {err}"]) from None
+    # numbers beyond any count, round or index are set aside before they size anything
+    bounds = set_aside_out_of_bounds(doc)
+    try:
+        state = position_state(doc, source, base or Path.cwd())
+    except DataError as err:
+        if not bounds:
+            raise
+        raise DataError(source, [*bounds, *err.problems]) from None
+    if bounds:
+        raise DataError(source, bounds)
+    return state
 
 
 def position_state(doc: dict[str, Any], source: str, base: Path) -> GameState:
@@ -259,8 +274,10 @@ def default_supply(state: GameState) -> Bag:
 def default_pile(state: GameState) -> tuple[Commodity, ...]:
     """The legendary pile: every legendary commodity neither held nor discarded, in sorted order."""
     per = load_ruleset().components.legendary_per_commodity
-    gone = Counter(commodity_of(t) for t, n in holdings(state).items() if is_legendary(t)
-                   for _ in range(n))
+    gone: Counter[str | None] = Counter()
+    for t, n in holdings(state).items():
+        if is_legendary(t):
+            gone[commodity_of(t)] += n  # added, not counted one by one: n comes from the file
     gone.update(state.legendary_discard)
     return tuple(c for c in sorted(COMMODITIES) for _ in range(max(per - gone[c], 0)))
 

@@ -188,7 +188,10 @@ def _check_resources(state: GameState, explicit_supply: bool) -> list[str]:
         if total > limit[token]:
             problems.append(f"resources.{token}: {total} held{' and in the reserve' * explicit_supply}"
                             f"; the game supplies {limit[token]}")
-    legendary = Counter(commodity_of(t) for t, n in held.items() if is_legendary(t) for _ in range(n))
+    legendary: Counter[str | None] = Counter()
+    for t, n in held.items():
+        if is_legendary(t):
+            legendary[commodity_of(t)] += n  # added, not counted one by one: n comes from the file
     legendary.update(state.legendary_pile)
     legendary.update(state.legendary_discard)
     for commodity, n in sorted(legendary.items()):

@@ -15,7 +15,7 @@ from mncore.rulesets.empires.ids import Empire, Phase
 from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import build, collect, core, leadership, military, sandbox, trade
-from mncore.rulesets.empires.text.base import Ctx, Parser
+from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, Parser, shown
 
 __all__ = ["Ctx", "Parser", "describe", "format_order", "parse_order", "redact_event", "tile_name", "title",
            "verbs"]
@@ -86,9 +86,27 @@ def _parse_json(line: str, empire: Empire) -> AnyOrder:
         raise InvalidCommand(f"malformed order JSON: {err}") from None
     if not isinstance(cmd, Order):
         raise InvalidCommand(f"{type(cmd).__name__} is not an order an empire can give")
+    _check_numbers(msgspec.to_builtins(cmd), type(cmd).__name__)
     if cmd.empire != empire:
         raise InvalidCommand(f"the order is for {cmd.empire.title()}, but given --as {empire.title()}")
     return cmd
+
+
+def _check_numbers(value: object, path: str) -> None:
+    """Every number of a JSON order within 0..NUMBER_CEILING (a count, a face, a value, a payment):
+    JSON reads any integer, and the order line's own bounds must not be a text-only shield."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int | float):
+        if not isinstance(value, int) or not 0 <= value <= NUMBER_CEILING:
+            raise InvalidCommand(f"{path}: {shown(str(value))} is not a whole number from 0 to "
+                                 f"{NUMBER_CEILING}")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_numbers(item, f"{path}.{key}")
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            _check_numbers(item, f"{path}[{i}]")
 
 
 def format_order(order: AnyOrder) -> str:

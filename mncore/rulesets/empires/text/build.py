@@ -12,7 +12,7 @@ from mncore.rulesets.empires.ids import (COIN, LEGENDARY_PREFIX, SPACE_KINDS, Bu
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire, resolve_province, resolve_sea, resolve_tile
 from mncore.rulesets.empires.ruleset import load_ruleset, tile
 from mncore.rulesets.empires.state import Bag, bag_tokens
-from mncore.rulesets.empires.text.base import Ctx, need
+from mncore.rulesets.empires.text.base import Ctx, is_number, need, shown, token_count
 from mncore.rulesets.empires.naming import tile_name, title
 
 BUILD_USAGE = ("build control in PROVINCE [with hammurabi] pay TOKENS | "
@@ -54,11 +54,11 @@ def parse_tokens(words: list[str]) -> list[Token]:
     out: list[Token] = []
     i = 0
     while i < len(words):
-        count = 1
-        if words[i].isdigit():
-            count, i = int(words[i]), i + 1
+        count_word = None
+        if is_number(words[i]):
+            count_word, i = words[i], i + 1
             if i >= len(words):
-                raise InvalidCommand(f"'{words[i - 1]}' needs a resource after it")
+                raise InvalidCommand(f"'{shown(words[i - 1])}' needs a resource after it")
         word = words[i].lower()
         if word == "legendary" and i + 1 < len(words):
             i += 1
@@ -71,7 +71,8 @@ def parse_tokens(words: list[str]) -> list[Token]:
             token = ""
         else:
             token = resolve_commodity(rs, words[i])
-        out += [token] * count if token else []
+        # bounded by the supply before the list is made
+        out += [token] * token_count(count_word, token, "pay count") if token else []
         i += 1
     return out
 

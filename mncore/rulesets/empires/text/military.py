@@ -16,7 +16,7 @@ from mncore.rulesets.empires.ids import Empire, ProvinceId, is_legendary
 from mncore.rulesets.empires.names import normalise, resolve_empire, resolve_place, resolve_province, resolve_sea
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, bag_tokens
-from mncore.rulesets.empires.text.base import Ctx, Parser, need
+from mncore.rulesets.empires.text.base import Ctx, Parser, bounded, is_number, need
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.text.sandbox import parse_dice
 
@@ -48,12 +48,20 @@ def _split(words: list[str], key: str, usage: str) -> tuple[list[str], list[str]
 
 def _count(words: list[str], singular: str, usage: str) -> tuple[int, list[str]]:
     """'[N] legion(s) ...' as (N, the rest)."""
-    count = 1
-    if words and words[0].isdigit():
-        count, words = int(words[0]), words[1:]
+    count_word = None
+    if words and is_number(words[0]):
+        count_word, words = words[0], words[1:]
     if not words or words[0].lower() not in (singular, singular + "s"):
         raise InvalidCommand(f"usage: {usage}")
-    return count, words[1:]
+    return _units(count_word, singular), words[1:]
+
+
+def _units(word: str | None, unit: str) -> int:
+    """A count of an empire's units, bounded by how many of them it has (Game Components)."""
+    if word is None:
+        return 1
+    limit = load_ruleset().components.units.get(unit, 0)  # type: ignore[call-overload]
+    return bounded(word, f"{unit} count", limit, f"an empire has {limit} {unit}s")
 
 
 def resolve_space(state: GameState, pid: ProvinceId, text: str) -> str:
@@ -131,8 +139,8 @@ def _lose(ctx: Ctx, words: list[str]) -> AnyOrder:
     while i < len(units):
         word = units[i].lower()
         n = 1
-        if word.isdigit() and i + 1 < len(units):
-            n, i = int(word), i + 1
+        if is_number(word) and i + 1 < len(units):
+            n, i = _units(word, "legion"), i + 1
             word = units[i].lower()
         if word in ("legion", "legions"):
             legions += n

@@ -11,7 +11,7 @@ from mncore.rulesets.empires.ids import LEGENDARY_PREFIX, Empire
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire, resolve_tile
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedOutcome, FixedTile
-from mncore.rulesets.empires.text.base import Ctx, Parser
+from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, Parser, bounded, is_number
 from mncore.rulesets.empires.naming import tile_name, title
 
 USAGE = ("fix dice EMPIRE N [N ...] | fix legendary COMMODITY | fix tile TILE | fix clear   "
@@ -21,9 +21,10 @@ USAGE = ("fix dice EMPIRE N [N ...] | fix legendary COMMODITY | fix tile TILE | 
 def parse_dice(words: list[str], usage: str) -> tuple[int, ...]:
     """Dice as `5 4 3` or `5,4,3`; InvalidCommand with the usage if one is not a number."""
     faces = [w for word in words for w in word.split(",") if w]
-    if not faces or not all(f.isdigit() for f in faces):
+    if not faces or not all(is_number(f) for f in faces):
         raise InvalidCommand(f"usage: {usage}")
-    return tuple(int(f) for f in faces)
+    # a face the dice lack is the rules' to refuse (R1); only an unreadable number is refused here
+    return tuple(bounded(f, "die face", NUMBER_CEILING) for f in faces)
 
 
 def _fix(ctx: Ctx, words: list[str]) -> AnyOrder:

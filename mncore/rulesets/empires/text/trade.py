@@ -11,7 +11,7 @@ from mncore.rulesets.empires.ids import COIN, Empire, Token, legendary
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import Bag
-from mncore.rulesets.empires.text.base import Ctx, need
+from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, bounded, is_number, need, shown, token_count
 from mncore.rulesets.empires.naming import title
 
 OFFER_USAGE = ("offer TOKEN ...   (e.g. offer coin coin wine, offer 2 coin wine, offer legendary-wine, "
@@ -22,9 +22,9 @@ GIVE_USAGE = "give TOKEN to EMPIRE   (e.g. give wine to rome)"
 
 def _trade(ctx: Ctx, words: list[str]) -> AnyOrder:
     need(words, 1, "trade VALUE   (play the exchange marker showing VALUE: 5, 0, 2, 1, 4 or 3)")
-    if not words[0].isdigit():
-        raise InvalidCommand(f"trade takes a number, not '{words[0]}'")
-    return PlayExchangeMarker(empire=ctx.empire, value=int(words[0]))
+    if not is_number(words[0]):
+        raise InvalidCommand(f"trade takes a number, not '{shown(words[0])}'")
+    return PlayExchangeMarker(empire=ctx.empire, value=bounded(words[0], "trade VALUE", NUMBER_CEILING))
 
 
 def parse_token(words: list[str], usage: str) -> Token:
@@ -51,14 +51,16 @@ def _offer(ctx: Ctx, words: list[str]) -> AnyOrder:
     tokens: list[Token] = []
     i = 0
     while i < len(words):
-        count = 1
-        if words[i].isdigit():
-            count = int(words[i])
+        count_word = None
+        if is_number(words[i]):
+            count_word = words[i]
             i += 1
         if i >= len(words):
             raise InvalidCommand(f"a count must be followed by a resource; usage: {OFFER_USAGE}")
         width = 2 if words[i].lower() == "legendary" else 1
-        tokens += [parse_token(words[i:i + width], OFFER_USAGE)] * count
+        token = parse_token(words[i:i + width], OFFER_USAGE)
+        # bounded by the supply before the list is made: `offer 2147483648 wine` allocates nothing
+        tokens += [token] * token_count(count_word, token, "offer count")
         i += width
     return OfferResources(empire=ctx.empire, tokens=tuple(tokens))
 

@@ -1,0 +1,78 @@
+"""Ceilings on the numbers of hostile input (exports, positions, bundles), checked before use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+# No game comes near a million events, and no count, die, round or index in an event or a position is
+# anywhere near it: a larger number in a file is refused before it sizes a list, a loop or a SQLite
+# INTEGER (which holds 64 bits; Python's ints do not stop there).
+MAX_NUMBER = 1_000_000
+
+
+def numbers(value: object, path: str = "$") -> Iterator[tuple[str, object]]:
+    """Each number (int or float, not bool) inside a decoded JSON or TOML value, with its path.
+
+    Iterative, so that a deeply nested value costs no Python recursion.
+    """
+    for where, _, _, n in _walk(value, path):
+        yield where, n
+
+
+def _walk(value: object, path: str) -> Iterator[tuple[str, object, object, object]]:
+    """(path, container, key, number) for each number, depth first, without recursion."""
+    stack: list[tuple[str, object, object, object]] = [(path, None, None, value)]
+    while stack:
+        where, parent, key, item = stack.pop()
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, int | float):
+            yield where, parent, key, item
+        elif isinstance(item, dict):
+            stack.extend((f"{where}.{k}" if where else str(k), item, k, v)
+                         for k, v in reversed(list(item.items())))
+        elif isinstance(item, list | tuple):
+            stack.extend((f"{where}[{i}]", item, i, v) for i, v in reversed(list(enumerate(item))))
+
+
+def out_of_bounds(value: object, path: str = "$", ceiling: int = MAX_NUMBER) -> list[str]:
+    """A problem for each integer beyond ±ceiling (and each float that is not finite) in value."""
+    return [problem for _, _, _, problem in _bad(value, path, ceiling)]
+
+
+def set_aside_out_of_bounds(doc: dict[str, object], ceiling: int = MAX_NUMBER) -> list[str]:
+    """Remove each out-of-bounds number from a freshly parsed document, a problem for each.
+
+    A reader that lists every problem at once then checks what remains, defaults in their place.
+    """
+    bad = list(_bad(doc, "", ceiling))
+    # the deepest first and list items from the end, so that each removal leaves the others' keys
+    for _, parent, key, _ in sorted(bad, key=lambda b: (b[0].count(".") + b[0].count("["), b[0]),
+                                    reverse=True):
+        if isinstance(parent, dict):
+            parent.pop(key, None)
+        elif isinstance(parent, list) and isinstance(key, int):
+            del parent[key]
+    return [problem for _, _, _, problem in bad]
+
+
+def _bad(value: object, path: str, ceiling: int) -> Iterator[tuple[str, object, object, str]]:
+    for where, parent, key, n in _walk(value, path):
+        if isinstance(n, float) and (n != n or n in (float("inf"), float("-inf"))):
+            yield where, parent, key, f"{where}: {n} is not a number"
+        elif isinstance(n, int) and not -ceiling <= n <= ceiling:
+            yield where, parent, key, (f"{where}: {number_text(n)} is out of bounds (at most "
+                                       f"{ceiling:,} either way)")
+
+
+def shown(text: str, width: int = 24) -> str:
+    """Text cut to width characters for a message (a 40-digit number is not repeated whole)."""
+    return text if len(text) <= width else text[:width] + "…"
+
+
+def number_text(n: int) -> str:
+    """An integer for a message: its first digits (str() itself refuses 4,300 digits and more)."""
+    try:
+        return shown(str(n))
+    except ValueError:
+        return "a number of thousands of digits"
