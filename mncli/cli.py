@@ -15,7 +15,8 @@ Exit codes:
   0  done
   1  refused by the rules (the message names the rule section or ruling)
   2  bad input: unknown game or name, malformed file, bad option
-  3  conflict: the game moved on while you were writing; nothing written
+  3  conflict: the game moved on while you were writing, or a signed block is
+     stale or was already applied; nothing written
   4  integrity failure: verify found a bad event (its sequence number named)
   5  internal error: a bug in mn; please report it"""
 
@@ -68,10 +69,10 @@ def main(ctx: click.Context, db: str | None, verbose: int, log_format: str | Non
 
 
 def _register() -> None:
-    from mncli import audit_cmds, demo_cmd, game_cmds, history_cmds, map_cmd, rules_cmd
+    from mncli import audit_cmds, demo_cmd, game_cmds, history_cmds, map_cmd, rules_cmd, sign_cmds
 
     for command in (*game_cmds.COMMANDS, *history_cmds.COMMANDS, *rules_cmd.COMMANDS,
-                    *demo_cmd.COMMANDS, *audit_cmds.COMMANDS):
+                    *demo_cmd.COMMANDS, *audit_cmds.COMMANDS, *sign_cmds.COMMANDS):
         main.add_command(command)
     main.add_command(map_cmd.map_group)
 

@@ -64,3 +64,13 @@ def emit_json(doc: object) -> None:
 
 def to_builtins(obj: object) -> Any:
     return msgspec.to_builtins(obj, order="deterministic")
+
+
+def order_lines(orders: tuple[str, ...]) -> list[str]:
+    """Order lines from the arguments, or one a line from stdin for a lone '-' (# comments skipped)."""
+    if orders == ("-",):
+        lines = [ln.strip() for ln in sys.stdin.read().splitlines()]
+        return [ln for ln in lines if ln and not ln.startswith("#")]
+    if "-" in orders:
+        raise InvalidCommand("'-' reads orders from stdin and must be the only ORDER")
+    return list(orders)

@@ -9,7 +9,7 @@ from typing import Literal, assert_never, get_args
 import msgspec
 from msgspec.structs import replace
 
-from mncore.host import RevealSecret, SecretRevealed
+from mncore.host import KeysPublished, PublishKeys, RevealSecret, SecretRevealed, SignedOrders
 
 RULESET_ID = "toy-2026"
 RULESET_VERSION = 1
@@ -178,7 +178,7 @@ class GameWon(Event, frozen=True, kw_only=True):
 
 
 AnyEvent = (GameCreated | ReserveDrawn | PhaseBegan | UnitMustered | Passed | ClashFought | GameWon
-            | SecretRevealed)
+            | SecretRevealed | KeysPublished)
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -209,14 +209,15 @@ class Clash(Command, frozen=True, kw_only=True):
 
 
 AnyOrder = Muster | Pass | Clash
-AnyCommand = CreateToy | RevealSecret | AnyOrder
+AnyCommand = CreateToy | RevealSecret | PublishKeys | SignedOrders | AnyOrder
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _EVENTS = msgspec.json.Decoder(AnyEvent)
 _COMMANDS = msgspec.json.Decoder(AnyCommand)
 
 
-def encode(obj: Event | Command | SecretRevealed | RevealSecret) -> bytes:
+def encode(obj: Event | Command | SecretRevealed | RevealSecret | KeysPublished | PublishKeys
+           | SignedOrders) -> bytes:
     return _ENCODER.encode(obj)
 
 
@@ -252,6 +253,8 @@ def evolve(state: State, event: AnyEvent) -> State:
             return replace(state, winner=Won(sides=sides, condition=condition, round=state.round))
         case SecretRevealed(secret=secret):
             return replace(state, secret=secret)
+        case KeysPublished():
+            return state
         case _:
             assert_never(event)
 

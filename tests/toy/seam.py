@@ -8,7 +8,7 @@ from msgspec.structs import replace
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import RevealSecret, reveal_events
+from mncore.host import PublishKeys, RevealSecret, SignedOrders, kernel_only, reveal_events
 from mncore.protocol import HOST, ForkRef, Meta, NewGame, Option, Pending, Ruleset
 from mncore.rulebook import Rulebook
 
@@ -64,6 +64,8 @@ class Toy:
                 return rules.create(command, rng, state.commitment)
             case RevealSecret():
                 return list(reveal_events(self.meta(state), command))
+            case PublishKeys() | SignedOrders():
+                kernel_only(command)
             case m.Muster() | m.Pass() | m.Clash():
                 return rules.decide_order(state, command, rng)
 

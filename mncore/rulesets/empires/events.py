@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from mncore.host import SecretRevealed as SecretRevealed
+from mncore.host import KeysPublished as KeysPublished, SecretRevealed as SecretRevealed
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Empire, Phase, Track
 from mncore.rulesets.empires.ids import BuildingKind, ProvinceId, TileId, Token, UnitKind  # phases 3 and 5
@@ -67,7 +67,8 @@ class PositionLoaded(Event, frozen=True, kw_only=True):
     state: GameState  # board, options, commitment and secret come from GameCreated, not from here
 
 
-CoreEvent = GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
+CoreEvent = (GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
+             | KeysPublished)
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------

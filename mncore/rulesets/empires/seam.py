@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import RevealSecret, reveal_events
+from mncore.host import PublishKeys, RevealSecret, SignedOrders, kernel_only, reveal_events
 from mncore.protocol import HOST, ForkRef, Meta, NewGame, Option, Pending
 from mncore.store import Row
 from mncore.rulesets.empires import commands as cm, events as ev, render
@@ -77,6 +77,8 @@ class Empires:
                 events = creation_events(command, rng, state.commitment)
             case RevealSecret():
                 events = list(reveal_events(self.meta(state), command))
+            case PublishKeys() | SignedOrders():
+                kernel_only(command)
             case _:
                 return decide_folded(state, command, rng)
         return events, replay(events, state)
