@@ -176,7 +176,9 @@ def check_block(ruleset: Ruleset, block: SignedOrders, *, ledger: Ledger, rows: 
                              f"{ledger.nonces[block.nonce]}; each block is applied once: nothing "
                              "was written")
     _check_answers(block, rows, ledger)
-    then = [p for p in pending_at(block.seq) if p.empire == side]
+    # at the head itself nothing has moved: no need to fold the log again up to it
+    then = [p for p in (pending_now if block.seq == len(rows) else pending_at(block.seq))
+            if p.empire == side]
     now = [p for p in pending_now if p.empire == side]
     if then != now:
         was = "; ".join(p.text for p in then) or "nothing"
