@@ -543,3 +543,18 @@ def test_another_sides_export_withholds_the_hosts_unsigned_order_for_a_side(
     line = mn(db, "export", toy, "--as", "blue").stdout.splitlines()[6]
 
     assert json.loads(line)["actor"] == "host" and json.loads(line)["command"] is None
+
+
+def test_verify_refuses_a_stale_block_the_host_applied(db: Path, keys: Path, toy: str) -> None:
+    """Red's second block for the decision it already took, written in by the host: verify fails."""
+    rows = played(db, keys, toy)
+    late = signing.sign(private(keys, toy, "red").private, game=toy, side="red", seq=5,
+                        head=rows[4].hash, orders=["muster ford"], nonce=nonce("late"))
+    extra = msgspec.structs.replace(rows[5], seq=len(rows) + 1, batch=len(rows) + 1,
+                                    command=TOY.encode_command(late).decode())
+
+    report = verify_rows(game.rechain([*rows, extra], 2), 2)
+
+    assert report.first_bad == len(rows) + 1
+    assert "stale: the block answers event 5, but red has given orders since (at event 6)" in (
+        report.reason or "")
