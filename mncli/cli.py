@@ -17,7 +17,8 @@ Exit codes:
   0  done
   1  refused by the rules (the message names the rule section or ruling)
   2  bad input: unknown game or name, malformed file, bad option
-  3  conflict: the game moved on while you were writing; nothing written
+  3  conflict: the game moved on while you were writing, or a signed block is
+     stale or was already applied; nothing written
   4  integrity failure: verify found a bad event (its sequence number named)
   5  internal error: a bug in mn; please report it"""
 
@@ -102,6 +103,11 @@ def _audit_cmds() -> ModuleType:
     return audit_cmds
 
 
+def _sign_cmds() -> ModuleType:
+    from mncli import sign_cmds
+    return sign_cmds
+
+
 def _map_cmd() -> ModuleType:
     from mncli import map_cmd
     return map_cmd
@@ -109,13 +115,13 @@ def _map_cmd() -> ModuleType:
 
 _MODULES: dict[str, Callable[[], ModuleType]] = {
     "game_cmds": _game_cmds, "history_cmds": _history_cmds, "rules_cmd": _rules_cmd,
-    "demo_cmd": _demo_cmd, "audit_cmds": _audit_cmds, "map_cmd": _map_cmd}
+    "demo_cmd": _demo_cmd, "audit_cmds": _audit_cmds, "sign_cmds": _sign_cmds, "map_cmd": _map_cmd}
 _HOME = {
     **dict.fromkeys(("new", "games", "status", "show", "replay", "log", "order", "options", "reveal",
                      "fork"), "game_cmds"),
     **dict.fromkeys(("export", "import", "verify", "upgrade"), "history_cmds"),
     **dict.fromkeys(("position", "check", "diff", "explain", "dispute"), "audit_cmds"),
-    "rules": "rules_cmd", "demo": "demo_cmd", "map": "map_cmd",
+    "rules": "rules_cmd", "demo": "demo_cmd", "map": "map_cmd", "sign": "sign_cmds", "keygen": "sign_cmds",
 }
 
 

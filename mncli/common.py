@@ -116,3 +116,18 @@ def write_output(ctx: click.Context, output: str, data: bytes) -> None:
             raise OutputError(f"-o {output}: cannot write it ({err.strerror or err}); nothing was "
                               "written") from None
         raise
+def order_lines(orders: tuple[str, ...]) -> list[str]:
+    """Order lines from the arguments, or one a line from stdin for a lone '-' (# comments skipped)."""
+    if orders == ("-",):
+        lines = [ln.strip() for ln in sys.stdin.read().splitlines()]
+        lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    elif "-" in orders:
+        raise InvalidCommand("'-' reads orders from stdin and must be the only ORDER")
+    else:
+        lines = list(orders)
+    for n, line in enumerate(lines, start=1):
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidCommand(f"order {n} is not valid UTF-8 text") from None
+    return lines

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import sys
-from typing import get_args
+from typing import Any, get_args
 
 import click
 
-from mncli.common import (as_option, emit_json, json_option, open_store, ruleset_option, side_arg,
-                          to_builtins)
-from mncore import game, redaction, registry
+from mncli.common import (as_option, emit_json, json_option, open_store, order_lines, ruleset_option,
+                          side_arg, to_builtins)
+from mncore import game, redaction, registry, signing, trust
 from mncore.dice import new_secret, seeded_secret
-from mncore.errors import CommandRejected, InvalidCommand
+from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
+from mncore.host import PublishKeys
 from mncore.names import resolve_side_in_game, suggest
 from mncore.protocol import NewGame, Ruleset
 
@@ -32,11 +33,19 @@ from mncore.protocol import NewGame, Ruleset
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start a sandbox game at the position in this file (docs/positions.md).")
+@click.option("--keys-dir", "keys_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Make a key pair per side: publish the public keys in the log, write each private "
+                   "key to DIR/GAME-SIDE.key (mode 0600) for its player; orders may then be signed.")
+@click.option("--public-key", "public_keys", multiple=True, metavar="SIDE=HEX",
+              help="Publish a key a player made (mn keygen) for SIDE instead of making one.")
+@click.option("--signed-only", is_flag=True,
+              help="Take signed orders only (mn order --signed): refuse every unsigned order.")
 @ruleset_option
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
         seed: str | None, board_file: str | None, display: str, game_id: str | None,
-        position_file: str | None, ruleset_name: str) -> None:
+        position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...],
+        signed_only: bool, ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
 
     \b
@@ -44,8 +53,12 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     mn new --random --player NAME --player NAME ...
     mn new --position FILE [--seed TEXT]   (a sandbox game at a position)
     mn new --ruleset NAME ...              (another game on the same kernel)
+    mn new ... --keys-dir DIR [--signed-only]  (players sign their orders: docs/security.md)
     """
     ruleset = registry.by_name(ruleset_name)
+    keyed = bool(keys_dir or public_keys or signed_only)
+    if position_file is not None and keyed:
+        raise InvalidCommand("a game started at a position is a sandbox: it takes no keys")
     if position_file is not None:
         from mncli.audit_cmds import new_from_position
         click.echo(new_from_position(ctx, ruleset, position_file, seed, game_id,
@@ -56,8 +69,47 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
                    fair_play=seed is None, options=options)
     cmd = ruleset.new_game(spec)
     secret = seeded_secret(seed) if seed is not None else new_secret()
+    if keyed:
+        click.echo(_new_with_keys(ctx, ruleset, cmd, secret, game_id or game.new_game_id(), keys_dir,
+                                  public_keys, signed_only))
+        return
     loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id)
     click.echo(loaded.game_id)
+
+
+def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes, game_id: str,
+                   keys_dir: str | None, public_keys: tuple[str, ...], signed_only: bool) -> str:
+    """Create a game whose second batch publishes a key per side; the private keys made here are
+    written before the game is stored and removed again if it cannot be."""
+    _, state = game.creation(ruleset, cmd, secret)
+    sides = ruleset.meta(state).sides
+    given: dict[str, str] = {}
+    for item in public_keys:
+        side_text, sep, key = item.partition("=")
+        if not sep:
+            raise InvalidCommand(f"--public-key {item}: write SIDE=HEX")
+        side = ruleset.resolve_side(side_text)
+        if side not in sides:
+            raise InvalidCommand(f"--public-key {item}: {ruleset.side_name(side)} is not in this game")
+        if not signing.valid_public_key(key.strip().lower()):
+            raise InvalidCommand(f"--public-key {item}: not an Ed25519 public key (64 hex digits)")
+        given[side] = key.strip().lower()
+    missing = [s for s in sides if s not in given]
+    if missing and keys_dir is None:
+        raise InvalidCommand(f"keys are needed for {', '.join(ruleset.side_name(s) for s in missing)}: "
+                             "give --keys-dir DIR to make them (or --public-key SIDE=HEX)")
+    made = signing.make_key_files(keys_dir, game_id, missing) if keys_dir and missing else {}
+    keys = PublishKeys(keys={s: given[s] if s in given else made[s][1] for s in sides},
+                       signed_only=signed_only)
+    try:
+        loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id, keys)
+    except BaseException:
+        signing.remove_key_files(made)
+        raise
+    for side, (path, _) in made.items():
+        click.echo(f"wrote {path}: the private key of {ruleset.side_name(side)}; hand it to its "
+                   "player alone", err=True)
+    return loaded.game_id
 
 
 @click.command("games")
@@ -84,10 +136,27 @@ def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
     loaded = game.load(open_store(ctx), game_id)
     if as_json:
         doc = redaction.view(loaded.ruleset, loaded.state, None)  # only the public keys below
-        emit_json({k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
-                                       "pending", "titles") if k in doc})
+        out: dict[str, Any] = {k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
+                                   "pending", "titles") if k in doc}
+        ledger = trust.ledger_of(loaded.ruleset, loaded.rows)
+        out["head"] = {"seq": loaded.head[0], "hash": loaded.head[1]}
+        out["signing"] = ({"keys": ledger.keys, "signed_only": ledger.signed_only}
+                          if ledger.published else None)
+        emit_json(out)
     else:
         click.echo(loaded.ruleset.status_text(loaded.state))
+        _sign_hint(loaded)
+
+
+def _sign_hint(loaded: game.Loaded) -> None:
+    """In a game with keys, what a player copies into mn sign: the game, its last event and hash."""
+    ledger = trust.ledger_of(loaded.ruleset, loaded.rows)
+    if not ledger.published:
+        return
+    seq, head = loaded.head
+    click.echo(f"Sign orders with: mn sign --key KEYFILE --game {loaded.game_id} --seq {seq} "
+               f"--head {head} ORDER..." + ("  (only signed orders are taken)"
+                                            if ledger.signed_only else ""))
 
 
 @click.command("show")
@@ -97,7 +166,10 @@ def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
 @click.pass_context
 def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool) -> None:
     """The board, tracks, titles, tiles and resources, as an empire may see them."""
-    _show(game.load(open_store(ctx), game_id), as_empire, as_json)
+    loaded = game.load(open_store(ctx), game_id)
+    _show(loaded, as_empire, as_json)
+    if not as_json:
+        _sign_hint(loaded)
 
 
 @click.command("replay")
@@ -183,16 +255,31 @@ def _event_types(ruleset: Ruleset, texts: tuple[str, ...]) -> set[str]:
 
 @click.command("order")
 @click.argument("game_id", metavar="GAME")
-@click.argument("orders", nargs=-1, required=True, metavar="ORDER...|-")
-@as_option(required=True, help="The empire giving the orders.")
+@click.argument("orders", nargs=-1, metavar="ORDER...|-")
+@as_option(help="The empire giving the orders (unsigned orders: the host gives them for it).")
+@click.option("--signed", "signed_file", default=None, metavar="FILE|-",
+              help="A signed order block (mn sign) from FILE or stdin: applied whole, as its side's.")
 @click.pass_context
-def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: str) -> None:
+def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: str | None,
+          signed_file: str | None) -> None:
     """Give one or more orders (or '-' to read one per line from stdin), decided in turn.
 
     Each accepted order is written at once; the first refused one stops the run and nothing
     of it is written. Orders are described in docs/orders.md; `mn options` lists the legal ones.
+    In a game with keys, orders given this way are recorded as the host's; a player's own are
+    signed (mn sign) and given with --signed FILE: all the block's orders or none, exit 3 if the
+    block is stale or was already applied (docs/security.md).
     """
-    lines = _order_lines(orders)
+    if signed_file is not None:
+        if orders:
+            raise InvalidCommand("give either ORDER... or --signed FILE, not both")
+        _order_signed(ctx, game_id, signed_file, as_empire)
+        return
+    if not orders:
+        raise InvalidCommand("give ORDER... (or '-' for stdin), or --signed FILE")
+    if as_empire is None:
+        raise InvalidCommand("--as EMPIRE is needed: whose orders are these?")
+    lines = order_lines(orders)
     store = open_store(ctx)
     loaded = game.load(store, game_id)
     ruleset = loaded.ruleset
@@ -211,13 +298,29 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
             click.echo(f"{r.seq:>5}  {text}")
 
 
-def _order_lines(orders: tuple[str, ...]) -> list[str]:
-    if orders == ("-",):
-        lines = [ln.strip() for ln in sys.stdin.read().splitlines()]
-        return [ln for ln in lines if ln and not ln.startswith("#")]
-    if "-" in orders:
-        raise InvalidCommand("'-' reads orders from stdin and must be the only ORDER")
-    return list(orders)
+def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str | None) -> None:
+    text = _read_text(source)
+    block = signing.parse_block(text, "stdin" if source == "-" else source)
+    store = open_store(ctx)
+    loaded = game.load(store, game_id)
+    ruleset = loaded.ruleset
+    if as_empire is not None and ruleset.resolve_side(as_empire) != block.side:
+        raise SigningRefused(f"the block is signed as {block.side}, not --as {as_empire}")
+    _, rows = game.submit_signed(store, loaded, block)
+    for r in rows:
+        click.echo(f"{r.seq:>5}  {ruleset.describe(ruleset.decode_event(r.payload), block.side)}")
+
+
+def _read_text(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        with open(source, encoding="utf-8") as f:
+            return f.read()
+    except OSError as err:
+        raise InvalidCommand(f"{source}: cannot read it ({err.strerror})") from None
+    except UnicodeDecodeError:
+        raise SigningRefused(f"{source}: not a signed order block (not UTF-8 text)") from None
 
 
 @click.command("options")

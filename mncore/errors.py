@@ -40,6 +40,23 @@ class RuleViolation(CommandRejected):
         self.reason = message
 
 
+class SigningRefused(InvalidCommand):
+    """A signed order block is malformed, for another game, signed with the wrong key or edited after
+    signing; or an unsigned order where the game takes signed ones only (docs/security.md)."""
+
+
+class StaleOrders(CommandRejected):
+    """A signed block answers a decision that is no longer pending; nothing was written."""
+
+    exit_code = 3
+
+
+class AlreadyApplied(CommandRejected):
+    """A signed block that was applied before: each is applied once; nothing was written."""
+
+    exit_code = 3
+
+
 class DataError(MareNostrumError):
     """A data file (board, position, import) is invalid; every problem is listed."""
 

@@ -10,11 +10,12 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from mncore import redaction
+from mncore import redaction, trust
 from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, link
 from mncore.dice import Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
+from mncore.host import PublishKeys, SignedOrders
 from mncore.logread import content_head, decode_rows, fold, ruleset_of
 from mncore.host import UpgradeLog
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
@@ -97,33 +98,80 @@ def new_game_id() -> str:
     return "g" + pysecrets.token_hex(4)
 
 
+def creation(ruleset: Ruleset, cmd: Any, secret: bytes) -> tuple[list[Any], Any]:
+    """The events of a creation command and the state they fold into; nothing is stored.
+
+    `mn new` reads the sides in play here before it makes their keys (they may be drawn at random).
+    """
+    events, state = ruleset.decide(ruleset.initial(commitment(secret)), cmd, Rng(secret, GENESIS_HASH))
+    return list(events), state
+
+
 def create(store: Store | Callable[[], Store], ruleset: Ruleset, cmd: Any, secret: bytes,
-           game_id: str | None = None) -> Loaded:
-    """Decide a creation command and store the new game's first events with its secret.
+           game_id: str | None = None, keys: PublishKeys | None = None) -> Loaded:
+    """Decide a creation command and store the new game's first events with its secret; with `keys`,
+    the host publishes each side's public key as the second batch, in the same transaction.
 
     The command is decided before the store is opened (when given as a callable that opens it), so
     a refused one writes nothing, not even a new database file.
     """
-    events, _ = ruleset.decide(ruleset.initial(commitment(secret)), cmd, Rng(secret, GENESIS_HASH))
+    events, state = creation(ruleset, cmd, secret)
+    now = utc_now()
+    batches = [_new_rows(ruleset, events, HOST, cmd, now, 1, secret)]
+    if keys is not None:
+        published, _ = trust.decide(ruleset, state, keys, secret=secret, draw_head=GENESIS_HASH,
+                                    ledger=trust.Ledger(), batch=2)
+        batches.append(_new_rows(ruleset, published, HOST, keys, now, len(events) + 1, secret))
     if not isinstance(store, Store):
         store = store()
     gid = game_id or new_game_id()
-    now = utc_now()
-    rows = store.create_game(gid, now, secret.hex(),
-                             _new_rows(ruleset, events, HOST, cmd, now, 1, secret))
-    log.info("game created", game=gid, ruleset=ruleset.short, events=len(rows))
+    rows = store.create_game(gid, now, secret.hex(), *batches)
+    log.info("game created", game=gid, ruleset=ruleset.short, events=len(rows), keys=keys is not None)
     return load(store, gid)
 
 
 def submit(store: Store, loaded: Loaded, command: Any) -> tuple[Loaded, list[Row]]:
-    """Decide one command against the loaded game and append its events; nothing written if refused."""
-    seq, head = loaded.head
+    """Decide one command against the loaded game and append its events; nothing written if refused.
+
+    In a game with published keys an order given this way carries no signature: it is recorded as
+    the host's (actor "host"), and refused if the game takes signed orders only.
+    """
     ruleset = loaded.ruleset
-    secret_hex = store.secret(loaded.game_id)
-    secret = bytes.fromhex(secret_hex) if secret_hex else None
-    rng = Rng(secret, loaded.draw_head)
-    events, state = ruleset.decide(loaded.state, command, rng)
-    actor = ruleset.actor_of(command)
+    ledger = trust.ledger_of(ruleset, loaded.rows)
+    secret = _secret(store, loaded)
+    events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
+                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
+    return _append(store, loaded, command, events, state, trust.recorded_actor(ruleset, ledger, command),
+                   secret)
+
+
+def submit_signed(store: Store, loaded: Loaded, block: SignedOrders) -> tuple[Loaded, list[Row]]:
+    """Check a signed block (trust.check_block: this game, its side's key, unedited, new, still
+    pending), decide its orders in turn and append them as one batch; nothing written if refused."""
+    ruleset = loaded.ruleset
+    ledger = trust.ledger_of(ruleset, loaded.rows)
+    trust.check_block(ruleset, block, ledger=ledger, rows=loaded.rows, game_id=loaded.game_id,
+                      pending_at=lambda seq: ruleset.pending(fold(ruleset, loaded.events[:seq])),
+                      pending_now=ruleset.pending(loaded.state))
+    secret = _secret(store, loaded)
+    events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
+                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
+    return _append(store, loaded, block, events, state, block.side, secret)
+
+
+def _secret(store: Store, loaded: Loaded) -> bytes | None:
+    found = store.secret(loaded.game_id)
+    return bytes.fromhex(found) if found else None
+
+
+def _batches(loaded: Loaded) -> int:
+    return sum(1 for r in loaded.rows if r.batch == r.seq)
+
+
+def _append(store: Store, loaded: Loaded, command: Any, events: list[Any], state: Any,
+            actor: str, secret: bytes | None) -> tuple[Loaded, list[Row]]:
+    seq, _ = loaded.head
+    ruleset = loaded.ruleset
     rows = store.append(loaded.game_id, seq,
                         _new_rows(ruleset, events, actor, command, utc_now(), seq + 1, secret))
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,

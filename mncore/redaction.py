@@ -11,6 +11,7 @@ import msgspec
 from mncore import chain
 from mncore.chain import COMMAND, PAYLOAD, LOG_V1, split_field
 from mncore.errors import InvalidCommand
+from mncore.host import SignedOrders
 from mncore.protocol import Hidden, Meta, Option, Ruleset
 from mncore.store import Row
 
@@ -41,7 +42,11 @@ class SideRow(msgspec.Struct, frozen=True, kw_only=True):
 def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
     """The hidden fields of an event (payload/...) and of the command on its row (command/...)."""
     out = list(ruleset.hidden(event))
-    if command is not None:
+    if isinstance(command, SignedOrders):
+        # a signed block carries its side's order lines (an offer's tokens among them) as text: the
+        # whole list is its side's until the secret is out; its signature stays public
+        out.append(Hidden(field="command/orders", visible_to=(command.side,)))
+    elif command is not None:
         out += ruleset.hidden_command(command)
     return out
 
@@ -97,7 +102,8 @@ def visible_command(ruleset: Ruleset, row: Row, viewer: str | None, opened: bool
     """The row's command if viewer may read all of it, else None (an offer's tokens are hidden)."""
     if row.command is None:
         return None
-    hidden = ruleset.hidden_command(ruleset.decode_command(row.command))
+    hidden = [h for h in declared(ruleset, ruleset.decode_event(row.payload),
+                                  ruleset.decode_command(row.command)) if h.field.startswith("command/")]
     return row.command if all(may_see(h, viewer, opened) for h in hidden) else None
 
 

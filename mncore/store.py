@@ -191,14 +191,18 @@ class Store:
     # --- writes --------------------------------------------------------------------------------
 
     def create_game(self, game_id: str, created_at: str, secret: str | None,
-                    rows: Sequence[NewRow]) -> list[Row]:
-        """Make a game (in the current log format) and append its first events, in one transaction."""
+                    rows: Sequence[NewRow], *more: Sequence[NewRow]) -> list[Row]:
+        """Make a game (in the current log format) and append its first events, in one transaction:
+        the creation's batch, then each further batch given (the keys the host publishes)."""
         with self._write() as conn:
             if conn.execute("select 1 from games where id = ?", [game_id]).fetchone():
                 raise StoreError(f"a game '{game_id}' already exists in {self.path}")
             conn.execute("insert into games (id, created_at, secret, schema) values (?, ?, ?, ?)",
                          [game_id, created_at, secret or "", CURRENT])
-            return self._insert(conn, game_id, 0, GENESIS_HASH, rows, CURRENT)
+            out = self._insert(conn, game_id, 0, GENESIS_HASH, rows, CURRENT)
+            for batch in more:
+                out += self._insert(conn, game_id, out[-1].seq, out[-1].hash, batch, CURRENT)
+            return out
 
     def append(self, game_id: str, expected_seq: int, rows: Sequence[NewRow]) -> list[Row]:
         """Append after expected_seq, all or nothing; Conflict if the log has moved on."""

@@ -7,12 +7,13 @@ from typing import Any
 
 import msgspec
 
-from mncore import chain
+from mncore import chain, redaction, trust
 from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
-from mncore.dice import Rng, SecretNeeded, commitment
+from mncore.dice import SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
+from mncore.host import SignedOrders
 from mncore.logread import decode_row, ruleset_of
-from mncore.protocol import Ruleset
+from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
 
 
@@ -27,6 +28,7 @@ class Report(msgspec.Struct, kw_only=True):
     secret_revealed: bool = False
     commands_checked: int = 0  # commands re-decided to the same events
     random_unchecked: int = 0  # commands that drew at random, unchecked until the secret is out
+    signed_checked: int = 0  # signed order blocks checked against the published keys
     inherited: int = 0  # events a fork copied from its parent (checked in the parent)
     version: int = 0  # the log format checked (chain.py)
     heads_checked: list[str] = []  # where the head hash came from that the log was held to
@@ -101,9 +103,7 @@ def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], 
             command = ruleset.decode_command(r.command) if r.command is not None else None
         except (msgspec.DecodeError, msgspec.ValidationError) as err:
             raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
-        fields = {h.field for h in ruleset.hidden(e)}
-        if command is not None:
-            fields |= {h.field for h in ruleset.hidden_command(command)}
+        fields = {h.field for h in redaction.declared(ruleset, e, command)}
         for f in sorted(fields - set(r.salts)):
             raise IntegrityFailure(r.seq, f"its hidden field {f} is not committed (no salt): "
                                           "it was hashed bare, or its salt was left out")
@@ -245,12 +245,23 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: 
     report.inherited = final.forked_at
     state = ruleset.initial(created.commitment)
     previous = GENESIS_HASH
-    for start, end in _batches(rows):
-        if rows[start].seq > final.forked_at:
-            _redecide_batch(ruleset, state, rows[start:end], secret, previous, report)
-        for e, r in zip(events[start:end], rows[start:end], strict=True):
+    ledger = trust.Ledger()
+    keyed = trust.publishes_keys(rows)
+    pending: dict[int, list[Pending]] = {}  # what each side was to decide after each batch (keyed logs)
+    for n, (start, end) in enumerate(_batches(rows), start=1):
+        batch = rows[start:end]
+        inherited = batch[0].seq <= final.forked_at
+        cmd = _command(ruleset, batch, lenient=inherited)
+        if not inherited:
+            _check_giver(ruleset, ledger, rows[:start], batch, cmd, state, pending, report)
+            _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report)
+        for e, r in zip(events[start:end], batch, strict=True):
             state = ruleset.evolve(state, e)
             previous = content_link(previous, r.payload)
+        if cmd is not None:
+            trust.note(ledger, ruleset, cmd, batch[0].seq)
+        if keyed:
+            pending[batch[-1].seq] = list(ruleset.pending(state))
 
 
 def _fold(ruleset: Ruleset, events: Sequence[Any]) -> Any:
@@ -260,27 +271,60 @@ def _fold(ruleset: Ruleset, events: Sequence[Any]) -> Any:
     return state
 
 
-def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], secret: bytes | None,
-                    previous: str, report: Report) -> None:
+def _command(ruleset: Ruleset, rows: Sequence[Row], lenient: bool) -> Any:
+    """The command of a batch (on its first row only); None for an inherited batch without one."""
     seq = rows[0].seq
-    if rows[0].command is None:
-        raise IntegrityFailure(seq, "no command is recorded for the events it starts")
     try:
-        cmd = ruleset.decode_command(rows[0].command)
-    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
-        raise IntegrityFailure(seq, f"its recorded command is not valid ({err})") from None
-    if ruleset.encode_command(cmd).decode() != rows[0].command:
-        raise IntegrityFailure(seq, "its recorded command is not in its canonical encoding (edited)")
-    actor = ruleset.actor_of(cmd)
+        if rows[0].command is None:
+            raise IntegrityFailure(seq, "no command is recorded for the events it starts")
+        try:
+            cmd = ruleset.decode_command(rows[0].command)
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
+            raise IntegrityFailure(seq, f"its recorded command is not valid ({err})") from None
+        if ruleset.encode_command(cmd).decode() != rows[0].command:
+            raise IntegrityFailure(seq, "its recorded command is not in its canonical encoding (edited)")
+        return cmd
+    except IntegrityFailure:
+        if lenient:  # a fork's copied events are checked in the game they were copied from
+            return None
+        raise
+
+
+def _check_giver(ruleset: Ruleset, ledger: trust.Ledger, before: Sequence[Row], rows: Sequence[Row],
+                 cmd: Any, state: Any, pending: dict[int, list[Pending]], report: Report) -> None:
+    """Each row of a batch names the actor its command is recorded under: a signed block's side only
+    with a valid signature of the side's published key; an unsigned order the host once keys exist."""
+    seq = rows[0].seq
+    if isinstance(cmd, SignedOrders):
+        try:
+            trust.check_block(ruleset, cmd, ledger=ledger, rows=before, game_id=None,
+                              pending_at=lambda at: pending.get(at, []),
+                              pending_now=ruleset.pending(state))
+        except CommandRejected as err:
+            raise IntegrityFailure(seq, f"its signed block is refused: {err.message}") from None
+        report.signed_checked += 1
+    elif ledger.signed_only and trust.giver(ruleset, cmd) != HOST:
+        raise IntegrityFailure(seq, "an order without a signature, in a game that takes signed "
+                                    "orders only")
+    actor = trust.recorded_actor(ruleset, ledger, cmd)
     for r in rows:
         if r.actor != actor:
-            raise IntegrityFailure(r.seq, f"is recorded as {r.actor}'s, but the command of its batch "
-                                          f"is {actor}'s to give")
+            unsigned = ledger.published and not isinstance(cmd, SignedOrders) and r.actor != HOST
+            raise IntegrityFailure(r.seq, f"is recorded as {r.actor}'s, but its command carries no "
+                                          "signature: an unsigned order is the host's" if unsigned
+                                   else f"is recorded as {r.actor}'s, but the command of its batch "
+                                        f"is {actor}'s to give")
         if r.command is not None and r is not rows[0]:
             raise IntegrityFailure(r.seq, "carries a command although it is not the first event of "
                                           "its batch")
+
+
+def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any, secret: bytes | None,
+                    previous: str, ledger: trust.Ledger, batch: int, report: Report) -> None:
+    seq = rows[0].seq
     try:
-        produced, _ = ruleset.decide(state, cmd, Rng(secret, previous))
+        produced, _ = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
+                                   ledger=ledger, batch=batch)
     except SecretNeeded:
         report.random_unchecked += 1
         return
@@ -317,6 +361,9 @@ def _proven(report: Report) -> list[str]:
     if report.hidden:
         out.append(f"{report.hidden} hidden fields are hashed as salted commitments, each opened by "
                    "its salt" + (" derived from the revealed secret" if report.secret_revealed else ""))
+    if report.signed_checked:
+        out.append(f"{report.signed_checked} signed order blocks carry a valid signature of their "
+                   "side's published key, each applied once and answering a decision then pending")
     if report.secret_revealed:
         out.append("the revealed secret matches the commitment, and every random outcome recomputes")
     elif report.random_unchecked:

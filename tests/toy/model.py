@@ -10,7 +10,8 @@ import msgspec
 from msgspec.structs import replace
 
 from mncore.geography import Links
-from mncore.host import LogUpgraded, RevealSecret, SecretRevealed, UpgradeLog
+from mncore.host import (KeysPublished, LogUpgraded, PublishKeys, RevealSecret, SecretRevealed, SignedOrders,
+                         UpgradeLog)
 
 RULESET_ID = "toy-2026"
 RULESET_VERSION = 1
@@ -184,7 +185,7 @@ class GameWon(Event, frozen=True, kw_only=True):
 
 
 AnyEvent = (GameCreated | ReserveDrawn | PhaseBegan | UnitMustered | Passed | ClashFought | GameWon
-            | SecretRevealed | LogUpgraded)
+            | SecretRevealed | LogUpgraded | KeysPublished)
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -215,14 +216,15 @@ class Clash(Command, frozen=True, kw_only=True):
 
 
 AnyOrder = Muster | Pass | Clash
-AnyCommand = CreateToy | RevealSecret | UpgradeLog | AnyOrder
+AnyCommand = CreateToy | RevealSecret | UpgradeLog | PublishKeys | SignedOrders | AnyOrder
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _EVENTS = msgspec.json.Decoder(AnyEvent)
 _COMMANDS = msgspec.json.Decoder(AnyCommand)
 
 
-def encode(obj: Event | Command | SecretRevealed | RevealSecret | LogUpgraded | UpgradeLog) -> bytes:
+def encode(obj: Event | Command | SecretRevealed | RevealSecret | LogUpgraded | UpgradeLog | KeysPublished
+           | PublishKeys | SignedOrders) -> bytes:
     return _ENCODER.encode(obj)
 
 
@@ -258,7 +260,7 @@ def evolve(state: State, event: AnyEvent) -> State:
             return replace(state, winner=Won(sides=sides, condition=condition, round=state.round))
         case SecretRevealed(secret=secret):
             return replace(state, secret=secret)
-        case LogUpgraded():
+        case LogUpgraded() | KeysPublished():
             return state
         case _:
             assert_never(event)

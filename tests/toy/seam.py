@@ -8,7 +8,8 @@ from msgspec.structs import replace
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import RevealSecret, UpgradeLog, reveal_events, upgrade_events
+from mncore.host import (PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
+                         upgrade_events)
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
 from mncore.rulebook import Rulebook
 
@@ -66,6 +67,8 @@ class Toy:
                 return list(reveal_events(self.meta(state), command))
             case UpgradeLog():
                 return list(upgrade_events(command))
+            case PublishKeys() | SignedOrders():
+                kernel_only(command)
             case m.Muster() | m.Pass() | m.Clash():
                 return rules.decide_order(state, command, rng)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from mncore.errors import InvalidCommand
-from mncore.host import LogUpgraded, SecretRevealed
+from mncore.host import KeysPublished, LogUpgraded, SecretRevealed
 from mncore.names import resolve
 
 from toy.model import (PROVINCES, SIDES, AnyEvent, AnyOrder, Clash, ClashFought, GameCreated,
@@ -76,6 +76,9 @@ def describe(event: AnyEvent, viewer: str | None) -> str:
             return f"Clash in {n(p)}: {dice}; {n(w)} holds it{tie}"
         case GameWon(sides=sides, condition=c):
             return f"{' and '.join(n(s) for s in sides)} won (rule toy:{c})"
+        case KeysPublished(keys=keys, signed_only=only):
+            return ("Public keys published for " + ", ".join(n(s) for s in keys)
+                    + ("; orders must be signed" if only else ""))
         case SecretRevealed():
             return "The game's secret was revealed: every draw can now be checked"
         case LogUpgraded(previous_head=old):

@@ -6,7 +6,8 @@ from typing import Literal
 
 import msgspec
 
-from mncore.host import RevealSecret as RevealSecret
+from mncore.host import PublishKeys as PublishKeys, RevealSecret as RevealSecret
+from mncore.host import SignedOrders as SignedOrders
 from mncore.host import UpgradeLog as UpgradeLog
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, Track
@@ -47,7 +48,7 @@ class CreateFromPosition(Command, frozen=True, kw_only=True):
     position: GameState  # the position's state, without board, options, commitment or secret
 
 
-CoreCommand = CreateGame | RevealSecret | CreateFromPosition | UpgradeLog
+CoreCommand = CreateGame | RevealSecret | CreateFromPosition | UpgradeLog | PublishKeys | SignedOrders
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from mncore.host import KeysPublished as KeysPublished, SecretRevealed as SecretRevealed
 from mncore.host import LogUpgraded as LogUpgraded
-from mncore.host import SecretRevealed as SecretRevealed
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Empire, Phase, Track
 from mncore.rulesets.empires.ids import BuildingKind, ProvinceId, TileId, Token, UnitKind  # phases 3 and 5
@@ -69,7 +69,7 @@ class PositionLoaded(Event, frozen=True, kw_only=True):
 
 
 CoreEvent = (GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
-             | LogUpgraded)
+             | LogUpgraded | KeysPublished)
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------

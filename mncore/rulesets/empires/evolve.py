@@ -32,6 +32,8 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return state  # the log's format changed, not the game
         case ev.SecretRevealed(secret=secret):
             return replace(state, secret=secret)
+        case ev.KeysPublished():
+            return state  # the kernel reads the keys from the log (mncore/trust.py)
         case ev.GameWon(empires=empires, condition=condition, detail=detail):
             return replace(state, winner=Victory(empires=empires, condition=condition,
                                                  round=state.round, detail=detail))

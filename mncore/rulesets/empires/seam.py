@@ -9,7 +9,8 @@ from msgspec.structs import replace
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import RevealSecret, UpgradeLog, reveal_events, upgrade_events
+from mncore.host import (PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
+                         upgrade_events)
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
 from mncore.store import Row
 from mncore.rulesets.empires import commands as cm, events as ev, render
@@ -79,6 +80,8 @@ class Empires:
                 events = list(reveal_events(self.meta(state), command))
             case UpgradeLog():
                 events = list(upgrade_events(command))
+            case PublishKeys() | SignedOrders():
+                kernel_only(command)
             case _:
                 return decide_folded(state, command, rng)
         return events, replay(events, state)

@@ -84,6 +84,8 @@ def _parse_json(line: str, empire: Empire) -> AnyOrder:
         raise InvalidCommand(f"invalid order JSON: {err}") from None
     except msgspec.DecodeError as err:
         raise InvalidCommand(f"malformed order JSON: {err}") from None
+    except UnicodeEncodeError:
+        raise InvalidCommand("the order is not valid UTF-8 text") from None
     if not isinstance(cmd, Order):
         raise InvalidCommand(f"{type(cmd).__name__} is not an order an empire can give")
     _check_numbers(msgspec.to_builtins(cmd), type(cmd).__name__)

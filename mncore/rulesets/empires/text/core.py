@@ -28,6 +28,9 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.PositionLoaded():
             return (f"The game starts from a position: round {event.state.round}, "
                     f"{title(event.state.phase)} phase (a sandbox).")
+        case ev.KeysPublished():
+            only = "; only signed orders are taken" if event.signed_only else ""
+            return f"Public keys published for {', '.join(title(e) for e in event.keys)}{only}."
         case ev.SecretRevealed():
             return f"The game's secret is revealed: {event.secret}."
         case ev.LogUpgraded():

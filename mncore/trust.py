@@ -1,0 +1,206 @@
+"""Who gave each batch: the keys a log publishes, signed blocks checked and decided, the host's orders.
+
+The one place that decides a command whatever it is (the kernel's PublishKeys and SignedOrders, or a
+ruleset's command), and says which actor its batch is recorded under; game.py and verify.py both
+call it, so that what is written and what is checked again cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+
+from mncore import signing
+from mncore.dice import Rng
+from mncore.errors import AlreadyApplied, CommandRejected, InvalidCommand, SigningRefused, StaleOrders
+from mncore.host import KeysPublished, PublishKeys, SignedOrders
+from mncore.protocol import HOST, Pending, Ruleset
+from mncore.store import Row
+
+
+class Ledger(msgspec.Struct, kw_only=True):
+    """What a log says so far about signing: the keys, and which blocks and sides have acted when."""
+
+    keys: dict[str, str] = {}  # side -> public key (hex), once published
+    published: bool = False
+    signed_only: bool = False
+    nonces: dict[str, int] = {}  # nonce of each signed block applied -> its batch's first event
+    acted: dict[str, int] = {}  # side -> first event of the last batch that carried its order
+
+
+def giver(ruleset: Ruleset, command: Any) -> str:
+    """The side whose order a command is (a signed block's signer), or HOST."""
+    if isinstance(command, SignedOrders):
+        return command.side
+    if isinstance(command, PublishKeys):
+        return HOST
+    return ruleset.actor_of(command)
+
+
+def recorded_actor(ruleset: Ruleset, ledger: Ledger, command: Any) -> str:
+    """The actor a batch is recorded under: the signer of a signed block; the host for every order
+    without a signature once keys are published; the side an order names in a game without keys."""
+    side = giver(ruleset, command)
+    if isinstance(command, SignedOrders) or not ledger.published:
+        return side
+    return HOST
+
+
+def note(ledger: Ledger, ruleset: Ruleset, command: Any, batch: int) -> None:
+    """Record a batch that was applied (its command, its first event) in the ledger."""
+    if isinstance(command, PublishKeys):
+        ledger.keys, ledger.published = dict(command.keys), True
+        ledger.signed_only = command.signed_only
+        return
+    if isinstance(command, SignedOrders):
+        ledger.nonces[command.nonce] = batch
+    side = giver(ruleset, command)
+    if side != HOST:
+        ledger.acted[side] = batch
+
+
+def publishes_keys(rows: Sequence[Row]) -> bool:
+    """Whether a log's second batch publishes keys (the only place they can be)."""
+    second = next((r for r in rows[1:] if r.batch == r.seq), None)
+    return second is not None and second.type == "KeysPublished"
+
+
+def ledger_of(ruleset: Ruleset, rows: Sequence[Row]) -> Ledger:
+    """The ledger of a stored log (keys are published in its second batch, or never)."""
+    ledger = Ledger()
+    if not publishes_keys(rows):
+        return ledger
+    for r in rows:
+        if r.batch == r.seq and r.command is not None:
+            note(ledger, ruleset, ruleset.decode_command(r.command), r.seq)
+    return ledger
+
+
+def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
+           ledger: Ledger, batch: int) -> tuple[list[Any], Any]:
+    """The events of any command as the log's batch number `batch` (1: the creation), and the state.
+
+    A signed block's draws are keyed by its signature (signing.draw_key); every other command's by
+    the content chain's head, as before keys existed.
+    """
+    if isinstance(command, PublishKeys):
+        events = publish_events(ruleset, state, ledger, command, batch)
+        for e in events:
+            state = ruleset.evolve(state, e)
+        return list(events), state
+    if isinstance(command, SignedOrders):
+        return decide_block(ruleset, state, command, secret)
+    if giver(ruleset, command) != HOST and ledger.signed_only:
+        raise SigningRefused("this game takes signed orders only (created with --signed-only): "
+                             "sign the order with the side's key (mn sign) and give it with "
+                             "mn order --signed")
+    return ruleset.decide(state, command, Rng(secret, draw_head))
+
+
+def publish_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: PublishKeys,
+                   batch: int) -> list[KeysPublished]:
+    """The keys, published once, right after creation, one valid key for each side in play.
+
+    Later would let a host swap a player's key for its own and sign in the player's name.
+    """
+    if ledger.published:
+        raise InvalidCommand("the keys of this game are already published; they cannot be changed")
+    if batch != 2:
+        raise InvalidCommand("keys are published right after the game is created (its second "
+                             f"batch), not in batch {batch}")
+    sides = set(ruleset.meta(state).sides)
+    if set(command.keys) != sides:
+        raise InvalidCommand(f"keys are published for {', '.join(sorted(command.keys)) or 'no side'}; "
+                             f"the sides in play are {', '.join(sorted(sides))}")
+    bad = sorted(s for s, k in command.keys.items() if not signing.valid_public_key(k))
+    if bad:
+        raise InvalidCommand(f"the public key of {', '.join(bad)} is not an Ed25519 key "
+                             "(64 lowercase hex digits)")
+    if len(set(command.keys.values())) != len(command.keys):
+        raise InvalidCommand("two sides have the same public key")
+    return [KeysPublished(keys=dict(command.keys), signed_only=command.signed_only)]
+
+
+def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders,
+                 secret: bytes | None) -> tuple[list[Any], Any]:
+    """The orders of a block decided in turn on the evolving state, all drawing from one Rng keyed by
+    its signature; a refused order refuses the whole block (it is one batch)."""
+    rng = Rng(secret, signing.draw_key(block))
+    out: list[Any] = []
+    for n, line in enumerate(block.orders, start=1):
+        try:
+            cmd = ruleset.parse_order(line, state, block.side)
+            if ruleset.actor_of(cmd) != block.side:
+                raise SigningRefused(f"'{line}' is not an order {block.side} gives")
+            events, state = ruleset.decide(state, cmd, rng)
+        except CommandRejected as err:
+            if len(block.orders) > 1:
+                err.message = f"order {n} ('{line}'): {err.message}"
+            raise
+        out += events
+    if not out:
+        raise InvalidCommand("the block's orders change nothing: there is nothing to record")
+    return out, state
+
+
+def check_block(ruleset: Ruleset, block: SignedOrders, *, ledger: Ledger, rows: Sequence[Row],
+                game_id: str | None, pending_at: Callable[[int], Sequence[Pending]],
+                pending_now: Sequence[Pending]) -> None:
+    """Refuse a block, naming why, unless it is this game's, signed with its side's published key,
+    unedited, new, and answers the decision still pending for its side (docs/security.md).
+
+    `rows` is the log before the block's batch; `game_id` None skips the id (verify: the named head
+    and the game's own keys bind a block to its log, whatever id the log is imported under).
+    """
+    block = signing.block_from_command(block)
+    side = block.side
+    if game_id is not None and block.game != game_id:
+        raise SigningRefused(f"the block is signed for game {block.game}, not game {game_id}")
+    if not ledger.published:
+        raise SigningRefused("this game has no published keys: it takes unsigned orders only")
+    if side not in ledger.keys:
+        raise SigningRefused(f"the block is signed as '{side}', which is not a side of this game "
+                             f"(sides: {', '.join(sorted(ledger.keys))})")
+    if block.key != ledger.keys[side]:
+        other = next((s for s, k in ledger.keys.items() if k == block.key), None)
+        whose = f"{other}'s key" if other else f"key {block.key[:16]}…, which is not this game's"
+        raise SigningRefused(f"wrong key: the block is signed with {whose}, not with {side}'s "
+                             f"published key {ledger.keys[side][:16]}…")
+    if not signing.signature_ok(block):
+        raise SigningRefused("the signature does not match the block: a line was edited, added or "
+                             "removed after it was signed")
+    if block.nonce in ledger.nonces:
+        raise AlreadyApplied(f"this block (nonce {block.nonce[:12]}…) was already applied at event "
+                             f"{ledger.nonces[block.nonce]}; each block is applied once: nothing "
+                             "was written")
+    _check_answers(block, rows, ledger)
+    # at the head itself nothing has moved: no need to fold the log again up to it
+    then = [p for p in (pending_now if block.seq == len(rows) else pending_at(block.seq))
+            if p.empire == side]
+    now = [p for p in pending_now if p.empire == side]
+    if then != now:
+        was = "; ".join(p.text for p in then) or "nothing"
+        is_ = "; ".join(p.text for p in now) or "nothing"
+        raise StaleOrders(f"stale: the block answers event {block.seq}, when {side} was to decide: "
+                          f"{was}; now {side} is to decide: {is_}. Sign again against the current "
+                          "head (mn status)")
+
+
+def _check_answers(block: SignedOrders, rows: Sequence[Row], ledger: Ledger) -> None:
+    """The block names an event of this log that ends a batch, and its side has not acted since."""
+    seq = block.seq
+    if seq > len(rows):
+        raise SigningRefused(f"the block answers event {seq}, but the log has {len(rows)} events")
+    if rows[seq - 1].hash != block.head:
+        raise SigningRefused(f"the block answers event {seq} with head {block.head[:16]}…, but event "
+                             f"{seq} of this log has hash {rows[seq - 1].hash[:16]}… (the block "
+                             "answers another game's log, or this log was rewritten)")
+    if seq < len(rows) and rows[seq].batch != seq + 1:
+        raise SigningRefused(f"the block answers event {seq}, which is inside a batch: sign against "
+                             "the head mn status shows")
+    acted = ledger.acted.get(block.side, 0)
+    if acted > seq:
+        raise StaleOrders(f"stale: the block answers event {seq}, but {block.side} has given orders "
+                          f"since (at event {acted}). Sign again against the current head (mn status)")
