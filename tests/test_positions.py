@@ -247,6 +247,22 @@ rome = 1
     assert "tiles: Caesar appears 2 times among the empires' tiles and the display" in found
 
 
+def test_4_3_5_a_capitals_printed_marker_cannot_be_occupied() -> None:
+    """A legion on Greece's printed marker in Achaea is refused: a capital is never converted."""
+    found = problems(MINIMAL + """
+[provinces.macedonia]
+controller = "rome"
+[provinces.achaea]
+controller = "greece"
+legions = { rome = 1 }
+marker_occupier = "rome"
+marker_round = 2
+""")
+
+    assert found == ["provinces.achaea.marker_occupier: Achaea is a capital city province: its control "
+                     "marker is printed on the map and never occupied or converted (4.3.5)"]
+
+
 def test_a_misspelt_field_is_named_with_its_path() -> None:
     """Unknown fields fail loudly, with the path to them."""
     found = problems(MINIMAL + '[provinces.latium]\nlegionz = { rome = 1 }\n')

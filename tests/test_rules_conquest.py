@@ -247,6 +247,18 @@ def test_4_3_5_capital_province_is_never_converted() -> None:
     assert err.section == "4.3.5"
 
 
+def test_4_3_5_an_occupied_capital_marker_is_never_converted() -> None:
+    """Even if a legion stands on Greece's printed marker in Achaea (an arranged position), Rome's next
+    turn does not convert the capital: only its other occupied markers are converted."""
+    play = move_phase(control("rome", "macedonia"), legions("rome", "achaea"),
+                      ev.MarkerOccupied(empire="rome", province="achaea"))
+
+    out = play.order("rome", "mover rome")
+
+    assert not of_type(out, ev.ControlConverted)
+    assert play.state.provinces["achaea"].controller == "greece"
+
+
 def test_9_0_conqueror_out_of_reach_removes_the_marker_without_replacing_it() -> None:
     """Q&A: Greece occupies Egypt's marker in Cyrenaica but lost the trireme linking it: at its turn the
     marker is removed and the province is uncontrolled."""

@@ -254,12 +254,15 @@ def hold(state: GameState, order: HoldConquest) -> list[ev.AnyEvent]:
 
 def conversions(state: GameState, empire: Empire) -> list[ev.AnyEvent]:
     """The markers the empire's legions still occupy are exchanged for its own, or only removed when it
-    no longer reaches the province (9.0 Q&A); they wait while it has no marker left (R41)."""
+    no longer reaches the province (9.0 Q&A); they wait while it has no marker left (R41). A capital
+    province's printed marker is never converted (4.3.5)."""
     out: list[ev.AnyEvent] = []
     left = markers_left(state, empire)
     for pid, ps in sorted(state.provinces.items()):
         if ps.marker_occupier != empire or ps.controller in (None, empire):
             continue
+        if is_capital_province(state, pid):
+            continue  # a printed marker is never converted (4.3.5), however a legion came to stand on it
         if not reaches_own(state, empire, pid):
             out.append(ev.ControlConverted(empire=empire, province=pid, previous=ps.controller,
                                            replaced=False))
