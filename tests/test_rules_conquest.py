@@ -228,13 +228,15 @@ def test_4_3_3_example_marker_occupied_then_converted_a_round_later() -> None:
 
 
 def test_4_3_3_marker_needs_an_adjacent_or_adjoining_province() -> None:
-    """Rome alone in Judea, linked to none of its provinces, may not occupy the marker."""
+    """Rome alone in Judea, linked to none of its provinces, may not occupy the marker (ruling R50):
+    the refusal says why and what Rome may do instead."""
     play = move_phase(control("egypt", "judea"), legions("rome", "judea"))
     play.order("rome", "mover rome")
 
     err = refused(play, "rome", "occupy marker in judea")
 
-    assert err.section == "4.3.3"
+    assert err.section == "R50"
+    assert "could not be converted (4.3.3)" in err.reason and "occupy buildings instead" in err.reason
 
 
 def test_4_3_5_capital_province_is_never_converted() -> None:

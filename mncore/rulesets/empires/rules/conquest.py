@@ -226,8 +226,11 @@ def occupy_marker(state: GameState, order: OccupyMarker) -> list[ev.AnyEvent]:
             f"{name} is a capital city province: its control marker is printed and never converted")
     require(ps.legions.get(order.empire, 0) > 0, "4.3.3",
             f"{title(order.empire)} has no legion in {name} to put on the control marker")
-    require(reaches_own(state, order.empire, order.province), "4.3.3",
-            f"{name} is neither adjacent to nor adjoining a province {title(order.empire)} controls")
+    # only a marker the Conqueror could convert may be occupied (4.3.3 read as ruling R50)
+    require(reaches_own(state, order.empire, order.province), "R50",
+            f"{name} is neither adjacent to nor adjoining (through {title(order.empire)}'s triremes) a "
+            f"province {title(order.empire)} controls, so its control marker could not be converted "
+            "(4.3.3); pillage or occupy buildings instead (ruling R50)")
     out = _previous(ps, order.province, order.empire, keep_marker=True)
     if ps.marker_occupier != order.empire:
         out.append(ev.MarkerOccupied(empire=order.empire, province=order.province))
