@@ -12,6 +12,7 @@ from mncore.errors import InvalidCommand, RuleViolation
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.projections import level
+from mncore.rulesets.empires.render import view
 from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.state import Bag, bag_add
@@ -262,6 +263,19 @@ def test_3_1_1_no_control_in_own_province_and_only_seven_markers() -> None:
 
     assert build.markers_left(play.state, "rome") == 0
     assert "R30" in reason
+
+
+def test_3_1_1_the_view_counts_seven_markers_besides_the_capitals() -> None:
+    """mn show's control_markers_left is what the rules allow: 7 less the provinces controlled besides
+    the capital's, whose marker is printed (ruling R30)."""
+    play = building(holding(at_build(), "rome", {"coin": 3}), "rome")
+    play.order("rome", "build control in dalmatia pay 3 coin")
+
+    shown = view(play.state, None)["empires"]
+
+    assert {e: shown[e]["control_markers_left"] for e in shown} == {
+        e: build.markers_left(play.state, e) for e in play.state.empires}
+    assert shown["rome"]["control_markers_left"] == 7 - 3  # Gallia, Italia (set-up) and Dalmatia
 
 
 def test_10_hammurabi_builds_one_free_control_marker_each_round() -> None:
