@@ -203,6 +203,17 @@ def test_10_cleopatra_substitutes_one_token_per_set() -> None:
     assert play.state.provinces["aegyptus"].legions["egypt"] == 2
 
 
+def test_10_cleopatra_a_coin_set_with_two_commodities_names_both_substitutions() -> None:
+    """Refusing 4 coins with wine and oil, the message says Cleopatra allows one commodity among coins as well
+    as one coin among commodities, and what was paid."""
+    play = building(holding(at_build(), "egypt", {"coin": 4, "wine": 1, "oil": 1}), "egypt")
+
+    reason = refused(play, "egypt", "build market in aegyptus pay coin coin coin coin wine oil", "10.cleopatra")
+
+    assert "one commodity among coins" in reason and "one coin among commodities" in reason
+    assert "4 coins and 2 commodities" in reason
+
+
 def test_10_cleopatra_not_for_others() -> None:
     """Without Cleopatra a coin does not stand in for a commodity."""
     play = building(holding(at_build(), "greece", {"coin": 1, "wine": 1, "oil": 1}), "greece")
@@ -599,6 +610,17 @@ def test_11_hanging_gardens_keep_two_different_commodities() -> None:
     play.given(*build.end(play.state, play.rng()))
 
     assert play.state.empires["babylon"].resources == {"coin": 2, "wine": 1, "oil": 1}
+
+
+def test_11_hanging_gardens_a_legendary_counts_as_its_type_when_kept() -> None:
+    """keep legendary-oil oil is refused, and the message says why: a legendary oil is oil (1.2)."""
+    play = gains(at_build(), "babylon", "hanging-gardens")
+    play = holding(play, "babylon", {"legendary-oil": 1, "oil": 1})
+    play.given(*(ev.BuildTurnEnded(empire=e) for e in play.state.empires))
+
+    reason = refused(play, "babylon", "keep legendary-oil oil", "11.hanging-gardens")
+
+    assert "a legendary commodity counts as its type (1.2" in reason and "oil is kept twice" in reason
 
 
 def test_11_hanging_gardens_choice_is_pending_at_the_end() -> None:
