@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from click.testing import CliRunner, Result
 
 from mncli.cli import main
 from mncore.rulesets.empires.explain import explain
+from mncore.rulesets.empires.position import position_state, write_position
 from mncore.store import Store
 
 CYRENAICA = """
@@ -67,6 +69,49 @@ def test_4_2_a_battle_is_explained_die_by_die_with_every_modifier(battle: tuple[
     assert rome.startswith("Rome (attacker): 3 legion(s); dice ") and "+3 Caesar (10.caesar)" in rome
     assert egypt.startswith("Egypt (defender): 1 legion(s); dice ") and "+5 fortress (4.2)" in egypt
     assert x.details[2].startswith("  Egypt's fortress negates 1 of them (4.2)")
+
+
+def test_4_2_losses_with_no_choice_are_said_to_be_forced(battle: tuple[Path, int]) -> None:
+    """Rome, with legions only, has no choice: its losses are forced; Egypt chooses between its legion
+    and its fortress (seed "a": Rome takes 2 hits, Egypt 1)."""
+    db, seq = battle
+
+    x = explain(Store(str(db)).rows("c"), seq)
+
+    assert "Rome must lose 2 unit(s): 2 legion(s), forced, Rome having no other choice (4.2)" in x.details
+    assert "Egypt must lose 1 unit(s), chosen by Egypt (4.2)" in x.details
+
+
+def test_r7_a_long_ruling_is_named_not_pasted_whole(tmp_path: Path) -> None:
+    """A battle with fixed dice cites ruling R7 by its title and points to mn rules R7, without its
+    whole decision."""
+    db, path = tmp_path / "mn.db", tmp_path / "p.toml"
+    path.write_text(CYRENAICA)
+    assert mn(db, "new", "--position", str(path), "--seed", "a", "--id", "c").exit_code == 0
+    assert mn(db, "order", "c", "--as", "rome", "attack egypt in cyrenaica dice rome=6,6,6 egypt=1").exit_code == 0
+    seq = next(r.seq for r in Store(str(db)).rows("c") if r.type == "BattleFought")
+
+    shown = mn(db, "explain", "c", str(seq)).stdout
+
+    assert "  R7                 Fixed outcomes only in sandboxes (the whole ruling: mn rules R7)" in shown
+    assert "fix legendary COMMODITY" not in shown
+
+
+def test_2_2_the_two_empire_stop_cites_ruling_r27(tmp_path: Path) -> None:
+    """The Trade phase's end when the last two empires have claimed from each other applies 2.2 as
+    ruling R27 reads it: explain cites both."""
+    case_path = Path(__file__).parent / "cases" / "2_2_two_empires_left_stop_trading.toml"
+    case = tomllib.loads(case_path.read_text())
+    db, path = tmp_path / "mn.db", tmp_path / "p.toml"
+    path.write_text(write_position(position_state(case["position"], str(case_path), case_path.parent)))
+    assert mn(db, "new", "--position", str(path), "--id", "t").exit_code == 0
+    for step in case["orders"]:
+        mn(db, "order", "t", "--as", step["empire"], step["order"])
+    seq = next(r.seq for r in Store(str(db)).rows("t") if r.type == "TradingEnded")
+
+    x = explain(Store(str(db)).rows("t"), seq)
+
+    assert [c.id for c in x.sections] == ["2.2"] and [c.id for c in x.rulings] == ["R27"]
 
 
 def test_events_that_follow_an_order_name_that_order(battle: tuple[Path, int]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import random
 from pathlib import Path
 
@@ -20,11 +21,12 @@ from mncore.rulesets.empires.autoplay import candidate_lines
 from mncore.rulesets.empires.board import board_digest
 from mncore.rulesets.empires.commands import AnyOrder
 from mncore.rulesets.empires.decide import decide
-from mncore.dice import Rng, seeded_secret
+from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
 from mncore.errors import CommandRejected, DataError
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.flow import pending, rules_for
-from mncore.rulesets.empires.position import decode_position, default_supply, read_position, write_position
+from mncore.rulesets.empires.position import (creation_command, creation_events, decode_position, default_supply,
+                                              read_position, write_position)
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import BuildStep, GameState, Options, TradeStep, bag_tokens
 from mncore.store import Store
@@ -247,6 +249,22 @@ rome = 1
     assert "tiles: Caesar appears 2 times among the empires' tiles and the display" in found
 
 
+def test_4_3_5_a_capitals_printed_marker_cannot_be_occupied() -> None:
+    """A legion on Greece's printed marker in Achaea is refused: a capital is never converted."""
+    found = problems(MINIMAL + """
+[provinces.macedonia]
+controller = "rome"
+[provinces.achaea]
+controller = "greece"
+legions = { rome = 1 }
+marker_occupier = "rome"
+marker_round = 2
+""")
+
+    assert found == ["provinces.achaea.marker_occupier: Achaea is a capital city province: its control "
+                     "marker is printed on the map and never occupied or converted (4.3.5)"]
+
+
 def test_a_misspelt_field_is_named_with_its_path() -> None:
     """Unknown fields fail loudly, with the path to them."""
     found = problems(MINIMAL + '[provinces.latium]\nlegionz = { rome = 1 }\n')
@@ -311,6 +329,74 @@ def test_a_position_game_plays_on_and_still_verifies(tmp_path: Path) -> None:
     result = mn(db, "verify", "pos")
 
     assert result.exit_code == 0, result.output
+
+
+AETHIOPIA = """
+round = 2
+phase = "collect"
+titles = { trade = "carthage", culture = "egypt", military = "rome" }
+[empires.rome]
+[empires.greece]
+[empires.egypt]
+[empires.carthage]
+[provinces.aethiopia]
+controller = "egypt"
+buildings = ["caravan-grain", "caravan-gold"]
+"""
+
+
+def _opening(text: str) -> list[ev.AnyEvent]:
+    """What follows GameCreated and PositionLoaded by itself when a game starts at this position."""
+    secret = seeded_secret("s")
+    return creation_events(creation_command(position(text)), Rng(secret, GENESIS_HASH), commitment(secret))[2:]
+
+
+def test_1_1_a_position_at_the_collect_phase_collects_as_play_would(tmp_path: Path) -> None:
+    """A position at the start of Collect (its step empty) collects first, then trading begins; the
+    game verifies."""
+    db, path = tmp_path / "mn.db", tmp_path / "p.toml"
+    path.write_text(AETHIOPIA)
+
+    created = mn(db, "new", "--position", str(path), "--id", "pos")
+
+    assert created.exit_code == 0, created.output
+    shown = json.loads(mn(db, "show", "pos", "--json").stdout)
+    assert shown["phase"] == "trade" and shown["empires"]["egypt"]["resources"] == {"gold": 1, "grain": 1}
+    assert mn(db, "verify", "pos").exit_code == 0
+
+
+def test_5_0_a_position_at_claim_leadership_claims_the_titles() -> None:
+    """A position at the start of Claim Leadership claims the three titles, as the phase's start does."""
+    text = AETHIOPIA.replace('phase = "collect"', 'phase = "leadership"') + (
+        '[provinces.latium]\ncontroller = "rome"\nbuildings = ["roma"]\nlegions = { rome = 1 }\n')
+
+    opening = _opening(text)
+
+    claimed = [(e.track, e.empire) for e in opening if isinstance(e, ev.TitleClaimed)]
+    assert claimed == [("trade", "egypt"), ("culture", "rome"), ("military", "rome")]
+
+
+def test_1_1_a_collect_position_with_its_choices_open_is_not_collected_again() -> None:
+    """A game resting in Collect always has a choice open, which the step records: such a position
+    starts with that choice, and nothing is collected a second time."""
+    text = AETHIOPIA.replace("[empires.egypt]", '[empires.egypt]\ntiles = ["colossus"]') + (
+        '[step]\ncolossus = ["egypt"]\n')
+
+    opening = _opening(text)
+
+    assert not any(isinstance(e, ev.ResourcesCollected) for e in opening)
+
+
+def test_a_position_command_from_an_older_engine_starts_as_it_did() -> None:
+    """A CreateFromPosition stored before positions began their phase (no `begins`) still gives the
+    same events, so old logs verify: nothing collected."""
+    cmd = creation_command(position(AETHIOPIA))
+    secret = seeded_secret("s")
+
+    old = creation_events(replace(cmd, begins=False), Rng(secret, GENESIS_HASH), commitment(secret))
+
+    assert cmd.begins and b'"begins"' not in msgspec.json.encode(replace(cmd, begins=False))
+    assert not any(isinstance(e, ev.ResourcesCollected) for e in old)
 
 
 def test_a_bad_position_writes_nothing_and_lists_its_problems(tmp_path: Path) -> None:

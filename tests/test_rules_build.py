@@ -12,6 +12,7 @@ from mncore.errors import InvalidCommand, RuleViolation
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.projections import level
+from mncore.rulesets.empires.render import view
 from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.state import Bag, bag_add
@@ -202,6 +203,17 @@ def test_10_cleopatra_substitutes_one_token_per_set() -> None:
     assert play.state.provinces["aegyptus"].legions["egypt"] == 2
 
 
+def test_10_cleopatra_a_coin_set_with_two_commodities_names_both_substitutions() -> None:
+    """Refusing 4 coins with wine and oil, the message says Cleopatra allows one commodity among coins as well
+    as one coin among commodities, and what was paid."""
+    play = building(holding(at_build(), "egypt", {"coin": 4, "wine": 1, "oil": 1}), "egypt")
+
+    reason = refused(play, "egypt", "build market in aegyptus pay coin coin coin coin wine oil", "10.cleopatra")
+
+    assert "one commodity among coins" in reason and "one coin among commodities" in reason
+    assert "4 coins and 2 commodities" in reason
+
+
 def test_10_cleopatra_not_for_others() -> None:
     """Without Cleopatra a coin does not stand in for a commodity."""
     play = building(holding(at_build(), "greece", {"coin": 1, "wine": 1, "oil": 1}), "greece")
@@ -262,6 +274,19 @@ def test_3_1_1_no_control_in_own_province_and_only_seven_markers() -> None:
 
     assert build.markers_left(play.state, "rome") == 0
     assert "R30" in reason
+
+
+def test_3_1_1_the_view_counts_seven_markers_besides_the_capitals() -> None:
+    """mn show's control_markers_left is what the rules allow: 7 less the provinces controlled besides
+    the capital's, whose marker is printed (ruling R30)."""
+    play = building(holding(at_build(), "rome", {"coin": 3}), "rome")
+    play.order("rome", "build control in dalmatia pay 3 coin")
+
+    shown = view(play.state, None)["empires"]
+
+    assert {e: shown[e]["control_markers_left"] for e in shown} == {
+        e: build.markers_left(play.state, e) for e in play.state.empires}
+    assert shown["rome"]["control_markers_left"] == 7 - 3  # Gallia, Italia (set-up) and Dalmatia
 
 
 def test_10_hammurabi_builds_one_free_control_marker_each_round() -> None:
@@ -585,6 +610,17 @@ def test_11_hanging_gardens_keep_two_different_commodities() -> None:
     play.given(*build.end(play.state, play.rng()))
 
     assert play.state.empires["babylon"].resources == {"coin": 2, "wine": 1, "oil": 1}
+
+
+def test_11_hanging_gardens_a_legendary_counts_as_its_type_when_kept() -> None:
+    """keep legendary-oil oil is refused, and the message says why: a legendary oil is oil (1.2)."""
+    play = gains(at_build(), "babylon", "hanging-gardens")
+    play = holding(play, "babylon", {"legendary-oil": 1, "oil": 1})
+    play.given(*(ev.BuildTurnEnded(empire=e) for e in play.state.empires))
+
+    reason = refused(play, "babylon", "keep legendary-oil oil", "11.hanging-gardens")
+
+    assert "a legendary commodity counts as its type (1.2" in reason and "oil is kept twice" in reason
 
 
 def test_11_hanging_gardens_choice_is_pending_at_the_end() -> None:

@@ -228,13 +228,15 @@ def test_4_3_3_example_marker_occupied_then_converted_a_round_later() -> None:
 
 
 def test_4_3_3_marker_needs_an_adjacent_or_adjoining_province() -> None:
-    """Rome alone in Judea, linked to none of its provinces, may not occupy the marker."""
+    """Rome alone in Judea, linked to none of its provinces, may not occupy the marker (ruling R50):
+    the refusal says why and what Rome may do instead."""
     play = move_phase(control("egypt", "judea"), legions("rome", "judea"))
     play.order("rome", "mover rome")
 
     err = refused(play, "rome", "occupy marker in judea")
 
-    assert err.section == "4.3.3"
+    assert err.section == "R50"
+    assert "could not be converted (4.3.3)" in err.reason and "occupy buildings instead" in err.reason
 
 
 def test_4_3_5_capital_province_is_never_converted() -> None:
@@ -245,6 +247,18 @@ def test_4_3_5_capital_province_is_never_converted() -> None:
     err = refused(play, "rome", "occupy marker in aegyptus")
 
     assert err.section == "4.3.5"
+
+
+def test_4_3_5_an_occupied_capital_marker_is_never_converted() -> None:
+    """Even if a legion stands on Greece's printed marker in Achaea (an arranged position), Rome's next
+    turn does not convert the capital: only its other occupied markers are converted."""
+    play = move_phase(control("rome", "macedonia"), legions("rome", "achaea"),
+                      ev.MarkerOccupied(empire="rome", province="achaea"))
+
+    out = play.order("rome", "mover rome")
+
+    assert not of_type(out, ev.ControlConverted)
+    assert play.state.provinces["achaea"].controller == "greece"
 
 
 def test_9_0_conqueror_out_of_reach_removes_the_marker_without_replacing_it() -> None:

@@ -145,6 +145,17 @@ def test_6_4_all_three_titles_win() -> None:
         play.order("rome", "title trade to rome")
 
 
+def test_6_4_after_the_win_a_refusal_cites_the_victorys_section() -> None:
+    """Once Rome has won by the three titles, every order is refused under 6.4, not a bare 'game'."""
+    play = new_game(FIVE).given(ev.GameWon(empires=("rome",), condition="6.4", detail="Rome wins."))
+
+    with pytest.raises(RuleViolation) as err:
+        play.order("greece", "title trade to greece")
+
+    assert err.value.section == "6.4"
+    assert "the game is over: Rome won by 6.4" in err.value.reason
+
+
 def test_5_0_title_orders_round_trip_and_read() -> None:
     """The tie-break order's line parses back; title events read as sentences."""
     play = new_game(FIVE)

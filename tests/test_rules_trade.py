@@ -149,6 +149,21 @@ def test_R23_an_empire_with_too_few_resources_sits_out() -> None:
     assert_refused(play, "greece", "offer coin oil", "R23")
 
 
+def test_R23_the_log_says_who_takes_part_in_good_english() -> None:
+    """Nobody, one or several empires take part; a sitting-out empire holds "no resources", "1
+    resource" or "N resources" (the sentence of TradeOpened, ruling R23)."""
+    nobody = ev.TradeOpened(participants=(), sitting_out=("rome", "greece", "egypt"),
+                            held={"rome": 0, "greece": 1, "egypt": 2})
+    one = ev.TradeOpened(participants=("rome",), sitting_out=("greece",), held={"rome": 3, "greece": 0})
+    two = ev.TradeOpened(participants=("rome", "egypt"), opener="rome")
+
+    assert describe(nobody, None) == (
+        "Trading: nobody takes part; Rome sits out, holding no resources, Greece sits out, holding only "
+        "1 resource, Egypt sits out, holding only 2 resources (ruling R23).")
+    assert describe(one, None).startswith("Trading: Rome takes part; Greece sits out, holding no resources")
+    assert describe(two, None) == "Trading: Rome, Egypt take part; Rome claims first."
+
+
 def test_10_antigone_may_offer_from_zero_to_five_resources() -> None:
     """Antigone's holder offers any number from 0 to 5 whatever the value, but not 6."""
     play = new_game(FIVE)

@@ -46,6 +46,9 @@ class CreateFromPosition(Command, frozen=True, kw_only=True):
 
     board: Board
     position: GameState  # the position's state, without board, options, commitment or secret
+    # the position is its phase's start: the phase's opening work is done first, as in play (absent in
+    # commands stored before it existed, which keep their events)
+    begins: bool = False
 
 
 CoreCommand = CreateGame | RevealSecret | CreateFromPosition | UpgradeLog | PublishKeys | SignedOrders

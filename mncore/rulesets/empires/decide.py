@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.commands import AnyOrder, CreateGame
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, refuse
@@ -24,8 +25,11 @@ def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.
         raise InvalidCommand("there is no game to give orders in")
     if state.winner is not None:
         won = ", ".join(e.title() for e in state.winner.empires)
-        refuse("game", f"the game is over: {won} won by {state.winner.condition} "
-                       f"in round {state.winner.round}; no more orders are taken")
+        condition = state.winner.condition
+        # cite the victory's own section (6.1-6.4); a position may have written any text there
+        refuse(condition if RULEBOOK.citable(condition) else "6.0",
+               f"the game is over: {won} won by {condition} in round {state.winner.round}; "
+               "no more orders are taken")
     if order.empire not in state.empires:
         raise InvalidCommand(f"{order.empire.title()} is not in this game "
                              f"(empires: {', '.join(e.title() for e in state.empires)})")

@@ -14,9 +14,11 @@ from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.ids import Empire, Track
 from mncore.rulesets.empires.projections import track_composition
+from mncore.rulesets.empires.rules import trade
+from mncore.rulesets.empires.rules.battle import forced_losses
 from mncore.rulebook import Cited
 from mncore.rulesets.empires.book import RULEBOOK
-from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState
+from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState, Loss, trade_step
 from mncore.store import Row
 from mncore.rulesets.empires.text import describe, format_order, redact_event, title
 
@@ -49,7 +51,7 @@ def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Expl
     event, row = events[-1], rows[seq - 1]
     first = rows[row.batch - 1]
     fixed = _fixed_before(events, seq - row.batch)
-    refs = _references(event) + (["R7"] if fixed else [])
+    refs = _references(event) + _readings(event, before) + (["R7"] if fixed else [])
     return Explanation(
         seq=seq, type=ev.event_type(event),
         text=describe(event, viewer) + (" (fixed)" if fixed else ""), actor=first.actor,
@@ -110,6 +112,14 @@ def _references(event: ev.AnyEvent) -> list[str]:
     return out
 
 
+def _readings(event: ev.AnyEvent, before: GameState) -> list[str]:
+    """The rulings an event applies that it does not record, found from the state it followed."""
+    if (isinstance(event, ev.TradingEnded) and event.section == "2.2"
+            and trade.two_empire_stop(trade_step(before)) is not None):
+        return ["R27"]  # the two-empire stop, as ruling R27 reads 2.2
+    return []
+
+
 def _source_section(source: str) -> str:
     if source in _SOURCE_SECTIONS:
         return _SOURCE_SECTIONS[source]
@@ -150,10 +160,22 @@ def _battle(e: ev.BattleFought, before: GameState) -> list[str]:
                        f"{side.hits} hit(s) against {title(other.empire)}")
         else:
             out.append(f"  {side.hits} hit(s) against {title(other.empire)}")
+    after = replay([e], before)
     for emp, n in e.losses.items():
-        if n:
+        if not n:
+            continue
+        forced = forced_losses(after, Loss(empire=emp, place=e.place, hits=n))
+        if forced is None:
             out.append(f"{title(emp)} must lose {n} unit(s), chosen by {title(emp)} (4.2)")
+        else:
+            out.append(f"{title(emp)} must lose {n} unit(s): {_units(forced)}, forced, {title(emp)} "
+                       "having no other choice (4.2)")
     return out
+
+
+def _units(lost: ev.UnitsLost) -> str:
+    parts = [f"{n} {kind}(s)" for kind, n in (("legion", lost.legions), ("trireme", lost.triremes)) if n]
+    return " and ".join(parts + (["its fortress"] if lost.fortress else []))
 
 
 def _source(source: str) -> str:
@@ -208,6 +230,16 @@ def _value(value: Any) -> str:
     return str(value)
 
 
+# a ruling's decision longer than this is named by its title, not pasted into the explanation
+_DECISION_SHOWN = 240
+
+
+def _ruling_line(c: Cited) -> str:
+    if c.decision and len(c.decision) <= _DECISION_SHOWN:
+        return f"{c.title}: {c.decision}"
+    return f"{c.title} (the whole ruling: mn rules {c.id})"
+
+
 def render(x: Explanation) -> str:
     """The explanation as text for mn explain."""
     how = "the order's own event" if x.direct else "followed by itself from that order"
@@ -219,7 +251,7 @@ def render(x: Explanation) -> str:
         lines += [f"  {c.id:<18} {c.title}" for c in x.sections]
     if x.rulings:
         lines.append("Rulings applied:")
-        lines += [f"  {c.id:<18} {c.title}: {c.decision}" for c in x.rulings]
+        lines += [f"  {c.id:<18} {_ruling_line(c)}" for c in x.rulings]
     if x.details:
         lines.append("Details:")
         lines += [f"  {d}" for d in x.details]

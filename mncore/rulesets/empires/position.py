@@ -20,7 +20,7 @@ from mncore.rulesets.empires.commands import CreateFromPosition
 from mncore.bounds import set_aside_out_of_bounds
 from mncore.dice import Rng
 from mncore.errors import DataError, InvalidCommand
-from mncore.rulesets.empires.flow import settle
+from mncore.rulesets.empires.flow import rules_for, settle
 from mncore.rulesets.empires.ids import (COIN, COMMODITIES, TILE_IDS, Commodity, Empire, commodity_of,
                                           is_legendary)
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
@@ -459,13 +459,26 @@ def creation_events(cmd: CreateFromPosition, rng: Rng, commitment: str) -> list[
         players={emp: es.player for emp, es in cmd.position.empires.items()},
         options=Options(fair_play=False, sandbox=True), commitment=commitment)
     events: list[ev.AnyEvent] = [created, ev.PositionLoaded(state=cmd.position)]
-    return events + settle(replay(events), rng)
+    state = replay(events)
+    if cmd.begins:
+        opening = rules_for(state.phase).begin(state, rng, replay)
+        events += opening
+        state = replay(opening, state)
+    return events + settle(state, rng)
+
+
+# The phases whose work is done as they begin (1.1 collection, 5.0 the claims) and that rest only with a
+# choice open in their step: with an empty step, a position there is the phase's start.
+_BEGUN_BY_THEIR_WORK = ("collect", "leadership")
 
 
 def creation_command(state: GameState) -> CreateFromPosition:
     """The command that starts a game at this position: the board apart, the rest as loaded."""
+    begins = (state.winner is None and state.phase in _BEGUN_BY_THEIR_WORK
+              and state.step == type(state.step)())
     return CreateFromPosition(board=state.geo_board, position=replace(
-        state, board=None, board_digest="", game_id="", options=Options(), commitment="", secret=None))
+        state, board=None, board_digest="", game_id="", options=Options(), commitment="", secret=None),
+        begins=begins)
 
 
 # --- helpers -------------------------------------------------------------------------------------------

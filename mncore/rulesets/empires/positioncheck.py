@@ -114,6 +114,9 @@ def _check_province(state: GameState, pid: str, ps: ProvinceState) -> list[str]:
         problems += _occupier(state, f"{where}.marker_occupier", ps, ps.marker_occupier)
         if ps.controller is None:
             problems.append(f"{where}.marker_occupier: {name} has no control marker to occupy")
+        elif any(s.kind == "capital" for s in spaces.values()):
+            problems.append(f"{where}.marker_occupier: {name} is a capital city province: its control "
+                            "marker is printed on the map and never occupied or converted (4.3.5)")
     for sid, emp in ps.circe.items():
         problems += _occupier(state, f"{where}.circe.{sid}", ps, emp, circe=True)
         if sid not in spaces or spaces[sid].kind != "caravan":

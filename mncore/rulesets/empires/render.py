@@ -7,6 +7,7 @@ from typing import Any, cast
 from mncore.rulesets.empires.flow import describe_phase, public_pending
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
 from mncore.rulesets.empires.projections import holder_of, tracks, unit_count
+from mncore.rulesets.empires.rules.buildable import markers_left
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, TradeStep, bag_total
 from mncore.rulesets.empires.text import tile_name, title
@@ -47,8 +48,6 @@ def _empire(state: GameState, emp: Empire, viewer: Empire | None,
             levels: dict[Track, int]) -> dict[str, Any]:
     es = state.empires[emp]
     visible = viewer is None or viewer == emp
-    markers = load_ruleset().components.control_markers
-    on_board = sum(1 for ps in state.provinces.values() if ps.controller == emp)
     return {
         "player": es.player,
         "resources": dict(sorted(es.resources.items())) if visible else None,
@@ -58,7 +57,7 @@ def _empire(state: GameState, emp: Empire, viewer: Empire | None,
         "tiles": list(es.tiles),
         "copied": es.copied,
         "units": unit_count(state, emp),
-        "control_markers_left": max(markers - on_board, 0),
+        "control_markers_left": max(markers_left(state, emp), 0),  # the capital's is printed (R30)
     }
 
 

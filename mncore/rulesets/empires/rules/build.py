@@ -12,7 +12,7 @@ from mncore.errors import InvalidCommand, refuse, require
 from mncore.rulesets.empires.state import build_step
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
-from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of
+from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of, is_legendary
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.buildable import (_copy_problem, build_place_problem, buildings_left, capital_of,
                                     control_problem, copyable, culture_leader, free_spaces,
@@ -359,5 +359,10 @@ def _require_keep(state: GameState, emp: Empire, kept: tuple[Token, ...], after_
     require(len(kept) <= most, section, f"the {gardens[0].name} keep at most {most} commodities")
     require(COIN not in kept, section, "the Hanging Gardens keep commodities; coins are kept anyway (2)")
     types = [commodity_of(t) for t in kept]
-    require(len(set(types)) == len(types), section, f"the {most} commodities kept must be different")
+    twice = sorted({t for t in types if types.count(t) > 1 and t is not None})
+    legendary = any(is_legendary(t) for t in kept)
+    require(not twice, section,
+            f"the commodities kept must be of different types, but {' and '.join(twice)} "
+            f"{'is' if len(twice) == 1 else 'are'} kept twice"
+            + (": a legendary commodity counts as its type (1.2, ruling R38)" if legendary else ""))
     payment.require_held(state, emp, {t: kept.count(t) for t in kept})

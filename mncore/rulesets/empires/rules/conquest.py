@@ -226,8 +226,11 @@ def occupy_marker(state: GameState, order: OccupyMarker) -> list[ev.AnyEvent]:
             f"{name} is a capital city province: its control marker is printed and never converted")
     require(ps.legions.get(order.empire, 0) > 0, "4.3.3",
             f"{title(order.empire)} has no legion in {name} to put on the control marker")
-    require(reaches_own(state, order.empire, order.province), "4.3.3",
-            f"{name} is neither adjacent to nor adjoining a province {title(order.empire)} controls")
+    # only a marker the Conqueror could convert may be occupied (4.3.3 read as ruling R50)
+    require(reaches_own(state, order.empire, order.province), "R50",
+            f"{name} is neither adjacent to nor adjoining (through {title(order.empire)}'s triremes) a "
+            f"province {title(order.empire)} controls, so its control marker could not be converted "
+            "(4.3.3); pillage or occupy buildings instead (ruling R50)")
     out = _previous(ps, order.province, order.empire, keep_marker=True)
     if ps.marker_occupier != order.empire:
         out.append(ev.MarkerOccupied(empire=order.empire, province=order.province))
@@ -254,12 +257,15 @@ def hold(state: GameState, order: HoldConquest) -> list[ev.AnyEvent]:
 
 def conversions(state: GameState, empire: Empire) -> list[ev.AnyEvent]:
     """The markers the empire's legions still occupy are exchanged for its own, or only removed when it
-    no longer reaches the province (9.0 Q&A); they wait while it has no marker left (R41)."""
+    no longer reaches the province (9.0 Q&A); they wait while it has no marker left (R41). A capital
+    province's printed marker is never converted (4.3.5)."""
     out: list[ev.AnyEvent] = []
     left = markers_left(state, empire)
     for pid, ps in sorted(state.provinces.items()):
         if ps.marker_occupier != empire or ps.controller in (None, empire):
             continue
+        if is_capital_province(state, pid):
+            continue  # a printed marker is never converted (4.3.5), however a legion came to stand on it
         if not reaches_own(state, empire, pid):
             out.append(ev.ControlConverted(empire=empire, province=pid, previous=ps.controller,
                                            replaced=False))

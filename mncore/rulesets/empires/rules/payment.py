@@ -34,9 +34,13 @@ def set_problem(paid: Bag, cost: int, cleopatra: bool, hannibal: bool) -> tuple[
     if coins == size - 1 and cleopatra:
         return None  # a coin set in which one commodity stands in for a coin (10.cleopatra)
     if coins > 1 or (coins == 1 and not cleopatra):
-        return ("10.cleopatra" if cleopatra else "3.0",
-                "a set is either only coins or only commodities; coins and commodities do not mix"
-                + (" (Cleopatra lets one coin stand in for one commodity)" if cleopatra else ""))
+        if not cleopatra:
+            return "3.0", "a set is either only coins or only commodities; coins and commodities do not mix"
+        others = size - coins
+        return ("10.cleopatra",
+                "with Cleopatra a set may hold one resource of the other kind: one commodity among coins, "
+                f"or one coin among commodities; {coins} coin{'s' * (coins != 1)} and {others} "
+                f"commodit{'ies' if others != 1 else 'y'} is neither")
     return _duplicate_problem(paid, hannibal)
 
 

@@ -271,19 +271,32 @@ def claim(state: GameState, order: ClaimResource, fold: Fold) -> list[ev.AnyEven
 
 
 def close_if_stuck(state: GameState) -> list[ev.AnyEvent]:
-    """End the claims when nothing is left, at the two-empire stop (2.2), or with no legal claim (R26)."""
+    """End the claims when nothing is left, at the two-empire stop (2.2 as ruling R27 reads it), or with
+    no legal claim (R26)."""
     step = trade_step(state)
     claimant = step.claimant
-    remaining = {e for e, bag in step.offers.items() if bag}
-    if claimant is None or not remaining:
+    if claimant is None or not any(step.offers.values()):
         return [_ended(state, "every offered resource was claimed", "2.2")]
-    live = sorted(remaining | {claimant})
-    if len(live) == 2 and _claimed_each_other(step, live[0], live[1]):
-        return [_ended(state, f"only {title(live[0])} and {title(live[1])} remain, and each has claimed "
+    pair = two_empire_stop(step)
+    if pair is not None:
+        # recorded as 2.2, the section it ends, as logs always have (explain adds ruling R27)
+        return [_ended(state, f"only {title(pair[0])} and {title(pair[1])} remain, and each has claimed "
                               "from the other", "2.2")]
     if not legal_sources(state, claimant):
         return [_ended(state, f"{title(claimant)} has no resource it may claim (ruling R26)", "R26")]
     return []
+
+
+def two_empire_stop(step: TradeStep) -> tuple[Empire, Empire] | None:
+    """The two empires left that have claimed from each other, which ends the claims (2.2, ruling R27:
+    those with an offer left, and the claimant); None if that is not the case."""
+    remaining = {e for e, bag in step.offers.items() if bag}
+    if step.claimant is None or not remaining:
+        return None
+    live = sorted(remaining | {step.claimant})
+    if len(live) == 2 and _claimed_each_other(step, live[0], live[1]):
+        return live[0], live[1]
+    return None
 
 
 def _claimed_each_other(step: TradeStep, a: Empire, b: Empire) -> bool:

@@ -108,14 +108,18 @@ def _names(empires: tuple[Empire, ...] | list[Empire]) -> str:
     return ", ".join(title(e) for e in empires) or "nobody"
 
 
+def _held(n: int) -> str:
+    return "no resources" if n == 0 else f"only {n} resource{'s' * (n != 1)}"
+
+
 def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
     match event:
         case ev.ExchangeMarkerPlayed(empire=emp, value=value):
             return f"{title(emp)}, the Trade Leader, plays the exchange marker for {value}."
         case ev.TradeOpened(participants=takers, sitting_out=out, held=held, opener=opener):
-            text = f"Trading: {_names(takers)} take part"
+            text = f"Trading: {_names(takers)} take{'s' * (len(takers) < 2)} part"
             if out:
-                text += "; " + ", ".join(f"{title(e)} sits out, holding only {held.get(e, 0)}"
+                text += "; " + ", ".join(f"{title(e)} sits out, holding {_held(held.get(e, 0))}"
                                          for e in out) + " (ruling R23)"
             return text + (f"; {title(opener)} claims first." if opener else ".")
         case ev.ResourcesOffered(empire=emp, offer=bag, count=count):
