@@ -117,10 +117,11 @@ def _with_db(command: click.Command) -> None:
 
 
 def _register() -> None:
-    from mncli import audit_cmds, demo_cmd, game_cmds, history_cmds, map_cmd, rules_cmd
+    from mncli import audit_cmds, demo_cmd, game_cmds, history_cmds, map_cmd, picture_cmds, rules_cmd
 
     for command in (*game_cmds.COMMANDS, *history_cmds.COMMANDS, *rules_cmd.COMMANDS,
-                    *demo_cmd.COMMANDS, *audit_cmds.COMMANDS, map_cmd.map_group):
+                    *demo_cmd.COMMANDS, *audit_cmds.COMMANDS, *picture_cmds.COMMANDS,
+                    map_cmd.map_group):
         _with_db(command)
         main.add_command(command)
 
