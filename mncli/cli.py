@@ -108,6 +108,11 @@ def _sign_cmds() -> ModuleType:
     return sign_cmds
 
 
+def _picture_cmds() -> ModuleType:
+    from mncli import picture_cmds
+    return picture_cmds
+
+
 def _map_cmd() -> ModuleType:
     from mncli import map_cmd
     return map_cmd
@@ -115,13 +120,15 @@ def _map_cmd() -> ModuleType:
 
 _MODULES: dict[str, Callable[[], ModuleType]] = {
     "game_cmds": _game_cmds, "history_cmds": _history_cmds, "rules_cmd": _rules_cmd,
-    "demo_cmd": _demo_cmd, "audit_cmds": _audit_cmds, "sign_cmds": _sign_cmds, "map_cmd": _map_cmd}
+    "demo_cmd": _demo_cmd, "audit_cmds": _audit_cmds, "sign_cmds": _sign_cmds,
+    "picture_cmds": _picture_cmds, "map_cmd": _map_cmd}
 _HOME = {
     **dict.fromkeys(("new", "games", "status", "show", "replay", "log", "order", "options", "reveal",
                      "fork"), "game_cmds"),
     **dict.fromkeys(("export", "import", "verify", "upgrade"), "history_cmds"),
     **dict.fromkeys(("position", "check", "diff", "explain", "dispute"), "audit_cmds"),
     "rules": "rules_cmd", "demo": "demo_cmd", "map": "map_cmd", "sign": "sign_cmds", "keygen": "sign_cmds",
+    "draw": "picture_cmds", "html": "picture_cmds",
 }
 
 

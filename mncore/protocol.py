@@ -170,3 +170,15 @@ class Maps(Protocol):
     def map_text(self, place: str | None, board_file: str | None) -> str: ...
     def map_json(self, place: str | None, board_file: str | None) -> Any: ...
     def check_board(self, path: str) -> str: ...
+
+
+@runtime_checkable
+class Pictures(Protocol):
+    """A ruleset that can draw its board (`mn draw`, `mn html`), each picture from a viewer's view only."""
+
+    def draw_svg(self, state: Any, viewer: str | None) -> str:
+        """The board at this state as viewer may see it, one SVG document."""
+    def series(self, state: Any, viewer: str | None) -> dict[str, dict[str, float]]:
+        """What to chart over the rounds, as viewer may see it: series name -> side -> value."""
+    def side_colour(self, side: str) -> str:
+        """The side's colour in pictures and charts (#rrggbb)."""

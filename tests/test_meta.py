@@ -179,3 +179,12 @@ def test_every_ruling_is_cited_where_the_code_applies_it() -> None:
     uncited = [rid for rid in RULEBOOK.rulings if not re.search(rf"\b{rid}\b", code)]
 
     assert uncited == []
+
+
+def test_every_command_has_its_home_module_for_a_lean_start() -> None:
+    """mn loads a command from its own module only; a command missing from the table would load all."""
+    from mncli.cli import _HOME
+
+    names = main.list_commands(click.Context(main))
+
+    assert sorted(set(names) - set(_HOME)) == []

@@ -15,9 +15,9 @@ from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.ids import ProvinceId, SeaId, SpaceRef
 from mncore.cache import ObjectCache
 from mncore.geography import Links
-from mncore.rulesets.empires.boardcheck import validate_board
+from mncore.rulesets.empires.boardcheck import validate_board, validate_layout
 from mncore.rulesets.empires.boardtypes import Board as Board, Province as Province, Sea as Sea, Setup as Setup
-from mncore.rulesets.empires.boardtypes import Space as Space
+from mncore.rulesets.empires.boardtypes import Layout as Layout, Space as Space
 from mncore.rulesets.empires.ruleset import load_ruleset
 
 BoardSource = Literal["default"] | str
@@ -52,6 +52,36 @@ def load_board(path: str | None = None) -> Board:
 def _default_board() -> Board:
     data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "board.toml").read_bytes()
     return _checked(decode_board(data, DEFAULT_BOARD_SOURCE), DEFAULT_BOARD_SOURCE)
+
+
+REFERENCE_LAYOUT_SOURCE = "mncore/rulesets/empires/data/layout.toml"
+
+
+@functools.cache
+def reference_layout() -> Layout:
+    """The reference board's layout, kept beside it (data/layout.toml): see layout_of."""
+    data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "layout.toml").read_bytes()
+    try:
+        layout = msgspec.toml.decode(data, type=Layout)
+    except msgspec.ValidationError as err:
+        raise DataError(REFERENCE_LAYOUT_SOURCE, [_validation_message(str(err), data)]) from err
+    problems = validate_layout(_default_board(), layout)
+    if problems:
+        raise DataError(REFERENCE_LAYOUT_SOURCE, problems)
+    return layout
+
+
+def layout_of(board: Board) -> Layout | None:
+    """The layout a board is drawn with: its own; else the reference layout, if that places every
+    province, sea and space of the board (the reference board, or a user's correction of it); else None.
+
+    The reference board carries no layout of its own so that its encoding, embedded in every game's
+    first event, is the same as before layouts existed (the recorded games replay byte for byte).
+    """
+    if not isinstance(board.layout, msgspec.UnsetType):
+        return board.layout
+    layout = reference_layout()
+    return None if validate_layout(board, layout) else layout
 
 
 def _checked(board: Board, source: str) -> Board:

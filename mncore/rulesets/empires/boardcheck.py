@@ -6,7 +6,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from mncore.rulesets.empires.boardtypes import Board, Province, Sea, Setup
+import msgspec
+
+from mncore.rulesets.empires.boardtypes import Board, Layout, Point, Province, Sea, Setup
 from mncore.rulesets.empires.ids import UnitKind
 from mncore.rulesets.empires.names import normalise
 from mncore.rulesets.empires.ruleset import Ruleset
@@ -29,6 +31,45 @@ def validate_board(board: Board, ruleset: Ruleset) -> list[str]:
     problems += _check_connected(board, provinces, seas)
     problems += _check_regions(board, ruleset)
     problems += _check_setups(board, ruleset, provinces, seas)
+    if not isinstance(board.layout, msgspec.UnsetType):
+        problems += validate_layout(board, board.layout)
+    return problems
+
+
+def validate_layout(board: Board, layout: Layout) -> list[str]:
+    """Every problem with a layout: each province and sea placed, each point inside the canvas,
+    no unknown place or space."""
+    if layout.width <= 0 or layout.height <= 0:
+        return [f"layout: width and height must be positive, not {layout.width} x {layout.height}"]
+    spaces = {p.id: {s.id for s in p.spaces} for p in board.provinces}
+    places = {**{s.id: "sea" for s in board.seas}, **{p.id: "province" for p in board.provinces}}
+    problems = [f"layout: {places[place_id]} {place_id} has no place (layout.places.{place_id}.at)"
+                for place_id in places if place_id not in layout.places]
+    problems += [f"layout.places.{place_id}: no province or sea has this id"
+                 for place_id in layout.places if place_id not in places]
+
+    def outside(where: str, point: Point) -> None:
+        x, y = point
+        if not (0 <= x <= layout.width and 0 <= y <= layout.height):
+            problems.append(f"{where}: {list(point)} is outside the canvas "
+                            f"(0..{layout.width:g} x 0..{layout.height:g})")
+
+    for place_id, place in layout.places.items():
+        where = f"layout.places.{place_id}"
+        outside(f"{where}.at", place.at)
+        if place.label is not None:
+            outside(f"{where}.label", place.label)
+        for space_id, point in place.spaces.items():
+            if space_id not in spaces.get(place_id, set()):
+                problems.append(f"{where}.spaces: {place_id} has no space '{space_id}'")
+            outside(f"{where}.spaces.{space_id}", point)
+        if place.outline and len(place.outline) < 3:
+            problems.append(f"{where}.outline: a polygon needs at least 3 points")
+        for index, point in enumerate(place.outline):
+            outside(f"{where}.outline[{index}]", point)
+    for kind in ("water", "land"):
+        for index, point in enumerate(getattr(layout, kind)):
+            outside(f"layout.{kind}[{index}]", point)
     return problems
 
 

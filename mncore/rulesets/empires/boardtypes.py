@@ -55,6 +55,36 @@ class Setup(_Data, frozen=True, kw_only=True):
     triremes: dict[SeaId, int] = {}
 
 
+Point = tuple[float, float]  # x, y on the layout's canvas, y downwards (SVG)
+
+
+class _Geom(_Data, frozen=True, kw_only=True, omit_defaults=True):
+    """Base of the layout Structs: what is left at its default is not written (compact encodings)."""
+
+
+class PlaceLayout(_Geom, frozen=True, kw_only=True):
+    """Where a province or sea is drawn: its centre, its name, its building spaces, its outline."""
+
+    at: Point  # the centre: the site of its area (see Layout) and where its units stand
+    label: Point | None = None  # where its name is written; default: a little above `at`
+    spaces: dict[str, Point] = {}  # space id -> where its building is drawn; default: a row below `at`
+    outline: tuple[Point, ...] = ()  # an explicit polygon; default: the area nearest to `at`
+
+
+class Layout(_Geom, frozen=True, kw_only=True):
+    """The board's geometry for pictures (mn draw, mn html); no rule reads it.
+
+    Each area is the part of the canvas nearer to its place's `at` than to any other site (a Voronoi
+    cell), unless it has an `outline`; `water` and `land` add sites of no place that shape the coasts.
+    """
+
+    width: float
+    height: float
+    places: dict[str, PlaceLayout]  # province or sea id -> its drawing
+    water: tuple[Point, ...] = ()  # open water belonging to no sea (the Ocean, the Red Sea)
+    land: tuple[Point, ...] = ()  # land belonging to no province (Hispania, the deserts)
+
+
 class Board(_Data, frozen=True, kw_only=True):
     """A whole map: provinces, seas, set-ups, and the regions covered with fewer players."""
 
@@ -69,3 +99,5 @@ class Board(_Data, frozen=True, kw_only=True):
     setups: tuple[Setup, ...]
     # player count ("3", "4", "5") -> the empires whose regions are covered and unplayable
     covered: dict[str, tuple[Empire, ...]] = {}
+    # UNSET, not None: a board without a layout encodes (and digests) exactly as before layouts existed
+    layout: Layout | msgspec.UnsetType = msgspec.UNSET

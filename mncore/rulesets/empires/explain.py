@@ -46,8 +46,7 @@ def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Expl
     """Explain event seq of a log (rows from 1 to at least seq), as viewer may see it."""
     if not 1 <= seq <= len(rows):
         raise InvalidCommand(f"no event {seq}: the log has events 1 to {len(rows)}")
-    events = [ev.decode_event(r.payload) for r in rows[:seq]]
-    before = replay(events[:-1])
+    events, before = _folded(rows, seq)
     event, row = events[-1], rows[seq - 1]
     first = rows[row.batch - 1]
     fixed = _fixed_before(events, seq - row.batch)
@@ -61,6 +60,23 @@ def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Expl
         rulings=[Cited(id=r, title=RULEBOOK.rulings[r].title, decision=RULEBOOK.rulings[r].decision)
                  for r in refs if r in RULEBOOK.rulings],
         details=details(redact_event(event, viewer), before) + [describe(f, viewer) for f in fixed])
+
+
+# the last log explained, how far, its events decoded and the state folded so far: explaining each
+# event in turn (mn html) then folds the log once instead of once per event
+_last: list[tuple[Sequence[Row], int, list[ev.AnyEvent], GameState]] = []
+
+
+def _folded(rows: Sequence[Row], seq: int) -> tuple[list[ev.AnyEvent], GameState]:
+    """Events 1..seq of rows decoded, and the state before event seq."""
+    if _last and _last[0][0] is rows and _last[0][1] < seq:
+        _, done, decoded, before = _last[0]
+    else:
+        done, decoded, before = 0, [], replay([])
+    events = decoded + [ev.decode_event(r.payload) for r in rows[done:seq]]
+    before = replay(events[done:seq - 1], before) if seq - 1 > done else before
+    _last[:] = [(rows, seq - 1, events[:seq - 1], before)]
+    return events, before
 
 
 def _fixed_before(events: Sequence[ev.AnyEvent], in_batch: int) -> list[ev.FixedOutcomeUsed]:

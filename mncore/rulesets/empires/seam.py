@@ -15,7 +15,8 @@ from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pendin
 from mncore.store import Row
 from mncore.rulesets.empires import commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
-from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.ids import TRACKS, Empire
+from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import ForkInfo, GameState
 
@@ -250,6 +251,20 @@ class Empires:
     def check_board(self, path: str) -> str:
         from mncore.rulesets.empires.maptext import check_board
         return check_board(path)
+
+    # --- pictures: mn draw, mn html ------------------------------------------------------------
+
+    def draw_svg(self, state: Any, viewer: str | None) -> str:
+        from mncore.rulesets.empires.draw import draw_svg
+        return draw_svg(state, viewer)
+
+    def series(self, state: Any, viewer: str | None) -> dict[str, dict[str, float]]:
+        doc = render.view(state, cast(Empire | None, viewer))
+        return {title(t): {e: float(v["tracks"][t]) for e, v in doc["empires"].items()} for t in TRACKS}
+
+    def side_colour(self, side: str) -> str:
+        from mncore.rulesets.empires.draw import PALETTE
+        return PALETTE[side][0]
 
     def demo(self, store: Any, players: int, seed: str, max_orders: int,
              echo: Callable[[str], None]) -> str:

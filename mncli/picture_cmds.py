@@ -1,0 +1,66 @@
+"""mn draw and mn html: the board as an SVG picture, and a game as one page to step through."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from mncli.common import as_option, open_store, side_arg
+from mncore import game
+from mncore.errors import InvalidCommand
+from mncore.protocol import Pictures, Ruleset
+
+
+def _pictures(ruleset: Ruleset) -> Pictures:
+    if not isinstance(ruleset, Pictures):
+        raise InvalidCommand(f"{ruleset.name} draws no pictures")
+    return ruleset
+
+
+def _write(output: str, text: str) -> None:
+    if output == "-":  # `-o -` is stdout, as for mn export
+        sys.stdout.write(text)
+        return
+    with open(output, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+@click.command("draw")
+@click.argument("game_id", metavar="GAME")
+@click.option("--at", "at", type=int, default=None, help="The last event to apply [default: all].")
+@as_option(help="Draw what this empire may see (face-down tiles, others' resources hidden).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, metavar="FILE.svg",
+              help="The SVG file to write ('-': stdout).")
+@click.pass_context
+def draw(ctx: click.Context, game_id: str, at: int | None, as_empire: str | None, output: str) -> None:
+    """The board at an event as one SVG picture: areas, buildings, units, tracks, tiles."""
+    store = open_store(ctx)
+    store.require_game(game_id)
+    last = store.head(game_id)[0]
+    if at is not None and not 1 <= at <= last:
+        raise InvalidCommand(f"--at {at}: game {game_id} has events 1 to {last}")
+    loaded = game.load(store, game_id, at)
+    ruleset = _pictures(loaded.ruleset)
+    _write(output, ruleset.draw_svg(loaded.state, side_arg(loaded.ruleset, loaded.state, as_empire)))
+
+
+@click.command("html")
+@click.argument("game_id", metavar="GAME")
+@as_option(help="The page for this empire: every frame shows only what it may know.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, metavar="FILE.html",
+              help="The HTML file to write ('-': stdout).")
+@click.pass_context
+def html(ctx: click.Context, game_id: str, as_empire: str | None, output: str) -> None:
+    """One self-contained page of the game: its board at every event (slider, arrow keys), each
+    event's sentence and explanation, the leader tracks over the rounds, the verification result."""
+    from mncore.pages import game_page
+
+    store = open_store(ctx)
+    loaded = game.load(store, game_id)
+    _pictures(loaded.ruleset)
+    viewer = side_arg(loaded.ruleset, loaded.state, as_empire)
+    _write(output, game_page(loaded, viewer, game.verify_game(store, game_id)))
+
+
+COMMANDS = [draw, html]

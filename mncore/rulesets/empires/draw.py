@@ -1,0 +1,307 @@
+"""The board as one SVG picture, drawn from a viewer's view only (mn draw, mn html)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from mncore.cache import ObjectCache
+from mncore.errors import InvalidCommand
+from mncore.rulesets.empires.board import Board, Layout, layout_of
+from mncore.rulesets.empires.boardtypes import Point
+from mncore.rulesets.empires.ids import TRACKS
+from mncore.rulesets.empires.naming import tile_name, title
+from mncore.rulesets.empires.render import view
+
+# Okabe & Ito's palette, safe for the common colour-blindnesses; every mark carries the empire's letter
+# as well, so that no fact is told by colour alone. (colour, light tint for areas, text on the colour)
+PALETTE: dict[str, tuple[str, str, str]] = {
+    "rome": ("#D55E00", "#F4C7A6", "#ffffff"),
+    "greece": ("#0072B2", "#A9CFE6", "#ffffff"),
+    "babylon": ("#CC79A7", "#EBCBDD", "#000000"),
+    "egypt": ("#E69F00", "#F6DB9E", "#000000"),
+    "carthage": ("#009E73", "#A3DCCB", "#ffffff"),
+}
+LETTER = {"rome": "R", "greece": "G", "babylon": "B", "egypt": "E", "carthage": "C"}
+# a caravan space shows its commodity; the other spaces their kind
+CODE = {"ceramic": "Ce", "gems": "Ge", "papyrus": "Pa", "metal": "Me", "spices": "Sp", "stone": "St",
+        "wood": "Wo", "gold": "Go", "grain": "Gr", "oil": "Oi", "sheep": "Sh", "wine": "Wi",
+        "gladiator": "Gl", "market": "M", "temple": "T", "city": "C", "capital": "K", "legendary": "L"}
+PANEL = 400  # the width of the side panel: empires, leader tracks, tiles
+SEA, WATER, LAND, COVERED = "#CFE3F0", "#B9D6EA", "#EFE6CF", "#BDBDBD"
+
+
+def draw_svg(state: Any, viewer: str | None) -> str:
+    """The board at this state as viewer sees it: drawn from view(state, viewer) and the public board."""
+    board = state.geo_board
+    return picture(view(state, viewer), board)  # type: ignore[arg-type]
+
+
+def picture(doc: dict[str, Any], board: Board) -> str:
+    """The SVG of a view document on its board; reads nothing else, so it shows only what the view does."""
+    layout = layout_of(board)
+    if layout is None:
+        raise InvalidCommand(f"board {board.id} has no layout to draw it with: add a [layout] table to "
+                             "its board file (docs/board.md)")
+    areas = _areas(board)
+    width, height = layout.width + PANEL, layout.height
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
+           f'width="{width:g}" height="{height:g}" font-family="DejaVu Sans, Verdana, sans-serif" '
+           f'data-game="{_e(doc["game"])}" data-viewer="{_e(doc["viewer"] or "")}" '
+           f'data-round="{doc["round"]}" data-phase="{_e(doc["phase"])}">',
+           "<style>text{pointer-events:none}.name{font-size:11px;font-weight:bold;fill:#2b2b2b}"
+           ".seaname{font-size:11px;font-style:italic;fill:#285a7a}.code{font-size:7px;font-weight:bold}"
+           ".count{font-size:9px;font-weight:bold}.panel{font-size:12px}.small{font-size:10px}</style>",
+           f'<rect x="0" y="0" width="{layout.width:g}" height="{layout.height:g}" fill="{WATER}"/>']
+    covered = _covered(board, len(doc["empires"]))
+    out += areas.static_back
+    for pid, path in areas.provinces.items():
+        p = doc["provinces"].get(pid) or {}
+        owner = p.get("controller")
+        fill = COVERED if pid in covered else (PALETTE[owner][1] if owner else LAND)
+        out.append(f'<path id="province-{pid}" class="province{" covered" if pid in covered else ""}" '
+                   f'data-province="{pid}" data-controller="{owner or ""}" d="{path}" fill="{fill}" '
+                   f'stroke="#7d7462" stroke-width="1"/>')
+    out += areas.static_front
+    for pid in areas.provinces:
+        out += _province_marks(pid, doc["provinces"].get(pid) or {}, board, layout, pid in covered)
+    for sid in areas.seas:
+        out += _sea_marks(sid, doc["seas"].get(sid) or {}, layout)
+    out += _panel(doc, layout.width)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# --- areas: each place's cell, computed once per board ---------------------------------------------
+
+class _Areas:
+    """The outline of every place (given, or its Voronoi cell among all sites) and the lines of the
+    picture that never change: seas, unowned land, names."""
+
+    def __init__(self, board: Board) -> None:
+        layout = layout_of(board)
+        assert layout is not None
+        sites = [p.at for p in layout.places.values()] + list(layout.water) + list(layout.land)
+        cells = [_cell(i, sites, layout) for i in range(len(sites))]
+        cell_of = dict(zip(layout.places, cells))
+        outline = {pid: _path(place.outline or cell_of[pid]) for pid, place in layout.places.items()}
+        self.provinces = {p.id: outline[p.id] for p in board.provinces}
+        self.seas = {s.id: outline[s.id] for s in board.seas}
+        land = cells[len(layout.places) + len(layout.water):]
+        self.static_back = [f'<path id="sea-{sid}" class="sea" data-sea="{sid}" d="{path}" fill="{SEA}" '
+                            f'stroke="{WATER}" stroke-width="2"/>' for sid, path in self.seas.items()]
+        self.static_back += [f'<path class="land" d="{_path(c)}" fill="#E3DCC8" stroke="#cfc6ae"/>'
+                             for c in land]
+        self.static_front = []
+        names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
+        for pid, place in layout.places.items():
+            x, y = place.label or (place.at[0], place.at[1] - 18)
+            cls = "seaname" if pid in self.seas else "name"
+            self.static_front.append(f'<text class="{cls}" x="{x:g}" y="{y:g}" text-anchor="middle">'
+                                     f'{_e(names[pid])}</text>')
+
+
+_areas: ObjectCache[Board, _Areas] = ObjectCache(_Areas)
+
+
+def _cell(i: int, sites: list[Point], layout: Layout) -> list[Point]:
+    """The part of the canvas nearer to site i than to any other (clipped half-plane by half-plane)."""
+    poly: list[Point] = [(0, 0), (layout.width, 0), (layout.width, layout.height), (0, layout.height)]
+    xi, yi = sites[i]
+    for j, (xj, yj) in enumerate(sites):
+        if j != i and (xj, yj) != (xi, yi):
+            # keep the points p with (sj - si) . p <= (|sj|^2 - |si|^2) / 2
+            poly = _clip(poly, xj - xi, yj - yi, (xj * xj + yj * yj - xi * xi - yi * yi) / 2)
+    return poly
+
+
+def _clip(poly: list[Point], a: float, b: float, c: float) -> list[Point]:
+    out: list[Point] = []
+    for k, p in enumerate(poly):
+        q = poly[(k + 1) % len(poly)]
+        fp, fq = a * p[0] + b * p[1] - c, a * q[0] + b * q[1] - c
+        if fp <= 0:
+            out.append(p)
+        if (fp < 0 < fq) or (fq < 0 < fp):
+            t = fp / (fp - fq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
+
+
+def _path(points: list[Point] | tuple[Point, ...]) -> str:
+    return "M" + "L".join(f"{x:.0f},{y:.0f}" for x, y in points) + "Z"
+
+
+def _covered(board: Board, players: int) -> set[str]:
+    regions = set(board.covered.get(str(players), ()))
+    return {p.id for p in board.provinces if p.region in regions}
+
+
+# --- what stands in a province and on a sea ---------------------------------------------------------
+
+def _province_marks(pid: str, p: dict[str, Any], board: Board, layout: Layout, covered: bool) -> list[str]:
+    place = layout.places[pid]
+    x, y = place.at
+    province = next(q for q in board.provinces if q.id == pid)
+    out: list[str] = []
+    if covered:
+        out.append(f'<text class="small" x="{x:g}" y="{y + 2:g}" text-anchor="middle" fill="#555">covered'
+                   "</text>")
+        return out
+    owner = p.get("controller")
+    if owner:  # the controller's letter by the name: colour is never the only sign
+        lx, ly = place.label or (x, y - 18)
+        out.append(f'<g class="control" data-province="{pid}" data-empire="{owner}">'
+                   f'{_badge(lx - 4.5 * len(province.name) - 10, ly - 9, owner, LETTER[owner])}</g>')
+    built = {b["space"]: b for b in p.get("buildings", ())}
+    spaces = province.spaces
+    for i, space in enumerate(spaces):
+        sx, sy = place.spaces.get(space.id) or (x + (i - (len(spaces) - 1) / 2) * 16, y + 16)
+        b = built.get(space.id)
+        out.append(_space(pid, space.id, space.kind, space.commodity, b, sx, sy))
+    units: list[str] = []
+    if p.get("fortress"):
+        units.append(_fortress(pid, p["fortress"]))
+    units += [_stack("legion", "province", pid, emp, n) for emp, n in p.get("legions", {}).items()]
+    if p.get("marker_occupied_by"):
+        occ = p["marker_occupied_by"]
+        units.append(f'<g class="marker-occupation" data-province="{pid}" data-empire="{occ}">'
+                     f'<title>control marker occupied by {title(occ)}</title>'
+                     f'{_badge(0, 0, occ, "⊘" + LETTER[occ])}</g>')
+    if p.get("at_war"):
+        units.append(f'<g class="at-war" data-province="{pid}"><title>at war</title>'
+                     '<circle cx="6" cy="6" r="7" fill="#fff" stroke="#000"/>'
+                     '<text x="6" y="10" text-anchor="middle" font-size="11">⚔</text></g>')
+    out += _row(units, x, y - 6)
+    return out
+
+
+def _sea_marks(sid: str, s: dict[str, Any], layout: Layout) -> list[str]:
+    x, y = layout.places[sid].at
+    return _row([_stack("trireme", "sea", sid, emp, n) for emp, n in s.get("triremes", {}).items()], x, y)
+
+
+def _row(items: list[str], x: float, y: float) -> list[str]:
+    """Groups of about 24 px wide, centred on x, each translated into place."""
+    start = x - 13 * len(items)
+    return [f'<g transform="translate({start + 26 * i:g},{y:g})">{item}</g>' for i, item in enumerate(items)]
+
+
+def _stack(kind: str, where: str, place: str, emp: str, n: int) -> str:
+    """n units of one empire as a stack of counters, one element each, the top one with letter and count."""
+    colour, _, ink = PALETTE[emp]
+    shape = ('<rect class="{k}" data-{w}="{p}" data-empire="{e}" x="{o}" y="{o}" width="20" height="13" '
+             'rx="6" fill="{c}" stroke="#000" stroke-width="0.7"/>' if kind == "legion" else
+             '<path class="{k}" data-{w}="{p}" data-empire="{e}" d="M{o},{o}h22l-4,9h-14z" fill="{c}" '
+             'stroke="#000" stroke-width="0.7"/>')
+    counters = "".join(shape.format(k=kind, w=where, p=place, e=emp, o=-1.5 * k, c=colour)
+                       for k in reversed(range(n)))
+    return (f'<g class="{kind}s" data-{where}="{place}" data-empire="{emp}" data-count="{n}">'
+            f'<title>{n} {title(emp)} {kind}{"s" if n > 1 else ""}</title>{counters}'
+            f'<text class="count" x="10.5" y="9.5" text-anchor="middle" fill="{ink}">{LETTER[emp]}{n}</text></g>')
+
+
+def _fortress(pid: str, emp: str) -> str:
+    colour, _, ink = PALETTE[emp]
+    return (f'<g class="fortress-mark"><title>{title(emp)} fortress</title>'
+            f'<path class="fortress" data-province="{pid}" data-empire="{emp}" '
+            'd="M0,14V2h4v3h3V2h4v3h3V2h4v12z" fill="' + colour + '" stroke="#000" stroke-width="0.7"/>'
+            f'<text class="code" x="9" y="12.5" text-anchor="middle" fill="{ink}">{LETTER[emp]}</text></g>')
+
+
+def _space(pid: str, sid: str, kind: str, commodity: str | None, b: dict[str, Any] | None,
+           x: float, y: float) -> str:
+    code = CODE[commodity or kind]
+    holder = b["holder"] if b else None
+    fill, ink = (PALETTE[holder][0], PALETTE[holder][2]) if holder else ("#ffffff", "#444")
+    shape = {"caravan": f'<rect x="{x - 7:g}" y="{y - 6:g}" width="14" height="12" rx="2"',
+             "market": f'<rect x="{x - 7:g}" y="{y - 6:g}" width="14" height="12"',
+             "temple": f'<path d="M{x - 7:g},{y + 6:g}h14v-8l-7,-5l-7,5z"',
+             }.get(kind, f'<circle cx="{x:g}" cy="{y:g}" r="{7.5 if kind != "city" else 6.5}"')
+    what = f"{kind} ({commodity})" if commodity else kind
+    tip = f"{what}: " + (f"{title(holder)}" if holder else "empty")
+    attrs = f'data-province="{pid}" data-space="{sid}" data-kind="{kind}"'
+    if b:
+        attrs += f' data-holder="{holder or ""}"'
+    occ = b.get("occupied_by") if b else None
+    mark = ""
+    if occ:
+        tip += f", occupied by {title(occ)}"
+        mark = (f'<g class="occupation" data-province="{pid}" data-space="{sid}" data-empire="{occ}">'
+                f'<circle cx="{x + 6:g}" cy="{y - 6:g}" r="4.5" fill="{PALETTE[occ][0]}" stroke="#000" '
+                f'stroke-width="0.7"/><text class="code" x="{x + 6:g}" y="{y - 3.5:g}" text-anchor="middle" '
+                f'fill="{PALETTE[occ][2]}">{LETTER[occ]}</text></g>')
+    return (f'<g class="{"building" if b else "space"}" id="space-{pid}-{sid}" {attrs}><title>{_e(tip)}</title>'
+            f'{shape} fill="{fill}" stroke="#333" stroke-width="0.8"/>'
+            f'<text class="code" x="{x:g}" y="{y + 2.5:g}" text-anchor="middle" fill="{ink}">{code}</text>'
+            f'{mark}</g>')
+
+
+def _badge(x: float, y: float, emp: str, text: str) -> str:
+    colour, _, ink = PALETTE[emp]
+    w = 6 + 6 * len(text)
+    return (f'<rect x="{x:g}" y="{y:g}" width="{w}" height="12" rx="3" fill="{colour}" stroke="#000" '
+            f'stroke-width="0.6"/><text class="count" x="{x + w / 2:g}" y="{y + 9.5:g}" text-anchor="middle" '
+            f'fill="{ink}">{_e(text)}</text>')
+
+
+# --- the side panel: who plays, leader tracks with titles, resources, the tile display ------------
+
+def _panel(doc: dict[str, Any], x0: float) -> list[str]:
+    x, y = x0 + 14, 24
+    who = f"as {title(doc['viewer'])} sees it" if doc["viewer"] else "host view: everything"
+    out = [f'<rect x="{x0:g}" y="0" width="{PANEL}" height="100%" fill="#fbf8f0" stroke="#ccc"/>',
+           f'<text class="panel" x="{x:g}" y="{y}" font-weight="bold">Game {_e(doc["game"])} — round '
+           f'{doc["round"]}, {_e(doc["phase"])}</text>',
+           f'<text class="small" x="{x:g}" y="{y + 15}">{_e(who)}</text>']
+    y += 22
+    if doc["winner"]:
+        names = " and ".join(title(e) for e in doc["winner"]["empires"])
+        y += 15
+        out.append(f'<text class="panel" x="{x:g}" y="{y}" font-weight="bold">Won by {_e(names)} '
+                   f'({_e(doc["winner"]["condition"])})</text>')
+    for emp, e in doc["empires"].items():
+        y += 20
+        out.append(f'<g class="empire" data-empire="{emp}" transform="translate({x:g},{y - 10})">'
+                   f'{_badge(0, 0, emp, LETTER[emp])}</g>')
+        tiles = ", ".join(tile_name(t) for t in e["tiles"])
+        out.append(f'<text class="panel" x="{x + 20:g}" y="{y}">{title(emp)} ({_e(e["player"])})'
+                   f'<tspan class="small" dx="6">{_e(tiles)}</tspan></text>')
+        res = e.get("resources")
+        if res is not None:  # only the viewer's own (or the host's view) has them
+            shown = ", ".join(f"{n} {title(k)}" for k, n in res.items()) or "nothing"
+            out.append(f'<text class="small resources" id="resources-{emp}" data-empire="{emp}" '
+                       f'x="{x + 20:g}" y="{y + 13}">{_e(shown)}</text>')
+        else:
+            out.append(f'<text class="small resource-count" data-empire="{emp}" x="{x + 20:g}" '
+                       f'y="{y + 13}">{e["resource_count"]} resources behind the screen</text>')
+        y += 13
+    for track in TRACKS:
+        y += 26
+        holder = doc["titles"].get(track)
+        head = f"{title(track)} — title: " + (f"{title(holder)} ({LETTER[holder]})" if holder else "none")
+        out.append(f'<text class="panel" x="{x:g}" y="{y}" font-weight="bold">{_e(head)}</text>')
+        for emp, e in doc["empires"].items():
+            y += 15
+            level = e["tracks"][track]
+            crown = " ★ title" if holder == emp else ""
+            out.append(f'<g class="track" data-track="{track}" data-empire="{emp}" data-level="{level}">'
+                       f'<rect x="{x:g}" y="{y - 10}" width="{max(level, 0) * 12}" height="12" '
+                       f'fill="{PALETTE[emp][0]}"/><text class="small" x="{x + max(level, 0) * 12 + 4:g}" '
+                       f'y="{y}">{LETTER[emp]} {level}{crown}</text></g>')
+    y += 26
+    out.append(f'<text class="panel" x="{x:g}" y="{y}" font-weight="bold">Heroes &amp; Wonders display</text>')
+    rows = (len(doc["display"]) + 1) // 2
+    for i, d in enumerate(doc["display"]):
+        tx, ty = x + (PANEL // 2 - 10) * (i // rows), y + 15 * (i % rows + 1)
+        if d["face_up"]:
+            text = tile_name(d["tile"])
+        else:  # a face-down tile is named only in the host's picture
+            text = "face down" + (f" ({tile_name(d['tile'])})" if d["tile"] else "")
+        out.append(f'<text class="small tile" data-face-up="{str(d["face_up"]).lower()}" data-index="{i}" '
+                   f'x="{tx:g}" y="{ty}">{i + 1}. {_e(text)}</text>')
+    return out
+
+
+def _e(text: str) -> str:
+    return escape(str(text), quote=True)
