@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 
 import click
@@ -13,7 +14,7 @@ from mncore.dice import Rng, new_secret, seeded_secret
 from mncore.dispute import is_bundle, make_bundle, verify_bundle
 from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
 from mncore.names import resolve_side_in_game
-from mncore.protocol import Ruleset
+from mncore.protocol import Conceals, Ruleset
 from mncore.store import Store
 
 
@@ -91,8 +92,14 @@ def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_
     order = ruleset.parse_order(order_line, loaded.state, empire)
     # a throw-away secret: the real draws depend on the game's secret, never shown here
     rng = Rng(new_secret(), loaded.head[1])
+    state = loaded.state
+    if isinstance(ruleset, Conceals) and not loaded.meta.secret:
+        # decided on stand-ins for what the side may not know, drawn from public facts only, so
+        # that two games differing only in hidden facts answer alike
+        public = Rng(hashlib.sha256(b"mn check|" + loaded.head[1].encode()).digest(), empire)
+        state = ruleset.conceal(state, empire, public)
     try:
-        events, _ = ruleset.decide(loaded.state, order, rng)
+        events, _ = ruleset.decide(state, order, rng)
     except RuleViolation as err:
         if as_json:
             emit_json({"accepted": False, "order": ruleset.format_order(order), "section": err.section,
@@ -218,11 +225,12 @@ def dispute(ctx: click.Context, game_id: str, at: int, output: str, as_empire: s
     click.echo(f"wrote {output}: event {at} of game {game_id}, {len(data)} bytes")
 
 
-def verify_bundle_file(ctx: click.Context, data: bytes, where: str, as_json: bool) -> bool:
+def verify_bundle_file(ctx: click.Context, data: bytes, where: str, as_json: bool,
+                       held: str | None = None) -> bool:
     """mn verify FILE for a dispute bundle: True if FILE is one (and it was checked)."""
     if not is_bundle(data):
         return False
-    result = verify_bundle(data)
+    result = verify_bundle(data, held)
     if as_json:
         emit_json(to_builtins(result))
     elif result.ok:

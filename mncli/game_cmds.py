@@ -296,6 +296,13 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
         for r in rows:
             text = redaction.describe(ruleset, ruleset.decode_event(r.payload), empire, opened)
             click.echo(f"{r.seq:>5}  {text}")
+    _receipt(loaded)
+
+
+def _receipt(loaded: game.Loaded) -> None:
+    """The receipt a player keeps: with it, `mn verify --head` catches a log later cut or rewritten."""
+    seq, head = loaded.head
+    click.echo(f"Receipt: game {loaded.game_id}, event {seq}, head {head}")
 
 
 def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str | None) -> None:
@@ -306,9 +313,10 @@ def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str 
     ruleset = loaded.ruleset
     if as_empire is not None and ruleset.resolve_side(as_empire) != block.side:
         raise SigningRefused(f"the block is signed as {block.side}, not --as {as_empire}")
-    _, rows = game.submit_signed(store, loaded, block)
+    loaded, rows = game.submit_signed(store, loaded, block)
     for r in rows:
         click.echo(f"{r.seq:>5}  {ruleset.describe(ruleset.decode_event(r.payload), block.side)}")
+    _receipt(loaded)
 
 
 def _read_text(source: str) -> str:

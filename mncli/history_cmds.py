@@ -63,7 +63,7 @@ def verify(ctx: click.Context, target: str, held: str | None, as_json: bool) -> 
     if os.path.exists(target) and not _is_db_game(ctx, target):
         data = _read(target)
         from mncli.audit_cmds import verify_bundle_file
-        if verify_bundle_file(ctx, data, target, as_json):  # a dispute bundle (docs/disputes.md)
+        if verify_bundle_file(ctx, data, target, as_json, held):  # a dispute bundle (docs/disputes.md)
             return
         report = game.verify_export(data, target, held)
         where = target

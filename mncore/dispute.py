@@ -138,11 +138,21 @@ class _Failed(Exception):
     pass
 
 
-def verify_bundle(data: bytes) -> BundleCheck:
-    """Check a bundle: its bytes and digest, the log's chain and re-decision, and every derived part."""
+def verify_bundle(data: bytes, held: str | None = None) -> BundleCheck:
+    """Check a bundle: its bytes and digest, the log's chain and re-decision, and every derived part.
+
+    `held` is a head hash the checker kept (published by the host when the bundle was made, or an
+    earlier one): it must be in the bundle's log, so a bundle whose log was rewritten, digest and all,
+    is caught by anyone holding a head.
+    """
     try:
         bundle = _decode(data)
         proven = _check(bundle)
+        if held is not None:
+            if held not in {line.hash for line in bundle.log}:
+                raise _Failed(f"the head you hold, {held[:16]}, is not in the bundle's log: it was "
+                              "rewritten, or the head is later than the disputed event")
+            proven.append(f"its log holds the head you hold ({held[:16]})")
     except _Failed as err:
         return BundleCheck(ok=False, failed=str(err))
     except (MareNostrumError, msgspec.MsgspecError, ValueError, KeyError, IndexError, TypeError,

@@ -182,3 +182,12 @@ class Pictures(Protocol):
         """What to chart over the rounds, as viewer may see it: series name -> side -> value."""
     def side_colour(self, side: str) -> str:
         """The side's colour in pictures and charts (#rrggbb)."""
+
+
+@runtime_checkable
+class Conceals(Protocol):
+    """A ruleset whose hidden facts could shape what a hypothetical order causes (`mn check`)."""
+
+    def conceal(self, state: Any, viewer: str, rng: Rng) -> Any:
+        """The state with every fact viewer may not know replaced by a stand-in drawn from rng
+        (face-down orders shuffled), so that deciding on it reveals nothing of the real ones."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -165,8 +166,13 @@ class Store:
         return (rows[0]["seq"], rows[0]["hash"]) if rows else None
 
     def secret(self, game_id: str) -> str | None:
+        """The game's secret (hex), or None/"" when this database does not hold it."""
         rows = self._query("select secret from games where id = ?", [game_id])
-        return rows[0]["secret"] if rows else None
+        found = rows[0]["secret"] if rows else None
+        if found and not (isinstance(found, str) and re.fullmatch(r"(?:[0-9a-f]{2})+", found)):
+            raise StoreError(f"{self.path}: the secret stored for game {game_id} is damaged "
+                             "(not hexadecimal); nothing was written")
+        return found
 
     def head(self, game_id: str) -> tuple[int, str]:
         """The last sequence number and hash (0 and the genesis hash for an empty log)."""

@@ -419,3 +419,28 @@ def test_toy_twins_differing_in_one_reserve_look_the_same_to_the_other_side(tmp_
                  ("show", "g", "--as", other), ("status", "g")):
         assert _normal(mn(db, *args)) == _normal(mn(twin, *args)), args
     assert _normal(mn(db, "show", "g", "--as", side)) != _normal(mn(twin, "show", "g", "--as", side))
+
+
+def test_check_decides_on_stand_ins_for_the_face_down_display_and_the_pile() -> None:
+    """mn check decides on a state whose face-down tiles and legendary pile are in an order drawn from
+    public facts: twins differing only in those orders give the same state, so the same answer."""
+    from msgspec.structs import replace
+
+    from mncore.dice import Rng
+    from mncore.rulesets.empires.seam import RULESET
+    from support import new_game
+
+    state = new_game(display="first-game").state
+    down = [i for i, d in enumerate(state.display) if not d.face_up]
+    tiles = [state.display[i].tile for i in down]
+    swapped = list(state.display)
+    for i, tile in zip(down, reversed(tiles), strict=True):
+        swapped[i] = replace(swapped[i], tile=tile)
+    twin = replace(state, display=tuple(swapped), legendary_pile=tuple(reversed(state.legendary_pile)))
+
+    a = RULESET.conceal(state, "rome", Rng(b"p" * 32, "head"))
+    b = RULESET.conceal(twin, "rome", Rng(b"p" * 32, "head"))
+
+    assert state != twin and a == b
+    assert sorted(d.tile for d in a.display if not d.face_up) == sorted(tiles)
+    assert sorted(a.legendary_pile) == sorted(state.legendary_pile)

@@ -259,15 +259,36 @@ def test_R7_a_pillaged_legendary_city_gives_the_fixed_commodity() -> None:
     assert of_type(out, ev.FixedOutcomeUsed)[0].empire == "rome"
 
 
-def test_R7_a_legendary_commodity_not_left_to_draw_is_refused() -> None:
-    """The pile holds one of each: fixing the same commodity twice is refused the second time."""
+def test_R7_a_legendary_fix_is_accepted_whatever_the_pile_holds() -> None:
+    """Fixing a commodity twice is accepted: refusing the second would say the face-down pile holds
+    no more of it. The drawing rule (draws.LegendaryDraws) spends a fix the pile cannot honour on a
+    random draw, as the test below shows."""
     play = new_game(FIVE)
     wine = play.state.legendary_pile[0]
     play.order("rome", f"fix legendary {wine}")
 
-    err = refused(play, "rome", f"fix legendary {wine}")
+    out = play.order("rome", f"fix legendary {wine}")
 
-    assert err.section == "R7" and "left to draw" in err.message
+    assert len(of_type(out, ev.OutcomeFixed)) == 1 and len(play.state.fixed) == 2
+
+
+def test_R7_a_fix_the_pile_cannot_honour_is_spent_on_a_random_draw() -> None:
+    """The pile lacks the commodity fixed: that draw is random, and the fix is used up."""
+    from mncore.dice import Rng
+    from mncore.rulesets.empires.draws import LegendaryDraws
+    from mncore.rulesets.empires.state import FixedLegendary
+
+    play = new_game(FIVE)
+    pile = play.state.legendary_pile
+    missing = next(c for c in ("wine", "oil", "gems", "metal") if c not in pile[:1])
+    state = replace(play.state, legendary_pile=pile[:1] if pile[0] != missing else pile[1:2],
+                    fixed=(FixedLegendary(commodity=missing),))
+
+    draws = LegendaryDraws(state, Rng(b"s" * 32, "h"))
+    drawn, _ = draws.draw("rome")
+
+    assert drawn == state.legendary_pile[0] and drawn != missing
+    assert [u.outcome for u in draws.used] == [FixedLegendary(commodity=missing)]
 
 
 def test_R4_a_fixed_legendary_commodity_is_hidden_from_the_other_empires() -> None:

@@ -351,7 +351,9 @@ def test_a_replayed_block_is_applied_once(db: Path, keys: Path, toy: str) -> Non
     first = mn(db, "order", toy, "--signed", str(block))
     second = refused(db, toy, "--signed", str(block))
 
-    assert first.exit_code == 0 and first.stdout == "    6  Red mustered a unit in Hill\n"
+    head = Store(str(db)).head(toy)[1]
+    assert first.exit_code == 0
+    assert first.stdout == f"    6  Red mustered a unit in Hill\nReceipt: game {toy}, event 6, head {head}\n"
     assert second.exit_code == 3
     assert "was already applied at event 6; each block is applied once" in second.stderr
 

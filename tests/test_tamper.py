@@ -214,3 +214,29 @@ def test_an_edited_log_in_a_dispute_bundle_is_caught_even_with_its_digest_recomp
 
     assert result.exit_code == 4 and "dispute bundle FAILED" in result.stderr
     assert "event 4" in result.stderr
+
+
+def test_a_bundle_rewritten_whole_is_caught_by_a_head_the_player_kept(db: Path, tmp_path: Path) -> None:
+    """A bundle whose log is re-chained after an edit (digest recomputed) no longer holds the head
+    hash the host published when the bundle was made: mn verify FILE --head says so, exit 4."""
+    from mncore.game import rechain
+    from mncore.store import Row
+
+    path = tmp_path / "b.json"
+    assert mn("--db", str(db), "dispute", "g", "--at", "10", "-o", str(path)).exit_code == 0
+    bundle = msgspec.json.decode(path.read_bytes(), type=Bundle)
+    published = bundle.head_hash
+    rows = [Row(seq=x.seq, type=x.type, payload=bytes(x.payload).decode(), recorded_at=x.recorded_at,
+                actor=x.actor, batch=x.batch, hash=x.hash,
+                command=None if bytes(x.command) == b"null" else bytes(x.command).decode(), salts=x.salts)
+            for x in bundle.log]
+    rows[2] = msgspec.structs.replace(rows[2], recorded_at="2020-01-01T00:00:00.000000+00:00")
+    again = rechain(rows, bundle.version)
+    lines = [msgspec.structs.replace(x, recorded_at=r.recorded_at, hash=r.hash)
+             for x, r in zip(bundle.log, again, strict=True)]
+    forged = msgspec.structs.replace(bundle, log=lines, head_hash=again[-1].hash, digest="")
+    path.write_bytes(_encode(msgspec.structs.replace(forged, digest=_digest(forged))))
+
+    kept = mn("verify", str(path), "--head", published)
+
+    assert kept.exit_code == 4 and "the head you hold" in kept.stderr

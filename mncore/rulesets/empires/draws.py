@@ -94,13 +94,12 @@ class LegendaryDraws:
             return None, self.reshuffled
         if self.fixed:
             outcome = self.fixed.pop(0)
-            require(outcome.commodity in self.pile, "R7",
-                    f"the legendary {title(str(outcome.commodity))} fixed for the next draw is not in "
-                    "the pile (ruling R7)")
-            assert outcome.commodity is not None
-            self.pile.remove(outcome.commodity)
             self.used.append(ev.FixedOutcomeUsed(outcome=outcome, empire=empire))
-            return outcome.commodity, self.reshuffled
+            if outcome.commodity in self.pile:
+                assert outcome.commodity is not None
+                self.pile.remove(outcome.commodity)
+                return outcome.commodity, self.reshuffled
+            # R7: the pile cannot honour the fix, which is spent on this draw, drawn at random
         return self.pile.pop(self.rng.below(len(self.pile))), self.reshuffled
 
 

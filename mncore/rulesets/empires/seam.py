@@ -208,6 +208,15 @@ class Empires:
     def side_name(self, side: str) -> str:
         return next((e.name for e in load_ruleset().empires if e.id == side), side)
 
+    def conceal(self, state: Any, viewer: str, rng: Rng) -> GameState:
+        """The face-down display tiles and the legendary pile in an order drawn from rng: what
+        `mn check` turns up or draws then says nothing of the real order (the future draws)."""
+        s = cast(GameState, state)
+        down = [d.tile for d in s.display if not d.face_up]
+        stand_in = iter(rng.shuffled(sorted(down)))
+        display = tuple(d if d.face_up else replace(d, tile=next(stand_in)) for d in s.display)
+        return replace(s, display=display, legendary_pile=tuple(rng.shuffled(sorted(s.legendary_pile))))
+
     # --- audits: explain, diff, positions ------------------------------------------------------
 
     def explain(self, rows: Sequence[Row], seq: int, viewer: str | None) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import ClearFixedOutcomes, FixOutcome, SandboxCommand
-from mncore.rulesets.empires.draws import all_faces, legendary_drawable, require_faces, require_sandbox
+from mncore.rulesets.empires.draws import all_faces, require_faces, require_sandbox
 from mncore.errors import InvalidCommand, require
 from mncore.rulesets.empires.ruleset import load_ruleset, tile as tile_info
 from mncore.protocol import Option
@@ -34,11 +34,10 @@ def fix(state: GameState, order: FixOutcome) -> list[ev.AnyEvent]:
             require_faces(dice, all_faces(), "battle")
         case FixedLegendary(commodity=commodity):
             require_sandbox(state, "the legendary commodity drawn")
-            drawable = legendary_drawable(state)
-            # the message does not list the pile: what it holds is face down (1.2)
-            require(commodity is not None and drawable[commodity] > 0, "R7",
-                    f"no legendary {title(str(commodity))} is left to draw next; "
-                    "only a commodity of the pile can be fixed (ruling R7)")
+            # any commodity may be fixed: refusing one the face-down pile lacks would tell whether it
+            # holds it (1.2); a fix the pile cannot honour is spent on a random draw (ruling R7)
+            if commodity is None:
+                raise InvalidCommand("fix legendary needs a commodity")
         case FixedTile(tile=tile):
             require_sandbox(state, "the tile turned up")
             where = {d.tile: d.face_up for d in state.display}
