@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from mncli.common import as_option, open_store, side_arg
+from mncli.common import as_option, check_output, open_store, side_arg, write_output
 from mncore import game
 from mncore.errors import InvalidCommand
 from mncore.protocol import Pictures, Ruleset
@@ -18,12 +18,11 @@ def _pictures(ruleset: Ruleset) -> Pictures:
     return ruleset
 
 
-def _write(output: str, text: str) -> None:
+def _write(ctx: click.Context, output: str, text: str) -> None:
     if output == "-":  # `-o -` is stdout, as for mn export
         sys.stdout.write(text)
         return
-    with open(output, "w", encoding="utf-8") as f:
-        f.write(text)
+    write_output(ctx, output, text.encode("utf-8"))  # whole or not at all, never onto the database
 
 
 @click.command("draw")
@@ -35,6 +34,7 @@ def _write(output: str, text: str) -> None:
 @click.pass_context
 def draw(ctx: click.Context, game_id: str, at: int | None, as_empire: str | None, output: str) -> None:
     """The board at an event as one SVG picture: areas, buildings, units, tracks, tiles."""
+    check_output(ctx, output)  # refused before any work: never onto the database
     store = open_store(ctx)
     store.require_game(game_id)
     last = store.head(game_id)[0]
@@ -42,7 +42,7 @@ def draw(ctx: click.Context, game_id: str, at: int | None, as_empire: str | None
         raise InvalidCommand(f"--at {at}: game {game_id} has events 1 to {last}")
     loaded = game.load(store, game_id, at)
     ruleset = _pictures(loaded.ruleset)
-    _write(output, ruleset.draw_svg(loaded.state, side_arg(loaded.ruleset, loaded.state, as_empire)))
+    _write(ctx, output, ruleset.draw_svg(loaded.state, side_arg(loaded.ruleset, loaded.state, as_empire)))
 
 
 @click.command("html")
@@ -56,11 +56,12 @@ def html(ctx: click.Context, game_id: str, as_empire: str | None, output: str) -
     event's sentence and explanation, the leader tracks over the rounds, the verification result."""
     from mncore.pages import game_page
 
+    check_output(ctx, output)  # refused before any work: never onto the database
     store = open_store(ctx)
     loaded = game.load(store, game_id)
     _pictures(loaded.ruleset)
     viewer = side_arg(loaded.ruleset, loaded.state, as_empire)
-    _write(output, game_page(loaded, viewer, game.verify_game(store, game_id)))
+    _write(ctx, output, game_page(loaded, viewer, game.verify_game(store, game_id)))
 
 
 COMMANDS = [draw, html]

@@ -91,6 +91,7 @@ def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
         "replay": mn(db, "replay", gid, "--to", str(max(1, last - 3)), "--as", viewer, "--json"),
         "diff": mn(db, "diff", gid, "--at", "2", "--as", viewer, "--json"),
         "check": mn(db, "check", gid, "--as", viewer, "done", "--json"),
+        "draw": mn(db, "draw", gid, "--as", viewer, "-o", "-"),
     }
     for seq in {2, last // 2 or 1, last}:
         out[f"explain {seq}"] = mn(db, "explain", gid, str(seq), "--as", viewer, "--json")
