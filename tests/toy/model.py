@@ -10,6 +10,7 @@ import msgspec
 from msgspec.structs import replace
 
 from mncore.geography import Links
+from mncore.protocol import ForkRef
 from mncore.host import (KeysPublished, LogUpgraded, PublishKeys, RevealSecret, SecretRevealed, SignedOrders,
                          UpgradeLog)
 
@@ -76,19 +77,10 @@ class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, 
     pass
 
 
-class ForkInfo(_S, frozen=True, kw_only=True):
-    """The game a fork branches off (mncore.protocol.ForkRef, as the toy records it)."""
-
-    game: str
-    at: int
-    head_hash: str
-    commitment: str
-
-
 class Options(_S, frozen=True, kw_only=True):
     fair_play: bool = True
     sandbox: bool = False
-    fork_of: ForkInfo | None = None
+    fork_of: ForkRef | None = None  # the kernel's record of where a fork branches off
 
 
 class Won(_S, frozen=True, kw_only=True):

@@ -92,10 +92,8 @@ class Toy:
 
     def fork_created(self, first: Any, commitment: str, fork: ForkRef) -> m.GameCreated:
         created = cast(m.GameCreated, first)
-        info = m.ForkInfo(game=fork.game, at=fork.at, head_hash=fork.head_hash,
-                          commitment=fork.commitment)
         return replace(created, commitment=commitment, options=m.Options(
-            fair_play=False, sandbox=True, fork_of=info))
+            fair_play=False, sandbox=True, fork_of=fork))
 
     def new_game(self, spec: NewGame) -> m.CreateToy:
         if spec.random_sides or spec.board_file or spec.options:
