@@ -1,43 +1,122 @@
-"""Replay speed and memory: decode and fold a 10,000-event log; prints events per second and peak MiB."""
+"""Replay: decode + fold of a real game log against python-chess's board.push, and peak RSS of 100k events.
+
+python bench/replay.py [--quick] [--runs N] [--db PATH]   (needs the bench extra: pip install -e '.[bench]')
+"""
 
 from __future__ import annotations
 
+import random
+import resource
+import statistics
+import subprocess
 import sys
 import tempfile
-import time
-import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from longgame import build  # noqa: E402
+import figures  # noqa: E402
 
-from mncore.rulesets.empires.evolve import replay  # noqa: E402
-from mncore.game import decode_rows  # noqa: E402
+EVENTS = 10_000  # the log whose decode + fold is timed
+RSS_EVENTS = 100_000  # the log whose replay's peak RSS is measured
+CHESS_PLIES = 400  # the longest chess game replayed (a seeded random game, stopped at its end)
+GOAL_RATE = 1.2
+GOAL_RSS_MIB = 40.0
 
-EVENTS = 10_000
+
+def chess_moves() -> list[object]:
+    """A long seeded random game of legal moves: the anchor's input."""
+    import chess
+
+    board = chess.Board()
+    rand = random.Random("bench")
+    moves = []
+    while len(moves) < CHESS_PLIES and not board.is_game_over(claim_draw=True):
+        move = rand.choice(list(board.legal_moves))
+        board.push(move)
+        moves.append(move)
+    return moves
+
+
+def push_all(moves: list[object]) -> None:
+    import chess
+
+    board = chess.Board()
+    for m in moves:
+        board.push(m)  # type: ignore[arg-type]
+
+
+def rss_child(path: str, gid: str, replay: bool) -> None:
+    """In a fresh interpreter: the imports mn needs to replay, then (if replay) read, decode and fold the
+    log; prints the peak RSS in KiB (Linux ru_maxrss)."""
+    from mncore.logread import decode_rows, fold
+    from mncore.rulesets.empires import seam  # noqa: F401  (registers the ruleset, as mn does)
+    from mncore.store import Store
+
+    if replay:
+        store = Store(path)
+        rows = store.rows(gid)
+        ruleset, events = decode_rows(rows, "bench")
+        del rows
+        assert ruleset is not None
+        fold(ruleset, events)
+    print(_vm_hwm_kib())
+
+
+def _vm_hwm_kib() -> int:
+    """This process's peak RSS in KiB: VmHWM, reset by exec (ru_maxrss keeps the parent's peak across
+    fork and exec on Linux, which would charge the parent's memory to the child)."""
+    try:
+        for ln in Path("/proc/self/status").read_text().splitlines():
+            if ln.startswith("VmHWM:"):
+                return int(ln.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def peak_rss(path: str, gid: str, replay: bool, runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, __file__, "--rss-child", path, gid, "1" if replay else "0"],
+                              check=True, capture_output=True, text=True)
+        out.append(int(done.stdout.split()[-1]) / 1024)
+    return out
 
 
 def main() -> None:
-    path = sys.argv[1] if len(sys.argv) > 1 else str(Path(tempfile.gettempdir()) / "mn-bench.db")
-    store, gid = build(path, EVENTS)
-    rows = store.rows(gid, 1, EVENTS)
-    best = float("inf")
-    for _ in range(5):
-        t0 = time.perf_counter()
-        replay(decode_rows(rows, "bench")[1])
-        best = min(best, time.perf_counter() - t0)
-    t0 = time.perf_counter()
-    events = decode_rows(rows, "bench")[1]
-    decode = time.perf_counter() - t0
-    tracemalloc.start()
-    state = replay(decode_rows(rows, "bench")[1])
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    print(f"replay: {len(rows)} events decoded and folded in {best * 1000:.1f} ms (best of 5): "
-          f"{len(rows) / best:,.0f} events/s; decode alone {len(events) / decode:,.0f} events/s; "
-          f"peak memory of decode + fold {peak / 2**20:.1f} MiB (round {state.round} reached)")
+    if len(sys.argv) > 1 and sys.argv[1] == "--rss-child":
+        rss_child(sys.argv[2], sys.argv[3], sys.argv[4] == "1")
+        return
+    opts = figures.args(__doc__)
+    from longgame import build
+
+    from mncore.logread import decode_rows, fold
+
+    events, rss_events = (2_000, 20_000) if opts.quick else (EVENTS, RSS_EVENTS)
+    path = opts.db or str(Path(tempfile.gettempdir()) / "mn-bench.db")
+    store, gid = build(path, rss_events)
+    rows = store.rows(gid, 1, events)
+
+    def replay() -> None:
+        ruleset, evs = decode_rows(rows, "bench")
+        fold(ruleset, evs)
+
+    ours = figures.rates(len(rows), figures.samples(replay, opts.runs))
+    moves = chess_moves()
+    theirs = figures.rates(len(moves), figures.samples(lambda: push_all(moves), opts.runs))
+    print(figures.line(f"decode + fold, {len(rows):,} events of a real log", "events/s CPU", ours,
+                       f"python-chess board.push, {len(moves)}-ply game", theirs,
+                       f">= {GOAL_RATE}x", ours[1] / theirs[1] >= GOAL_RATE, opts.runs))
+
+    n = len(store.rows(gid))
+    with_replay = peak_rss(path, gid, True, opts.runs)
+    bare = peak_rss(path, gid, False, opts.runs)
+    mib = (min(with_replay), statistics.median(with_replay))
+    print(figures.line(f"peak RSS replaying {n:,} events", "MiB", mib, "same imports, no replay",
+                       (min(bare), statistics.median(bare)), f"<= {GOAL_RSS_MIB:.0f} MiB",
+                       mib[1] <= GOAL_RSS_MIB, opts.runs))
 
 
 if __name__ == "__main__":
