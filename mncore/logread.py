@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -14,6 +15,9 @@ from mncore.chain import GENESIS_HASH, content_link
 from mncore.errors import IntegrityFailure, InvalidCommand
 from mncore.protocol import Ruleset
 from mncore.store import Row
+
+
+_LONG_NUMBER = re.compile(r"\d{7}")
 
 
 def ruleset_of(first_payload: str, where: str) -> Ruleset:
@@ -53,7 +57,9 @@ def decode_rows(rows: Sequence[Row], where: str) -> tuple[Ruleset | None, list[A
 def decode_row(ruleset: Ruleset, row: Row, what: str) -> Any:
     """The event of a row, its numbers bounded (bounds.MAX_NUMBER); IntegrityFailure at its seq."""
     try:
-        problems = out_of_bounds(msgspec.json.decode(row.payload), "payload")
+        # a number beyond the ceiling has at least 7 digits: only then is the payload walked
+        problems = (out_of_bounds(msgspec.json.decode(row.payload), "payload")
+                    if _LONG_NUMBER.search(row.payload) else [])
         event = ruleset.decode_event(row.payload)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
         raise IntegrityFailure(row.seq, f"{what}: {err}") from None
