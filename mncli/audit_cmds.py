@@ -86,7 +86,7 @@ def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_
     Exit 0 if it would be accepted, 1 if the rules refuse it (the section is named), 2 if it is
     malformed. Random outcomes (dice, draws) shown are only an example.
     """
-    loaded = game.load(open_store(ctx), game_id)
+    loaded = game.current(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
     order = ruleset.parse_order(order_line, loaded.state, empire)

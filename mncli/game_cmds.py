@@ -9,7 +9,7 @@ import click
 
 from mncli.common import (as_option, emit_json, json_option, open_store, order_lines, ruleset_option,
                           side_arg, to_builtins)
-from mncore import game, redaction, registry, signing, trust
+from mncore import game, redaction, registry, signing
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.host import PublishKeys
@@ -133,12 +133,12 @@ def games(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
     """Round, phase, who must act and what decision is pending."""
-    loaded = game.load(open_store(ctx), game_id)
+    loaded = game.current(open_store(ctx), game_id)
     if as_json:
         doc = redaction.view(loaded.ruleset, loaded.state, None)  # only the public keys below
         out: dict[str, Any] = {k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
                                    "pending", "titles") if k in doc}
-        ledger = trust.ledger_of(loaded.ruleset, loaded.rows)
+        ledger = loaded.ledger
         out["head"] = {"seq": loaded.head[0], "hash": loaded.head[1]}
         out["signing"] = ({"keys": ledger.keys, "signed_only": ledger.signed_only}
                           if ledger.published else None)
@@ -148,9 +148,9 @@ def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
         _sign_hint(loaded)
 
 
-def _sign_hint(loaded: game.Loaded) -> None:
+def _sign_hint(loaded: game.Current) -> None:
     """In a game with keys, what a player copies into mn sign: the game, its last event and hash."""
-    ledger = trust.ledger_of(loaded.ruleset, loaded.rows)
+    ledger = loaded.ledger
     if not ledger.published:
         return
     seq, head = loaded.head
@@ -166,7 +166,7 @@ def _sign_hint(loaded: game.Loaded) -> None:
 @click.pass_context
 def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool) -> None:
     """The board, tracks, titles, tiles and resources, as an empire may see them."""
-    loaded = game.load(open_store(ctx), game_id)
+    loaded = game.current(open_store(ctx), game_id)
     _show(loaded, as_empire, as_json)
     if not as_json:
         _sign_hint(loaded)
@@ -188,7 +188,7 @@ def replay_cmd(ctx: click.Context, game_id: str, to: int, as_empire: str | None,
     _show(game.load(store, game_id, to), as_empire, as_json)
 
 
-def _show(loaded: game.Loaded, as_empire: str | None, as_json: bool) -> None:
+def _show(loaded: game.Loaded | game.Current, as_empire: str | None, as_json: bool) -> None:
     ruleset = loaded.ruleset
     doc = redaction.view(ruleset, loaded.state, side_arg(ruleset, loaded.state, as_empire))
     if as_json:
@@ -281,7 +281,7 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
         raise InvalidCommand("--as EMPIRE is needed: whose orders are these?")
     lines = order_lines(orders)
     store = open_store(ctx)
-    loaded = game.load(store, game_id)
+    loaded = game.current(store, game_id)
     ruleset = loaded.ruleset
     empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
     for n, line in enumerate(lines, start=1):
@@ -309,7 +309,7 @@ def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str 
     text = _read_text(source)
     block = signing.parse_block(text, "stdin" if source == "-" else source)
     store = open_store(ctx)
-    loaded = game.load(store, game_id)
+    loaded = game.current(store, game_id)
     ruleset = loaded.ruleset
     if as_empire is not None and ruleset.resolve_side(as_empire) != block.side:
         raise SigningRefused(f"the block is signed as {block.side}, not --as {as_empire}")
@@ -344,7 +344,7 @@ def options(ctx: click.Context, game_id: str, as_empire: str, show_all: bool, as
     A long list of values (ways to pay) is cut: the line after it says how many more there are,
     and --all lists them.
     """
-    loaded = game.load(open_store(ctx), game_id)
+    loaded = game.current(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
     found = redaction.options(ruleset, loaded.state, empire)
@@ -374,7 +374,7 @@ def reveal(ctx: click.Context, game_id: str, force: bool) -> None:
     """Append the game's secret to its log, so that anyone can check every draw (mn verify)."""
     store = open_store(ctx)
     rows = game.reveal(store, game_id, force)
-    ruleset = game.load(store, game_id, 1).ruleset
+    ruleset = game.current(store, game_id, 1).ruleset
     for r in rows:
         click.echo(f"{r.seq:>5}  {ruleset.describe(ruleset.decode_event(r.payload), None)}")
 

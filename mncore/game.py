@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import os
 import secrets as pysecrets
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, overload
 
 import msgspec
 from msgspec.structs import replace
 
-from mncore import redaction, trust
+from mncore import __version__, redaction, trust
 from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
-from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, link
+from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_link, link
 from mncore.dice import Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.host import PublishKeys, SignedOrders
-from mncore.logread import content_head, decode_rows, fold, ruleset_of
+from mncore.logread import content_head, decode_row, decode_rows, fold, ruleset_of
 from mncore.host import UpgradeLog
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
-from mncore.store import NewRow, Row, Store
+from mncore.store import NewRow, Row, Snapshot, Store
 from mncore.verify import Head, Report, verify_rows, verify_side_rows
 
 from mncore import logs as log
@@ -52,6 +54,35 @@ class Loaded(msgspec.Struct, kw_only=True):
         return meta
 
 
+class Current(msgspec.Struct, kw_only=True):
+    """A game's state at its head (or at `upto`), folded from its last good snapshot and the rows
+    after it: all that a command needs that reads or extends the present only."""
+
+    game_id: str
+    ruleset: Any  # a Ruleset
+    version: int  # the log format (chain.py)
+    state: Any
+    head: tuple[int, str]  # the last seq and its chain hash
+    draw_head: str  # the content chain's head, which keys the next command's draws
+    batches: int  # how many batches the log holds
+    ledger: trust.Ledger  # what the log says about signing (trust.ledger_of)
+    snapshot_seq: int = 0  # the seq of the snapshot it started from (0: the log's start)
+
+    @property
+    def meta(self) -> Meta:
+        meta: Meta = self.ruleset.meta(self.state)
+        return meta
+
+
+SNAPSHOT_EVERY = 256  # events between snapshots; $MN_SNAPSHOT_EVERY overrides it (0: none written)
+
+
+def snapshot_every() -> int:
+    """How many events a log grows before a command that appends caches its state again."""
+    text = os.environ.get("MN_SNAPSHOT_EVERY", "")
+    return int(text) if text.isdigit() else SNAPSHOT_EVERY
+
+
 # --- reading ---------------------------------------------------------------------------------------------
 
 def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
@@ -64,6 +95,83 @@ def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
     state = ruleset.named(_replayed(ruleset, rows, events), game_id)
     return Loaded(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), rows=rows,
                   events=events, state=state, draw_head=content_head(rows))
+
+
+def current(store: Store, game_id: str, upto: int | None = None) -> Current:
+    """The game at its head (or as of event `upto`): its last snapshot that still matches the log
+    (the stored row at its seq has its head hash, this engine made it, its digest holds), then the
+    rows after it, streamed; a snapshot that does not match is ignored. mn verify never comes here."""
+    store.require_game(game_id)
+    first = store.row_at(game_id, 1)
+    if first is None:
+        raise IntegrityFailure(1, f"game {game_id} has no events")
+    ruleset = ruleset_of(first.payload, f"game {game_id}")
+    snap = store.latest_snapshot(game_id, upto, engine_of(ruleset))
+    cur = _thawed(store, game_id, ruleset, snap) if snap is not None else None
+    if cur is None:
+        cur = Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id),
+                      state=ruleset.initial(""), head=(0, GENESIS_HASH), draw_head=GENESIS_HASH,
+                      batches=0, ledger=trust.Ledger())
+    state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
+    for row in store.stream_rows(game_id, head[0] + 1, upto):
+        event = decode_row(ruleset, row, "cannot decode the stored event")
+        try:
+            state = ruleset.evolve(state, event)
+        except Exception as err:  # as in load: an edited database, whatever the error
+            raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                            "run mn verify") from None
+        if row.batch == row.seq:
+            batches += 1
+        trust.note_row(cur.ledger, ruleset, row, batches)
+        draw_head = content_link(draw_head, row.payload)
+        head = (row.seq, row.hash)
+    if head[0] == 0:
+        raise IntegrityFailure(1, f"game {game_id} has no events")
+    cur.state, cur.draw_head, cur.head, cur.batches = ruleset.named(state, game_id), draw_head, head, batches
+    return cur
+
+
+def engine_of(ruleset: Ruleset) -> str:
+    """What a snapshot is only good for: this engine's and this ruleset's versions."""
+    return f"mncore {__version__}; {ruleset.id}@{ruleset.version}"
+
+
+def _digest(snap: Snapshot) -> str:
+    head = msgspec.msgpack.encode([snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches,
+                                   snap.ledger])
+    return hashlib.sha256(head + snap.state).hexdigest()
+
+
+def _thawed(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot) -> Current | None:
+    """The snapshot as a Current, or None if it is damaged (its digest or its blob)."""
+    if _digest(snap) != snap.digest:
+        return None
+    try:
+        state = ruleset.decode_state(snap.state)
+        ledger = msgspec.json.decode(snap.ledger, type=trust.Ledger)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
+        return None
+    return Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), state=state,
+                   head=(snap.seq, snap.head_hash), draw_head=snap.draw_head, batches=snap.batches,
+                   ledger=ledger, snapshot_seq=snap.seq)
+
+
+def _snapshot(store: Store, cur: Current) -> int:
+    """Cache cur as the game's snapshot if its log has grown snapshot_every() events past the last
+    one; the seq of the game's last snapshot after. A failure to cache never fails the command."""
+    every = snapshot_every()
+    if every <= 0 or cur.head[0] - cur.snapshot_seq < every:
+        return cur.snapshot_seq
+    try:
+        snap = Snapshot(seq=cur.head[0], head_hash=cur.head[1], engine=engine_of(cur.ruleset),
+                        draw_head=cur.draw_head, batches=cur.batches,
+                        ledger=msgspec.json.encode(cur.ledger).decode(),
+                        state=cur.ruleset.encode_state(cur.state), digest="")
+        store.put_snapshot(cur.game_id, msgspec.structs.replace(snap, digest=_digest(snap)))
+    except Exception as err:  # a cache: the events are written, the next command folds them
+        log.info("snapshot not written", game=cur.game_id, seq=cur.head[0], error=str(err))
+        return cur.snapshot_seq
+    return cur.head[0]
 
 
 def _replayed(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Any:
@@ -130,55 +238,120 @@ def create(store: Store | Callable[[], Store], ruleset: Ruleset, cmd: Any, secre
     return load(store, gid)
 
 
-def submit(store: Store, loaded: Loaded, command: Any) -> tuple[Loaded, list[Row]]:
-    """Decide one command against the loaded game and append its events; nothing written if refused.
+@overload
+def submit(store: Store, loaded: Loaded, command: Any) -> tuple[Loaded, list[Row]]: ...
+@overload
+def submit(store: Store, loaded: Current, command: Any) -> tuple[Current, list[Row]]: ...
+def submit(store: Store, loaded: Loaded | Current, command: Any) -> tuple[Loaded | Current, list[Row]]:
+    """Decide one command against the game (a full Loaded or its Current) and append its events;
+    nothing written if refused. The game comes back as it was given, one batch longer.
 
     In a game with published keys an order given this way carries no signature: it is recorded as
     the host's (actor "host"), and refused if the game takes signed orders only.
     """
     ruleset = loaded.ruleset
-    ledger = trust.ledger_of(ruleset, loaded.rows)
-    secret = _secret(store, loaded)
+    ledger = _ledger(loaded)
+    secret = _secret(store, loaded.game_id)
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
-    return _append(store, loaded, command, events, state, trust.recorded_actor(ruleset, ledger, command),
-                   secret)
+    return _append(store, loaded, ledger, command, events, state,
+                   trust.recorded_actor(ruleset, ledger, command), secret)
 
 
-def submit_signed(store: Store, loaded: Loaded, block: SignedOrders) -> tuple[Loaded, list[Row]]:
+@overload
+def submit_signed(store: Store, loaded: Loaded, block: SignedOrders) -> tuple[Loaded, list[Row]]: ...
+@overload
+def submit_signed(store: Store, loaded: Current, block: SignedOrders) -> tuple[Current, list[Row]]: ...
+def submit_signed(store: Store, loaded: Loaded | Current,
+                  block: SignedOrders) -> tuple[Loaded | Current, list[Row]]:
     """Check a signed block (trust.check_block: this game, its side's key, unedited, new, still
-    pending), decide its orders in turn and append them as one batch; nothing written if refused."""
+    pending), decide its orders in turn and append them as one batch; nothing written if refused.
+
+    From a Current, the rows the check reads are read one by one, and the decision pending when
+    the block was signed is folded from the snapshot before it."""
     ruleset = loaded.ruleset
-    ledger = trust.ledger_of(ruleset, loaded.rows)
-    trust.check_block(ruleset, block, ledger=ledger, rows=loaded.rows, game_id=loaded.game_id,
-                      pending_at=lambda seq: ruleset.pending(fold(ruleset, loaded.events[:seq])),
-                      pending_now=ruleset.pending(loaded.state))
-    secret = _secret(store, loaded)
+    ledger = _ledger(loaded)
+    rows: Sequence[Row] = (loaded.rows if isinstance(loaded, Loaded)
+                           else _StoredLog(store, loaded.game_id, loaded.head[0]))
+
+    def pending_at(seq: int) -> Sequence[Any]:
+        if isinstance(loaded, Loaded):
+            return ruleset.pending(fold(ruleset, loaded.events[:seq]))  # type: ignore[no-any-return]
+        return ruleset.pending(current(store, loaded.game_id, seq).state)  # type: ignore[no-any-return]
+
+    trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
+                      pending_at=pending_at, pending_now=ruleset.pending(loaded.state))
+    secret = _secret(store, loaded.game_id)
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
-    return _append(store, loaded, block, events, state, block.side, secret)
+    return _append(store, loaded, ledger, block, events, state, block.side, secret)
 
 
-def _secret(store: Store, loaded: Loaded) -> bytes | None:
-    found = store.secret(loaded.game_id)
+class _StoredLog(Sequence[Row]):
+    """A stored log as a sequence of its first `length` rows, each read when asked for."""
+
+    def __init__(self, store: Store, game_id: str, length: int) -> None:
+        self._store, self._game_id, self._length = store, game_id, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Row]: ...
+    def __getitem__(self, index: int | slice) -> Row | Sequence[Row]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        seq = (index + self._length if index < 0 else index) + 1
+        row = self._store.row_at(self._game_id, seq) if 1 <= seq <= self._length else None
+        if row is None:
+            raise IndexError(index)
+        return row
+
+    def __iter__(self) -> Iterator[Row]:
+        return self._store.stream_rows(self._game_id, 1, self._length)
+
+
+def _ledger(loaded: Loaded | Current) -> trust.Ledger:
+    return trust.ledger_of(loaded.ruleset, loaded.rows) if isinstance(loaded, Loaded) else loaded.ledger
+
+
+def _secret(store: Store, game_id: str) -> bytes | None:
+    found = store.secret(game_id)
     return bytes.fromhex(found) if found else None
 
 
-def _batches(loaded: Loaded) -> int:
+def _batches(loaded: Loaded | Current) -> int:
+    if isinstance(loaded, Current):
+        return loaded.batches
     return sum(1 for r in loaded.rows if r.batch == r.seq)
 
 
-def _append(store: Store, loaded: Loaded, command: Any, events: list[Any], state: Any,
-            actor: str, secret: bytes | None) -> tuple[Loaded, list[Row]]:
+def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, command: Any,
+            events: list[Any], state: Any, actor: str,
+            secret: bytes | None) -> tuple[Loaded | Current, list[Row]]:
     seq, _ = loaded.head
     ruleset = loaded.ruleset
     rows = store.append(loaded.game_id, seq,
                         _new_rows(ruleset, events, actor, command, utc_now(), seq + 1, secret))
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
-    return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
-                  rows=loaded.rows + rows, events=loaded.events + events, state=state,
-                  draw_head=content_head(rows, loaded.draw_head)), rows
+    after = msgspec.json.decode(msgspec.json.encode(ledger), type=trust.Ledger)  # ledger: unchanged
+    batches = _batches(loaded) + (1 if rows else 0)
+    for r in rows[:1]:
+        trust.note_row(after, ruleset, r, batches)
+    cur = Current(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version, state=state,
+                  head=(rows[-1].seq, rows[-1].hash) if rows else loaded.head,
+                  draw_head=content_head(rows, loaded.draw_head), batches=batches, ledger=after,
+                  snapshot_seq=(loaded.snapshot_seq if isinstance(loaded, Current)
+                                else store.last_snapshot_seq(loaded.game_id)))
+    cur.snapshot_seq = _snapshot(store, cur)
+    if isinstance(loaded, Loaded):
+        return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
+                      rows=loaded.rows + rows, events=loaded.events + events, state=state,
+                      draw_head=cur.draw_head), rows
+    return cur, rows
 
 
 def verify_game(store: Store, game_id: str, held: str | None = None) -> Report:
@@ -245,7 +418,7 @@ def upgrade(store: Store, game_id: str) -> Loaded:
 
 def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
     """Append the game's secret so that anyone can recompute every draw."""
-    loaded = load(store, game_id)
+    loaded = current(store, game_id)
     secret = store.secret(game_id)
     if not secret:
         raise StoreError(f"this database does not hold the secret of game {game_id} "

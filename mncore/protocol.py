@@ -106,6 +106,11 @@ class Ruleset(Protocol):
     def encode_command(self, command: Any) -> bytes: ...
     def decode_command(self, data: bytes | str) -> Any: ...
 
+    def encode_state(self, state: Any) -> bytes:
+        """A folded state as bytes, for the snapshot cache (never hashed, never exported)."""
+    def decode_state(self, data: bytes) -> Any:
+        """A state encode_state wrote; msgspec.DecodeError or ValidationError if it is not one."""
+
     def initial(self, commitment: str) -> Any:
         """The state before the first event, for a game whose secret has this commitment."""
     def evolve(self, state: Any, event: Any) -> Any: ...

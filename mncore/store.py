@@ -50,6 +50,22 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
     head_hash: str
 
 
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """A cached fold of a game's log up to `seq`: only a cache, never trusted over the log.
+
+    The service keeps one only while the row at `seq` still has `head_hash` and `engine` is its own.
+    """
+
+    seq: int
+    head_hash: str
+    engine: str  # the engine and ruleset versions that folded it
+    draw_head: str  # the content chain's head at seq
+    batches: int  # how many batches the log holds up to seq
+    ledger: str  # the signing ledger at seq (JSON)
+    state: bytes  # the ruleset's encode_state
+    digest: str  # SHA-256 over all the above: a damaged blob is seen and ignored
+
+
 class Store:
     """A mare-nostrum SQLite database file."""
 
@@ -116,6 +132,13 @@ class Store:
         # the salts that open each row's hidden fields: an imported game has no secret to derive them
         conn.execute("create table if not exists salts (game_id text, seq integer, salts text, "
                      "primary key (game_id, seq))")
+
+    @staticmethod
+    def _create_snapshots(conn: sqlite3.Connection) -> None:
+        # folded states cached along a log (game.current); mn verify never reads them
+        conn.execute("create table if not exists snapshots (game_id text, seq integer, head_hash text, "
+                     "engine text, draw_head text, batches integer, ledger text, state blob, "
+                     "digest text, primary key (game_id, seq))")
 
     def close(self) -> None:
         self.conn.close()
@@ -194,6 +217,54 @@ class Store:
             [game_id, found[0].seq, found[-1].seq])}
         return [msgspec.structs.replace(r, salts=salts[r.seq]) if r.seq in salts else r for r in found]
 
+    def row_at(self, game_id: str, seq: int) -> Row | None:
+        """One stored row with its salts, or None."""
+        found = self.rows(game_id, seq, seq)
+        return found[0] if found else None
+
+    def stream_rows(self, game_id: str, start: int = 1, end: int | None = None) -> Iterator[Row]:
+        """The rows from start (to end), read through a cursor, never all held: without their salts,
+        which a fold does not need (rows() has them)."""
+        sql = ("select seq, type, payload, recorded_at, actor, command, batch, hash from events "
+               "where game_id = ? and seq >= ?" + (" and seq <= ?" if end is not None else "")
+               + " order by seq")
+        args: list[object] = [game_id, start] + ([end] if end is not None else [])
+        try:
+            cursor = self.conn.execute(sql, args)
+            while chunk := cursor.fetchmany(512):
+                for r in chunk:
+                    yield Row(seq=r[0], type=r[1], payload=r[2], recorded_at=r[3], actor=r[4],
+                              command=r[5], batch=r[6], hash=r[7])
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.path}: the database cannot be read ({err})") from None
+
+    def latest_snapshot(self, game_id: str, upto: int | None, engine: str) -> Snapshot | None:
+        """The last snapshot at or before upto made by this engine whose head hash is still the hash
+        of the stored row at its seq (a rewritten or edited log leaves it behind), or None."""
+        if "snapshots" not in self._tables():
+            return None
+        rows = self._query(
+            "select s.seq, s.head_hash, s.engine, s.draw_head, s.batches, s.ledger, s.state, s.digest "
+            "from snapshots s join events e on e.game_id = s.game_id and e.seq = s.seq "
+            "and e.hash = s.head_hash where s.game_id = ? and s.seq <= ? and s.engine = ? "
+            "order by s.seq desc limit 1",
+            [game_id, upto if upto is not None else 2**62, engine])
+        if not rows:
+            return None
+        r = rows[0]
+        try:
+            return Snapshot(seq=r[0], head_hash=r[1], engine=r[2], draw_head=r[3], batches=r[4],
+                            ledger=r[5], state=bytes(r[6]), digest=r[7])
+        except (TypeError, ValueError, msgspec.ValidationError):
+            return None  # a column of the wrong type: not a snapshot this engine wrote
+
+    def last_snapshot_seq(self, game_id: str) -> int:
+        """The seq of the game's last snapshot (0: none)."""
+        if "snapshots" not in self._tables():
+            return 0
+        rows = self._query("select max(seq) from snapshots where game_id = ?", [game_id])
+        return int(rows[0][0] or 0)
+
     # --- writes --------------------------------------------------------------------------------
 
     def create_game(self, game_id: str, created_at: str, secret: str | None,
@@ -249,8 +320,21 @@ class Store:
             conn.execute("delete from events where game_id = ?", [game_id])
             self._create_salts(conn)
             conn.execute("delete from salts where game_id = ?", [game_id])
+            self._create_snapshots(conn)
+            conn.execute("delete from snapshots where game_id = ?", [game_id])
             conn.execute("update games set schema = ? where id = ?", [version, game_id])
             self._put_rows(conn, game_id, rows)
+
+    def put_snapshot(self, game_id: str, snap: Snapshot) -> None:
+        """Cache a fold (replacing one at the same seq), and keep only the game's two latest."""
+        with self._write() as conn:
+            self._create_snapshots(conn)
+            conn.execute("insert or replace into snapshots (game_id, seq, head_hash, engine, draw_head, "
+                         "batches, ledger, state, digest) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         [game_id, snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches,
+                          snap.ledger, snap.state, snap.digest])
+            conn.execute("delete from snapshots where game_id = ? and seq not in (select seq from "
+                         "snapshots where game_id = ? order by seq desc limit 2)", [game_id, game_id])
 
     def _put_rows(self, conn: sqlite3.Connection, game_id: str, rows: Sequence[Row]) -> None:
         conn.executemany(

@@ -78,6 +78,15 @@ def ledger_of(ruleset: Ruleset, rows: Sequence[Row]) -> Ledger:
     return ledger
 
 
+def note_row(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> None:
+    """Advance a ledger over one more row of a log, the `batches`-th batch if it opens one: the same
+    ledger as ledger_of over the whole log, one row at a time (game.current)."""
+    if row.batch != row.seq or row.command is None:
+        return
+    if ledger.published or (batches == 2 and row.type == "KeysPublished"):
+        note(ledger, ruleset, ruleset.decode_command(row.command), row.seq)
+
+
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
            ledger: Ledger, batch: int) -> tuple[list[Any], Any]:
     """The events of any command as the log's batch number `batch` (1: the creation), and the state.

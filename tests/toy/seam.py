@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import msgspec
 from msgspec.structs import replace
 
 from mncore.dice import Rng
@@ -43,6 +44,12 @@ class Toy:
 
     def decode_command(self, data: bytes | str) -> Any:
         return m.decode_command(data)
+
+    def encode_state(self, state: Any) -> bytes:
+        return msgspec.msgpack.encode(state)
+
+    def decode_state(self, data: bytes) -> m.State:
+        return msgspec.msgpack.decode(data, type=m.State)
 
     def initial(self, commitment: str) -> m.State:
         return m.State(commitment=commitment)

@@ -99,14 +99,15 @@ def play_stored(store: object, loaded: object, secret: bytes, rand: random.Rando
                 on_order: Callable[[object], None] | None = None) -> object:
     """Play scripted orders into a stored game (each submitted as a player would); returns it loaded."""
     from mncore import game
-    assert isinstance(loaded, game.Loaded)
+    from mncore.store import Store
+    assert isinstance(loaded, game.Loaded) and isinstance(store, Store)
     for _ in range(max_orders):
         if loaded.state.winner is not None:
             break
         choice = choose(loaded.state, rand, Rng(secret, loaded.head[1]), style, styles)
         if choice is None:
             break
-        loaded, _ = game.submit(store, loaded, choice.order)  # type: ignore[arg-type]
+        loaded, _ = game.submit(store, loaded, choice.order)
         if on_order is not None:
             on_order(loaded)
     return loaded

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+import msgspec
 from msgspec.structs import replace
 
 from mncore.dice import Rng
@@ -19,6 +20,10 @@ from mncore.rulesets.empires.ids import TRACKS, Empire
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import ForkInfo, GameState
+
+
+_STATE_ENCODER = msgspec.msgpack.Encoder()
+_STATE_DECODER = msgspec.msgpack.Decoder(GameState)
 
 
 class Empires:
@@ -50,6 +55,12 @@ class Empires:
         return cm.decode_command(data)
 
     # --- the fold and the decisions -------------------------------------------------------------
+
+    def encode_state(self, state: Any) -> bytes:
+        return _STATE_ENCODER.encode(state)
+
+    def decode_state(self, data: bytes) -> GameState:
+        return _STATE_DECODER.decode(data)
 
     def initial(self, commitment: str) -> GameState:
         return GameState(commitment=commitment)

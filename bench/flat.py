@@ -1,0 +1,87 @@
+"""`mn status` and `mn show --json` CPU time at 1k, 10k and 100k events, and the ratio 100k/1k.
+
+With snapshots (game.current folds from the last one), both should be flat in the log's length.
+The game is played by the passive scripted players of longgame.py through the fast path
+(game.current, game.submit), which writes a snapshot every 256 events as `mn order` does.
+Usage: python bench/flat.py [DB] [--sizes 1000,10000,100000]
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import longgame  # noqa: E402,F401  (quiets the engine's log lines, adds the passive style)
+from mncore import game  # noqa: E402
+from mncore.dice import Rng, seeded_secret  # noqa: E402
+from mncore.rulesets.empires.autoplay import choose  # noqa: E402
+from mncore.rulesets.empires.board import load_board  # noqa: E402
+from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
+from mncore.rulesets.empires.seam import RULESET  # noqa: E402
+from mncore.store import Store  # noqa: E402
+
+RUNS = 5
+
+
+def _grow(store: Store, cur: game.Current, secret: bytes, rand: random.Random, events: int) -> game.Current:
+    while cur.head[0] < events:
+        choice = choose(cur.state, rand, Rng(secret, cur.head[1]), style="passive")
+        if choice is None or cur.state.winner is not None:
+            raise SystemExit(f"the benchmark game ended after {cur.head[0]} events")
+        cur, _ = game.submit(store, cur, choice.order)
+    return cur
+
+
+def _cpu(args: list[str]) -> float:
+    """The median CPU time (user + system) of a command run as a child process."""
+    samples = []
+    for _ in range(RUNS):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(args, check=True, capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        samples.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--sizes")]
+    sizes = [1000, 10_000, 100_000]
+    for a in sys.argv[1:]:
+        if a.startswith("--sizes"):
+            sizes = [int(n) for n in a.split("=", 1)[1].split(",")]
+    path = args[0] if args else str(Path(tempfile.gettempdir()) / "mn-flat.db")
+    Path(path).unlink(missing_ok=True)
+    store = Store(path, create=True)
+    secret = seeded_secret("flat")
+    cmd = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carthage": "C"},
+                     display="experienced", fair_play=False)
+    gid = game.create(store, RULESET, cmd, secret).game_id
+    cur, rand = game.current(store, gid), random.Random("flat")
+    figures: dict[int, tuple[float, float]] = {}
+    for size in sizes:
+        t0 = time.perf_counter()
+        cur = _grow(store, cur, secret, rand, size)
+        built = time.perf_counter() - t0
+        mn = [sys.executable, "-m", "mncli", "--db", path]
+        status = _cpu([*mn, "status", gid])
+        show = _cpu([*mn, "show", gid, "--json"])
+        figures[size] = (status, show)
+        print(f"{cur.head[0]:>7} events (last snapshot at {store.last_snapshot_seq(gid)}, grown in "
+              f"{built:.0f} s): mn status {status * 1000:.0f} ms CPU, mn show --json {show * 1000:.0f} ms "
+              f"CPU (median of {RUNS})", flush=True)
+    first, last = figures[sizes[0]], figures[sizes[-1]]
+    print(f"ratio {sizes[-1]}/{sizes[0]}: status {last[0] / first[0]:.2f}x, show --json "
+          f"{last[1] / first[1]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
