@@ -299,7 +299,7 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
     _receipt(loaded)
 
 
-def _receipt(loaded: game.Loaded) -> None:
+def _receipt(loaded: game.Loaded | game.Current) -> None:
     """The receipt a player keeps: with it, `mn verify --head` catches a log later cut or rewritten."""
     seq, head = loaded.head
     click.echo(f"Receipt: game {loaded.game_id}, event {seq}, head {head}")
