@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from html import escape
 from importlib import resources
 from typing import Any
 
-from msgspec.structs import replace
 
+from mncore import redaction
 from mncore.game import Loaded
-from mncore.protocol import HOST, Audits, Pictures, Ruleset
-from mncore.store import Row
+from mncore.protocol import Audits, Pictures, Ruleset
 from mncore.verify import Report
 
 DASHES = ("", "6,3", "2,3", "8,3,2,3", "1,2")  # each side's line has its own pattern, not only a colour
@@ -46,19 +44,14 @@ class Frames:
         return "\n".join(self.lines[k] for s, c in zip(runs[::2], runs[1::2]) for k in range(s, s + c))
 
 
-def viewer_rows(rows: Sequence[Row], viewer: str | None) -> list[Row]:
-    """The rows as viewer may read them: another side's command may carry hidden choices (an offer)."""
-    if viewer is None:
-        return list(rows)
-    return [r if r.actor in (viewer, HOST) else replace(r, command=None) for r in rows]
-
-
 def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
     """The page of a game for viewer (None: the host), every frame drawn from viewer's view only."""
     ruleset: Ruleset = loaded.ruleset
     if not isinstance(ruleset, Pictures):
         raise TypeError(f"{ruleset.name} draws no pictures")
-    rows = viewer_rows(loaded.rows, viewer)
+    opened = loaded.meta.secret is not None
+    # the one redaction boundary: commands viewer may not read whole are left out of explanations
+    rows = redaction.rows_for(ruleset, loaded.rows, viewer, opened)
     frames, events, rounds = Frames(), [], {}
     state = ruleset.initial("")
     for row, event in zip(loaded.rows, loaded.events):
@@ -69,7 +62,8 @@ def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
         explained = ""
         if isinstance(ruleset, Audits):
             explained = ruleset.render_explanation(ruleset.explain(rows, row.seq, viewer))
-        events.append({"seq": row.seq, "round": round_, "text": ruleset.describe(event, viewer),
+        events.append({"seq": row.seq, "round": round_,
+                       "text": redaction.describe(ruleset, event, viewer, opened),
                        "explain": explained})
     meta = ruleset.meta(state)
     who = f"as {ruleset.side_name(viewer)} sees it" if viewer else "host view"

@@ -188,22 +188,25 @@ def test_the_page_is_self_contained_and_holds_every_event(golden_db: Path, tmp_p
     assert out.stat().st_size < 1_500_000
 
 
-def _play_to_offer(db: Path, offer: str) -> None:
-    """A game stopped in the Trade phase with Rome's offer face down."""
-    assert mn(db, "new", *THREE, "--seed", "pages", "--id", "g").exit_code == 0
+def _play_to_offer(db: Path, offer: str, keys: Path | None = None) -> None:
+    """A game stopped in the Trade phase with Rome's offer face down; with keys, the orders given
+    unsigned are recorded as the host's, which must hide no less."""
+    extra = ("--keys-dir", str(keys)) if keys is not None else ()
+    assert mn(db, "new", *THREE, "--seed", "pages", "--id", "g", *extra).exit_code == 0
     assert mn(db, "order", "g", "--as", "carthage", "trade 1").exit_code == 0
     result = mn(db, "order", "g", "--as", "rome", offer)
     assert result.exit_code == 0, result.output
 
 
 @pytest.mark.slow
-def test_a_per_empire_page_of_a_game_in_progress_holds_no_hidden_fact(tmp_path: Path) -> None:
+@pytest.mark.parametrize("keyed", [False, True], ids=["unkeyed", "keyed"])
+def test_a_per_empire_page_of_a_game_in_progress_holds_no_hidden_fact(tmp_path: Path, keyed: bool) -> None:
     """Greece's page is the same whichever tokens Rome offered face down; it holds neither the secret
     nor a face-down tile's name, and no other empire's resources."""
     pages = []
     for offer in ("offer wine", "offer metal"):
         db = tmp_path / f"{offer[6:]}.db"
-        _play_to_offer(db, offer)
+        _play_to_offer(db, offer, tmp_path / f"keys-{offer[6:]}" if keyed else None)
         out = tmp_path / f"{offer[6:]}.html"
         assert mn(db, "html", "g", "--as", "greece", "-o", str(out)).exit_code == 0
         pages.append(out.read_text())
