@@ -93,7 +93,8 @@ def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_
     # a throw-away secret: the real draws depend on the game's secret, never shown here
     rng = Rng(new_secret(), loaded.head[1])
     state = loaded.state
-    if isinstance(ruleset, Conceals) and not loaded.meta.secret:
+    opened = loaded.meta.secret is not None
+    if isinstance(ruleset, Conceals) and not opened:
         # decided on stand-ins for what the side may not know, drawn from public facts only, so
         # that two games differing only in hidden facts answer alike
         public = Rng(hashlib.sha256(b"mn check|" + loaded.head[1].encode()).digest(), empire)
@@ -110,12 +111,13 @@ def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_
     if as_json:
         emit_json({"accepted": True, "order": ruleset.format_order(order), "random_example": random,
                    "events": [{"type": type(e).__name__,
-                               "event": to_builtins(ruleset.redact(e, empire)),
-                               "text": ruleset.describe(e, empire)} for e in events]})
+                               "event": redaction.event_doc(ruleset, e, empire, opened),
+                               "text": redaction.describe(ruleset, e, empire, opened)}
+                              for e in events]})
         return
     click.echo(f"Accepted: '{ruleset.format_order(order)}' would cause {len(events)} event(s):")
     for e in events:
-        click.echo(f"  {ruleset.describe(e, empire)}")
+        click.echo(f"  {redaction.describe(ruleset, e, empire, opened)}")
     if random:
         click.echo("Random outcomes above are only an example: the real ones come from the game's "
                    "secret when the order is given.")

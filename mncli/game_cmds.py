@@ -315,7 +315,8 @@ def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str 
         raise SigningRefused(f"the block is signed as {block.side}, not --as {as_empire}")
     loaded, rows = game.submit_signed(store, loaded, block)
     for r in rows:
-        click.echo(f"{r.seq:>5}  {ruleset.describe(ruleset.decode_event(r.payload), block.side)}")
+        event = ruleset.decode_event(r.payload)
+        click.echo(f"{r.seq:>5}  {redaction.describe(ruleset, event, block.side, loaded.meta.secret is not None)}")
     _receipt(loaded)
 
 
