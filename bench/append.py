@@ -26,7 +26,7 @@ from mncore.rulesets.empires.autoplay import choose  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import AnyOrder, CreateGame  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
-from mncore.store import Row, Store  # noqa: E402
+from mncore.store import Row, SqliteStore  # noqa: E402
 
 COMMANDS = 1000
 GOAL = 0.6
@@ -35,8 +35,8 @@ CMD = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carth
 SECRET = seeded_secret("append")
 
 
-def _new(path: Path, synchronous: str) -> tuple[Store, game.Loaded]:
-    store = Store(str(path), create=True)
+def _new(path: Path, synchronous: str) -> tuple[SqliteStore, game.Loaded]:
+    store = SqliteStore(str(path), create=True)
     store.conn.execute(f"PRAGMA synchronous = {synchronous}")
     return store, game.create(store, RULESET, CMD, SECRET)
 

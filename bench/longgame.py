@@ -17,7 +17,7 @@ from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
-from mncore.store import Store  # noqa: E402
+from mncore.store import Store, open_store  # noqa: E402
 
 # the engine's info lines would drown the figures
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
@@ -29,7 +29,7 @@ STYLES["passive"] = {"done": 20, "end": 20, "no": 20, "hold": 20, "build": 0.05,
 
 def build(path: str, events: int, seed: str = "bench") -> tuple[Store, str]:
     """A store at path with one game of at least `events` events (reused if already there)."""
-    store = Store(path, create=True)
+    store = open_store(path, create=True)
     for g in store.games():
         if g.events >= events:
             return store, g.id

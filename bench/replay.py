@@ -52,10 +52,10 @@ def rss_child(path: str, gid: str, replay: bool) -> None:
     log; prints the peak RSS in KiB (Linux ru_maxrss)."""
     from mncore.logread import decode_rows, fold
     from mncore.rulesets.empires import seam  # noqa: F401  (registers the ruleset, as mn does)
-    from mncore.store import Store
+    from mncore.store import open_store
 
     if replay:
-        store = Store(path)
+        store = open_store(path)
         rows = store.rows(gid)
         ruleset, events = decode_rows(rows, "bench")
         del rows

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from golden import GAMES, without_clock, fixture, play, record
 from mncli.cli import main
 from mncore import game
-from mncore.store import Store
+from mncore.store import open_store
 
 CONDITIONS = sorted(GAMES)
 
@@ -28,7 +28,7 @@ def test_6_x_a_recorded_game_imports_verifies_and_ends_by_its_condition(
     assert imported.exit_code == 0, imported.output
     assert verified.exit_code == 0, verified.output
     assert "every random outcome recomputes" in verified.stdout
-    state = game.load(Store(str(db)), imported.stdout.strip()).state
+    state = game.load(open_store(str(db)), imported.stdout.strip()).state
     assert state.winner is not None and state.winner.condition == condition
 
 

@@ -14,7 +14,7 @@ from mncore import game, registry
 from mncore.dice import Rng, seeded_secret
 from mncore.errors import CommandRejected
 from mncore.protocol import NewGame, Option, Ruleset
-from mncore.store import Store
+from mncore.store import Store, open_store
 
 # how to start each ruleset's contract game (a ruleset not listed starts from NewGame() alone)
 SPECS: dict[str, NewGame] = {"empires": NewGame(sides=("rome", "greece", "carthage"), fair_play=False)}
@@ -71,7 +71,7 @@ def play(ruleset: Ruleset, store: Store, seed: str) -> game.Loaded:
 @pytest.fixture(params=rulesets(), ids=lambda r: r.short)
 def played(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Ruleset, Store, game.Loaded]:
     ruleset: Ruleset = request.param
-    store = Store(str(tmp_path / "c.db"), create=True)
+    store = open_store(str(tmp_path / "c.db"), create=True)
     return ruleset, store, play(ruleset, store, f"contract-{ruleset.short}")
 
 
@@ -122,7 +122,7 @@ def test_export_then_import_is_byte_identical(played: tuple[Ruleset, Store, game
     data = b"".join(line + b"\n" for line in game.export_lines(loaded))
 
     header, rows = game.check_import(data, "c1.jsonl")
-    other = game.import_game(Store(str(tmp_path / "other.db"), create=True), header, rows)
+    other = game.import_game(open_store(str(tmp_path / "other.db"), create=True), header, rows)
 
     assert b"".join(line + b"\n" for line in game.export_lines(other)) == data
     assert game.verify_export(data, "c1.jsonl").ok

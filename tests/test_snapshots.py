@@ -12,7 +12,7 @@ from msgspec.structs import replace
 from golden import GAMES, play, without_clock
 from mncli.cli import main
 from mncore import game, trust
-from mncore.store import Store
+from mncore.store import open_store
 
 CONDITIONS = sorted(GAMES)
 PLAYED = "6.1"  # the shortest scripted game to its end
@@ -60,7 +60,7 @@ def test_a_golden_game_played_with_snapshots_every_few_events_is_the_game_played
     monkeypatch.setenv("MN_SNAPSHOT_EVERY", "7")
     with_ = play(tmp_path / "with.db", "g", seed, players, style)
 
-    store = Store(str(tmp_path / "with.db"))
+    store = open_store(str(tmp_path / "with.db"))
     fast = game.current(store, "g")
     assert store.last_snapshot_seq("g") > 0
     assert without_clock(_export(with_)) == without_clock(_export(without))
@@ -88,7 +88,7 @@ def test_a_corrupted_or_mismatched_snapshot_is_ignored_and_commands_answer_from_
                    "update snapshots set batches = batches + 1",
                    "delete from snapshots"):
         _sql(db, damage)
-        assert game.current(Store(str(db)), "g").snapshot_seq == 0, damage
+        assert game.current(open_store(str(db)), "g").snapshot_seq == 0, damage
         assert _answers(db) == good, damage
 
 
@@ -99,7 +99,7 @@ def test_verify_never_reads_snapshots(tmp_path: Path, monkeypatch: pytest.Monkey
     db = tmp_path / "g.db"
     loaded = _played(db, 50, monkeypatch)
     before = _mn(db, "verify", "g")
-    store = Store(str(db))
+    store = open_store(str(db))
     seq = store.last_snapshot_seq("g")
     early = game.current(store, "g", 3)
     snap = store.latest_snapshot("g", None, game.engine_of(loaded.ruleset))
@@ -119,7 +119,7 @@ def test_rewriting_a_log_drops_its_snapshots(tmp_path: Path, monkeypatch: pytest
     db = tmp_path / "g.db"
     gid = _mn(db, "new", "--ruleset", "toy", "--empire", "red", "--empire", "blue", "--player", "red=Ann",
               "--player", "blue=Ben", "--seed", "toy", "--id", "t1").strip()
-    store = Store(str(db))
+    store = open_store(str(db))
     cur = game.current(store, gid)
     seq = store.last_snapshot_seq(gid)
     assert seq == 0  # creation appends nothing through submit: no snapshot yet

@@ -14,7 +14,7 @@ import pytest
 
 from mncore.errors import Conflict, StoreError
 from mncore.chain import link
-from mncore.store import NewRow, Store
+from mncore.store import NewRow, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +26,7 @@ def _rows(n: int, start: int = 0) -> list[NewRow]:
 
 def test_rows_are_numbered_and_hash_chained(tmp_path: Path) -> None:
     """Each row's hash is SHA-256 of the previous hash and the whole row (log format 2)."""
-    store = Store(str(tmp_path / "a.db"), create=True)
+    store = open_store(str(tmp_path / "a.db"), create=True)
 
     rows = store.create_game("g", "t", "00", _rows(3))
 
@@ -40,7 +40,7 @@ def test_rows_are_numbered_and_hash_chained(tmp_path: Path) -> None:
 
 def test_append_at_a_stale_sequence_is_a_conflict_and_writes_nothing(tmp_path: Path) -> None:
     """An append that expects an older head is refused with where the game stands."""
-    store = Store(str(tmp_path / "a.db"), create=True)
+    store = open_store(str(tmp_path / "a.db"), create=True)
     store.create_game("g", "t", "00", _rows(2))
 
     with pytest.raises(Conflict) as err:
@@ -55,7 +55,7 @@ def test_a_missing_database_is_not_created_by_a_read(tmp_path: Path) -> None:
     path = tmp_path / "none.db"
 
     with pytest.raises(StoreError, match="no database at"):
-        Store(str(path))
+        open_store(str(path))
 
     assert not path.exists()
 
@@ -66,7 +66,7 @@ def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"hello, not a database")
 
     with pytest.raises(StoreError, match="not a SQLite database"):
-        Store(str(path), create=True)
+        open_store(str(path), create=True)
 
     assert path.read_bytes() == b"hello, not a database"
 
@@ -78,17 +78,17 @@ def test_a_sqlite_file_of_another_program_is_refused_for_reading(tmp_path: Path)
     sqlite3.connect(path).execute("create table t (x)").connection.close()
 
     with pytest.raises(StoreError, match="not a mare-nostrum database"):
-        Store(str(path))
+        open_store(str(path))
 
 
 _RACER = textwrap.dedent("""
     import os, sys, time
     from mncore.game import load, submit
-    from mncore.store import Store
+    from mncore.store import open_store
     from mncore.rulesets.empires.text import parse_order
     from mncore.errors import MareNostrumError
     db, game_id, go = sys.argv[1:4]
-    store = Store(db)
+    store = open_store(db)
     loaded = load(store, game_id)
     order = parse_order("trade 3", loaded.state, "carthage")
     print("ready", flush=True)
@@ -120,15 +120,15 @@ def test_two_processes_appending_at_the_same_sequence_one_wins_one_gets_exit_3(t
     codes = sorted(p.wait(timeout=60) for p in procs)
 
     assert codes == [0, 3]
-    rows = Store(db).rows(game_id)
+    rows = open_store(db).rows(game_id)
     assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
     assert sum(1 for r in rows if r.type == "ExchangeMarkerPlayed") == 1
 
 
 _SLOW_APPENDER = textwrap.dedent("""
     import sys
-    from mncore.store import NewRow, Store
-    store = Store(sys.argv[1])
+    from mncore.store import NewRow, open_store
+    store = open_store(sys.argv[1])
     rows = [NewRow(type="PhaseBegan", payload='{"n":%d}' % i, recorded_at="t", actor="host")
             for i in range(200000)]
     print("appending", flush=True)
@@ -141,7 +141,7 @@ def test_a_process_killed_while_appending_leaves_the_log_before_or_after_never_b
         tmp_path: Path) -> None:
     """SIGKILL in the middle of a large append: the log holds all of it or none of it."""
     db = str(tmp_path / "kill.db")
-    Store(db, create=True).create_game("g", "t", "00", _rows(1))
+    open_store(db, create=True).create_game("g", "t", "00", _rows(1))
     proc = subprocess.Popen([sys.executable, "-c", _SLOW_APPENDER, db], cwd=ROOT,
                             stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "appending"
@@ -150,5 +150,5 @@ def test_a_process_killed_while_appending_leaves_the_log_before_or_after_never_b
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
 
-    count = len(Store(db).rows("g"))
+    count = len(open_store(db).rows("g"))
     assert count in (1, 200001)

@@ -1,4 +1,4 @@
-"""The event store: the only module that touches SQLite (through sqlite-utils), WAL mode."""
+"""The SQLite store: the only module that touches SQLite (through sqlite-utils), WAL mode."""
 
 from __future__ import annotations
 
@@ -12,62 +12,13 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 import msgspec
 
-from mncore.chain import CURRENT, GENESIS_HASH, link
-from mncore.errors import Conflict, StoreError, UnknownGame
+from mncore.chain import CURRENT, GENESIS_HASH
+from mncore.errors import Conflict, StoreError
+from mncore.store.base import GameRow, NewRow, Row, Snapshot, chained, decode_salts, encode_salts, unknown_game
 
 
-class Row(msgspec.Struct, frozen=True, kw_only=True):
-    """One stored event: its place in the game's log, its canonical payload and its chain hash."""
-
-    seq: int
-    type: str
-    payload: str  # canonical JSON of the event
-    recorded_at: str
-    actor: str  # who caused it: an empire, "host", or "system"
-    command: str | None = None  # the command that caused the batch, on the batch's first row
-    batch: int  # seq of the first event appended by the same command
-    hash: str
-    salts: dict[str, str] = {}  # hidden field (payload/offer) -> salt: what opens its commitment
-
-
-class NewRow(msgspec.Struct, frozen=True, kw_only=True):
-    """An event to append; the store numbers and chains it."""
-
-    type: str
-    payload: str
-    recorded_at: str
-    actor: str
-    command: str | None = None
-    salts: dict[str, str] = {}  # the salts of its hidden fields, from the service (chain.committed)
-
-
-class GameRow(msgspec.Struct, frozen=True, kw_only=True):
-    """A game as listed: its id, when it was made, how far its log goes."""
-
-    id: str
-    created_at: str
-    events: int
-    head_hash: str
-
-
-class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
-    """A cached fold of a game's log up to `seq`: only a cache, never trusted over the log.
-
-    The service keeps one only while the row at `seq` still has `head_hash` and `engine` is its own.
-    """
-
-    seq: int
-    head_hash: str
-    engine: str  # the engine and ruleset versions that folded it
-    draw_head: str  # the content chain's head at seq
-    batches: int  # how many batches the log holds up to seq
-    ledger: str  # the signing ledger at seq (JSON)
-    state: bytes  # the ruleset's encode_state
-    digest: str  # SHA-256 over all the above: a damaged blob is seen and ignored
-
-
-class Store:
-    """A mare-nostrum SQLite database file."""
+class SqliteStore:
+    """A mare-nostrum SQLite database file (the default store, embedded: no server)."""
 
     def __init__(self, path: str, *, create: bool = False) -> None:
         self.path = path
@@ -161,10 +112,12 @@ class Store:
     # --- reads ---------------------------------------------------------------------------------
 
     def games(self) -> list[GameRow]:
-        sql = ("select g.id, g.created_at, count(e.seq) as n, "
+        # a log's seqs run 1..n, so its last row (one primary-key probe) says how many it holds
+        sql = ("select g.id, g.created_at, "
+               "(select max(seq) from events where game_id = g.id) as n, "
                "(select hash from events where game_id = g.id order by seq desc limit 1) as head "
-               "from games g left join events e on e.game_id = g.id group by g.id order by g.created_at, g.id")
-        return [GameRow(id=r["id"], created_at=r["created_at"], events=r["n"],
+               "from games g order by g.created_at, g.id")
+        return [GameRow(id=r["id"], created_at=r["created_at"], events=r["n"] or 0,
                         head_hash=r["head"] or GENESIS_HASH) for r in self._query(sql)]
 
     def has_game(self, game_id: str) -> bool:
@@ -172,9 +125,7 @@ class Store:
 
     def require_game(self, game_id: str) -> None:
         if not self.has_game(game_id):
-            known = [g.id for g in self.games()]
-            hint = f"; games here: {', '.join(known[:10])}" if known else "; this database has no games"
-            raise UnknownGame(f"no game '{game_id}' in {self.path}{hint}")
+            raise unknown_game(self, game_id)
 
     def log_version(self, game_id: str) -> int:
         """The log format of a game (1: payload-only hashes; 2: the whole row hashed)."""
@@ -212,7 +163,7 @@ class Store:
                      batch=r[6], hash=r[7]) for r in self._query(sql, args)]
         if not found or "salts" not in self._tables():
             return found
-        salts = {r["seq"]: msgspec.json.decode(r["salts"], type=dict[str, str]) for r in self._query(
+        salts = {r["seq"]: decode_salts(r["salts"]) for r in self._query(
             "select seq, salts from salts where game_id = ? and seq >= ? and seq <= ?",
             [game_id, found[0].seq, found[-1].seq])}
         return [msgspec.structs.replace(r, salts=salts[r.seq]) if r.seq in salts else r for r in found]
@@ -342,7 +293,7 @@ class Store:
             " values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(game_id, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command, r.batch, r.hash)
              for r in rows])
-        salted = [(game_id, r.seq, msgspec.json.encode(r.salts).decode()) for r in rows if r.salts]
+        salted = [(game_id, r.seq, encode_salts(r.salts)) for r in rows if r.salts]
         if salted:
             self._create_salts(conn)
             conn.executemany("insert into salts (game_id, seq, salts) values (?, ?, ?)", salted)
@@ -356,14 +307,7 @@ class Store:
 
     def _insert(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str,
                 rows: Sequence[NewRow], version: int) -> list[Row]:
-        out: list[Row] = []
-        batch = seq + 1
-        for r in rows:
-            seq += 1
-            head = link(version, head, seq=seq, type=r.type, actor=r.actor, batch=batch,
-                        recorded_at=r.recorded_at, command=r.command, payload=r.payload, salts=r.salts)
-            out.append(Row(seq=seq, type=r.type, payload=r.payload, recorded_at=r.recorded_at,
-                           actor=r.actor, command=r.command, batch=batch, hash=head, salts=r.salts))
+        out = chained(seq, head, rows, version)
         self._put_rows(conn, game_id, out)
         return out
 
@@ -372,10 +316,10 @@ _P = ParamSpec("_P")
 _T = TypeVar("_T")
 
 
-def _guarded(method: Callable[Concatenate[Store, _P], _T]) -> Callable[Concatenate[Store, _P], _T]:
+def _guarded(method: Callable[Concatenate[SqliteStore, _P], _T]) -> Callable[Concatenate[SqliteStore, _P], _T]:
     """A damaged file (truncated, overwritten, locked for good) is bad input, not a crash."""
     @wraps(method)
-    def wrapper(self: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    def wrapper(self: SqliteStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as err:
@@ -384,7 +328,7 @@ def _guarded(method: Callable[Concatenate[Store, _P], _T]) -> Callable[Concatena
     return wrapper
 
 
-for _name, _method in list(vars(Store).items()):
+for _name, _method in list(vars(SqliteStore).items()):
     if (callable(_method) and not isinstance(_method, staticmethod) and not _name.startswith("__")
             and _name != "_write"):
-        setattr(Store, _name, _guarded(_method))
+        setattr(SqliteStore, _name, _guarded(_method))
