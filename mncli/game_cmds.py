@@ -1,4 +1,4 @@
-"""mn new, games, status, show, replay, log, order, options, reveal, fork: playing and reading games."""
+"""mn new, status, show, replay, log, order, options, reveal, fork: playing and reading games."""
 
 from __future__ import annotations
 
@@ -110,21 +110,6 @@ def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes
         click.echo(f"wrote {path}: the private key of {ruleset.side_name(side)}; hand it to its "
                    "player alone", err=True)
     return loaded.game_id
-
-
-@click.command("games")
-@json_option
-@click.pass_context
-def games(ctx: click.Context, as_json: bool) -> None:
-    """List the games in the database."""
-    rows = open_store(ctx).games()
-    if as_json:
-        emit_json([to_builtins(g) for g in rows])
-        return
-    if not rows:
-        click.echo("No games.")
-    for g in rows:
-        click.echo(f"{g.id}  {g.events:>6} events  created {g.created_at[:19]}Z  head {g.head_hash[:12]}")
 
 
 @click.command("status")
@@ -394,4 +379,4 @@ def fork(ctx: click.Context, game_id: str, at: int, new_id: str, seed: str | Non
     click.echo(loaded.game_id)
 
 
-COMMANDS = [new, games, status, show, replay_cmd, log_cmd, order, options, reveal, fork]
+COMMANDS = [new, status, show, replay_cmd, log_cmd, order, options, reveal, fork]

@@ -39,6 +39,16 @@ class Report(msgspec.Struct, kw_only=True):
     proven: list[str] = []
 
 
+class Divergence(IntegrityFailure):
+    """A command decided again does not give its stored events: what differs, and the rule or ruling
+    a refusal cites (mn check-upgrade reports them; verify reports the seq and reason alone)."""
+
+    def __init__(self, seq: int, reason: str, *, section: str | None = None, difference: str = "") -> None:
+        super().__init__(seq, reason)
+        self.section = section
+        self.difference = difference
+
+
 class Head(msgspec.Struct, frozen=True, kw_only=True):
     """A head hash held apart from the log (recorded by the store, in an export header, published)."""
 
@@ -69,6 +79,19 @@ def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = ()) -
         return report
     report.proven = _proven(report)
     return report
+
+
+def first_divergence(rows: Sequence[Row], version: int, secret: bytes | None = None) -> IntegrityFailure | None:
+    """Replay a log and decide every command again under the installed engine: None if each gives
+    exactly its stored events, else the first failure (a Divergence where the rules now decide
+    otherwise). With the host's `secret`, commands that drew at random are decided again too."""
+    try:
+        _check_chain(rows, version)
+        ruleset, events = _replay(rows)
+        _redecide(ruleset, rows, events, Report(ok=True, events=len(rows), head_hash=""), held=secret)
+    except IntegrityFailure as err:
+        return err
+    return None
 
 
 def _check_chain(rows: Sequence[Row], version: int) -> None:
@@ -234,11 +257,13 @@ def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
     return out
 
 
-def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: Report) -> None:
+def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: Report,
+              held: bytes | None = None) -> None:
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
     final = ruleset.meta(_fold(ruleset, events))
     secret = bytes.fromhex(final.secret) if final.secret else None
     report.secret_revealed = secret is not None
+    secret = secret or held
     if secret is not None and commitment(secret) != created.commitment:
         seq = next(r.seq for r in rows if r.type == "SecretRevealed")
         raise IntegrityFailure(seq, "the revealed secret does not match the commitment of event 1")
@@ -329,7 +354,8 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any,
         report.random_unchecked += 1
         return
     except CommandRejected as err:
-        raise IntegrityFailure(seq, f"its command is refused when decided again: {err.message}") from None
+        raise Divergence(seq, f"its command is refused when decided again: {err.message}",
+                         section=getattr(err, "section", None), difference="refused") from None
     except MareNostrumError:
         raise
     except Exception as err:  # a forged command the rules cannot even read is a bad log, not a crash
@@ -339,12 +365,37 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any,
     stored = [r.payload for r in rows]
     for i, (want, got) in enumerate(zip(expected, stored, strict=False)):
         if want != got:
-            raise IntegrityFailure(rows[i].seq, "differs from what its command produces when decided "
-                                                "again (not what the rules or the dice give)")
+            raise Divergence(rows[i].seq, "differs from what its command produces when decided "
+                                          "again (not what the rules or the dice give)",
+                             difference=difference(got, want))
     if len(expected) != len(stored):
-        raise IntegrityFailure(seq, f"its command produces {len(expected)} events when decided again, "
-                                    f"but {len(stored)} are stored")
+        raise Divergence(seq, f"its command produces {len(expected)} events when decided again, "
+                              f"but {len(stored)} are stored", difference="another number of events")
     report.commands_checked += 1
+
+
+def difference(stored: str, produced: str) -> str:
+    """What differs between a stored event and the one decided again, in words: another event, a new
+    field, a field no longer given, or the first field whose value changed."""
+    was, now = msgspec.json.decode(stored), msgspec.json.decode(produced)
+    if not (isinstance(was, dict) and isinstance(now, dict)):
+        return "another event"
+    if was.get("type") != now.get("type"):
+        return f"another event: {now.get('type')} where {was.get('type')} is stored"
+    added, dropped = sorted(now.keys() - was.keys()), sorted(was.keys() - now.keys())
+    if added:
+        return f"a new field: {added[0]} = {_short(now[added[0]])}"
+    if dropped:
+        return f"a field no longer given: {dropped[0]} (stored {_short(was[dropped[0]])})"
+    key = next((k for k in sorted(now) if now[k] != was[k]), None)
+    if key is None:
+        return "the same fields, encoded otherwise"
+    return f"field {key}: {_short(now[key])} where {_short(was[key])} is stored"
+
+
+def _short(value: Any) -> str:
+    text = msgspec.json.encode(value).decode()
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _proven(report: Report) -> list[str]:

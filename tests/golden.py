@@ -27,7 +27,7 @@ GAMES: dict[str, tuple[str, int, str]] = {
 }
 
 
-def play(db: Path, game_id: str, seed: str, players: int, style: str) -> game.Loaded:
+def play(db: Path | str, game_id: str, seed: str, players: int, style: str) -> game.Loaded:
     """Create and play a scripted game to its end, then reveal its secret."""
     board = load_board()
     empires = playable_empires(board, players)
