@@ -274,7 +274,8 @@ def test_eight_processes_giving_orders_to_fifty_games_lose_and_duplicate_nothing
     results = [json.loads(line) for out, _ in outputs for line in out.splitlines()]
     accepted = [r for r in results if r["code"] == 0]
     refused = [r for r in results if r["code"] != 0]
-    assert len(accepted) > 100 and {r["code"] for r in refused} <= {1, 3}
+    # a writer loads, chooses, then appends: racing on 50 games, some lose (about 1 in 10 here)
+    assert len(accepted) > 100 and {r["code"] for r in refused} <= {1, 3} and any(r["code"] == 3 for r in refused)
     assert all("moved on" in r["message"] and "nothing was written" in r["message"] for r in refused if r["code"] == 3)
     store = open_store(url)
     for gid, first in created.items():
