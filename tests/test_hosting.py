@@ -286,3 +286,17 @@ def test_eight_processes_giving_orders_to_fifty_games_lose_and_duplicate_nothing
             if r["game"] == gid:
                 assert store.row_at(gid, r["last"]).hash == r["hash"]  # type: ignore[union-attr]
         assert game.verify_game(store, gid).ok, gid
+
+
+def test_the_json_of_copy_db_and_check_upgrade_has_the_documented_fields(tmp_path: Path) -> None:
+    """docs/json.md's tables for `mn copy-db` and `mn check-upgrade` list exactly the fields printed."""
+    from test_json_doc import tables
+    db = str(tmp_path / "a.db")
+    assert mn(db, "new", *THREE, "--seed", "s", "--id", "g").exit_code == 0
+
+    copied = json.loads(CliRunner().invoke(main, ["copy-db", db, str(tmp_path / "b.db"), "--json"]).stdout)
+    checked = json.loads(mn(db, "check-upgrade", "--json").stdout)
+
+    assert set(copied[0]) == tables("`mn copy-db`")[0]
+    assert set(checked) == {"games", "same", "differs", "older", "unreadable"}
+    assert set(checked["games"][0]) == tables("`mn check-upgrade`")[0]

@@ -30,6 +30,7 @@ _SCHEMA = (
 _SCHEMA_LOCK = 0x6D6E5F73  # "mn_s": one `mn new` at a time makes the tables, the others wait
 _COLUMNS = "seq, type, payload, recorded_at, actor, command, batch, hash"
 _CHUNK = 512
+_INSERT_CHUNK = 500  # rows per insert statement: 9 columns each stays far below the 65,535 parameters
 
 
 def shown(url: str) -> str:
@@ -194,6 +195,8 @@ class PostgresStore:
         import psycopg
         try:
             with self._write() as conn:
+                # the game's row locked: a racer waits here, then reads our head and is told it moved on
+                conn.execute("select 1 from games where id = %s for update", [game_id])
                 seq, head = self._head_in(conn, game_id)
                 if seq != expected_seq:
                     raise Conflict(game_id, expected_seq, seq)
@@ -261,19 +264,25 @@ class PostgresStore:
 
     @staticmethod
     def _put_rows(conn: psycopg.Connection[Any], game_id: str, rows: Sequence[Row]) -> None:
-        with conn.cursor() as cur:
-            cur.executemany(
-                "insert into events (game_id, seq, type, payload, recorded_at, actor, command, batch, hash) "
-                "values (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        _insert(conn, "events (game_id, seq, type, payload, recorded_at, actor, command, batch, hash)",
                 [(game_id, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command, r.batch, r.hash)
                  for r in rows])
-            salted = [(game_id, r.seq, encode_salts(r.salts)) for r in rows if r.salts]
-            if salted:
-                cur.executemany("insert into salts (game_id, seq, salts) values (%s, %s, %s)", salted)
+        _insert(conn, "salts (game_id, seq, salts)",
+                [(game_id, r.seq, encode_salts(r.salts)) for r in rows if r.salts])
         if rows:
             conn.execute("insert into heads (game_id, seq, hash) values (%s, %s, %s) on conflict (game_id) "
                          "do update set seq = excluded.seq, hash = excluded.hash",
                          [game_id, rows[-1].seq, rows[-1].hash])
+
+
+def _insert(conn: psycopg.Connection[Any], into: str, values: Sequence[tuple[object, ...]]) -> None:
+    """Multi-row inserts of a few hundred rows each: few round trips, and (unlike executemany's
+    pipeline) a refused key is one plain error, not a warning on stderr as well."""
+    for start in range(0, len(values), _INSERT_CHUNK):
+        chunk = values[start:start + _INSERT_CHUNK]
+        row = "(" + ", ".join(["%s"] * len(chunk[0])) + ")"
+        conn.execute(f"insert into {into} values " + ", ".join([row] * len(chunk)),
+                     [v for r in chunk for v in r])
 
 
 def _salted(row: Row, salts: dict[str, str]) -> Row:
