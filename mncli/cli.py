@@ -166,7 +166,7 @@ class LazyGroup(MnGroup):
 
 
 @click.group(cls=LazyGroup, epilog=EXIT_CODES_HELP)
-@click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="DB",
               help=f"The database: a SQLite file (PATH or sqlite:///PATH) or postgresql://USER@HOST/DB "
                    f"[default: $MN_DB or ./{DEFAULT_DB}]")
 @click.option("-v", "--verbose", count=True, help="More log detail on stderr (-vv for debug).")

@@ -267,3 +267,14 @@ def test_the_db_option_takes_a_path_a_sqlite_url_or_a_postgresql_url(tmp_path: P
     listed = [CliRunner().invoke(main, ["games"], env={"MN_DB": url}).stdout.split()[0] for url in urls]
 
     assert (tmp_path / "a.db").exists() and (tmp_path / "b.db").exists() and listed == made
+
+
+def test_a_value_postgresql_refuses_is_a_store_error_and_writes_nothing(pg_server: PgServer) -> None:
+    """Text PostgreSQL cannot hold (a NUL character) is exit 2 naming the database; no game is made."""
+    store = open_store(pg_server.new_database(), create=True)
+
+    with pytest.raises(StoreError, match="the database cannot be read or written") as err:
+        store.create_game("g", "t", "00", [NewRow(type="PhaseBegan", payload='{"n":1}', recorded_at="t\x00",
+                                                  actor="host")])
+
+    assert err.value.exit_code == 2 and store.games() == []

@@ -9,6 +9,8 @@ from functools import wraps
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+import msgspec
+
 from mncore.chain import CURRENT, GENESIS_HASH
 from mncore.errors import Conflict, MareNostrumError, StoreError
 from mncore.store.base import GameRow, NewRow, Row, Snapshot, chained, decode_salts, encode_salts, unknown_game
@@ -66,6 +68,9 @@ class PostgresStore:
             self.conn.close()
             raise StoreError(f"{self.path} is not a mare-nostrum database (no games or events table): "
                              "create a game first (mn new), or point --db / MN_DB at one")
+        self._create_schema()
+
+    def _create_schema(self) -> None:
         with self._write() as conn:
             conn.execute("select pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
             for sql in _SCHEMA:
@@ -144,15 +149,9 @@ class PostgresStore:
         return found[0] if found else None
 
     def stream_rows(self, game_id: str, start: int = 1, end: int | None = None) -> Iterator[Row]:
-        # pages by seq (no cursor held open across the caller's work)
+        # pages by seq (no cursor held open across the caller's work); _range is guarded
         while True:
-            try:
-                chunk = self._range(game_id, start, end, _CHUNK)
-            except Exception as err:
-                import psycopg
-                if isinstance(err, psycopg.Error):
-                    raise StoreError(f"{self.path}: the database cannot be read ({_first_line(err)})") from None
-                raise
+            chunk = self._range(game_id, start, end, _CHUNK)
             yield from chunk
             if len(chunk) < _CHUNK:
                 return
@@ -286,7 +285,6 @@ def _insert(conn: psycopg.Connection[Any], into: str, values: Sequence[tuple[obj
 
 
 def _salted(row: Row, salts: dict[str, str]) -> Row:
-    import msgspec
     return msgspec.structs.replace(row, salts=salts)
 
 
