@@ -278,3 +278,35 @@ def test_a_value_postgresql_refuses_is_a_store_error_and_writes_nothing(pg_serve
                                                   actor="host")])
 
     assert err.value.exit_code == 2 and store.games() == []
+
+
+def test_a_writer_that_takes_no_lock_is_still_stopped_by_the_game_and_seq_key(pg_server: PgServer) -> None:
+    """A row written at the same seq by someone who skips the row lock (another program) and commits
+    while our append waits on it: the primary key refuses ours, and that is the same Conflict."""
+    import threading
+
+    import psycopg
+    url = pg_server.new_database()
+    store = open_store(url, create=True)
+    store.create_game("g", "t", "00", _rows(1))
+    other = psycopg.connect(url)  # not autocommit: its insert stays uncommitted until the timer fires
+    other.execute("insert into events (game_id, seq, type, payload, hash) values ('g', 2, 'X', '{}', 'h')")
+    timer = threading.Timer(0.5, other.commit)
+    timer.start()
+
+    with pytest.raises(Conflict) as err:
+        store.append("g", 1, _rows(1))
+
+    timer.join()
+    other.close()
+    assert (err.value.expected, err.value.actual) == (1, 2) and store.rows("g")[1].hash == "h"
+
+
+def test_without_server_binaries_the_postgresql_tests_skip_saying_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No initdb/pg_ctl anywhere: the reason names what to install."""
+    import pg
+    monkeypatch.setattr(pg, "server_bin", lambda: None)
+
+    assert pg.why_no_server() == ("no PostgreSQL server binaries (initdb, pg_ctl) under "
+                                  "/usr/lib/postgresql/*/bin or on PATH: apt-get install postgresql "
+                                  "(.ci/run does)")
