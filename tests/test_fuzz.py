@@ -368,6 +368,27 @@ def test_a_damaged_database_is_refused(made: tuple[Path, bytes], tmp_path: Path,
         clean(mn(db, *args), (0, 1, 2, 4))
 
 
+@pytest.mark.parametrize("edit", [
+    "insert or replace into salts values ('g', 2, '{not json')",
+    "update events set actor = cast(x'ff' as text) where seq = 2",
+])
+def test_a_damaged_cell_is_refused(made: tuple[Path, bytes], tmp_path: Path, edit: str) -> None:
+    """A cell overwritten with what no engine wrote (malformed salts, bytes that are not UTF-8):
+    exit 2 naming the database, never a crash."""
+    db = copy_of(made, tmp_path, "cell.db")
+    conn = sqlite3.connect(db)
+    conn.execute("create table if not exists salts (game_id text, seq integer, salts text, "
+                 "primary key (game_id, seq))")
+    conn.execute(edit)
+    conn.commit()
+    conn.close()
+
+    result = mn(db, "verify", "g")
+
+    assert result.exit_code == 2, result.output
+    assert "cell.db" in result.stderr or "damaged" in result.stderr
+
+
 def test_a_database_that_is_a_directory_is_refused(tmp_path: Path) -> None:
     """--db naming a directory: exit 2."""
     result = mn(tmp_path, "games")

@@ -8,7 +8,7 @@ from typing import Protocol, runtime_checkable
 import msgspec
 
 from mncore.chain import link
-from mncore.errors import UnknownGame
+from mncore.errors import StoreError, UnknownGame
 
 
 class Row(msgspec.Struct, frozen=True, kw_only=True):
@@ -142,5 +142,10 @@ def encode_salts(salts: dict[str, str]) -> str:
     return msgspec.json.encode(salts).decode()
 
 
-def decode_salts(text: str) -> dict[str, str]:
-    return msgspec.json.decode(text, type=dict[str, str])
+def decode_salts(text: str, seq: int) -> dict[str, str]:
+    """The salts of event seq as stored; a damaged or edited column is a StoreError, not a crash."""
+    try:
+        return msgspec.json.decode(text, type=dict[str, str])
+    except (msgspec.DecodeError, TypeError) as err:
+        raise StoreError(f"the salts stored for event {seq} cannot be read ({err}): the database "
+                         "is damaged or was edited") from None

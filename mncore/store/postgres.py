@@ -139,7 +139,7 @@ class PostgresStore:
         found = self._range(game_id, start, end)
         if not found:
             return found
-        salts = {r[0]: decode_salts(r[1]) for r in self._query(
+        salts = {r[0]: decode_salts(r[1], r[0]) for r in self._query(
             "select seq, salts from salts where game_id = %s and seq >= %s and seq <= %s",
             [game_id, found[0].seq, found[-1].seq])}
         return [r if r.seq not in salts else _salted(r, salts[r.seq]) for r in found]

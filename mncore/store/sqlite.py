@@ -33,7 +33,7 @@ class SqliteStore:
             conn.row_factory = sqlite3.Row
             self.conn = conn
             tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
             raise StoreError(f"{path} is not a SQLite database ({err})") from None
         if {"games", "events"} <= tables:
             return
@@ -163,7 +163,7 @@ class SqliteStore:
                      batch=r[6], hash=r[7]) for r in self._query(sql, args)]
         if not found or "salts" not in self._tables():
             return found
-        salts = {r["seq"]: decode_salts(r["salts"]) for r in self._query(
+        salts = {r["seq"]: decode_salts(r["salts"], r["seq"]) for r in self._query(
             "select seq, salts from salts where game_id = ? and seq >= ? and seq <= ?",
             [game_id, found[0].seq, found[-1].seq])}
         return [msgspec.structs.replace(r, salts=salts[r.seq]) if r.seq in salts else r for r in found]
@@ -186,7 +186,7 @@ class SqliteStore:
                 for r in chunk:
                     yield Row(seq=r[0], type=r[1], payload=r[2], recorded_at=r[3], actor=r[4],
                               command=r[5], batch=r[6], hash=r[7])
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
             raise StoreError(f"{self.path}: the database cannot be read ({err})") from None
 
     def latest_snapshot(self, game_id: str, upto: int | None, engine: str) -> Snapshot | None:
@@ -317,12 +317,13 @@ _T = TypeVar("_T")
 
 
 def _guarded(method: Callable[Concatenate[SqliteStore, _P], _T]) -> Callable[Concatenate[SqliteStore, _P], _T]:
-    """A damaged file (truncated, overwritten, locked for good) is bad input, not a crash."""
+    """A damaged file (truncated, overwritten, locked for good) is bad input, not a crash: a text
+    cell overwritten with bytes that are not UTF-8 fails in the decoder, not in SQLite."""
     @wraps(method)
     def wrapper(self: SqliteStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         try:
             return method(self, *args, **kwargs)
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
             raise StoreError(f"{self.path}: the database cannot be read or written ({err}); "
                              "nothing was written") from None
     return wrapper
