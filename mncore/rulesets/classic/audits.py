@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -50,8 +51,14 @@ def _portable(state: State) -> State:
 
 
 def creation_events(cmd: cm.CreateFromPosition, commitment: str) -> list[ev.AnyEvent]:
-    options = replace(cmd.position.options, fair_play=False, sandbox=True, fork_of=None)
-    return [ev.PositionLoaded(state=replace(cmd.position, commitment=commitment, options=options))]
+    """The game created as the position says (its board, civilisations, options), then the position."""
+    from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION
+    pos = cmd.position
+    options = replace(pos.options, fair_play=False, sandbox=True, fork_of=None)
+    created = ev.GameCreated(ruleset_id=RULESET_ID, ruleset_version=RULESET_VERSION, commitment=commitment,
+                             board=pos.the_board(), civs=pos.civs, players=dict(pos.players),
+                             neutrals=pos.neutrals, options=options, supply=dict(pos.supply))
+    return [created, ev.PositionLoaded(state=replace(pos, commitment=commitment, options=options))]
 
 
 def state_for(state: State, viewer: str | None) -> State:
@@ -72,7 +79,36 @@ def position_doc(state: State, viewer: str | None = None) -> dict[str, Any]:
 
 
 def write_position(state: State, viewer: str | None = None) -> str:
-    return HEADER + msgspec.toml.encode(position_doc(state, viewer)).decode()
+    return HEADER + dumps_toml(position_doc(state, viewer))
+
+
+def dumps_toml(doc: dict[str, Any]) -> str:
+    """A document as TOML: its scalars, then a table per mapping with one line per entry."""
+    lines = [f"{_key(k)} = {_inline(v)}" for k, v in doc.items() if not isinstance(v, dict)]
+    for k, v in doc.items():
+        if isinstance(v, dict):
+            lines += ["", f"[{_key(k)}]"]
+            lines += [f"{_key(kk)} = {_inline(vv, multiline=True)}" for kk, vv in v.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _key(k: str) -> str:
+    return json.dumps(str(k))
+
+
+def _inline(v: Any, multiline: bool = False) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_key(k)} = {_inline(x)}" for k, x in v.items() if x is not None) + "}"
+    items = [_inline(x) for x in v]
+    if multiline and any(isinstance(x, dict) for x in v):
+        return "[\n  " + ",\n  ".join(items) + ",\n]"
+    return "[" + ", ".join(items) + "]"
 
 
 def hidden_in_state(state: State, at: str) -> list[Hidden]:

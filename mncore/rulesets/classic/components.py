@@ -210,8 +210,8 @@ def _all_reach(board: Board) -> set[str]:
     for s in board.sea:
         links.setdefault(s.id, set()).update(s.adjacent)
     for p in board.province:
-        for s in p.seas:
-            links[s].add(p.id)
+        for sea in p.seas:
+            links[sea].add(p.id)
     start = board.province[0].id
     seen, todo = {start}, [start]
     while todo:

@@ -19,8 +19,8 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
     match event:
         case ev.GameCreated():
             return _created(state, event)
-        case ev.PositionLoaded(state=loaded):
-            return replace(loaded, commitment=state.commitment or loaded.commitment)
+        case ev.PositionLoaded(state=loaded):  # the fork record and commitment are the game's own
+            return replace(loaded, commitment=state.commitment, options=state.options)
         case ev.CardsSetAside(cards=cards):
             return replace(state, set_aside=cards)
         case ev.RoleAssigned(role=role, civ=civ):
@@ -108,13 +108,13 @@ def _created(state: State, e: ev.GameCreated) -> State:
         if p.capital:  # the capital city is printed on the board
             lands[p.id] = Land(buildings=(Built(kind="city"),))
     for civ in e.civs:
-        for i, p in enumerate(data.civ_of(civ).home):
-            lands[p] = _start(lands.get(p, Land()), civ, board.prov(p).resources, i == 0,
-                              bool(board.prov(p).seas))
-    for civ in e.neutrals:  # 1.6: a neutral capital and the provinces about it
-        for i, p in enumerate(data.civ_of(civ).home):
+        for i, pid in enumerate(data.civ_of(civ).home):
+            lands[pid] = _start(lands.get(pid, Land()), civ, board.prov(pid).resources, i == 0,
+                                bool(board.prov(pid).seas))
+    for civ in e.neutrals:  # 1.6: a neutral capital and the provinces about it (ruling C2)
+        for i, pid in enumerate(data.civ_of(civ).home):
             units = Units(legion=1, fortress=1, creature=1 if i == 0 else 0)
-            lands[p] = replace(lands.get(p, Land()), influence=civ, units={civ: units})
+            lands[pid] = replace(lands.get(pid, Land()), influence=civ, units={civ: units})
     return replace(state, ruleset_id=e.ruleset_id, ruleset_version=e.ruleset_version,
                    commitment=e.commitment, board=board, civs=e.civs, neutrals=e.neutrals,
                    players=e.players, options=e.options, lands=lands, supply=dict(e.supply),

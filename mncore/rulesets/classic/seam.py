@@ -36,6 +36,7 @@ class Classic:
     rulebook = RULEBOOK
     event_type: Any = ev.AnyEvent
     command_type: Any = cm.AnyCommand
+    demo_players = (3, 6)
 
     def encode_event(self, event: Any) -> bytes:
         return ev.encode_event(event)
@@ -110,9 +111,6 @@ class Classic:
         return str(command.civ) if isinstance(command, cm.Order) else HOST
 
     def fork_created(self, first: Any, commitment: str, fork: ForkRef) -> Any:
-        if isinstance(first, ev.PositionLoaded):
-            options = replace(first.state.options, fair_play=False, sandbox=True, fork_of=fork)
-            return replace(first, state=replace(first.state, commitment=commitment, options=options))
         created = cast(ev.GameCreated, first)
         return replace(created, commitment=commitment,
                        options=replace(created.options, fair_play=False, sandbox=True, fork_of=fork))
@@ -234,6 +232,26 @@ class Classic:
 
     def write_position(self, state: Any, viewer: str | None = None) -> str:
         return audits.write_position(state, viewer)
+
+
+    # --- the demonstration game and the board ------------------------------------------------------
+
+    def demo(self, store: Any, players: int, seed: str, max_orders: int,
+             echo: Callable[[str], None]) -> str:
+        from mncore.rulesets.classic.demo import play_demo
+        return play_demo(self, store, players, seed, max_orders, echo)
+
+    def map_text(self, place: str | None, board_file: str | None) -> str:
+        from mncore.rulesets.classic.maptext import map_text
+        return map_text(place, board_file)
+
+    def map_json(self, place: str | None, board_file: str | None) -> Any:
+        from mncore.rulesets.classic.maptext import map_json
+        return map_json(place, board_file)
+
+    def check_board(self, path: str) -> str:
+        from mncore.rulesets.classic.maptext import check_board_file
+        return check_board_file(path)
 
 
 RULESET: Ruleset = Classic()

@@ -242,7 +242,7 @@ def describe(event: ev.AnyEvent, viewer: str | None) -> str:
             return "Hands discarded; tax cards kept: " + ", ".join(f"{n(c)} {k}" for c, k in kept.items())
         case ev.TriremesSailed(civ=civ, count=c, source=src, sea=sea):
             return f"{n(civ)} sailed {c} trireme(s) from {n(src)} to {n(sea)}"
-        case ev.NavalBattle(sea=sea, attacker=a, defender=d, rolls=rolls, losses=losses):
+        case ev.NavalBattle(sea=sea, rolls=rolls, losses=losses):
             return (f"Naval battle in {n(sea)}: " + "; ".join(
                 f"{n(c)} rolled {list(r)}, lost {losses.get(c, 0)}" for c, r in rolls.items()))
         case ev.Marched(civ=civ, unit=u, count=c, source=s, dest=d, via=via):

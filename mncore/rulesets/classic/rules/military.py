@@ -112,7 +112,7 @@ def sea_route(state: State, civ: str, source: str, dest: str) -> tuple[str, ...]
     mine = {s for s, here in state.seas.items() if here.get(civ, 0) > 0}
     start = [s for s in board.prov(source).seas if s in mine]
     goal = set(board.prov(dest).seas)
-    seen = {s: (s,) for s in start}
+    seen: dict[str, tuple[str, ...]] = {s: (s,) for s in start}
     todo = deque(start)
     while todo:
         sea = todo.popleft()
