@@ -66,7 +66,7 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
     report = game.verify_game(store, loaded.game_id)
     echo(f"Verify: {'ok' if report.ok else 'FAILED'} — " + "; ".join(report.proven or [report.reason or ""]))
     echo(f"Read it with: mn log {loaded.game_id} | mn show {loaded.game_id} | mn verify {loaded.game_id}")
-    return loaded.game_id
+    return str(loaded.game_id)
 
 
 def _round_line(ruleset: Ruleset, state: State) -> str:
