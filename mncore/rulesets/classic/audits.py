@@ -12,9 +12,9 @@ from msgspec.structs import replace
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand
-from mncore.protocol import Hidden
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.ids import TAX
+from mncore.rulesets.classic.hiding import state_for
 from mncore.rulesets.classic.state import State
 from mncore.store import Row
 
@@ -61,16 +61,6 @@ def creation_events(cmd: cm.CreateFromPosition, commitment: str) -> list[ev.AnyE
     return [created, ev.PositionLoaded(state=replace(pos, commitment=commitment, options=options))]
 
 
-def state_for(state: State, viewer: str | None) -> State:
-    """The state as viewer may see it: others' hands and face-down offers withheld."""
-    if viewer is None:
-        return state
-    hands = {c: (h if c == viewer else {}) for c, h in state.hands.items()}
-    t = state.trade
-    offers = t.offers if t.revealed else {c: (v if c == viewer else ()) for c, v in t.offers.items()}
-    return replace(state, hands=hands, trade=replace(t, offers=offers))
-
-
 def position_doc(state: State, viewer: str | None = None) -> dict[str, Any]:
     doc: dict[str, Any] = msgspec.to_builtins(_portable(state_for(state, viewer)))
     if viewer is not None:
@@ -109,15 +99,6 @@ def _inline(v: Any, multiline: bool = False) -> str:
     if multiline and any(isinstance(x, dict) for x in v):
         return "[\n  " + ",\n  ".join(items) + ",\n]"
     return "[" + ", ".join(items) + "]"
-
-
-def hidden_in_state(state: State, at: str) -> list[Hidden]:
-    """A whole state's hidden facts: each hand its owner's, unrevealed offers their players'."""
-    out = [Hidden(field=f"{at}/hands/{c}", visible_to=(c,)) for c, h in state.hands.items() if h]
-    if not state.trade.revealed:
-        out += [Hidden(field=f"{at}/trade/offers/{c}", visible_to=(c,))
-                for c, v in state.trade.offers.items() if v]
-    return out
 
 
 def conceal(state: State, viewer: str, rng: Rng) -> State:

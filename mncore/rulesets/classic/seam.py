@@ -18,6 +18,7 @@ from mncore.rulesets.classic import audits, commands as cm, events as ev, render
 from mncore.rulesets.classic.book import RULEBOOK
 from mncore.rulesets.classic.components import game_data, load_board
 from mncore.rulesets.classic.evolve import evolve, replay
+from mncore.rulesets.classic.hiding import hidden_in_state
 from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION, Setup, Variant
 from mncore.rulesets.classic.state import State
 
@@ -179,7 +180,7 @@ class Classic:
             case ev.CardGiven(civ=civ, to=to, card=card) if card:
                 return [Hidden(field="payload/card", visible_to=(civ, to))]  # 3.2.6
             case ev.PositionLoaded(state=state):
-                return audits.hidden_in_state(state, "payload/state")
+                return hidden_in_state(state, "payload/state")
         return []
 
     def hidden_command(self, command: Any) -> list[Hidden]:
@@ -189,7 +190,7 @@ class Classic:
             case cm.Give(civ=civ):
                 return [Hidden(field="command/card", visible_to=(civ,))]
             case cm.CreateFromPosition(position=state):
-                return audits.hidden_in_state(state, "command/position")
+                return hidden_in_state(state, "command/position")
         return []
 
     def view(self, state: Any, viewer: str | None) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import BUILDINGS, ITEMS, ROLES, Aftermath, Item, Mover, Role
 from mncore.rulesets.classic.rules.common import card_of
+from mncore.rulesets.classic.hiding import state_for
 from mncore.rulesets.classic.state import State
 
 USAGE = ("award ROLE to CIV | ask N | offer CARD... | offer nothing | take CARD from CIV | give CARD | "
@@ -171,7 +172,6 @@ def redact(event: ev.AnyEvent, viewer: str | None) -> ev.AnyEvent:
         case ev.CardGiven(civ=civ, to=to) if viewer not in (civ, to):
             return ev.CardGiven(civ=civ, to=to, card=None)
         case ev.PositionLoaded(state=state):
-            from mncore.rulesets.classic.audits import state_for
             return ev.PositionLoaded(state=state_for(state, viewer))
     return event
 
