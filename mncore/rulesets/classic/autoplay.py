@@ -14,6 +14,7 @@ from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.flow import decide_order, options, pending
 from mncore.rulesets.classic.ids import TAX
+from mncore.rulesets.classic.rules.construction import buyable
 from mncore.rulesets.classic.state import State, Units
 from mncore.rulesets.classic.text import parse_order
 from mncore.store import Store
@@ -81,6 +82,8 @@ def _construct(state: State, civ: str, style: str, lines: list[str], rand: rando
         heroes.sort(key=lambda ln: (ln.split()[1] != own, ln))
         if heroes:
             return heroes
+        if not any(c for c in buyable(state, civ) if c != "pyramids"):  # none left: the Pyramids
+            return [ln for ln in buys if ln.split()[1] == "pyramids"] + ["done"]
     builds: list[str] = []
     for kind in BUILD_ORDER:
         found = [ln for ln in lines if ln.startswith(f"build {kind}") or (kind == "influence"
