@@ -62,7 +62,8 @@ def creation_events(cmd: cm.CreateFromPosition, commitment: str) -> list[ev.AnyE
 
 
 def position_doc(state: State, viewer: str | None = None) -> dict[str, Any]:
-    doc: dict[str, Any] = msgspec.to_builtins(_portable(state_for(state, viewer)))
+    # through JSON, so that the document is plain data (lists, not tuples) as a bundle reads it back
+    doc: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(_portable(state_for(state, viewer))))
     if viewer is not None:
         doc["hand_sizes"] = {c: sum(h.values()) for c, h in state.hands.items()}
     return doc
@@ -115,11 +116,13 @@ def conceal(state: State, viewer: str, rng: Rng) -> State:
 # --- explanations --------------------------------------------------------------------------------
 
 class Explanation(msgspec.Struct, frozen=True, kw_only=True):
+    """Why event `seq` happened (mn explain): the order of its batch, its figures, the rules applied."""
+
     seq: int
     type: str
     text: str
-    order: str | None = None
-    actor: str = ""
+    actor: str  # who gave the order of its batch: a civilisation or "host"
+    command: str  # that order's line, "(hidden)" where the viewer may not read it, or the host's command
     figures: list[str] = []
     rules: list[str] = []
 
@@ -131,9 +134,9 @@ def explain(rows: Sequence[Row], seq: int, viewer: str | None) -> Explanation:
         raise InvalidCommand(f"event {seq} is not in this game (1 to {len(rows)})")
     event = ev.decode_event(row.payload)
     first = next(r for r in rows if r.batch == row.batch)
-    order = format_order(cm.decode_command(first.command)) if first.command else None
-    return Explanation(seq=seq, type=type(event).__name__, text=describe(event, viewer), order=order,
-                       actor=row.actor, figures=_figures(event), rules=_rules(event))
+    command = format_order(cm.decode_command(first.command)) if first.command else "(hidden)"
+    return Explanation(seq=seq, type=type(event).__name__, text=describe(event, viewer), actor=row.actor,
+                       command=command, figures=_figures(event), rules=_rules(event))
 
 
 def _figures(event: ev.AnyEvent) -> list[str]:
@@ -175,8 +178,7 @@ def _rules(event: ev.AnyEvent) -> list[str]:
 
 def render_explanation(x: Explanation) -> str:
     lines = [f"Event {x.seq} ({x.type}): {x.text}"]
-    if x.order is not None:
-        lines.append(f"Order: {x.order} (by {x.actor})")
+    lines.append(f"Order: {x.command} (by {x.actor})")
     lines += [f"  {f}" for f in x.figures]
     if x.rules:
         lines.append("Rules: " + ", ".join(x.rules))
