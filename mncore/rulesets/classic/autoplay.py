@@ -98,10 +98,10 @@ def _construct(state: State, civ: str, style: str, lines: list[str], rand: rando
 def _military(state: State, civ: str, style: str, lines: list[str], rand: random.Random) -> list[str]:
     if style != "general" or state.round < 3:
         return ["done"]
-    marches = [ln for ln in lines if ln.startswith("march") and ln.endswith("convert")
-               and _strong(state, civ, ln.split()[4])]
+    marches = [ln for ln in lines if ln.startswith("march 1 legion") and _strong(state, civ, ln.split()[4])]
     rand.shuffle(marches)
-    return marches[:1] + ["done"]
+    marches.sort(key=lambda ln: not ln.endswith("convert"))  # another's province first
+    return [ln.replace("march 1", "march 2") for ln in marches[:1]] + ["done"]
 
 
 def _strong(state: State, civ: str, pid: str) -> bool:
