@@ -102,12 +102,22 @@ class March(Order, frozen=True, kw_only=True):
     sack: str = ""  # the building to destroy when then = "sack": city, caravan, temple, market
 
 
+class Blockade(Order, frozen=True, kw_only=True):
+    """The Greek player attacks the invader's triremes in one sea of the declared chain (6.13)."""
+
+    sea: str
+
+
+class LetPass(Order, frozen=True, kw_only=True):
+    pass
+
+
 class EndTurn(Order, frozen=True, kw_only=True):
     pass
 
 
 AnyOrder = AwardRole | Ask | Offer | Take | Give | Pray | Invoke | Build | PlaceInfluence | Buy | Sail \
-    | Attack | March | EndTurn
+    | Attack | March | Blockade | LetPass | EndTurn
 AnyCommand = CreateGame | CreateFromPosition | RevealSecret | UpgradeLog | PublishKeys | SignedOrders \
     | AnyOrder
 

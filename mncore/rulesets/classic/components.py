@@ -102,6 +102,7 @@ class CivData(_D, frozen=True, kw_only=True):
     creature: str
     role: Role | None = None
     colour: str = "#888888"
+    blockade: bool = False  # its influence is defended by the blockade of 6.13 (the Greeks)
 
 
 class Card(_D, frozen=True, kw_only=True):

@@ -178,6 +178,27 @@ class Marched(Event, frozen=True, kw_only=True):
     via: tuple[str, ...] = ()  # the seas of the trireme chain (6.4)
 
 
+class BlockadeDeclared(Event, frozen=True, kw_only=True):
+    """An invasion by sea of a province with Greek influence: the transporting triremes are declared
+    and the Greek player may attack them (6.13)."""
+
+    greek: str
+    civ: str
+    unit: str
+    count: int
+    source: str
+    dest: str
+    via: tuple[str, ...]
+    then: Aftermath = ""
+    sack: str = ""
+
+
+class BlockadeEnded(Event, frozen=True, kw_only=True):
+    """The Greek player's answer: the march goes on, or its units go back to their start (6.13)."""
+
+    broken: bool  # True: the invader keeps his chain of triremes and moves on
+
+
 class GroundBattle(Event, frozen=True, kw_only=True):
     """One round of battle in a province (6.6-6.9): dice, automatic sixes, units lost."""
 
@@ -214,7 +235,8 @@ AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTi
             | TurnOrder | IncomeCollected
             | TradeAsked | CardsOffered | OffersRevealed | CardTaken | CardGiven | TradeEnded
             | GodsReturned | GodTaken | GodInvoked | TurnEnded | ItemBuilt | InfluencePlaced
-            | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | GroundBattle
+            | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | BlockadeDeclared | BlockadeEnded
+            | GroundBattle
             | Sacked | Settled | GameWon | SecretRevealed | LogUpgraded | KeysPublished)
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")

@@ -11,7 +11,7 @@ from mncore.host import KeysPublished, LogUpgraded, SecretRevealed
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import TAX
-from mncore.rulesets.classic.state import Award, Built, GodCard, Land, State, Trade, Turns, Units, Won
+from mncore.rulesets.classic.state import Award, Blockade, Built, GodCard, Land, State, Trade, Turns, Units, Won
 
 
 def evolve(state: State, event: ev.AnyEvent) -> State:
@@ -76,6 +76,13 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
             return replace(state, seas={**state.seas, sea: {c: n for c, n in here.items() if n > 0}})
         case ev.Marched():
             return _marched(state, event)
+        case ev.BlockadeDeclared():
+            b = event
+            return replace(state, blockade=Blockade(greek=b.greek, civ=b.civ, unit=b.unit, count=b.count,
+                                                    source=b.source, dest=b.dest, via=b.via, then=b.then,
+                                                    sack=b.sack))
+        case ev.BlockadeEnded():
+            return replace(state, blockade=None)
         case ev.GroundBattle():
             return _battle(state, event)
         case ev.Sacked():

@@ -127,6 +127,8 @@ def _rules(state: State, order: cm.AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
             return military.attack(state, order, rng)
         case cm.March():
             return military.march(state, order, rng)
+        case cm.Blockade() | cm.LetPass():
+            return military.blockade(state, order, rng)
         case cm.EndTurn():
             return _end_turn(state, order)
         case _:

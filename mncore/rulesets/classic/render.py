@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from mncore.rulesets.classic.flow import pending
 from mncore.rulesets.classic.rules.common import name, role_count
 from mncore.rulesets.classic.state import State
@@ -26,6 +28,7 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "provinces": {p: _land(state, p) for p in sorted(state.lands)},
         "seas": {s: dict(here) for s, here in sorted(state.seas.items()) if here},
         "set_aside": list(state.set_aside),
+        "blockade": None if state.blockade is None else msgspec.to_builtins(state.blockade),
         "supply": dict(state.supply),
         "trade": {
             "asked": t.asked, "traders": list(t.traders), "revealed": t.revealed,

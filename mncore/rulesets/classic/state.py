@@ -81,6 +81,20 @@ class Trade(_S, frozen=True, kw_only=True):
     done: bool = False
 
 
+class Blockade(_S, frozen=True, kw_only=True):
+    """A march by sea on a Greek province, waiting for the Greek player to attack its triremes (6.13)."""
+
+    greek: str
+    civ: str
+    unit: str
+    count: int
+    source: str
+    dest: str
+    via: tuple[str, ...]
+    then: str = ""
+    sack: str = ""
+
+
 class Award(_S, frozen=True, kw_only=True):
     """A role whose holder chooses among two or more others tied for it (2.3)."""
 
@@ -135,6 +149,7 @@ class State(_S, frozen=True, kw_only=True):
     supply: dict[str, int] = {}
     roles: dict[str, str] = {}  # role -> holder
     award: Award | None = None
+    blockade: Blockade | None = None
     trade: Trade = Trade()
     turns: Turns = Turns()
     winner: Won | None = None

@@ -20,7 +20,8 @@ USAGE = ("award ROLE to CIV | ask N | offer CARD... | offer nothing | take CARD 
          "pray GOD pay C,C,C | pass | invoke GOD | build ITEM [RESOURCE] in PROVINCE pay SETS | "
          "influence PROVINCE pay SETS | buy CARD pay SETS | sail N from PLACE to SEA | "
          "attack CIV in SEA | march N legion|creature from PROVINCE to PROVINCE "
-         "[then sack BUILDING|occupy|convert] | done   (SETS: cards joined by commas, sets by +)")
+         "[then sack BUILDING|occupy|convert] | blockade SEA | let pass | done"
+         "   (SETS: cards joined by commas, sets by +)")
 
 
 def n(thing: str) -> str:
@@ -98,6 +99,10 @@ def parse_order(text: str, state: State, civ: str) -> cm.AnyOrder:
                            sea=_place(state, sea, "sea"))
         case ["attack", who, "in", sea]:
             return cm.Attack(civ=civ, sea=_place(state, sea, "sea"), target=civ_of(who))
+        case ["blockade", sea]:
+            return cm.Blockade(civ=civ, sea=_place(state, sea, "sea"))
+        case ["let", "pass"]:
+            return cm.LetPass(civ=civ)
         case ["march", count, unit, "from", src, "to", dest, *then]:
             return _march(state, civ, count, unit, src, dest, then)
     raise InvalidCommand(f"cannot read '{text}' as an order; expected {USAGE}")
@@ -155,6 +160,10 @@ def format_order(cmd: Any) -> str:
         case cm.March(count=c, unit=u, source=s, dest=d, then=then, sack=sack):
             tail = "" if not then else f" then sack {sack}" if then == "sack" else f" then {then}"
             return f"march {c} {u} from {s} to {d}{tail}"
+        case cm.Blockade(sea=sea):
+            return f"blockade {sea}"
+        case cm.LetPass():
+            return "let pass"
         case cm.EndTurn():
             return "done"
     return type(cmd).__name__
@@ -248,6 +257,13 @@ def describe(event: ev.AnyEvent, viewer: str | None) -> str:
         case ev.Marched(civ=civ, unit=u, count=c, source=s, dest=d, via=via):
             by = f" by sea ({', '.join(n(x) for x in via)})" if via else ""
             return f"{n(civ)} moved {c} {u}(s) from {n(s)} to {n(d)}{by}"
+        case ev.BlockadeDeclared(greek=g, civ=civ, count=c, unit=u, dest=d, via=via):
+            return (f"{n(civ)} tries to break {n(g)}'s blockade: {c} {u}(s) on its triremes in "
+                    f"{', '.join(n(s) for s in via)} bound for {n(d)}")
+        case ev.BlockadeEnded(broken=True):
+            return "The invasion keeps its chain of triremes and moves on"
+        case ev.BlockadeEnded(broken=False):
+            return "The chain of triremes is broken: the invading units go back to their start"
         case ev.GroundBattle(province=p, rolls=rolls, sixes=sixes, losses=losses):
             parts = [f"{n(c)} rolled {list(r)} + {sixes.get(c, 0)} six(es), lost "
                      f"{_units(losses.get(c))}" for c, r in rolls.items()]

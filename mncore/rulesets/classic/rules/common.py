@@ -116,5 +116,6 @@ def require_turn(state: State, civ: str, phase: str, section: str) -> None:
     require(state.phase == phase, section, f"this is ordered in the {phase} phase, not the "
                                            f"{state.phase or 'set-up'} phase")
     require(state.award is None, "2.2", "a role card is still to be awarded")
+    require(state.blockade is None, "6.13", "the Greek blockade of an invasion is answered first")
     due = state.turns.current()
     require(due == civ, section, f"it is {name(state, due)}'s turn, not {name(state, civ)}'s")

@@ -4,6 +4,7 @@ movement, obligatory battles, and the invader's choice: sack, occupy or convert.
 from __future__ import annotations
 
 from collections import deque
+from typing import cast
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, require
@@ -11,6 +12,7 @@ from mncore.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.rules.common import at_war, name, require_turn
+from mncore.rulesets.classic.ids import Aftermath, Mover
 from mncore.rulesets.classic.state import Land, State, Units
 
 LOSS_ORDER = ("legion", "fortress", "creature")  # who goes first when hits are taken (ruling C9)
@@ -97,13 +99,18 @@ def attack(state: State, cmd: cm.Attack, rng: Rng) -> list[ev.AnyEvent]:
                                              f"{name(state, cmd.sea)}")
     require(cmd.target != cmd.civ and here.get(cmd.target, 0) > 0, "6.6",
             f"{name(state, cmd.target)} has no trireme at sea in {name(state, cmd.sea)}")
+    return [_naval(state, cmd.sea, cmd.civ, cmd.target, rng)]
+
+
+def _naval(state: State, sea: str, attacker: str, defender: str, rng: Rng) -> ev.NavalBattle:
+    """One round at sea (6.6, 6.9): a die per trireme; one trireme lost for each 5 points."""
+    here = state.seas.get(sea, {})
     dice = state.the_board().dice
-    rolls = {c: tuple(rng.roll(dice) for _ in range(here[c])) for c in (cmd.civ, cmd.target)}
+    rolls = {c: tuple(rng.roll(dice) for _ in range(here[c])) for c in (attacker, defender)}
     every = game_data().hit_every
-    losses = {cmd.civ: min(here[cmd.civ], sum(rolls[cmd.target]) // every),
-              cmd.target: min(here[cmd.target], sum(rolls[cmd.civ]) // every)}
-    return [ev.NavalBattle(sea=cmd.sea, attacker=cmd.civ, defender=cmd.target, rolls=rolls,
-                           losses=losses)]
+    losses = {attacker: min(here[attacker], sum(rolls[defender]) // every),
+              defender: min(here[defender], sum(rolls[attacker]) // every)}
+    return ev.NavalBattle(sea=sea, attacker=attacker, defender=defender, rolls=rolls, losses=losses)
 
 
 def sea_route(state: State, civ: str, source: str, dest: str) -> tuple[str, ...] | None:
@@ -144,11 +151,52 @@ def march(state: State, cmd: cm.March, rng: Rng) -> list[ev.AnyEvent]:
         assert route is not None
         via = route
     _require_aftermath(state, cmd)
+    greek = _blockader(state, cmd.civ, cmd.dest, via)
+    if greek:
+        return [ev.BlockadeDeclared(greek=greek, civ=cmd.civ, unit=cmd.unit, count=cmd.count,
+                                    source=cmd.source, dest=cmd.dest, via=via, then=cmd.then, sack=cmd.sack)]
+    return _go(state, cmd, via, rng)
+
+
+def _go(state: State, cmd: cm.March, via: tuple[str, ...], rng: Rng) -> list[ev.AnyEvent]:
+    from mncore.rulesets.classic.evolve import evolve
     marched = ev.Marched(civ=cmd.civ, unit=cmd.unit, count=cmd.count, source=cmd.source, dest=cmd.dest,
                          via=via)
+    return [marched, *_fight(evolve(state, marched), cmd, rng)]
+
+
+def _blockader(state: State, civ: str, dest: str, via: tuple[str, ...]) -> str:
+    """6.13: the player whose influence blockades dest, if he has a trireme in a sea of the chain."""
+    holder = state.land(dest).influence
+    if not via or holder == civ or holder not in state.civs or not game_data().civ_of(holder).blockade:
+        return ""
+    return holder if any(state.seas.get(s, {}).get(holder, 0) for s in via) else ""
+
+
+def blockade(state: State, cmd: cm.Blockade | cm.LetPass, rng: Rng) -> list[ev.AnyEvent]:
+    """6.13: the Greek player attacks the transporting triremes in one sea of the chain, or lets the
+    march pass; a chain broken sends the units back to their start, free to move again."""
     from mncore.rulesets.classic.evolve import evolve
-    after = evolve(state, marched)
-    return [marched, *_fight(after, cmd, rng)]
+    b = state.blockade
+    require(b is not None, "6.13", "no invasion waits at a blockade")
+    assert b is not None
+    require(cmd.civ == b.greek, "6.13", f"{name(state, b.greek)} answers the blockade")
+    march = cm.March(civ=b.civ, unit=cast(Mover, b.unit), count=b.count, source=b.source, dest=b.dest,
+                     then=cast(Aftermath, b.then), sack=b.sack)
+    if isinstance(cmd, cm.LetPass):
+        return [ev.BlockadeEnded(broken=True), *_go(evolve(state, ev.BlockadeEnded(broken=True)), march,
+                                                     b.via, rng)]
+    require(cmd.sea in b.via, "6.13", f"{name(state, cmd.sea)} is not a sea of the invasion's chain: "
+                                      + ", ".join(name(state, s) for s in b.via))
+    here = state.seas.get(cmd.sea, {})
+    require(here.get(cmd.civ, 0) > 0, "6.13", f"{name(state, cmd.civ)} has no trireme in {name(state, cmd.sea)}")
+    fought = _naval(state, cmd.sea, cmd.civ, b.civ, rng)
+    after = evolve(state, fought)
+    route = sea_route(after, b.civ, b.source, b.dest)
+    ended = ev.BlockadeEnded(broken=route is not None)
+    if route is None:
+        return [fought, ended]
+    return [fought, ended, *_go(evolve(after, ended), march, route, rng)]
 
 
 def _require_aftermath(state: State, cmd: cm.March) -> None:
@@ -199,11 +247,22 @@ def done(state: State) -> bool:
 
 
 def pending(state: State) -> list[Pending]:
+    b = state.blockade
+    if b is not None:
+        return [Pending(empire=b.greek, kind="blockade",
+                        text=f"attack {name(state, b.civ)}'s triremes carrying its invasion of "
+                             f"{name(state, b.dest)}, or let it pass")]
     due = state.turns.current()
     return [Pending(empire=due, kind="military", text="move and fight, then done")] if due else []
 
 
 def options(state: State, civ: str) -> list[Option]:
+    b = state.blockade
+    if b is not None:
+        if civ != b.greek:
+            return []
+        return [Option(kind="blockade", order="let pass")] + [
+            Option(kind="blockade", order=f"blockade {s}") for s in b.via if state.seas.get(s, {}).get(civ, 0)]
     if state.turns.current() != civ:
         return []
     out = [Option(kind="done", order="done")]
