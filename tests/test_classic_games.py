@@ -25,13 +25,16 @@ MIX = {"mixed": STYLES, "heroes": ("heroes",) * 6}
 GAMES = {(p, "standard", "mixed", "demo"): "7.1" for p in (3, 4, 5, 6)} | {
     (3, "standard", "heroes", "demo"): "7.2", (4, "standard", "heroes", "demo"): "7.2",
     (5, "standard", "heroes", "a"): "7.2", (6, "standard", "heroes", "demo"): "7.2",
-    (4, "long", "mixed", "demo"): "7.1"}
+    (4, "long", "mixed", "demo"): "7.1", (5, "advanced", "mixed", "demo"): "7.1",
+    (3, "advanced", "heroes", "demo"): "7.2"}
 GOLDEN = {"7.2": (3, "standard", "heroes", "demo"), "7.1": (4, "standard", "mixed", "demo")}
 
 
 def play(db: Path, game_id: str, players: int, variant: str, mix: str, seed: str = "demo") -> game.Loaded:
-    """Create a scripted game, play it to its end, reveal its secret."""
-    cmd = demo_command(players, variant)
+    """Create a scripted game, play it to its end, reveal its secret ("advanced": the standard game
+    after the advanced set-up)."""
+    cmd = demo_command(players, "standard" if variant == "advanced" else variant,
+                       "advanced" if variant == "advanced" else "basic")
     secret = seeded_secret(seed)
     store = Store(str(db), create=True)
     loaded = game.create(store, RULESET, cmd, secret, game_id)

@@ -41,6 +41,11 @@ def choose(state: State, civ: str, style: str, rand: random.Random) -> list[str]
     if "offering" in kinds:
         pray = [ln for ln in _prayers(state, civ) if style == "general"]
         return pray + ["pass"]
+    if "setup" in kinds:  # 1.7: influence first, then what pays, then the hero
+        places = [ln for ln in lines if ln.startswith("place")]
+        rank = ("place influence", "place caravan", "place city", "place market", "place hero")
+        return sorted(places, key=lambda ln: next((i for i, r in enumerate(rank) if ln.startswith(r)), 9)) \
+            + ["done"]
     if "construction" in kinds:
         return _construct(state, civ, style, lines, rand)
     if "military" in kinds:

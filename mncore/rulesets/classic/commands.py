@@ -102,6 +102,14 @@ class March(Order, frozen=True, kw_only=True):
     sack: str = ""  # the building to destroy when then = "sack": city, caravan, temple, market
 
 
+class Place(Order, frozen=True, kw_only=True):
+    """Advanced set-up (1.7): influence, a building, a unit or the civilisation's hero, for points."""
+
+    item: str
+    province: str = ""
+    resource: str = ""
+
+
 class Blockade(Order, frozen=True, kw_only=True):
     """The Greek player attacks the invader's triremes in one sea of the declared chain (6.13)."""
 
@@ -117,7 +125,7 @@ class EndTurn(Order, frozen=True, kw_only=True):
 
 
 AnyOrder = AwardRole | Ask | Offer | Take | Give | Pray | Invoke | Build | PlaceInfluence | Buy | Sail \
-    | Attack | March | Blockade | LetPass | EndTurn
+    | Attack | March | Place | Blockade | LetPass | EndTurn
 AnyCommand = CreateGame | CreateFromPosition | RevealSecret | UpgradeLog | PublishKeys | SignedOrders \
     | AnyOrder
 

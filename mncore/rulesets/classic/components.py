@@ -103,6 +103,7 @@ class CivData(_D, frozen=True, kw_only=True):
     role: Role | None = None
     colour: str = "#888888"
     blockade: bool = False  # its influence is defended by the blockade of 6.13 (the Greeks)
+    settle: tuple[str, ...] = ()  # provinces beyond its capital's neighbours open to it in 1.7
 
 
 class Card(_D, frozen=True, kw_only=True):

@@ -29,10 +29,11 @@ def demo_civs(players: int) -> tuple[str, ...]:
     return out[:players]
 
 
-def demo_command(players: int, variant: str = "standard") -> CreateGame:
+def demo_command(players: int, variant: str = "standard", setup: str = "basic") -> CreateGame:
     civs = demo_civs(players)
     return CreateGame(board=load_board(), civs=civs, players=dict(zip(civs, PLAYERS)),
-                      variant="long" if variant == "long" else "standard", fair_play=False)
+                      variant="long" if variant == "long" else "standard",
+                      setup="advanced" if setup == "advanced" else "basic", fair_play=False)
 
 
 def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_orders: int,

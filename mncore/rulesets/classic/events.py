@@ -66,6 +66,16 @@ class TurnOrder(Event, frozen=True, kw_only=True):
     order: tuple[str, ...]
 
 
+class Placed(Event, frozen=True, kw_only=True):
+    """An item placed in the advanced set-up for its cost in construction points (1.7)."""
+
+    civ: str
+    item: str  # influence, a building, a unit, or the civilisation's hero
+    province: str = ""
+    resource: str = ""
+    points: int
+
+
 class IncomeCollected(Event, frozen=True, kw_only=True):
     civ: str
     cards: dict[str, int]
@@ -232,7 +242,7 @@ class GameWon(Event, frozen=True, kw_only=True):
 
 
 AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTied | PhaseBegan
-            | TurnOrder | IncomeCollected
+            | TurnOrder | Placed | IncomeCollected
             | TradeAsked | CardsOffered | OffersRevealed | CardTaken | CardGiven | TradeEnded
             | GodsReturned | GodTaken | GodInvoked | TurnEnded | ItemBuilt | InfluencePlaced
             | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | BlockadeDeclared | BlockadeEnded

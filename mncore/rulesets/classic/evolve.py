@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import assert_never
+from typing import assert_never, cast
 
 from msgspec.structs import replace
 
 from mncore.host import KeysPublished, LogUpgraded, SecretRevealed
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
-from mncore.rulesets.classic.ids import TAX
+from mncore.rulesets.classic.ids import TAX, Item
 from mncore.rulesets.classic.state import Award, Blockade, Built, GodCard, Land, State, Trade, Turns, Units, Won
 
 
@@ -31,7 +31,8 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
         case ev.PhaseBegan():
             return _phase(state, event)
         case ev.TurnOrder(order=order):
-            return replace(state, turns=replace(state.turns, order=order))
+            step = game_data().advanced_step if state.phase == "setup" else 0
+            return replace(state, turns=replace(state.turns, order=order, points=step))
         case ev.IncomeCollected(civ=civ, cards=cards):
             return _hand(state, civ, cards.items())
         case ev.TradeAsked(count=n, traders=traders):
@@ -58,8 +59,11 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
         case ev.GodInvoked(civ=civ, god=god):
             return replace(state, gods={**state.gods, civ: GodCard(god=god, face_up=False)})
         case ev.TurnEnded():
+            step = game_data().advanced_step if state.phase == "setup" else 0
             return replace(state, turns=replace(state.turns, index=state.turns.index + 1, ground=False,
-                                                placed=()))
+                                                placed=(), arrived={}, points=step))
+        case ev.Placed():
+            return _placed(state, event)
         case ev.ItemBuilt():
             return _built(state, event)
         case ev.InfluencePlaced():
@@ -114,8 +118,9 @@ def _created(state: State, e: ev.GameCreated) -> State:
     for p in board.province:
         if p.capital:  # the capital city is printed on the board
             lands[p.id] = Land(buildings=(Built(kind="city"),))
-    for civ in e.civs:
-        for i, pid in enumerate(data.civ_of(civ).home):
+    for civ in e.civs:  # the advanced set-up sets up the capital only (1.7)
+        for i, pid in enumerate(data.civ_of(civ).home[:1] if e.options.setup == "advanced" else
+                                data.civ_of(civ).home):
             lands[pid] = _start(lands.get(pid, Land()), civ, board.prov(pid).resources, i == 0,
                                 bool(board.prov(pid).seas))
     for civ in e.neutrals:  # 1.6: a neutral capital and the provinces about it (ruling C2)
@@ -212,6 +217,17 @@ def _influence(state: State, e: ev.InfluencePlaced) -> State:
     land = replace(state.land(e.province), influence=e.civ, converter="", occupier="")
     turns = replace(state.turns, placed=(*state.turns.placed, e.province))
     return replace(state, lands={**state.lands, e.province: land}, turns=turns)
+
+
+def _placed(state: State, e: ev.Placed) -> State:
+    turns = replace(state.turns, points=state.turns.points - e.points)
+    state = replace(state, turns=turns)
+    if e.item == "influence":
+        return _influence(state, ev.InfluencePlaced(civ=e.civ, province=e.province))
+    if e.item in ("city", "caravan", "temple", "market", "legion", "trireme", "fortress", "creature"):
+        return _built(state, ev.ItemBuilt(civ=e.civ, item=cast(Item, e.item), province=e.province,
+                                          resource=e.resource))
+    return replace(state, cards={**state.cards, e.civ: (*state.cards.get(e.civ, ()), e.item)})
 
 
 def _sailed(state: State, e: ev.TriremesSailed) -> State:

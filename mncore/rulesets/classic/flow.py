@@ -10,7 +10,7 @@ from mncore.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.evolve import evolve
 from mncore.rulesets.classic.ids import PHASES, Phase
-from mncore.rulesets.classic.rules import commerce, construction, military, offering, roles
+from mncore.rulesets.classic.rules import commerce, construction, military, offering, roles, setup
 from mncore.rulesets.classic.rules.common import name, order_from
 from mncore.rulesets.classic.state import State
 
@@ -24,8 +24,10 @@ def next_phase(state: State) -> tuple[int, Phase]:
 
 def phase_done(state: State) -> bool:
     match state.phase:
-        case "" | "setup":
+        case "":
             return True
+        case "setup":
+            return setup.done(state)
         case "commerce":
             return commerce.done(state)
         case "offering":
@@ -127,6 +129,8 @@ def _rules(state: State, order: cm.AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
             return military.attack(state, order, rng)
         case cm.March():
             return military.march(state, order, rng)
+        case cm.Place():
+            return setup.place(state, order)
         case cm.Blockade() | cm.LetPass():
             return military.blockade(state, order, rng)
         case cm.EndTurn():
@@ -137,6 +141,8 @@ def _rules(state: State, order: cm.AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
 
 def _end_turn(state: State, order: cm.EndTurn) -> list[ev.AnyEvent]:
     match state.phase:
+        case "setup":
+            return setup.end_turn(state, order)
         case "offering":
             return offering.end_turn(state, order)
         case "construction":
@@ -157,6 +163,8 @@ def pending(state: State) -> list[Pending]:
                         text=f"award the {name(state, a.role)} card to one of "
                              + ", ".join(name(state, c) for c in a.tied))]
     match state.phase:
+        case "setup":
+            return setup.pending(state)
         case "commerce":
             return commerce.pending(state)
         case "offering":
@@ -176,6 +184,8 @@ def options(state: State, civ: str) -> list[Option]:
         out += [Option(kind="award", order=f"award {state.award.role} to {c}") for c in state.award.tied]
         return out
     match state.phase:
+        case "setup":
+            out += setup.options(state, civ)
         case "commerce":
             out += commerce.options(state, civ)
         case "offering":

@@ -24,7 +24,7 @@ from mncore.rulesets.classic.state import State
 
 _STATE_ENCODER = msgspec.msgpack.Encoder()
 _STATE_DECODER = msgspec.msgpack.Decoder(State)
-OPTIONS = {"variant": ("standard", "long"), "setup": ("basic",)}
+OPTIONS = {"variant": ("standard", "long"), "setup": ("basic", "advanced")}
 
 
 class Classic:

@@ -113,6 +113,7 @@ class Turns(_S, frozen=True, kw_only=True):
     controlled: dict[str, tuple[str, ...]] = {}  # provinces each controlled as the phase began (5.5)
     ground: bool = False  # the player to move has begun ground movement (6.1)
     arrived: dict[str, Units] = {}  # units that moved this phase, by province (ruling C8)
+    points: int = 0  # construction points left in this turn of the advanced set-up (1.7)
 
     def current(self) -> str:
         return self.order[self.index] if self.index < len(self.order) else ""

@@ -20,7 +20,8 @@ USAGE = ("award ROLE to CIV | ask N | offer CARD... | offer nothing | take CARD 
          "pray GOD pay C,C,C | pass | invoke GOD | build ITEM [RESOURCE] in PROVINCE pay SETS | "
          "influence PROVINCE pay SETS | buy CARD pay SETS | sail N from PLACE to SEA | "
          "attack CIV in SEA | march N legion|creature from PROVINCE to PROVINCE "
-         "[then sack BUILDING|occupy|convert] | blockade SEA | let pass | done"
+         "[then sack BUILDING|occupy|convert] | blockade SEA | let pass | place ITEM [RESOURCE] in PROVINCE "
+         "| place hero | done"
          "   (SETS: cards joined by commas, sets by +)")
 
 
@@ -99,6 +100,13 @@ def parse_order(text: str, state: State, civ: str) -> cm.AnyOrder:
                            sea=_place(state, sea, "sea"))
         case ["attack", who, "in", sea]:
             return cm.Attack(civ=civ, sea=_place(state, sea, "sea"), target=civ_of(who))
+        case ["place", "hero"]:
+            return cm.Place(civ=civ, item="hero")
+        case ["place", "caravan", resource, "in", where]:
+            return cm.Place(civ=civ, item="caravan", resource=resource, province=_place(state, where, "province"))
+        case ["place", item, "in", where]:
+            return cm.Place(civ=civ, item=_named("item", item, {i: [] for i in (*ITEMS, "influence")}),
+                            province=_place(state, where, "province"))
         case ["blockade", sea]:
             return cm.Blockade(civ=civ, sea=_place(state, sea, "sea"))
         case ["let", "pass"]:
@@ -160,6 +168,12 @@ def format_order(cmd: Any) -> str:
         case cm.March(count=c, unit=u, source=s, dest=d, then=then, sack=sack):
             tail = "" if not then else f" then sack {sack}" if then == "sack" else f" then {then}"
             return f"march {c} {u} from {s} to {d}{tail}"
+        case cm.Place(item="hero"):
+            return "place hero"
+        case cm.Place(item="caravan", resource=res, province=p):
+            return f"place caravan {res} in {p}"
+        case cm.Place(item=item, province=p):
+            return f"place {item} in {p}"
         case cm.Blockade(sea=sea):
             return f"blockade {sea}"
         case cm.LetPass():
@@ -210,6 +224,9 @@ def describe(event: ev.AnyEvent, viewer: str | None) -> str:
             return f"Round {r}: the {phase} phase began"
         case ev.TurnOrder(order=order):
             return "Order of play: " + ", ".join(n(c) for c in order)
+        case ev.Placed(civ=civ, item=item, province=p, resource=res, points=pts):
+            what = n(item) if not p else (f"a caravan on {res}" if item == "caravan" else item)
+            return f"{n(civ)} placed {what}{' in ' + n(p) if p else ''} ({pts} points)"
         case ev.IncomeCollected(civ=civ, cards=cards):
             return f"{n(civ)} collected {_cards(cards)}"
         case ev.TradeAsked(civ=civ, count=count, traders=traders):
