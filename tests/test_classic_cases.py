@@ -66,7 +66,7 @@ class Table:
     def __init__(self, case: dict[str, Any]) -> None:
         self.secret = seeded_secret(case.get("seed", "case"))
         civs = tuple(case.get("civs", ("rome", "greece", "carthage")))
-        options = {k: case[k] for k in ("variant", "setup") if k in case}
+        options: dict[str, str] = {k: str(case[k]) for k in ("variant", "setup") if k in case}
         create = RULESET.new_game(NewGame(sides=civs, options=options, fair_play=False))
         _, state = RULESET.decide(State(commitment=commitment(self.secret)), create, self.rng(0))
         doc = merged(json.loads(msgspec.json.encode(state)), case.get("position", {}))
