@@ -234,6 +234,18 @@ def test_a_broken_board_file_is_refused_with_its_problems(db: Path, tmp_path: Pa
     assert "land link" in result.stderr and not (tmp_path / "classic.db").exists()
 
 
+def test_draw_and_html_picture_the_board_as_a_side_sees_it(db: Path, game: str, tmp_path: Path) -> None:
+    """mn draw writes a schematic SVG of the board; mn html a page to step through the game."""
+    svg, page = tmp_path / "b.svg", tmp_path / "g.html"
+
+    drawn = mn(db, "draw", game, "--as", "greece", "-o", str(svg))
+    html = mn(db, "html", game, "--as", "greece", "-o", str(page))
+
+    assert drawn.exit_code == 0 and html.exit_code == 0, html.output
+    assert svg.read_text().startswith("<svg") and "Achaea" in svg.read_text()
+    assert "not a map" in svg.read_text() and "<html" in page.read_text().lower()
+
+
 @pytest.mark.slow
 def test_the_demo_plays_six_players_to_a_win_that_verifies(db: Path) -> None:
     result = mn(db, "demo", "--ruleset", "classic", "--players", "6")

@@ -54,6 +54,7 @@ def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
         "position": mn(db, "position", gid, "--as", viewer),
         "replay": mn(db, "replay", gid, "--to", str(max(1, last - 2)), "--as", viewer, "--json"),
         "check": mn(db, "check", gid, "--as", viewer, "done", "--json"),
+        "draw": mn(db, "draw", gid, "--as", viewer, "-o", "-"),
     }
     for seq in range(max(1, last - 6), last + 1):
         out[f"explain {seq}"] = mn(db, "explain", gid, str(seq), "--as", viewer, "--json")

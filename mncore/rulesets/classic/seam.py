@@ -255,4 +255,19 @@ class Classic:
         return check_board_file(path)
 
 
+    # --- pictures: mn draw, mn html (a schematic of the board) -------------------------------------
+
+    def draw_svg(self, state: Any, viewer: str | None) -> str:
+        from mncore.rulesets.classic.draw import draw_svg
+        return draw_svg(state, viewer)
+
+    def series(self, state: Any, viewer: str | None) -> dict[str, dict[str, float]]:
+        from mncore.rulesets.classic.draw import series
+        return series(state, viewer)
+
+    def side_colour(self, side: str) -> str:
+        from mncore.rulesets.classic.draw import colour
+        return colour(side)
+
+
 RULESET: Ruleset = Classic()
