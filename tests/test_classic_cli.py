@@ -253,3 +253,22 @@ def test_the_demo_plays_six_players_to_a_win_that_verifies(db: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Result: Greece won by classic:7.1" in result.stdout
     assert "Verify: ok" in result.stdout
+
+
+def test_rules_prints_a_ruling_of_the_classic_game(db: Path) -> None:
+    """mn rules --ruleset classic C4 prints the ruling a refusal cites."""
+    result = mn(db, "rules", "--ruleset", "classic", "C4")
+
+    assert result.exit_code == 0
+    assert result.stdout.startswith("## C4 — An offering is a set of 3 cards\n")
+
+
+def test_the_options_of_a_new_game_are_checked(db: Path) -> None:
+    """--option takes the ruleset's own options; an unknown one or value is refused with exit 2."""
+    longer = mn(db, "new", "--ruleset", "classic", "--empire", "rome", "--empire", "greece", "--empire",
+                "egypt", "--option", "variant=long", "--option", "setup=advanced", "--seed", "o", "--id", "o1")
+    bad = mn(db, "new", "--ruleset", "classic", "--empire", "rome", "--option", "variant=short")
+
+    assert longer.exit_code == 0, longer.output
+    assert doc(db, "show", "o1")["variant"] == "long" and doc(db, "show", "o1")["phase"] == "setup"
+    assert bad.exit_code == 2 and bad.stderr == "Error: option variant=short: expected standard or long\n"
