@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -139,7 +138,3 @@ def _first_accepted(state: State, civ: str, style: str, rand: random.Random, rng
             continue
         return order
     raise RuntimeError(f"{civ} must act but none of its orders is accepted: {lines[:5]}")
-
-
-def counts(state: State) -> Counter[str]:
-    return Counter({c: len(state.cards.get(c, ())) for c in state.civs})
