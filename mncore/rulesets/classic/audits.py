@@ -166,7 +166,9 @@ _RULES: dict[str, list[str]] = {
     "CardBought": ["classic:5.10"], "HandsDiscarded": ["classic:5.2"], "Marched": ["classic:6.4"],
     "Sacked": ["classic:6.11"], "Settled": ["classic:6.11"], "RoleAssigned": ["classic:2.1", "classic:2.2"],
     "RoleTied": ["classic:2.2"], "TurnOrder": ["classic:2.3", "classic:C5"],
-    "CardsSetAside": ["classic:1.2"], "GameCreated": ["classic:1.4", "classic:1.5", "classic:1.6"],
+    "CardsSetAside": ["classic:1.2"], "Placed": ["classic:1.7", "classic:C15"],
+    "BlockadeDeclared": ["classic:6.13", "classic:C14"], "BlockadeEnded": ["classic:6.13", "classic:C14"],
+    "GameCreated": ["classic:1.4", "classic:1.5", "classic:1.6"],
 }
 
 
