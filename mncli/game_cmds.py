@@ -30,6 +30,8 @@ from mncore.protocol import NewGame, Ruleset
               help="A board file of your own (checked first; see mn map check).")
 @click.option("--display", type=click.Choice(["first-game", "experienced"]), default="first-game",
               show_default=True, help="The hero and wonder display of set-up step 5.")
+@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
+              help="One of the ruleset's own options, e.g. variant=long (docs/classic.md).")
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start a sandbox game at the position in this file (docs/positions.md).")
@@ -43,8 +45,8 @@ from mncore.protocol import NewGame, Ruleset
 @ruleset_option
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
-        seed: str | None, board_file: str | None, display: str, game_id: str | None,
-        position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...],
+        seed: str | None, board_file: str | None, display: str, game_options: tuple[str, ...],
+        game_id: str | None, position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...],
         signed_only: bool, ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
 
@@ -65,6 +67,11 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
                                      bool(empires or players or random_empires or board_file)))
         return
     options = {"display": display} if display != "first-game" else {}
+    for item in game_options:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InvalidCommand(f"--option {item}: write KEY=VALUE")
+        options[key.strip()] = value.strip()
     spec = NewGame(sides=empires, players=players, random_sides=random_empires, board_file=board_file,
                    fair_play=seed is None, options=options)
     cmd = ruleset.new_game(spec)

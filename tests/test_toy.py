@@ -153,7 +153,8 @@ def test_new_with_an_unknown_ruleset_lists_the_known_ones(db: Path) -> None:
 
     assert result.exit_code == 2
     assert result.stderr == ("Error: unknown ruleset 'nosuch'; this engine knows: "
-                             "empires (mare-nostrum-empires-2016), toy (toy-2026)\n")
+                             "classic (mare-nostrum-classic-2003), empires (mare-nostrum-empires-2016), "
+                             "toy (toy-2026)\n")
     assert not db.exists()
 
 
@@ -176,7 +177,8 @@ def test_a_log_created_under_an_unknown_ruleset_is_refused(db: Path, game: str,
 
     assert imported.exit_code == 2
     assert ("created under ruleset 'chess-1475', which this engine does not know (this engine "
-            "knows: empires (mare-nostrum-empires-2016), toy (toy-2026)); refusing to read it"
+            "knows: classic (mare-nostrum-classic-2003), empires (mare-nostrum-empires-2016), "
+            "toy (toy-2026)); refusing to read it"
             in imported.stderr)
     assert verify.exit_code == 4 and "chess-1475" in verify.stderr
 
