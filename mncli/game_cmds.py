@@ -130,11 +130,17 @@ def games(ctx: click.Context, as_json: bool) -> None:
 
 @click.command("status")
 @click.argument("game_id", metavar="GAME")
+@click.option("--now", "now", default=None, metavar="TIME",
+              help="The time to judge deadlines at (ISO 8601) [default: the clock].")
 @json_option
 @click.pass_context
-def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
-    """Round, phase, who must act and what decision is pending."""
-    loaded = game.current(open_store(ctx), game_id)
+def status(ctx: click.Context, game_id: str, now: str | None, as_json: bool) -> None:
+    """Round, phase, who must act and what decision is pending; with deadlines (mn deadline), since
+    when each side has been waited for, and who is overdue since when."""
+    store = open_store(ctx)
+    loaded = game.current(store, game_id)
+    at = pbem.parse_time(now) if now else game.utc_now()
+    waiting = game.waiting(store, game_id) if loaded.ledger.pbem else {}
     if as_json:
         doc = redaction.view(loaded.ruleset, loaded.state, None)  # only the public keys below
         out: dict[str, Any] = {k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
@@ -143,10 +149,28 @@ def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
         out["head"] = {"seq": loaded.head[0], "hash": loaded.head[1]}
         out["signing"] = ({"keys": ledger.keys, "signed_only": ledger.signed_only}
                           if ledger.published else None)
+        if waiting:
+            out["waiting"] = [{"side": w.side, "since": w.since, "since_event": w.since_seq, "due": w.due,
+                               "overdue": w.due is not None and pbem.is_past(w.due, at)}
+                              for w in waiting.values()]
         emit_json(out)
     else:
         click.echo(loaded.ruleset.status_text(loaded.state))
+        _deadlines(loaded.ruleset, waiting, at)
         _sign_hint(loaded)
+
+
+def _deadlines(ruleset: Ruleset, waiting: dict[str, pbem.Waiting], at: str) -> None:
+    """Since when each side is waited for, its deadline, and who is overdue since when (K4)."""
+    timed = [w for w in waiting.values() if w.due is not None]
+    if not timed:
+        return
+    click.echo(f"Deadlines (at {at[:19]}Z):")
+    for w in timed:
+        due = str(w.due)
+        state = f"OVERDUE since {due[:19]}Z" if pbem.is_past(due, at) else f"due {due[:19]}Z"
+        click.echo(f"  {ruleset.side_name(w.side)}: waited for since {w.since[:19]}Z (event "
+                   f"{w.since_seq}), {state}")
 
 
 def _sign_hint(loaded: game.Current) -> None:
@@ -299,7 +323,7 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
     rows += game.advance(store, game_id)
     after = game.current(store, game_id)
     echo_rows(ruleset, rows, empire, after.meta.secret is not None)
-    _receipt(after)
+    receipt(after)
 
 
 def echo_rows(ruleset: Ruleset, rows: list[Row], viewer: str | None, opened: bool) -> None:
@@ -314,7 +338,7 @@ def act_mark(actor: str) -> str:
     return f"[{actor}] " if actor in SERVICE_ACTORS else ""
 
 
-def _receipt(loaded: game.Loaded | game.Current) -> None:
+def receipt(loaded: game.Loaded | game.Current) -> None:
     """The receipt a player keeps: with it, `mn verify --head` catches a log later cut or rewritten."""
     seq, head = loaded.head
     click.echo(f"Receipt: game {loaded.game_id}, event {seq}, head {head}")
@@ -332,7 +356,7 @@ def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str 
     rows += game.advance(store, game_id)
     after = game.current(store, game_id)
     echo_rows(ruleset, rows, block.side, after.meta.secret is not None)
-    _receipt(after)
+    receipt(after)
 
 
 def _read_text(source: str) -> str:

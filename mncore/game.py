@@ -711,7 +711,7 @@ def last_batch(loaded: Loaded, side: str) -> int:
     from mncore.errors import RuleViolation
     gone = pbem.undone_seqs(loaded.rows)
     mine = [s for s in pbem.spans(loaded.ruleset, loaded.rows)
-            if s.giver == side and s.first not in gone and s.kind not in ("ConsentUndo", "SetStandingOrders")]
+            if s.giver == side and s.first not in gone and s.kind not in pbem.BESIDE_PLAY]
     if not mine:
         raise RuleViolation("kernel:K1", f"{loaded.ruleset.side_name(side)} has no batch of orders to "
                                          "take back")

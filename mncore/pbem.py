@@ -17,8 +17,8 @@ from mncore.host import (DEADLINE, FORCED, STANDING, UNDO_TYPES, BatchUndone, Co
 from mncore.protocol import HOST, Defaults, Ruleset
 from mncore.store import Row
 
-# acts that change no game state and are not a side's move: an undo passes over them (K1)
-_BESIDE_PLAY = ("ConsentUndo", "SetPace", "SetStandingOrders")
+# acts that are not a side's move: an undo passes over them, and cannot take them back (K1)
+BESIDE_PLAY = ("ConsentUndo", "SetPace", "SetStandingOrders", "UndoBatch", "CorrectBatch")
 MAX_HOURS = 24 * 366  # a deadline longer than a year is a typo
 
 
@@ -198,7 +198,7 @@ def _undo_span(ruleset: Ruleset, log: Log, batch: int, rule: str) -> tuple[Span,
     gone = undone_seqs(log.rows)
     all_spans = [s for s in spans(ruleset, log.rows) if s.first not in gone]
     found = next((i for i, s in enumerate(all_spans) if s.first == batch), None)
-    if found is None or all_spans[found].giver == HOST:
+    if found is None or all_spans[found].giver == HOST or all_spans[found].kind in BESIDE_PLAY:
         raise RuleViolation(rule, f"event {batch} does not start a batch of orders still in play: "
                                   "nothing to take back there")
     return all_spans[found], all_spans[found + 1:]
@@ -215,7 +215,7 @@ def undo_needs(ruleset: Ruleset, log: Log, side: str, batch: int) -> tuple[int, 
                                          f"{_name(ruleset, first.giver)}'s, not {_name(ruleset, side)}'s")
     others: set[str] = set()
     for s in after:
-        if s.kind in _BESIDE_PLAY:
+        if s.kind in BESIDE_PLAY:
             continue
         if s.giver == HOST:
             raise RuleViolation("kernel:K1", f"the host acted at event {s.first} after it "
@@ -419,6 +419,11 @@ def _iso(t: dt.datetime) -> str:
 def parse_time(text: str) -> str:
     """A time the caller gives (--now), as the ISO 8601 UTC text the log records."""
     return _time(text).astimezone(dt.UTC).isoformat(timespec="microseconds")
+
+
+def is_past(due: str, now: str) -> bool:
+    """Whether a deadline has passed at `now`."""
+    return _time(due) <= _time(now)
 
 
 def overdue(ruleset: Ruleset, log: Log, now: str) -> list[Waiting]:

@@ -211,3 +211,5 @@ class Defaults(Protocol):
         """The order lines of the one legal answer to the side's pending decision; None if it has a choice."""
     def reveals(self, event: Any) -> bool:
         """True when the event records a random outcome or shows a fact hidden until then."""
+    def phases(self) -> tuple[str, ...]:
+        """The game's phases, as Meta.phase names them (per-phase deadlines)."""

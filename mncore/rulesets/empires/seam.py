@@ -221,6 +221,24 @@ class Empires:
     def side_name(self, side: str) -> str:
         return next((e.name for e in load_ruleset().empires if e.id == side), side)
 
+    # --- play by email: defaults, forced answers, what reveals (docs/defaults.md) -----------------
+
+    def default_orders(self, state: Any, side: str) -> tuple[str, ...]:
+        from mncore.rulesets.empires.defaults import default_orders
+        return default_orders(state, cast(Empire, side))
+
+    def forced_orders(self, state: Any, side: str) -> tuple[str, ...] | None:
+        from mncore.rulesets.empires.defaults import forced_orders
+        return forced_orders(state, cast(Empire, side))
+
+    def reveals(self, event: Any) -> bool:
+        from mncore.rulesets.empires.defaults import reveals
+        return reveals(event)
+
+    def phases(self) -> tuple[str, ...]:
+        from mncore.rulesets.empires.ids import PHASES
+        return tuple(PHASES)
+
     def conceal(self, state: Any, viewer: str, rng: Rng) -> GameState:
         """The face-down display tiles and the legendary pile in an order drawn from rng: what
         `mn check` turns up or draws then says nothing of the real order (the future draws)."""
