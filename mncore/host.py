@@ -229,8 +229,9 @@ PBEM_COMMANDS = (OrderBatch, UndoBatch, ConsentUndo, CorrectBatch, SetPace, Defa
 UNDO_TYPES = ("BatchUndone", "Corrected")  # events that undo the events before them (K1, K3)
 
 
-def sentence(event: PbemEvent, name: Callable[[str], str]) -> str:
-    """One sentence for a kernel event of play by email, sides named by `name`."""
+def sentence(event: PbemEvent, name: Callable[[str], str], viewer: str | None) -> str:
+    """One sentence for a kernel event of play by email as viewer may read it (None: the host),
+    sides named by `name`; a side's standing orders are its own."""
     match event:
         case BatchUndone(side=side, batch=b, through=t, consented=c):
             agreed = f", with the consent of {', '.join(name(s) for s in c)}" if c else ""
@@ -248,6 +249,8 @@ def sentence(event: PbemEvent, name: Callable[[str], str]) -> str:
         case StandingOrdersSet(side=side, orders=orders):
             if not orders:
                 return f"{name(side)} withdrew its standing orders."
+            if viewer is not None and viewer != side:
+                return f"{name(side)} left standing orders."
             return f"{name(side)} left standing orders: {'; '.join(orders)}."
         case _:
             assert_never(event)

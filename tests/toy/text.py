@@ -83,7 +83,7 @@ def describe(event: AnyEvent, viewer: str | None) -> str:
         case SecretRevealed():
             return "The game's secret was revealed: every draw can now be checked"
         case (BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet()) as act:
-            return sentence(act, n)
+            return sentence(act, n, viewer)
         case LogUpgraded(previous_head=old):
             return f"The log was rewritten into the current format (old head {old})"
     return type(event).__name__

@@ -36,7 +36,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"The game's secret is revealed: {event.secret}."
         case (ev.BatchUndone() | ev.UndoConsented() | ev.Corrected() | ev.PaceSet()
               | ev.StandingOrdersSet()):
-            return sentence(event, title)
+            return sentence(event, title, viewer)
         case ev.LogUpgraded():
             return (f"The log is rewritten from format {event.from_version} into the current one; "
                     f"its old head was {event.previous_head}.")
