@@ -242,10 +242,9 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
     opened = loaded.meta.secret is not None
     wanted = _event_types(ruleset, types)
     # the round of each event is the round of the state it leads to, hence a fold from the start
-    state, in_round = ruleset.initial(""), {}
+    in_round = {}
     if rounds:
-        for r, event in zip(loaded.rows, loaded.events):
-            state = ruleset.evolve(state, event)
+        for r, state in zip(loaded.rows, pbem.states(ruleset, loaded.rows, loaded.events)):
             in_round[r.seq] = ruleset.meta(state).round
     docs = []
     gone = pbem.undone_seqs(loaded.rows)

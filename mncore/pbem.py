@@ -71,6 +71,20 @@ def fold_live(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> A
     return state
 
 
+def states(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Iterator[Any]:
+    """The state after each row, as the game stood then: at an undo or a correction it goes back to
+    the state before the batch taken back (the same states as folding the live events)."""
+    state = ruleset.initial("")
+    before: dict[int, Any] = {}
+    for r, e in zip(rows, events, strict=True):
+        if r.batch == r.seq:
+            before[r.seq] = state
+        state = ruleset.evolve(state, e)
+        if r.type in UNDO_TYPES:
+            state = before.get(int(msgspec.json.decode(r.payload)["batch"]), state)
+        yield state
+
+
 def giver_of(ruleset: Ruleset, command: Any) -> str:
     """The side whose act a command is, or HOST (the host's own acts)."""
     if isinstance(command, CorrectBatch | SetPace):
