@@ -737,10 +737,13 @@ def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row
     return rows, undo_missing(loaded, batch)
 
 
-def advance(store: Store, game_id: str, limit: int = 200) -> list[Row]:
+def advance(store: Store, game_id: str, limit: int = 200, cur: Current | None = None) -> list[Row]:
     """What the service answers by itself, in turn, until it has nothing to answer: a decision with one
-    legal answer when the pace takes them at once (K5), a side's standing order legal now (K6)."""
+    legal answer when the pace takes them at once (K5), a side's standing order legal now (K6).
+    `cur`: the game as just written, if the caller has it (saves a read when there is nothing to do)."""
     out: list[Row] = []
+    if cur is not None and not cur.ledger.pbem:
+        return out
     for _ in range(limit):
         if not current(store, game_id).ledger.pbem:
             return out

@@ -416,3 +416,20 @@ def test_K2_a_signed_consent_completes_the_undo(tmp_path: Path) -> None:
         "them (ruling K1).\n")
     assert [p["empire"] for p in doc(db, "status", "g")["pending"]] == ["carthage"]
     assert verified(db)
+
+
+def test_K1_a_snapshot_taken_before_an_undo_is_folded_past_correctly(
+        offering: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Snapshots every 2 events: the state read from the last snapshot and the rows after it, an
+    undo among them, is the state of the whole log folded without the events taken back."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "2")
+    db = offering
+    _all_offered(db)
+    ok(db, "undo", "g", "--as", "carthage")
+    ok(db, "consent", "g", "--as", "rome", "--batch", "11")
+    ok(db, "consent", "g", "--as", "greece", "--batch", "11")
+    store = Store(str(db))
+
+    assert store.last_snapshot_seq("g") > 11
+    assert game.current(store, "g").state == game.load(store, "g").state
+    assert game.current(store, "g", 13).state == game.load(store, "g", 13).state
