@@ -266,7 +266,7 @@ def submit(store: Store, loaded: Loaded | Current, command: Any,
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
     secret = _secret(store, loaded.game_id)
-    read = pbem.Log(rows=loaded.rows, events=loaded.events) if isinstance(loaded, Loaded) else None
+    read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
                                  log=read)
@@ -303,7 +303,7 @@ def submit_signed(store: Store, loaded: Loaded | Current,
     trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
                       pending_at=pending_at, pending_now=ruleset.pending(loaded.state))
     secret = _secret(store, loaded.game_id)
-    read = pbem.Log(rows=loaded.rows, events=loaded.events) if isinstance(loaded, Loaded) else None
+    read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
                                  log=read)
@@ -722,7 +722,7 @@ def undo_missing(loaded: Loaded, batch: int) -> list[str]:
         return []
     ruleset = loaded.ruleset
     giver = next(s.giver for s in pbem.spans(ruleset, loaded.rows) if s.first == batch)
-    _, needed = pbem.undo_needs(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events), giver, batch)
+    _, needed = pbem.undo_needs(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), giver, batch)
     if not needed:
         return []
     consents = pbem.consents_of(loaded.rows, batch)
@@ -786,7 +786,7 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
         ruleset, defaults = loaded.ruleset, loaded.ruleset
         if not isinstance(defaults, Defaults) or loaded.meta.over:
             return out
-        late = pbem.overdue(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events), now)
+        late = pbem.overdue(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), now)
         answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
                        if defaults.default_orders(loaded.state, w.side)), None)
         if answer is None:
@@ -819,4 +819,4 @@ def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
 def waiting(store: Store, game_id: str) -> dict[str, pbem.Waiting]:
     """Each side the game waits for, since when, and its deadline (K4)."""
     loaded = load(store, game_id)
-    return pbem.waiting(loaded.ruleset, pbem.Log(rows=loaded.rows, events=loaded.events))
+    return pbem.waiting(loaded.ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id))

@@ -28,6 +28,7 @@ class Log(msgspec.Struct, kw_only=True):
 
     rows: Sequence[Row]
     events: Sequence[Any]
+    game_id: str = ""  # the id the game is read under (a state taken back to is named with it)
 
 
 class Span(msgspec.Struct, frozen=True, kw_only=True):
@@ -308,16 +309,15 @@ def _undo(ruleset: Ruleset, state: Any, command: UndoBatch, log: Log) -> tuple[l
                                          "something was drawn or revealed, or another side acted since")
     event = BatchUndone(side=command.side, batch=command.batch, through=through,
                         consented=tuple(needed))
-    return [event], _reverted(ruleset, log, event.batch, through, state)
+    return [event], _reverted(ruleset, log, event.batch, through)
 
 
-def _reverted(ruleset: Ruleset, log: Log, batch: int, through: int, state: Any) -> Any:
+def _reverted(ruleset: Ruleset, log: Log, batch: int, through: int) -> Any:
     """The state once events batch..through are taken back (the name of the game kept)."""
     rows = [r for r in log.rows if not batch <= r.seq <= through]
     events = [e for r, e in zip(log.rows, log.events, strict=True) if not batch <= r.seq <= through]
-    meta_state = fold_live(ruleset, rows, events)
-    game_id = getattr(state, "game_id", "")
-    return ruleset.named(meta_state, game_id) if game_id else meta_state
+    folded = fold_live(ruleset, rows, events)
+    return ruleset.named(folded, log.game_id) if log.game_id else folded
 
 
 def _consent(ruleset: Ruleset, state: Any, command: ConsentUndo, log: Log) -> tuple[list[Any], Any]:
@@ -335,7 +335,7 @@ def _consent(ruleset: Ruleset, state: Any, command: ConsentUndo, log: Log) -> tu
         return [given], state
     # the consent that completes them (the giver's request among them) takes the batch back at once
     undone = BatchUndone(side=first.giver, batch=command.batch, through=through, consented=tuple(needed))
-    return [given, undone], _reverted(ruleset, log, command.batch, through, state)
+    return [given, undone], _reverted(ruleset, log, command.batch, through)
 
 
 def _correct(ruleset: Ruleset, state: Any, command: CorrectBatch, log: Log) -> tuple[list[Any], Any]:
@@ -347,7 +347,7 @@ def _correct(ruleset: Ruleset, state: Any, command: CorrectBatch, log: Log) -> t
         raise RuleViolation("kernel:K3", "the game's secret was revealed after that batch: a "
                                          "correction cannot take back a reveal")
     event = Corrected(batch=command.batch, through=log.rows[-1].seq, reason=reason)
-    return [event], _reverted(ruleset, log, event.batch, event.through, state)
+    return [event], _reverted(ruleset, log, event.batch, event.through)
 
 
 def _pace(ruleset: Ruleset, state: Any, command: SetPace) -> tuple[list[Any], Any]:
