@@ -11,7 +11,7 @@ import msgspec
 
 from mncore.dice import Rng, SecretNeeded
 from mncore.errors import CommandRejected, InvalidCommand, RuleViolation
-from mncore.host import (DEADLINE, FORCED, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo, Corrected,
+from mncore.host import (DEADLINE, PBEM_COMMANDS, FORCED, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo, Corrected,
                          CorrectBatch, DefaultOrders, ForcedOrders, OrderBatch, PaceSet, SetPace,
                          SetStandingOrders, SignedOrders, StandingOrder, StandingOrdersSet, UndoBatch,
                          UndoConsented)
@@ -294,10 +294,40 @@ def undo_needs(ruleset: Ruleset, log: Log, side: str, batch: int) -> tuple[int, 
         raise RuleViolation("kernel:K1", "the game's secret was revealed after it: nothing before "
                                          "the reveal can be taken back")
     events = [e for r, e in zip(log.rows, log.events, strict=True) if r.seq >= batch]
-    if isinstance(ruleset, Defaults) and any(ruleset.reveals(e) for e in events):
+    revealed = isinstance(ruleset, Defaults) and any(ruleset.reveals(e) for e in events)
+    if revealed or drew_since(ruleset, log, batch):
         others |= set(ruleset.meta(fold_live(ruleset, log.rows, log.events)).sides)
     through = log.rows[-1].seq
     return through, sorted(others - {side})
+
+
+def drew_since(ruleset: Ruleset, log: Log, batch: int) -> bool:
+    """Whether a batch still in play from event `batch` on drew at random: each is decided again on
+    the state it was given in, with no secret, and a draw asks for it (whatever the game)."""
+    gone = undone_seqs(log.rows)
+    state = ruleset.initial("")
+    for r, after in zip(log.rows, states(ruleset, log.rows, log.events), strict=True):
+        if r.batch == r.seq and r.seq >= batch and r.seq not in gone and r.command is not None:
+            try:
+                _draws(ruleset, state, ruleset.decode_command(r.command))
+            except SecretNeeded:
+                return True
+            except Exception:  # a command that cannot be decided again drew nothing here: verify judges it
+                pass
+        state = after
+    return False
+
+
+def _draws(ruleset: Ruleset, state: Any, command: Any) -> None:
+    """Decide a command again with no secret, to see whether it draws (SecretNeeded if it does)."""
+    rng = Rng(None, "")
+    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders):
+        if not (isinstance(command, SignedOrders) and act_kind(command.orders) is not None):
+            decide_lines(ruleset, state, command.side, command.orders, rng)
+    elif isinstance(command, StandingOrder):
+        decide_lines(ruleset, state, command.side, [command.order], rng)
+    elif not isinstance(command, PBEM_COMMANDS) and ruleset.actor_of(command) != HOST:
+        ruleset.decide(state, command, rng)
 
 
 def _undo(ruleset: Ruleset, state: Any, command: UndoBatch, log: Log) -> tuple[list[Any], Any]:

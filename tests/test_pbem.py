@@ -433,3 +433,22 @@ def test_K1_a_snapshot_taken_before_an_undo_is_folded_past_correctly(
     assert store.last_snapshot_seq("g") > 11
     assert game.current(store, "g").state == game.load(store, "g").state
     assert game.current(store, "g", 13).state == game.load(store, "g", 13).state
+
+
+def test_K2_a_draw_needs_consent_in_a_game_that_declares_nothing_revealed(tmp_path: Path) -> None:
+    """The toy offers no Defaults: the kernel finds the clash's dice itself (decided again with no
+    secret, it asks for one), so Red cannot take its clash back alone; its muster it can."""
+    db = tmp_path / "toy.db"
+    ok(db, "new", "--ruleset", "toy", "--empire", "red", "--empire", "blue", "--seed", "toy", "--id", "g")
+    ok(db, "order", "g", "--as", "red", "muster ford")
+    alone = ok(db, "undo", "g", "--as", "red")
+    ok(db, "order", "g", "--as", "red", "muster ford")
+    ok(db, "order", "g", "--as", "blue", "muster ford")
+    clash = ok(db, "order", "g", "--as", "red", "clash ford")
+
+    asked = ok(db, "undo", "g", "--as", "red")
+
+    assert "took back" in alone and "rolled" in clash
+    assert asked.endswith("needs the consent of Blue (ruling K2); each gives it with: mn consent g --as "
+                          f"EMPIRE --batch {rows(db)[-2].batch}\n")
+    assert verified(db)
