@@ -781,6 +781,8 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
     deadline's act at `now` (K4), each followed by what the service answers by itself."""
     from mncore.protocol import Defaults
     out: list[Row] = []
+    if not current(store, game_id).ledger.pbem:
+        return out  # no pace was ever set: no deadline can have passed
     for _ in range(limit):
         loaded = load(store, game_id)
         ruleset, defaults = loaded.ruleset, loaded.ruleset
