@@ -122,10 +122,10 @@ def test_K1_a_side_takes_back_its_last_batch_alone(offering: Path) -> None:
 
     out = ok(db, "undo", "g", "--as", "rome")
 
-    assert out == "   10  Rome took back events 9 to 9; replay skips them (ruling K1).\n" + receipt(db)
+    assert out == "   10  Rome took back event 9; replay skips it (ruling K1).\n" + receipt(db)
     assert ok(db, "log", "g", "--from", "9") == (
         "    9  [undone] Rome offered 1 Coin, 2 Grain face down.\n"
-        "   10  Rome took back events 9 to 9; replay skips them (ruling K1).\n")
+        "   10  Rome took back event 9; replay skips it (ruling K1).\n")
     assert [p["empire"] for p in doc(db, "status", "g")["pending"]] == ["rome", "greece", "carthage"]
     assert doc(db, "log", "g", "--from", "9", "--to", "9")[0]["undone"] is True
     assert verified(db)
@@ -215,11 +215,11 @@ def test_K3_a_host_correction_carries_its_reason_to_every_side(offering: Path) -
 
     out = ok(db, "correct", "g", "--batch", "10", "--reason", "Greece's order was typed for Rome")
 
-    assert out == ("   11  Host correction: events 10 to 10 are undone. Reason: Greece's order was typed "
+    assert out == ("   11  Host correction: event 10 is undone. Reason: Greece's order was typed "
                    "for Rome (ruling K3).\n" + receipt(db))
     assert ok(db, "log", "g", "--as", "rome", "--from", "10") == (
         "   10  [undone] Greece placed 3 resources face down.\n"
-        "   11  Host correction: events 10 to 10 are undone. Reason: Greece's order was typed for "
+        "   11  Host correction: event 10 is undone. Reason: Greece's order was typed for "
         "Rome (ruling K3).\n")
     assert verified(db)
 
@@ -387,7 +387,7 @@ def test_K1_K6_a_signed_only_game_takes_undo_and_standing_orders_as_signed_block
 
     assert unsigned.exit_code == 2 and "signed orders only" in unsigned.stderr
     assert undone.exit_code == 0 and undone.stdout.startswith(
-        "   11  Rome took back events 10 to 10; replay skips them (ruling K1).\n")
+        "   11  Rome took back event 10; replay skips it (ruling K1).\n")
     assert standing.exit_code == 0 and standing.stdout.startswith(
         "   12  Greece left standing orders: offer coin coin coin.\n"
         "   13  [standing] Greece offered 3 Coin face down.\n")
