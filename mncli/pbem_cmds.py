@@ -120,7 +120,7 @@ def _phases(ruleset: Ruleset, items: tuple[str, ...]) -> dict[str, int]:
 
 
 @click.command("tick")
-@click.argument("game_id", metavar="GAME", required=False)
+@click.argument("game_id", metavar="[GAME]", required=False)
 @click.option("--all", "all_games", is_flag=True, help="Every game in the database.")
 @click.option("--now", "now", default=None, metavar="TIME", help=NOW_HELP)
 @click.pass_context
