@@ -764,9 +764,8 @@ def _service_answer(loaded: Loaded) -> Any:
     """The first answer the service gives now for a side, or None."""
     from mncore.protocol import Defaults
     ruleset = loaded.ruleset
-    forced = pbem.pace_of(loaded.rows).forced and isinstance(ruleset, Defaults)
     for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
-        if forced:
+        if isinstance(ruleset, Defaults) and pbem.takes_forced(loaded.rows, side):
             only = ruleset.forced_orders(loaded.state, side)
             if only:
                 return ForcedOrders(side=side, orders=tuple(only))

@@ -21,6 +21,7 @@ from mncore.store import Row
 # acts that are not a side's move: an undo passes over them, and cannot take them back (K1)
 BESIDE_PLAY = ("ConsentUndo", "SetPace", "SetStandingOrders", "UndoBatch", "CorrectBatch")
 MAX_HOURS = 24 * 366  # a deadline longer than a year is a typo
+FORCED_LINE = "forced"  # a standing order: take my decisions with one legal answer at once (K5, K6)
 
 
 class Log(msgspec.Struct, kw_only=True):
@@ -416,11 +417,18 @@ def _default(ruleset: Ruleset, state: Any, command: DefaultOrders, log: Log,
     return decide_lines(ruleset, state, command.side, command.orders, rng)
 
 
+def takes_forced(rows: Sequence[Row], side: str) -> bool:
+    """Whether the side's decisions with one legal answer are taken at once: the host's pace says so
+    for every side (K5), or the side's own standing order `forced` (K6)."""
+    return pace_of(rows).forced or FORCED_LINE in standing_of(rows, side)
+
+
 def _forced(ruleset: Ruleset, state: Any, command: ForcedOrders, log: Log,
             rng: Rng) -> tuple[list[Any], Any]:
-    if not pace_of(log.rows).forced:
-        raise RuleViolation("kernel:K5", "this game does not take forced answers at once "
-                                         "(mn deadline --forced)")
+    if not takes_forced(log.rows, command.side):
+        raise RuleViolation("kernel:K5", f"{_name(ruleset, command.side)}'s forced decisions are not "
+                                         "taken at once (mn deadline --forced, or its standing order "
+                                         "'forced')")
     _must_decide(ruleset, state, command.side, "kernel:K5")
     only = ruleset.forced_orders(state, command.side) if isinstance(ruleset, Defaults) else None
     if only is None or tuple(only) != tuple(command.orders):
@@ -443,6 +451,8 @@ def _standing(ruleset: Ruleset, state: Any, command: StandingOrder, log: Log,
 
 def _first_legal(ruleset: Ruleset, state: Any, side: str, orders: Sequence[str], rng: Rng) -> str | None:
     for line in orders:
+        if line == FORCED_LINE:
+            continue  # not an order: it asks for forced answers (takes_forced)
         try:
             decide_lines(ruleset, state, side, [line], rng)
         except SecretNeeded:

@@ -305,20 +305,16 @@ def test_K4_a_phase_that_does_not_exist_is_bad_input(db: Path) -> None:
 
 # --- forced answers and standing orders -------------------------------------------------------------
 
-def test_K5_no_decision_with_one_legal_answer_is_left_waiting(tmp_path: Path) -> None:
-    """With forced answers on, scripted play never leaves a side waiting on a decision that has one
-    legal answer; each forced batch is marked [forced] and verify decides it again."""
-    store = Store(str(tmp_path / "f.db"), create=True)
-    created = game.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=("rome", "greece", "carthage"))),
-                          seeded_secret("forced"), "g")
-    game.set_pace(store, created.game_id, 0, {}, True)
-    rand = random.Random(7)
-    for _ in range(60):
+def _scripted(store: Store, seed: int, orders: int, waits: Any) -> None:
+    """Scripted play from options(), the service answering after each order; `waits(state)` is
+    checked before each order."""
+    rand = random.Random(seed)
+    for _ in range(orders):
         cur = game.current(store, "g")
         pending = EMPIRES.pending(cur.state)
         if not pending:
             break
-        assert all(EMPIRES.forced_orders(cur.state, p.empire) is None for p in pending)
+        waits(cur.state)
         side = pending[0].empire
         lines = [o.order for o in EMPIRES.options(cur.state, side) if o.order]
         lines += [o.template.format(**{k: rand.choice(v) for k, v in o.parts.items()})
@@ -331,8 +327,43 @@ def test_K5_no_decision_with_one_legal_answer_is_left_waiting(tmp_path: Path) ->
             break
         game.advance(store, "g")
 
+
+def _new_store(tmp_path: Path) -> Store:
+    store = Store(str(tmp_path / "f.db"), create=True)
+    game.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=("rome", "greece", "carthage"))),
+                seeded_secret("forced"), "g")
+    return store
+
+
+def test_K5_no_decision_with_one_legal_answer_is_left_waiting(tmp_path: Path) -> None:
+    """With forced answers on, scripted play never leaves a side waiting on a decision that has one
+    legal answer; each forced batch is marked [forced] and verify decides it again."""
+    store = _new_store(tmp_path)
+    game.set_pace(store, "g", 0, {}, True)
+
+    def none_forced(state: Any) -> None:
+        assert all(EMPIRES.forced_orders(state, p.empire) is None for p in EMPIRES.pending(state))
+
+    _scripted(store, 7, 60, none_forced)
+
     forced = [r for r in store.rows("g") if r.actor == "forced"]
     assert forced and game.verify_game(store, "g").ok
+
+
+def test_K6_the_standing_order_forced_takes_one_sides_forced_decisions(tmp_path: Path) -> None:
+    """Rome alone leaves the standing order 'forced': only Rome's one-answer decisions are taken."""
+    store = _new_store(tmp_path)
+    game.set_standing(store, "g", "rome", ["forced"])
+
+    def rome_not_forced(state: Any) -> None:
+        assert all(EMPIRES.forced_orders(state, p.empire) is None
+                   for p in EMPIRES.pending(state) if p.empire == "rome")
+
+    _scripted(store, 7, 60, rome_not_forced)
+
+    forced = [json.loads(r.command)["side"] for r in store.rows("g") if r.actor == "forced" and r.command]
+    assert forced and set(forced) == {"rome"}
+    assert game.verify_game(store, "g").ok
 
 
 def test_K6_a_standing_order_is_applied_when_the_side_must_decide(db: Path) -> None:
