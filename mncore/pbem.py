@@ -21,6 +21,8 @@ from mncore.store import Row
 # acts that are not a side's move: an undo passes over them, and cannot take them back (K1)
 BESIDE_PLAY = ("ConsentUndo", "SetPace", "SetStandingOrders", "UndoBatch", "CorrectBatch")
 MAX_HOURS = 24 * 366  # a deadline longer than a year is a typo
+MAX_TEXT = 2000  # characters of a correction's reason or of a standing order line
+MAX_STANDING = 64  # standing order lines a side may leave
 FORCED_LINE = "forced"  # a standing order: take my decisions with one legal answer at once (K5, K6)
 
 
@@ -373,6 +375,8 @@ def _correct(ruleset: Ruleset, state: Any, command: CorrectBatch, log: Log) -> t
     reason = command.reason.strip()
     if not reason:
         raise InvalidCommand("a correction needs its reason (--reason TEXT), which every side reads")
+    if len(reason) > MAX_TEXT:
+        raise InvalidCommand(f"the reason is {len(reason):,} characters long, more than {MAX_TEXT:,}")
     _undo_span(ruleset, log, command.batch, "kernel:K3")
     if any(r.type == "SecretRevealed" for r in log.rows if r.seq >= command.batch):
         raise RuleViolation("kernel:K3", "the game's secret was revealed after that batch: a "
@@ -389,9 +393,13 @@ def _pace(ruleset: Ruleset, state: Any, command: SetPace) -> tuple[list[Any], An
 
 
 def _standing_set(ruleset: Ruleset, state: Any, command: SetStandingOrders) -> tuple[list[Any], Any]:
-    for line in command.orders:
+    if len(command.orders) > MAX_STANDING:
+        raise InvalidCommand(f"{len(command.orders):,} standing orders: a side may leave {MAX_STANDING} at most")
+    for n, line in enumerate(command.orders, start=1):
         if not line.strip():
             raise InvalidCommand("a standing order is an order line; an empty one means nothing")
+        if len(line) > MAX_TEXT:
+            raise InvalidCommand(f"standing order {n} is {len(line):,} characters long, more than {MAX_TEXT:,}")
     return [StandingOrdersSet(side=command.side, orders=tuple(command.orders))], state
 
 
