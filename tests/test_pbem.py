@@ -483,3 +483,19 @@ def test_K2_a_draw_needs_consent_in_a_game_that_declares_nothing_revealed(tmp_pa
     assert asked.endswith("needs the consent of Blue (ruling K2); each gives it with: mn consent g --as "
                           f"EMPIRE --batch {rows(db)[-2].batch}\n")
     assert verified(db)
+
+
+def test_standing_orders_and_reasons_are_bounded_before_anything_is_written(db: Path) -> None:
+    """A 3,000-character standing order, 65 lines of them, a year-and-a-day deadline: exit 2, nothing
+    written."""
+    before = len(rows(db))
+
+    long_line = mn(db, "standing", "g", "--as", "rome", "x" * 3000)
+    many = mn(db, "standing", "g", "--as", "rome", *["done"] * 65)
+    slow = mn(db, "deadline", "g", "--hours", "8785")
+
+    assert (long_line.exit_code, many.exit_code, slow.exit_code) == (2, 2, 2)
+    assert long_line.stderr == "Error: standing order 1 is 3,000 characters long, more than 2,000\n"
+    assert many.stderr == "Error: 65 standing orders: a side may leave 64 at most\n"
+    assert slow.stderr == "Error: deadline of the game: 8785 hours is not 0 to 8784\n"
+    assert len(rows(db)) == before
