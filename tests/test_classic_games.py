@@ -15,7 +15,7 @@ from mncore.dice import seeded_secret
 from mncore.rulesets.classic.autoplay import play_stored
 from mncore.rulesets.classic.demo import STYLES, demo_command
 from mncore.rulesets.classic.seam import RULESET
-from mncore.store import Store
+from mncore.store import open_store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 # the players' styles: the demonstration's mix (one saves for the Pyramids), or every one a
@@ -36,7 +36,7 @@ def play(db: Path, game_id: str, players: int, variant: str, mix: str, seed: str
     cmd = demo_command(players, "standard" if variant == "advanced" else variant,
                        "advanced" if variant == "advanced" else "basic")
     secret = seeded_secret(seed)
-    store = Store(str(db), create=True)
+    store = open_store(str(db), create=True)
     loaded = game.create(store, RULESET, cmd, secret, game_id)
     loaded = play_stored(store, loaded, secret, random.Random(seed), 3000, dict(zip(cmd.civs, MIX[mix])))
     if loaded.state.winner is not None:
@@ -56,7 +56,7 @@ def test_7_a_scripted_game_is_won_and_verifies(players: int, variant: str, mix: 
     recomputed from the revealed secret and every command decided again."""
     loaded = play(tmp_path / "g.db", "g", players, variant, mix, seed)
 
-    report = game.verify_game(Store(str(tmp_path / "g.db")), "g")
+    report = game.verify_game(open_store(str(tmp_path / "g.db")), "g")
 
     assert loaded.state.winner is not None
     assert loaded.state.winner.condition == GAMES[(players, variant, mix, seed)]
@@ -82,7 +82,7 @@ def test_7_a_golden_game_imports_verifies_and_ends_by_its_condition(condition: s
     assert imported.exit_code == 0, imported.output
     assert verified.exit_code == 0, verified.output
     assert "every random outcome recomputes" in verified.stdout
-    state = game.load(Store(str(db)), imported.stdout.strip()).state
+    state = game.load(open_store(str(db)), imported.stdout.strip()).state
     assert state.winner is not None and state.winner.condition == condition
 
 

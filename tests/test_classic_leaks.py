@@ -17,7 +17,7 @@ from mncore.dice import seeded_secret
 from mncore.rulesets.classic.autoplay import play_stored
 from mncore.rulesets.classic.demo import STYLES, demo_command
 from mncore.rulesets.classic.seam import RULESET
-from mncore.store import Row, Store
+from mncore.store import Row, open_store
 from test_leaks import HEX, _candidate_hashes, _truncated_copy, mn
 
 TIME = re.compile(r"\d{4}-\d\d-\d\dT[0-9:.]+\+00:00")
@@ -26,7 +26,7 @@ TIME = re.compile(r"\d{4}-\d\d-\d\dT[0-9:.]+\+00:00")
 def _played(tmp: Path, players: int, orders: int, seed: str) -> tuple[Path, str, tuple[str, ...]]:
     db = tmp / f"g{players}.db"
     cmd = demo_command(players)
-    store = Store(str(db), create=True)
+    store = open_store(str(db), create=True)
     secret = seeded_secret(seed)
     loaded = game.create(store, RULESET, cmd, secret, "g")
     play_stored(store, loaded, secret, random.Random(seed), orders, dict(zip(cmd.civs, STYLES)))
@@ -36,7 +36,7 @@ def _played(tmp: Path, players: int, orders: int, seed: str) -> tuple[Path, str,
 def _hidden_from(db: Path, gid: str, viewer: str, mine: bool = False) -> list[tuple[Row, str, Any]]:
     """(row, field, plain value) of every hidden field viewer may not see (with mine: may see)."""
     out = []
-    for r in Store(str(db)).rows(gid):
+    for r in open_store(str(db)).rows(gid):
         for h in redaction.row_hidden(RULESET, r):
             if (viewer in h.visible_to) == mine:
                 root, parts = chain.split_field(h.field)
@@ -46,7 +46,7 @@ def _hidden_from(db: Path, gid: str, viewer: str, mine: bool = False) -> list[tu
 
 
 def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
-    last = len(Store(str(db)).rows(gid))
+    last = len(open_store(str(db)).rows(gid))
     bundle = tmp / f"{viewer}.bundle"
     out = {
         "log": mn(db, "log", gid, "--as", viewer), "log --json": mn(db, "log", gid, "--as", viewer, "--json"),
@@ -71,7 +71,7 @@ def _snippet(field: str, value: Any) -> str:
 
 
 def _assert_no_leak(db: Path, gid: str, viewer: str, outputs: dict[str, str]) -> None:
-    rows = Store(str(db)).rows(gid)
+    rows = open_store(str(db)).rows(gid)
     own = {_snippet(f, v) for _, f, v in _hidden_from(db, gid, viewer, mine=True)}
     for name, text in outputs.items():
         shown = set(HEX.findall(text))
@@ -89,7 +89,7 @@ def test_no_output_made_for_a_civilisation_holds_anothers_hidden_cards(tmp_path:
     """Scripted games stopped while offers lie face down and after the Director's card: every output
     made for each civilisation holds no other's hidden card, plainly or hashed."""
     db, gid, civs = _played(tmp_path, players, 60, seed)
-    rows = Store(str(db)).rows(gid)
+    rows = open_store(str(db)).rows(gid)
     stops = sorted({r.seq for r in rows if r.type in ("CardsOffered", "CardGiven")})
     assert stops, "the scripted game reached no face-down offer"
     for stop in [stops[0], stops[len(stops) // 2], stops[-1]]:

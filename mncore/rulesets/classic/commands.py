@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from mncore.host import PublishKeys, RevealSecret, SignedOrders, UpgradeLog
+from mncore.host import PbemCommand, PublishKeys, RevealSecret, SignedOrders, UpgradeLog
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Item, Mover, Role, Setup, Variant
 from mncore.rulesets.classic.state import State
@@ -127,7 +127,7 @@ class EndTurn(Order, frozen=True, kw_only=True):
 AnyOrder = AwardRole | Ask | Offer | Take | Give | Pray | Invoke | Build | PlaceInfluence | Buy | Sail \
     | Attack | March | Place | Blockade | LetPass | EndTurn
 AnyCommand = CreateGame | CreateFromPosition | RevealSecret | UpgradeLog | PublishKeys | SignedOrders \
-    | AnyOrder
+    | PbemCommand | AnyOrder
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _DECODER = msgspec.json.Decoder(AnyCommand)

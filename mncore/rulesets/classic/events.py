@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from mncore.host import KeysPublished, LogUpgraded, SecretRevealed
+from mncore.host import KeysPublished, LogUpgraded, PbemEvent, SecretRevealed
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Building, Item, Phase, Role
 from mncore.rulesets.classic.state import Options, State, Units
@@ -247,7 +247,7 @@ AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTi
             | GodsReturned | GodTaken | GodInvoked | TurnEnded | ItemBuilt | InfluencePlaced
             | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | BlockadeDeclared | BlockadeEnded
             | GroundBattle
-            | Sacked | Settled | GameWon | SecretRevealed | LogUpgraded | KeysPublished)
+            | Sacked | Settled | GameWon | SecretRevealed | LogUpgraded | KeysPublished | PbemEvent)
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _DECODER = msgspec.json.Decoder(AnyEvent)

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import (PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
+from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
                          upgrade_events)
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
 from mncore.store import Row
@@ -91,6 +91,8 @@ class Classic:
             case UpgradeLog():
                 return list(upgrade_events(command))
             case PublishKeys() | SignedOrders():
+                kernel_only(command)
+            case _ if isinstance(command, PBEM_COMMANDS):
                 kernel_only(command)
             case _:
                 return decide_order(state, command, rng)
