@@ -16,6 +16,7 @@ from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pendin
 from mncore.store import Row
 from mncore.rulesets.empires import commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
+from mncore.rulesets.empires.evolve import evolve
 from mncore.rulesets.empires.ids import TRACKS, Empire
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
@@ -65,9 +66,8 @@ class Empires:
     def initial(self, commitment: str) -> GameState:
         return GameState(commitment=commitment)
 
-    def evolve(self, state: Any, event: Any) -> GameState:
-        from mncore.rulesets.empires.evolve import evolve
-        return evolve(state, event)
+    # the reducer itself, not a method calling it: a bulk replay calls it once per event
+    evolve = staticmethod(evolve)
 
     def decide(self, state: Any, command: Any, rng: Rng) -> tuple[list[Any], GameState]:
         try:
