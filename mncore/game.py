@@ -18,7 +18,7 @@ from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_l
 from mncore.dice import Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.host import PublishKeys, SignedOrders
-from mncore.logread import content_head, decode_row, decode_rows, fold, ruleset_of
+from mncore.logread import collector_paused, content_head, decode_row, decode_rows, fold, ruleset_of
 from mncore.host import UpgradeLog
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Snapshot, Store
@@ -113,18 +113,19 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
                       state=ruleset.initial(""), head=(0, GENESIS_HASH), draw_head=GENESIS_HASH,
                       batches=0, ledger=trust.Ledger())
     state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
-    for row in store.stream_rows(game_id, head[0] + 1, upto):
-        event = decode_row(ruleset, row, "cannot decode the stored event")
-        try:
-            state = ruleset.evolve(state, event)
-        except Exception as err:  # as in load: an edited database, whatever the error
-            raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
-                                            "run mn verify") from None
-        if row.batch == row.seq:
-            batches += 1
-        trust.note_row(cur.ledger, ruleset, row, batches)
-        draw_head = content_link(draw_head, row.payload)
-        head = (row.seq, row.hash)
+    with collector_paused():
+        for row in store.stream_rows(game_id, head[0] + 1, upto):
+            event = decode_row(ruleset, row, "cannot decode the stored event")
+            try:
+                state = ruleset.evolve(state, event)
+            except Exception as err:  # as in load: an edited database, whatever the error
+                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                "run mn verify") from None
+            if row.batch == row.seq:
+                batches += 1
+            trust.note_row(cur.ledger, ruleset, row, batches)
+            draw_head = content_link(draw_head, row.payload)
+            head = (row.seq, row.hash)
     if head[0] == 0:
         raise IntegrityFailure(1, f"game {game_id} has no events")
     cur.state, cur.draw_head, cur.head, cur.batches = ruleset.named(state, game_id), draw_head, head, batches
@@ -176,13 +177,14 @@ def _snapshot(store: Store, cur: Current) -> int:
 
 def _replayed(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Any:
     """The fold of a stored log; a row that does not replay is an IntegrityFailure at its seq."""
-    state = ruleset.initial("")
-    for row, event in zip(rows, events, strict=True):
-        try:
-            state = ruleset.evolve(state, event)
-        except Exception as err:  # an edited database, whatever the error: mn verify says more
-            raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
-                                            "run mn verify") from None
+    state, evolve = ruleset.initial(""), ruleset.evolve
+    with collector_paused():
+        for row, event in zip(rows, events, strict=True):
+            try:
+                state = evolve(state, event)
+            except Exception as err:  # an edited database, whatever the error: mn verify says more
+                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                "run mn verify") from None
     return state
 
 

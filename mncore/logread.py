@@ -89,11 +89,32 @@ def fold(ruleset: Ruleset, events: Iterable[Any], state: Any = None) -> Any:
     return state
 
 
+def replay_rows(ruleset: Ruleset, rows: Iterable[Row], state: Any = None) -> Any:
+    """The fold of a log's rows, each decoded as it is read (from Store.stream_rows): neither the
+    rows nor their events are held, so memory does not grow with the log."""
+    if state is None:
+        state = ruleset.initial("")
+    evolve = ruleset.evolve
+    with collector_paused():
+        for row in rows:
+            event = decode_row(ruleset, row, "cannot decode the stored event")
+            try:
+                state = evolve(state, event)
+            except Exception as err:  # an edited database, whatever the error: mn verify says more
+                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                "run mn verify") from None
+    return state
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for a bulk replay: a fold allocates a state per event, which
-    would trigger a collection every few hundred events, each scanning every live object, while the
-    states it drops hold no cycles and are freed by their reference counts."""
+    """The cyclic garbage collector off for a bulk replay or decode.
+
+    A fold allocates a state per event, which would trigger a collection every few hundred events,
+    each scanning the young objects (the states and events it keeps) to find no cycle: what it drops
+    is freed by reference counts. At the end, what it kept is moved to the oldest generation
+    unscanned (freeze, then unfreeze), so the first allocation after does not pay the deferred scan.
+    """
     if not gc.isenabled():  # nested, or the caller has its own reason
         yield
         return
@@ -101,4 +122,6 @@ def collector_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        gc.freeze()
+        gc.unfreeze()
         gc.enable()
