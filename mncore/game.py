@@ -67,6 +67,8 @@ class Current(msgspec.Struct, kw_only=True):
     batches: int  # how many batches the log holds
     ledger: trust.Ledger  # what the log says about signing (trust.ledger_of)
     snapshot_seq: int = 0  # the seq of the snapshot it started from (0: the log's start)
+    # the game's secret as the store holds it, read at the first order and kept for the next ones
+    secret: bytes | None | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def meta(self) -> Meta:
@@ -253,7 +255,7 @@ def submit(store: Store, loaded: Loaded | Current, command: Any) -> tuple[Loaded
     """
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
-    secret = _secret(store, loaded.game_id)
+    secret = _secret(store, loaded)
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
     return _append(store, loaded, ledger, command, events, state,
@@ -283,7 +285,7 @@ def submit_signed(store: Store, loaded: Loaded | Current,
 
     trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
                       pending_at=pending_at, pending_now=ruleset.pending(loaded.state))
-    secret = _secret(store, loaded.game_id)
+    secret = _secret(store, loaded)
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
     return _append(store, loaded, ledger, block, events, state, block.side, secret)
@@ -319,9 +321,15 @@ def _ledger(loaded: Loaded | Current) -> trust.Ledger:
     return trust.ledger_of(loaded.ruleset, loaded.rows) if isinstance(loaded, Loaded) else loaded.ledger
 
 
-def _secret(store: Store, game_id: str) -> bytes | None:
-    found = store.secret(game_id)
-    return bytes.fromhex(found) if found else None
+def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
+    """The game's secret, read from the store once per Current (it never changes once created)."""
+    if isinstance(loaded, Current) and not isinstance(loaded.secret, msgspec.UnsetType):
+        return loaded.secret
+    found = store.secret(loaded.game_id)
+    secret = bytes.fromhex(found) if found else None
+    if isinstance(loaded, Current):
+        loaded.secret = secret
+    return secret
 
 
 def _batches(loaded: Loaded | Current) -> int:
@@ -339,15 +347,13 @@ def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, comman
                         _new_rows(ruleset, events, actor, command, utc_now(), seq + 1, secret))
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
-    after = msgspec.json.decode(msgspec.json.encode(ledger), type=trust.Ledger)  # ledger: unchanged
     batches = _batches(loaded) + (1 if rows else 0)
-    for r in rows[:1]:
-        trust.note_row(after, ruleset, r, batches)
+    after = trust.advanced(ledger, ruleset, rows[0], batches) if rows else ledger  # ledger: unchanged
     cur = Current(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version, state=state,
                   head=(rows[-1].seq, rows[-1].hash) if rows else loaded.head,
                   draw_head=content_head(rows, loaded.draw_head), batches=batches, ledger=after,
                   snapshot_seq=(loaded.snapshot_seq if isinstance(loaded, Current)
-                                else store.last_snapshot_seq(loaded.game_id)))
+                                else store.last_snapshot_seq(loaded.game_id)), secret=secret)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,

@@ -87,6 +87,20 @@ def note_row(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> None:
         note(ledger, ruleset, ruleset.decode_command(row.command), row.seq)
 
 
+def advanced(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> Ledger:
+    """The ledger after one more batch opened by row (the `batches`-th), `ledger` left as it was: the
+    same object when the batch changes nothing in it (a game without keys: every order), else a
+    copy advanced by note_row. One order costs no copy of a ledger that grows with the log."""
+    if row.batch != row.seq or row.command is None:
+        return ledger
+    if not (ledger.published or (batches == 2 and row.type == "KeysPublished")):
+        return ledger
+    after = Ledger(keys=dict(ledger.keys), published=ledger.published, signed_only=ledger.signed_only,
+                   nonces=dict(ledger.nonces), acted=dict(ledger.acted))
+    note_row(after, ruleset, row, batches)
+    return after
+
+
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
            ledger: Ledger, batch: int) -> tuple[list[Any], Any]:
     """The events of any command as the log's batch number `batch` (1: the creation), and the state.

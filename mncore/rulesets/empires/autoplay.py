@@ -97,17 +97,21 @@ def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], m
 def play_stored(store: object, loaded: object, secret: bytes, rand: random.Random, max_orders: int,
                 styles: dict[Empire, str] | None = None, style: str = "random",
                 on_order: Callable[[object], None] | None = None) -> object:
-    """Play scripted orders into a stored game (each submitted as a player would); returns it loaded."""
+    """Play scripted orders into a stored game (each submitted as a player would), all in one
+    transaction; returns it loaded. Orders go to its Current, which neither rescans nor copies
+    the log per order."""
     from mncore import game
     from mncore.store import Store
-    assert isinstance(loaded, game.Loaded) and isinstance(store, Store)
-    for _ in range(max_orders):
-        if loaded.state.winner is not None:
-            break
-        choice = choose(loaded.state, rand, Rng(secret, loaded.head[1]), style, styles)
-        if choice is None:
-            break
-        loaded, _ = game.submit(store, loaded, choice.order)
-        if on_order is not None:
-            on_order(loaded)
-    return loaded
+    assert isinstance(loaded, game.Loaded | game.Current) and isinstance(store, Store)
+    cur = game.current(store, loaded.game_id)
+    with store.bulk():
+        for _ in range(max_orders):
+            if cur.state.winner is not None:
+                break
+            choice = choose(cur.state, rand, Rng(secret, cur.head[1]), style, styles)
+            if choice is None:
+                break
+            cur, _ = game.submit(store, cur, choice.order)
+            if on_order is not None:
+                on_order(cur)
+    return game.load(store, loaded.game_id)
