@@ -18,7 +18,7 @@ from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_l
 from mncore.dice import Rng, commitment
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.host import PublishKeys, SignedOrders
-from mncore.logread import collector_paused, content_head, decode_row, decode_rows, fold, ruleset_of
+from mncore.logread import collector_paused, content_head, decoded, decode_rows, fold, ruleset_of
 from mncore.host import UpgradeLog
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Snapshot, Store
@@ -116,8 +116,8 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
                       batches=0, ledger=trust.Ledger())
     state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
     with collector_paused():
-        for row in store.stream_rows(game_id, head[0] + 1, upto):
-            event = decode_row(ruleset, row, "cannot decode the stored event")
+        for row, event in decoded(ruleset, store.stream_rows(game_id, head[0] + 1, upto),
+                                  "cannot decode the stored event"):
             try:
                 state = ruleset.evolve(state, event)
             except Exception as err:  # as in load: an edited database, whatever the error
