@@ -12,7 +12,7 @@ from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.dice import SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
 from mncore.host import SignedOrders
-from mncore.logread import collector_paused, decode_row, ruleset_of
+from mncore.logread import collector_paused, decoded, ruleset_of
 from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
 
@@ -206,8 +206,7 @@ def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any], Any]:
     events: list[Any] = []
     state, evolve, encode = ruleset.initial(""), ruleset.evolve, ruleset.encode_event
     with collector_paused():
-        for r in rows:
-            event = decode_row(ruleset, r, "the payload is not a valid event")
+        for r, event in decoded(ruleset, rows, "the payload is not a valid event"):
             if ruleset.event_type_of(event) != r.type:
                 raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
                                               f"{ruleset.event_type_of(event)}")
