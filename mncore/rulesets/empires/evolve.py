@@ -32,7 +32,8 @@ def handles(kind: type[E]) -> Callable[[Callable[[GameState, E], GameState]],
                                         Callable[[GameState, E], GameState]]:
     """Register the decorated function as the one handler of events of type `kind`."""
     def register(fn: Callable[[GameState, E], GameState]) -> Callable[[GameState, E], GameState]:
-        assert kind not in HANDLERS, f"two handlers for {kind.__name__}"
+        if kind in HANDLERS:  # a second one would silently replace the first
+            raise TypeError(f"two handlers for {kind.__name__}")
         HANDLERS[kind] = fn
         return fn
     return register
