@@ -1,6 +1,8 @@
-"""Scripted players' orders drawn one at a time: families of orders tried in a random order weighed by
-the player's style, each family's lines built only when it is tried, so that a turn costs the few
-candidates a player tries instead of every option the rules can list (autoplay.choose lists them all).
+"""Scripted players' orders drawn family by family, each family's lines built only when it is tried.
+
+The families of a phase are tried in a random order weighed by the player's style, so that a turn costs
+the few candidates a player tries instead of every option the rules can list (autoplay.choose lists
+them all).
 
 decide() stays the judge: a drawn line it refuses is skipped, and when no family gives an accepted
 order the player falls back on every option the rules list, so that a player who must act always can.
