@@ -93,12 +93,14 @@ def main() -> None:
 
         def ours() -> None:
             path = Path(d) / f"ours{len(made)}.db"
-            store, loaded = _new(path, known.synchronous)
-            start = len(loaded.rows)
+            store, created = _new(path, known.synchronous)
+            cur = game.current(store, created.game_id)  # as mn order reads a game before its orders
+            appended: list[Row] = []
             for order in orders:
-                loaded, _ = game.submit(store, loaded, order)
+                cur, rows = game.submit(store, cur, order)
+                appended += rows
             store.close()
-            made.append(loaded.rows[start:])
+            made.append(appended)
 
         mine = figures.samples(ours, opts.runs, figures.WALL)
         with sqlite3.connect(str(Path(d) / "ours0.db")) as probe:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -103,6 +102,8 @@ def write_output(ctx: click.Context, output: str, data: bytes) -> None:
     if os.path.isdir(output):
         raise OutputError(f"-o {output}: is a directory; name a file")
     try:
+        import tempfile  # only a command that writes a file pays for it
+
         fd, tmp = tempfile.mkstemp(prefix=".mn-", suffix=".tmp", dir=folder)
     except OSError as err:
         raise OutputError(f"-o {output}: cannot write in {folder} ({err.strerror or err}); "

@@ -9,7 +9,7 @@ import click
 
 from mncli.common import (as_option, emit_json, json_option, open_store, order_lines, ruleset_option,
                           side_arg, to_builtins)
-from mncore import game, pbem, redaction, registry, signing
+from mncore import game, pbem, redaction, registry
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.host import SERVICE_ACTORS, PublishKeys
@@ -89,6 +89,8 @@ def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes
                    keys_dir: str | None, public_keys: tuple[str, ...], signed_only: bool) -> str:
     """Create a game whose second batch publishes a key per side; the private keys made here are
     written before the game is stored and removed again if it cannot be."""
+    from mncore import signing  # imported by the commands that sign, not by every command
+
     _, state = game.creation(ruleset, cmd, secret)
     sides = ruleset.meta(state).sides
     given: dict[str, str] = {}
@@ -337,6 +339,8 @@ def receipt(loaded: game.Loaded | game.Current) -> None:
 
 
 def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str | None) -> None:
+    from mncore import signing
+
     text = _read_text(source)
     block = signing.parse_block(text, "stdin" if source == "-" else source)
     store = open_store(ctx)

@@ -18,7 +18,7 @@ from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_l
 from mncore.dice import Rng, commitment
 from mncore.errors import CommandRejected, DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.host import PublishKeys, SignedOrders
-from mncore.logread import content_head, decode_row, decode_rows, fold, ruleset_of
+from mncore.logread import collector_paused, content_head, decoded, decode_rows, fold, ruleset_of
 from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, ForcedOrders, OrderBatch,
                          SetPace, SetStandingOrders, StandingOrder, UndoBatch, UpgradeLog)
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
@@ -68,6 +68,8 @@ class Current(msgspec.Struct, kw_only=True):
     batches: int  # how many batches the log holds
     ledger: trust.Ledger  # what the log says about signing (trust.ledger_of)
     snapshot_seq: int = 0  # the seq of the snapshot it started from (0: the log's start)
+    # the game's secret as the store holds it, read at the first order and kept for the next ones
+    secret: bytes | None | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def meta(self) -> Meta:
@@ -115,19 +117,20 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
                       batches=0, ledger=trust.Ledger())
     state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
     undo_seen = False  # an undo after the snapshot: the state is folded again from the start (K1)
-    for row in store.stream_rows(game_id, head[0] + 1, upto):
-        undo_seen = undo_seen or row.type in UNDO_TYPES
-        event = decode_row(ruleset, row, "cannot decode the stored event")
-        try:
-            state = ruleset.evolve(state, event)
-        except Exception as err:  # as in load: an edited database, whatever the error
-            raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
-                                            "run mn verify") from None
-        if row.batch == row.seq:
-            batches += 1
-        trust.note_row(cur.ledger, ruleset, row, batches)
-        draw_head = content_link(draw_head, row.payload)
-        head = (row.seq, row.hash)
+    with collector_paused():
+        for row, event in decoded(ruleset, store.stream_rows(game_id, head[0] + 1, upto),
+                                  "cannot decode the stored event"):
+            undo_seen = undo_seen or row.type in UNDO_TYPES
+            try:
+                state = ruleset.evolve(state, event)
+            except Exception as err:  # as in load: an edited database, whatever the error
+                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                "run mn verify") from None
+            if row.batch == row.seq:
+                batches += 1
+            trust.note_row(cur.ledger, ruleset, row, batches)
+            draw_head = content_link(draw_head, row.payload)
+            head = (row.seq, row.hash)
     if head[0] == 0:
         raise IntegrityFailure(1, f"game {game_id} has no events")
     if undo_seen:
@@ -187,13 +190,14 @@ def _decoded(store: Store, game_id: str, upto: int | None) -> tuple[list[Row], l
 def _replayed(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Any:
     """The fold of a stored log, without the events taken back (K1); a row that does not replay is
     an IntegrityFailure at its seq."""
-    state = ruleset.initial("")
-    for row, event in pbem.live(rows, events):
-        try:
-            state = ruleset.evolve(state, event)
-        except Exception as err:  # an edited database, whatever the error: mn verify says more
-            raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
-                                            "run mn verify") from None
+    state, evolve = ruleset.initial(""), ruleset.evolve
+    with collector_paused():
+        for row, event in pbem.live(rows, events):
+            try:
+                state = evolve(state, event)
+            except Exception as err:  # an edited database, whatever the error: mn verify says more
+                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                "run mn verify") from None
     return state
 
 
@@ -265,7 +269,7 @@ def submit(store: Store, loaded: Loaded | Current, command: Any,
     """
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
-    secret = _secret(store, loaded.game_id)
+    secret = _secret(store, loaded)
     read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
@@ -302,7 +306,7 @@ def submit_signed(store: Store, loaded: Loaded | Current,
 
     trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
                       pending_at=pending_at, pending_now=ruleset.pending(loaded.state))
-    secret = _secret(store, loaded.game_id)
+    secret = _secret(store, loaded)
     read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
@@ -340,9 +344,15 @@ def _ledger(loaded: Loaded | Current) -> trust.Ledger:
     return trust.ledger_of(loaded.ruleset, loaded.rows) if isinstance(loaded, Loaded) else loaded.ledger
 
 
-def _secret(store: Store, game_id: str) -> bytes | None:
-    found = store.secret(game_id)
-    return bytes.fromhex(found) if found else None
+def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
+    """The game's secret, read from the store once per Current (it never changes once created)."""
+    if isinstance(loaded, Current) and not isinstance(loaded.secret, msgspec.UnsetType):
+        return loaded.secret
+    found = store.secret(loaded.game_id)
+    secret = bytes.fromhex(found) if found else None
+    if isinstance(loaded, Current):
+        loaded.secret = secret
+    return secret
 
 
 def _batches(loaded: Loaded | Current) -> int:
@@ -360,15 +370,13 @@ def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, comman
                         _new_rows(ruleset, events, actor, command, now or utc_now(), seq + 1, secret))
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
-    after = msgspec.json.decode(msgspec.json.encode(ledger), type=trust.Ledger)  # ledger: unchanged
     batches = _batches(loaded) + (1 if rows else 0)
-    for r in rows[:1]:
-        trust.note_row(after, ruleset, r, batches)
+    after = trust.advanced(ledger, ruleset, rows[0], batches) if rows else ledger  # ledger: unchanged
     cur = Current(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version, state=state,
                   head=(rows[-1].seq, rows[-1].hash) if rows else loaded.head,
                   draw_head=content_head(rows, loaded.draw_head), batches=batches, ledger=after,
                   snapshot_seq=(loaded.snapshot_seq if isinstance(loaded, Current)
-                                else store.last_snapshot_seq(loaded.game_id)))
+                                else store.last_snapshot_seq(loaded.game_id)), secret=secret)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,

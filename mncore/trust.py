@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from mncore import pbem, signing
+from mncore import pbem
 from mncore.dice import Rng
 from mncore.errors import AlreadyApplied, InvalidCommand, SigningRefused, StaleOrders
 from mncore.host import PBEM_COMMANDS, KeysPublished, PublishKeys, SignedOrders
@@ -96,6 +96,20 @@ def note_row(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> None:
         note(ledger, ruleset, ruleset.decode_command(row.command), row.seq)
 
 
+def advanced(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> Ledger:
+    """The ledger after one more batch opened by row (the `batches`-th), `ledger` left as it was: the
+    same object when the batch changes nothing in it (a game without keys: every order), else a
+    copy advanced by note_row. One order costs no copy of a ledger that grows with the log."""
+    if row.batch != row.seq or row.command is None:
+        return ledger
+    if not (ledger.published or (batches == 2 and row.type == "KeysPublished")):
+        return ledger
+    after = Ledger(keys=dict(ledger.keys), published=ledger.published, signed_only=ledger.signed_only,
+                   nonces=dict(ledger.nonces), acted=dict(ledger.acted))
+    note_row(after, ruleset, row, batches)
+    return after
+
+
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
            ledger: Ledger, batch: int, log: pbem.Log | None = None) -> tuple[list[Any], Any]:
     """The events of any command as the log's batch number `batch` (1: the creation), and the state.
@@ -136,6 +150,8 @@ def publish_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: Publis
     if set(command.keys) != sides:
         raise InvalidCommand(f"keys are published for {', '.join(sorted(command.keys)) or 'no side'}; "
                              f"the sides in play are {', '.join(sorted(sides))}")
+    from mncore import signing  # only signed games pay for its import
+
     bad = sorted(s for s, k in command.keys.items() if not signing.valid_public_key(k))
     if bad:
         raise InvalidCommand(f"the public key of {', '.join(bad)} is not an Ed25519 key "
@@ -150,6 +166,8 @@ def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: byte
     """The orders of a block decided in turn on the evolving state, all drawing from one Rng keyed by
     its signature; a refused order refuses the whole block (it is one batch). A block of the
     kernel's verbs (undo, consent N, standing ORDER: mncore/pbem.py) is decided on the log."""
+    from mncore import signing  # only signed games pay for its import
+
     if pbem.act_kind(block.orders) is not None:
         if log is None:
             raise InvalidCommand("a block of undo, consent or standing orders is decided on the log, "
@@ -174,6 +192,8 @@ def check_block(ruleset: Ruleset, block: SignedOrders, *, ledger: Ledger, rows: 
     `rows` is the log before the block's batch; `game_id` None skips the id (verify: the named head
     and the game's own keys bind a block to its log, whatever id the log is imported under).
     """
+    from mncore import signing
+
     block = signing.block_from_command(block)
     side = block.side
     if game_id is not None and block.game != game_id:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import msgspec
 
@@ -12,7 +12,7 @@ from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.dice import SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
 from mncore.host import PBEM_COMMANDS, UNDO_TYPES, DefaultOrders, OrderBatch, SignedOrders
-from mncore.logread import decode_row, ruleset_of
+from mncore.logread import collector_paused, decoded, ruleset_of
 from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
 
@@ -71,10 +71,10 @@ def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = ()) -
         _check_chain(rows, version)
         _check_heads(rows, heads, report)
         _check_upgrades(rows, report)
-        ruleset, events = _replay(rows)
+        ruleset, events, final = _replay(rows)
         if version != LOG_V1:
             _check_hidden(ruleset, rows, events, report)
-        _redecide(ruleset, rows, events, report)
+        _redecide(ruleset, rows, events, final, report)
     except IntegrityFailure as err:
         report.ok, report.first_bad, report.reason = False, err.seq, err.reason
         return report
@@ -88,8 +88,8 @@ def first_divergence(rows: Sequence[Row], version: int, secret: bytes | None = N
     otherwise). With the host's `secret`, commands that drew at random are decided again too."""
     try:
         _check_chain(rows, version)
-        ruleset, events = _replay(rows)
-        _redecide(ruleset, rows, events, Report(ok=True, events=len(rows), head_hash=""), held=secret)
+        ruleset, events, final = _replay(rows)
+        _redecide(ruleset, rows, events, final, Report(ok=True, events=len(rows), head_hash=""), held=secret)
     except IntegrityFailure as err:
         return err
     return None
@@ -221,30 +221,31 @@ def _check_upgrades(rows: Sequence[Row], report: Report) -> None:
         head = content_link(head, r.payload)
 
 
-def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any]]:
+def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any], Any]:
+    """The log's ruleset, its events (each in its canonical encoding) and the state they fold into."""
     try:
         ruleset = ruleset_of(rows[0].payload, "log")
     except MareNostrumError as err:
         raise IntegrityFailure(1, err.message) from None
     events: list[Any] = []
-    state = ruleset.initial("")
+    state, evolve, encode = ruleset.initial(""), ruleset.evolve, ruleset.encode_event
     gone = _undone(rows)
-    for r in rows:
-        event = decode_row(ruleset, r, "the payload is not a valid event")
-        if ruleset.event_type_of(event) != r.type:
-            raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
-                                          f"{ruleset.event_type_of(event)}")
-        if ruleset.encode_event(event).decode() != r.payload:
-            # the chain covers hidden fields through their commitments, so the text must be the
-            # one canonical encoding: no edit, not even of spacing, may pass unseen
-            raise IntegrityFailure(r.seq, "the payload is not in its canonical encoding (edited)")
-        try:
-            if r.seq not in gone:  # events taken back stay in the log; replay skips them (K1)
-                state = ruleset.evolve(state, event)
-        except Exception as err:  # a log that does not fold is corrupt, whatever the error
-            raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
-        events.append(event)
-    return ruleset, events
+    with collector_paused():
+        for r, event in decoded(ruleset, rows, "the payload is not a valid event"):
+            if ruleset.event_type_of(event) != r.type:
+                raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
+                                              f"{ruleset.event_type_of(event)}")
+            if encode(event) != r.payload.encode():
+                # the chain covers hidden fields through their commitments, so the text must be the
+                # one canonical encoding: no edit, not even of spacing, may pass unseen
+                raise IntegrityFailure(r.seq, "the payload is not in its canonical encoding (edited)")
+            try:
+                if r.seq not in gone:  # events taken back stay in the log; replay skips them (K1)
+                    state = evolve(state, event)
+            except Exception as err:  # a log that does not fold is corrupt, whatever the error
+                raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
+            events.append(event)
+    return ruleset, events, state
 
 
 def _undone(rows: Sequence[Row]) -> set[int]:
@@ -269,10 +270,10 @@ def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
     return out
 
 
-def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: Report,
+def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: Any, report: Report,
               held: bytes | None = None) -> None:
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
-    final = ruleset.meta(pbem.fold_live(ruleset, rows, events))
+    final = ruleset.meta(folded)  # the state _replay folded the log into
     secret = bytes.fromhex(final.secret) if final.secret else None
     report.secret_revealed = secret is not None
     secret = secret or held
@@ -286,28 +287,75 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: 
     keyed = trust.publishes_keys(rows)
     pending: dict[int, list[Pending]] = {}  # what each side was to decide after each batch (keyed logs)
     before: dict[int, Any] = {}  # the state before each batch: an undo goes back to it (K1)
-    for n, (start, end) in enumerate(_batches(rows), start=1):
-        batch = rows[start:end]
-        before[batch[0].seq] = state
-        inherited = batch[0].seq <= final.forked_at
-        cmd = _command(ruleset, batch, lenient=inherited)
-        if not inherited:
-            _check_giver(ruleset, ledger, rows[:start], batch, cmd, state, pending, report)
-            on_log = ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
-                      or (isinstance(cmd, SignedOrders) and pbem.act_kind(cmd.orders) is not None))
-            read = pbem.Log(rows=rows[:start], events=events[:start]) if on_log else None
-            report.on_log += on_log
-            _check_time(batch, cmd)
-            _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report, read)
-        for e, r in zip(events[start:end], batch, strict=True):
-            state = ruleset.evolve(state, e)
-            previous = content_link(previous, r.payload)
-            if r.type in UNDO_TYPES:
-                state = before.get(int(msgspec.json.decode(r.payload)["batch"]), state)
-        if cmd is not None:
-            trust.note(ledger, ruleset, cmd, batch[0].seq)
-        if keyed:
-            pending[batch[-1].seq] = list(ruleset.pending(state))
+    with collector_paused():
+        for n, (start, end) in enumerate(_batches(rows), start=1):
+            batch = rows[start:end]
+            before[batch[0].seq] = state
+            inherited = batch[0].seq <= final.forked_at
+            cmd = _command(ruleset, batch, lenient=inherited)
+            after = None
+            if not inherited:
+                _check_giver(ruleset, ledger, _Prefix(rows, start), batch, cmd, state, pending, report)
+                on_log = ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
+                          or (isinstance(cmd, SignedOrders) and pbem.act_kind(cmd.orders) is not None))
+                read = pbem.Log(rows=rows[:start], events=events[:start]) if on_log else None
+                report.on_log += on_log
+                _check_time(batch, cmd)
+                after = _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report, read)
+            if any(r.type in UNDO_TYPES for r in batch):
+                state = _fold_undoing(ruleset, events[start:end], batch, state, before)
+            else:  # a batch decided again to its very events has its state already: not evolved twice
+                state = after if after is not None else _fold(ruleset, events[start:end], state)
+            for r in batch:
+                previous = content_link(previous, r.payload)
+            _after_batch(ruleset, ledger, batch, cmd, state, pending, keyed)
+
+
+class _Prefix(Sequence[Row]):
+    """The first `length` rows of a log, not copied: a slice per batch would make verify quadratic."""
+
+    def __init__(self, rows: Sequence[Row], length: int) -> None:
+        self._rows, self._length = rows, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Row]: ...
+    def __getitem__(self, index: int | slice) -> Row | Sequence[Row]:
+        if isinstance(index, slice):
+            return [self._rows[i] for i in range(*index.indices(self._length))]
+        if not -self._length <= index < self._length:
+            raise IndexError(index)
+        return self._rows[index % self._length]
+
+
+def _after_batch(ruleset: Ruleset, ledger: trust.Ledger, batch: Sequence[Row], cmd: Any, state: Any,
+                 pending: dict[int, list[Pending]], keyed: bool) -> None:
+    """The ledger noted, and what each side was to decide after the batch (a keyed log)."""
+    if cmd is not None:
+        trust.note(ledger, ruleset, cmd, batch[0].seq)
+    if keyed:
+        pending[batch[-1].seq] = list(ruleset.pending(state))
+
+
+def _fold(ruleset: Ruleset, events: Sequence[Any], state: Any) -> Any:
+    for e in events:
+        state = ruleset.evolve(state, e)
+    return state
+
+
+def _fold_undoing(ruleset: Ruleset, events: Sequence[Any], batch: Sequence[Row], state: Any,
+                  before: dict[int, Any]) -> Any:
+    """A batch that takes others back (K1, K3): at its undo, the state goes back to the one before
+    the batch it names."""
+    for e, r in zip(events, batch, strict=True):
+        state = ruleset.evolve(state, e)
+        if r.type in UNDO_TYPES:
+            state = before.get(int(msgspec.json.decode(r.payload)["batch"]), state)
+    return state
 
 
 def _command(ruleset: Ruleset, rows: Sequence[Row], lenient: bool) -> Any:
@@ -373,14 +421,17 @@ def _check_time(rows: Sequence[Row], cmd: Any) -> None:
 
 def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any, secret: bytes | None,
                     previous: str, ledger: trust.Ledger, batch: int, report: Report,
-                    read: pbem.Log | None = None) -> None:
+                    read: pbem.Log | None = None) -> Any:
+    """The state after the batch, its command decided again to exactly its stored events; None if
+    its draws cannot be checked yet (no secret); IntegrityFailure if they differ. `read`: the log
+    before the batch, for the acts of play by email decided on it."""
     seq = rows[0].seq
     try:
-        produced, _ = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
-                                   ledger=ledger, batch=batch, log=read)
+        produced, after = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
+                                       ledger=ledger, batch=batch, log=read)
     except SecretNeeded:
         report.random_unchecked += 1
-        return
+        return None
     except CommandRejected as err:
         raise Divergence(seq, f"its command is refused when decided again: {err.message}",
                          section=getattr(err, "section", None), difference="refused") from None
@@ -400,6 +451,7 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any,
         raise Divergence(seq, f"its command produces {len(expected)} events when decided again, "
                               f"but {len(stored)} are stored", difference="another number of events")
     report.commands_checked += 1
+    return after
 
 
 def difference(stored: str, produced: str) -> str:

@@ -53,6 +53,34 @@ def test_append_at_a_stale_sequence_is_a_conflict_and_writes_nothing(new_db: Cal
     assert len(store.rows("g")) == 2
 
 
+def test_a_refused_append_inside_a_bulk_undoes_only_itself(new_db: Callable[[str], str]) -> None:
+    """In one bulk transaction, an append refused at a stale sequence leaves the appends before it."""
+    url = new_db("a")
+    store = open_store(url, create=True)
+    store.create_game("g", "t", "00", _rows(1))
+
+    with store.bulk():
+        store.append("g", 1, _rows(1, 1))
+        with pytest.raises(Conflict):
+            store.append("g", 1, _rows(1, 2))
+        store.append("g", 2, _rows(1, 3))
+
+    assert [r.payload for r in open_store(url).rows("g")] == ['{"n":0}', '{"n":1}', '{"n":3}']
+
+
+def test_a_bulk_that_raises_writes_nothing(new_db: Callable[[str], str]) -> None:
+    """A bulk transaction is all or nothing: an error inside it undoes every append it made."""
+    url = new_db("a")
+    store = open_store(url, create=True)
+    store.create_game("g", "t", "00", _rows(1))
+
+    with pytest.raises(RuntimeError), store.bulk():
+        store.append("g", 1, _rows(2, 1))
+        raise RuntimeError("stop")
+
+    assert len(open_store(url).rows("g")) == 1
+
+
 def test_a_missing_database_is_not_created_by_a_read(tmp_path: Path) -> None:
     """Opening a missing file for reading fails and leaves no file behind."""
     path = tmp_path / "none.db"

@@ -89,6 +89,22 @@ def test_a_single_field_edit_in_the_database_is_caught_at_its_event(
     assert _failed_at(mn("--db", str(db), "verify", "g")) == seq
 
 
+def test_a_number_beyond_bounds_in_a_stored_event_is_refused_by_every_reader(db: Path) -> None:
+    """A stored event edited to hold a number beyond the ceiling (bounds.MAX_NUMBER) is an integrity
+    failure at its event for the commands that fold the log, not a crash or a huge loop."""
+    conn = sqlite3.connect(db)
+    seq = conn.execute("select min(seq) from events where game_id = 'g' and type = 'PhaseBegan'"
+                       ).fetchone()[0]
+    conn.close()
+    _sql(db, "update events set payload = replace(payload, '\"round\":', '\"round\":9999999') "
+             "where game_id = 'g' and seq = ?", seq)
+
+    for command in ("status", "show"):
+        result = mn("--db", str(db), command, "g")
+        assert result.exit_code == 4 and "Traceback" not in result.output, result.output
+        assert f"event {seq}" in result.stderr and "out of bounds" in result.stderr, result.stderr
+
+
 def test_editing_seq_is_caught(db: Path) -> None:
     """A row renumbered (a gap in the sequence) fails verify at the missing event."""
     _sql(db, "update events set seq = 1000 where game_id = 'g' and seq = 9")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
 import msgspec
@@ -116,6 +117,9 @@ class Store(Protocol):
         """Replace a game's whole log atomically (mn upgrade); Conflict if it moved from expected."""
     def put_snapshot(self, game_id: str, snap: Snapshot) -> None:
         """Cache a fold (replacing one at the same seq), keeping only the game's two latest."""
+    def bulk(self) -> AbstractContextManager[None]:
+        """Many writes as one transaction (self-play, the demo): durable together at the end, none if
+        the block raises; each write inside undone alone if it fails."""
 
 
 def chained(seq: int, head: str, rows: Sequence[NewRow], version: int) -> list[Row]:

@@ -87,6 +87,12 @@ class PostgresStore:
         self.conn.close()
 
     @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Many writes as one transaction: each write's own transaction() nests inside as a savepoint."""
+        with self.conn.transaction():
+            yield
+
+    @contextmanager
     def _write(self) -> Iterator[psycopg.Connection[Any]]:
         """One transaction: committed whole when the block ends, rolled back if it raises."""
         with self.conn.transaction():
@@ -313,5 +319,5 @@ def _guarded(method: Callable[Concatenate[PostgresStore, _P], _T]) -> Callable[C
 
 for _name, _method in list(vars(PostgresStore).items()):
     if (callable(_method) and not isinstance(_method, staticmethod) and not _name.startswith("__")
-            and _name not in ("_write", "_unique", "stream_rows")):
+            and _name not in ("_write", "_unique", "stream_rows", "bulk")):
         setattr(PostgresStore, _name, _guarded(_method))

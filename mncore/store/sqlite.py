@@ -95,9 +95,26 @@ class SqliteStore:
         self.conn.close()
 
     @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Many writes as one transaction (the demo, self-play): durable together at the end, none
+        if the block raises; each write inside is a savepoint, undone alone if it fails."""
+        with self._write():
+            yield
+
+    @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taking the write lock at once so that a racer waits or loses."""
         conn = self.conn
+        if conn.in_transaction:  # inside bulk(): the outer transaction holds the lock already
+            conn.execute("SAVEPOINT write")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK TO write")
+                conn.execute("RELEASE write")
+                raise
+            conn.execute("RELEASE write")
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
@@ -331,5 +348,5 @@ def _guarded(method: Callable[Concatenate[SqliteStore, _P], _T]) -> Callable[Con
 
 for _name, _method in list(vars(SqliteStore).items()):
     if (callable(_method) and not isinstance(_method, staticmethod) and not _name.startswith("__")
-            and _name != "_write"):
+            and _name not in ("_write", "bulk")):
         setattr(SqliteStore, _name, _guarded(_method))

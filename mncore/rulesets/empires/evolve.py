@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import assert_never
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
+from msgspec import Struct
 from msgspec.structs import replace
 
 from mncore.rulesets.empires import events as ev
@@ -19,137 +20,37 @@ from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, 
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
 
 
+Handler = Callable[[GameState, Any], GameState]
+E = TypeVar("E", bound=Struct)  # an event of the union (some are the kernel's: mncore.host)
+
+# event type -> its handler, filled by @handles next to each handler; tests/test_meta.py checks that
+# every event of ev.AnyEvent has one (what assert_never guaranteed for the match this replaces)
+HANDLERS: dict[type, Handler] = {}
+
+
+def handles(kind: type[E]) -> Callable[[Callable[[GameState, E], GameState]],
+                                        Callable[[GameState, E], GameState]]:
+    """Register the decorated function as the one handler of events of type `kind`."""
+    def register(fn: Callable[[GameState, E], GameState]) -> Callable[[GameState, E], GameState]:
+        if kind in HANDLERS:  # a second one would silently replace the first
+            raise TypeError(f"two handlers for {kind.__name__}")
+        HANDLERS[kind] = fn
+        return fn
+    return register
+
+
 def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
     """Apply one event. Checks nothing: decide() has already checked the rules."""
-    match event:
-        case ev.GameCreated():
-            return _game_created(state, event)
-        case ev.TilesDisplayed(display=display):
-            return replace(state, display=display)
-        case ev.PhaseBegan():
-            return _phase_began(state, event)
-        case ev.LogUpgraded():
-            return state  # the log's format changed, not the game
-        case ev.SecretRevealed(secret=secret):
-            return replace(state, secret=secret)
-        case ev.KeysPublished():
-            return state  # the kernel reads the keys from the log (mncore/trust.py)
-        case ev.BatchUndone() | ev.Corrected():
-            return state  # the kernel's replay skips the events taken back (mncore/pbem.py)
-        case ev.UndoConsented() | ev.PaceSet() | ev.StandingOrdersSet():
-            return state  # the kernel reads them from the log (mncore/pbem.py)
-        case ev.GameWon(empires=empires, condition=condition, detail=detail):
-            return replace(state, winner=Victory(empires=empires, condition=condition,
-                                                 round=state.round, detail=detail))
-        case ev.PositionLoaded():
-            return _position_loaded(state, event)
-        # --- collect ---
-        case ev.ResourcesCollected():
-            return _resources_collected(state, event)
-        case ev.LegendaryPileReshuffled():
-            return replace(state, legendary_pile=tuple(sorted(state.legendary_discard)),
-                           legendary_discard=())
-        case ev.CollectChoicesOpened(legendary=legendary, colossus=colossus):
-            return _with_step(state, CollectStep(legendary_choices=legendary, colossus=colossus))
-        case ev.LegendaryBonusTaken():
-            return _legendary_bonus_taken(state, event)
-        case ev.ColossusCommodityTaken():
-            return _colossus_commodity_taken(state, event)
-        # --- trade ---
-        case ev.ExchangeMarkerPlayed():
-            return _exchange_marker_played(state, event)
-        case ev.TradeOpened(participants=participants, opener=opener):
-            return _with_step(state, replace(trade_step(state), participants=participants,
-                                             opener=opener))
-        case ev.ResourcesOffered():
-            return _resources_offered(state, event)
-        case ev.OffersRevealed():
-            return _with_step(state, replace(trade_step(state), revealed=True,
-                                             claimant=trade_step(state).opener))
-        case ev.ResourceClaimed():
-            return _resource_claimed(state, event)
-        case ev.TradingEnded():
-            return _trading_ended(state, event)
-        case ev.ResourceGiven():
-            return _resource_given(state, event)
-        # --- build ---
-        case ev.BuilderChosen(builder=builder):
-            return _with_step(state, replace(build_step(state), active=builder))
-        case ev.ControlBuilt():
-            return _control_built(state, event)
-        case ev.UnitBuilt():
-            return _unit_built(state, event)
-        case ev.BuildingBuilt():
-            return _building_built(state, event)
-        case ev.TileGained():
-            return _tile_gained(state, event)
-        case ev.BuildTurnEnded(empire=empire):
-            step = build_step(state)
-            return _with_step(state, replace(step, active=None, done=(*step.done, empire)))
-        case ev.StorageChosen(empire=empire, keep=keep):
-            step = build_step(state)
-            return _with_step(state, replace(step, kept={**step.kept, empire: keep}))
-        case ev.ResourcesDiscarded(empire=empire, discarded=discarded):
-            return _spend(state, empire, discarded)
-        case ev.TilesTurnedUp(tiles=tiles):
-            return replace(state, display=tuple(replace(d, face_up=True) if d.tile in tiles else d
-                                                for d in state.display))
-        # --- move ---
-        case ev.MoverChosen(mover=mover):
-            return _with_step(state, replace(move_step(state), active=mover, stage="naval",
-                                             moved_triremes={}, moved_legions={}, battles=(),
-                                             losses=(), decided=()))
-        case ev.PeaceDeclared():
-            return _peace_declared(state, event)
-        case ev.PeaceDeclined(empire=emp):
-            return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, emp))
-        case ev.TriremesMoved():
-            return _triremes_moved(state, event)
-        case ev.LegionsMoved():
-            return _legions_moved(state, event)
-        case ev.BattleFought():
-            return _battle_fought(state, event)
-        case ev.UnitsLost():
-            return _units_lost(state, event)
-        case ev.OccupationsEnded():
-            return _occupations_ended(state, event)
-        case ev.Pillaged():
-            return _pillaged(state, event)
-        case ev.BuildingsOccupied(empire=emp, province=pid, spaces=spaces):
-            occupied = {**state.provinces[pid].occupied, **{sid: emp for sid in spaces}}
-            return _conquest_chosen(with_province(state, pid, occupied=occupied), pid)
-        case ev.MarkerOccupied(empire=emp, province=pid):
-            state = with_province(state, pid, marker_occupier=emp, marker_round=state.round)
-            return _conquest_chosen(state, pid)
-        case ev.ConquestHeld(province=pid):
-            return _conquest_chosen(state, pid)
-        case ev.ControlConverted():
-            return _control_converted(state, event)
-        case ev.CirceLegionPlaced(empire=emp, province=pid, space=sid):
-            return with_province(state, pid, circe={**state.provinces[pid].circe, sid: emp})
-        case ev.MoveTurnEnded(empire=emp):
-            return _in_move_step(state, active=None, done=(*move_step(state).done, emp))
-        # --- leadership ---
-        case ev.TitleClaimed():
-            return _title_claimed(state, event)
-        case ev.TitleTied():
-            return _title_tied(state, event)
-        # --- sandboxes ---
-        case ev.OutcomeFixed(outcome=outcome):
-            return replace(state, fixed=(*state.fixed, outcome))
-        case ev.FixedOutcomeUsed():
-            return _fixed_outcome_used(state, event)
-        case ev.FixedOutcomesCleared():
-            return replace(state, fixed=())
-        case _:
-            assert_never(event)
+    # one dict lookup instead of a match that tries each class in turn
+    return HANDLERS[type(event)](state, event)
 
 
 def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> GameState:
     """Fold events into a state, from the empty state unless one is given."""
     s = state if state is not None else GameState()
+    handlers = HANDLERS
     for e in events:
-        s = evolve(s, e)
+        s = handlers[type(e)](s, e)
     return s
 
 
@@ -172,12 +73,16 @@ def with_empire(state: GameState, empire: Empire, **changes: object) -> GameStat
 
 
 def round_start_control(state: GameState) -> dict[Empire, tuple[ProvinceId, ...]]:
-    return {emp: tuple(sorted(p for p, ps in state.provinces.items() if ps.controller == emp))
-            for emp in state.empires}
+    held: dict[Empire, list[ProvinceId]] = {emp: [] for emp in state.empires}
+    for pid, ps in state.provinces.items():  # one pass over the provinces, not one per empire
+        if ps.controller in held:
+            held[ps.controller].append(pid)
+    return {emp: tuple(sorted(pids)) for emp, pids in held.items()}
 
 
 # --- the game ------------------------------------------------------------------------------------------
 
+@handles(ev.GameCreated)
 def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
     rs = load_ruleset()
     board = e.board
@@ -225,6 +130,7 @@ def _place_setup(state: GameState, board: Board, setup: Setup) -> GameState:
     return with_empire(state, emp, tiles=(setup.hero,))
 
 
+@handles(ev.PositionLoaded)
 def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
     # the game's identity stays as GameCreated set it; everything else is the position's, its
     # empires, provinces and seas in the order a created game has them (the log sorts keys)
@@ -244,6 +150,7 @@ _INITIAL_STEPS: dict[str, type[Step]] = {
 }
 
 
+@handles(ev.PhaseBegan)
 def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
     state = replace(state, round=e.round, phase=e.phase, step=_INITIAL_STEPS[e.phase]())
     if e.phase == "collect":
@@ -254,25 +161,81 @@ def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
     return state
 
 
+@handles(ev.TilesDisplayed)
+def _tiles_displayed(state: GameState, e: ev.TilesDisplayed) -> GameState:
+    return replace(state, display=e.display)
+
+
+@handles(ev.LogUpgraded)
+def _log_upgraded(state: GameState, e: ev.LogUpgraded) -> GameState:
+    return state  # the log's format changed, not the game
+
+
+@handles(ev.SecretRevealed)
+def _secret_revealed(state: GameState, e: ev.SecretRevealed) -> GameState:
+    return replace(state, secret=e.secret)
+
+
+@handles(ev.KeysPublished)
+def _keys_published(state: GameState, e: ev.KeysPublished) -> GameState:
+    return state  # the kernel reads the keys from the log (mncore/trust.py)
+
+
+@handles(ev.BatchUndone)
+def _batch_undone(state: GameState, e: ev.BatchUndone) -> GameState:
+    return state  # the kernel's replay skips the events taken back (mncore/pbem.py)
+
+
+@handles(ev.Corrected)
+def _corrected(state: GameState, e: ev.Corrected) -> GameState:
+    return state  # the kernel's replay skips the events taken back (mncore/pbem.py)
+
+
+@handles(ev.UndoConsented)
+def _undo_consented(state: GameState, e: ev.UndoConsented) -> GameState:
+    return state  # the kernel reads consents from the log (mncore/pbem.py)
+
+
+@handles(ev.PaceSet)
+def _pace_set(state: GameState, e: ev.PaceSet) -> GameState:
+    return state  # the kernel reads the pace from the log (mncore/pbem.py)
+
+
+@handles(ev.StandingOrdersSet)
+def _standing_orders_set(state: GameState, e: ev.StandingOrdersSet) -> GameState:
+    return state  # the kernel reads standing orders from the log (mncore/pbem.py)
+
+
+@handles(ev.GameWon)
+def _game_won(state: GameState, e: ev.GameWon) -> GameState:
+    return replace(state, winner=Victory(empires=e.empires, condition=e.condition, round=state.round,
+                                         detail=e.detail))
+
+
 # --- collect -------------------------------------------------------------------------------------------
 
+@handles(ev.ResourcesCollected)
 def _resources_collected(state: GameState, e: ev.ResourcesCollected) -> GameState:
     return _gain_from_reserve(state, e.empire, e.gained)
 
 
 def _gain_from_reserve(state: GameState, empire: Empire, gained: dict[str, int]) -> GameState:
     """Tokens go behind the empire's screen: ordinary ones from the reserve, legendary from the pile."""
-    ordinary = {t: n for t, n in gained.items() if not t.startswith(LEGENDARY_PREFIX)}
-    pile = list(state.legendary_pile)
-    for t, n in gained.items():
-        if t.startswith(LEGENDARY_PREFIX):
-            for _ in range(n):
-                pile.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
+    ordinary, pile = gained, state.legendary_pile
+    if any(t.startswith(LEGENDARY_PREFIX) for t in gained):  # rare: the pile is copied only then
+        ordinary = {t: n for t, n in gained.items() if not t.startswith(LEGENDARY_PREFIX)}
+        left = list(pile)
+        for t, n in gained.items():
+            if t.startswith(LEGENDARY_PREFIX):
+                for _ in range(n):
+                    left.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
+        pile = tuple(left)
     es = state.empires[empire]
-    state = with_empire(state, empire, resources=bag_add(es.resources, gained))
-    return replace(state, supply=bag_sub(state.supply, ordinary), legendary_pile=tuple(pile))
+    empires = {**state.empires, empire: replace(es, resources=bag_add(es.resources, gained))}
+    return replace(state, empires=empires, supply=bag_sub(state.supply, ordinary), legendary_pile=pile)
 
 
+@handles(ev.LegendaryBonusTaken)
 def _legendary_bonus_taken(state: GameState, e: ev.LegendaryBonusTaken) -> GameState:
     step = collect_step(state)
     left = tuple(c for c in step.legendary_choices if c != (e.empire, e.province))
@@ -280,14 +243,26 @@ def _legendary_bonus_taken(state: GameState, e: ev.LegendaryBonusTaken) -> GameS
     return _with_step(state, replace(step, legendary_choices=left))
 
 
+@handles(ev.ColossusCommodityTaken)
 def _colossus_commodity_taken(state: GameState, e: ev.ColossusCommodityTaken) -> GameState:
     step = collect_step(state)
     state = _gain_from_reserve(state, e.empire, {e.commodity: 1})
     return _with_step(state, replace(step, colossus=tuple(x for x in step.colossus if x != e.empire)))
 
 
+@handles(ev.LegendaryPileReshuffled)
+def _legendary_pile_reshuffled(state: GameState, e: ev.LegendaryPileReshuffled) -> GameState:
+    return replace(state, legendary_pile=tuple(sorted(state.legendary_discard)), legendary_discard=())
+
+
+@handles(ev.CollectChoicesOpened)
+def _collect_choices_opened(state: GameState, e: ev.CollectChoicesOpened) -> GameState:
+    return _with_step(state, CollectStep(legendary_choices=e.legendary, colossus=e.colossus))
+
+
 # --- trade ---------------------------------------------------------------------------------------------
 
+@handles(ev.ExchangeMarkerPlayed)
 def _exchange_marker_played(state: GameState, e: ev.ExchangeMarkerPlayed) -> GameState:
     # all played: they are all available again (2.1)
     played = (*state.exchange_played, e.marker)
@@ -296,6 +271,7 @@ def _exchange_marker_played(state: GameState, e: ev.ExchangeMarkerPlayed) -> Gam
                    step=replace(trade_step(state), value=e.value))
 
 
+@handles(ev.ResourcesOffered)
 def _resources_offered(state: GameState, e: ev.ResourcesOffered) -> GameState:
     step = trade_step(state)
     es = state.empires[e.empire]
@@ -304,6 +280,7 @@ def _resources_offered(state: GameState, e: ev.ResourcesOffered) -> GameState:
                                      offered={**step.offered, e.empire: e.count}))
 
 
+@handles(ev.ResourceClaimed)
 def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
     step = trade_step(state)
     one = {e.token: 1}
@@ -314,6 +291,7 @@ def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
         claimant=e.source))
 
 
+@handles(ev.TradingEnded)
 def _trading_ended(state: GameState, e: ev.TradingEnded) -> GameState:
     step = trade_step(state)
     for emp in sorted(set(e.returned) | set(e.stored)):
@@ -322,6 +300,7 @@ def _trading_ended(state: GameState, e: ev.TradingEnded) -> GameState:
     return _with_step(state, replace(step, offers={}, claimed={}, claimant=None, over=True))
 
 
+@handles(ev.ResourceGiven)
 def _resource_given(state: GameState, e: ev.ResourceGiven) -> GameState:
     step = trade_step(state)
     one = {e.token: 1}
@@ -331,17 +310,30 @@ def _resource_given(state: GameState, e: ev.ResourceGiven) -> GameState:
     return _with_step(state, replace(step, gifts=(*step.gifts, gift)))
 
 
+@handles(ev.TradeOpened)
+def _trade_opened(state: GameState, e: ev.TradeOpened) -> GameState:
+    return _with_step(state, replace(trade_step(state), participants=e.participants, opener=e.opener))
+
+
+@handles(ev.OffersRevealed)
+def _offers_revealed(state: GameState, e: ev.OffersRevealed) -> GameState:
+    step = trade_step(state)
+    return _with_step(state, replace(step, revealed=True, claimant=step.opener))
+
+
 # --- build ---------------------------------------------------------------------------------------------
 
 def _spend(state: GameState, empire: Empire, paid: dict[str, int]) -> GameState:
     """Tokens leave the empire: ordinary ones to the reserves, legendary ones to the discard (3.0)."""
     es = state.empires[empire]
-    ordinary = {t: n for t, n in paid.items() if not t.startswith(LEGENDARY_PREFIX)}
-    legendary = tuple(t.removeprefix(LEGENDARY_PREFIX) for t in sorted(paid)
-                      if t.startswith(LEGENDARY_PREFIX) for _ in range(paid[t]))
-    state = with_empire(state, empire, resources=bag_sub(es.resources, paid))
-    return replace(state, supply=bag_add(state.supply, ordinary),
-                   legendary_discard=(*state.legendary_discard, *legendary))
+    ordinary, discard = paid, state.legendary_discard
+    if any(t.startswith(LEGENDARY_PREFIX) for t in paid):  # rare: the discard grows only then
+        ordinary = {t: n for t, n in paid.items() if not t.startswith(LEGENDARY_PREFIX)}
+        discard = (*discard, *(t.removeprefix(LEGENDARY_PREFIX) for t in sorted(paid)  # type: ignore[arg-type]
+                               if t.startswith(LEGENDARY_PREFIX) for _ in range(paid[t])))
+    empires = {**state.empires, empire: replace(es, resources=bag_sub(es.resources, paid))}
+    return replace(state, empires=empires, supply=bag_add(state.supply, ordinary),
+                   legendary_discard=discard)
 
 
 def _counted_build(state: GameState, empire: Empire, paid: dict[str, int],
@@ -353,11 +345,13 @@ def _counted_build(state: GameState, empire: Empire, paid: dict[str, int],
     return _with_step(state, replace(step, builds=step.builds + 1))
 
 
+@handles(ev.ControlBuilt)
 def _control_built(state: GameState, e: ev.ControlBuilt) -> GameState:
     state = with_province(state, e.province, controller=e.empire)
     return _counted_build(state, e.empire, e.paid, e.power)
 
 
+@handles(ev.UnitBuilt)
 def _unit_built(state: GameState, e: ev.UnitBuilt) -> GameState:
     if e.kind == "trireme":
         here = state.seas[e.place]
@@ -372,12 +366,14 @@ def _unit_built(state: GameState, e: ev.UnitBuilt) -> GameState:
     return _counted_build(state, e.empire, e.paid, e.power)
 
 
+@handles(ev.BuildingBuilt)
 def _building_built(state: GameState, e: ev.BuildingBuilt) -> GameState:
     buildings = state.provinces[e.province].buildings
     state = with_province(state, e.province, buildings={**buildings, e.space: e.kind})
     return _counted_build(state, e.empire, e.paid, None)
 
 
+@handles(ev.TileGained)
 def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
     es = state.empires[e.empire]
     state = with_empire(state, e.empire, tiles=(*es.tiles, e.tile),
@@ -388,6 +384,34 @@ def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
         step = build_step(state)
         state = _with_step(state, replace(step, recruited=(*step.recruited, e.empire)))
     return state
+
+
+@handles(ev.BuilderChosen)
+def _builder_chosen(state: GameState, e: ev.BuilderChosen) -> GameState:
+    return _with_step(state, replace(build_step(state), active=e.builder))
+
+
+@handles(ev.BuildTurnEnded)
+def _build_turn_ended(state: GameState, e: ev.BuildTurnEnded) -> GameState:
+    step = build_step(state)
+    return _with_step(state, replace(step, active=None, done=(*step.done, e.empire)))
+
+
+@handles(ev.StorageChosen)
+def _storage_chosen(state: GameState, e: ev.StorageChosen) -> GameState:
+    step = build_step(state)
+    return _with_step(state, replace(step, kept={**step.kept, e.empire: e.keep}))
+
+
+@handles(ev.ResourcesDiscarded)
+def _resources_discarded(state: GameState, e: ev.ResourcesDiscarded) -> GameState:
+    return _spend(state, e.empire, e.discarded)
+
+
+@handles(ev.TilesTurnedUp)
+def _tiles_turned_up(state: GameState, e: ev.TilesTurnedUp) -> GameState:
+    return replace(state, display=tuple(replace(d, face_up=True) if d.tile in e.tiles else d
+                                        for d in state.display))
 
 
 # --- move ----------------------------------------------------------------------------------------------
@@ -404,6 +428,18 @@ def _legions_plus(ps: ProvinceState, emp: Empire, n: int) -> dict[Empire, int]:
     return {e: c for e, c in legions.items() if c > 0}
 
 
+@handles(ev.MoverChosen)
+def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
+    return _with_step(state, replace(move_step(state), active=e.mover, stage="naval", moved_triremes={},
+                                     moved_legions={}, battles=(), losses=(), decided=()))
+
+
+@handles(ev.PeaceDeclined)
+def _peace_declined(state: GameState, e: ev.PeaceDeclined) -> GameState:
+    return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
+
+
+@handles(ev.PeaceDeclared)
 def _peace_declared(state: GameState, e: ev.PeaceDeclared) -> GameState:
     home = sum(e.returned.values())
     for pid, n in e.returned.items():
@@ -416,6 +452,7 @@ def _peace_declared(state: GameState, e: ev.PeaceDeclared) -> GameState:
     return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
 
 
+@handles(ev.TriremesMoved)
 def _triremes_moved(state: GameState, e: ev.TriremesMoved) -> GameState:
     seas = dict(state.seas)
     src = {**seas[e.from_sea], e.empire: seas[e.from_sea].get(e.empire, 0) - e.count}
@@ -426,6 +463,7 @@ def _triremes_moved(state: GameState, e: ev.TriremesMoved) -> GameState:
     return _in_move_step(state, moved_triremes={**moved, e.to_sea: moved.get(e.to_sea, 0) + e.count})
 
 
+@handles(ev.LegionsMoved)
 def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
     src = state.provinces[e.from_province]
     state = with_province(state, e.from_province, legions=_legions_plus(src, e.empire, -e.count))
@@ -436,6 +474,7 @@ def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
                          moved_legions={**moved, e.to_province: moved.get(e.to_province, 0) + e.count})
 
 
+@handles(ev.BattleFought)
 def _battle_fought(state: GameState, e: ev.BattleFought) -> GameState:
     step = move_step(state)
     owed = tuple(Loss(empire=emp, place=e.place, hits=n) for emp, n in sorted(e.losses.items()) if n)
@@ -443,6 +482,7 @@ def _battle_fought(state: GameState, e: ev.BattleFought) -> GameState:
                          battles=(*step.battles, e.place), losses=(*step.losses, *owed))
 
 
+@handles(ev.UnitsLost)
 def _units_lost(state: GameState, e: ev.UnitsLost) -> GameState:
     if e.triremes:
         sea = state.seas[e.place]
@@ -457,6 +497,7 @@ def _units_lost(state: GameState, e: ev.UnitsLost) -> GameState:
     return _in_move_step(state, losses=losses)
 
 
+@handles(ev.OccupationsEnded)
 def _occupations_ended(state: GameState, e: ev.OccupationsEnded) -> GameState:
     ps = state.provinces[e.province]
     return with_province(
@@ -466,20 +507,13 @@ def _occupations_ended(state: GameState, e: ev.OccupationsEnded) -> GameState:
         marker_occupier=None if e.marker else ps.marker_occupier)
 
 
+@handles(ev.Pillaged)
 def _pillaged(state: GameState, e: ev.Pillaged) -> GameState:
     ps = state.provinces[e.province]
     state = with_province(state, e.province,
                           buildings={s: k for s, k in ps.buildings.items() if s != e.space},
                           occupied={s: emp for s, emp in ps.occupied.items() if s != e.space})
-    ordinary = {t: n for t, n in e.gained.items() if not t.startswith(LEGENDARY_PREFIX)}
-    pile = list(state.legendary_pile)
-    for t, n in e.gained.items():
-        if t.startswith(LEGENDARY_PREFIX):
-            for _ in range(n):
-                pile.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
-    es = state.empires[e.empire]
-    state = with_empire(state, e.empire, resources=bag_add(es.resources, e.gained))
-    state = replace(state, supply=bag_sub(state.supply, ordinary), legendary_pile=tuple(pile))
+    state = _gain_from_reserve(state, e.empire, e.gained)
     return _conquest_chosen(state, e.province)
 
 
@@ -487,6 +521,34 @@ def _conquest_chosen(state: GameState, pid: ProvinceId) -> GameState:
     return _in_move_step(state, decided=(*move_step(state).decided, pid))
 
 
+@handles(ev.BuildingsOccupied)
+def _buildings_occupied(state: GameState, e: ev.BuildingsOccupied) -> GameState:
+    occupied = {**state.provinces[e.province].occupied, **{sid: e.empire for sid in e.spaces}}
+    return _conquest_chosen(with_province(state, e.province, occupied=occupied), e.province)
+
+
+@handles(ev.MarkerOccupied)
+def _marker_occupied(state: GameState, e: ev.MarkerOccupied) -> GameState:
+    state = with_province(state, e.province, marker_occupier=e.empire, marker_round=state.round)
+    return _conquest_chosen(state, e.province)
+
+
+@handles(ev.ConquestHeld)
+def _conquest_held(state: GameState, e: ev.ConquestHeld) -> GameState:
+    return _conquest_chosen(state, e.province)
+
+
+@handles(ev.CirceLegionPlaced)
+def _circe_legion_placed(state: GameState, e: ev.CirceLegionPlaced) -> GameState:
+    return with_province(state, e.province, circe={**state.provinces[e.province].circe, e.space: e.empire})
+
+
+@handles(ev.MoveTurnEnded)
+def _move_turn_ended(state: GameState, e: ev.MoveTurnEnded) -> GameState:
+    return _in_move_step(state, active=None, done=(*move_step(state).done, e.empire))
+
+
+@handles(ev.ControlConverted)
 def _control_converted(state: GameState, e: ev.ControlConverted) -> GameState:
     ps = state.provinces[e.province]
     state = with_province(state, e.province, controller=e.empire if e.replaced else None,
@@ -507,12 +569,14 @@ def _converting(state: GameState, empire: Empire) -> tuple[TileId, ...]:
 
 # --- leadership ----------------------------------------------------------------------------------------
 
+@handles(ev.TitleTied)
 def _title_tied(state: GameState, e: ev.TitleTied) -> GameState:
     step = state.step if isinstance(state.step, LeadershipStep) else LeadershipStep()
     tie = TitleTie(track=e.track, holder=e.holder, tied=e.tied)
     return replace(state, step=replace(step, ties=(*step.ties, tie)))
 
 
+@handles(ev.TitleClaimed)
 def _title_claimed(state: GameState, e: ev.TitleClaimed) -> GameState:
     if e.track == "trade" and e.empire != state.exchange_holder:
         # a new Trade Leader takes possession of all three markers (2.1)
@@ -525,8 +589,19 @@ def _title_claimed(state: GameState, e: ev.TitleClaimed) -> GameState:
 
 # --- sandboxes -----------------------------------------------------------------------------------------
 
+@handles(ev.FixedOutcomeUsed)
 def _fixed_outcome_used(state: GameState, e: ev.FixedOutcomeUsed) -> GameState:
     if not e.queued:  # fixed by the order itself: nothing was waiting
         return state
     i = state.fixed.index(e.outcome)
     return replace(state, fixed=state.fixed[:i] + state.fixed[i + 1:])
+
+
+@handles(ev.OutcomeFixed)
+def _outcome_fixed(state: GameState, e: ev.OutcomeFixed) -> GameState:
+    return replace(state, fixed=(*state.fixed, e.outcome))
+
+
+@handles(ev.FixedOutcomesCleared)
+def _fixed_outcomes_cleared(state: GameState, e: ev.FixedOutcomesCleared) -> GameState:
+    return replace(state, fixed=())

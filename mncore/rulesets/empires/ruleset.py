@@ -245,9 +245,21 @@ _tile_index: ObjectCache[Ruleset, dict[str, Tile]] = ObjectCache(
     lambda ruleset: {t.id: t for t in ruleset.tiles})
 
 
+def _by_point(ruleset: Ruleset) -> dict[str, tuple[Tile, ...]]:
+    points: dict[str, list[Tile]] = {}
+    for t in ruleset.tiles:
+        for point in t.hooks:
+            points.setdefault(point, []).append(t)
+    return {point: tuple(tiles) for point, tiles in points.items()}
+
+
+# the rules ask for the tiles at a point many times per order: indexed once per ruleset
+_tiles_by_point: ObjectCache[Ruleset, dict[str, tuple[Tile, ...]]] = ObjectCache(_by_point)
+
+
 def tiles_at(ruleset: Ruleset, point: HookPoint) -> tuple[Tile, ...]:
     """The tiles whose power the rules ask at that point, in the data's order."""
-    return tuple(t for t in ruleset.tiles if point in t.hooks)
+    return _tiles_by_point(ruleset).get(point, ())
 
 
 def tile(ruleset: Ruleset, tile_id: str) -> Tile:

@@ -16,6 +16,7 @@ from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pendin
 from mncore.store import Row
 from mncore.rulesets.empires import commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
+from mncore.rulesets.empires.evolve import evolve
 from mncore.rulesets.empires.ids import TRACKS, Empire
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
@@ -42,8 +43,7 @@ class Empires:
     def encode_event(self, event: Any) -> bytes:
         return ev.encode_event(event)
 
-    def decode_event(self, data: bytes | str) -> Any:
-        return ev.decode_event(data)
+    decode_event = staticmethod(ev.decode_event)  # called once per row of every replay
 
     def event_type_of(self, event: Any) -> str:
         return ev.event_type(event)
@@ -65,9 +65,8 @@ class Empires:
     def initial(self, commitment: str) -> GameState:
         return GameState(commitment=commitment)
 
-    def evolve(self, state: Any, event: Any) -> GameState:
-        from mncore.rulesets.empires.evolve import evolve
-        return evolve(state, event)
+    # the reducer itself, not a method calling it: a bulk replay calls it once per event
+    evolve = staticmethod(evolve)
 
     def decide(self, state: Any, command: Any, rng: Rng) -> tuple[list[Any], GameState]:
         try:

@@ -245,7 +245,8 @@ def bag_add(bag: Bag, other: Bag) -> Bag:
     out = dict(bag)
     for token, n in other.items():
         out[token] = out.get(token, 0) + n
-    return {t: n for t, n in out.items() if n}
+    # most sums leave no empty count: the bag is filtered only when one is there
+    return out if 0 not in out.values() else {t: n for t, n in out.items() if n}
 
 
 def bag_sub(bag: Bag, other: Bag) -> Bag:
@@ -253,7 +254,8 @@ def bag_sub(bag: Bag, other: Bag) -> Bag:
     out = dict(bag)
     for token, n in other.items():
         out[token] = out.get(token, 0) - n
-    return {t: n for t, n in out.items() if n}
+    # most sums leave no empty count: the bag is filtered only when one is there
+    return out if 0 not in out.values() else {t: n for t, n in out.items() if n}
 
 
 def bag_contains(bag: Bag, other: Bag) -> bool:
