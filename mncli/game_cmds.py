@@ -30,6 +30,8 @@ from mncore.protocol import NewGame, Ruleset
               help="A board file of your own (checked first; see mn map check).")
 @click.option("--display", type=click.Choice(["first-game", "experienced"]), default="first-game",
               show_default=True, help="The hero and wonder display of set-up step 5.")
+@click.option("--setup", "setup", default=None, metavar="NAME",
+              help="A set-up variant of the ruleset (mn rules lists them) [default: the standard one].")
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start a sandbox game at the position in this file (docs/positions.md).")
@@ -43,7 +45,7 @@ from mncore.protocol import NewGame, Ruleset
 @ruleset_option
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
-        seed: str | None, board_file: str | None, display: str, game_id: str | None,
+        seed: str | None, board_file: str | None, display: str, setup: str | None, game_id: str | None,
         position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...],
         signed_only: bool, ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
@@ -62,9 +64,11 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     if position_file is not None:
         from mncli.audit_cmds import new_from_position
         click.echo(new_from_position(ctx, ruleset, position_file, seed, game_id,
-                                     bool(empires or players or random_empires or board_file)))
+                                     bool(empires or players or random_empires or board_file or setup)))
         return
     options = {"display": display} if display != "first-game" else {}
+    if setup is not None:
+        options["setup"] = setup
     spec = NewGame(sides=empires, players=players, random_sides=random_empires, board_file=board_file,
                    fair_play=seed is None, options=options)
     cmd = ruleset.new_game(spec)

@@ -51,11 +51,12 @@ def test_shipped_board_is_valid_and_marked_reconstructed(board: Board) -> None:
 
 
 def test_ruleset_identity_and_counts() -> None:
-    """The packaged ruleset is the engine's ruleset, with 5 empires, 13 commodities and 23 tiles."""
+    """The packaged ruleset is the engine's ruleset, with 5 empires (and the Atlas expansion's Atlantis),
+    13 commodities and 23 tiles (and the expansion's)."""
     ruleset = load_ruleset()
 
     assert (ruleset.id, ruleset.version) == (RULESET_ID, RULESET_VERSION)
-    assert len(ruleset.empires) == 5
+    assert [e.id for e in ruleset.empires] == ["rome", "greece", "babylon", "egypt", "carthage", "atlantis"]
     assert len(ruleset.commodities) == 13
     assert sorted(t.id for t in ruleset.tiles) == sorted(TILE_IDS)
 
@@ -88,7 +89,7 @@ def test_costs_3_0() -> None:
 
 def test_tiles_23_with_5_starting_heroes() -> None:
     """23 tiles: 17 heroes of which 5 start, 5 wonders and the Pyramids; Hercules alone has no phase."""
-    tiles = load_ruleset().tiles
+    tiles = [t for t in load_ruleset().tiles if not t.expansion]
 
     assert Counter(t.kind for t in tiles) == {"hero": 17, "wonder": 5, "pyramids": 1}
     assert {t.id for t in tiles if t.starting} == {"caesar", "pericles", "hammurabi", "cleopatra",

@@ -39,6 +39,7 @@ class CreateGame(Command, frozen=True, kw_only=True):
     random_players: tuple[str, ...] = ()  # players whose empires are drawn at random
     display: Literal["first-game", "experienced"] = "first-game"
     fair_play: bool = True
+    setup: str = "standard"  # a set-up variant (atlas.py); its board is already joined into `board`
 
 
 class CreateFromPosition(Command, frozen=True, kw_only=True):

@@ -7,9 +7,9 @@ from typing import assert_never
 
 from msgspec.structs import replace
 
-from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, Setup
-from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, Empire, ProvinceId, TileId
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, Empire, ProvinceId, TileId, Track
 from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import TitleTie  # phase 5
 from mncore.rulesets.empires.state import Claim  # phase 2
@@ -180,15 +180,14 @@ def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
     n = str(len(e.players))
     covered = set(board.covered.get(n, ()))
     empires = {emp: EmpireState(player=e.players[emp]) for emp in EMPIRES if emp in e.players}
-    titles = dict(rs.starting_leaders)
-    titles.update(rs.starting_leaders_by_players.get(n, {}))
+    titles = _starting_titles(e.options.setup, n)
     state = replace(
         state, ruleset_id=e.ruleset_id, ruleset_version=e.ruleset_version, board=board,
         board_digest=e.board_digest, options=e.options, commitment=e.commitment, round=1,
         phase="trade", empires=empires,
         provinces={p.id: ProvinceState() for p in board.provinces if p.region not in covered},
         seas={s.id: {} for s in board.seas},
-        supply={"coin": rs.components.coins, **rs.components.commodities},
+        supply=_supply(e.options.setup),
         legendary_pile=tuple(sorted(c for c in rs.components.commodities
                                     for _ in range(rs.components.legendary_per_commodity))),
         titles={t: emp for t, emp in titles.items() if emp in empires},
@@ -197,6 +196,25 @@ def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
         if setup.empire in empires:
             state = _place_setup(state, board, setup)
     return replace(state, round_start_control=round_start_control(state))
+
+
+def _starting_titles(setup: str, players: str) -> dict[Track, Empire]:
+    """Set-up step 4's titles; a variant names its own (Atlas expansion, ruling R51)."""
+    rs = load_ruleset()
+    chosen = atlas.variant(setup)
+    if chosen is not None:
+        return dict(chosen.leaders)
+    return {**rs.starting_leaders, **rs.starting_leaders_by_players.get(players, {})}
+
+
+def _supply(setup: str) -> dict[str, int]:
+    """The reserves of coins and commodities, with what an expansion's set adds (ruling R52)."""
+    rs = load_ruleset()
+    supply: dict[str, int] = {"coin": rs.components.coins, **rs.components.commodities}
+    for ext in atlas.extensions(setup):
+        for token, n in ext.supply.items():
+            supply[token] = supply.get(token, 0) + n
+    return supply
 
 
 def _place_setup(state: GameState, board: Board, setup: Setup) -> GameState:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-Empire = Literal["rome", "greece", "babylon", "egypt", "carthage"]
+Empire = Literal["rome", "greece", "babylon", "egypt", "carthage", "atlantis"]  # atlantis: the Atlas expansion
 EMPIRES: tuple[Empire, ...] = get_args(Empire)
 
 Commodity = Literal[
@@ -35,6 +35,7 @@ TileId = Literal[
     "antigone", "spartacus",
     "colossus", "hanging-gardens", "pharos", "statue-of-zeus", "temple-of-artemis",
     "pyramids",
+    "atlas",  # the Atlas expansion's Atlantean starting hero (atlas-expansion.md, 6 PLAYER EXPANSION)
 ]
 TILE_IDS: tuple[TileId, ...] = get_args(TileId)
 

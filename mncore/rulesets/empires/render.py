@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.flow import describe_phase, public_pending
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
 from mncore.rulesets.empires.projections import holder_of, tracks, unit_count
@@ -102,6 +103,9 @@ def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:
 
 def status_text(state: GameState) -> str:
     lines = [f"Game {state.game_id}: round {state.round}, {describe_phase(state)} phase"]
+    variant = atlas.variant(state.options.setup)
+    if variant is not None:
+        lines.append(f"Set-up: {variant.id} — {variant.name} [rule empires:{variant.section}]")
     if not state.options.fair_play:
         lines.append("NOT a fair-play game: its secret is known (seed) or it is a sandbox.")
     if state.winner is not None:

@@ -34,6 +34,7 @@ class Options(_S, frozen=True, kw_only=True):
     fair_play: bool = True
     sandbox: bool = False  # not fair-play (forks, positions, known seeds): outcomes may be fixed (R7)
     fork_of: ForkInfo | None = None
+    setup: str = "standard"  # the set-up variant (mncore/rulesets/empires/data/setups.toml)
 
 
 class ProvinceState(_S, frozen=True, kw_only=True):

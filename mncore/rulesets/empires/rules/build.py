@@ -193,7 +193,7 @@ def build_unit(state: GameState, order: BuildUnit) -> list[ev.AnyEvent]:
     count = 1
     match order.power:
         case None:
-            payment.require_set(state, emp, order.pay, load_ruleset().costs.units[kind], f"a {kind}")
+            payment.require_set(state, emp, order.pay, payment.unit_cost(state, emp, kind), f"a {kind}")
         case power if power in powers.ids_at("free_legions"):
             count = _penthesilea(state, order, tile(load_ruleset(), power))
         case power if (cheap := payment.cheap_unit(power)) is not None and cheap.unit == kind:

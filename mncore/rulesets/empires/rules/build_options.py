@@ -71,7 +71,6 @@ def _power_ready(state: GameState, empire: Empire, power: str) -> bool:
 
 
 def _unit_options(state: GameState, empire: Empire) -> list[Option]:
-    costs = load_ruleset().costs.units
     held = state.empires[empire].resources
     provinces = tuple(p for p in sorted(state.provinces) if build_place_problem(state, empire, p) is None)
     places = {"legion": provinces, "trireme": tuple(s for s in sorted(state.seas)
@@ -84,7 +83,7 @@ def _unit_options(state: GameState, empire: Empire) -> list[Option]:
         noun = "sea" if kind == "trireme" else "province"
         where = {noun: places[kind]}
         out += _template(f"build {kind} in {{{noun}}} pay {{payment}}",
-                         _pays(state, empire, costs[kind]), where)
+                         _pays(state, empire, payment.unit_cost(state, empire, kind)), where)
         for info in tiles_at(load_ruleset(), "cheap_unit"):
             if info.cheap is not None and info.cheap.unit == kind and _power_ready(state, empire, info.id):
                 commodity = info.cheap.commodity
