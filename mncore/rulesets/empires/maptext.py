@@ -16,8 +16,19 @@ def map_text(place: str | None, board_file: str | None, setup: str | None = None
     board = atlas.board_for(setup or atlas.STANDARD, load_board(board_file))
     ruleset = load_ruleset()
     if place is None:
-        return "\n".join(render_board(board, ruleset))
+        return "\n".join(_setup_lines(setup) + render_board(board, ruleset))
     return "\n".join(render_place(board, ruleset, resolve_place(board, place)))
+
+
+def _setup_lines(setup: str | None) -> list[str]:
+    """Who plays a set-up variant and what its boards cover (Atlas expansion)."""
+    chosen = atlas.variant(setup or atlas.STANDARD)
+    if chosen is None:
+        return []
+    names = {e.id: e.name for e in load_ruleset().empires}
+    covered = ", ".join(names[e] for e in chosen.covered) or "nothing"
+    return [f"Set-up {chosen.id} [rule empires:{chosen.section}]: {chosen.players} players "
+            f"({', '.join(names[e] for e in chosen.empires)}); covered: {covered}"]
 
 
 def map_json(place: str | None, board_file: str | None, setup: str | None = None) -> Any:

@@ -13,7 +13,7 @@ import msgspec
 from msgspec.structs import replace
 
 import mncore
-from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, board_digest, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.rulesets.empires.commands import CreateFromPosition
@@ -127,9 +127,16 @@ def _entry_named(problems: list[str], table: str, key: str) -> bool:
     prefix = f"{table}.{key}"
     return any(p == prefix or p.startswith((prefix + ".", prefix + ":")) for p in problems)
 def _board(spec: object, base: Path, problems: list[str]) -> Board | None:
-    """The board a position names: "default", a path (relative to the position file), or inline."""
+    """The board a position names: "default", "setup:NAME" (the shipped board as a set-up variant
+    plays it, atlas.py), a path (relative to the position file), or inline."""
     if spec == "default":
         return load_board()
+    if isinstance(spec, str) and spec.startswith("setup:"):
+        try:
+            return atlas.board_for(spec.removeprefix("setup:"), load_board())
+        except (DataError, InvalidCommand) as err:
+            problems.append(f"board ({spec}): {err}")
+            return None
     if isinstance(spec, str):
         path = Path(spec) if Path(spec).is_absolute() else base / spec
         try:

@@ -33,8 +33,9 @@ def _check_identity(state: GameState) -> list[str]:
         problems.append(f"ruleset_id: {state.ruleset_id} v{state.ruleset_version} is not this "
                         f"engine's {RULESET_ID} v{RULESET_VERSION}")
     n = len(state.empires)
-    if not 3 <= n <= 5:
-        problems.append(f"empires: {n} empires; a game has 3 to 5")
+    # a set-up variant's board (atlas.board_for) names its own player count among its covered keys
+    if not (3 <= n <= 5 or (state.board is not None and str(n) in state.board.covered)):
+        problems.append(f"empires: {n} empires; a game has 3 to 5 (a set-up variant's board: its own)")
         return problems
     from mncore.rulesets.empires.rules.setup import playable_empires
 
