@@ -13,11 +13,12 @@ from atlas_golden import GAMES, SCRIPTED, fixture, play, record
 from golden import fixture as base_fixture, without_clock
 from mncli.cli import main
 from mncore import game
+from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.state import GameState
 from mncore.store import Store
 
-EMPIRES_OF = {
+EMPIRES_OF: dict[str, tuple[Empire, ...]] = {
     "alternative-3": ("greece", "babylon", "egypt"),
     "alternative-4": ("rome", "greece", "carthage", "atlantis"),
     "alternative-5": ("rome", "greece", "egypt", "carthage", "atlantis"),

@@ -8,7 +8,7 @@ import importlib.resources
 import msgspec
 
 from mncore.errors import DataError, InvalidCommand
-from mncore.rulesets.empires.board import Board, decode_board
+from mncore.rulesets.empires.board import Board, board_digest, decode_board, layout_of, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
 from mncore.rulesets.empires.ids import BuildingKind, Empire, TileId, Token, Track
@@ -118,6 +118,13 @@ def board_for(name: str, base: Board) -> Board:
     return board
 
 
+def setup_of(board: Board) -> str | None:
+    """The set-up variant whose board (on the shipped board) this is, if any: positions name it."""
+    digest = board_digest(board)
+    return next((v.id for v in load_setups().variants
+                 if board_digest(board_for(v.id, load_board())) == digest), None)
+
+
 def join(base: Board, ext: Board) -> Board:
     """base with ext's seas, provinces and set-ups; each ext sea bordering a base sea is listed on the
     base sea's side too (links are on both sides, docs/board.md)."""
@@ -129,9 +136,20 @@ def join(base: Board, ext: Board) -> Board:
                 added.setdefault(other, []).append(sea.id)
     seas = tuple(msgspec.structs.replace(s, borders=(*s.borders, *added[s.id])) if s.id in added else s
                  for s in base.seas)
-    return msgspec.structs.replace(
+    joined = msgspec.structs.replace(
         base, id=f"{base.id}+{ext.id}", name=f"{base.name} + {ext.name}",
         reconstructed=base.reconstructed or ext.reconstructed,
         provenance=f"{base.provenance} Joined: {ext.provenance}", sources=(*base.sources, *ext.sources),
         seas=(*seas, *ext.seas), provinces=(*base.provinces, *ext.provinces),
         setups=(*base.setups, *ext.setups))
+    return _with_layout(joined, base, ext)
+
+
+def _with_layout(joined: Board, base: Board, ext: Board) -> Board:
+    """The joined board drawn with base's layout (its own, else the reference one) and ext's places."""
+    mine, theirs = layout_of(base), ext.layout
+    if mine is None or isinstance(theirs, msgspec.UnsetType):
+        return joined
+    layout = msgspec.structs.replace(mine, places={**mine.places, **theirs.places},
+                                     water=(*mine.water, *theirs.water), land=(*mine.land, *theirs.land))
+    return msgspec.structs.replace(joined, layout=layout)

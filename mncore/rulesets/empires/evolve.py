@@ -210,7 +210,7 @@ def _starting_titles(setup: str, players: str) -> dict[Track, Empire]:
 def _supply(setup: str) -> dict[str, int]:
     """The reserves of coins and commodities, with what an expansion's set adds (ruling R52)."""
     rs = load_ruleset()
-    supply: dict[str, int] = {"coin": rs.components.coins, **rs.components.commodities}
+    supply: dict[str, int] = {"coin": rs.components.coins, **dict(rs.components.commodities.items())}
     for ext in atlas.extensions(setup):
         for token, n in ext.supply.items():
             supply[token] = supply.get(token, 0) + n

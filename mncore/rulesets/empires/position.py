@@ -334,7 +334,9 @@ def _for_viewer(doc: dict[str, Any], state: GameState, viewer: Empire) -> dict[s
 def _position_doc(state: GameState) -> dict[str, Any]:
     doc: dict[str, Any] = {"ruleset_id": state.ruleset_id, "ruleset_version": state.ruleset_version}
     board = state.geo_board
-    doc["board"] = "default" if board_digest(board) == board_digest(load_board()) else _trim(board)
+    named = atlas.setup_of(board)
+    doc["board"] = ("default" if board_digest(board) == board_digest(load_board())
+                    else f"setup:{named}" if named else _trim(board))
     doc["round"], doc["phase"] = state.round, state.phase
     trimmed = _trim(replace(state, board=None))
     for name in (*NOT_IN_POSITION, "board", "round", "phase", *_derived_fields(state)):
