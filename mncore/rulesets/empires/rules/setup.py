@@ -66,6 +66,8 @@ def _require_player_count(setup: str, count: int) -> None:
 def display(cmd: CreateGame, rng: Rng) -> tuple[DisplayTile, ...]:
     """Set-up step 5: five random tiles and the Pyramids face up, the rest face down, or all face up."""
     rs = load_ruleset()
+    # an expansion's tiles with its board (ruling R53); the Atlantean heroes without a text are not
+    # in the ruleset at all (ruling R54)
     in_play = atlas.tiles_in_play(cmd.setup)
     others = [t.id for t in rs.tiles if not t.starting and t.kind != "pyramids" and t.expansion in in_play]
     pyramids = next(DisplayTile(tile=t.id, face_up=True) for t in rs.tiles if t.kind == "pyramids")
