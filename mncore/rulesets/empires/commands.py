@@ -191,6 +191,7 @@ class MoveLegions(Order, frozen=True, kw_only=True):
     from_province: ProvinceId
     to_province: ProvinceId
     count: int = 1
+    centaurs: bool = False  # the Centaurs are among them (atlas.chiron)
 
 
 class Attack(Order, frozen=True, kw_only=True):
@@ -209,6 +210,7 @@ class ChooseLosses(Order, frozen=True, kw_only=True):
     place: str
     legions: int = 0
     fortress: bool = False
+    centaurs: bool = False  # the Centaurs are among the legions lost (atlas.chiron)
 
 
 class Pillage(Order, frozen=True, kw_only=True):

@@ -87,6 +87,8 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return _with_step(state, replace(step, kept={**step.kept, empire: keep}))
         case ev.ResourcesDiscarded(empire=empire, discarded=discarded):
             return _spend(state, empire, discarded)
+        case ev.CentaursBuilt():
+            return _centaurs_built(state, event)
         case ev.TilesTurnedUp(tiles=tiles):
             return replace(state, display=tuple(replace(d, face_up=True) if d.tile in tiles else d
                                                 for d in state.display))
@@ -94,7 +96,7 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
         case ev.MoverChosen(mover=mover):
             return _with_step(state, replace(move_step(state), active=mover, stage="naval",
                                              moved_triremes={}, moved_legions={}, battles=(),
-                                             losses=(), decided=()))
+                                             losses=(), decided=(), centaurs_moved=False))
         case ev.PeaceDeclared():
             return _peace_declared(state, event)
         case ev.PeaceDeclined(empire=emp):
@@ -125,6 +127,8 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return with_province(state, pid, circe={**state.provinces[pid].circe, sid: emp})
         case ev.MoveTurnEnded(empire=emp):
             return _in_move_step(state, active=None, done=(*move_step(state).done, emp))
+        case ev.CentaursStruck():
+            return _centaurs_struck(state, event)
         # --- leadership ---
         case ev.TitleClaimed():
             return _title_claimed(state, event)
@@ -425,9 +429,23 @@ def _peace_declared(state: GameState, e: ev.PeaceDeclared) -> GameState:
     if home:
         cap = state.provinces[e.capital]
         state = with_province(state, e.capital, legions=_legions_plus(cap, e.opponent, home))
+    if state.empires[e.opponent].centaurs in e.returned:  # they go home with the legions (R48)
+        state = with_empire(state, e.opponent, centaurs=e.capital)
     state = with_empire(state, e.empire, peace_with=e.opponent)
     state = with_empire(state, e.opponent, peace_with=e.empire)
     return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
+
+
+def _centaurs_built(state: GameState, e: ev.CentaursBuilt) -> GameState:
+    ps = state.provinces[e.province]
+    state = with_province(state, e.province, legions=_legions_plus(ps, e.empire, 1))
+    state = _spend(state, e.empire, e.paid) if e.paid else state
+    return with_empire(state, e.empire, centaurs=e.province)
+
+
+def _centaurs_struck(state: GameState, e: ev.CentaursStruck) -> GameState:
+    ps = state.provinces[e.place]
+    return with_province(state, e.place, legions=_legions_plus(ps, e.opponent, -1))
 
 
 def _triremes_moved(state: GameState, e: ev.TriremesMoved) -> GameState:
@@ -446,6 +464,9 @@ def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
     dst = state.provinces[e.to_province]
     state = with_province(state, e.to_province, legions=_legions_plus(dst, e.empire, e.count))
     moved = move_step(state).moved_legions
+    if e.centaurs:
+        state = with_empire(state, e.empire, centaurs=e.to_province)
+        state = _in_move_step(state, centaurs_moved=True)
     return _in_move_step(state, stage="land",
                          moved_legions={**moved, e.to_province: moved.get(e.to_province, 0) + e.count})
 
@@ -466,6 +487,8 @@ def _units_lost(state: GameState, e: ev.UnitsLost) -> GameState:
         ps = state.provinces[e.place]
         state = with_province(state, e.place, legions=_legions_plus(ps, e.empire, -e.legions),
                               fortress=None if e.fortress else ps.fortress)
+    if e.centaurs:
+        state = with_empire(state, e.empire, centaurs=None)
     step = move_step(state)
     losses = tuple(x for x in step.losses if (x.empire, x.place) != (e.empire, e.place))
     return _in_move_step(state, losses=losses)
@@ -509,6 +532,8 @@ def _control_converted(state: GameState, e: ev.ControlConverted) -> GameState:
     if e.sheba:
         used = (*state.empires[e.empire].used, *_converting(state, e.empire))
         state = with_empire(state, e.empire, used=used)
+        if state.empires[e.empire].centaurs == e.province and not state.provinces[e.province].legions.get(e.empire):
+            state = with_empire(state, e.empire, centaurs=None)  # the Centaurs were the legion given up
     return state
 
 

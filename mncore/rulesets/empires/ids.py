@@ -35,7 +35,7 @@ TileId = Literal[
     "antigone", "spartacus",
     "colossus", "hanging-gardens", "pharos", "statue-of-zeus", "temple-of-artemis",
     "pyramids",
-    "atlas",  # the Atlas expansion's Atlantean starting hero (atlas-expansion.md, 6 PLAYER EXPANSION)
+    "atlas", "chiron",  # the Atlas expansion's Atlantean heroes (atlas-expansion.md, 6 PLAYER EXPANSION)
 ]
 TILE_IDS: tuple[TileId, ...] = get_args(TileId)
 

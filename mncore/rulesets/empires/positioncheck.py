@@ -65,7 +65,23 @@ def _check_empires(state: GameState) -> list[str]:
                 problems.append(f"{where}.copied: only the holder of Castor & Pollux copies a hero")
             if tile(load_ruleset(), es.copied).kind != "hero":
                 problems.append(f"{where}.copied: {title(es.copied)} is not a hero")
+        problems += _check_centaurs(state, emp, where)
     return problems
+
+
+def _check_centaurs(state: GameState, emp: Empire, where: str) -> list[str]:
+    """The Centaurs stand only as one of their holder's legions, and only for Chiron's holder."""
+    es = state.empires[emp]
+    if es.centaurs is None:
+        return []
+    holders = [t.id for t in load_ruleset().tiles if "centaurs" in t.hooks]
+    if not set(holders) & set(es.tiles):
+        return [f"{where}.centaurs: only the holder of {', '.join(map(title, holders))} has the Centaurs"]
+    ps = state.provinces.get(es.centaurs)
+    if ps is None or not ps.legions.get(emp):
+        return [f"{where}.centaurs: the Centaurs are one of {title(emp)}'s legions, and it has none in "
+                f"{es.centaurs}"]
+    return []
 
 
 def _check_bag(where: str, bag: Bag) -> list[str]:

@@ -57,6 +57,7 @@ def _empire(state: GameState, emp: Empire, viewer: Empire | None,
         "titles": [t for t in TRACKS if state.titles.get(t) == emp],
         "tiles": list(es.tiles),
         "copied": es.copied,
+        "centaurs": es.centaurs,  # Chiron's Centaurs (atlas.chiron), not among the units
         "units": unit_count(state, emp),
         "control_markers_left": max(markers_left(state, emp), 0),  # the capital's is printed (R30)
     }
@@ -134,7 +135,8 @@ def show_text(doc: dict[str, Any]) -> str:
         t = e["tracks"]
         out.append(f"{title(emp):<11} {e['player']:<{width}} {_lvl(t['trade']):>5} "
                    f"{_lvl(t['culture']):>7} {_lvl(t['military']):>8}  "
-                   f"{', '.join(e['titles']) or '-':<19} {', '.join(tile_name(x) for x in e['tiles'])}")
+                   f"{', '.join(e['titles']) or '-':<19} {', '.join(tile_name(x) for x in e['tiles'])}"
+                   + (f" (the Centaurs in {e['centaurs']})" if e.get("centaurs") else ""))
     out.append("")
     out.append("Resources:")
     for emp, e in doc["empires"].items():

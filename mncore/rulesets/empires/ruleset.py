@@ -74,6 +74,7 @@ HookPoint = Literal[
     "extra_dice", "battle_bonus", "payment_set", "cheap_unit", "free_control", "free_legions",
     "build_first", "copy_hero", "keep_commodities", "income", "caravan_legions",
     "commodity_after_collect", "any_offer", "pillage", "convert_at_once", "peace", "unit_cost",
+    "centaurs",
 ]
 HOOK_POINTS: tuple[HookPoint, ...] = get_args(HookPoint)
 # The rulebook chapter of each kind of tile's powers: a power's section is "<chapter>.<tile id>".
@@ -113,6 +114,7 @@ class Tile(_Data, frozen=True, kw_only=True):
     cheap: CheapUnit | None = None
     unit_costs: dict[UnitKind, int] = {}  # what a unit costs its holder instead of 3.0's price
     expansion: str = ""  # the board the tile comes with ("atlantis"); in play only with that board
+    centaurs: int = 0  # what rebuilding the Centaurs costs (atlas.chiron)
 
     @property
     def section(self) -> str:
@@ -229,6 +231,8 @@ def _tile_problems(t: Tile) -> list[str]:
     problems = [f"tiles.{t.id}: hook {h} appears twice" for h in set(t.hooks) if t.hooks.count(h) > 1]
     if (t.cheap is not None) != ("cheap_unit" in t.hooks):
         problems.append(f"tiles.{t.id}: a cheap unit and the cheap_unit hook go together")
+    if bool(t.centaurs) != ("centaurs" in t.hooks):
+        problems.append(f"tiles.{t.id}: a Centaurs price and the centaurs hook go together")
     if bool(t.unit_costs) != ("unit_cost" in t.hooks):
         problems.append(f"tiles.{t.id}: unit costs and the unit_cost hook go together")
     if t.hooks and t.phase is None:
