@@ -19,7 +19,7 @@ PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve", "Fay")
 # set-up -> (seed, style): found with `python tests/atlas_golden.py search`; these are the fixtures
 GAMES: dict[str, tuple[str, str]] = {
     "alternative-3": ("0", "general"),
-    "atlantis": ("0", "general"),
+    "atlantis": ("5", "builder"),  # Chiron recruited, the Centaurs strike and are rebuilt
 }
 # every variant is played to a win by tests/test_atlas_setups.py (these are not recorded)
 SCRIPTED: dict[str, tuple[str, str]] = {

@@ -268,6 +268,13 @@ def _name(place: str) -> str:
     return title(place)
 
 
+def _legions(n: int, centaurs: bool) -> str:
+    """'2 legions', or with Chiron's Centaurs among them 'the Centaurs' / '2 legions (the Centaurs among them)'."""
+    if not centaurs:
+        return _plural(n, "legion")
+    return "the Centaurs" if n == 1 else f"{_plural(n, 'legion')} (the Centaurs among them)"
+
+
 def _side(side: ev.BattleSide) -> str:
     dice = "+".join(str(d) for d in side.dice) or "no dice"
     mods = "".join(f" {'+' if v >= 0 else ''}{v} ({title(k)})" for k, v in sorted(side.modifiers.items()))
@@ -300,8 +307,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.LegionsMoved(empire=emp, from_province=src, to_province=dst, count=n, by_sea=by_sea,
                              centaurs=centaurs):
             how = " by sea" if by_sea else ""
-            them = " (the Centaurs among them)" if centaurs else ""
-            return f"{title(emp)} moves {_plural(n, 'legion')}{them} from {_name(src)} to {_name(dst)}{how}."
+            return f"{title(emp)} moves {_legions(n, centaurs)} from {_name(src)} to {_name(dst)}{how}."
         case ev.CentaursStruck(empire=emp, opponent=opp, place=place):
             return (f"{title(emp)}'s Centaurs destroy one {title(opp)} legion in {_name(place)} before the "
                     "battle (Chiron).")
@@ -310,8 +316,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
                     f"{title(d.empire)}: {_side(a)}; {_side(d)}.")
         case ev.UnitsLost(empire=emp, place=place, legions=legions, triremes=triremes, fortress=fortress,
                           centaurs=centaurs):
-            them = " (the Centaurs among them)" if centaurs else ""
-            lost = ([_plural(legions, "legion") + them] if legions else []) + (
+            lost = ([_legions(legions, centaurs)] if legions else []) + (
                 [_plural(triremes, "trireme")] if triremes else []) + (["its fortress"] if fortress else [])
             return f"{title(emp)} loses {' and '.join(lost) or 'nothing'} in {_name(place)}."
         case ev.OccupationsEnded(empire=emp, province=pid, spaces=spaces, marker=marker, circe=circe,
