@@ -13,7 +13,7 @@ from mncore.rulesets.empires.board import (
 )
 from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.errors import DataError, InvalidCommand
-from mncore.rulesets.empires.ids import TILE_IDS
+from mncore.rulesets.empires.ids import OWNER_TILE_IDS, TILE_IDS
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 
 BOARD_FILE = Path(__file__).parent.parent / "mncore" / "rulesets" / "empires" / "data" / "board.toml"
@@ -58,7 +58,7 @@ def test_ruleset_identity_and_counts() -> None:
     assert (ruleset.id, ruleset.version) == (RULESET_ID, RULESET_VERSION)
     assert [e.id for e in ruleset.empires] == ["rome", "greece", "babylon", "egypt", "carthage", "atlantis"]
     assert len(ruleset.commodities) == 13
-    assert sorted(t.id for t in ruleset.tiles) == sorted(TILE_IDS)
+    assert sorted(t.id for t in ruleset.tiles) == sorted(i for i in TILE_IDS if i not in OWNER_TILE_IDS)
 
 
 def test_components_supply_counts() -> None:
@@ -106,7 +106,7 @@ def test_tile_bonuses_as_printed_in_10_and_11() -> None:
 
     bonuses = {t.id: (t.bonus.trade, t.bonus.culture, t.bonus.military) for t in ruleset.tiles}
 
-    assert bonuses == {i: printed.get(i, (0, 0, 0)) for i in TILE_IDS}
+    assert bonuses == {i: printed.get(i, (0, 0, 0)) for i in TILE_IDS if i not in OWNER_TILE_IDS}
     assert tile(ruleset, "perseus").bonus.on("culture") == 2
 
 

@@ -21,7 +21,7 @@ from mncore.bounds import set_aside_out_of_bounds
 from mncore.dice import Rng
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.flow import rules_for, settle
-from mncore.rulesets.empires.ids import (COIN, COMMODITIES, TILE_IDS, Commodity, Empire, commodity_of,
+from mncore.rulesets.empires.ids import (COIN, COMMODITIES, Commodity, Empire, commodity_of,
                                           is_legendary)
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub, bag_total
@@ -210,7 +210,7 @@ def _tile(text: str, where: str, problems: list[str]) -> str | None:
         close = err.message.split("; did you mean ", 1)[1].split("?")[0] if "did you mean" in err.message else ""
         problems.append(f"{where}: unknown hero or wonder '{text}'"
                         + (f" (did you mean {close}?)" if close else "")
-                        + f"; the tile ids: {', '.join(TILE_IDS)}")
+                        + f"; the tile ids: {', '.join(t.id for t in load_ruleset().tiles)}")
         return None
 
 

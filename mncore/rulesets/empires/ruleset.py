@@ -13,7 +13,7 @@ from mncore.cache import ObjectCache
 
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.ids import (
-    COMMODITIES, EMPIRES, TILE_IDS, BuildingKind, Commodity, Empire, Phase, TileId, Track, UnitKind,
+    COMMODITIES, EMPIRES, OWNER_TILE_IDS, TILE_IDS, BuildingKind, Commodity, Empire, Phase, TileId, Track, UnitKind,
 )
 
 RULESET_ID = "mare-nostrum-empires-2016"
@@ -115,6 +115,8 @@ class Tile(_Data, frozen=True, kw_only=True):
     unit_costs: dict[UnitKind, int] = {}  # what a unit costs its holder instead of 3.0's price
     expansion: str = ""  # the board the tile comes with ("atlantis"); in play only with that board
     centaurs: int = 0  # what rebuilding the Centaurs costs (atlas.chiron)
+    # at a hook point, act with another tile's code and this tile's numbers (an owner's tile: docs/tiles.md)
+    acts_as: dict[HookPoint, TileId] = {}
 
     @property
     def section(self) -> str:
@@ -199,7 +201,10 @@ def validate_ruleset(ruleset: Ruleset) -> list[str]:
                         f"{RULESET_ID} v{RULESET_VERSION}")
     problems += _exactly_once("empires", [e.id for e in ruleset.empires], EMPIRES)
     problems += _exactly_once("commodities", [c.id for c in ruleset.commodities], COMMODITIES)
-    problems += _exactly_once("tiles", [t.id for t in ruleset.tiles], TILE_IDS)
+    ids: list[str] = [t.id for t in ruleset.tiles]
+    # an owner's tiles fill slots that may stay empty (ruling R54, docs/tiles.md)
+    problems += _exactly_once("tiles", ids, tuple(i for i in TILE_IDS if i not in OWNER_TILE_IDS or i in ids))
+    problems += _acts_as_problems(ruleset)
     problems += _exactly_once("components.commodities", list(ruleset.components.commodities),
                               COMMODITIES)
     problems += _numbers_problems(ruleset)
@@ -241,6 +246,18 @@ def _tile_problems(t: Tile) -> list[str]:
                *t.unit_costs.values())
     if min(numbers) < 0:
         problems.append(f"tiles.{t.id}: a power's numbers are never negative")
+    return problems
+
+
+def _acts_as_problems(ruleset: Ruleset) -> list[str]:
+    """A tile acts as another only at its own hook points, and only as a tile hooked there."""
+    problems = []
+    for t in ruleset.tiles:
+        for point, other in t.acts_as.items():
+            if point not in t.hooks:
+                problems.append(f"tiles.{t.id}.acts_as: {point} is not one of its hooks")
+            elif not any(o.id == other and point in o.hooks for o in ruleset.tiles):
+                problems.append(f"tiles.{t.id}.acts_as: {other} has no power at {point}")
     return problems
 
 
