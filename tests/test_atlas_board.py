@@ -101,3 +101,17 @@ def test_atlas_setup_titles_follow_ruling_r51() -> None:
             else:
                 best = max(values[e][i] for e in v.empires)
                 assert [e for e in v.empires if values[e][i] == best] == [v.leaders[track]], (v.id, track)  # type: ignore[index]
+
+
+def test_atlas_setups_data_refuses_a_variant_that_does_not_add_up() -> None:
+    """A variant plays as many empires as its player count, joins known boards, titles go to players."""
+    good = atlas.load_setups()
+    bad = atlas.Variant(id="x", name="x", section="atlas.setup-3", players=3, empires=("greece", "egypt"),
+                        covered=("egypt",), extensions=("mu",), leaders={"trade": "rome"})
+
+    assert [p for v in good.variants for p in atlas._variant_problems(v, good)] == []
+    assert atlas._variant_problems(bad, good) == [
+        "extension mu is not among [extensions]",
+        "3 players, but empires ['greece', 'egypt'] (covered ['egypt'])",
+        "leaders.trade: rome is not in play",
+    ]

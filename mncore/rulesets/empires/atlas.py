@@ -54,9 +54,22 @@ def load_setups() -> Setups:
     """The packaged set-up variants, decoded once."""
     data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "setups.toml").read_bytes()
     try:
-        return msgspec.toml.decode(data, type=Setups)
+        setups = msgspec.toml.decode(data, type=Setups)
     except msgspec.ValidationError as err:
         raise DataError(SETUPS_SOURCE, [str(err)]) from err
+    problems = [f"variants.{v.id}: {p}" for v in setups.variants for p in _variant_problems(v, setups)]
+    if problems:
+        raise DataError(SETUPS_SOURCE, problems)
+    return setups
+
+
+def _variant_problems(v: Variant, setups: Setups) -> list[str]:
+    """A variant plays as many empires as it says, joins known boards, and gives titles to players."""
+    problems = [f"extension {e} is not among [extensions]" for e in v.extensions if e not in setups.extensions]
+    if len(v.empires) != v.players or set(v.empires) & set(v.covered):
+        problems.append(f"{v.players} players, but empires {list(v.empires)} (covered {list(v.covered)})")
+    problems += [f"leaders.{t}: {e} is not in play" for t, e in v.leaders.items() if e not in v.empires]
+    return problems
 
 
 def names() -> tuple[str, ...]:
