@@ -24,6 +24,7 @@ def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
         "phase": state.phase,
         "fair_play": state.options.fair_play,
         "sandbox": state.options.sandbox,
+        "setup": state.options.setup,
         "winner": None if state.winner is None else {
             "empires": list(state.winner.empires), "condition": state.winner.condition,
             "round": state.winner.round, "detail": state.winner.detail},
