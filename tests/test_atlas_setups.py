@@ -180,6 +180,15 @@ def test_atlas_standard_game_takes_no_sixth_empire(tmp_path: Path) -> None:
     assert "not playable: Atlantis [rule setup.players]" in result.stderr
 
 
+def test_atlas_a_standard_game_of_two_names_the_setups_for_other_numbers(tmp_path: Path) -> None:
+    """Two empires without --setup: refused, naming the set-up that plays another number of empires."""
+    result = mn(tmp_path / "g.db", "new", "--empire", "rome", "--empire", "greece", "--seed", "s")
+
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: Mare Nostrum: Empires is for 3 to 5 players; 2 given; other numbers: "
+                             "--setup atlantis (6) [rule setup.players]\n")
+
+
 @pytest.mark.parametrize("setup,first", [
     ("alternative-3", "Set-up alternative-3 [rule empires:atlas.setup-3]: 3 players (Greece, Babylon, "
                       "Egypt); covered: Rome, Carthage"),

@@ -58,9 +58,11 @@ def _require_player_count(setup: str, count: int) -> None:
         return
     least, most = load_ruleset().numbers.min_players, load_ruleset().numbers.max_players
     if not least <= count <= most:
-        raise InvalidCommand(f"Mare Nostrum: Empires is for {least} to {most} players; {count} given "
-                             f"(more or fewer with a set-up variant: --setup {'|'.join(atlas.names())}) "
-                             "[rule setup.players]")
+        others = [f"--setup {v.id} ({v.players})" for v in atlas.load_setups().variants
+                  if not least <= v.players <= most]
+        raise InvalidCommand(f"Mare Nostrum: Empires is for {least} to {most} players; {count} given"
+                             + (f"; other numbers: {', '.join(others)}" if others else "")
+                             + " [rule setup.players]")
 
 
 def display(cmd: CreateGame, rng: Rng) -> tuple[DisplayTile, ...]:
