@@ -92,6 +92,7 @@ def test_atlas_setups_starting_units_tracks_and_titles(setup: str, tmp_path: Pat
         assert (units["legion"], units["fortress"], units["trireme"]) == UNITS[emp], emp
         assert sum(state.empires[emp].resources.values()) == 9, emp  # set-up step 3
     assert dict(state.titles) == TITLES[setup]
+    assert (doc["setup"], doc["titles"]) == (setup, TITLES[setup])
 
 
 @pytest.mark.parametrize("setup", ["alternative-3", "alternative-4", "alternative-5"])
