@@ -7,9 +7,11 @@ from collections.abc import Iterable
 
 import msgspec
 
+from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import COIN, EMPIRES, LEGENDARY_PREFIX, TOKENS, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
+from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, TradeStep, bag_add
 from mncore.rulesets.empires.text import title
 
@@ -169,13 +171,12 @@ def _check_seas(state: GameState) -> list[str]:
 
 def _check_supply(state: GameState) -> list[str]:
     """Units, control markers and buildings: never more than the game supplies (9.0 Q&A)."""
-    comp = load_ruleset().components
+    # a set-up's board brings its extension sets' buildings (ruling R52)
+    comp = atlas.with_extensions(atlas.setup_of(state.geo_board) or atlas.STANDARD).components
     capitals = {s.capital for s in state.geo_board.setups}
     problems: list[str] = []
     for emp in state.empires:
-        units = {"legion": sum(ps.legions.get(emp, 0) for ps in state.provinces.values()),
-                 "trireme": sum(f.get(emp, 0) for f in state.seas.values()),
-                 "fortress": sum(1 for ps in state.provinces.values() if ps.fortress == emp)}
+        units = unit_count(state, emp)  # the Centaurs are no legion of the supply (atlas.chiron)
         for kind, n in units.items():
             if n > comp.units.get(kind, 0):  # type: ignore[call-overload]
                 problems.append(f"{_plural(kind)}: {title(emp)} has {n} on the board; the game "
