@@ -83,3 +83,20 @@ def test_atlas_owner_tile_is_mixed_into_the_display_with_the_atlantis_board(owne
 
     assert "atlantean-2" in {d.tile for d in setup.display(six, rng)}
     assert "atlantean-2" not in {d.tile for d in setup.display(three, rng)}
+
+
+def test_atlas_options_offer_triremes_for_two_resources() -> None:
+    """Atlas: mn options offers Atlantis a trireme paid with 2 resources (its example's 2 coins)."""
+    from pathlib import Path
+
+    from test_cases import Engine, load_case
+
+    path = Path(__file__).parent / "cases" / "atlas_atlas_two_triremes_for_two_resources_each.toml"
+    engine = Engine(load_case(path), path)
+
+    trireme = [o for o in RULESET.options(engine.state, "atlantis")
+               if (o.template or "").startswith("build trireme")]
+
+    assert [o.template for o in trireme] == ["build trireme in {sea} pay {payment}"]
+    assert "coin coin" in trireme[0].parts["payment"]
+    assert all(len(p.split()) == 2 for p in trireme[0].parts["payment"])
