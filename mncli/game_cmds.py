@@ -33,6 +33,8 @@ from mncore.store import Row
               show_default=True, help="The hero and wonder display of set-up step 5.")
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
               help="One of the ruleset's own options, e.g. variant=long (docs/classic.md).")
+@click.option("--setup", "setup", default=None, metavar="NAME",
+              help="A set-up variant of the ruleset (mn rules lists them) [default: the standard one].")
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start a sandbox game at the position in this file (docs/positions.md).")
@@ -46,9 +48,9 @@ from mncore.store import Row
 @ruleset_option
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
-        seed: str | None, board_file: str | None, display: str, game_options: tuple[str, ...],
-        game_id: str | None, position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...],
-        signed_only: bool, ruleset_name: str) -> None:
+        seed: str | None, board_file: str | None, display: str, setup: str | None,
+        game_options: tuple[str, ...], game_id: str | None, position_file: str | None, keys_dir: str | None,
+        public_keys: tuple[str, ...], signed_only: bool, ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
 
     \b
@@ -65,7 +67,7 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     if position_file is not None:
         from mncli.audit_cmds import new_from_position
         click.echo(new_from_position(ctx, ruleset, position_file, seed, game_id,
-                                     bool(empires or players or random_empires or board_file)))
+                                     bool(empires or players or random_empires or board_file or setup)))
         return
     options = {"display": display} if display != "first-game" else {}
     for item in game_options:
@@ -73,6 +75,8 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
         if not sep or not key.strip():
             raise InvalidCommand(f"--option {item}: write KEY=VALUE")
         options[key.strip()] = value.strip()
+    if setup is not None:
+        options["setup"] = setup
     spec = NewGame(sides=empires, players=players, random_sides=random_empires, board_file=board_file,
                    fair_play=seed is None, options=options)
     cmd = ruleset.new_game(spec)

@@ -16,15 +16,18 @@ board_option = click.option(
 @map_group.command("show")
 @click.argument("place", required=False)
 @board_option
+@click.option("--setup", "setup", default=None, metavar="NAME",
+              help="The board as this set-up variant plays it (as mn new --setup NAME).")
 @ruleset_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of text.")
-def show(place: str | None, board_file: str | None, ruleset_name: str, as_json: bool) -> None:
+def show(place: str | None, board_file: str | None, setup: str | None, ruleset_name: str,
+         as_json: bool) -> None:
     """Show every province and sea, or one PLACE (a province or sea) with its neighbours."""
     maps = with_maps(ruleset_name)
     if as_json:
-        emit_json(maps.map_json(place, board_file))
+        emit_json(maps.map_json(place, board_file, setup))
     else:
-        click.echo(maps.map_text(place, board_file))
+        click.echo(maps.map_text(place, board_file, setup))
 
 
 @map_group.command("check")

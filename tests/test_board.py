@@ -13,7 +13,7 @@ from mncore.rulesets.empires.board import (
 )
 from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.errors import DataError, InvalidCommand
-from mncore.rulesets.empires.ids import TILE_IDS
+from mncore.rulesets.empires.ids import OWNER_TILE_IDS, TILE_IDS
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 
 BOARD_FILE = Path(__file__).parent.parent / "mncore" / "rulesets" / "empires" / "data" / "board.toml"
@@ -51,13 +51,14 @@ def test_shipped_board_is_valid_and_marked_reconstructed(board: Board) -> None:
 
 
 def test_ruleset_identity_and_counts() -> None:
-    """The packaged ruleset is the engine's ruleset, with 5 empires, 13 commodities and 23 tiles."""
+    """The packaged ruleset is the engine's ruleset, with 5 empires (and the Atlas expansion's Atlantis),
+    13 commodities and 23 tiles (and the expansion's)."""
     ruleset = load_ruleset()
 
     assert (ruleset.id, ruleset.version) == (RULESET_ID, RULESET_VERSION)
-    assert len(ruleset.empires) == 5
+    assert [e.id for e in ruleset.empires] == ["rome", "greece", "babylon", "egypt", "carthage", "atlantis"]
     assert len(ruleset.commodities) == 13
-    assert sorted(t.id for t in ruleset.tiles) == sorted(TILE_IDS)
+    assert sorted(t.id for t in ruleset.tiles) == sorted(i for i in TILE_IDS if i not in OWNER_TILE_IDS)
 
 
 def test_components_supply_counts() -> None:
@@ -88,7 +89,7 @@ def test_costs_3_0() -> None:
 
 def test_tiles_23_with_5_starting_heroes() -> None:
     """23 tiles: 17 heroes of which 5 start, 5 wonders and the Pyramids; Hercules alone has no phase."""
-    tiles = load_ruleset().tiles
+    tiles = [t for t in load_ruleset().tiles if not t.expansion]
 
     assert Counter(t.kind for t in tiles) == {"hero": 17, "wonder": 5, "pyramids": 1}
     assert {t.id for t in tiles if t.starting} == {"caesar", "pericles", "hammurabi", "cleopatra",
@@ -105,7 +106,7 @@ def test_tile_bonuses_as_printed_in_10_and_11() -> None:
 
     bonuses = {t.id: (t.bonus.trade, t.bonus.culture, t.bonus.military) for t in ruleset.tiles}
 
-    assert bonuses == {i: printed.get(i, (0, 0, 0)) for i in TILE_IDS}
+    assert bonuses == {i: printed.get(i, (0, 0, 0)) for i in TILE_IDS if i not in OWNER_TILE_IDS}
     assert tile(ruleset, "perseus").bonus.on("culture") == 2
 
 

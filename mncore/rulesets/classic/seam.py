@@ -244,12 +244,14 @@ class Classic:
         from mncore.rulesets.classic.demo import play_demo
         return play_demo(self, store, players, seed, max_orders, echo)
 
-    def map_text(self, place: str | None, board_file: str | None) -> str:
+    def map_text(self, place: str | None, board_file: str | None, setup: str | None = None) -> str:
         from mncore.rulesets.classic.maptext import map_text
+        _board_setup(setup)
         return map_text(place, board_file)
 
-    def map_json(self, place: str | None, board_file: str | None) -> Any:
+    def map_json(self, place: str | None, board_file: str | None, setup: str | None = None) -> Any:
         from mncore.rulesets.classic.maptext import map_json
+        _board_setup(setup)
         return map_json(place, board_file)
 
     def check_board(self, path: str) -> str:
@@ -273,3 +275,10 @@ class Classic:
 
 
 RULESET: Ruleset = Classic()
+
+
+def _board_setup(setup: str | None) -> None:
+    """This game's set-ups (standard, advanced) change what is placed, never the board."""
+    if setup not in (None, "standard", "advanced"):
+        raise InvalidCommand(f"--setup {setup}: the classic game's set-ups are standard and advanced, "
+                             "and neither changes the board")

@@ -40,6 +40,7 @@ class CreateGame(Command, frozen=True, kw_only=True):
     random_players: tuple[str, ...] = ()  # players whose empires are drawn at random
     display: Literal["first-game", "experienced"] = "first-game"
     fair_play: bool = True
+    setup: str = "standard"  # a set-up variant (atlas.py); its board is already joined into `board`
 
 
 class CreateFromPosition(Command, frozen=True, kw_only=True):
@@ -192,6 +193,7 @@ class MoveLegions(Order, frozen=True, kw_only=True):
     from_province: ProvinceId
     to_province: ProvinceId
     count: int = 1
+    centaurs: bool = False  # the Centaurs are among them (atlas.chiron)
 
 
 class Attack(Order, frozen=True, kw_only=True):
@@ -210,6 +212,7 @@ class ChooseLosses(Order, frozen=True, kw_only=True):
     place: str
     legions: int = 0
     fortress: bool = False
+    centaurs: bool = False  # the Centaurs are among the legions lost (atlas.chiron)
 
 
 class Pillage(Order, frozen=True, kw_only=True):

@@ -21,8 +21,9 @@ PALETTE: dict[str, tuple[str, str, str]] = {
     "babylon": ("#CC79A7", "#EBCBDD", "#000000"),
     "egypt": ("#E69F00", "#F6DB9E", "#000000"),
     "carthage": ("#009E73", "#A3DCCB", "#ffffff"),
+    "atlantis": ("#56B4E9", "#C4E4F6", "#000000"),  # the Atlas expansion's sixth empire
 }
-LETTER = {"rome": "R", "greece": "G", "babylon": "B", "egypt": "E", "carthage": "C"}
+LETTER = {"rome": "R", "greece": "G", "babylon": "B", "egypt": "E", "carthage": "C", "atlantis": "A"}
 # a caravan space shows its commodity; the other spaces their kind
 CODE = {"ceramic": "Ce", "gems": "Ge", "papyrus": "Pa", "metal": "Me", "spices": "Sp", "stone": "St",
         "wood": "Wo", "gold": "Go", "grain": "Gr", "oil": "Oi", "sheep": "Sh", "wine": "Wi",

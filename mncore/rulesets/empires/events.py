@@ -258,8 +258,16 @@ class TilesTurnedUp(Event, frozen=True, kw_only=True):
     tiles: tuple[TileId, ...]
 
 
+class CentaursBuilt(Event, frozen=True, kw_only=True):
+    """Chiron's Centaurs placed: free when he is recruited, or rebuilt for 6 resources (atlas.chiron)."""
+
+    empire: Empire
+    province: ProvinceId
+    paid: Bag = {}
+
+
 BuildEvent = (BuilderChosen | ControlBuilt | UnitBuilt | BuildingBuilt | TileGained | BuildTurnEnded
-              | StorageChosen | ResourcesDiscarded | TilesTurnedUp)
+              | StorageChosen | ResourcesDiscarded | TilesTurnedUp | CentaursBuilt)
 
 
 # --- phase 4, Move and Battle -------------------------------------------------------------------------
@@ -303,6 +311,7 @@ class LegionsMoved(Event, frozen=True, kw_only=True):
     to_province: ProvinceId
     count: int
     by_sea: bool = False
+    centaurs: bool = False  # the Centaurs are among them (atlas.chiron)
 
 
 class BattleSide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -337,6 +346,7 @@ class UnitsLost(Event, frozen=True, kw_only=True):
     legions: int = 0
     triremes: int = 0
     fortress: bool = False
+    centaurs: bool = False  # the Centaurs are among the legions lost (atlas.chiron)
 
 
 class OccupationsEnded(Event, frozen=True, kw_only=True):
@@ -406,9 +416,17 @@ class MoveTurnEnded(Event, frozen=True, kw_only=True):
     empire: Empire
 
 
+class CentaursStruck(Event, frozen=True, kw_only=True):
+    """Before a land battle the Centaurs destroyed one of the opponent's legions (atlas.chiron)."""
+
+    empire: Empire  # the Centaurs' owner
+    opponent: Empire
+    place: ProvinceId
+
+
 MoveEvent = (MoverChosen | PeaceDeclared | PeaceDeclined | TriremesMoved | LegionsMoved | BattleFought
              | UnitsLost | OccupationsEnded | Pillaged | BuildingsOccupied | MarkerOccupied
-             | ConquestHeld | ControlConverted | CirceLegionPlaced | MoveTurnEnded)
+             | ConquestHeld | ControlConverted | CirceLegionPlaced | MoveTurnEnded | CentaursStruck)
 
 
 # --- phase 5, Claim Leadership ------------------------------------------------------------------------

@@ -8,9 +8,9 @@ from typing import Any, TypeVar
 from msgspec import Struct
 from msgspec.structs import replace
 
-from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, Setup
-from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, Empire, ProvinceId, TileId
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, Empire, ProvinceId, TileId, Track
 from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import TitleTie  # phase 5
 from mncore.rulesets.empires.state import Claim  # phase 2
@@ -89,15 +89,14 @@ def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
     n = str(len(e.players))
     covered = set(board.covered.get(n, ()))
     empires = {emp: EmpireState(player=e.players[emp]) for emp in EMPIRES if emp in e.players}
-    titles = dict(rs.starting_leaders)
-    titles.update(rs.starting_leaders_by_players.get(n, {}))
+    titles = _starting_titles(e.options.setup, n)
     state = replace(
         state, ruleset_id=e.ruleset_id, ruleset_version=e.ruleset_version, board=board,
         board_digest=e.board_digest, options=e.options, commitment=e.commitment, round=1,
         phase="trade", empires=empires,
         provinces={p.id: ProvinceState() for p in board.provinces if p.region not in covered},
         seas={s.id: {} for s in board.seas},
-        supply={"coin": rs.components.coins, **rs.components.commodities},
+        supply=_supply(e.options.setup),
         legendary_pile=tuple(sorted(c for c in rs.components.commodities
                                     for _ in range(rs.components.legendary_per_commodity))),
         titles={t: emp for t, emp in titles.items() if emp in empires},
@@ -106,6 +105,25 @@ def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
         if setup.empire in empires:
             state = _place_setup(state, board, setup)
     return replace(state, round_start_control=round_start_control(state))
+
+
+def _starting_titles(setup: str, players: str) -> dict[Track, Empire]:
+    """Set-up step 4's titles; a variant names its own (Atlas expansion, ruling R51)."""
+    rs = load_ruleset()
+    chosen = atlas.variant(setup)
+    if chosen is not None:
+        return dict(chosen.leaders)
+    return {**rs.starting_leaders, **rs.starting_leaders_by_players.get(players, {})}
+
+
+def _supply(setup: str) -> dict[str, int]:
+    """The reserves of coins and commodities, with what an expansion's set adds (ruling R52)."""
+    rs = load_ruleset()
+    supply: dict[str, int] = {"coin": rs.components.coins, **dict(rs.components.commodities.items())}
+    for ext in atlas.extensions(setup):
+        for token, n in ext.supply.items():
+            supply[token] = supply.get(token, 0) + n
+    return supply
 
 
 def _place_setup(state: GameState, board: Board, setup: Setup) -> GameState:
@@ -431,7 +449,8 @@ def _legions_plus(ps: ProvinceState, emp: Empire, n: int) -> dict[Empire, int]:
 @handles(ev.MoverChosen)
 def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
     return _with_step(state, replace(move_step(state), active=e.mover, stage="naval", moved_triremes={},
-                                     moved_legions={}, battles=(), losses=(), decided=()))
+                                     moved_legions={}, battles=(), losses=(), decided=(),
+                                     centaurs_moved=False))
 
 
 @handles(ev.PeaceDeclined)
@@ -447,9 +466,25 @@ def _peace_declared(state: GameState, e: ev.PeaceDeclared) -> GameState:
     if home:
         cap = state.provinces[e.capital]
         state = with_province(state, e.capital, legions=_legions_plus(cap, e.opponent, home))
+    if state.empires[e.opponent].centaurs in e.returned:  # they go home with the legions (R48)
+        state = with_empire(state, e.opponent, centaurs=e.capital)
     state = with_empire(state, e.empire, peace_with=e.opponent)
     state = with_empire(state, e.opponent, peace_with=e.empire)
     return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
+
+
+@handles(ev.CentaursBuilt)
+def _centaurs_built(state: GameState, e: ev.CentaursBuilt) -> GameState:
+    ps = state.provinces[e.province]
+    state = with_province(state, e.province, legions=_legions_plus(ps, e.empire, 1))
+    state = _spend(state, e.empire, e.paid) if e.paid else state
+    return with_empire(state, e.empire, centaurs=e.province)
+
+
+@handles(ev.CentaursStruck)
+def _centaurs_struck(state: GameState, e: ev.CentaursStruck) -> GameState:
+    ps = state.provinces[e.place]
+    return with_province(state, e.place, legions=_legions_plus(ps, e.opponent, -1))
 
 
 @handles(ev.TriremesMoved)
@@ -470,6 +505,9 @@ def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
     dst = state.provinces[e.to_province]
     state = with_province(state, e.to_province, legions=_legions_plus(dst, e.empire, e.count))
     moved = move_step(state).moved_legions
+    if e.centaurs:
+        state = with_empire(state, e.empire, centaurs=e.to_province)
+        state = _in_move_step(state, centaurs_moved=True)
     return _in_move_step(state, stage="land",
                          moved_legions={**moved, e.to_province: moved.get(e.to_province, 0) + e.count})
 
@@ -492,6 +530,8 @@ def _units_lost(state: GameState, e: ev.UnitsLost) -> GameState:
         ps = state.provinces[e.place]
         state = with_province(state, e.place, legions=_legions_plus(ps, e.empire, -e.legions),
                               fortress=None if e.fortress else ps.fortress)
+    if e.centaurs:
+        state = with_empire(state, e.empire, centaurs=None)
     step = move_step(state)
     losses = tuple(x for x in step.losses if (x.empire, x.place) != (e.empire, e.place))
     return _in_move_step(state, losses=losses)
@@ -557,6 +597,8 @@ def _control_converted(state: GameState, e: ev.ControlConverted) -> GameState:
     if e.sheba:
         used = (*state.empires[e.empire].used, *_converting(state, e.empire))
         state = with_empire(state, e.empire, used=used)
+        if state.empires[e.empire].centaurs == e.province and not state.provinces[e.province].legions.get(e.empire):
+            state = with_empire(state, e.empire, centaurs=None)  # the Centaurs were the legion given up
     return state
 
 

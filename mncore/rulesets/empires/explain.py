@@ -23,7 +23,7 @@ from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, 
 from mncore.store import Row
 from mncore.rulesets.empires.text import describe, format_order, redact_event, title
 
-_REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|setup\.[a-z0-9]+|\d+\.\d+(?:\.\d+)?)\b")
+_REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|(?:setup|atlas)\.[a-z0-9][a-z0-9-]*|\d+\.\d+(?:\.\d+)?)\b")
 # where a battle modifier or extra die comes from, when its source is not a tile of 10 or 11
 _SOURCE_SECTIONS = {"fortress": "4.2"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-Empire = Literal["rome", "greece", "babylon", "egypt", "carthage"]
+Empire = Literal["rome", "greece", "babylon", "egypt", "carthage", "atlantis"]  # atlantis: the Atlas expansion
 EMPIRES: tuple[Empire, ...] = get_args(Empire)
 
 Commodity = Literal[
@@ -35,8 +35,12 @@ TileId = Literal[
     "antigone", "spartacus",
     "colossus", "hanging-gardens", "pharos", "statue-of-zeus", "temple-of-artemis",
     "pyramids",
+    "atlas", "chiron",  # the Atlas expansion's Atlantean heroes with a text (atlas-expansion.md)
+    # the four other Atlantean heroes, whose texts we lack: slots an owner may fill (docs/tiles.md, R54)
+    "atlantean-2", "atlantean-3", "atlantean-4", "atlantean-5",
 ]
 TILE_IDS: tuple[TileId, ...] = get_args(TileId)
+OWNER_TILE_IDS: tuple[TileId, ...] = ("atlantean-2", "atlantean-3", "atlantean-4", "atlantean-5")
 
 ProvinceId = str
 SeaId = str

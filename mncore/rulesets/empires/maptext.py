@@ -5,22 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from mncore.rulesets.empires.board import Board, Geo, Province, Sea, Space, board_digest, geo, load_board, provenance_note
+from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.names import resolve_place
 from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
 
 
-def map_text(place: str | None, board_file: str | None) -> str:
-    """Every province and sea, or one place with its neighbours, of the board (shipped or a file)."""
-    board = load_board(board_file)
+def map_text(place: str | None, board_file: str | None, setup: str | None = None) -> str:
+    """Every province and sea, or one place with its neighbours, of the board (shipped or a file),
+    as a set-up variant plays it (its extension boards joined, atlas.py)."""
+    board = atlas.board_for(setup or atlas.STANDARD, load_board(board_file))
     ruleset = load_ruleset()
     if place is None:
-        return "\n".join(render_board(board, ruleset))
+        return "\n".join(_setup_lines(setup) + render_board(board, ruleset))
     return "\n".join(render_place(board, ruleset, resolve_place(board, place)))
 
 
-def map_json(place: str | None, board_file: str | None) -> Any:
-    """The board, or one place and its neighbours, to encode as JSON."""
-    board = load_board(board_file)
+def _setup_lines(setup: str | None) -> list[str]:
+    """Who plays a set-up variant and what its boards cover (Atlas expansion)."""
+    chosen = atlas.variant(setup or atlas.STANDARD)
+    if chosen is None:
+        return []
+    names = {e.id: e.name for e in load_ruleset().empires}
+    covered = ", ".join(names[e] for e in chosen.covered) or "nothing"
+    return [f"Set-up {chosen.id} [rule empires:{chosen.section}]: {chosen.players} players "
+            f"({', '.join(names[e] for e in chosen.empires)}); covered: {covered}"]
+
+
+def map_json(place: str | None, board_file: str | None, setup: str | None = None) -> Any:
+    """The board (as the set-up plays it), or one place and its neighbours, to encode as JSON."""
+    board = atlas.board_for(setup or atlas.STANDARD, load_board(board_file))
     return board if place is None else place_view(geo(board), resolve_place(board, place))
 
 

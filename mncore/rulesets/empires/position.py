@@ -13,7 +13,7 @@ import msgspec
 from msgspec.structs import replace
 
 import mncore
-from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, board_digest, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.rulesets.empires.commands import CreateFromPosition
@@ -21,7 +21,7 @@ from mncore.bounds import set_aside_out_of_bounds
 from mncore.dice import Rng
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.flow import rules_for, settle
-from mncore.rulesets.empires.ids import (COIN, COMMODITIES, TILE_IDS, Commodity, Empire, commodity_of,
+from mncore.rulesets.empires.ids import (COIN, COMMODITIES, Commodity, Empire, commodity_of,
                                           is_legendary)
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub, bag_total
@@ -127,9 +127,16 @@ def _entry_named(problems: list[str], table: str, key: str) -> bool:
     prefix = f"{table}.{key}"
     return any(p == prefix or p.startswith((prefix + ".", prefix + ":")) for p in problems)
 def _board(spec: object, base: Path, problems: list[str]) -> Board | None:
-    """The board a position names: "default", a path (relative to the position file), or inline."""
+    """The board a position names: "default", "setup:NAME" (the shipped board as a set-up variant
+    plays it, atlas.py), a path (relative to the position file), or inline."""
     if spec == "default":
         return load_board()
+    if isinstance(spec, str) and spec.startswith("setup:"):
+        try:
+            return atlas.board_for(spec.removeprefix("setup:"), load_board())
+        except (DataError, InvalidCommand) as err:
+            problems.append(f"board ({spec}): {err}")
+            return None
     if isinstance(spec, str):
         path = Path(spec) if Path(spec).is_absolute() else base / spec
         try:
@@ -203,7 +210,7 @@ def _tile(text: str, where: str, problems: list[str]) -> str | None:
         close = err.message.split("; did you mean ", 1)[1].split("?")[0] if "did you mean" in err.message else ""
         problems.append(f"{where}: unknown hero or wonder '{text}'"
                         + (f" (did you mean {close}?)" if close else "")
-                        + f"; the tile ids: {', '.join(TILE_IDS)}")
+                        + f"; the tile ids: {', '.join(t.id for t in load_ruleset().tiles)}")
         return None
 
 
@@ -327,7 +334,9 @@ def _for_viewer(doc: dict[str, Any], state: GameState, viewer: Empire) -> dict[s
 def _position_doc(state: GameState) -> dict[str, Any]:
     doc: dict[str, Any] = {"ruleset_id": state.ruleset_id, "ruleset_version": state.ruleset_version}
     board = state.geo_board
-    doc["board"] = "default" if board_digest(board) == board_digest(load_board()) else _trim(board)
+    named = atlas.setup_of(board)
+    doc["board"] = ("default" if board_digest(board) == board_digest(load_board())
+                    else f"setup:{named}" if named else _trim(board))
     doc["round"], doc["phase"] = state.round, state.phase
     trimmed = _trim(replace(state, board=None))
     for name in (*NOT_IN_POSITION, "board", "round", "phase", *_derived_fields(state)):

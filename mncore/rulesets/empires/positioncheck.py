@@ -7,9 +7,11 @@ from collections.abc import Iterable
 
 import msgspec
 
+from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import COIN, EMPIRES, LEGENDARY_PREFIX, TOKENS, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
+from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, TradeStep, bag_add
 from mncore.rulesets.empires.text import title
 
@@ -33,8 +35,9 @@ def _check_identity(state: GameState) -> list[str]:
         problems.append(f"ruleset_id: {state.ruleset_id} v{state.ruleset_version} is not this "
                         f"engine's {RULESET_ID} v{RULESET_VERSION}")
     n = len(state.empires)
-    if not 3 <= n <= 5:
-        problems.append(f"empires: {n} empires; a game has 3 to 5")
+    # a set-up variant's board (atlas.board_for) names its own player count among its covered keys
+    if not (3 <= n <= 5 or (state.board is not None and str(n) in state.board.covered)):
+        problems.append(f"empires: {n} empires; a game has 3 to 5 (a set-up variant's board: its own)")
         return problems
     from mncore.rulesets.empires.rules.setup import playable_empires
 
@@ -64,7 +67,23 @@ def _check_empires(state: GameState) -> list[str]:
                 problems.append(f"{where}.copied: only the holder of Castor & Pollux copies a hero")
             if tile(load_ruleset(), es.copied).kind != "hero":
                 problems.append(f"{where}.copied: {title(es.copied)} is not a hero")
+        problems += _check_centaurs(state, emp, where)
     return problems
+
+
+def _check_centaurs(state: GameState, emp: Empire, where: str) -> list[str]:
+    """The Centaurs stand only as one of their holder's legions, and only for Chiron's holder."""
+    es = state.empires[emp]
+    if es.centaurs is None:
+        return []
+    holders = [t.id for t in load_ruleset().tiles if "centaurs" in t.hooks]
+    if not set(holders) & set(es.tiles):
+        return [f"{where}.centaurs: only the holder of {', '.join(map(title, holders))} has the Centaurs"]
+    ps = state.provinces.get(es.centaurs)
+    if ps is None or not ps.legions.get(emp):
+        return [f"{where}.centaurs: the Centaurs are one of {title(emp)}'s legions, and it has none in "
+                f"{es.centaurs}"]
+    return []
 
 
 def _check_bag(where: str, bag: Bag) -> list[str]:
@@ -152,13 +171,12 @@ def _check_seas(state: GameState) -> list[str]:
 
 def _check_supply(state: GameState) -> list[str]:
     """Units, control markers and buildings: never more than the game supplies (9.0 Q&A)."""
-    comp = load_ruleset().components
+    # a set-up's board brings its extension sets' buildings (ruling R52)
+    comp = atlas.with_extensions(atlas.setup_of(state.geo_board) or atlas.STANDARD).components
     capitals = {s.capital for s in state.geo_board.setups}
     problems: list[str] = []
     for emp in state.empires:
-        units = {"legion": sum(ps.legions.get(emp, 0) for ps in state.provinces.values()),
-                 "trireme": sum(f.get(emp, 0) for f in state.seas.values()),
-                 "fortress": sum(1 for ps in state.provinces.values() if ps.fortress == emp)}
+        units = unit_count(state, emp)  # the Centaurs are no legion of the supply (atlas.chiron)
         for kind, n in units.items():
             if n > comp.units.get(kind, 0):  # type: ignore[call-overload]
                 problems.append(f"{_plural(kind)}: {title(emp)} has {n} on the board; the game "

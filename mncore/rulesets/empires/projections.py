@@ -25,8 +25,10 @@ def held_buildings(state: GameState, empire: Empire) -> list[tuple[ProvinceId, s
 
 
 def unit_count(state: GameState, empire: Empire) -> dict[str, int]:
-    """The empire's units on the board, by kind."""
+    """The empire's units on the board, by kind; the Centaurs are not a legion of its supply and do not
+    count for Military Leadership (atlas.chiron)."""
     legions = sum(ps.legions.get(empire, 0) for ps in state.provinces.values())
+    legions -= state.empires[empire].centaurs is not None if empire in state.empires else 0
     fortresses = sum(1 for ps in state.provinces.values() if ps.fortress == empire)
     triremes = sum(s.get(empire, 0) for s in state.seas.values())
     return {"legion": legions, "trireme": triremes, "fortress": fortresses}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.flow import describe_phase, public_pending
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
 from mncore.rulesets.empires.projections import holder_of, tracks, unit_count
@@ -23,6 +24,7 @@ def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
         "phase": state.phase,
         "fair_play": state.options.fair_play,
         "sandbox": state.options.sandbox,
+        "setup": state.options.setup,
         "winner": None if state.winner is None else {
             "empires": list(state.winner.empires), "condition": state.winner.condition,
             "round": state.winner.round, "detail": state.winner.detail},
@@ -56,6 +58,7 @@ def _empire(state: GameState, emp: Empire, viewer: Empire | None,
         "titles": [t for t in TRACKS if state.titles.get(t) == emp],
         "tiles": list(es.tiles),
         "copied": es.copied,
+        "centaurs": es.centaurs,  # Chiron's Centaurs (atlas.chiron), not among the units
         "units": unit_count(state, emp),
         "control_markers_left": max(markers_left(state, emp), 0),  # the capital's is printed (R30)
     }
@@ -102,6 +105,9 @@ def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:
 
 def status_text(state: GameState) -> str:
     lines = [f"Game {state.game_id}: round {state.round}, {describe_phase(state)} phase"]
+    variant = atlas.variant(state.options.setup)
+    if variant is not None:
+        lines.append(f"Set-up: {variant.id} — {variant.name} [rule empires:{variant.section}]")
     if not state.options.fair_play:
         lines.append("NOT a fair-play game: its secret is known (seed) or it is a sandbox.")
     if state.winner is not None:
@@ -130,7 +136,8 @@ def show_text(doc: dict[str, Any]) -> str:
         t = e["tracks"]
         out.append(f"{title(emp):<11} {e['player']:<{width}} {_lvl(t['trade']):>5} "
                    f"{_lvl(t['culture']):>7} {_lvl(t['military']):>8}  "
-                   f"{', '.join(e['titles']) or '-':<19} {', '.join(tile_name(x) for x in e['tiles'])}")
+                   f"{', '.join(e['titles']) or '-':<19} {', '.join(tile_name(x) for x in e['tiles'])}"
+                   + (f" (the Centaurs in {e['centaurs']})" if e.get("centaurs") else ""))
     out.append("")
     out.append("Resources:")
     for emp, e in doc["empires"].items():

@@ -13,7 +13,7 @@ from mncore.cache import ObjectCache
 
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.ids import (
-    COMMODITIES, EMPIRES, TILE_IDS, BuildingKind, Commodity, Empire, Phase, TileId, Track, UnitKind,
+    COMMODITIES, EMPIRES, OWNER_TILE_IDS, TILE_IDS, BuildingKind, Commodity, Empire, Phase, TileId, Track, UnitKind,
 )
 
 RULESET_ID = "mare-nostrum-empires-2016"
@@ -73,11 +73,14 @@ class Bonus(_Data, frozen=True, kw_only=True):
 HookPoint = Literal[
     "extra_dice", "battle_bonus", "payment_set", "cheap_unit", "free_control", "free_legions",
     "build_first", "copy_hero", "keep_commodities", "income", "caravan_legions",
-    "commodity_after_collect", "any_offer", "pillage", "convert_at_once", "peace",
+    "commodity_after_collect", "any_offer", "pillage", "convert_at_once", "peace", "unit_cost",
+    "centaurs",
 ]
 HOOK_POINTS: tuple[HookPoint, ...] = get_args(HookPoint)
 # The rulebook chapter of each kind of tile's powers: a power's section is "<chapter>.<tile id>".
 POWER_CHAPTERS = {"hero": "10", "wonder": "11"}
+# An expansion's tiles cite that expansion's chapter: "atlas.atlas", "atlas.chiron".
+EXPANSION_CHAPTERS = {"atlantis": "atlas"}
 
 
 class CheapUnit(_Data, frozen=True, kw_only=True):
@@ -109,11 +112,17 @@ class Tile(_Data, frozen=True, kw_only=True):
     keep: int = 0  # different commodities kept at the end of Build
     pillage_times: int = 0  # how many times a pillage pays
     cheap: CheapUnit | None = None
+    unit_costs: dict[UnitKind, int] = {}  # what a unit costs its holder instead of 3.0's price
+    expansion: str = ""  # the board the tile comes with ("atlantis"); in play only with that board
+    centaurs: int = 0  # what rebuilding the Centaurs costs (atlas.chiron)
+    # at a hook point, act with another tile's code and this tile's numbers (an owner's tile: docs/tiles.md)
+    acts_as: dict[HookPoint, TileId] = {}
 
     @property
     def section(self) -> str:
-        """The rulebook section of the tile's power, e.g. 10.caesar."""
-        return f"{POWER_CHAPTERS.get(self.kind, self.kind)}.{self.id}"
+        """The rulebook section of the tile's power, e.g. 10.caesar (atlas.chiron for an expansion's)."""
+        chapter = EXPANSION_CHAPTERS.get(self.expansion) or POWER_CHAPTERS.get(self.kind, self.kind)
+        return f"{chapter}.{self.id}"
 
 
 class EmpireInfo(_Data, frozen=True, kw_only=True):
@@ -192,7 +201,10 @@ def validate_ruleset(ruleset: Ruleset) -> list[str]:
                         f"{RULESET_ID} v{RULESET_VERSION}")
     problems += _exactly_once("empires", [e.id for e in ruleset.empires], EMPIRES)
     problems += _exactly_once("commodities", [c.id for c in ruleset.commodities], COMMODITIES)
-    problems += _exactly_once("tiles", [t.id for t in ruleset.tiles], TILE_IDS)
+    ids: list[str] = [t.id for t in ruleset.tiles]
+    # an owner's tiles fill slots that may stay empty (ruling R54, docs/tiles.md)
+    problems += _exactly_once("tiles", ids, tuple(i for i in TILE_IDS if i not in OWNER_TILE_IDS or i in ids))
+    problems += _acts_as_problems(ruleset)
     problems += _exactly_once("components.commodities", list(ruleset.components.commodities),
                               COMMODITIES)
     problems += _numbers_problems(ruleset)
@@ -224,11 +236,28 @@ def _tile_problems(t: Tile) -> list[str]:
     problems = [f"tiles.{t.id}: hook {h} appears twice" for h in set(t.hooks) if t.hooks.count(h) > 1]
     if (t.cheap is not None) != ("cheap_unit" in t.hooks):
         problems.append(f"tiles.{t.id}: a cheap unit and the cheap_unit hook go together")
+    if bool(t.centaurs) != ("centaurs" in t.hooks):
+        problems.append(f"tiles.{t.id}: a Centaurs price and the centaurs hook go together")
+    if bool(t.unit_costs) != ("unit_cost" in t.hooks):
+        problems.append(f"tiles.{t.id}: unit costs and the unit_cost hook go together")
     if t.hooks and t.phase is None:
         problems.append(f"tiles.{t.id}: a power with hooks acts in a phase")
-    numbers = (t.die_bonus, t.total_bonus, t.extra_dice, t.coins, t.max_offer, t.keep, t.pillage_times)
+    numbers = (t.die_bonus, t.total_bonus, t.extra_dice, t.coins, t.max_offer, t.keep, t.pillage_times,
+               *t.unit_costs.values())
     if min(numbers) < 0:
         problems.append(f"tiles.{t.id}: a power's numbers are never negative")
+    return problems
+
+
+def _acts_as_problems(ruleset: Ruleset) -> list[str]:
+    """A tile acts as another only at its own hook points, and only as a tile hooked there."""
+    problems = []
+    for t in ruleset.tiles:
+        for point, other in t.acts_as.items():
+            if point not in t.hooks:
+                problems.append(f"tiles.{t.id}.acts_as: {point} is not one of its hooks")
+            elif not any(o.id == other and point in o.hooks for o in ruleset.tiles):
+                problems.append(f"tiles.{t.id}.acts_as: {other} has no power at {point}")
     return problems
 
 

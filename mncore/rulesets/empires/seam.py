@@ -14,7 +14,7 @@ from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders,
                          upgrade_events)
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
 from mncore.store import Row
-from mncore.rulesets.empires import commands as cm, events as ev, render
+from mncore.rulesets.empires import atlas, commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.evolve import evolve
 from mncore.rulesets.empires.ids import TRACKS, Empire
@@ -130,13 +130,15 @@ class Empires:
         display = spec.options.get("display", "first-game")
         if display not in ("first-game", "experienced"):
             raise InvalidCommand(f"--display {display}: expected first-game or experienced")
-        unknown = sorted(set(spec.options) - {"display"})
+        unknown = sorted(set(spec.options) - {"display", "setup"})
         if unknown:
             raise InvalidCommand(f"unknown option {', '.join(unknown)} for {self.name}")
+        setup = spec.options.get("setup", atlas.STANDARD)
+        atlas.variant(setup)  # an unknown set-up is refused before anything else
         chosen, names = self._players(spec)
-        board = load_board(spec.board_file)
+        board = atlas.board_for(setup, load_board(spec.board_file))
         return cm.CreateGame(board=board, players=chosen, random_players=names,
-                             display=display, fair_play=spec.fair_play)  # type: ignore[arg-type]
+                             display=display, fair_play=spec.fair_play, setup=setup)  # type: ignore[arg-type]
 
     def _players(self, spec: NewGame) -> tuple[dict[Empire, str], tuple[str, ...]]:
         if spec.random_sides:
@@ -281,13 +283,13 @@ class Empires:
 
     # --- the board and the demonstration game --------------------------------------------------
 
-    def map_text(self, place: str | None, board_file: str | None) -> str:
+    def map_text(self, place: str | None, board_file: str | None, setup: str | None = None) -> str:
         from mncore.rulesets.empires.maptext import map_text
-        return map_text(place, board_file)
+        return map_text(place, board_file, setup)
 
-    def map_json(self, place: str | None, board_file: str | None) -> Any:
+    def map_json(self, place: str | None, board_file: str | None, setup: str | None = None) -> Any:
         from mncore.rulesets.empires.maptext import map_json
-        return map_json(place, board_file)
+        return map_json(place, board_file, setup)
 
     def check_board(self, path: str) -> str:
         from mncore.rulesets.empires.maptext import check_board

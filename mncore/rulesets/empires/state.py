@@ -34,6 +34,7 @@ class Options(_S, frozen=True, kw_only=True):
     fair_play: bool = True
     sandbox: bool = False  # not fair-play (forks, positions, known seeds): outcomes may be fixed (R7)
     fork_of: ForkInfo | None = None
+    setup: str = "standard"  # the set-up variant (mncore/rulesets/empires/data/setups.toml)
 
 
 class ProvinceState(_S, frozen=True, kw_only=True):
@@ -66,6 +67,8 @@ class EmpireState(_S, frozen=True, kw_only=True):
     used: tuple[str, ...] = ()  # once-per-round powers used this round
     peace_with: Empire | None = None  # Statue of Zeus peace this round (11.statue-of-zeus)
     last_peace: Empire | None = None  # the opponent of last round's peace
+    # Chiron's Centaurs (atlas.chiron): one of this empire's legions in that province, while on the board
+    centaurs: ProvinceId | None = None
 
 
 # --- phase sub-states: what the current phase is waiting for -------------------------------------
@@ -132,6 +135,7 @@ class MoveStep(_S, frozen=True, kw_only=True, tag="move"):
     battles: tuple[str, ...] = ()  # places fought over this turn (one battle each, 9.0)
     losses: tuple[Loss, ...] = ()  # casualty choices still open
     decided: tuple[ProvinceId, ...] = ()  # provinces whose conquest choice was made this turn (4.3)
+    centaurs_moved: bool = False  # the active empire's Centaurs moved this turn (atlas.chiron)
 
 
 class TitleTie(_S, frozen=True, kw_only=True):

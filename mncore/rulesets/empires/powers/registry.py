@@ -61,4 +61,5 @@ def names_at(at: HookPoint) -> str:
 
 def calls(state: GameState, empire: Empire, on: Point[F]) -> list[tuple[Tile, F]]:
     """The functions the empire's powers registered at the point, each with its tile's data."""
-    return [(t, on.functions[t.id]) for t in powers_of(state, empire, on.name)]
+    # an owner's tile may act with a shipped tile's code and its own numbers (docs/tiles.md)
+    return [(t, on.functions[t.acts_as.get(on.name, t.id)]) for t in powers_of(state, empire, on.name)]

@@ -12,6 +12,7 @@ from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, Loss
 from mncore.rulesets.empires.naming import title
+from mncore.rulesets.empires.rules.atlantis import centaurs_in
 
 def place_name(state: GameState, place: str) -> str:
     """The display name of a province or sea."""
@@ -110,8 +111,10 @@ def _side_total(state: GameState, place: str, empire: Empire, active: bool, dice
     units, extra = dice_count(state, place, empire)
     modifiers: dict[str, int] = {}
     if not is_sea(state, place):
-        # a power's bonus per die counts the legion dice only (R42), not the extra ones
-        modifiers = powers.battle_bonus(state, powers.Side(place, empire, active, units))
+        # a power's bonus per die counts the legion dice only (R42), not the extra ones, nor the
+        # Centaurs' (no legion bonus, atlas.chiron)
+        legions = units - centaurs_in(state, empire, place)
+        modifiers = powers.battle_bonus(state, powers.Side(place, empire, active, legions))
         if state.provinces[place].fortress == empire:
             modifiers["fortress"] = load_ruleset().numbers.fortress_bonus
     return units, extra, modifiers, sum(dice) + sum(modifiers.values())
@@ -126,8 +129,12 @@ def forced_losses(state: GameState, loss: Loss) -> ev.UnitsLost | None:
     ps = state.provinces[loss.place]
     legions = ps.legions.get(loss.empire, 0)
     fortress = ps.fortress == loss.empire
+    centaurs = bool(centaurs_in(state, loss.empire, loss.place))
     if loss.hits >= legions + int(fortress):
-        return ev.UnitsLost(empire=loss.empire, place=loss.place, legions=legions, fortress=fortress)
+        return ev.UnitsLost(empire=loss.empire, place=loss.place, legions=legions, fortress=fortress,
+                            centaurs=centaurs)
+    if centaurs:
+        return None  # whether the Centaurs are among the losses is their owner's choice (4.2)
     if not fortress:
         return ev.UnitsLost(empire=loss.empire, place=loss.place, legions=loss.hits)
     if legions == 0:
@@ -150,5 +157,16 @@ def choose_losses(state: GameState, order: ChooseLosses) -> ev.UnitsLost:
             f"{title(order.empire)} has only {ps.legions.get(order.empire, 0)} legion(s) in {name}")
     require(not order.fortress or ps.fortress == order.empire, "4.2",
             f"{title(order.empire)} has no fortress in {name}")
+    _require_centaurs_loss(state, order)
     return ev.UnitsLost(empire=order.empire, place=order.place, legions=order.legions,
-                        fortress=order.fortress)
+                        fortress=order.fortress, centaurs=order.centaurs)
+
+
+def _require_centaurs_loss(state: GameState, order: ChooseLosses) -> None:
+    """The Centaurs are lost only as one of the legions lost; with the last legion, necessarily."""
+    here = centaurs_in(state, order.empire, order.place)
+    require(not order.centaurs or (bool(here) and order.legions >= 1), "atlas.chiron",
+            f"{title(order.empire)}'s Centaurs are not among its legions there")
+    every = order.legions == state.provinces[order.place].legions.get(order.empire, 0)
+    require(order.centaurs or not (here and every), "atlas.chiron",
+            "every legion there is lost, the Centaurs with them: write 'lose ... centaurs'")

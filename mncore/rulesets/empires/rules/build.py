@@ -13,7 +13,7 @@ from mncore.rulesets.empires.state import build_step
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of, is_legendary
-from mncore.rulesets.empires.rules import payment
+from mncore.rulesets.empires.rules import atlantis, payment
 from mncore.rulesets.empires.rules.buildable import (_copy_problem, build_place_problem, buildings_left, capital_of,
                                     control_problem, copyable, culture_leader, free_spaces,
                                     is_pyramids, keep_waiting, markers_left, occupied_provinces,
@@ -187,13 +187,15 @@ def _require_power(state: GameState, empire: Empire, power: str, section: str) -
 def build_unit(state: GameState, order: BuildUnit) -> list[ev.AnyEvent]:
     emp, kind = order.empire, order.kind
     _require_builder(state, emp)
+    if atlantis.is_centaurs_power(order.power):
+        return atlantis.rebuild(state, order)  # not a legion of the supply (atlas.chiron)
     require(units_left(state, emp, kind) > 0, "3.1.2",
             f"all {name(emp)}'s {kind}s are on the board; no more than the game supplies (Q&A)")
     _require_unit_place(state, emp, kind, order.place)
     count = 1
     match order.power:
         case None:
-            payment.require_set(state, emp, order.pay, load_ruleset().costs.units[kind], f"a {kind}")
+            payment.require_set(state, emp, order.pay, payment.unit_cost(state, emp, kind), f"a {kind}")
         case power if power in powers.ids_at("free_legions"):
             count = _penthesilea(state, order, tile(load_ruleset(), power))
         case power if (cheap := payment.cheap_unit(power)) is not None and cheap.unit == kind:
@@ -288,7 +290,9 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
         events.append(ev.GameWon(empires=(emp,), condition="6.1",
                                  detail=f"{name(emp)} built the Pyramids"
                                         + (", building first with Perseus." if order.perseus else ".")))
-    elif order.perseus:
+    else:
+        events += atlantis.on_recruit(state, emp, tile_id)
+    if order.perseus and not is_pyramids(tile_id):
         events.append(ev.GameWon(empires=(emp,), condition="6.2",
                                  detail=f"{name(emp)} gained a fifth hero or wonder ({rs_tile.name}), "
                                         "building first with Perseus: at once (10.perseus)."))

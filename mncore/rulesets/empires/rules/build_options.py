@@ -5,7 +5,7 @@ from __future__ import annotations
 from mncore.rulesets.empires.state import build_step
 from mncore.protocol import Option
 from mncore.rulesets.empires.ids import COIN, Empire, commodity_of, legendary
-from mncore.rulesets.empires.rules import payment
+from mncore.rulesets.empires.rules import atlantis, payment
 from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
                                     copyable, culture_leader, face_up, free_spaces, is_pyramids,
                                     keep_waiting, markers_left, penthesilea_legions, perseus_open,
@@ -71,7 +71,6 @@ def _power_ready(state: GameState, empire: Empire, power: str) -> bool:
 
 
 def _unit_options(state: GameState, empire: Empire) -> list[Option]:
-    costs = load_ruleset().costs.units
     held = state.empires[empire].resources
     provinces = tuple(p for p in sorted(state.provinces) if build_place_problem(state, empire, p) is None)
     places = {"legion": provinces, "trireme": tuple(s for s in sorted(state.seas)
@@ -84,7 +83,7 @@ def _unit_options(state: GameState, empire: Empire) -> list[Option]:
         noun = "sea" if kind == "trireme" else "province"
         where = {noun: places[kind]}
         out += _template(f"build {kind} in {{{noun}}} pay {{payment}}",
-                         _pays(state, empire, costs[kind]), where)
+                         _pays(state, empire, payment.unit_cost(state, empire, kind)), where)
         for info in tiles_at(load_ruleset(), "cheap_unit"):
             if info.cheap is not None and info.cheap.unit == kind and _power_ready(state, empire, info.id):
                 commodity = info.cheap.commodity
@@ -94,7 +93,16 @@ def _unit_options(state: GameState, empire: Empire) -> list[Option]:
     if capital and penthesilea_legions(state, empire) > 0:
         out += [Option(kind="build", order=f"build legion in {capital} with {power}")
                 for power in powers.ids_at("free_legions") if _power_ready(state, empire, power)]
-    return out
+    return out + _centaurs_options(state, empire, provinces)
+
+
+def _centaurs_options(state: GameState, empire: Empire, provinces: tuple[str, ...]) -> list[Option]:
+    """Rebuilding the Centaurs where a legion may be built, for the tile's price (atlas.chiron)."""
+    info = atlantis.centaurs_tile()
+    if info is None or not has_power(state, empire, info.id) or state.empires[empire].centaurs is not None:
+        return []
+    return _template(f"build legion in {{province}} with {info.id} pay {{payment}}",
+                     _pays(state, empire, info.centaurs), {"province": provinces})
 
 
 def _building_options(state: GameState, empire: Empire) -> list[Option]:

@@ -7,7 +7,7 @@ from mncore.rulesets.empires.state import build_step
 from mncore.rulesets.empires.ids import (EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind,
                         commodity_of)
 from mncore.rulesets.empires.projections import unit_count
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires import atlas, powers
 from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.naming import title as name  # a display name, in messages
@@ -111,7 +111,8 @@ def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
 
 def buildings_left(state: GameState, kind: BuildingKind) -> int:
     on_board = sum(1 for ps in state.provinces.values() for k in ps.buildings.values() if k == kind)
-    return load_ruleset().components.buildings.get(kind, 0) - on_board
+    extra = sum(e.buildings.get(kind, 0) for e in atlas.extensions(state.options.setup))  # ruling R52
+    return load_ruleset().components.buildings.get(kind, 0) + extra - on_board
 
 
 def free_spaces(state: GameState, pid: ProvinceId, kind: BuildingKind) -> list[str]:

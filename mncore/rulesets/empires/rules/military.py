@@ -13,7 +13,7 @@ from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.projections import great_cities
-from mncore.rulesets.empires.rules import battle, conquest
+from mncore.rulesets.empires.rules import atlantis, battle, conquest
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires import powers
@@ -260,6 +260,7 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     require(free >= order.count, "4.1",
             f"{title(order.empire)} has {free} legion(s) in {src.name} that have not moved this turn; "
             "each unit moves once")
+    atlantis.require_move(state, order, free)
     adjacent = g.is_adjacent(src.id, dst.id)
     by_sea = not adjacent and g.is_adjoining(src.id, dst.id, conquest.trireme_seas(state, order.empire))
     require(adjacent or by_sea, "4.1.2",
@@ -270,7 +271,8 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
             f"{title(order.empire)} is at peace with {title(owner or '')} this round and may not enter "
             f"its province {dst.name}")
     events: list[ev.AnyEvent] = [ev.LegionsMoved(empire=order.empire, from_province=src.id,
-                                                 to_province=dst.id, count=order.count, by_sea=by_sea)]
+                                                 to_province=dst.id, count=order.count, by_sea=by_sea,
+                                                 centaurs=order.centaurs)]
     return _then_settle(state, fold, events, src.id)
 
 
@@ -297,7 +299,9 @@ def attack(state: GameState, order: Attack, rng: Rng, fold: Fold) -> list[ev.Any
             f"{title(order.opponent)} has no {'triremes' if sea else 'legions or fortress'} in {name}")
     require(not battle.at_peace(state, order.empire, order.opponent), "11.statue-of-zeus",
             f"{title(order.empire)} and {title(order.opponent)} are at peace this round")
-    events = battle.fight(state, place, order.empire, order.opponent, rng, order.dice)
+    events = [] if sea else atlantis.strike(state, place, order.empire, order.opponent)
+    events += battle.fight(fold(events, state) if events else state, place, order.empire, order.opponent,
+                           rng, order.dice)
     after = fold(events, state)
     for loss in move_step(after).losses:
         forced = battle.forced_losses(after, loss)
@@ -353,9 +357,13 @@ def _turn_options(state: GameState, empire: Empire) -> list[Option]:
                 if s not in step.battles and state.seas[s].get(empire, 0)
                 for e in enemies_at(state, s, empire)]
     if step.stage != "battles":
-        out += [Option(kind="move-legion", order=f"move legion {p} to {t}")
-                for p in sorted(state.provinces) if unmoved_legions(state, empire, p) > 0
-                for t in legion_destinations(state, empire, p) if _may_enter(state, empire, t)]
+        for p in sorted(state.provinces):
+            centaurs = atlantis.centaurs_in(state, empire, p) and not step.centaurs_moved
+            plain = unmoved_legions(state, empire, p) - centaurs
+            targets = [t for t in legion_destinations(state, empire, p) if _may_enter(state, empire, t)]
+            out += [Option(kind="move-legion", order=f"move legion {p} to {t}") for t in targets if plain > 0]
+            out += [Option(kind="move-legion", order=f"move legion {p} to {t} with centaurs")
+                    for t in targets if centaurs]
     out += [Option(kind="attack", order=f"attack {e} in {p}") for p in required_battles(state)
             for e in enemies_at(state, p, empire)]
     for pid in conquest.open_conquests(state):
@@ -378,11 +386,15 @@ def _loss_options(state: GameState, empire: Empire) -> list[Option]:
         if x.empire != empire or x.place not in state.provinces:
             continue
         ps = state.provinces[x.place]
+        legions, centaurs = ps.legions.get(empire, 0), atlantis.centaurs_in(state, empire, x.place)
         for fortress in (False, True) if ps.fortress == empire else (False,):
             n = x.hits - int(fortress)
-            if 0 <= n <= ps.legions.get(empire, 0):
+            if not 0 <= n <= legions:
+                continue
+            # with the Centaurs there, their owner says whether they are among the legions lost
+            for lose_centaurs in ((n == legions,) if not centaurs or n == 0 or n == legions else (False, True)):
                 units = ([f"{n} legion" + ("s" if n > 1 else "")] if n else []) + (
-                    ["fortress"] if fortress else [])
+                    ["centaurs"] if lose_centaurs and centaurs else []) + (["fortress"] if fortress else [])
                 out.append(Option(kind="losses", order=f"lose {' '.join(units)} in {x.place}"))
     return out
 

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from mncore.errors import refuse, require
-from mncore.rulesets.empires.ids import COIN, Empire, Token, commodity_of, is_legendary
+from mncore.rulesets.empires.ids import COIN, Empire, Token, UnitKind, commodity_of, is_legendary
 from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ruleset import CheapUnit, load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import Bag, GameState, bag_contains, bag_tokens, bag_total
@@ -16,6 +16,12 @@ from mncore.rulesets.empires.state import Bag, GameState, bag_contains, bag_toke
 def cheap_unit(power: str) -> CheapUnit | None:
     """The unit a once-per-round power makes cost a single coin or commodity (3.1.2); None if none."""
     return next((t.cheap for t in tiles_at(load_ruleset(), "cheap_unit") if t.id == power), None)
+
+
+def unit_cost(state: GameState, empire: Empire, kind: UnitKind) -> int:
+    """What a unit of that kind costs the empire: 3.0's price, or less with a power such as Atlas's."""
+    prices = [t.unit_costs[kind] for t in powers.powers_of(state, empire, "unit_cost") if kind in t.unit_costs]
+    return min([load_ruleset().costs.units[kind], *prices])
 
 
 def show(paid: Bag) -> str:

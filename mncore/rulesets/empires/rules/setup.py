@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import mncore
-from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, board_digest
 from mncore.rulesets.empires.commands import CreateGame
 from mncore.dice import Rng
@@ -27,10 +27,7 @@ def assign_players(cmd: CreateGame, rng: Rng) -> dict[Empire, str]:
         raise InvalidCommand("choose every empire, or draw every empire at random, not both")
     names = list(cmd.players.values()) or list(cmd.random_players)
     count = len(names)
-    least, most = load_ruleset().numbers.min_players, load_ruleset().numbers.max_players
-    if not least <= count <= most:
-        raise InvalidCommand(f"Mare Nostrum: Empires is for {least} to {most} players; {count} given "
-                             "[rule setup.players]")
+    _require_player_count(cmd.setup, count)
     allowed = playable_empires(cmd.board, count)
     if cmd.random_players:
         return dict(zip(allowed, rng.shuffled(list(cmd.random_players)), strict=True))
@@ -42,19 +39,45 @@ def assign_players(cmd: CreateGame, rng: Rng) -> dict[Empire, str]:
         raise InvalidCommand(
             f"with {count} players the empires in play are {', '.join(e.title() for e in allowed)} "
             f"(covered regions: {covered})" + (f"; missing: {missing}" if missing else "")
-            + (f"; not playable: {extra}" if extra else "") + " [rule setup.players]")
+            + (f"; not playable: {extra}" if extra else "") + f" [rule {_section(cmd.setup)}]")
     return {e: cmd.players[e] for e in EMPIRES if e in chosen}
+
+
+def _section(setup: str) -> str:
+    chosen = atlas.variant(setup)
+    return chosen.section if chosen else "setup.players"
+
+
+def _require_player_count(setup: str, count: int) -> None:
+    """The standard game is for 3 to 5 players; a set-up variant for its own number (Atlas expansion)."""
+    chosen = atlas.variant(setup)
+    if chosen is not None:
+        if count != chosen.players:
+            raise InvalidCommand(f"the set-up {setup} is for {chosen.players} players; {count} given "
+                                 f"[rule {chosen.section}]")
+        return
+    least, most = load_ruleset().numbers.min_players, load_ruleset().numbers.max_players
+    if not least <= count <= most:
+        others = [f"--setup {v.id} ({v.players})" for v in atlas.load_setups().variants
+                  if not least <= v.players <= most]
+        raise InvalidCommand(f"Mare Nostrum: Empires is for {least} to {most} players; {count} given"
+                             + (f"; other numbers: {', '.join(others)}" if others else "")
+                             + " [rule setup.players]")
 
 
 def display(cmd: CreateGame, rng: Rng) -> tuple[DisplayTile, ...]:
     """Set-up step 5: five random tiles and the Pyramids face up, the rest face down, or all face up."""
     rs = load_ruleset()
-    others = [t.id for t in rs.tiles if not t.starting and t.kind != "pyramids"]
+    # an expansion's tiles with its board (ruling R53); the Atlantean heroes without a text are not
+    # in the ruleset at all (ruling R54)
+    in_play = atlas.tiles_in_play(cmd.setup)
+    others = [t.id for t in rs.tiles if not t.starting and t.kind != "pyramids" and t.expansion in in_play]
     pyramids = next(DisplayTile(tile=t.id, face_up=True) for t in rs.tiles if t.kind == "pyramids")
     if cmd.display == "experienced":
         return (*(DisplayTile(tile=t, face_up=True) for t in others), pyramids)
     order = rng.shuffled(others)
-    shown = rs.numbers.face_up_first_game
+    # the Atlantis board's extra tile spaces show more tiles (ruling R53)
+    shown = max((e.face_up for e in atlas.extensions(cmd.setup)), default=rs.numbers.face_up_first_game)
     return (*(DisplayTile(tile=t, face_up=i < shown) for i, t in enumerate(order)),
             pyramids)
 
@@ -67,7 +90,7 @@ def create(cmd: CreateGame, rng: Rng, commitment: str, fold: Fold, fork_of: Fork
         engine_version=mncore.__version__, ruleset_id=RULESET_ID, ruleset_version=RULESET_VERSION,
         board=cmd.board, board_digest=board_digest(cmd.board), players=players,
         options=Options(display=cmd.display, fair_play=cmd.fair_play, sandbox=not cmd.fair_play,
-                        fork_of=fork_of),
+                        fork_of=fork_of, setup=cmd.setup),
         commitment=commitment)
     events: list[ev.AnyEvent] = [created, ev.TilesDisplayed(display=display(cmd, rng))]
     state = fold(events, GameState())

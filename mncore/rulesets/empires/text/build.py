@@ -16,7 +16,7 @@ from mncore.rulesets.empires.text.base import Ctx, is_number, need, shown, token
 from mncore.rulesets.empires.naming import tile_name, title
 
 BUILD_USAGE = ("build control in PROVINCE [with hammurabi] pay TOKENS | "
-               "build legion|fortress in PROVINCE [with spartacus|gilgamesh|penthesilea] pay TOKENS | "
+               "build legion|fortress in PROVINCE [with spartacus|gilgamesh|penthesilea|chiron] pay TOKENS | "
                "build trireme in SEA [with pharos] pay TOKENS | "
                "build caravan|market|temple|city|capital|legendary in PROVINCE [at SPACE] pay TOKENS | "
                "build WONDER pay TOKENS   (TOKENS: coin coin wine, 3 coin, legendary-wine)")
@@ -219,6 +219,9 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
                     f"paying {show_tokens(paid)}.")
         case ev.TileGained():
             return _tile_sentence(event)
+        case ev.CentaursBuilt(empire=emp, province=province, paid=paid):
+            how = f"rebuilds them, paying {show_tokens(paid)}" if paid else "places them at no cost"
+            return f"{title(emp)}'s Centaurs (Chiron): {title(emp)} {how} in {_place(province)}."
         case ev.BuildTurnEnded(empire=emp):
             return f"{title(emp)} has finished building."
         case ev.StorageChosen(empire=emp, keep=keep):

@@ -23,9 +23,9 @@ from mncore.rulesets.empires.text.sandbox import parse_dice
 USAGE = {
     "mover": "mover EMPIRE   (the Military Leader names the next empire to move and battle)",
     "peace": "peace with EMPIRE | no peace   (Statue of Zeus)",
-    "move": "move [N] trireme(s) SEA to SEA | move [N] legion(s) PROVINCE to PROVINCE",
+    "move": "move [N] trireme(s) SEA to SEA | move [N] legion(s) PROVINCE to PROVINCE [with centaurs]",
     "attack": "attack EMPIRE in SEA|PROVINCE [dice EMPIRE=N,N,... [EMPIRE=N,...]]   (dice: sandboxes)",
-    "lose": "lose [N] legion(s) [fortress] in PLACE | lose fortress in PLACE",
+    "lose": "lose [N] legion(s) [centaurs] [fortress] in PLACE | lose fortress in PLACE",
     "pillage": "pillage SPACE in PROVINCE [take coin|legendary]",
     "occupy": "occupy SPACE [SPACE ...] in PROVINCE | occupy marker in PROVINCE [with sheba]",
     "hold": "hold PROVINCE   (a Conqueror chooses nothing new there this turn)",
@@ -109,8 +109,10 @@ def _move(ctx: Ctx, words: list[str]) -> AnyOrder:
     count, src = _count(head, "legion", usage)
     if not src:
         raise InvalidCommand(f"usage: {usage}")
+    centaurs = [w.lower() for w in to[-2:]] == ["with", "centaurs"]  # atlas.chiron
+    to = to[:-2] if centaurs else to
     return MoveLegions(empire=ctx.empire, from_province=resolve_province(board, " ".join(src)),
-                       to_province=resolve_province(board, " ".join(to)), count=count)
+                       to_province=resolve_province(board, " ".join(to)), count=count, centaurs=centaurs)
 
 
 def _attack(ctx: Ctx, words: list[str]) -> AnyOrder:
@@ -135,7 +137,7 @@ def _attack(ctx: Ctx, words: list[str]) -> AnyOrder:
 def _lose(ctx: Ctx, words: list[str]) -> AnyOrder:
     usage = USAGE["lose"]
     units, where = _split(words, "in", usage)
-    legions, fortress, i = 0, False, 0
+    legions, fortress, centaurs, i = 0, False, False, 0
     while i < len(units):
         word = units[i].lower()
         n = 1
@@ -146,13 +148,15 @@ def _lose(ctx: Ctx, words: list[str]) -> AnyOrder:
             legions += n
         elif word == "fortress" and n == 1 and not fortress:
             fortress = True
+        elif word == "centaurs" and n == 1 and not centaurs:
+            centaurs = True  # one of the legions lost (atlas.chiron)
         else:
             raise InvalidCommand(f"usage: {usage}")
         i += 1
     if not units:
         raise InvalidCommand(f"usage: {usage}")
     return ChooseLosses(empire=ctx.empire, place=resolve_place(ctx.state.geo_board, " ".join(where)),
-                        legions=legions, fortress=fortress)
+                        legions=legions, fortress=fortress, centaurs=centaurs)
 
 
 def _pillage(ctx: Ctx, words: list[str]) -> AnyOrder:
@@ -234,13 +238,14 @@ def format_order(order: AnyOrder) -> str | None:
             return f"peace with {opponent}" if opponent else "no peace"
         case MoveTriremes(from_sea=src, to_sea=dst, count=n):
             return f"move {_plural(n, 'trireme')} {src} to {dst}"
-        case MoveLegions(from_province=src, to_province=dst, count=n):
-            return f"move {_plural(n, 'legion')} {src} to {dst}"
+        case MoveLegions(from_province=src, to_province=dst, count=n, centaurs=centaurs):
+            return f"move {_plural(n, 'legion')} {src} to {dst}" + (" with centaurs" if centaurs else "")
         case Attack(opponent=opponent, place=place, dice=dice):
             fixed = " ".join(f"{emp}={','.join(map(str, faces))}" for emp, faces in dice.items())
             return f"attack {opponent} in {place}" + (f" dice {fixed}" if fixed else "")
-        case ChooseLosses(place=place, legions=legions, fortress=fortress):
-            units = ([_plural(legions, "legion")] if legions else []) + (["fortress"] if fortress else [])
+        case ChooseLosses(place=place, legions=legions, fortress=fortress, centaurs=centaurs):
+            units = ([_plural(legions, "legion")] if legions else []) + (["centaurs"] if centaurs else []) + (
+                ["fortress"] if fortress else [])
             return f"lose {' '.join(units)} in {place}" if units else None
         case Pillage(province=pid, space=space, take=take):
             return f"pillage {space} in {pid}" + (f" take {take}" if take else "")
@@ -261,6 +266,13 @@ def format_order(order: AnyOrder) -> str | None:
 
 def _name(place: str) -> str:
     return title(place)
+
+
+def _legions(n: int, centaurs: bool) -> str:
+    """'2 legions', or with Chiron's Centaurs among them 'the Centaurs' / '2 legions (the Centaurs among them)'."""
+    if not centaurs:
+        return _plural(n, "legion")
+    return "the Centaurs" if n == 1 else f"{_plural(n, 'legion')} (the Centaurs among them)"
 
 
 def _side(side: ev.BattleSide) -> str:
@@ -292,14 +304,19 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"{title(emp)} declares no peace this round (Statue of Zeus)."
         case ev.TriremesMoved(empire=emp, from_sea=src, to_sea=dst, count=n):
             return f"{title(emp)} moves {_plural(n, 'trireme')} from {_name(src)} to {_name(dst)}."
-        case ev.LegionsMoved(empire=emp, from_province=src, to_province=dst, count=n, by_sea=by_sea):
+        case ev.LegionsMoved(empire=emp, from_province=src, to_province=dst, count=n, by_sea=by_sea,
+                             centaurs=centaurs):
             how = " by sea" if by_sea else ""
-            return f"{title(emp)} moves {_plural(n, 'legion')} from {_name(src)} to {_name(dst)}{how}."
+            return f"{title(emp)} moves {_legions(n, centaurs)} from {_name(src)} to {_name(dst)}{how}."
+        case ev.CentaursStruck(empire=emp, opponent=opp, place=place):
+            return (f"{title(emp)}'s Centaurs destroy one {title(opp)} legion in {_name(place)} before the "
+                    "battle (Chiron).")
         case ev.BattleFought(place=place, kind=kind, attacker=a, defender=d):
             return (f"{kind.title()} battle in {_name(place)}, {title(a.empire)} attacking "
                     f"{title(d.empire)}: {_side(a)}; {_side(d)}.")
-        case ev.UnitsLost(empire=emp, place=place, legions=legions, triremes=triremes, fortress=fortress):
-            lost = ([_plural(legions, "legion")] if legions else []) + (
+        case ev.UnitsLost(empire=emp, place=place, legions=legions, triremes=triremes, fortress=fortress,
+                          centaurs=centaurs):
+            lost = ([_legions(legions, centaurs)] if legions else []) + (
                 [_plural(triremes, "trireme")] if triremes else []) + (["its fortress"] if fortress else [])
             return f"{title(emp)} loses {' and '.join(lost) or 'nothing'} in {_name(place)}."
         case ev.OccupationsEnded(empire=emp, province=pid, spaces=spaces, marker=marker, circe=circe,

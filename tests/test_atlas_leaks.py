@@ -1,0 +1,47 @@
+"""The leak search over the Atlas expansion's games: Atlantis's screen, offers and draws stay hidden."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from mncore import game
+from mncore.dice import new_secret
+from mncore.protocol import NewGame
+from mncore.rulesets.empires import atlas
+from mncore.rulesets.empires.autoplay import play_stored
+from mncore.rulesets.empires.seam import RULESET
+from mncore.store import open_store
+from test_leaks import _assert_no_leak, _outputs, _truncated_copy
+
+
+def _played(tmp: Path, setup: str, seed: int, orders: int) -> Path:
+    """A fair-play game of the set-up played by the scripted players."""
+    chosen = atlas.variant(setup)
+    assert chosen is not None
+    db = tmp / f"{setup}.db"
+    store = open_store(str(db), create=True)
+    cmd = RULESET.new_game(NewGame(sides=chosen.empires, options={"setup": setup}))
+    loaded = game.create(lambda: open_store(str(db)), RULESET, cmd, new_secret(), "g")
+    secret = bytes.fromhex(store.secret("g") or "")
+    play_stored(store, loaded, secret, random.Random(seed), orders)
+    return db
+
+
+@pytest.mark.parametrize("setup,seed", [("atlantis", 21),
+                                        pytest.param("alternative-4", 22, marks=pytest.mark.slow),
+                                        pytest.param("alternative-3", 23, marks=pytest.mark.slow)])
+def test_atlas_no_output_made_for_a_side_holds_another_sides_hidden_fact(
+        tmp_path: Path, setup: str, seed: int) -> None:
+    """Games of the Atlas set-ups, at two points: every output made for each empire, Atlantis
+    included, holds no other empire's hidden value, plainly or as a hash of any candidate."""
+    db = _played(tmp_path, setup, seed, 150)
+    rows = len(open_store(str(db)).rows("g"))
+    for stop in sorted({rows // 2, rows}):
+        at = tmp_path / f"at{stop}.db"
+        _truncated_copy(db, "g", stop, at)
+        state = game.load(open_store(str(at)), "g").state
+        for viewer in state.empires:
+            _assert_no_leak(at, "g", viewer, _outputs(at, "g", viewer, tmp_path))
