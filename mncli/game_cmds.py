@@ -30,6 +30,8 @@ from mncore.protocol import NewGame, Ruleset
               help="A board file of your own (checked first; see mn map check).")
 @click.option("--display", type=click.Choice(["first-game", "experienced"]), default="first-game",
               show_default=True, help="The hero and wonder display of set-up step 5.")
+@click.option("--expansion", "expansions", multiple=True, metavar="NAME",
+              help="An expansion of the ruleset to play with (repeatable; Empires: the Legendary Cities).")
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start a sandbox game at the position in this file (docs/positions.md).")
@@ -43,8 +45,8 @@ from mncore.protocol import NewGame, Ruleset
 @ruleset_option
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
-        seed: str | None, board_file: str | None, display: str, game_id: str | None,
-        position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...],
+        seed: str | None, board_file: str | None, display: str, expansions: tuple[str, ...],
+        game_id: str | None, position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...],
         signed_only: bool, ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
 
@@ -54,6 +56,7 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     mn new --position FILE [--seed TEXT]   (a sandbox game at a position)
     mn new --ruleset NAME ...              (another game on the same kernel)
     mn new ... --keys-dir DIR [--signed-only]  (players sign their orders: docs/security.md)
+    mn new ... --expansion NAME [--expansion NAME]  (the ruleset's expansions)
     """
     ruleset = registry.by_name(ruleset_name)
     keyed = bool(keys_dir or public_keys or signed_only)
@@ -65,6 +68,8 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
                                      bool(empires or players or random_empires or board_file)))
         return
     options = {"display": display} if display != "first-game" else {}
+    if expansions:
+        options["expansions"] = ",".join(expansions)
     spec = NewGame(sides=empires, players=players, random_sides=random_empires, board_file=board_file,
                    fair_play=seed is None, options=options)
     cmd = ruleset.new_game(spec)

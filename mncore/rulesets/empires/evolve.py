@@ -17,6 +17,7 @@ from mncore.rulesets.empires.state import Loss  # phase 4
 from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
                           ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
+from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Shield  # the expansions
 
 
 def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
@@ -137,6 +138,36 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return _fixed_outcome_used(state, event)
         case ev.FixedOutcomesCleared():
             return replace(state, fixed=())
+        # --- the Legendary City expansions ---
+        case ev.CitiesSetUp():
+            return _cities_set_up(state, event)
+        case ev.ObjectiveFulfilled():
+            return _objective_fulfilled(state, event)
+        case ev.BonusCardsDrawn():
+            return _bonus_cards_drawn(state, event)
+        case ev.BonusCardKept():
+            return _bonus_card_kept(state, event)
+        case ev.BonusCardsPassed(to=to):
+            return _with_draw(state, holder=to)
+        case ev.BonusCardsDiscarded():
+            return _bonus_cards_discarded(state, event)
+        case ev.DiscardCardDrawn():
+            return _discard_card_drawn(state, event)
+        case ev.BonusCardPlayed():
+            return _bonus_card_played(state, event)
+        case ev.TriremeSunk():
+            return _trireme_sunk(state, event)
+        case ev.BuildingDestroyed():
+            return _building_destroyed(state, event)
+        case ev.LeaderBoosted(empire=emp, track=track, amount=amount, round=rnd):
+            boost = Boost(empire=emp, track=track, amount=amount, round=rnd)
+            return _with_cities(state, boosts=(*_cities(state).boosts, boost))
+        case ev.ProvinceShielded(province=pid, round=rnd):
+            return _with_cities(state, shields=(*_cities(state).shields, Shield(province=pid, round=rnd)))
+        case ev.HalicarnassusPlaced(province=pid):
+            return _with_cities(state, halicarnassus=pid)
+        case ev.TollPaid():
+            return _toll_paid(state, event)
         case _:
             assert_never(event)
 
@@ -526,3 +557,93 @@ def _fixed_outcome_used(state: GameState, e: ev.FixedOutcomeUsed) -> GameState:
         return state
     i = state.fixed.index(e.outcome)
     return replace(state, fixed=state.fixed[:i] + state.fixed[i + 1:])
+
+
+# --- the Legendary City expansions ------------------------------------------------------------------------
+
+def _cities(state: GameState) -> CitiesState:
+    return state.cities or CitiesState()
+
+
+def _with_cities(state: GameState, **changes: object) -> GameState:
+    return replace(state, cities=replace(_cities(state), **changes))
+
+
+def _without(cards: tuple[str, ...], gone: Iterable[str]) -> tuple[str, ...]:
+    """cards with each of gone removed once."""
+    left = list(cards)
+    for card in gone:
+        left.remove(card)
+    return tuple(left)
+
+
+def _with_hand(state: GameState, empire: Empire, hand: tuple[str, ...]) -> GameState:
+    hands = {**_cities(state).hands, empire: hand}
+    return _with_cities(state, hands={e: h for e, h in hands.items() if h})
+
+
+def _with_draw(state: GameState, **changes: object) -> GameState:
+    draws = _cities(state).draws
+    return _with_cities(state, draws=(replace(draws[0], **changes), *draws[1:]))
+
+
+def _cities_set_up(state: GameState, e: ev.CitiesSetUp) -> GameState:
+    return replace(state, cities=CitiesState(expansions=e.expansions, objectives=e.objectives, decks=dict(e.decks)))
+
+
+def _objective_fulfilled(state: GameState, e: ev.ObjectiveFulfilled) -> GameState:
+    from mncore.rulesets.empires.cities import objective_info
+    cs = _cities(state)
+    draw = CardDraw(drawer=e.empire, objective=e.objective, deck=objective_info(e.objective)[0].id)
+    draws = (*cs.draws, draw) if e.draws else cs.draws
+    return _with_cities(state, fulfilled={**cs.fulfilled, e.objective: e.empire}, draws=draws)
+
+
+def _bonus_cards_drawn(state: GameState, e: ev.BonusCardsDrawn) -> GameState:
+    decks = _cities(state).decks
+    state = _with_cities(state, decks={**decks, e.deck: _without(decks[e.deck], e.cards)})
+    return _with_draw(state, count=e.count, holder=e.empire, hand=e.cards)
+
+
+def _bonus_card_kept(state: GameState, e: ev.BonusCardKept) -> GameState:
+    state = _with_hand(state, e.empire, (*_cities(state).hands.get(e.empire, ()), e.card))
+    draw = _cities(state).draws[0]
+    hand = _without(draw.hand, [e.card])
+    if not hand:  # every card drawn is taken: the draw is over
+        return _with_cities(state, draws=_cities(state).draws[1:])
+    return _with_draw(state, hand=hand, received=(*draw.received, e.empire))
+
+
+def _bonus_cards_discarded(state: GameState, e: ev.BonusCardsDiscarded) -> GameState:
+    cs = _cities(state)
+    return _with_cities(state, discard=(*cs.discard, *e.cards), draws=cs.draws[1:])
+
+
+def _discard_card_drawn(state: GameState, e: ev.DiscardCardDrawn) -> GameState:
+    state = _with_cities(state, discard=_without(_cities(state).discard, [e.card]))
+    state = with_empire(state, e.empire, used=(*state.empires[e.empire].used, e.tile))
+    return _with_hand(state, e.empire, (*_cities(state).hands.get(e.empire, ()), e.card))
+
+
+def _bonus_card_played(state: GameState, e: ev.BonusCardPlayed) -> GameState:
+    played = (e.card, e.card) if e.as_card is not None else (e.card,)
+    state = _with_hand(state, e.empire, _without(_cities(state).hands.get(e.empire, ()), played))
+    return _with_cities(state, discard=(*_cities(state).discard, *played))
+
+
+def _trireme_sunk(state: GameState, e: ev.TriremeSunk) -> GameState:
+    sea = state.seas[e.sea]
+    left = {**sea, e.owner: sea.get(e.owner, 0) - 1}
+    return replace(state, seas={**state.seas, e.sea: {k: n for k, n in left.items() if n > 0}})
+
+
+def _building_destroyed(state: GameState, e: ev.BuildingDestroyed) -> GameState:
+    ps = state.provinces[e.province]
+    return with_province(state, e.province, buildings={s: k for s, k in ps.buildings.items() if s != e.space},
+                         occupied={s: emp for s, emp in ps.occupied.items() if s != e.space})
+
+
+def _toll_paid(state: GameState, e: ev.TollPaid) -> GameState:
+    payer, payee = state.empires[e.empire], state.empires[e.to]
+    state = with_empire(state, e.empire, resources=bag_sub(payer.resources, {"coin": 1}))
+    return with_empire(state, e.to, resources=bag_add(payee.resources, {"coin": 1}))

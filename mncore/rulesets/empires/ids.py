@@ -35,8 +35,16 @@ TileId = Literal[
     "antigone", "spartacus",
     "colossus", "hanging-gardens", "pharos", "statue-of-zeus", "temple-of-artemis",
     "pyramids",
+    # the Legendary City expansions (data/expansions/*.toml)
+    "adonis", "croesus", "imhotep", "moses", "solomon", "halicarnassus",
 ]
 TILE_IDS: tuple[TileId, ...] = get_args(TileId)
+
+# The Legendary City expansions (atlas 'LEGENDARY CITIES'): each brings tiles, objectives and a deck.
+Expansion = Literal["troia", "ierusalem", "syracusae"]
+EXPANSIONS: tuple[Expansion, ...] = get_args(Expansion)
+# A Bonus Card's id, as its expansion's data names it ("poseidon", "fortune-tellers").
+CardId = str
 
 ProvinceId = str
 SeaId = str

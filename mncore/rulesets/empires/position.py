@@ -25,6 +25,7 @@ from mncore.rulesets.empires.ids import (COIN, COMMODITIES, TILE_IDS, Commodity,
                                           is_legendary)
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub, bag_total
+from mncore.rulesets.empires.state import CitiesState  # the Legendary City expansions
 from mncore.rulesets.empires.positioncheck import holdings, place_name, validate_position
 
 # Fields of GameState that are the game's identity, options or randomness: never part of a position
@@ -258,7 +259,31 @@ def _derived_defaults(state: GameState, doc: dict[str, Any]) -> GameState:
         state = replace(state, round_start_control=controlled(state))
     if "exchange_holder" not in doc:
         state = replace(state, exchange_holder=state.titles.get("trade"))
+    if state.cities is not None:
+        state = replace(state, cities=default_cities(state.cities, doc.get("cities", {})))
     return state
+
+
+def default_cities(cs: CitiesState, doc: dict[str, Any]) -> CitiesState:
+    """The expansions' defaults: every Objective tile of one expansion, each deck less the cards held,
+    discarded or being passed (lc.2)."""
+    from mncore.rulesets.empires.cities import load_city
+    if "objectives" not in doc and len(cs.expansions) == 1:
+        cs = replace(cs, objectives=tuple(o.id for o in load_city(cs.expansions[0]).objectives))
+    if "decks" not in doc:
+        out = Counter([c for h in cs.hands.values() for c in h] + list(cs.discard)
+                      + [c for d in cs.draws for c in d.hand])
+        decks = {}
+        for x in cs.expansions:
+            left = []
+            for c in load_city(x).deck_cards():
+                if out[c]:
+                    out[c] -= 1
+                else:
+                    left.append(c)
+            decks[x] = tuple(left)
+        cs = replace(cs, decks=decks)
+    return cs
 
 
 # --- defaults computed from the rest of the position ----------------------------------------------------

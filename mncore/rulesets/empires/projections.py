@@ -48,7 +48,15 @@ def level(state: GameState, empire: Empire, track: Track) -> int:
     else:
         kinds = track_buildings(track)
         base = sum(1 for _, _, k in held_buildings(state, empire) if k in kinds)
-    return base + bonus(state, empire, track)
+    return base + bonus(state, empire, track) + boost(state, empire, track)
+
+
+def boost(state: GameState, empire: Empire, track: Track) -> int:
+    """Bonus Cards' leader bonuses that last until the end of the round (Horus)."""
+    if state.cities is None:
+        return 0
+    return sum(b.amount for b in state.cities.boosts
+               if b.empire == empire and b.track == track and b.round == state.round)
 
 
 def tracks(state: GameState) -> dict[Empire, dict[Track, int]]:
@@ -71,6 +79,8 @@ def track_composition(state: GameState, empire: Empire, track: Track) -> dict[st
         b = tile(rs, t).bonus.on(track)
         if b:
             out[t] = b
+    if boost(state, empire, track):
+        out["bonus cards"] = boost(state, empire, track)
     return out
 
 

@@ -13,7 +13,7 @@ from mncore.cache import ObjectCache
 
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.ids import (
-    COMMODITIES, EMPIRES, TILE_IDS, BuildingKind, Commodity, Empire, Phase, TileId, Track, UnitKind,
+    COMMODITIES, EMPIRES, EXPANSIONS, TILE_IDS, BuildingKind, Commodity, Empire, Phase, TileId, Track, UnitKind,
 )
 
 RULESET_ID = "mare-nostrum-empires-2016"
@@ -74,6 +74,8 @@ HookPoint = Literal[
     "extra_dice", "battle_bonus", "payment_set", "cheap_unit", "free_control", "free_legions",
     "build_first", "copy_hero", "keep_commodities", "income", "caravan_legions",
     "commodity_after_collect", "any_offer", "pillage", "convert_at_once", "peace",
+    # the Legendary City expansions' tiles (data/expansions/*.toml)
+    "draw_discard", "coin_build", "tile_discount", "sanctuary", "toll", "unattackable",
 ]
 HOOK_POINTS: tuple[HookPoint, ...] = get_args(HookPoint)
 # The rulebook chapter of each kind of tile's powers: a power's section is "<chapter>.<tile id>".
@@ -109,6 +111,7 @@ class Tile(_Data, frozen=True, kw_only=True):
     keep: int = 0  # different commodities kept at the end of Build
     pillage_times: int = 0  # how many times a pillage pays
     cheap: CheapUnit | None = None
+    expansion: str = ""  # the Legendary City expansion that brings it (cities.py); "" for the base game
 
     @property
     def section(self) -> str:
@@ -170,6 +173,28 @@ class Ruleset(_Data, frozen=True, kw_only=True):
 RULESET_SOURCE = "mncore/rulesets/empires/data/ruleset.toml"
 
 
+class _ExpansionTiles(msgspec.Struct, frozen=True, kw_only=True):
+    """The tiles of an expansion's data file (cities.py decodes and checks the whole file)."""
+
+    id: str
+    tiles: tuple[Tile, ...]
+
+
+def expansion_tiles() -> tuple[Tile, ...]:
+    """The Legendary City expansions' tiles, each marked with its expansion: they join the base tiles."""
+    root = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "expansions")
+    out: list[Tile] = []
+    for x in EXPANSIONS:
+        path = root.joinpath(f"{x}.toml")
+        if path.is_file():
+            try:
+                found = msgspec.toml.decode(path.read_bytes(), type=_ExpansionTiles)
+            except msgspec.ValidationError as err:
+                raise DataError(f"mncore/rulesets/empires/data/expansions/{x}.toml", [str(err)]) from err
+            out += [msgspec.structs.replace(t, expansion=x) for t in found.tiles]
+    return tuple(out)
+
+
 @functools.cache
 def load_ruleset() -> Ruleset:
     """The packaged ruleset, decoded and checked once; DataError lists every problem."""
@@ -178,6 +203,7 @@ def load_ruleset() -> Ruleset:
         ruleset = msgspec.toml.decode(data, type=Ruleset)
     except msgspec.ValidationError as err:
         raise DataError(RULESET_SOURCE, [str(err)]) from err
+    ruleset = msgspec.structs.replace(ruleset, tiles=ruleset.tiles + expansion_tiles())
     problems = validate_ruleset(ruleset)
     if problems:
         raise DataError(RULESET_SOURCE, problems)

@@ -16,7 +16,7 @@ from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pendin
 from mncore.store import Row
 from mncore.rulesets.empires import commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
-from mncore.rulesets.empires.ids import TRACKS, Empire
+from mncore.rulesets.empires.ids import EXPANSIONS, TRACKS, Empire, Expansion
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import ForkInfo, GameState
@@ -128,13 +128,27 @@ class Empires:
         display = spec.options.get("display", "first-game")
         if display not in ("first-game", "experienced"):
             raise InvalidCommand(f"--display {display}: expected first-game or experienced")
-        unknown = sorted(set(spec.options) - {"display"})
+        unknown = sorted(set(spec.options) - {"display", "expansions"})
         if unknown:
             raise InvalidCommand(f"unknown option {', '.join(unknown)} for {self.name}")
+        expansions = self._expansions(spec.options.get("expansions", ""))
         chosen, names = self._players(spec)
         board = load_board(spec.board_file)
         return cm.CreateGame(board=board, players=chosen, random_players=names,
-                             display=display, fair_play=spec.fair_play)  # type: ignore[arg-type]
+                             display=display, fair_play=spec.fair_play,  # type: ignore[arg-type]
+                             expansions=expansions)
+
+    def _expansions(self, text: str) -> tuple[Expansion, ...]:
+        """The Legendary City expansions named (--expansion troia ...), checked (lc.2, lc.4)."""
+        from mncore.rulesets.empires.rules.expansions import check_expansions
+        names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
+        bad = [n for n in names if n not in EXPANSIONS]
+        if bad:
+            raise InvalidCommand(f"--expansion {bad[0]}: not an expansion of {self.name} "
+                                 f"(expansions: {', '.join(EXPANSIONS)})")
+        chosen = cast(tuple[Expansion, ...], names)
+        check_expansions(chosen)
+        return chosen
 
     def _players(self, spec: NewGame) -> tuple[dict[Empire, str], tuple[str, ...]]:
         if spec.random_sides:

@@ -151,10 +151,11 @@ def rank_cost(state: GameState, empire: Empire) -> int | None:
 
 
 def tile_cost(state: GameState, empire: Empire, tile_id: TileId) -> int | None:
-    """The cost of the tile for the empire (3.1.3); None beyond the fifth."""
-    if is_pyramids(tile_id):
-        return load_ruleset().costs.pyramids
-    return rank_cost(state, empire)
+    """The cost of the tile for the empire (3.1.3), less what its powers take off; None beyond the fifth."""
+    cost = load_ruleset().costs.pyramids if is_pyramids(tile_id) else rank_cost(state, empire)
+    if cost is None:
+        return None
+    return cost - sum(powers.tile_discount(state, empire, tile(load_ruleset(), tile_id)).values())
 
 
 def face_up(state: GameState) -> list[TileId]:

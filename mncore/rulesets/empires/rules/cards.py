@@ -1,0 +1,335 @@
+"""Bonus Cards (lc.3.2, lc.3.3): the hidden draw-and-pass, and playing a card at any moment it allows."""
+
+from __future__ import annotations
+
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand, require
+from mncore.protocol import Option, Pending
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.cities import CardInfo, City, card_info, load_city
+from mncore.rulesets.empires.commands import (ChooseBonusCard, CitiesCommand, DrawBonusCards, PlaceHalicarnassus,
+                                              PlayBonusCard)
+from mncore.rulesets.empires.draws import LegendaryDraws
+from mncore.rulesets.empires.ids import CITY_KINDS, TRACKS, CardId, Empire, legendary
+from mncore.rulesets.empires.naming import title
+from mncore.rulesets.empires.projections import holder_of
+from mncore.rulesets.empires.rules import guards, payment
+from mncore.rulesets.empires.rules.battle import place_name
+from mncore.rulesets.empires.rules.conquest import markers_left
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import CardDraw, CitiesState, GameState, build_step, move_step, trade_step
+
+MAX_DRAW = 5  # lc.3.2: between 1 and 5 cards
+DECOY = "decoy"
+
+
+def cities(state: GameState) -> CitiesState:
+    return state.cities or CitiesState()
+
+
+def open_draw(state: GameState) -> CardDraw | None:
+    """The draw-and-pass in progress, if any: nothing else is decided until it is over (ruling R200)."""
+    draws = cities(state).draws
+    return draws[0] if draws else None
+
+
+def section_of(city: City, info: CardInfo) -> str:
+    """A card's rules section: its expansion's card list, e.g. lc.6.3.poseidon."""
+    return f"{city.section}.3.{info.id}"
+
+
+def card(card_id: str) -> tuple[City, CardInfo]:
+    try:
+        return card_info(card_id)
+    except KeyError:
+        raise InvalidCommand(f"unknown Bonus Card '{card_id}'") from None
+
+
+def decide(state: GameState, order: CitiesCommand, rng: Rng) -> list[ev.AnyEvent]:
+    require(state.cities is not None, "lc.2", "this game is played without Legendary City expansions")
+    match order:
+        case DrawBonusCards():
+            return draw(state, order, rng)
+        case ChooseBonusCard():
+            return choose(state, order)
+        case PlayBonusCard():
+            return play(state, order, rng)
+        case PlaceHalicarnassus():
+            return guards.place_halicarnassus(state, order)
+
+
+# --- the draw-and-pass (lc.3.2) -----------------------------------------------------------------------
+
+def pending(state: GameState) -> list[Pending]:
+    """The draw-and-pass waits for its drawer's count, then for each holder's choice."""
+    d = open_draw(state)
+    if d is None:
+        return guards.pending(state)
+    name = load_city(d.deck).deck
+    if d.count == 0:
+        return [Pending(empire=d.drawer, kind="draw",
+                        text=f"fulfilled an Objective: says how many {name} Bonus Cards it draws (1 to 5)")]
+    assert d.holder is not None
+    return [Pending(empire=d.holder, kind="choose",
+                    text=f"keeps one of {len(d.hand)} {name} Bonus Cards and passes on the rest")]
+
+
+def _eligible(state: GameState, d: CardDraw, holder: Empire) -> list[Empire]:
+    """Who may receive the cards left: an empire that has not received one yet (lc.3.2)."""
+    return [e for e in state.empires if e != holder and e not in d.received]
+
+
+def draw(state: GameState, order: DrawBonusCards, rng: Rng) -> list[ev.AnyEvent]:
+    d = open_draw(state)
+    require(d is not None and d.count == 0 and d.drawer == order.empire, "lc.3.2",
+            f"{title(order.empire)} has no Objective to draw Bonus Cards for")
+    assert d is not None
+    deck = list(cities(state).decks.get(d.deck, ()))
+    require(1 <= order.count <= MAX_DRAW, "lc.3.2", f"draw 1 to {MAX_DRAW} Bonus Cards, not {order.count}")
+    require(order.count <= len(deck), "R203",
+            f"the {load_city(d.deck).deck} deck holds only {len(deck)} card(s) (ruling R203)")
+    cards = tuple(deck.pop(rng.below(len(deck))) for _ in range(order.count))
+    return [ev.BonusCardsDrawn(empire=order.empire, deck=d.deck, count=order.count, cards=cards)]
+
+
+def choose(state: GameState, order: ChooseBonusCard) -> list[ev.AnyEvent]:
+    d = open_draw(state)
+    emp = order.empire
+    require(d is not None and d.count > 0 and d.holder == emp, "lc.3.2",
+            f"{title(emp)} holds no drawn Bonus Cards to choose from")
+    assert d is not None
+    require(order.card in d.hand, "lc.3.2", f"{card(order.card)[1].name} is not among the cards {title(emp)} "
+            "looks at")
+    rest = list(d.hand)
+    rest.remove(order.card)
+    kept: list[ev.AnyEvent] = [ev.BonusCardKept(empire=emp, card=order.card)]
+    eligible = _eligible(state, d, emp)
+    if rest and eligible:
+        require(order.to in eligible, "lc.3.2",
+                f"pass the {len(rest)} card(s) left to an empire that has not received one: "
+                + ", ".join(title(e) for e in eligible))
+        assert order.to is not None
+        return kept + [ev.BonusCardsPassed(empire=emp, to=order.to, count=len(rest), cards=tuple(rest))]
+    require(order.to is None, "lc.3.2", "no card is left to pass on" if not rest else
+            "every empire has received a card: the cards left are discarded")
+    if rest:
+        return kept + [ev.BonusCardsDiscarded(empire=emp, count=len(rest), cards=tuple(rest))]
+    return kept
+
+
+def draw_options(state: GameState, empire: Empire) -> list[Option]:
+    d = open_draw(state)
+    if d is None:
+        return guards.options(state, empire)
+    if d.count == 0:
+        left = len(cities(state).decks.get(d.deck, ()))
+        return [Option(kind="draw", order=f"draw {n}") for n in range(1, min(MAX_DRAW, left) + 1)
+                if d.drawer == empire]
+    if d.holder != empire:
+        return []
+    rest = len(d.hand) - 1
+    targets: list[Empire | None] = list(_eligible(state, d, empire)) if rest else []
+    return [Option(kind="choose", order=f"choose {c}" + (f" pass {t}" if t else ""))
+            for c in sorted(set(d.hand)) for t in (targets or [None])]
+
+
+# --- playing a card (lc.3.3) ----------------------------------------------------------------------------
+
+def active_player(state: GameState) -> Empire | None:
+    """The Active Player (ruling R204): the builder, the mover, the claiming empire in Trade."""
+    match state.phase:
+        case "build":
+            return build_step(state).active
+        case "move":
+            return move_step(state).active
+        case "trade":
+            return trade_step(state).claimant
+    return None
+
+
+def play(state: GameState, order: PlayBonusCard, rng: Rng) -> list[ev.AnyEvent]:
+    emp = order.empire
+    city, info = card(order.card)
+    hand = cities(state).hands.get(emp, ())
+    require(order.card in hand, section_of(city, info), f"{title(emp)} holds no {info.name} card")
+    used_city, used = city, info
+    if info.effect == DECOY:
+        require(order.as_card is not None, "R204", f"{info.name} alone have no effect: play two of them "
+                f"as another card ('play {info.id} as CARD ...', ruling R204)")
+        assert order.as_card is not None
+        used_city, used = card(order.as_card)
+        require(hand.count(order.card) >= 2, "R204", f"{title(emp)} needs two {info.name} cards")
+        require(active_player(state) == emp, "R204",
+                f"{info.name} are played as another card only by the Active Player (ruling R204)")
+        require(used.effect != DECOY and used_city.id in cities(state).expansions, "R204",
+                f"two {info.name} stand for a card of an expansion in play, not {used.name}")
+    else:
+        require(order.as_card is None, "R204", "only two Fortune Tellers stand for another card")
+    section = section_of(used_city, used)
+    require(used.phase in ("any", state.phase), section,
+            f"{used.name} is played in the {_PHASES[used.phase]} phase")
+    played = ev.BonusCardPlayed(empire=emp, card=order.card, as_card=order.as_card)
+    return [played, *_effect(state, order, used, section, rng)]
+
+
+_PHASES = {"collect": "Collect Resources", "trade": "Trade Resources", "build": "Build",
+           "move": "Move and Battle", "leadership": "Claim Leadership", "any": "any"}
+
+
+def _effect(state: GameState, order: PlayBonusCard, used: CardInfo, section: str, rng: Rng
+            ) -> list[ev.AnyEvent]:
+    emp = order.empire
+    match used.effect:
+        case "destroy-trireme":
+            return _sink(state, order, section)
+        case "destroy-caravan" | "destroy-city":
+            return _destroy(state, order, used, section)
+        case "boost":
+            require(order.track is not None, section, f"say which track {used.name} raises: "
+                    f"'play {order.card} track trade|culture|military'")
+            assert order.track is not None
+            return [ev.LeaderBoosted(empire=emp, track=order.track, amount=used.amount, round=state.round)]
+        case "protect":
+            pid = _province(state, order)
+            require(pid in great_city_provinces(state), section,
+                    f"{place_name(state, pid)} is not a Capital or Legendary City province")
+            return [ev.ProvinceShielded(empire=emp, province=pid, round=state.round)]
+        case "legendary":
+            return _legendary(state, emp, used, rng)
+        case "neutral-control":
+            return _neutral_control(state, order, section)
+        case "decoy":
+            raise AssertionError("a decoy is never the card whose effect is used")
+
+
+def _province(state: GameState, order: PlayBonusCard) -> str:
+    if order.place not in state.provinces:
+        raise InvalidCommand(f"name a province in play: 'in PROVINCE' ({order.place or 'none given'})")
+    return order.place
+
+
+def great_city_provinces(state: GameState) -> list[str]:
+    """Provinces with a Capital or Legendary City space (Athena)."""
+    return [p.id for p in state.geo_board.provinces if p.id in state.provinces
+            and any(s.kind in ("capital", "legendary") for s in p.spaces)]
+
+
+def _sink(state: GameState, order: PlayBonusCard, section: str) -> list[ev.AnyEvent]:
+    if order.place not in state.seas:
+        raise InvalidCommand(f"name a sea: 'in SEA' ({order.place or 'none given'})")
+    target = order.target
+    require(target is not None and target != order.empire and target in state.empires, section,
+            "name the opponent whose trireme is destroyed: 'on EMPIRE'")
+    assert target is not None
+    require(state.seas[order.place].get(target, 0) > 0, section,
+            f"{title(target)} has no trireme in {place_name(state, order.place)}")
+    require(not any(x.place == order.place for x in move_step(state).losses), "4.2",
+            f"the losses of the battle in {place_name(state, order.place)} are still to be chosen")
+    return [ev.TriremeSunk(empire=order.empire, owner=target, sea=order.place)]
+
+
+def _destroy(state: GameState, order: PlayBonusCard, used: CardInfo, section: str) -> list[ev.AnyEvent]:
+    pid = _province(state, order)
+    kinds = ("caravan",) if used.effect == "destroy-caravan" else CITY_KINDS
+    ps = state.provinces[pid]
+    spaces = [s for s, k in sorted(ps.buildings.items()) if k in kinds]
+    what = "caravan" if used.effect == "destroy-caravan" else "city"
+    require(bool(spaces), section, f"there is no {what} in {place_name(state, pid)}")
+    space = order.space or (spaces[0] if len(spaces) == 1 else "")
+    if not space:
+        raise InvalidCommand(f"{place_name(state, pid)} has several: say which with 'at SPACE' ({', '.join(spaces)})")
+    require(space in spaces, section, f"there is no {what} on {space} in {place_name(state, pid)}")
+    require(not guards.sheltered_forever(state, pid), guards.SHELTER_SECTION,
+            f"{used.name} cannot be played on {place_name(state, pid)}, where Halicarnassus stands")
+    return [ev.BuildingDestroyed(empire=order.empire, owner=holder_of(ps, space), province=pid, space=space,
+                                 kind=ps.buildings[space])]
+
+
+def _legendary(state: GameState, emp: Empire, used: CardInfo, rng: Rng) -> list[ev.AnyEvent]:
+    draws = LegendaryDraws(state, rng)
+    got, reshuffled = draws.draw(emp)
+    out: list[ev.AnyEvent] = [*draws.used, *([ev.LegendaryPileReshuffled()] if reshuffled else [])]
+    if got is None:
+        return out + [ev.ResourcesCollected(empire=emp, gained={}, sources=(used.id,), missed={"legendary": 1})]
+    return out + [ev.ResourcesCollected(empire=emp, gained={legendary(got): 1}, sources=(used.id,), drawn=1)]
+
+
+def _neutral_control(state: GameState, order: PlayBonusCard, section: str) -> list[ev.AnyEvent]:
+    pid = _province(state, order)
+    ps = state.provinces[pid]
+    require(ps.controller is None, section, f"{place_name(state, pid)} is not neutral")
+    require(not any(n for e, n in ps.legions.items() if e != order.empire) and ps.fortress in (None, order.empire),
+            "3.1.1", f"{place_name(state, pid)} holds opponent units")
+    require(markers_left(state, order.empire) > 0, "3.1.1", f"{title(order.empire)} has no control marker left")
+    payment.require_set(state, order.empire, order.pay, load_ruleset().costs.control, "control")
+    return [ev.ControlBuilt(empire=order.empire, province=pid, paid=order.pay)]
+
+
+def play_options(state: GameState, empire: Empire) -> list[Option]:
+    """The cards the empire may play now, with their targets (the standing window, lc.3.3)."""
+    hand = cities(state).hands.get(empire, ())
+    out: list[Option] = []
+    for card_id in sorted(set(hand)):
+        city, info = card(card_id)
+        if info.effect == DECOY:
+            if hand.count(card_id) >= 2 and active_player(state) == empire:
+                out += [_option(f"play {card_id} as {c.id}{t}")
+                        for x in cities(state).expansions for c in load_city(x).cards
+                        if c.effect != DECOY for t in _targets(state, empire, c)]
+            continue
+        out += [_option(f"play {card_id}{t}") for t in _targets(state, empire, info)]
+    return out
+
+
+def _option(line: str) -> Option:
+    if "{payment}" in line:  # a payment is the player's to choose among his resources
+        return Option(kind="card", template=line, note="pay a set of 3 resources (3.0)")
+    return Option(kind="card", order=line)
+
+
+def _targets(state: GameState, empire: Empire, info: CardInfo) -> list[str]:
+    """The order endings of a card playable now: ' in SEA on EMPIRE', ' track TRACK', ..."""
+    if info.phase not in ("any", state.phase):
+        return []
+    match info.effect:
+        case "destroy-trireme":
+            return [f" in {s} on {e}" for s, here in sorted(state.seas.items()) for e in sorted(here)
+                    if e != empire and here[e] > 0]
+        case "destroy-caravan" | "destroy-city":
+            kinds = ("caravan",) if info.effect == "destroy-caravan" else CITY_KINDS
+            return [f" in {p} at {s}" for p, ps in sorted(state.provinces.items()) for s, k in sorted(ps.buildings.items())
+                    if k in kinds and not guards.sheltered_forever(state, p)]
+        case "boost":
+            return [f" track {t}" for t in TRACKS]
+        case "protect":
+            return [f" in {p}" for p in great_city_provinces(state)]
+        case "legendary":
+            return [""]
+        case "neutral-control":
+            return [f" in {p} pay {{payment}}" for p, ps in sorted(state.provinces.items())
+                    if ps.controller is None and not ps.legions]
+    return []
+
+
+def hand_of(state: GameState, empire: Empire) -> tuple[CardId, ...]:
+    return cities(state).hands.get(empire, ())
+
+
+# --- powers that draw from the discard pile (10.adonis) -----------------------------------------------------
+
+def phase_draws(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
+    """As a phase begins, each holder of a power of that phase draws, once a round, one card of its
+    expansion's deck at random from the discard pile, if it holds one (ruling R201)."""
+    from mncore.rulesets.empires import powers
+    out: list[ev.AnyEvent] = []
+    discard = list(cities(state).discard)
+    for emp in powers.holders_at(state, "draw_discard"):
+        for t in powers.powers_of(state, emp, "draw_discard"):
+            if t.phase != state.phase or t.id in state.empires[emp].used:
+                continue
+            mine = [c for c in discard if card_info(c)[0].id == t.expansion]
+            if mine:
+                got = mine[rng.below(len(mine))]
+                discard.remove(got)
+                out.append(ev.DiscardCardDrawn(empire=emp, tile=t.id, card=got))
+    return out
