@@ -137,6 +137,7 @@ class BuildBuilding(Order, frozen=True, kw_only=True):
     province: ProvinceId
     space: str | None = None
     pay: Bag = {}
+    power: TileId | None = None  # a once-per-round power that sets the price (10.croesus)
 
 
 class BuildTile(Order, frozen=True, kw_only=True):

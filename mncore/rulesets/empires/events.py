@@ -216,6 +216,7 @@ class BuildingBuilt(Event, frozen=True, kw_only=True):
     space: str
     kind: BuildingKind
     paid: Bag
+    power: TileId | None = None  # the once-per-round power that set the price, if any (10.croesus)
 
 
 class TileGained(Event, frozen=True, kw_only=True):

@@ -402,7 +402,7 @@ def _unit_built(state: GameState, e: ev.UnitBuilt) -> GameState:
 def _building_built(state: GameState, e: ev.BuildingBuilt) -> GameState:
     buildings = state.provinces[e.province].buildings
     state = with_province(state, e.province, buildings={**buildings, e.space: e.kind})
-    return _counted_build(state, e.empire, e.paid, None)
+    return _counted_build(state, e.empire, e.paid, e.power)
 
 
 def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:

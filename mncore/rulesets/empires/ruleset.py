@@ -111,6 +111,7 @@ class Tile(_Data, frozen=True, kw_only=True):
     keep: int = 0  # different commodities kept at the end of Build
     pillage_times: int = 0  # how many times a pillage pays
     cheap: CheapUnit | None = None
+    coin_costs: dict[str, int] = {}  # what a power builds for coins alone, by item (control, a building)
     expansion: str = ""  # the Legendary City expansion that brings it (cities.py); "" for the base game
 
     @property

@@ -166,7 +166,9 @@ def build_control(state: GameState, order: BuildControl) -> list[ev.AnyEvent]:
     require(problem is None, "3.1.1", problem or "")
     require(markers_left(state, emp) > 0, "3.1.1",
             f"{name(emp)} has no control marker left (7, the capital's printed one aside: ruling R30)")
-    if order.power is not None:
+    if order.power is not None and order.power in powers.ids_at("coin_build"):
+        payment.require_coin_price(state, emp, order.pay, order.power, "control")
+    elif order.power is not None:
         require(order.power in powers.ids_at("free_control"), "3.1.1",
                 f"{name(order.power)} does not change what control costs")
         info = tile(load_ruleset(), order.power)
@@ -244,8 +246,14 @@ def build_building(state: GameState, order: BuildBuilding) -> list[ev.AnyEvent]:
     space = _space_for(state, order, where)
     require(buildings_left(state, kind) > 0, "3.1.2",
             f"every {kind} building of the game is on the board (no more than the game supplies)")
-    payment.require_set(state, emp, order.pay, load_ruleset().costs.buildings[kind], f"a {kind}")
-    return [ev.BuildingBuilt(empire=emp, province=pid, space=space, kind=kind, paid=order.pay)]
+    if order.power is not None:
+        require(order.power in powers.ids_at("coin_build"), "3.1.2",
+                f"{name(order.power)} does not change what a {kind} costs")
+        payment.require_coin_price(state, emp, order.pay, order.power, kind)
+    else:
+        payment.require_set(state, emp, order.pay, load_ruleset().costs.buildings[kind], f"a {kind}")
+    return [ev.BuildingBuilt(empire=emp, province=pid, space=space, kind=kind, paid=order.pay,
+                             power=order.power)]
 
 
 def _space_for(state: GameState, order: BuildBuilding, where: str) -> str:
