@@ -299,9 +299,12 @@ class ChooseBonusCard(Order, frozen=True, kw_only=True):
 
 
 class PlayBonusCard(Order, frozen=True, kw_only=True):
-    """Play a Bonus Card (two Fortune Tellers standing for `as_card`) on its targets (lc.3.3)."""
+    """Play a Bonus Card (two Fortune Tellers standing for `as_card`) on its targets (lc.3.3).
 
-    card: CardId
+    `played`, not `card`: the card kept in ChooseBonusCard is hidden, a card played is public.
+    """
+
+    played: CardId
     as_card: CardId | None = None
     place: str = ""  # a province or a sea
     space: str = ""  # a building's space

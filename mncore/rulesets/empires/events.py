@@ -525,10 +525,13 @@ class DiscardCardDrawn(Event, frozen=True, kw_only=True):
 
 
 class BonusCardPlayed(Event, frozen=True, kw_only=True):
-    """A Bonus Card was played face up and discarded (lc.3.3); two Fortune Tellers stand for `as_card`."""
+    """A Bonus Card was played face up and discarded (lc.3.3); two Fortune Tellers stand for `as_card`.
+
+    `played`, not `card`: a kept card (BonusCardKept.card) is hidden, a played one is public.
+    """
 
     empire: Empire
-    card: CardId
+    played: CardId
     as_card: CardId | None = None
 
 

@@ -626,7 +626,7 @@ def _discard_card_drawn(state: GameState, e: ev.DiscardCardDrawn) -> GameState:
 
 
 def _bonus_card_played(state: GameState, e: ev.BonusCardPlayed) -> GameState:
-    played = (e.card, e.card) if e.as_card is not None else (e.card,)
+    played = (e.played, e.played) if e.as_card is not None else (e.played,)
     state = _with_hand(state, e.empire, _without(_cities(state).hands.get(e.empire, ()), played))
     return _with_cities(state, discard=(*_cities(state).discard, *played))
 

@@ -346,6 +346,23 @@ def _for_viewer(doc: dict[str, Any], state: GameState, viewer: Empire) -> dict[s
     if "fixed" in doc:
         out["fixed"] = [{k: v for k, v in f.items() if k != "commodity"} if f.get("kind") == "legendary"
                         else f for f in doc["fixed"]]
+    if isinstance(doc.get("cities"), dict):
+        out["cities"] = _cities_for_viewer(doc["cities"], viewer)
+    return out
+
+
+def _cities_for_viewer(cities: dict[str, Any], viewer: Empire) -> dict[str, Any]:
+    """Decks and the discard pile as sizes, others' hands as counts, a passed hand for its holder only."""
+    out = dict(cities)
+    if "decks" in cities:
+        out["decks"] = {x: len(cards) for x, cards in cities["decks"].items()}
+    if "discard" in cities:
+        out["discard"] = len(cities["discard"])
+    if "hands" in cities:
+        out["hands"] = {e: (h if e == viewer else len(h)) for e, h in cities["hands"].items()}
+    if "draws" in cities:
+        out["draws"] = [d if d.get("holder") == viewer else {**d, "hand": len(d.get("hand", []))}
+                        for d in cities["draws"]]
     return out
 
 

@@ -206,21 +206,22 @@ def show_text(doc: dict[str, Any]) -> str:
 
 
 def _cities_text(c: dict[str, Any]) -> list[str]:
-    from mncore.rulesets.empires.cities import card_info, objective_info
+    from mncore.rulesets.empires.cities import card_info, load_city, objective_info
     objectives = "; ".join(f"{objective_info(o)[1].name} ({'fulfilled by ' + title(who) if who else 'open'})"
                            for o, who in c["objectives"].items())
-    out = [f"Objectives: {objectives}",
-           "Bonus Cards: " + ", ".join(f"{x} deck {n}" for x, n in c["decks"].items())
-           + f", discard pile {c['discard']}"]
+    decks = ", ".join(f"{load_city(x).deck} deck {n}" for x, n in c["decks"].items())
+    out = [f"Objectives: {objectives}", f"Bonus Cards: {decks}; discard pile {c['discard']}"]
     for emp, hand in c["hands"].items():
-        shown = ", ".join(card_info(h)[1].name for h in hand) if hand is not None else "hidden"
-        out.append(f"  {title(emp):<10} {c['hand_counts'][emp]:>2} card(s): {shown if hand != [] else '-'}")
+        n = c["hand_counts"][emp]
+        shown = f": {', '.join(card_info(h)[1].name for h in hand)}" if hand else ""
+        out.append(f"  {title(emp):<10} {n} card{'s' * (n != 1)}{shown}")
     d = c["draw"]
     if d:
         cards = (", ".join(card_info(x)[1].name for x in d["cards"]) if isinstance(d["cards"], list)
                  else f"{d['cards']} face down")
-        out.append(f"Draw-and-pass: {title(d['drawer'])} drew {d['count']}; "
-                   f"{title(d['holder']) if d['holder'] else 'nobody'} chooses from {cards}")
+        who = title(d["holder"]) if d["holder"] else "nobody"
+        out.append(f"Draw-and-pass: {title(d['drawer'])} drew {d['count']}; {who} chooses from {cards}"
+                   if d["count"] else f"Draw-and-pass: {title(d['drawer'])} says how many cards it draws")
     if c["may_play"]:
         out.append("May play now: " + "; ".join(c["may_play"]))
     if c["halicarnassus"]:

@@ -19,7 +19,7 @@ from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.ids import EXPANSIONS, TRACKS, Empire, Expansion
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
-from mncore.rulesets.empires.state import ForkInfo, GameState
+from mncore.rulesets.empires.state import CitiesState, ForkInfo, GameState
 
 
 _STATE_ENCODER = msgspec.msgpack.Encoder()
@@ -240,7 +240,22 @@ class Empires:
         down = [d.tile for d in s.display if not d.face_up]
         stand_in = iter(rng.shuffled(sorted(down)))
         display = tuple(d if d.face_up else replace(d, tile=next(stand_in)) for d in s.display)
-        return replace(s, display=display, legendary_pile=tuple(rng.shuffled(sorted(s.legendary_pile))))
+        s = replace(s, display=display, legendary_pile=tuple(rng.shuffled(sorted(s.legendary_pile))))
+        return s if s.cities is None else replace(s, cities=self._conceal_cards(s.cities, viewer, rng))
+
+    @staticmethod
+    def _conceal_cards(cs: CitiesState, viewer: str, rng: Rng) -> CitiesState:
+        """Decks, the discard pile and others' hands as stand-ins of the same sizes, drawn from the
+        printed decks: a draw `mn check` shows says nothing of the real cards."""
+        from mncore.rulesets.empires.cities import load_city
+        printed = sorted(c for x in cs.expansions for c in load_city(x).deck_cards())
+
+        def stand_in(n: int, pool: list[str] = printed) -> tuple[str, ...]:
+            return tuple(sorted(rng.shuffled(pool)[:n]))
+        decks = {x: stand_in(len(cards), sorted(load_city(x).deck_cards())) for x, cards in cs.decks.items()}
+        hands = {e: h if e == viewer else stand_in(len(h)) for e, h in cs.hands.items()}
+        draws = tuple(d if d.holder == viewer else replace(d, hand=stand_in(len(d.hand))) for d in cs.draws)
+        return replace(cs, decks=decks, discard=stand_in(len(cs.discard)), hands=hands, draws=draws)
 
     # --- audits: explain, diff, positions ------------------------------------------------------
 

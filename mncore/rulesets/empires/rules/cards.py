@@ -10,7 +10,7 @@ from mncore.rulesets.empires.cities import CardInfo, City, card_info, load_city
 from mncore.rulesets.empires.commands import (ChooseBonusCard, CitiesCommand, DrawBonusCards, PlaceHalicarnassus,
                                               PlayBonusCard)
 from mncore.rulesets.empires.draws import LegendaryDraws
-from mncore.rulesets.empires.ids import CITY_KINDS, TRACKS, CardId, Empire, legendary
+from mncore.rulesets.empires.ids import CITY_KINDS, TRACKS, CardId, Empire, commodity_of, legendary
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.projections import holder_of
 from mncore.rulesets.empires.rules import guards, payment
@@ -149,16 +149,16 @@ def active_player(state: GameState) -> Empire | None:
 
 def play(state: GameState, order: PlayBonusCard, rng: Rng) -> list[ev.AnyEvent]:
     emp = order.empire
-    city, info = card(order.card)
+    city, info = card(order.played)
     hand = cities(state).hands.get(emp, ())
-    require(order.card in hand, section_of(city, info), f"{title(emp)} holds no {info.name} card")
+    require(order.played in hand, section_of(city, info), f"{title(emp)} holds no {info.name} card")
     used_city, used = city, info
     if info.effect == DECOY:
         require(order.as_card is not None, "R204", f"{info.name} alone have no effect: play two of them "
                 f"as another card ('play {info.id} as CARD ...', ruling R204)")
         assert order.as_card is not None
         used_city, used = card(order.as_card)
-        require(hand.count(order.card) >= 2, "R204", f"{title(emp)} needs two {info.name} cards")
+        require(hand.count(order.played) >= 2, "R204", f"{title(emp)} needs two {info.name} cards")
         require(active_player(state) == emp, "R204",
                 f"{info.name} are played as another card only by the Active Player (ruling R204)")
         require(used.effect != DECOY and used_city.id in cities(state).expansions, "R204",
@@ -168,7 +168,7 @@ def play(state: GameState, order: PlayBonusCard, rng: Rng) -> list[ev.AnyEvent]:
     section = section_of(used_city, used)
     require(used.phase in ("any", state.phase), section,
             f"{used.name} is played in the {_PHASES[used.phase]} phase")
-    played = ev.BonusCardPlayed(empire=emp, card=order.card, as_card=order.as_card)
+    played = ev.BonusCardPlayed(empire=emp, played=order.played, as_card=order.as_card)
     return [played, *_effect(state, order, used, section, rng)]
 
 
@@ -186,7 +186,7 @@ def _effect(state: GameState, order: PlayBonusCard, used: CardInfo, section: str
             return _destroy(state, order, used, section)
         case "boost":
             require(order.track is not None, section, f"say which track {used.name} raises: "
-                    f"'play {order.card} track trade|culture|military'")
+                    f"'play {order.played} track trade|culture|military'")
             assert order.track is not None
             return [ev.LeaderBoosted(empire=emp, track=order.track, amount=used.amount, round=state.round)]
         case "protect":
@@ -273,18 +273,33 @@ def play_options(state: GameState, empire: Empire) -> list[Option]:
         city, info = card(card_id)
         if info.effect == DECOY:
             if hand.count(card_id) >= 2 and active_player(state) == empire:
-                out += [_option(f"play {card_id} as {c.id}{t}")
+                out += [_option(state, empire, f"play {card_id} as {c.id}{t}")
                         for x in cities(state).expansions for c in load_city(x).cards
                         if c.effect != DECOY for t in _targets(state, empire, c)]
             continue
-        out += [_option(f"play {card_id}{t}") for t in _targets(state, empire, info)]
-    return out
+        out += [_option(state, empire, f"play {card_id}{t}") for t in _targets(state, empire, info)]
+    return [o for o in out if o.order or o.parts.get("payment")]
 
 
-def _option(line: str) -> Option:
+def _option(state: GameState, empire: Empire, line: str) -> Option:
     if "{payment}" in line:  # a payment is the player's to choose among his resources
-        return Option(kind="card", template=line, note="pay a set of 3 resources (3.0)")
+        return Option(kind="card", template=line, parts={"payment": _control_sets(state, empire)},
+                      note="a set of 3 resources (3.0)")
     return Option(kind="card", order=line)
+
+
+def _control_sets(state: GameState, empire: Empire) -> tuple[str, ...]:
+    """Simple ways to pay the usual cost of control from what the empire holds: coins, or commodities."""
+    held = state.empires[empire].resources
+    cost = load_ruleset().costs.control
+    sets = [f"{cost} coin"] if held.get("coin", 0) >= cost else []
+    kinds: list[str] = []
+    for t in sorted(held):  # one of each commodity type (a legendary counts as its type, 1.2)
+        if t != "coin" and commodity_of(t) not in {commodity_of(k) for k in kinds}:
+            kinds.append(t)
+    if len(kinds) >= cost:
+        sets.append(" ".join(kinds[:cost]))
+    return tuple(sets)
 
 
 def _targets(state: GameState, empire: Empire, info: CardInfo) -> list[str]:

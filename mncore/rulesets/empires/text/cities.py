@@ -73,7 +73,7 @@ def _play(ctx: Ctx, words: list[str]) -> AnyOrder:
             raise InvalidCommand(f"unknown track '{word}' (trade, culture or military)")
         track = word
     pay = bag_of(parse_tokens(parts["pay"])) if "pay" in parts else {}
-    return PlayBonusCard(empire=ctx.empire, card=_card_id(words[0]),
+    return PlayBonusCard(empire=ctx.empire, played=_card_id(words[0]),
                          as_card=_card_id(" ".join(parts["as"])) if "as" in parts else None,
                          place=place, space=space, target=target, track=track, pay=pay)
 
@@ -94,7 +94,7 @@ def format_order(order: AnyOrder) -> str | None:
         case ChooseBonusCard(card=c, to=to):
             return f"choose {c}" + (f" pass {to}" if to else "")
         case PlayBonusCard():
-            line = f"play {order.card}" + (f" as {order.as_card}" if order.as_card else "")
+            line = f"play {order.played}" + (f" as {order.as_card}" if order.as_card else "")
             line += f" in {order.place}" if order.place else ""
             line += f" at {order.space}" if order.space else ""
             line += f" on {order.target}" if order.target else ""
@@ -156,7 +156,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.DiscardCardDrawn(empire=emp, tile=t, card=card):
             what = _name(card) if _sees(viewer, emp) and card else "a card"
             return f"{title(emp)} drew {what} from the discard pile ({tile_name(t)})."
-        case ev.BonusCardPlayed(empire=emp, card=card, as_card=as_card):
+        case ev.BonusCardPlayed(empire=emp, played=card, as_card=as_card):
             if as_card:
                 return f"{title(emp)} played two {_name(card)} as {_name(as_card)}."
             return f"{title(emp)} played {_name(card)}."

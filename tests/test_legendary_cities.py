@@ -1,0 +1,209 @@
+"""The Legendary City expansions through the CLI: set-up, the hidden draw-and-pass with four empires, leaks."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import msgspec
+import pytest
+from click.testing import CliRunner, Result
+
+from mncli.cli import main
+from mncore import game
+from mncore.dice import new_secret
+from mncore.protocol import NewGame
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.autoplay import play_stored
+from mncore.rulesets.empires.cities import DECK_SIZE, available, city_problems, load_city
+from mncore.rulesets.empires.seam import RULESET as EMPIRES
+from mncore.store import Store
+
+FOUR = ("rome", "greece", "egypt", "carthage")
+POSITION = """\
+round = 2
+phase = "build"
+titles = { culture = "rome" }
+[step]
+active = "rome"
+[empires.rome]
+resources = { coin = 9 }
+[empires.greece]
+[empires.carthage]
+[empires.egypt]
+[provinces.judea]
+controller = "rome"
+buildings = ["ierusalem"]
+[cities]
+expansions = ["ierusalem"]
+"""
+
+
+def mn(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--db", str(db), *args])
+
+
+def cards_part(db: Path, viewer: str) -> list[str]:
+    """The expansion lines of `mn show --as viewer`: objectives, decks, hands, the draw-and-pass."""
+    text = mn(db, "show", "g", "--as", viewer).stdout
+    return text[text.index("Objectives:"):].splitlines()
+
+
+# --- set-up (lc.2) ------------------------------------------------------------------------------------
+
+def test_lc_2_mn_new_records_the_expansion_and_replaces_its_six_tiles(tmp_path: Path) -> None:
+    """`mn new --expansion ierusalem`: GameCreated records it; Ierusalem's six tiles replace six named ones."""
+    db = tmp_path / "g.db"
+
+    made = mn(db, "new", *(a for e in ("rome", "greece", "carthage") for a in ("--empire", e)),
+              "--expansion", "ierusalem", "--seed", "s", "--id", "g")
+    rows = Store(str(db)).rows("g")
+
+    assert made.exit_code == 0 and made.stdout == "g\n"
+    assert json.loads(rows[0].payload)["options"]["expansions"] == ["ierusalem"]
+    setup = EMPIRES.decode_event(rows[1].payload)
+    assert isinstance(setup, ev.CitiesSetUp)
+    assert setup.removed == ("temple-of-artemis", "antigone", "castor-pollux", "circe", "hamilcar",
+                             "penthesilea")
+    assert setup.added == ("adonis", "croesus", "imhotep", "moses", "solomon", "halicarnassus")
+    display = {d.tile for d in EMPIRES.decode_event(rows[2].payload).display}
+    assert set(setup.added) <= display and not set(setup.removed) & display
+    assert len(setup.decks["ierusalem"]) == DECK_SIZE
+
+
+def test_lc_2_an_unknown_or_unshipped_expansion_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    """An expansion of another game, one named twice, or one whose data is not shipped: exit 2, no game."""
+    db = tmp_path / "g.db"
+    sides = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
+
+    unknown = mn(db, "new", *sides, "--expansion", "atlantis")
+    twice = mn(db, "new", *sides, "--expansion", "ierusalem", "--expansion", "ierusalem")
+
+    assert unknown.exit_code == 2
+    assert unknown.stderr == ("Error: --expansion atlantis: not an expansion of Mare Nostrum: Empires (2016) "
+                              "(expansions: troia, ierusalem, syracusae)\n")
+    assert twice.exit_code == 2
+    assert twice.stderr == "Error: --expansion: an expansion is named twice [rule lc.4]\n"
+    for missing in {"troia", "syracusae"} - set(available()):
+        refused = mn(db, "new", *sides, "--expansion", missing)
+        assert refused.exit_code == 2 and "not available in this engine" in refused.stderr
+    assert mn(db, "games").stdout.count("\n") <= 1
+
+
+def test_lc_2_a_game_without_expansions_encodes_as_before(tmp_path: Path) -> None:
+    """No expansion: GameCreated carries no `expansions` field and no CitiesSetUp follows (old logs
+    replay byte for byte: the field's default is omitted)."""
+    db = tmp_path / "g.db"
+
+    mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--seed", "s", "--id", "g")
+    rows = Store(str(db)).rows("g")
+
+    assert "expansions" not in rows[0].payload
+    assert rows[1].type == "TilesDisplayed"
+
+
+def test_lc_1_each_expansion_file_decodes_and_checks() -> None:
+    """Six tiles for six, three objectives, fifteen cards; a broken file lists its problems."""
+    city = load_city("ierusalem")
+
+    broken = msgspec.structs.replace(city, replaces=city.replaces[:5], cards=city.cards[:-1])
+
+    assert len(city.tiles) == 6 and len(city.objectives) == 3 and len(city.deck_cards()) == DECK_SIZE
+    assert city_problems(city, "ierusalem") == []
+    assert city_problems(broken, "ierusalem") == ["6 tiles replace 5 base tiles",
+                                                  "the deck holds 12 cards, not 15"]
+
+
+# --- the draw-and-pass through the CLI, four empires (lc.3.2) ------------------------------------------
+
+def test_lc_3_2_who_sees_what_at_each_step_of_a_draw_and_pass_with_four_empires(tmp_path: Path) -> None:
+    """Rome fulfils Solomon's Wisdom, draws four, keeps one and passes on; each empire sees only the
+    cards it held, in `mn show --as`, `mn log --as` and `mn export --as`; after the reveal, verify
+    recomputes every draw."""
+    db, pos = tmp_path / "g.db", tmp_path / "pos.toml"
+    pos.write_text(POSITION)
+    assert mn(db, "new", "--position", str(pos), "--seed", "four", "--id", "g").exit_code == 0
+
+    built = mn(db, "order", "g", "--as", "rome", "build temple in judea pay 6 coin")
+    assert built.stdout.splitlines()[1] == ("    4  Rome fulfilled the Objective Solomon's Wisdom (built a temple "
+                                            "in Judea): the tile is turned to its used side.")
+    status = mn(db, "status", "g").stdout.splitlines()
+    assert status[-1] == ("  Rome (Rome): draw — fulfilled an Objective: says how many Divine Bonus Cards it "
+                          "draws (1 to 5)")
+    assert mn(db, "order", "g", "--as", "greece", "done").exit_code == 1  # R200: the draw comes first
+
+    drawn = mn(db, "order", "g", "--as", "rome", "draw 4")
+    assert drawn.stdout.splitlines()[0] == "    5  Rome drew 4 Divine Bonus Cards: Poseidon, Horus, Fortune Tellers, Baal."
+    assert cards_part(db, "rome")[-1] == "Draw-and-pass: Rome drew 4; Rome chooses from Poseidon, Horus, Fortune Tellers, Baal"
+    for other in ("greece", "egypt", "carthage"):
+        assert cards_part(db, other)[-1] == "Draw-and-pass: Rome drew 4; Rome chooses from 4 face down"
+        assert mn(db, "log", "g", "--as", other, "--from", "5").stdout == (
+            "    5  Rome drew 4 Divine Bonus Cards, face down.\n")
+
+    mn(db, "order", "g", "--as", "rome", "choose baal pass greece")
+    assert cards_part(db, "greece")[-1] == "Draw-and-pass: Rome drew 4; Greece chooses from Poseidon, Horus, Fortune Tellers"
+    assert cards_part(db, "egypt")[-1] == "Draw-and-pass: Rome drew 4; Greece chooses from 3 face down"
+    mn(db, "order", "g", "--as", "greece", "choose horus pass egypt")
+    mn(db, "order", "g", "--as", "egypt", "choose poseidon pass carthage")
+    mn(db, "order", "g", "--as", "carthage", "choose fortune-tellers")
+
+    expected = {"rome": "Baal", "greece": "Horus", "egypt": "Poseidon", "carthage": "Fortune Tellers"}
+    for viewer, kept in expected.items():
+        hands = cards_part(db, viewer)[2:6]
+        assert hands == [f"  {e.title():<10} 1 card" + (f": {kept}" if e == viewer else "") for e in FOUR]
+    assert mn(db, "log", "g", "--as", "egypt", "--from", "6").stdout == (
+        "    6  Rome kept one card, face down.\n"
+        "    7  Rome passed 3 cards to Greece.\n"
+        "    8  Greece kept one card, face down.\n"
+        "    9  Greece passed Poseidon, Fortune Tellers to Egypt.\n"
+        "   10  Egypt kept Poseidon, face down.\n"
+        "   11  Egypt passed Fortune Tellers to Carthage.\n"
+        "   12  Carthage kept one card, face down.\n")
+    for viewer, seen in {"rome": {"poseidon", "horus", "fortune-tellers", "baal"},
+                         "greece": {"poseidon", "horus", "fortune-tellers"},
+                         "egypt": {"poseidon", "fortune-tellers"}, "carthage": {"fortune-tellers"}}.items():
+        exported = mn(db, "export", "g", "--as", viewer).stdout
+        named = {c for c in ("poseidon", "horus", "fortune-tellers", "baal") if f'"{c}"' in exported}
+        assert named == seen, viewer
+
+    assert mn(db, "order", "g", "--as", "greece", "play horus track culture").exit_code == 0
+    assert mn(db, "reveal", "g", "--force").exit_code == 0
+    verified = mn(db, "verify", "g")
+    assert verified.exit_code == 0 and "every random outcome recomputes" in verified.stdout
+
+
+def test_lc_3_3_options_list_the_cards_an_empire_may_play_now_even_in_another_turn(tmp_path: Path) -> None:
+    """The standing window (ruling R209): Greece, not the builder, may play its Horus now."""
+    db, pos = tmp_path / "g.db", tmp_path / "pos.toml"
+    pos.write_text(POSITION + 'hands = { greece = ["horus"] }\n')
+    mn(db, "new", "--position", str(pos), "--seed", "w", "--id", "g")
+
+    options = mn(db, "options", "g", "--as", "greece").stdout.splitlines()
+
+    assert options[:3] == ["play horus track trade", "play horus track culture", "play horus track military"]
+    assert cards_part(db, "greece")[-1] == ("May play now: play horus track trade; play horus track culture; "
+                                           "play horus track military")
+
+
+# --- the leak search over a scripted game with an expansion ------------------------------------------
+
+@pytest.mark.slow
+def test_lc_3_2_no_output_made_for_a_side_holds_another_sides_cards(tmp_path: Path) -> None:
+    """A fair-play four-empire Ierusalem game played by scripted players through draws and plays: no
+    output made for one empire holds the cards another holds or passed out of its sight."""
+    from test_leaks import _assert_no_leak, _outputs, _truncated_copy
+    db = tmp_path / "g.db"
+    store = Store(str(db), create=True)
+    cmd = EMPIRES.new_game(NewGame(sides=FOUR, options={"expansions": "ierusalem"}))
+    loaded = game.create(store, EMPIRES, cmd, new_secret(), "g")
+    secret = bytes.fromhex(store.secret("g") or "")
+    play_stored(store, loaded, secret, random.Random(7), 500)
+    rows = store.rows("g")
+    kept = [r.seq for r in rows if r.type == "BonusCardKept"]
+    assert kept, "the scripted game drew no Bonus Cards"
+    for stop in sorted({kept[0], kept[-1] + 1, len(rows)}):
+        at = tmp_path / f"at{stop}.db"
+        _truncated_copy(db, "g", stop, at)
+        for viewer in FOUR:
+            _assert_no_leak(at, "g", viewer, _outputs(at, "g", viewer, tmp_path))
