@@ -487,4 +487,4 @@ def test_an_unknown_tile_lists_the_tile_ids() -> None:
     assert found[0].startswith("display[0].tile: unknown hero or wonder 'zeuss' (did you mean Statue "
                                "of Zeus?); the tile ids: caesar, pericles, ")
     assert found[0].endswith("statue-of-zeus, temple-of-artemis, pyramids, adonis, croesus, imhotep, moses, "
-                             "solomon, halicarnassus")  # the Legendary City tiles last
+                             "solomon, halicarnassus, archimedes, dido, jason, midas, minos, ptolemy")  # the Legendary City tiles last

@@ -311,6 +311,8 @@ class PlayBonusCard(Order, frozen=True, kw_only=True):
     target: Empire | None = None  # whose trireme
     track: Track | None = None
     pay: Bag = {}
+    take: Bag = {}  # tokens taken (Trajan's Market) or handed over (Parthenon)
+    sea: str = ""  # where a trireme is built (the Port of Piraeus)
 
 
 class PlaceHalicarnassus(Order, frozen=True, kw_only=True):
@@ -319,7 +321,14 @@ class PlaceHalicarnassus(Order, frozen=True, kw_only=True):
     province: ProvinceId
 
 
-CitiesCommand = DrawBonusCards | ChooseBonusCard | PlayBonusCard | PlaceHalicarnassus
+class LaunchFreeTrireme(Order, frozen=True, kw_only=True):
+    """Build the free trireme a recruited hero brings, in a sea next to one of the holder's provinces."""
+
+    tile: TileId
+    sea: SeaId
+
+
+CitiesCommand = DrawBonusCards | ChooseBonusCard | PlayBonusCard | PlaceHalicarnassus | LaunchFreeTrireme
 
 
 AnyOrder = (CollectCommand | TradeCommand | BuildCommand | MoveCommand | LeadershipCommand | SandboxCommand

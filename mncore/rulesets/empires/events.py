@@ -228,6 +228,7 @@ class TileGained(Event, frozen=True, kw_only=True):
     rank: int  # the empire's 2nd..5th hero/wonder; 0 for the Pyramids (ruling R31)
     copied: TileId | None = None  # Castor & Pollux: the hero whose power is copied
     perseus: bool = False  # built first, out of turn, with Perseus (10.perseus)
+    discounts: tuple[TileId, ...] = ()  # powers that took resources off its price (10.jason, 10.imhotep)
 
 
 class BuildTurnEnded(Event, frozen=True, kw_only=True):
@@ -585,9 +586,42 @@ class TollPaid(Event, frozen=True, kw_only=True):
     province: ProvinceId
 
 
+class FreeTriremeBuilt(Event, frozen=True, kw_only=True):
+    """A recruited hero's free trireme was built in a sea next to its holder's province (10.ptolemy)."""
+
+    empire: Empire
+    tile: TileId
+    sea: SeaId
+
+
+class DiscardsTaken(Event, frozen=True, kw_only=True):
+    """Dido's holder took commodities the opponents discarded at the end of Build (10.dido, R213)."""
+
+    empire: Empire
+    tile: TileId
+    taken: Bag  # hidden from the other empires, as what they discarded is
+
+
+class OfferChanged(Event, frozen=True, kw_only=True):
+    """After the offers were revealed, an empire changed its own offer (the Oracle of Delphi)."""
+
+    empire: Empire
+    offer: Bag
+    returned: Bag  # the tokens of the old offer, back behind its screen
+
+
+class ResourceForced(Event, frozen=True, kw_only=True):
+    """An opponent was forced to take one token of the empire's own offer (Parthenon of Athens)."""
+
+    empire: Empire
+    to: Empire
+    token: Token
+
+
 CitiesEvent = (CitiesSetUp | ObjectiveFulfilled | BonusCardsDrawn | BonusCardKept | BonusCardsPassed
                | BonusCardsDiscarded | DiscardCardDrawn | BonusCardPlayed | TriremeSunk | BuildingDestroyed
-               | LeaderBoosted | ProvinceShielded | HalicarnassusPlaced | TollPaid)
+               | LeaderBoosted | ProvinceShielded | HalicarnassusPlaced | TollPaid | FreeTriremeBuilt
+               | DiscardsTaken | OfferChanged | ResourceForced)
 
 
 AnyEvent = (CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | LeadershipEvent

@@ -168,6 +168,15 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return _with_cities(state, halicarnassus=pid)
         case ev.TollPaid():
             return _toll_paid(state, event)
+        case ev.FreeTriremeBuilt():
+            return _free_trireme_built(state, event)
+        case ev.DiscardsTaken(empire=emp, taken=taken):
+            state = with_empire(state, emp, resources=bag_add(state.empires[emp].resources, taken))
+            return replace(state, supply=bag_sub(state.supply, taken))
+        case ev.OfferChanged():
+            return _offer_changed(state, event)
+        case ev.ResourceForced():
+            return _resource_forced(state, event)
         case _:
             assert_never(event)
 
@@ -405,7 +414,13 @@ def _building_built(state: GameState, e: ev.BuildingBuilt) -> GameState:
     return _counted_build(state, e.empire, e.paid, e.power)
 
 
+def _used_discounts(state: GameState, e: ev.TileGained) -> GameState:
+    es = state.empires[e.empire]
+    return with_empire(state, e.empire, used=(*es.used, *e.discounts)) if e.discounts else state
+
+
 def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
+    state = _used_discounts(state, e)  # once-a-round discounts are spent (10.jason)
     es = state.empires[e.empire]
     state = with_empire(state, e.empire, tiles=(*es.tiles, e.tile),
                         copied=e.copied if e.copied is not None else es.copied)
@@ -647,3 +662,24 @@ def _toll_paid(state: GameState, e: ev.TollPaid) -> GameState:
     payer, payee = state.empires[e.empire], state.empires[e.to]
     state = with_empire(state, e.empire, resources=bag_sub(payer.resources, {"coin": 1}))
     return with_empire(state, e.to, resources=bag_add(payee.resources, {"coin": 1}))
+
+
+def _free_trireme_built(state: GameState, e: ev.FreeTriremeBuilt) -> GameState:
+    here = state.seas[e.sea]
+    state = replace(state, seas={**state.seas, e.sea: {**here, e.empire: here.get(e.empire, 0) + 1}})
+    return _with_cities(state, launched=(*_cities(state).launched, e.tile))
+
+
+def _offer_changed(state: GameState, e: ev.OfferChanged) -> GameState:
+    es = state.empires[e.empire]
+    state = with_empire(state, e.empire, resources=bag_sub(bag_add(es.resources, e.returned), e.offer))
+    step = trade_step(state)
+    return _with_step(state, replace(step, offers={**step.offers, e.empire: e.offer}))
+
+
+def _resource_forced(state: GameState, e: ev.ResourceForced) -> GameState:
+    step = trade_step(state)
+    one = {e.token: 1}
+    return _with_step(state, replace(
+        step, offers={**step.offers, e.empire: bag_sub(step.offers.get(e.empire, {}), one)},
+        claimed={**step.claimed, e.to: bag_add(step.claimed.get(e.to, {}), one)}))

@@ -116,6 +116,9 @@ def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.
             return out, state
         closing = list(rules_for(state.phase).end(state, rng))
         state = replay(closing, state)
+        if state.cities is not None and state.winner is None:  # powers that act as a phase closes
+            after = cards.phase_closed(state, closing)
+            state, closing = replay(after, state), closing + after
         out += closing
         if state.winner is not None:
             return out, state

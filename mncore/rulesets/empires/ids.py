@@ -37,6 +37,7 @@ TileId = Literal[
     "pyramids",
     # the Legendary City expansions (data/expansions/*.toml)
     "adonis", "croesus", "imhotep", "moses", "solomon", "halicarnassus",
+    "archimedes", "dido", "jason", "midas", "minos", "ptolemy",
 ]
 TILE_IDS: tuple[TileId, ...] = get_args(TileId)
 

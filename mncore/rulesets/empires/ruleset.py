@@ -76,6 +76,7 @@ HookPoint = Literal[
     "commodity_after_collect", "any_offer", "pillage", "convert_at_once", "peace",
     # the Legendary City expansions' tiles (data/expansions/*.toml)
     "draw_discard", "coin_build", "tile_discount", "sanctuary", "toll", "unattackable",
+    "free_trireme", "greek_fire", "take_discards", "no_sea_battle",
 ]
 HOOK_POINTS: tuple[HookPoint, ...] = get_args(HookPoint)
 # The rulebook chapter of each kind of tile's powers: a power's section is "<chapter>.<tile id>".

@@ -229,6 +229,7 @@ class CitiesState(_S, frozen=True, kw_only=True):
     boosts: tuple[Boost, ...] = ()
     shields: tuple[Shield, ...] = ()
     halicarnassus: ProvinceId | None = None  # where the miniature stands (11.halicarnassus)
+    launched: tuple[TileId, ...] = ()  # tiles whose free trireme was built (10.archimedes, 10.ptolemy)
 
 
 class GameState(_S, frozen=True, kw_only=True):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import (BuildBuilding, BuildCommand, BuildControl, BuildTile, BuildUnit,
@@ -290,8 +292,9 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
         _require_perseus(state, emp, tile_id, rank)
     _require_copy(state, order)
     payment.require_set(state, emp, order.pay, cost or 0, rs_tile.name)
+    discounts = tuple(cast(TileId, t) for t in powers.tile_discount(state, emp, rs_tile))
     events: list[ev.AnyEvent] = [ev.TileGained(empire=emp, tile=tile_id, paid=order.pay, rank=rank,
-                                               copied=order.copy, perseus=order.perseus)]
+                                               copied=order.copy, perseus=order.perseus, discounts=discounts)]
     if is_pyramids(tile_id):
         events.append(ev.GameWon(empires=(emp,), condition="6.1",
                                  detail=f"{name(emp)} built the Pyramids"

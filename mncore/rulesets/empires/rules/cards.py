@@ -7,17 +7,20 @@ from mncore.errors import InvalidCommand, require
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import CardInfo, City, card_info, load_city
-from mncore.rulesets.empires.commands import (ChooseBonusCard, CitiesCommand, DrawBonusCards, PlaceHalicarnassus,
-                                              PlayBonusCard)
+from mncore.rulesets.empires.commands import (ChooseBonusCard, CitiesCommand, DrawBonusCards, LaunchFreeTrireme,
+                                              PlaceHalicarnassus, PlayBonusCard)
 from mncore.rulesets.empires.draws import LegendaryDraws
-from mncore.rulesets.empires.ids import CITY_KINDS, TRACKS, CardId, Empire, commodity_of, legendary
+from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.ids import COIN, CITY_KINDS, TRACKS, CardId, Empire, commodity_of, legendary
+from mncore.rulesets.empires.projections import held_buildings
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.projections import holder_of
 from mncore.rulesets.empires.rules import guards, payment
 from mncore.rulesets.empires.rules.battle import place_name
 from mncore.rulesets.empires.rules.conquest import markers_left
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import CardDraw, CitiesState, GameState, build_step, move_step, trade_step
+from mncore.rulesets.empires.state import (CardDraw, CitiesState, GameState, bag_add, build_step,
+                                           move_step, trade_step)
 
 MAX_DRAW = 5  # lc.3.2: between 1 and 5 cards
 DECOY = "decoy"
@@ -45,6 +48,28 @@ def card(card_id: str) -> tuple[City, CardInfo]:
         raise InvalidCommand(f"unknown Bonus Card '{card_id}'") from None
 
 
+def phase_closed(state: GameState, closing: list[ev.AnyEvent]) -> list[ev.AnyEvent]:
+    """What follows a phase's end (10.dido): the holder takes up to two commodities the opponents
+    discarded at the end of Build, the most plentiful first, then by name (ruling R213)."""
+    from mncore.rulesets.empires import powers
+    out: list[ev.AnyEvent] = []
+    for emp in powers.holders_at(state, "take_discards"):
+        for t in powers.powers_of(state, emp, "take_discards"):
+            lost: dict[str, int] = {}
+            for e in closing:
+                if isinstance(e, ev.ResourcesDiscarded) and e.empire != emp:
+                    for token, n in e.discarded.items():
+                        if token != COIN and commodity_of(token) == token:  # ordinary commodities
+                            lost[token] = lost.get(token, 0) + n
+            ranked = sorted(lost, key=lambda k: (-lost[k], k))
+            taken: dict[str, int] = {}
+            for token in [tok for tok in ranked for _ in range(lost[tok])][:t.keep]:
+                taken[token] = taken.get(token, 0) + 1
+            if taken:
+                out.append(ev.DiscardsTaken(empire=emp, tile=t.id, taken=taken))
+    return out
+
+
 def decide(state: GameState, order: CitiesCommand, rng: Rng) -> list[ev.AnyEvent]:
     require(state.cities is not None, "lc.2", "this game is played without Legendary City expansions")
     match order:
@@ -56,6 +81,8 @@ def decide(state: GameState, order: CitiesCommand, rng: Rng) -> list[ev.AnyEvent
             return play(state, order, rng)
         case PlaceHalicarnassus():
             return guards.place_halicarnassus(state, order)
+        case LaunchFreeTrireme():
+            return guards.launch(state, order)
 
 
 # --- the draw-and-pass (lc.3.2) -----------------------------------------------------------------------
@@ -197,7 +224,21 @@ def _effect(state: GameState, order: PlayBonusCard, used: CardInfo, section: str
         case "legendary":
             return _legendary(state, emp, used, rng)
         case "neutral-control":
-            return _neutral_control(state, order, section)
+            return _neutral_control(state, order, section, free=False)
+        case "free-control":
+            return _neutral_control(state, order, section, free=True)
+        case "boost-all":
+            return [ev.LeaderBoosted(empire=emp, track=t, amount=used.amount, round=state.round) for t in TRACKS]
+        case "extra-resources":
+            return _extra_resources(state, order, used, section)
+        case "port":
+            return _port(state, order, section)
+        case "convert":
+            return _convert(state, order, section)
+        case "change-offer":
+            return _change_offer(state, order, section)
+        case "force-claim":
+            return _force_claim(state, order, section)
         case "decoy":
             raise AssertionError("a decoy is never the card whose effect is used")
 
@@ -254,19 +295,104 @@ def _legendary(state: GameState, emp: Empire, used: CardInfo, rng: Rng) -> list[
     return out + [ev.ResourcesCollected(empire=emp, gained={legendary(got): 1}, sources=(used.id,), drawn=1)]
 
 
-def _neutral_control(state: GameState, order: PlayBonusCard, section: str) -> list[ev.AnyEvent]:
+def _neutral_control(state: GameState, order: PlayBonusCard, section: str, free: bool) -> list[ev.AnyEvent]:
+    """Ishtar (the usual cost) or the Tower of Babel (free): control of a neutral province anywhere."""
     pid = _province(state, order)
     ps = state.provinces[pid]
     require(ps.controller is None, section, f"{place_name(state, pid)} is not neutral")
     require(not any(n for e, n in ps.legions.items() if e != order.empire) and ps.fortress in (None, order.empire),
             "3.1.1", f"{place_name(state, pid)} holds opponent units")
     require(markers_left(state, order.empire) > 0, "3.1.1", f"{title(order.empire)} has no control marker left")
-    payment.require_set(state, order.empire, order.pay, load_ruleset().costs.control, "control")
+    if free:
+        require(not order.pay, section, "this control marker is free: pay nothing")
+    else:
+        payment.require_set(state, order.empire, order.pay, load_ruleset().costs.control, "control")
     return [ev.ControlBuilt(empire=order.empire, province=pid, paid=order.pay)]
 
 
+def produced(state: GameState, empire: Empire) -> set[str]:
+    """The resources the empire's buildings produce (1.1): coins from cities, its caravans' commodities."""
+    out: set[str] = set()
+    for pid, sid, kind in held_buildings(state, empire):
+        if kind in CITY_KINDS:
+            out.add(COIN)
+        elif kind == "caravan":
+            space = next(s for s in geo(state.geo_board).province(pid).spaces if s.id == sid)
+            if space.commodity:
+                out.add(space.commodity)
+    return out
+
+
+def _extra_resources(state: GameState, order: PlayBonusCard, used: CardInfo, section: str) -> list[ev.AnyEvent]:
+    """Trajan's Market: 2 more resources of the kinds the empire produces, from the reserves (R210)."""
+    made = produced(state, order.empire)
+    require(sum(order.take.values()) == used.amount, section,
+            f"take {used.amount} resources: 'take coin wine' (of those you produce: {', '.join(sorted(made)) or 'none'})")
+    require(set(order.take) <= made, section,
+            f"{title(order.empire)} produces only {', '.join(sorted(made)) or 'nothing'}")
+    require(all(state.supply.get(t, 0) >= n for t, n in order.take.items()), "9.0",
+            "the reserves do not hold them (resources are limited)")
+    return [ev.ResourcesCollected(empire=order.empire, gained=dict(order.take), sources=(used.id,))]
+
+
+def _port(state: GameState, order: PlayBonusCard, section: str) -> list[ev.AnyEvent]:
+    """The Port of Piraeus: 2 legions in a province and a trireme in a sea, for 6 different resources."""
+    pid = _province(state, order)
+    emp = order.empire
+    require(state.provinces[pid].controller == emp, "3.1.2", f"legions are built in {title(emp)}'s own provinces")
+    if order.sea not in state.seas:
+        raise InvalidCommand(f"name the sea of the trireme: 'sea SEA' ({order.sea or 'none given'})")
+    coasts = {s for p, ps in state.provinces.items() if ps.controller == emp
+              for s in geo(state.geo_board).province(p).seas}
+    require(order.sea in coasts, "3.1.2", f"a trireme is built in a sea next to one of {title(emp)}'s provinces")
+    payment.require_set(state, emp, order.pay, 6, "the Port of Piraeus")
+    return [ev.UnitBuilt(empire=emp, kind="legion", place=pid, paid=order.pay, count=2),
+            ev.UnitBuilt(empire=emp, kind="trireme", place=order.sea, paid={})]
+
+
+def _convert(state: GameState, order: PlayBonusCard, section: str) -> list[ev.AnyEvent]:
+    """The Library of Alexandria: convert at once a marker first occupied this round."""
+    pid = _province(state, order)
+    ps, emp = state.provinces[pid], order.empire
+    require(ps.marker_occupier == emp and ps.marker_round == state.round and ps.controller not in (None, emp),
+            section, f"{title(emp)} did not occupy the control marker of {place_name(state, pid)} this round")
+    assert ps.controller is not None
+    problem = guards.sanctuary(state, pid)
+    require(problem is None, *(problem or ("", "")))
+    require(markers_left(state, emp) > 0, "R41", f"{title(emp)} has no control marker left")
+    return [ev.ControlConverted(empire=emp, province=pid, previous=ps.controller)]
+
+
+def _change_offer(state: GameState, order: PlayBonusCard, section: str) -> list[ev.AnyEvent]:
+    """The Oracle of Delphi: after the reveal and before the first claim, a new offer of the same size."""
+    step, emp = trade_step(state), order.empire
+    require(step.revealed and not step.claims and emp in step.offers, section,
+            "the offers must be revealed, with no claim made yet, and yours among them (ruling R215)")
+    old = step.offers[emp]
+    require(sum(order.pay.values()) == sum(old.values()), section,
+            f"offer {sum(old.values())} resources, as before: 'pay TOKENS'")
+    held = bag_add(state.empires[emp].resources, old)
+    require(all(held.get(t, 0) >= n for t, n in order.pay.items()), section,
+            f"{title(emp)} does not hold {payment.show(order.pay)}")
+    return [ev.OfferChanged(empire=emp, offer=dict(order.pay), returned=dict(old))]
+
+
+def _force_claim(state: GameState, order: PlayBonusCard, section: str) -> list[ev.AnyEvent]:
+    """Parthenon of Athens: an opponent takes one token of the empire's own revealed offer (R216)."""
+    step, emp = trade_step(state), order.empire
+    require(step.revealed and not step.over, section, "only once the offers are revealed, while claiming goes on")
+    target = order.target
+    require(target is not None and target != emp and target in step.participants, section,
+            "name an opponent in the trade: 'on EMPIRE'")
+    assert target is not None
+    require(sum(order.take.values()) == 1, section, "name the one token of your offer: 'take TOKEN'")
+    token = next(iter(order.take))
+    require(step.offers.get(emp, {}).get(token, 0) > 0, section, f"your offer holds no {token}")
+    return [ev.ResourceForced(empire=emp, to=target, token=token)]
+
+
 def play_options(state: GameState, empire: Empire) -> list[Option]:
-    """The cards the empire may play now, with their targets (the standing window, lc.3.3)."""
+    """The cards the empire may play now, with their targets (the standing window, lc.3.3, R209)."""
     hand = cities(state).hands.get(empire, ())
     out: list[Option] = []
     for card_id in sorted(set(hand)):
@@ -323,7 +449,25 @@ def _targets(state: GameState, empire: Empire, info: CardInfo) -> list[str]:
         case "neutral-control":
             return [f" in {p} pay {{payment}}" for p, ps in sorted(state.provinces.items())
                     if ps.controller is None and not ps.legions]
-    return []
+        case "free-control":
+            return [f" in {p}" for p, ps in sorted(state.provinces.items())
+                    if ps.controller is None and not ps.legions]
+        case "boost-all":
+            return [""]
+        case "extra-resources":
+            made = sorted(produced(state, empire))
+            return [f" take {a} {b}" for i, a in enumerate(made) for b in made[i:]]
+        case "convert":
+            return [f" in {p}" for p, ps in sorted(state.provinces.items())
+                    if ps.marker_occupier == empire and ps.marker_round == state.round
+                    and ps.controller not in (None, empire)]
+        case "force-claim":
+            step = trade_step(state)
+            if not step.revealed or step.over:
+                return []
+            return [f" on {e} take {t}" for e in step.participants if e != empire
+                    for t in sorted(step.offers.get(empire, {}))]
+    return []  # the Port of Piraeus and the Oracle of Delphi: the player writes the order
 
 
 def hand_of(state: GameState, empire: Empire) -> tuple[CardId, ...]:
@@ -334,7 +478,8 @@ def hand_of(state: GameState, empire: Empire) -> tuple[CardId, ...]:
 
 def phase_draws(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
     """As a phase begins, each holder of a power of that phase draws, once a round, one card of its
-    expansion's deck at random from the discard pile, if it holds one (ruling R201)."""
+    expansion's deck at random from the discard pile, if it holds one, without an order (rulings
+    R201, R208)."""
     from mncore.rulesets.empires import powers
     out: list[ev.AnyEvent] = []
     discard = list(cities(state).discard)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from mncore.errors import require
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev, powers
-from mncore.rulesets.empires.commands import PlaceHalicarnassus
+from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.commands import LaunchFreeTrireme, PlaceHalicarnassus
+from mncore.rulesets.empires.ruleset import Tile
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules.battle import place_name
@@ -33,9 +35,10 @@ def shielded(state: GameState, pid: ProvinceId) -> bool:
 def no_land_battle(state: GameState, pid: ProvinceId) -> tuple[str, str] | None:
     """Why no land battle may be fought in the province, as (section, reason); None if one may."""
     if sheltered_forever(state, pid):
-        return SHELTER_SECTION, f"{place_name(state, pid)} may not be attacked: {_shelter_tiles()} stands there"
+        return SHELTER_SECTION, (f"{place_name(state, pid)} may not be attacked: {_shelter_tiles()} stands "
+                                 "there (ruling R205)")
     if shielded(state, pid):
-        return ATHENA_SECTION, f"Athena protects {place_name(state, pid)} from land battles this round"
+        return ATHENA_SECTION, f"Athena protects {place_name(state, pid)} from land battles this round (R205)"
     return None
 
 
@@ -52,8 +55,10 @@ def exempt(state: GameState, pid: ProvinceId, attacker: Empire, defender: Empire
 
 
 def before_attack(state: GameState, place: str, attacker: Empire, defender: Empire) -> list[ev.AnyEvent]:
-    """Refuse a land battle the expansions forbid; Solomon's holder is paid his coin first."""
+    """Refuse a battle the expansions forbid; Solomon's holder is paid his coin first."""
     if place not in state.provinces:
+        require(not powers.has_at(state, defender, "no_sea_battle"), "R212",
+                f"{title(defender)} refuses every sea battle ({powers.names_at('no_sea_battle')}, ruling R212)")
         return []
     problem = no_land_battle(state, place)
     require(problem is None, *(problem or ("", "")))
@@ -92,7 +97,33 @@ def unplaced(state: GameState) -> list[Empire]:
 def pending(state: GameState) -> list[Pending]:
     return [Pending(empire=e, kind="halicarnassus",
                     text=f"places the {_shelter_tiles()} miniature on one of its provinces")
-            for e in unplaced(state)]
+            for e in unplaced(state)] + [
+        Pending(empire=e, kind="launch", text=f"builds {t.name}'s free trireme in a sea next to its provinces")
+        for e, t in unlaunched(state)]
+
+
+def unlaunched(state: GameState) -> list[tuple[Empire, Tile]]:
+    """Holders of a hero whose free trireme is still to be built (10.archimedes, 10.ptolemy)."""
+    if state.cities is None:
+        return []
+    launched = state.cities.launched
+    return [(e, t) for e in powers.holders_at(state, "free_trireme")
+            for t in powers.powers_of(state, e, "free_trireme") if t.id not in launched
+            and t.id in state.empires[e].tiles]
+
+
+def _coast_seas(state: GameState, empire: Empire) -> list[str]:
+    g = geo(state.geo_board)
+    return sorted({s for p in _own_provinces(state, empire) for s in g.province(p).seas})
+
+
+def launch(state: GameState, order: LaunchFreeTrireme) -> list[ev.AnyEvent]:
+    due = [t for e, t in unlaunched(state) if e == order.empire and t.id == order.tile]
+    require(bool(due), "10.ptolemy", f"{title(order.empire)} has no free trireme of {order.tile} to build")
+    require(order.sea in _coast_seas(state, order.empire), due[0].section,
+            f"the free trireme goes in a sea next to one of {title(order.empire)}'s provinces: "
+            + ", ".join(_coast_seas(state, order.empire)))
+    return [ev.FreeTriremeBuilt(empire=order.empire, tile=order.tile, sea=order.sea)]
 
 
 def _own_provinces(state: GameState, empire: Empire) -> list[ProvinceId]:
@@ -100,9 +131,11 @@ def _own_provinces(state: GameState, empire: Empire) -> list[ProvinceId]:
 
 
 def options(state: GameState, empire: Empire) -> list[Option]:
+    out = [Option(kind="launch", order=f"launch {t.id} in {s}") for e, t in unlaunched(state) if e == empire
+           for s in _coast_seas(state, empire)]
     if empire not in unplaced(state):
-        return []
-    return [Option(kind="halicarnassus", order=f"halicarnassus {p}") for p in _own_provinces(state, empire)]
+        return out
+    return out + [Option(kind="halicarnassus", order=f"halicarnassus {p}") for p in _own_provinces(state, empire)]
 
 
 def place_halicarnassus(state: GameState, order: PlaceHalicarnassus) -> list[ev.AnyEvent]:

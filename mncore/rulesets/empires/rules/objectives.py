@@ -5,7 +5,8 @@ from __future__ import annotations
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.cities import ObjectiveInfo, objective_info
-from mncore.rulesets.empires.ids import EMPIRES, Empire
+from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of
+from mncore.rulesets.empires.projections import held_buildings
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.state import GameState
 
@@ -35,11 +36,35 @@ def by_event(state: GameState, objective: ObjectiveInfo, event: ev.AnyEvent) -> 
 
 def by_state(state: GameState, objective: ObjectiveInfo) -> list[tuple[Empire, str]]:
     """Who meets an objective that asks for a standing on the board, in the fixed empire order."""
-    if objective.test == "titles":
-        held = {e: [t for t, h in state.titles.items() if h == e] for e in state.empires}
-        return [(e, f"holds {' and '.join(title(t) for t in sorted(held[e]))} Leader titles")
-                for e in EMPIRES if e in held and len(held[e]) >= objective.count]
+    empires = [e for e in EMPIRES if e in state.empires]
+    match objective.test:
+        case "titles":
+            held = {e: [t for t, h in state.titles.items() if h == e] for e in empires}
+            return [(e, f"holds {' and '.join(title(t) for t in sorted(held[e]))} Leader titles")
+                    for e in empires if len(held[e]) >= objective.count]
+        case "plenty" if state.phase == "build":
+            return [(e, why) for e in empires if (why := _plenty(state, e, objective.count))]
+        case "buildings":
+            return [(e, f"controls {n} buildings") for e in empires
+                    if (n := len(held_buildings(state, e))) >= objective.count]
+        case "markets-temples":
+            return [(e, f"controls {n} markets and temples") for e in empires
+                    if (n := sum(1 for *_, k in held_buildings(state, e) if k in ("market", "temple")))
+                    >= objective.count]
     return []
+
+
+# lc.7.2.1: "8 different Commodities OR 9 Coins"
+PLENTY_COINS = 9
+
+
+def _plenty(state: GameState, empire: Empire, kinds: int) -> str:
+    """Why the empire holds plenty in the Build phase (lc.7.2.1), or ''."""
+    held = state.empires[empire].resources
+    types = {commodity_of(t) for t in held if t != COIN}
+    if len(types) >= kinds:
+        return f"holds {len(types)} different commodities"
+    return f"holds {held[COIN]} coins" if held.get(COIN, 0) >= PLENTY_COINS else ""
 
 
 def check(after: GameState, events: list[ev.AnyEvent], giver: Empire) -> list[ev.AnyEvent]:

@@ -7,20 +7,21 @@ from msgspec.structs import replace
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import card_info, load_city, objective_info
-from mncore.rulesets.empires.commands import (AnyOrder, ChooseBonusCard, DrawBonusCards, PlaceHalicarnassus,
-                                              PlayBonusCard)
+from mncore.rulesets.empires.commands import (AnyOrder, ChooseBonusCard, DrawBonusCards, LaunchFreeTrireme,
+                                              PlaceHalicarnassus, PlayBonusCard)
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
-from mncore.rulesets.empires.names import resolve_empire, resolve_place, resolve_province
+from mncore.rulesets.empires.names import resolve_empire, resolve_place, resolve_province, resolve_sea, resolve_tile
 from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import bag_of
 from mncore.rulesets.empires.text.base import Ctx, Parser, bounded, need
-from mncore.rulesets.empires.text.build import parse_tokens
+from mncore.rulesets.empires.text.build import parse_tokens, show_tokens
 from mncore.rulesets.empires.text.military import resolve_space
 
-PLAY_USAGE = ("play CARD [as CARD] [in PROVINCE|SEA] [at SPACE] [on EMPIRE] [track TRACK] [pay TOKENS]   "
-              "(e.g. play poseidon in ionian-sea on greece; play fortune-tellers as horus track culture)")
-KEYWORDS = ("as", "in", "at", "on", "track", "pay")
+PLAY_USAGE = ("play CARD [as CARD] [in PROVINCE|SEA] [at SPACE] [on EMPIRE] [track TRACK] [sea SEA] "
+              "[take TOKENS] [pay TOKENS]   (e.g. play poseidon in mare-ionium on greece; "
+              "play fortune-tellers as horus track culture)")
+KEYWORDS = ("as", "in", "at", "on", "track", "sea", "take", "pay")
 
 
 def _card_id(word: str) -> str:
@@ -73,9 +74,19 @@ def _play(ctx: Ctx, words: list[str]) -> AnyOrder:
             raise InvalidCommand(f"unknown track '{word}' (trade, culture or military)")
         track = word
     pay = bag_of(parse_tokens(parts["pay"])) if "pay" in parts else {}
+    take = bag_of(parse_tokens(parts["take"])) if "take" in parts else {}
+    sea = resolve_sea(board, " ".join(parts["sea"])) if "sea" in parts else ""
     return PlayBonusCard(empire=ctx.empire, played=_card_id(words[0]),
                          as_card=_card_id(" ".join(parts["as"])) if "as" in parts else None,
-                         place=place, space=space, target=target, track=track, pay=pay)
+                         place=place, space=space, target=target, track=track, pay=pay, take=take, sea=sea)
+
+
+def _launch(ctx: Ctx, words: list[str]) -> AnyOrder:
+    usage = "launch HERO in SEA   (the free trireme of Archimedes or Ptolemy)"
+    if len(words) < 3 or words[1].lower() != "in":
+        raise InvalidCommand(f"usage: {usage}")
+    return LaunchFreeTrireme(empire=ctx.empire, tile=resolve_tile(load_ruleset(), words[0]),
+                             sea=resolve_sea(ctx.state.geo_board, " ".join(words[2:])))
 
 
 def _halicarnassus(ctx: Ctx, words: list[str]) -> AnyOrder:
@@ -84,7 +95,8 @@ def _halicarnassus(ctx: Ctx, words: list[str]) -> AnyOrder:
     return PlaceHalicarnassus(empire=ctx.empire, province=resolve_province(ctx.state.geo_board, " ".join(words)))
 
 
-VERBS: dict[str, Parser] = {"draw": _draw, "choose": _choose, "play": _play, "halicarnassus": _halicarnassus}
+VERBS: dict[str, Parser] = {"draw": _draw, "choose": _choose, "play": _play, "halicarnassus": _halicarnassus,
+                            "launch": _launch}
 
 
 def format_order(order: AnyOrder) -> str | None:
@@ -99,10 +111,15 @@ def format_order(order: AnyOrder) -> str | None:
             line += f" at {order.space}" if order.space else ""
             line += f" on {order.target}" if order.target else ""
             line += f" track {order.track}" if order.track else ""
+            line += f" sea {order.sea}" if order.sea else ""
+            take = " ".join(t for t in sorted(order.take) for _ in range(order.take[t]))
+            line += f" take {take}" if take else ""
             pay = " ".join(t for t in sorted(order.pay) for _ in range(order.pay[t]))
             return line + (f" pay {pay}" if pay else "")
         case PlaceHalicarnassus(province=pid):
             return f"halicarnassus {pid}"
+        case LaunchFreeTrireme(tile=t, sea=sea):
+            return f"launch {t} in {sea}"
     return None
 
 
@@ -173,6 +190,15 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"{title(emp)} placed the Halicarnassus miniature in {_place(pid)}: it may not be attacked."
         case ev.TollPaid(empire=emp, to=to, province=pid):
             return f"{title(emp)} paid {title(to)} a coin to attack in {_place(pid)} (Solomon)."
+        case ev.FreeTriremeBuilt(empire=emp, tile=t, sea=sea):
+            return f"{title(emp)} built {tile_name(t)}'s free trireme in {_place(sea)}."
+        case ev.DiscardsTaken(empire=emp, tile=t, taken=taken):
+            what = show_tokens(taken) if _sees(viewer, emp) and taken else "discarded commodities"
+            return f"{title(emp)} took {what} with {tile_name(t)}."
+        case ev.OfferChanged(empire=emp, offer=offer):
+            return f"{title(emp)} changed its offer to {show_tokens(offer)}."
+        case ev.ResourceForced(empire=emp, to=to, token=token):
+            return f"{title(to)} is forced to take {token} from {title(emp)}'s offer."
     return None
 
 
@@ -185,4 +211,6 @@ def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
             return replace(event, cards=())
         case ev.BonusCardKept(empire=emp) | ev.DiscardCardDrawn(empire=emp) if not _sees(viewer, emp):
             return replace(event, card="")
+        case ev.DiscardsTaken(empire=emp) if not _sees(viewer, emp):
+            return replace(event, taken={})
     return None

@@ -39,6 +39,8 @@ def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
             return [Hidden(field="payload/cards", visible_to=(emp, to))]
         case ev.BonusCardKept(empire=emp) | ev.DiscardCardDrawn(empire=emp):
             return [Hidden(field="payload/card", visible_to=(emp,))]
+        case ev.DiscardsTaken(empire=emp):
+            return [Hidden(field="payload/taken", visible_to=(emp,))]
     return []
 
 
