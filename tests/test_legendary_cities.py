@@ -207,3 +207,47 @@ def test_lc_3_2_no_output_made_for_a_side_holds_another_sides_cards(tmp_path: Pa
         _truncated_copy(db, "g", stop, at)
         for viewer in FOUR:
             _assert_no_leak(at, "g", viewer, _outputs(at, "g", viewer, tmp_path))
+
+
+# --- multiple expansions (lc.4) ----------------------------------------------------------------------------
+
+def test_lc_4_two_expansions_replace_eight_tiles_with_four_of_each_and_keep_their_decks_apart(
+        tmp_path: Path) -> None:
+    """Two expansions: 8 base tiles drawn out, 4 drawn from each expansion in; one Objective from each
+    and a third from the other four; both decks whole and separate."""
+    from mncore.rulesets.empires.rules.expansions import base_tiles
+    db = tmp_path / "g.db"
+
+    mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
+       "--expansion", "ierusalem", "--expansion", "syracusae", "--seed", "two", "--id", "g")
+    rows = Store(str(db)).rows("g")
+    setup = EMPIRES.decode_event(rows[1].payload)
+    display = {d.tile for d in EMPIRES.decode_event(rows[2].payload).display}
+
+    assert isinstance(setup, ev.CitiesSetUp)
+    assert len(setup.removed) == 8 and set(setup.removed) <= set(base_tiles())
+    tiles = {x: {t.id for t in load_city(x).tiles} for x in ("ierusalem", "syracusae")}
+    assert [sum(t in tiles[x] for t in setup.added) for x in ("ierusalem", "syracusae")] == [4, 4]
+    assert set(setup.added) <= display and not set(setup.removed) & display
+    objectives = {x: {o.id for o in load_city(x).objectives} for x in tiles}
+    assert len(setup.objectives) == 3 and len(set(setup.objectives)) == 3
+    assert setup.objectives[0] in objectives["ierusalem"] and setup.objectives[1] in objectives["syracusae"]
+    assert {x: len(d) for x, d in setup.decks.items()} == {"ierusalem": DECK_SIZE, "syracusae": DECK_SIZE}
+    shown = cards_part(db, "rome")
+    assert shown[1] == "Bonus Cards: Divine deck 15, Commerce deck 15; discard pile 0"
+
+
+def test_lc_4_an_objective_draws_from_its_own_expansions_deck(tmp_path: Path) -> None:
+    """With both decks, Solomon's Wisdom (Ierusalem) draws Divine cards only."""
+    db, pos = tmp_path / "g.db", tmp_path / "pos.toml"
+    pos.write_text(POSITION.replace('expansions = ["ierusalem"]', 'expansions = ["ierusalem", "syracusae"]\n'
+                                    'objectives = ["solomons-wisdom", "hermes-disciples", "daedalus-plans"]'))
+    mn(db, "new", "--position", str(pos), "--seed", "own", "--id", "g")
+
+    mn(db, "order", "g", "--as", "rome", "build temple in judea pay 6 coin")
+    mn(db, "order", "g", "--as", "rome", "draw 5")
+    doc = json.loads(mn(db, "show", "g", "--as", "rome", "--json").stdout)["cities"]
+
+    divine = {c.id for c in load_city("ierusalem").cards}
+    assert doc["decks"] == {"ierusalem": DECK_SIZE - 5, "syracusae": DECK_SIZE}
+    assert set(doc["draw"]["cards"]) <= divine

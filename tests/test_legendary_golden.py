@@ -24,6 +24,7 @@ from mncore.store import Store
 # name -> (expansions, seed, players, style): a game that fulfils objectives, passes and plays cards
 GAMES: dict[str, tuple[tuple[Expansion, ...], str, int, str]] = {
     "ierusalem": (("ierusalem",), "1", 4, "general"),
+    "ierusalem-syracusae": (("ierusalem", "syracusae"), "1", 4, "general"),
 }
 
 
