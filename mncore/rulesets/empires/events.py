@@ -571,6 +571,14 @@ class ProvinceShielded(Event, frozen=True, kw_only=True):
     round: int
 
 
+class ProvinceOpened(Event, frozen=True, kw_only=True):
+    """A card let the empire build in its province this round whatever opponent units stand there (Ishtar)."""
+
+    empire: Empire
+    province: ProvinceId
+    round: int
+
+
 class HalicarnassusPlaced(Event, frozen=True, kw_only=True):
     """The Halicarnassus miniature was placed on one of its holder's provinces (11.halicarnassus)."""
 
@@ -620,7 +628,7 @@ class ResourceForced(Event, frozen=True, kw_only=True):
 
 CitiesEvent = (CitiesSetUp | ObjectiveFulfilled | BonusCardsDrawn | BonusCardKept | BonusCardsPassed
                | BonusCardsDiscarded | DiscardCardDrawn | BonusCardPlayed | TriremeSunk | BuildingDestroyed
-               | LeaderBoosted | ProvinceShielded | HalicarnassusPlaced | TollPaid | FreeTriremeBuilt
+               | LeaderBoosted | ProvinceShielded | ProvinceOpened | HalicarnassusPlaced | TollPaid | FreeTriremeBuilt
                | DiscardsTaken | OfferChanged | ResourceForced)
 
 

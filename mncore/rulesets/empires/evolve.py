@@ -17,7 +17,7 @@ from mncore.rulesets.empires.state import Loss  # phase 4
 from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
                           ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
-from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Shield  # the expansions
+from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Opened, Shield  # the expansions
 
 
 def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
@@ -164,6 +164,9 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return _with_cities(state, boosts=(*_cities(state).boosts, boost))
         case ev.ProvinceShielded(province=pid, round=rnd):
             return _with_cities(state, shields=(*_cities(state).shields, Shield(province=pid, round=rnd)))
+        case ev.ProvinceOpened(empire=emp, province=pid, round=rnd):
+            opened = Opened(empire=emp, province=pid, round=rnd)
+            return _with_cities(state, opened=(*_cities(state).opened, opened))
         case ev.HalicarnassusPlaced(province=pid):
             return _with_cities(state, halicarnassus=pid)
         case ev.TollPaid():

@@ -216,6 +216,14 @@ class Shield(_S, frozen=True, kw_only=True):
     round: int
 
 
+class Opened(_S, frozen=True, kw_only=True):
+    """A province its controller may build in this round whatever opponent units stand there (Ishtar)."""
+
+    empire: Empire
+    province: ProvinceId
+    round: int
+
+
 class CitiesState(_S, frozen=True, kw_only=True):
     """The expansions in play: objectives, decks, hands, the discard pile and the cards' lasting effects."""
 
@@ -229,6 +237,7 @@ class CitiesState(_S, frozen=True, kw_only=True):
     boosts: tuple[Boost, ...] = ()
     shields: tuple[Shield, ...] = ()
     halicarnassus: ProvinceId | None = None  # where the miniature stands (11.halicarnassus)
+    opened: tuple[Opened, ...] = ()  # provinces opened to their controller's builds this round (Ishtar)
     launched: tuple[TileId, ...] = ()  # tiles whose free trireme was built (10.archimedes, 10.ptolemy)
 
 

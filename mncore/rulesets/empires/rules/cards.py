@@ -299,6 +299,10 @@ def _neutral_control(state: GameState, order: PlayBonusCard, section: str, free:
     """Ishtar (the usual cost) or the Tower of Babel (free): control of a neutral province anywhere."""
     pid = _province(state, order)
     ps = state.provinces[pid]
+    if not free and ps.controller == order.empire:  # Ishtar's other use (ruling R217)
+        require(not order.pay, section, "opening your own province to your builds costs nothing here: "
+                "build there with ordinary build orders, at the usual cost")
+        return [ev.ProvinceOpened(empire=order.empire, province=pid, round=state.round)]
     require(ps.controller is None, section, f"{place_name(state, pid)} is not neutral")
     require(not any(n for e, n in ps.legions.items() if e != order.empire) and ps.fortress in (None, order.empire),
             "3.1.1", f"{place_name(state, pid)} holds opponent units")
@@ -448,7 +452,9 @@ def _targets(state: GameState, empire: Empire, info: CardInfo) -> list[str]:
             return [""]
         case "neutral-control":
             return [f" in {p} pay {{payment}}" for p, ps in sorted(state.provinces.items())
-                    if ps.controller is None and not ps.legions]
+                    if ps.controller is None and not ps.legions] + [
+                f" in {p}" for p, ps in sorted(state.provinces.items())
+                if ps.controller == empire and any(e != empire for e in ps.legions)]
         case "free-control":
             return [f" in {p}" for p, ps in sorted(state.provinces.items())
                     if ps.controller is None and not ps.legions]

@@ -184,6 +184,8 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"{whose}{kind} in {_place(pid)} was destroyed."
         case ev.LeaderBoosted(empire=emp, track=track, amount=n):
             return f"{title(emp)} gains +{n} on the {title(track)} track until the end of the round."
+        case ev.ProvinceOpened(empire=emp, province=pid):
+            return f"{title(emp)} may build in {_place(pid)} this round, whatever opponent units stand there."
         case ev.ProvinceShielded(province=pid):
             return f"{_place(pid)} is protected from land battles, pillage and occupation this round."
         case ev.HalicarnassusPlaced(empire=emp, province=pid):
