@@ -251,3 +251,18 @@ def test_lc_4_an_objective_draws_from_its_own_expansions_deck(tmp_path: Path) ->
     divine = {c.id for c in load_city("ierusalem").cards}
     assert doc["decks"] == {"ierusalem": DECK_SIZE - 5, "syracusae": DECK_SIZE}
     assert set(doc["draw"]["cards"]) <= divine
+
+
+def test_lc_2_a_position_with_unknown_cards_or_expansions_is_refused_with_every_problem(tmp_path: Path) -> None:
+    """A position naming cards or Objectives not of its expansions, or an expansion not shipped: exit 2,
+    every problem listed, no game."""
+    db, pos = tmp_path / "g.db", tmp_path / "bad.toml"
+    pos.write_text('round = 2\nphase = "build"\n[empires.rome]\n[empires.greece]\n[empires.carthage]\n'
+                   '[cities]\nexpansions = ["ierusalem"]\nhands = { rome = ["zeus"] }\nobjectives = ["nope"]\n')
+
+    refused = mn(db, "new", "--position", str(pos))
+
+    assert refused.exit_code == 2
+    assert refused.stderr == (f"Error: {pos}: 2 problem(s)\n"
+                              "  cities.objectives: nope is not an Objective of the expansions in play\n"
+                              "  cities.hands: zeus is not a Bonus Card of the expansions in play\n")

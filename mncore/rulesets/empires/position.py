@@ -259,7 +259,8 @@ def _derived_defaults(state: GameState, doc: dict[str, Any]) -> GameState:
         state = replace(state, round_start_control=controlled(state))
     if "exchange_holder" not in doc:
         state = replace(state, exchange_holder=state.titles.get("trade"))
-    if state.cities is not None:
+    from mncore.rulesets.empires.cities import available
+    if state.cities is not None and set(state.cities.expansions) <= set(available()):
         state = replace(state, cities=default_cities(state.cities, doc.get("cities", {})))
     return state
 
