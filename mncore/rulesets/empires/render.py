@@ -16,8 +16,7 @@ from mncore.rulesets.empires.text import tile_name, title
 def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
     """The state as viewer may see it: others' resources as counts, hidden offers and tiles withheld."""
     doc = _view(state, viewer)
-    if state.cities is not None:
-        doc["cities"] = _cities(state, viewer)
+    doc["cities"] = _cities(state, viewer) if state.cities is not None else None
     return doc
 
 

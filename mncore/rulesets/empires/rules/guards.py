@@ -7,7 +7,7 @@ from mncore.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev, powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import LaunchFreeTrireme, PlaceHalicarnassus
-from mncore.rulesets.empires.ruleset import Tile
+from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules.battle import place_name
@@ -119,7 +119,8 @@ def _coast_seas(state: GameState, empire: Empire) -> list[str]:
 
 def launch(state: GameState, order: LaunchFreeTrireme) -> list[ev.AnyEvent]:
     due = [t for e, t in unlaunched(state) if e == order.empire and t.id == order.tile]
-    require(bool(due), "10.ptolemy", f"{title(order.empire)} has no free trireme of {order.tile} to build")
+    require(bool(due), tile(load_ruleset(), order.tile).section,
+            f"{title(order.empire)} has no free trireme of {tile(load_ruleset(), order.tile).name} to build")
     require(order.sea in _coast_seas(state, order.empire), due[0].section,
             f"the free trireme goes in a sea next to one of {title(order.empire)}'s provinces: "
             + ", ".join(_coast_seas(state, order.empire)))
