@@ -189,13 +189,15 @@ def test_lc_3_3_options_list_the_cards_an_empire_may_play_now_even_in_another_tu
 # --- the leak search over a scripted game with an expansion ------------------------------------------
 
 @pytest.mark.slow
-def test_lc_3_2_no_output_made_for_a_side_holds_another_sides_cards(tmp_path: Path) -> None:
-    """A fair-play four-empire Ierusalem game played by scripted players through draws and plays: no
-    output made for one empire holds the cards another holds or passed out of its sight."""
+@pytest.mark.parametrize("expansions", ["ierusalem", "ierusalem,syracusae"])
+def test_lc_3_2_no_output_made_for_a_side_holds_another_sides_cards(tmp_path: Path, expansions: str) -> None:
+    """A fair-play four-empire game with expansions played by scripted players through draws and plays:
+    no output made for one empire holds the cards another holds or passed out of its sight, nor the
+    commodities Dido took."""
     from test_leaks import _assert_no_leak, _outputs, _truncated_copy
     db = tmp_path / "g.db"
     store = Store(str(db), create=True)
-    cmd = EMPIRES.new_game(NewGame(sides=FOUR, options={"expansions": "ierusalem"}))
+    cmd = EMPIRES.new_game(NewGame(sides=FOUR, options={"expansions": expansions}))
     loaded = game.create(store, EMPIRES, cmd, new_secret(), "g")
     secret = bytes.fromhex(store.secret("g") or "")
     play_stored(store, loaded, secret, random.Random(7), 500)
