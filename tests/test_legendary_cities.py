@@ -269,3 +269,18 @@ def test_lc_2_a_position_with_unknown_cards_or_expansions_is_refused_with_every_
     assert refused.stderr == (f"Error: {pos}: 2 problem(s)\n"
                               "  cities.objectives: nope is not an Objective of the expansions in play\n"
                               "  cities.hands: zeus is not a Bonus Card of the expansions in play\n")
+
+
+def test_lc_3_3_options_offer_a_template_where_the_player_chooses_the_payment(tmp_path: Path) -> None:
+    """The Port of Piraeus: one line per province and sea, the payment among the sets the empire holds."""
+    db, pos = tmp_path / "g.db", tmp_path / "pos.toml"
+    pos.write_text(POSITION.replace('resources = { coin = 9 }', 'resources = { wine = 1, grain = 1, oil = 1, '
+                                    'metal = 1, gems = 1, stone = 1 }')
+                   .replace('expansions = ["ierusalem"]', 'expansions = ["syracusae"]')
+                   + 'hands = { rome = ["port-of-piraeus"] }\n')
+    mn(db, "new", "--position", str(pos), "--seed", "port", "--id", "g")
+
+    options = mn(db, "options", "g", "--as", "rome").stdout
+
+    assert ("play port-of-piraeus in judea sea mare-aegyptium pay {payment6}    # 6 different resources\n"
+            "    payment6: gems grain metal oil stone wine\n") in options

@@ -252,4 +252,11 @@ def targets(state: GameState, empire: Empire, info: CardInfo) -> list[str]:
                 return []
             return [f" on {e} take {t}" for e in step.participants if e != empire
                     for t in sorted(step.offers.get(empire, {}))]
-    return []  # the Port of Piraeus and the Oracle of Delphi: the player writes the order
+        case "port":
+            g = geo(state.geo_board)
+            own = sorted(p for p, ps in state.provinces.items() if ps.controller == empire)
+            return [f" in {p} sea {s} pay {{payment6}}" for p in own for s in g.province(p).seas]
+        case "change-offer":
+            step = trade_step(state)
+            return [" pay {offer}"] if step.revealed and not step.claims and empire in step.offers else []
+    return []

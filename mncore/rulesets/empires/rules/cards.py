@@ -13,7 +13,7 @@ from mncore.rulesets.empires.ids import COIN, CardId, Empire, commodity_of
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules import card_effects, guards
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import (CardDraw, CitiesState, GameState, build_step,
+from mncore.rulesets.empires.state import (CardDraw, CitiesState, GameState, bag_add, build_step,
                                            move_step, trade_step)
 
 MAX_DRAW = 5  # lc.3.2: between 1 and 5 cards
@@ -210,20 +210,23 @@ def play_options(state: GameState, empire: Empire) -> list[Option]:
                         if c.effect != DECOY for t in card_effects.targets(state, empire, c)]
             continue
         out += [_option(state, empire, f"play {card_id}{t}") for t in card_effects.targets(state, empire, info)]
-    return [o for o in out if o.order or o.parts.get("payment")]
+    return [o for o in out if o.order or all(o.parts.values())]
 
 
 def _option(state: GameState, empire: Empire, line: str) -> Option:
-    if "{payment}" in line:  # a payment is the player's to choose among his resources
-        return Option(kind="card", template=line, parts={"payment": _control_sets(state, empire)},
-                      note="a set of 3 resources (3.0)")
+    """A card's order line, or a template whose payment is the player's to choose among his resources."""
+    control = load_ruleset().costs.control
+    for key, choices, note in (("payment", _sets(state, empire, control), f"a set of {control} resources (3.0)"),
+                               ("payment6", _sets(state, empire, 6), "6 different resources"),
+                               ("offer", _new_offers(state, empire), "as many resources as offered before")):
+        if "{" + key + "}" in line:
+            return Option(kind="card", template=line, parts={key: choices}, note=note)
     return Option(kind="card", order=line)
 
 
-def _control_sets(state: GameState, empire: Empire) -> tuple[str, ...]:
-    """Simple ways to pay the usual cost of control from what the empire holds: coins, or commodities."""
+def _sets(state: GameState, empire: Empire, cost: int) -> tuple[str, ...]:
+    """Simple ways to pay a set of cost resources from what the empire holds: coins, or commodities."""
     held = state.empires[empire].resources
-    cost = load_ruleset().costs.control
     sets = [f"{cost} coin"] if held.get("coin", 0) >= cost else []
     kinds: list[str] = []
     for t in sorted(held):  # one of each commodity type (a legendary counts as its type, 1.2)
@@ -232,6 +235,16 @@ def _control_sets(state: GameState, empire: Empire) -> tuple[str, ...]:
     if len(kinds) >= cost:
         sets.append(" ".join(kinds[:cost]))
     return tuple(sets)
+
+
+def _new_offers(state: GameState, empire: Empire) -> tuple[str, ...]:
+    """New offers of the old offer's size from the screen and the old offer (the Oracle of Delphi)."""
+    step = trade_step(state)
+    old = step.offers.get(empire, {})
+    pool = [t for t, n in sorted(bag_add(state.empires[empire].resources, old).items()) for _ in range(n)]
+    size = sum(old.values())
+    firsts, lasts = " ".join(pool[:size]), " ".join(pool[-size:]) if size else ""
+    return tuple(dict.fromkeys(x for x in (lasts, firsts) if x))
 
 
 def hand_of(state: GameState, empire: Empire) -> tuple[CardId, ...]:
