@@ -35,6 +35,8 @@ from mncore.store import Row
               help="One of the ruleset's own options, e.g. variant=long (docs/classic.md).")
 @click.option("--setup", "setup", default=None, metavar="NAME",
               help="A set-up variant of the ruleset (mn rules lists them) [default: the standard one].")
+@click.option("--expansion", "expansions", multiple=True, metavar="NAME",
+              help="An expansion of the ruleset to play with (repeatable; Empires: the Legendary Cities).")
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start a sandbox game at the position in this file (docs/positions.md).")
@@ -49,8 +51,9 @@ from mncore.store import Row
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
         seed: str | None, board_file: str | None, display: str, setup: str | None,
-        game_options: tuple[str, ...], game_id: str | None, position_file: str | None, keys_dir: str | None,
-        public_keys: tuple[str, ...], signed_only: bool, ruleset_name: str) -> None:
+        game_options: tuple[str, ...], expansions: tuple[str, ...], game_id: str | None,
+        position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...], signed_only: bool,
+        ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
 
     \b
@@ -59,6 +62,7 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     mn new --position FILE [--seed TEXT]   (a sandbox game at a position)
     mn new --ruleset NAME ...              (another game on the same kernel)
     mn new ... --keys-dir DIR [--signed-only]  (players sign their orders: docs/security.md)
+    mn new ... --expansion NAME [--expansion NAME]  (the ruleset's expansions)
     """
     ruleset = registry.by_name(ruleset_name)
     keyed = bool(keys_dir or public_keys or signed_only)
@@ -67,7 +71,8 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     if position_file is not None:
         from mncli.audit_cmds import new_from_position
         click.echo(new_from_position(ctx, ruleset, position_file, seed, game_id,
-                                     bool(empires or players or random_empires or board_file or setup)))
+                                     bool(empires or players or random_empires or board_file or setup
+                                          or expansions)))
         return
     options = {"display": display} if display != "first-game" else {}
     for item in game_options:
@@ -77,6 +82,8 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
         options[key.strip()] = value.strip()
     if setup is not None:
         options["setup"] = setup
+    if expansions:
+        options["expansions"] = ",".join(expansions)
     spec = NewGame(sides=empires, players=players, random_sides=random_empires, board_file=board_file,
                    fair_play=seed is None, options=options)
     cmd = ruleset.new_game(spec)

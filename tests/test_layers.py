@@ -19,7 +19,7 @@ LAYERS: tuple[tuple[str, list[str] | dict[str, list[str]]], ...] = (
     ("kernel", ["mncore", "mncore.*"]),
     ("ids", [f"{E}.ids"]),
     ("data", [f"{E}.data", f"{E}.ruleset", f"{E}.boardtypes", f"{E}.boardcheck", f"{E}.board",
-              f"{E}.names", f"{E}.naming", f"{E}.book", f"{E}.atlas"]),
+              f"{E}.names", f"{E}.naming", f"{E}.book", f"{E}.atlas", f"{E}.cities"]),
     ("state", [f"{E}.state"]),
     ("facts", [f"{E}.events", f"{E}.commands", f"{E}.projections", f"{E}.draws", f"{E}.rules.fold"]),
     # the rules check and return events; the reducer applies them and checks nothing: neither knows the other

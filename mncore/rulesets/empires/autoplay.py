@@ -15,6 +15,7 @@ from mncore.dice import Rng
 from mncore.errors import CommandRejected
 from mncore.protocol import Option
 from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.rules import cards
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
@@ -56,6 +57,15 @@ def _weight(line: str, style: dict[str, float]) -> float:
     return style.get(line.split()[0].lower(), 1.0)
 
 
+def _options(state: GameState, empire: Empire) -> list[Option]:
+    """The phase's options; with expansions, the draw-and-pass first, and the cards it may play."""
+    if state.cities is None:
+        return list(rules_for(state.phase).options(state, empire))
+    if cards.pending(state):
+        return cards.draw_options(state, empire)
+    return list(rules_for(state.phase).options(state, empire)) + cards.play_options(state, empire)
+
+
 def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
            styles: dict[Empire, str] | None = None) -> Choice | None:
     """One legal order for one of the empires the game waits for, or None if nobody must act."""
@@ -65,7 +75,7 @@ def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random
     empire = cast(Empire, rand.choice(waiting))
     weights = STYLES[(styles or {}).get(empire, style)]
     lines: list[str] = []
-    for option in rules_for(state.phase).options(state, empire):
+    for option in _options(state, empire):
         lines += candidate_lines(option, rand)
     rand.shuffle(lines)
     lines.sort(key=lambda ln: -_weight(ln, weights) * rand.random())

@@ -18,6 +18,7 @@ from mncore.rulesets.empires.state import Loss  # phase 4
 from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
                           ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
+from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Opened, Shield  # the expansions
 
 
 Handler = Callable[[GameState, Any], GameState]
@@ -388,11 +389,17 @@ def _unit_built(state: GameState, e: ev.UnitBuilt) -> GameState:
 def _building_built(state: GameState, e: ev.BuildingBuilt) -> GameState:
     buildings = state.provinces[e.province].buildings
     state = with_province(state, e.province, buildings={**buildings, e.space: e.kind})
-    return _counted_build(state, e.empire, e.paid, None)
+    return _counted_build(state, e.empire, e.paid, e.power)
+
+
+def _used_discounts(state: GameState, e: ev.TileGained) -> GameState:
+    es = state.empires[e.empire]
+    return with_empire(state, e.empire, used=(*es.used, *e.discounts)) if e.discounts else state
 
 
 @handles(ev.TileGained)
 def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
+    state = _used_discounts(state, e)  # once-a-round discounts are spent (10.jason)
     es = state.empires[e.empire]
     state = with_empire(state, e.empire, tiles=(*es.tiles, e.tile),
                         copied=e.copied if e.copied is not None else es.copied)
@@ -647,3 +654,160 @@ def _outcome_fixed(state: GameState, e: ev.OutcomeFixed) -> GameState:
 @handles(ev.FixedOutcomesCleared)
 def _fixed_outcomes_cleared(state: GameState, e: ev.FixedOutcomesCleared) -> GameState:
     return replace(state, fixed=())
+
+
+# --- the Legendary City expansions ------------------------------------------------------------------------
+
+def _cities(state: GameState) -> CitiesState:
+    return state.cities or CitiesState()
+
+
+def _with_cities(state: GameState, **changes: object) -> GameState:
+    return replace(state, cities=replace(_cities(state), **changes))
+
+
+def _without(cards: tuple[str, ...], gone: Iterable[str]) -> tuple[str, ...]:
+    """cards with each of gone removed once."""
+    left = list(cards)
+    for card in gone:
+        left.remove(card)
+    return tuple(left)
+
+
+def _with_hand(state: GameState, empire: Empire, hand: tuple[str, ...]) -> GameState:
+    hands = {**_cities(state).hands, empire: hand}
+    return _with_cities(state, hands={e: h for e, h in hands.items() if h})
+
+
+def _with_draw(state: GameState, **changes: object) -> GameState:
+    draws = _cities(state).draws
+    return _with_cities(state, draws=(replace(draws[0], **changes), *draws[1:]))
+
+
+@handles(ev.CitiesSetUp)
+def _cities_set_up(state: GameState, e: ev.CitiesSetUp) -> GameState:
+    return replace(state, cities=CitiesState(expansions=e.expansions, objectives=e.objectives, decks=dict(e.decks)))
+
+
+@handles(ev.ObjectiveFulfilled)
+def _objective_fulfilled(state: GameState, e: ev.ObjectiveFulfilled) -> GameState:
+    from mncore.rulesets.empires.cities import objective_info
+    cs = _cities(state)
+    draw = CardDraw(drawer=e.empire, objective=e.objective, deck=objective_info(e.objective)[0].id)
+    draws = (*cs.draws, draw) if e.draws else cs.draws
+    return _with_cities(state, fulfilled={**cs.fulfilled, e.objective: e.empire}, draws=draws)
+
+
+@handles(ev.BonusCardsDrawn)
+def _bonus_cards_drawn(state: GameState, e: ev.BonusCardsDrawn) -> GameState:
+    decks = _cities(state).decks
+    state = _with_cities(state, decks={**decks, e.deck: _without(decks[e.deck], e.cards)})
+    return _with_draw(state, count=e.count, holder=e.empire, hand=e.cards)
+
+
+@handles(ev.BonusCardKept)
+def _bonus_card_kept(state: GameState, e: ev.BonusCardKept) -> GameState:
+    state = _with_hand(state, e.empire, (*_cities(state).hands.get(e.empire, ()), e.card))
+    draw = _cities(state).draws[0]
+    hand = _without(draw.hand, [e.card])
+    if not hand:  # every card drawn is taken: the draw is over
+        return _with_cities(state, draws=_cities(state).draws[1:])
+    return _with_draw(state, hand=hand, received=(*draw.received, e.empire))
+
+
+@handles(ev.BonusCardsDiscarded)
+def _bonus_cards_discarded(state: GameState, e: ev.BonusCardsDiscarded) -> GameState:
+    cs = _cities(state)
+    return _with_cities(state, discard=(*cs.discard, *e.cards), draws=cs.draws[1:])
+
+
+@handles(ev.DiscardCardDrawn)
+def _discard_card_drawn(state: GameState, e: ev.DiscardCardDrawn) -> GameState:
+    state = _with_cities(state, discard=_without(_cities(state).discard, [e.card]))
+    state = with_empire(state, e.empire, used=(*state.empires[e.empire].used, e.tile))
+    return _with_hand(state, e.empire, (*_cities(state).hands.get(e.empire, ()), e.card))
+
+
+@handles(ev.BonusCardPlayed)
+def _bonus_card_played(state: GameState, e: ev.BonusCardPlayed) -> GameState:
+    played = (e.played, e.played) if e.as_card is not None else (e.played,)
+    state = _with_hand(state, e.empire, _without(_cities(state).hands.get(e.empire, ()), played))
+    return _with_cities(state, discard=(*_cities(state).discard, *played))
+
+
+@handles(ev.TriremeSunk)
+def _trireme_sunk(state: GameState, e: ev.TriremeSunk) -> GameState:
+    sea = state.seas[e.sea]
+    left = {**sea, e.owner: sea.get(e.owner, 0) - 1}
+    return replace(state, seas={**state.seas, e.sea: {k: n for k, n in left.items() if n > 0}})
+
+
+@handles(ev.BuildingDestroyed)
+def _building_destroyed(state: GameState, e: ev.BuildingDestroyed) -> GameState:
+    ps = state.provinces[e.province]
+    return with_province(state, e.province, buildings={s: k for s, k in ps.buildings.items() if s != e.space},
+                         occupied={s: emp for s, emp in ps.occupied.items() if s != e.space})
+
+
+@handles(ev.TollPaid)
+def _toll_paid(state: GameState, e: ev.TollPaid) -> GameState:
+    payer, payee = state.empires[e.empire], state.empires[e.to]
+    state = with_empire(state, e.empire, resources=bag_sub(payer.resources, {"coin": 1}))
+    return with_empire(state, e.to, resources=bag_add(payee.resources, {"coin": 1}))
+
+
+@handles(ev.FreeTriremeBuilt)
+def _free_trireme_built(state: GameState, e: ev.FreeTriremeBuilt) -> GameState:
+    here = state.seas[e.sea]
+    state = replace(state, seas={**state.seas, e.sea: {**here, e.empire: here.get(e.empire, 0) + 1}})
+    return _with_cities(state, launched=(*_cities(state).launched, e.tile))
+
+
+@handles(ev.OfferChanged)
+def _offer_changed(state: GameState, e: ev.OfferChanged) -> GameState:
+    es = state.empires[e.empire]
+    state = with_empire(state, e.empire, resources=bag_sub(bag_add(es.resources, e.returned), e.offer))
+    step = trade_step(state)
+    return _with_step(state, replace(step, offers={**step.offers, e.empire: e.offer}))
+
+
+@handles(ev.ResourceForced)
+def _resource_forced(state: GameState, e: ev.ResourceForced) -> GameState:
+    step = trade_step(state)
+    one = {e.token: 1}
+    return _with_step(state, replace(
+        step, offers={**step.offers, e.empire: bag_sub(step.offers.get(e.empire, {}), one)},
+        claimed={**step.claimed, e.to: bag_add(step.claimed.get(e.to, {}), one)}))
+
+
+@handles(ev.BonusCardsPassed)
+def _bonus_cards_passed(state: GameState, e: ev.BonusCardsPassed) -> GameState:
+    return _with_draw(state, holder=e.to)
+
+
+@handles(ev.LeaderBoosted)
+def _leader_boosted(state: GameState, e: ev.LeaderBoosted) -> GameState:
+    boost = Boost(empire=e.empire, track=e.track, amount=e.amount, round=e.round)
+    return _with_cities(state, boosts=(*_cities(state).boosts, boost))
+
+
+@handles(ev.ProvinceShielded)
+def _province_shielded(state: GameState, e: ev.ProvinceShielded) -> GameState:
+    return _with_cities(state, shields=(*_cities(state).shields, Shield(province=e.province, round=e.round)))
+
+
+@handles(ev.ProvinceOpened)
+def _province_opened(state: GameState, e: ev.ProvinceOpened) -> GameState:
+    opened = Opened(empire=e.empire, province=e.province, round=e.round)
+    return _with_cities(state, opened=(*_cities(state).opened, opened))
+
+
+@handles(ev.HalicarnassusPlaced)
+def _halicarnassus_placed(state: GameState, e: ev.HalicarnassusPlaced) -> GameState:
+    return _with_cities(state, halicarnassus=e.province)
+
+
+@handles(ev.DiscardsTaken)
+def _discards_taken(state: GameState, e: ev.DiscardsTaken) -> GameState:
+    state = with_empire(state, e.empire, resources=bag_add(state.empires[e.empire].resources, e.taken))
+    return replace(state, supply=bag_sub(state.supply, e.taken))

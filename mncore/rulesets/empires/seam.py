@@ -17,10 +17,10 @@ from mncore.store import Row
 from mncore.rulesets.empires import atlas, commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.evolve import evolve
-from mncore.rulesets.empires.ids import TRACKS, Empire
+from mncore.rulesets.empires.ids import EXPANSIONS, TRACKS, Empire, Expansion
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
-from mncore.rulesets.empires.state import ForkInfo, GameState
+from mncore.rulesets.empires.state import CitiesState, ForkInfo, GameState
 
 
 _STATE_ENCODER = msgspec.msgpack.Encoder()
@@ -130,15 +130,29 @@ class Empires:
         display = spec.options.get("display", "first-game")
         if display not in ("first-game", "experienced"):
             raise InvalidCommand(f"--display {display}: expected first-game or experienced")
-        unknown = sorted(set(spec.options) - {"display", "setup"})
+        unknown = sorted(set(spec.options) - {"display", "setup", "expansions"})
         if unknown:
             raise InvalidCommand(f"unknown option {', '.join(unknown)} for {self.name}")
         setup = spec.options.get("setup", atlas.STANDARD)
         atlas.variant(setup)  # an unknown set-up is refused before anything else
+        expansions = self._expansions(spec.options.get("expansions", ""))
         chosen, names = self._players(spec)
         board = atlas.board_for(setup, load_board(spec.board_file))
         return cm.CreateGame(board=board, players=chosen, random_players=names,
-                             display=display, fair_play=spec.fair_play, setup=setup)  # type: ignore[arg-type]
+                             display=display, fair_play=spec.fair_play,  # type: ignore[arg-type]
+                             setup=setup, expansions=expansions)
+
+    def _expansions(self, text: str) -> tuple[Expansion, ...]:
+        """The Legendary City expansions named (--expansion troia ...), checked (lc.2, lc.4)."""
+        from mncore.rulesets.empires.rules.expansions import check_expansions
+        names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
+        bad = [n for n in names if n not in EXPANSIONS]
+        if bad:
+            raise InvalidCommand(f"--expansion {bad[0]}: not an expansion of {self.name} "
+                                 f"(expansions: {', '.join(EXPANSIONS)})")
+        chosen = cast(tuple[Expansion, ...], names)
+        check_expansions(chosen)
+        return chosen
 
     def _players(self, spec: NewGame) -> tuple[dict[Empire, str], tuple[str, ...]]:
         if spec.random_sides:
@@ -249,7 +263,22 @@ class Empires:
         down = [d.tile for d in s.display if not d.face_up]
         stand_in = iter(rng.shuffled(sorted(down)))
         display = tuple(d if d.face_up else replace(d, tile=next(stand_in)) for d in s.display)
-        return replace(s, display=display, legendary_pile=tuple(rng.shuffled(sorted(s.legendary_pile))))
+        s = replace(s, display=display, legendary_pile=tuple(rng.shuffled(sorted(s.legendary_pile))))
+        return s if s.cities is None else replace(s, cities=self._conceal_cards(s.cities, viewer, rng))
+
+    @staticmethod
+    def _conceal_cards(cs: CitiesState, viewer: str, rng: Rng) -> CitiesState:
+        """Decks, the discard pile and others' hands as stand-ins of the same sizes, drawn from the
+        printed decks: a draw `mn check` shows says nothing of the real cards."""
+        from mncore.rulesets.empires.cities import load_city
+        printed = sorted(c for x in cs.expansions for c in load_city(x).deck_cards())
+
+        def stand_in(n: int, pool: list[str] = printed) -> tuple[str, ...]:
+            return tuple(sorted(rng.shuffled(pool)[:n]))
+        decks = {x: stand_in(len(cards), sorted(load_city(x).deck_cards())) for x, cards in cs.decks.items()}
+        hands = {e: h if e == viewer else stand_in(len(h)) for e, h in cs.hands.items()}
+        draws = tuple(d if d.holder == viewer else replace(d, hand=stand_in(len(d.hand))) for d in cs.draws)
+        return replace(cs, decks=decks, discard=stand_in(len(cs.discard)), hands=hands, draws=draws)
 
     # --- audits: explain, diff, positions ------------------------------------------------------
 
