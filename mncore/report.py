@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from mncore import game, redaction
+from mncore import game, redaction, trust
 from mncore.errors import InvalidCommand
 from mncore.protocol import Option, Pending, Reports, Ruleset
 
@@ -66,7 +66,7 @@ class TurnReport(msgspec.Struct, frozen=True, kw_only=True):
     over: bool
     result: str
     receipt: Receipt
-    sign: str  # the mn sign line to answer this report with
+    sign: str  # the mn sign line to answer this report with ("" in a game without keys)
     view: dict[str, Any]  # the state as the side may see it (mn show --as SIDE --json)
 
 
@@ -105,7 +105,7 @@ def waits(ruleset: Ruleset, state: Any, side: str) -> list[Wait]:
 
 
 def make(ruleset: Ruleset, game_id: str, events: list[Any], state: Any, head: tuple[int, str],
-         side: str, since: int) -> TurnReport:
+         side: str, since: int, signed: bool) -> TurnReport:
     """The report for side of a game read whole (its events and the state they fold into)."""
     meta = ruleset.meta(state)
     opened = meta.secret is not None
@@ -124,14 +124,16 @@ def make(ruleset: Ruleset, game_id: str, events: list[Any], state: Any, head: tu
         waiting_for=[w for w in pending if w.side != side],
         over=meta.over, result=meta.result,
         receipt=Receipt(game=game_id, seq=seq, head=hash_),
-        sign=SIGN_LINE.format(game=game_id, seq=seq, head=hash_), view=view)
+        sign=SIGN_LINE.format(game=game_id, seq=seq, head=hash_) if signed else "", view=view)
 
 
 def of_game(loaded: game.Loaded, side: str, since: int) -> TurnReport:
     """The report for side of a game read whole."""
     if not 0 <= since <= loaded.head[0]:
         raise InvalidCommand(f"--since {since}: game {loaded.game_id} has events 1 to {loaded.head[0]}")
-    return make(loaded.ruleset, loaded.game_id, loaded.events, loaded.state, loaded.head, side, since)
+    signed = trust.ledger_of(loaded.ruleset, loaded.rows).published
+    return make(loaded.ruleset, loaded.game_id, loaded.events, loaded.state, loaded.head, side, since,
+                signed)
 
 
 # --- the report in words -------------------------------------------------------------------------------
@@ -161,12 +163,13 @@ def _sections(r: TurnReport) -> list[tuple[str, list[str]]]:
               else ["Nothing: the game does not wait for you now."])
     if r.decide and r.options:
         decide += ["", "Your legal orders now (grammar: docs/orders.md):",
-                   *(f"  {ln}" for ln in option_lines(r.options)),
-                   "", "Answer with a signed block:", f"  {r.sign}"]
+                   *(f"  {ln}" for ln in option_lines(r.options)), "",
+                   *(["Answer with a signed block:", f"  {r.sign}"] if r.sign
+                     else ["Answer with your orders, one a line."])]
     return [
         (f"What happened since event {r.since}", happened or ["Nothing new."]),
         ("Your board", r.board.splitlines()),
-        ("Your resources", [r.resources] if r.resources else ["(see the board)"]),
+        *([("Your resources", [r.resources])] if r.resources else []),
         ("You must decide", decide if not r.over else [f"Nothing: the game is over. {r.result}"]),
         ("The game also waits for",
          [f"{w.name}: {w.kind}: {w.text}" for w in r.waiting_for] or ["Nobody else."]),
@@ -195,6 +198,8 @@ def markdown(r: TurnReport) -> str:
         out += ["", f"## {heading}", ""]
         if heading in ("Your board", "You must decide"):
             out += ["```", *lines, "```"]
+        elif heading.startswith("What happened"):
+            out += [f"### {ln[:-1]}" if not ln.startswith(" ") else f"- {ln.strip()}" for ln in lines]
         else:
             out += [f"- {ln.strip()}" if ln.strip() else "" for ln in lines]
     return "\n".join(out) + "\n"
