@@ -6,6 +6,7 @@ import email
 import email.policy
 import hashlib
 import json
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email.message import EmailMessage
@@ -88,6 +89,13 @@ def body(msg: EmailMessage) -> str:
     return str(part.get_content())
 
 
+def free_port() -> int:
+    """A port nobody listens on now, on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 @contextmanager
 def smtp_server() -> Iterator[tuple[str, int, list[EmailMessage]]]:
     """A real SMTP server (aiosmtpd) on loopback; yields its host, port and the mails it received."""
@@ -102,9 +110,9 @@ def smtp_server() -> Iterator[tuple[str, int, list[EmailMessage]]]:
             received.append(msg)
             return "250 Message accepted for delivery"
 
-    controller = Controller(Handler(), hostname="127.0.0.1", port=0)
+    controller = Controller(Handler(), hostname="127.0.0.1", port=free_port())
     controller.start()
     try:
-        yield "127.0.0.1", int(controller.server.sockets[0].getsockname()[1]), received
+        yield "127.0.0.1", int(controller.port), received
     finally:
         controller.stop()

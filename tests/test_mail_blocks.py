@@ -7,6 +7,7 @@ import textwrap
 
 from mailkit import letter, nonce
 from mncore import signing
+from mncore.errors import SigningRefused
 from mncore.host import SignedOrders
 from mncore.mail import blocks
 
@@ -58,7 +59,7 @@ def test_a_more_line_without_an_order_before_it_is_refused() -> None:
 
     try:
         signing.parse_block(text, "mail")
-    except signing.SigningRefused as err:
+    except SigningRefused as err:
         assert err.message == "mail, line 10: a More line continues an Order line"
     else:
         raise AssertionError("a stray More line was accepted")

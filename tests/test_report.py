@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mailkit import doc, head, mn, new_toy, read_eml
+from mailkit import body, doc, head, mn, new_toy, read_eml
 from mncore.mail import book as books
 
 
@@ -193,7 +193,7 @@ def test_a_player_with_mn_alone_verifies_the_export_mailed_with_the_report(
     part = next(p for p in msg.iter_attachments() if p.get_filename() == "e1-greece.jsonl")
     export.write_bytes(part.get_content() if isinstance(part.get_content(), bytes)
                        else part.get_content().encode())
-    receipt = re.search(r"head ([0-9a-f]{64})", str(msg.get_body(("plain",)).get_content()))
+    receipt = re.search(r"head ([0-9a-f]{64})", body(msg))
     assert receipt is not None
     nowhere = tmp / "player" / "no.db"
 
