@@ -13,6 +13,9 @@ from mailkit import body, doc, head, mn, new_toy, read_eml
 from mncore.mail import book as books
 
 
+JSON_DOC = (Path(__file__).resolve().parent.parent / "docs" / "json.md").read_text()
+
+
 @pytest.fixture()
 def db(tmp_path: Path) -> Path:
     return tmp_path / "pbem.db"
@@ -105,9 +108,10 @@ def test_the_json_report_has_the_documented_fields(db: Path, toy: str) -> None:
     """The JSON report: the fields docs/json.md lists under Turn report."""
     report = json.loads(mn(db, "report", toy, "--as", "blue", "--format", "json").stdout)
 
-    assert set(report) == {"game", "side", "name", "player", "phase", "since", "events", "board",
-                           "resources", "decide", "options", "waiting_for", "over", "result",
-                           "receipt", "sign", "view"}
+    section = JSON_DOC.split("\n## `mn report --format json`\n", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"^\| `([^`]+)`", section, flags=re.M))
+
+    assert set(report) == documented
     assert report["waiting_for"] == [{"side": "red", "name": "Red", "kind": "muster",
                                       "text": "muster a unit or pass"}]
     assert report["decide"] == [] and report["receipt"]["seq"] == 5
