@@ -123,6 +123,11 @@ def _mail_cmds() -> ModuleType:
     return mail_cmds
 
 
+def _pbem_cmds() -> ModuleType:
+    from mncli import pbem_cmds
+    return pbem_cmds
+
+
 def _map_cmd() -> ModuleType:
     from mncli import map_cmd
     return map_cmd
@@ -131,8 +136,8 @@ def _map_cmd() -> ModuleType:
 _MODULES: dict[str, Callable[[], ModuleType]] = {
     "game_cmds": _game_cmds, "history_cmds": _history_cmds, "rules_cmd": _rules_cmd,
     "demo_cmd": _demo_cmd, "audit_cmds": _audit_cmds, "sign_cmds": _sign_cmds,
-    "picture_cmds": _picture_cmds, "map_cmd": _map_cmd, "report_cmd": _report_cmd,
-    "mail_cmds": _mail_cmds}
+    "picture_cmds": _picture_cmds, "map_cmd": _map_cmd, "pbem_cmds": _pbem_cmds,
+    "report_cmd": _report_cmd, "mail_cmds": _mail_cmds}
 _HOME = {
     **dict.fromkeys(("new", "games", "status", "show", "replay", "log", "order", "options", "reveal",
                      "fork"), "game_cmds"),
@@ -140,6 +145,7 @@ _HOME = {
     **dict.fromkeys(("position", "check", "diff", "explain", "dispute"), "audit_cmds"),
     "rules": "rules_cmd", "demo": "demo_cmd", "map": "map_cmd", "sign": "sign_cmds", "keygen": "sign_cmds",
     "draw": "picture_cmds", "html": "picture_cmds", "report": "report_cmd", "mail": "mail_cmds",
+    **dict.fromkeys(("undo", "consent", "correct", "deadline", "tick", "standing"), "pbem_cmds"),
 }
 
 

@@ -12,14 +12,15 @@ from typing import Any, overload
 import msgspec
 from msgspec.structs import replace
 
-from mncore import __version__, redaction, trust
+from mncore import __version__, pbem, redaction, trust
 from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_link, link
 from mncore.dice import Rng, commitment
-from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
+from mncore.errors import CommandRejected, DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.host import PublishKeys, SignedOrders
 from mncore.logread import content_head, decode_row, decode_rows, fold, ruleset_of
-from mncore.host import UpgradeLog
+from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, ForcedOrders, OrderBatch,
+                         SetPace, SetStandingOrders, StandingOrder, UndoBatch, UpgradeLog)
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Snapshot, Store
 from mncore.verify import Head, Report, verify_rows, verify_side_rows
@@ -113,7 +114,9 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
                       state=ruleset.initial(""), head=(0, GENESIS_HASH), draw_head=GENESIS_HASH,
                       batches=0, ledger=trust.Ledger())
     state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
+    undo_seen = False  # an undo after the snapshot: the state is folded again from the start (K1)
     for row in store.stream_rows(game_id, head[0] + 1, upto):
+        undo_seen = undo_seen or row.type in UNDO_TYPES
         event = decode_row(ruleset, row, "cannot decode the stored event")
         try:
             state = ruleset.evolve(state, event)
@@ -127,6 +130,8 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
         head = (row.seq, row.hash)
     if head[0] == 0:
         raise IntegrityFailure(1, f"game {game_id} has no events")
+    if undo_seen:
+        state = _replayed(ruleset, *_decoded(store, game_id, upto))
     cur.state, cur.draw_head, cur.head, cur.batches = ruleset.named(state, game_id), draw_head, head, batches
     return cur
 
@@ -174,10 +179,16 @@ def _snapshot(store: Store, cur: Current) -> int:
     return cur.head[0]
 
 
+def _decoded(store: Store, game_id: str, upto: int | None) -> tuple[list[Row], list[Any]]:
+    rows = store.rows(game_id, 1, upto)
+    return rows, decode_rows(rows, f"game {game_id}")[1]
+
+
 def _replayed(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Any:
-    """The fold of a stored log; a row that does not replay is an IntegrityFailure at its seq."""
+    """The fold of a stored log, without the events taken back (K1); a row that does not replay is
+    an IntegrityFailure at its seq."""
     state = ruleset.initial("")
-    for row, event in zip(rows, events, strict=True):
+    for row, event in pbem.live(rows, events):
         try:
             state = ruleset.evolve(state, event)
         except Exception as err:  # an edited database, whatever the error: mn verify says more
@@ -239,23 +250,28 @@ def create(store: Store | Callable[[], Store], ruleset: Ruleset, cmd: Any, secre
 
 
 @overload
-def submit(store: Store, loaded: Loaded, command: Any) -> tuple[Loaded, list[Row]]: ...
+def submit(store: Store, loaded: Loaded, command: Any, now: str | None = None) -> tuple[Loaded, list[Row]]: ...
 @overload
-def submit(store: Store, loaded: Current, command: Any) -> tuple[Current, list[Row]]: ...
-def submit(store: Store, loaded: Loaded | Current, command: Any) -> tuple[Loaded | Current, list[Row]]:
+def submit(store: Store, loaded: Current, command: Any, now: str | None = None) -> tuple[Current, list[Row]]: ...
+def submit(store: Store, loaded: Loaded | Current, command: Any,
+           now: str | None = None) -> tuple[Loaded | Current, list[Row]]:
     """Decide one command against the game (a full Loaded or its Current) and append its events;
     nothing written if refused. The game comes back as it was given, one batch longer.
 
     In a game with published keys an order given this way carries no signature: it is recorded as
-    the host's (actor "host"), and refused if the game takes signed orders only.
+    the host's (actor "host"), and refused if the game takes signed orders only. The commands of
+    play by email that read the log (mncore/pbem.py) need a Loaded; `now` is the time recorded
+    (the caller's clock for the deadline's acts; the machine's by default).
     """
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
     secret = _secret(store, loaded.game_id)
+    read = pbem.Log(rows=loaded.rows, events=loaded.events) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
-                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
+                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
+                                 log=read)
     return _append(store, loaded, ledger, command, events, state,
-                   trust.recorded_actor(ruleset, ledger, command), secret)
+                   trust.recorded_actor(ruleset, ledger, command), secret, now)
 
 
 @overload
@@ -276,7 +292,8 @@ def submit_signed(store: Store, loaded: Loaded | Current,
 
     def pending_at(seq: int) -> Sequence[Any]:
         if isinstance(loaded, Loaded):
-            return ruleset.pending(fold(ruleset, loaded.events[:seq]))  # type: ignore[no-any-return]
+            return ruleset.pending(pbem.fold_live(  # type: ignore[no-any-return]
+                ruleset, loaded.rows[:seq], loaded.events[:seq]))
         return ruleset.pending(current(store, loaded.game_id, seq).state)  # type: ignore[no-any-return]
 
     trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
@@ -330,11 +347,11 @@ def _batches(loaded: Loaded | Current) -> int:
 
 def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, command: Any,
             events: list[Any], state: Any, actor: str,
-            secret: bytes | None) -> tuple[Loaded | Current, list[Row]]:
+            secret: bytes | None, now: str | None = None) -> tuple[Loaded | Current, list[Row]]:
     seq, _ = loaded.head
     ruleset = loaded.ruleset
     rows = store.append(loaded.game_id, seq,
-                        _new_rows(ruleset, events, actor, command, utc_now(), seq + 1, secret))
+                        _new_rows(ruleset, events, actor, command, now or utc_now(), seq + 1, secret))
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
     after = msgspec.json.decode(msgspec.json.encode(ledger), type=trust.Ledger)  # ledger: unchanged
@@ -649,3 +666,152 @@ def import_game(store: Store, header: ExportHeader, rows: list[Row],
     gid = game_id or header.game
     store.import_rows(gid, utc_now(), rows, header.version)
     return load(store, gid)
+
+
+# --- play by email: batches, undo, corrections, deadlines, forced answers, standing orders ----------
+
+def submit_batch(store: Store, loaded: Current, side: str, lines: Sequence[str],
+                 now: str | None = None) -> tuple[Current, list[Row]]:
+    """A side's order lines decided together on the evolving state and written as one batch, or none
+    (the same drawing and batching as a signed block's, its draws keyed by the content chain); then
+    whatever the service answers for the sides by itself (advance)."""
+    ruleset = loaded.ruleset
+    if len(lines) == 1:
+        command: Any = ruleset.parse_order(lines[0], loaded.state, side)
+    else:
+        command = OrderBatch(side=side, orders=tuple(lines))
+    return submit(store, loaded, command, now)
+
+
+def submit_logged(store: Store, game_id: str, command: Any,
+                  now: str | None = None) -> tuple[Loaded, list[Row]]:
+    """A command of play by email that reads the whole log (undo, consent, correction, pace,
+    standing orders, the deadline's acts), decided on the full game and appended; nothing if refused."""
+    return submit(store, load(store, game_id), command, now)
+
+
+def undo(store: Store, game_id: str, side: str) -> tuple[list[Row], list[str]]:
+    """Take back the side's last batch (K1) if it may alone, or ask for it by recording its own
+    consent (K2); the rows written and the sides whose consent is still wanted."""
+    loaded = load(store, game_id)
+    ruleset = loaded.ruleset
+    batch = last_batch(loaded, side)
+    _, needed = pbem.undo_needs(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events), side, batch)
+    missing = [s for s in needed if s not in pbem.consents_of(loaded.rows, batch)]
+    if not missing:
+        return submit(store, loaded, UndoBatch(side=side, batch=batch))[1], []
+    asked: list[Row] = []
+    if side not in pbem.consents_of(loaded.rows, batch):
+        asked = submit(store, loaded, ConsentUndo(side=side, batch=batch))[1]
+    return asked, missing
+
+
+def last_batch(loaded: Loaded, side: str) -> int:
+    """The first event of the side's last batch still in play (refused: K1 when there is none)."""
+    from mncore.errors import RuleViolation
+    gone = pbem.undone_seqs(loaded.rows)
+    mine = [s for s in pbem.spans(loaded.ruleset, loaded.rows)
+            if s.giver == side and s.first not in gone and s.kind not in pbem.BESIDE_PLAY]
+    if not mine:
+        raise RuleViolation("kernel:K1", f"{loaded.ruleset.side_name(side)} has no batch of orders to "
+                                         "take back")
+    return mine[-1].first
+
+
+def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row], list[str]]:
+    """Record the side's consent to undoing a batch (K2); once every side it needs has consented and
+    its giver asked, the undo is applied at once. The rows written and the consents still wanted."""
+    loaded, rows = submit_logged(store, game_id, ConsentUndo(side=side, batch=batch))
+    ruleset = loaded.ruleset
+    giver = next(s.giver for s in pbem.spans(ruleset, loaded.rows) if s.first == batch)
+    consents = pbem.consents_of(loaded.rows, batch)
+    try:
+        _, needed = pbem.undo_needs(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events), giver, batch)
+    except CommandRejected:
+        return rows, []
+    missing = [s for s in [giver, *needed] if s not in consents]
+    if missing:
+        return rows, missing
+    return rows + submit(store, loaded, UndoBatch(side=giver, batch=batch))[1], []
+
+
+def advance(store: Store, game_id: str, limit: int = 200) -> list[Row]:
+    """What the service answers by itself, in turn, until it has nothing to answer: a decision with one
+    legal answer when the pace takes them at once (K5), a side's standing order legal now (K6)."""
+    out: list[Row] = []
+    for _ in range(limit):
+        if not current(store, game_id).ledger.pbem:
+            return out
+        loaded = load(store, game_id)
+        command = _service_answer(loaded)
+        if command is None:
+            return out
+        try:
+            out += submit(store, loaded, command)[1]
+        except CommandRejected as err:  # the ruleset's answer is refused: a bug, never the user's
+            log.info("service answer refused", game=game_id, command=type(command).__name__,
+                     error=err.message)
+            return out
+    return out
+
+
+def _service_answer(loaded: Loaded) -> Any:
+    """The first answer the service gives now for a side, or None."""
+    from mncore.protocol import Defaults
+    ruleset = loaded.ruleset
+    forced = pbem.pace_of(loaded.rows).forced and isinstance(ruleset, Defaults)
+    for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
+        if forced:
+            only = ruleset.forced_orders(loaded.state, side)
+            if only:
+                return ForcedOrders(side=side, orders=tuple(only))
+        line = pbem.standing_choice(ruleset, loaded.state, side, loaded.rows)
+        if line is not None:
+            return StandingOrder(side=side, order=line)
+    return None
+
+
+def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
+    """For every decision overdue at `now`, the ruleset's documented default, recorded as the
+    deadline's act at `now` (K4), each followed by what the service answers by itself."""
+    from mncore.protocol import Defaults
+    out: list[Row] = []
+    for _ in range(limit):
+        loaded = load(store, game_id)
+        ruleset, defaults = loaded.ruleset, loaded.ruleset
+        if not isinstance(defaults, Defaults) or loaded.meta.over:
+            return out
+        late = pbem.overdue(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events), now)
+        answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
+                       if defaults.default_orders(loaded.state, w.side)), None)
+        if answer is None:
+            return out
+        w, orders = answer
+        out += submit(store, loaded, DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "",
+                                                   at=now), now)[1]
+        out += advance(store, game_id)
+    return out
+
+
+def set_pace(store: Store, game_id: str, hours: int, phases: dict[str, int], forced: bool,
+             now: str | None = None) -> list[Row]:
+    """The host sets the deadlines and forced answers (K4, K5), then the service answers what it may."""
+    rows = submit_logged(store, game_id, SetPace(hours=hours, phases=phases, forced=forced), now)[1]
+    return rows + advance(store, game_id)
+
+
+def set_standing(store: Store, game_id: str, side: str, orders: Sequence[str]) -> list[Row]:
+    """A side's standing orders (K6), then whatever of them the service can apply at once."""
+    rows = submit_logged(store, game_id, SetStandingOrders(side=side, orders=tuple(orders)))[1]
+    return rows + advance(store, game_id)
+
+
+def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
+    """The host's reasoned correction: the batch and every event after it taken back (K3)."""
+    return submit_logged(store, game_id, CorrectBatch(batch=batch, reason=reason))[1]
+
+
+def waiting(store: Store, game_id: str) -> dict[str, pbem.Waiting]:
+    """Each side the game waits for, since when, and its deadline (K4)."""
+    loaded = load(store, game_id)
+    return pbem.waiting(loaded.ruleset, pbem.Log(rows=loaded.rows, events=loaded.events))

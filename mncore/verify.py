@@ -7,11 +7,11 @@ from typing import Any
 
 import msgspec
 
-from mncore import chain, redaction, trust
+from mncore import chain, pbem, redaction, trust
 from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.dice import SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
-from mncore.host import SignedOrders
+from mncore.host import PBEM_COMMANDS, UNDO_TYPES, DefaultOrders, OrderBatch, SignedOrders
 from mncore.logread import decode_row, ruleset_of
 from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
@@ -204,6 +204,7 @@ def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any]]:
         raise IntegrityFailure(1, err.message) from None
     events: list[Any] = []
     state = ruleset.initial("")
+    gone = _undone(rows)
     for r in rows:
         event = decode_row(ruleset, r, "the payload is not a valid event")
         if ruleset.event_type_of(event) != r.type:
@@ -214,11 +215,21 @@ def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any]]:
             # one canonical encoding: no edit, not even of spacing, may pass unseen
             raise IntegrityFailure(r.seq, "the payload is not in its canonical encoding (edited)")
         try:
-            state = ruleset.evolve(state, event)
+            if r.seq not in gone:  # events taken back stay in the log; replay skips them (K1)
+                state = ruleset.evolve(state, event)
         except Exception as err:  # a log that does not fold is corrupt, whatever the error
             raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
         events.append(event)
     return ruleset, events
+
+
+def _undone(rows: Sequence[Row]) -> set[int]:
+    """The seqs an undo or a correction took back; an undo that names no such events is corrupt."""
+    try:
+        return pbem.undone_seqs(rows)
+    except (msgspec.DecodeError, KeyError, TypeError, ValueError):
+        seq = next(r.seq for r in rows if r.type in UNDO_TYPES)
+        raise IntegrityFailure(seq, "an undo that names no events it takes back") from None
 
 
 def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
@@ -236,7 +247,7 @@ def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
 
 def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: Report) -> None:
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
-    final = ruleset.meta(_fold(ruleset, events))
+    final = ruleset.meta(pbem.fold_live(ruleset, rows, events))
     secret = bytes.fromhex(final.secret) if final.secret else None
     report.secret_revealed = secret is not None
     if secret is not None and commitment(secret) != created.commitment:
@@ -248,27 +259,27 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: 
     ledger = trust.Ledger()
     keyed = trust.publishes_keys(rows)
     pending: dict[int, list[Pending]] = {}  # what each side was to decide after each batch (keyed logs)
+    before: dict[int, Any] = {}  # the state before each batch: an undo goes back to it (K1)
     for n, (start, end) in enumerate(_batches(rows), start=1):
         batch = rows[start:end]
+        before[batch[0].seq] = state
         inherited = batch[0].seq <= final.forked_at
         cmd = _command(ruleset, batch, lenient=inherited)
         if not inherited:
             _check_giver(ruleset, ledger, rows[:start], batch, cmd, state, pending, report)
-            _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report)
+            read = (pbem.Log(rows=rows[:start], events=events[:start])
+                    if isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch) else None)
+            _check_time(batch, cmd)
+            _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report, read)
         for e, r in zip(events[start:end], batch, strict=True):
             state = ruleset.evolve(state, e)
             previous = content_link(previous, r.payload)
+            if r.type in UNDO_TYPES:
+                state = before.get(int(msgspec.json.decode(r.payload)["batch"]), state)
         if cmd is not None:
             trust.note(ledger, ruleset, cmd, batch[0].seq)
         if keyed:
             pending[batch[-1].seq] = list(ruleset.pending(state))
-
-
-def _fold(ruleset: Ruleset, events: Sequence[Any]) -> Any:
-    state = ruleset.initial("")
-    for e in events:
-        state = ruleset.evolve(state, e)
-    return state
 
 
 def _command(ruleset: Ruleset, rows: Sequence[Row], lenient: bool) -> Any:
@@ -303,7 +314,7 @@ def _check_giver(ruleset: Ruleset, ledger: trust.Ledger, before: Sequence[Row], 
         except CommandRejected as err:
             raise IntegrityFailure(seq, f"its signed block is refused: {err.message}") from None
         report.signed_checked += 1
-    elif ledger.signed_only and trust.giver(ruleset, cmd) != HOST:
+    elif ledger.signed_only and trust.giver(ruleset, cmd) != HOST and pbem.service_actor(cmd) is None:
         raise IntegrityFailure(seq, "an order without a signature, in a game that takes signed "
                                     "orders only")
     actor = trust.recorded_actor(ruleset, ledger, cmd)
@@ -319,12 +330,26 @@ def _check_giver(ruleset: Ruleset, ledger: trust.Ledger, before: Sequence[Row], 
                                           "its batch")
 
 
+def _check_time(rows: Sequence[Row], cmd: Any) -> None:
+    """The deadline's act is recorded at the time its command says it was taken (K4)."""
+    if not isinstance(cmd, DefaultOrders):
+        return
+    try:
+        same = pbem.parse_time(cmd.at) == pbem.parse_time(rows[0].recorded_at)
+    except MareNostrumError:
+        same = False
+    if not same:
+        raise IntegrityFailure(rows[0].seq, f"the deadline's act says it was taken at {cmd.at} but is "
+                                            f"recorded at {rows[0].recorded_at}")
+
+
 def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any, secret: bytes | None,
-                    previous: str, ledger: trust.Ledger, batch: int, report: Report) -> None:
+                    previous: str, ledger: trust.Ledger, batch: int, report: Report,
+                    read: pbem.Log | None = None) -> None:
     seq = rows[0].seq
     try:
         produced, _ = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
-                                   ledger=ledger, batch=batch)
+                                   ledger=ledger, batch=batch, log=read)
     except SecretNeeded:
         report.random_unchecked += 1
         return

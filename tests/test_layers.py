@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, list[str] | dict[str, list[str]]], ...] = (
     ("flow", [f"{E}.flow", f"{E}.decide"]),
     ("text", [f"{E}.text", f"{E}.text.*"]),
     ("views", [f"{E}.render", f"{E}.explain", f"{E}.diff", f"{E}.position", f"{E}.positioncheck",
-               f"{E}.autoplay", f"{E}.maptext", f"{E}.draw"]),
+               f"{E}.autoplay", f"{E}.defaults", f"{E}.maptext", f"{E}.draw"]),
     # the seam is the package as the kernel sees it; the demo plays through the kernel's service
     ("ruleset packages", ["mncore.rulesets", E, f"{E}.seam", f"{E}.demo"]),
     ("cli", ["mncli", "mncli.*"]),

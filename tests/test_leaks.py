@@ -445,3 +445,30 @@ def test_check_decides_on_stand_ins_for_the_face_down_display_and_the_pile() -> 
     assert state != twin and a == b
     assert sorted(d.tile for d in a.display if not d.face_up) == sorted(tiles)
     assert sorted(a.legendary_pile) == sorted(state.legendary_pile)
+
+
+# --- play by email: batches, standing orders, defaults, undo (issue 12) ------------------------------
+
+def test_batches_standing_orders_defaults_and_undo_leak_nothing(tmp_path: Path) -> None:
+    """Carthage's offer in a batch, Greece's standing offer, Rome's default by the deadline, an undo
+    and a correction: no output made for another empire holds an order line or offer it may not see."""
+    db = tmp_path / "pbem.db"
+    mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g",
+       "--seed", "orders")
+    assert "face down" in mn(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold gold")
+    assert "took back" in mn(db, "undo", "g", "--as", "carthage")
+    assert "face down" in mn(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold oil")
+    mn(db, "deadline", "g", "--hours", "1", "--now", "2099-01-01T00:00:00Z")
+    greece = next(o for o in EMPIRES.options(game.load(Store(str(db)), "g").state, "greece") if o.template)
+    mn(db, "standing", "g", "--as", "greece", f"offer {greece.parts['tokens'][-1]}")
+    before = _outputs(db, "g", "rome", tmp_path)  # Rome has not offered: the others' offers are hidden
+    _assert_no_leak(db, "g", "rome", before)
+    mn(db, "tick", "g", "--now", "2099-01-02T00:00:00Z")
+    mn(db, "correct", "g", "--batch", str(Store(str(db)).rows("g")[-1].batch), "--reason", "a test")
+
+    types = {r.type for r in Store(str(db)).rows("g")}
+    actors = {r.actor for r in Store(str(db)).rows("g")}
+    assert {"BatchUndone", "StandingOrdersSet", "PaceSet", "Corrected"} <= types
+    assert {"standing", "deadline"} <= actors
+    for viewer in SIDES[3]:
+        _assert_no_leak(db, "g", viewer, _outputs(db, "g", viewer, tmp_path))

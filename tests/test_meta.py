@@ -17,6 +17,7 @@ from mncli.cli import main
 from mncore import schemas
 from mncore.rulesets.empires.commands import AnyCommand
 from mncore.rulesets.empires.events import AnyEvent
+from mncore.kernelbook import KERNEL_BOOK
 from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.text import verbs
 
@@ -54,7 +55,8 @@ def _citations() -> list[tuple[str, int, str]]:
 
 def test_every_cited_section_exists_in_the_rules_index_or_the_rulings() -> None:
     """A refusal's [rule X] can always be looked up with mn rules X."""
-    missing = [f"{p}:{line}: {ref}" for p, line, ref in _citations() if not RULEBOOK.citable(ref)]
+    missing = [f"{p}:{line}: {ref}" for p, line, ref in _citations()
+               if not (RULEBOOK.citable(ref) or KERNEL_BOOK.citable(ref))]
 
     assert missing == []
     assert len(_citations()) > 10
@@ -73,6 +75,22 @@ def test_schemas_are_current() -> None:
 def test_rulings_doc_is_current() -> None:
     """docs/rulings.md is generated from mncore/rulesets/empires/data/rulings.toml."""
     assert RULEBOOK.doc is not None and RULEBOOK.doc.read_text() == RULEBOOK.render_doc(), "run: python -m mncore.generated"
+
+
+def test_kernel_rulings_doc_is_current() -> None:
+    """docs/kernel-rulings.md is generated from mncore/data/rulings.toml."""
+    assert KERNEL_BOOK.doc is not None
+    assert KERNEL_BOOK.doc.read_text() == KERNEL_BOOK.render_doc(), "run: python -m mncore.generated"
+
+
+def test_kernel_rulings_are_well_formed_and_cited_by_the_kernel() -> None:
+    """Every kernel ruling has an id Kn and all its parts, and the kernel cites it."""
+    code = "\n".join(p.read_text() for p in SOURCES)
+
+    for rid, r in KERNEL_BOOK.rulings.items():
+        assert re.fullmatch(r"K\d+", rid)
+        assert r.question and r.clauses and r.decision and r.reason
+        assert re.search(rf"\b{rid}\b", code), rid
 
 
 def test_ruling_ids_are_unique_and_well_formed() -> None:

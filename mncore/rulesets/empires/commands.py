@@ -8,6 +8,7 @@ import msgspec
 
 from mncore.host import PublishKeys as PublishKeys, RevealSecret as RevealSecret
 from mncore.host import SignedOrders as SignedOrders
+from mncore.host import PbemCommand
 from mncore.host import UpgradeLog as UpgradeLog
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, Track
@@ -51,7 +52,8 @@ class CreateFromPosition(Command, frozen=True, kw_only=True):
     begins: bool = False
 
 
-CoreCommand = CreateGame | RevealSecret | CreateFromPosition | UpgradeLog | PublishKeys | SignedOrders
+CoreCommand = (CreateGame | RevealSecret | CreateFromPosition | UpgradeLog | PublishKeys | SignedOrders
+               | PbemCommand)
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------

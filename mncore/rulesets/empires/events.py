@@ -6,6 +6,8 @@ import msgspec
 
 from mncore.host import KeysPublished as KeysPublished, SecretRevealed as SecretRevealed
 from mncore.host import LogUpgraded as LogUpgraded
+from mncore.host import BatchUndone as BatchUndone, Corrected as Corrected, PaceSet as PaceSet
+from mncore.host import StandingOrdersSet as StandingOrdersSet, UndoConsented as UndoConsented
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Empire, Phase, Track
 from mncore.rulesets.empires.ids import BuildingKind, ProvinceId, TileId, Token, UnitKind  # phases 3 and 5
@@ -69,7 +71,8 @@ class PositionLoaded(Event, frozen=True, kw_only=True):
 
 
 CoreEvent = (GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
-             | LogUpgraded | KeysPublished)
+             | LogUpgraded | KeysPublished | BatchUndone | UndoConsented | Corrected | PaceSet
+             | StandingOrdersSet)
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------

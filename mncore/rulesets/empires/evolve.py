@@ -34,6 +34,10 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return replace(state, secret=secret)
         case ev.KeysPublished():
             return state  # the kernel reads the keys from the log (mncore/trust.py)
+        case ev.BatchUndone() | ev.Corrected():
+            return state  # the kernel's replay skips the events taken back (mncore/pbem.py)
+        case ev.UndoConsented() | ev.PaceSet() | ev.StandingOrdersSet():
+            return state  # the kernel reads them from the log (mncore/pbem.py)
         case ev.GameWon(empires=empires, condition=condition, detail=detail):
             return replace(state, winner=Victory(empires=empires, condition=condition,
                                                  round=state.round, detail=detail))

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import (PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
+from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
                          upgrade_events)
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
 from mncore.store import Row
@@ -94,6 +94,8 @@ class Empires:
                 events = list(upgrade_events(command))
             case PublishKeys() | SignedOrders():
                 kernel_only(command)
+            case _ if isinstance(command, PBEM_COMMANDS):
+                kernel_only(command)
             case _:
                 return decide_folded(state, command, rng)
         return events, replay(events, state)
@@ -109,7 +111,7 @@ class Empires:
                     fair_play=s.options.fair_play, sandbox=s.options.sandbox,
                     forked_at=s.options.fork_of.at if s.options.fork_of else 0,
                     over=won is not None, result=result, round=s.round,
-                    players={e: es.player for e, es in s.empires.items()})
+                    players={e: es.player for e, es in s.empires.items()}, phase=s.phase)
 
     def named(self, state: Any, game_id: str) -> GameState:
         return replace(cast(GameState, state), game_id=game_id)
@@ -218,6 +220,24 @@ class Empires:
 
     def side_name(self, side: str) -> str:
         return next((e.name for e in load_ruleset().empires if e.id == side), side)
+
+    # --- play by email: defaults, forced answers, what reveals (docs/defaults.md) -----------------
+
+    def default_orders(self, state: Any, side: str) -> tuple[str, ...]:
+        from mncore.rulesets.empires.defaults import default_orders
+        return default_orders(state, cast(Empire, side))
+
+    def forced_orders(self, state: Any, side: str) -> tuple[str, ...] | None:
+        from mncore.rulesets.empires.defaults import forced_orders
+        return forced_orders(state, cast(Empire, side))
+
+    def reveals(self, event: Any) -> bool:
+        from mncore.rulesets.empires.defaults import reveals
+        return reveals(event)
+
+    def phases(self) -> tuple[str, ...]:
+        from mncore.rulesets.empires.ids import PHASES
+        return tuple(PHASES)
 
     def conceal(self, state: Any, viewer: str, rng: Rng) -> GameState:
         """The face-down display tiles and the legendary pile in an order drawn from rng: what
