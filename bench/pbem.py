@@ -49,7 +49,7 @@ from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.store import Store  # noqa: E402
 
 GOAL = 3.0
-MAX_CYCLES = 4_000
+MAX_CYCLES = int(__import__("os").environ.get("PBEM_CYCLES", "4000"))
 BATCH = 8  # at most this many orders in one block
 HOST = "host@example.org"
 _GUESS = Rng(b"a player's guess at the dice", "bench")
@@ -106,7 +106,7 @@ def play(players: int, seed: int) -> tuple[int, dict[str, int], dict[str, int], 
     board = load_board()
     empires = playable_empires(board, players)
     cmd = CreateGame(board=board, players={e: e.title() for e in empires}, display="first-game",
-                     fair_play=False)
+                     fair_play=True)
     private = {e: signing.new_keypair() for e in empires}
     keys = PublishKeys(keys={e: pub for e, (_, pub) in private.items()})
     sent = dict.fromkeys(empires, 0)

@@ -10,10 +10,13 @@ from typing import Any
 
 import msgspec
 
-from mncore import game, redaction, trust
+from mncore import game, pbem, redaction, trust
 from mncore.errors import InvalidCommand
+from mncore.host import SERVICE_ACTORS
 from mncore.protocol import Option, Pending, Reports, Ruleset
+from mncore.store import Row
 
+CORRECTED = "Corrected"  # the host's correction event (K3): every side reads its reason
 SIGN_LINE = "mn sign --key KEYFILE --game {game} --seq {seq} --head {head} 'ORDER' ..."
 
 
@@ -22,6 +25,8 @@ class Line(msgspec.Struct, frozen=True, kw_only=True):
 
     seq: int
     text: str
+    undone: bool = False  # taken back by an undo or a correction: in the log, skipped by replay
+    act: str = ""  # the service's act for the side: "forced", "standing", "deadline" (else "")
 
 
 class Group(msgspec.Struct, frozen=True, kw_only=True):
@@ -38,6 +43,7 @@ class Wait(msgspec.Struct, frozen=True, kw_only=True):
     name: str  # the side's display name
     kind: str
     text: str
+    due: str | None = None  # its deadline (ISO 8601, UTC), if the host set one (mn deadline)
 
 
 class Receipt(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,6 +67,8 @@ class TurnReport(msgspec.Struct, frozen=True, kw_only=True):
     board: str  # the board as the side sees it (the ruleset's show text)
     resources: str
     decide: list[Wait]  # what the side must decide now
+    deadline: str | None  # when its decision falls to the default (docs/defaults.md), if ever
+    corrections: list[Line]  # the host's corrections since `since`, each with its reason (K3)
     options: list[Option]  # the orders it may give now, whole lines or templates with their parts
     waiting_for: list[Wait]  # what the game waits for from the other sides
     over: bool
@@ -78,17 +86,21 @@ def phase_of(ruleset: Ruleset, state: Any) -> str:
     return f"round {round_}" if round_ else "set-up"
 
 
-def grouped(ruleset: Ruleset, events: list[Any], side: str, since: int, opened: bool) -> list[Group]:
+def grouped(ruleset: Ruleset, rows: list[Row], events: list[Any], side: str, since: int,
+            opened: bool) -> list[Group]:
     """The events after `since`, one sentence each as side may read it, under their phase's heading
-    (the phase of the state each event leads to)."""
+    (the phase of the state each event leads to; an event taken back changes no state)."""
+    gone = pbem.undone_seqs(rows)
     state = ruleset.initial("")
     out: list[Group] = []
-    for seq, event in enumerate(events, start=1):
-        state = ruleset.evolve(state, event)
-        if seq <= since:
+    for row, event in zip(rows, events, strict=True):
+        if row.seq not in gone:
+            state = ruleset.evolve(state, event)
+        if row.seq <= since:
             continue
         heading = phase_of(ruleset, state)
-        line = Line(seq=seq, text=redaction.describe(ruleset, event, side, opened))
+        line = Line(seq=row.seq, text=redaction.describe(ruleset, event, side, opened),
+                    undone=row.seq in gone, act=row.actor if row.actor in SERVICE_ACTORS else "")
         if out and out[-1].phase == heading:
             out[-1].events.append(line)
         else:
@@ -96,44 +108,42 @@ def grouped(ruleset: Ruleset, events: list[Any], side: str, since: int, opened: 
     return out
 
 
-def waits(ruleset: Ruleset, state: Any, side: str) -> list[Wait]:
-    """Every decision pending as side may know it (its own in full, the others' as public)."""
+def waits(ruleset: Ruleset, state: Any, side: str, due: dict[str, str | None]) -> list[Wait]:
+    """Every decision pending as side may know it (its own in full, the others' as public), with
+    its deadline (`due`: side -> when, from pbem.waiting)."""
     found: list[Pending] = (ruleset.waiting(state, side) if isinstance(ruleset, Reports)
                             else ruleset.pending(state))
-    return [Wait(side=p.empire, name=ruleset.side_name(p.empire), kind=p.kind, text=p.text)
-            for p in found]
+    return [Wait(side=p.empire, name=ruleset.side_name(p.empire), kind=p.kind, text=p.text,
+                 due=due.get(p.empire)) for p in found]
 
 
-def make(ruleset: Ruleset, game_id: str, events: list[Any], state: Any, head: tuple[int, str],
-         side: str, since: int, signed: bool) -> TurnReport:
-    """The report for side of a game read whole (its events and the state they fold into)."""
+def of_game(loaded: game.Loaded, side: str, since: int) -> TurnReport:
+    """The report for side of a game read whole (a Loaded: its rows, events and state)."""
+    if not 0 <= since <= loaded.head[0]:
+        raise InvalidCommand(f"--since {since}: game {loaded.game_id} has events 1 to {loaded.head[0]}")
+    ruleset, state, game_id = loaded.ruleset, loaded.state, loaded.game_id
     meta = ruleset.meta(state)
     opened = meta.secret is not None
-    viewer = redaction.viewer_of(meta, side)
-    view = redaction.view(ruleset, state, viewer)
-    pending = waits(ruleset, state, side)
-    seq, hash_ = head
+    view = redaction.view(ruleset, state, redaction.viewer_of(meta, side))
+    due = {s: w.due for s, w in pbem.waiting(ruleset, pbem.Log(rows=loaded.rows,
+                                                                events=loaded.events)).items()}
+    pending = waits(ruleset, state, side, due)
+    events = grouped(ruleset, loaded.rows, loaded.events, side, since, opened)
+    seq, hash_ = loaded.head
+    signed = trust.ledger_of(ruleset, loaded.rows).published
     return TurnReport(
         game=game_id, side=side, name=ruleset.side_name(side), player=meta.players.get(side, ""),
-        phase=phase_of(ruleset, state), since=since,
-        events=grouped(ruleset, events, side, since, opened),
+        phase=phase_of(ruleset, state), since=since, events=events,
         board=ruleset.show_text(view),
         resources=ruleset.resources_text(view, side) if isinstance(ruleset, Reports) else "",
-        decide=[w for w in pending if w.side == side],
+        decide=[w for w in pending if w.side == side], deadline=due.get(side),
+        corrections=[ln for g in events for ln in g.events
+                     if loaded.rows[ln.seq - 1].type == CORRECTED],
         options=redaction.options(ruleset, state, side) if not meta.over else [],
         waiting_for=[w for w in pending if w.side != side],
         over=meta.over, result=meta.result,
         receipt=Receipt(game=game_id, seq=seq, head=hash_),
         sign=SIGN_LINE.format(game=game_id, seq=seq, head=hash_) if signed else "", view=view)
-
-
-def of_game(loaded: game.Loaded, side: str, since: int) -> TurnReport:
-    """The report for side of a game read whole."""
-    if not 0 <= since <= loaded.head[0]:
-        raise InvalidCommand(f"--since {since}: game {loaded.game_id} has events 1 to {loaded.head[0]}")
-    signed = trust.ledger_of(loaded.ruleset, loaded.rows).published
-    return make(loaded.ruleset, loaded.game_id, loaded.events, loaded.state, loaded.head, side, since,
-                signed)
 
 
 # --- the report in words -------------------------------------------------------------------------------
@@ -158,9 +168,11 @@ def _sections(r: TurnReport) -> list[tuple[str, list[str]]]:
     """The report's sections, each a heading and its lines, in the order a player reads them."""
     happened: list[str] = []
     for g in r.events:
-        happened += [f"{g.phase}:"] + [f"  {e.seq:>5}  {e.text}" for e in g.events]
+        happened += [f"{g.phase}:"] + [f"  {e.seq:>5}  {_marks(e)}{e.text}" for e in g.events]
     decide = ([f"{w.kind}: {w.text}" for w in r.decide] if r.decide
               else ["Nothing: the game does not wait for you now."])
+    if r.decide and r.deadline:
+        decide.append(f"Deadline: {r.deadline} (then the default of docs/defaults.md is taken)")
     if r.decide and r.options:
         decide += ["", "Your legal orders now (grammar: docs/orders.md):",
                    *(f"  {ln}" for ln in option_lines(r.options)), "",
@@ -168,14 +180,22 @@ def _sections(r: TurnReport) -> list[tuple[str, list[str]]]:
                      else ["Answer with your orders, one a line."])]
     return [
         (f"What happened since event {r.since}", happened or ["Nothing new."]),
+        *([("Host corrections", [f"{c.seq:>5}  {c.text}" for c in r.corrections])]
+          if r.corrections else []),
         ("Your board", r.board.splitlines()),
         *([("Your resources", [r.resources])] if r.resources else []),
         ("You must decide", decide if not r.over else [f"Nothing: the game is over. {r.result}"]),
         ("The game also waits for",
-         [f"{w.name}: {w.kind}: {w.text}" for w in r.waiting_for] or ["Nobody else."]),
+         [f"{w.name}: {w.kind}: {w.text}" + (f" (deadline {w.due})" if w.due else "")
+          for w in r.waiting_for] or ["Nobody else."]),
         ("Receipt", [f"game {r.receipt.game}, event {r.receipt.seq}, head {r.receipt.head}",
                      "Keep it: mn verify EXPORT --head HASH shows the log was not cut or rewritten."]),
     ]
+
+
+def _marks(line: Line) -> str:
+    """[undone] before an event taken back, [forced] / [standing] / [deadline] before a service act."""
+    return ("[undone] " if line.undone else "") + (f"[{line.act}] " if line.act else "")
 
 
 def title_line(r: TurnReport) -> str:
@@ -199,10 +219,15 @@ def markdown(r: TurnReport) -> str:
         if heading in ("Your board", "You must decide"):
             out += ["```", *lines, "```"]
         elif heading.startswith("What happened"):
-            out += [f"### {ln[:-1]}" if not ln.startswith(" ") else f"- {ln.strip()}" for ln in lines]
+            out += [f"### {ln[:-1]}" if not ln.startswith(" ") else _md_event(ln.strip()) for ln in lines]
         else:
             out += [f"- {ln.strip()}" if ln.strip() else "" for ln in lines]
     return "\n".join(out) + "\n"
+
+
+def _md_event(line: str) -> str:
+    """An event line as a Markdown item; one taken back struck out, as mn log marks it [undone]."""
+    return f"- ~~{line.replace('[undone] ', '', 1)}~~ (undone)" if "[undone] " in line else f"- {line}"
 
 
 def doc(r: TurnReport) -> Any:

@@ -112,7 +112,7 @@ def test_the_json_report_has_the_documented_fields(db: Path, toy: str) -> None:
     documented = set(re.findall(r"^\| `([^`]+)`", section, flags=re.M))
 
     assert set(report) == documented
-    assert report["waiting_for"] == [{"side": "red", "name": "Red", "kind": "muster",
+    assert report["waiting_for"] == [{"side": "red", "name": "Red", "kind": "muster", "due": None,
                                       "text": "muster a unit or pass"}]
     assert report["decide"] == [] and report["receipt"]["seq"] == 5
 

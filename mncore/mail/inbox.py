@@ -13,6 +13,7 @@ import msgspec
 
 from mncore import game, redaction, signing
 from mncore.errors import DataError, MareNostrumError, RuleViolation
+from mncore.host import SERVICE_ACTORS
 from mncore.mail import blocks
 from mncore.store import Store
 
@@ -117,11 +118,19 @@ def apply_block(store: Store, text: str) -> Outcome:
     except MareNostrumError as err:
         return msgspec.structs.replace(base, message=err.message, code=err.exit_code,
                                        rule=err.section if isinstance(err, RuleViolation) else "")
-    ruleset, opened = loaded.ruleset, loaded.meta.secret is not None
-    events = tuple(f"{r.seq:>5}  {redaction.describe(ruleset, ruleset.decode_event(r.payload), block.side, opened)}"
+    rows += game.advance(store, block.game)  # forced answers and standing orders, as mn order does
+    after = game.current(store, block.game)
+    ruleset, opened = after.ruleset, after.meta.secret is not None
+    events = tuple(f"{r.seq:>5}  {_mark(r.actor)}"
+                   f"{redaction.describe(ruleset, ruleset.decode_event(r.payload), block.side, opened)}"
                    for r in rows)
-    return msgspec.structs.replace(base, applied=True, events=events, seq=loaded.head[0],
-                                   head=loaded.head[1])
+    return msgspec.structs.replace(base, applied=True, events=events, seq=after.head[0],
+                                   head=after.head[1])
+
+
+def _mark(actor: str) -> str:
+    """An act the service took for a side, marked as mn log marks it: [forced], [standing], [deadline]."""
+    return f"[{actor}] " if actor in SERVICE_ACTORS else ""
 
 
 NO_BLOCK = ("no signed order block was found in this message (a '-----BEGIN MARE NOSTRUM ORDERS-----' "
