@@ -266,3 +266,51 @@ def test_the_wrap_proof_block_survives_a_quoted_printable_reply(
                                          cte="quoted-printable"))
 
     assert "red applied" in out
+
+
+# --- undo and consent by mail (K1, K2) -----------------------------------------------------------
+
+def _send(db: Path, tmp_path: Path, text: str, name: str, sender: str = "ann@example.org") -> str:
+    """One block mailed and ingested: the body of its answer."""
+    _, outbox = ingest(db, tmp_path, letter(text, sender=sender, msg_id=f"<{name}@example.org>"),
+                       name=f"{name}.eml")
+    return body(answers(outbox)[-1])
+
+
+def test_an_undo_by_mail_takes_back_the_senders_last_batch(
+        db: Path, keys: Path, toy: str, tmp_path: Path) -> None:
+    """Red's block, then Red's signed 'undo': taken back at once (nobody acted since, nothing drawn);
+    the same undo block mailed again is refused as already applied."""
+    _send(db, tmp_path, block(db, keys, toy, "red", "muster hill"), "order")
+    undo = block(db, keys, toy, "red", "undo")
+
+    answer = _send(db, tmp_path, undo, "undo")
+    again = _refused(db, tmp_path, letter(undo, msg_id="<undo-again@example.org>"))
+
+    assert "APPLIED" in answer and "7  Red took back events 6 to 6; replay skips them (ruling K1)." in answer
+    assert "was already applied at event 7" in again
+    assert "red" in Path(str(db) + ".mail.json").read_text()
+
+
+def test_an_undo_by_mail_with_nothing_to_take_back_is_refused_citing_k1(
+        db: Path, keys: Path, toy: str, tmp_path: Path) -> None:
+    """Red has given no orders: its undo is refused with the ruling, nothing written."""
+    answer = _refused(db, tmp_path, letter(block(db, keys, toy, "red", "undo")))
+
+    assert "REFUSED (exit 1): Red has no batch of orders to take back [rule kernel:K1]" in answer
+
+
+def test_an_undo_after_another_side_acted_waits_for_its_consent_by_mail(
+        db: Path, keys: Path, toy: str, tmp_path: Path) -> None:
+    """Red mustered, Blue passed: Red's undo asks Blue's consent (K2); Blue's signed 'consent 6'
+    completes it, and both of their batches are taken back."""
+    _send(db, tmp_path, block(db, keys, toy, "red", "muster hill"), "red")
+    _send(db, tmp_path, block(db, keys, toy, "blue", "pass"), "blue", sender="ben@example.org")
+
+    asked = _send(db, tmp_path, block(db, keys, toy, "red", "undo"), "undo")
+    given = _send(db, tmp_path, block(db, keys, toy, "blue", "consent 6"), "consent",
+                  sender="ben@example.org")
+
+    assert "Note: the undo waits for the consent of Blue (ruling K2)" in asked
+    assert "Red took back events 6 to" in given
+    assert mn(db, "verify", toy).exit_code == 0

@@ -207,3 +207,34 @@ def test_a_player_with_mn_alone_verifies_the_export_mailed_with_the_report(
     assert held.exit_code == 0, held.output
     assert other.exit_code == 4
     assert not nowhere.exists()
+
+
+def test_a_report_marks_what_was_taken_back_and_names_corrections_and_deadlines(
+        db: Path, toy: str) -> None:
+    """Red's order taken back (K1) reads [undone]; the host's correction (K3) is listed with its
+    reason; with deadlines set (K4) the side's decision carries its deadline."""
+    assert mn(db, "report", toy, "--as", "blue").exit_code == 0
+    for args in (["order", toy, "--as", "red", "muster hill"], ["undo", toy, "--as", "red"],
+                 ["order", toy, "--as", "red", "muster ford"], ["order", toy, "--as", "blue", "pass"],
+                 ["correct", toy, "--batch", "9", "--reason", "Blue meant to muster in Marsh"],
+                 ["deadline", toy, "--hours", "24", "--now", "2030-01-01T00:00:00+00:00"]):
+        assert mn(db, *args).exit_code == 0
+
+    text = mn(db, "report", toy, "--as", "blue").stdout
+
+    happened = text.split("What happened since event 5\n", 1)[1].split("\n\n", 1)[0]
+    assert happened.splitlines()[2:] == [
+        "      6  [undone] Red mustered a unit in Hill",
+        "      7  Red took back events 6 to 6; replay skips them (ruling K1).",
+        "      8  Red mustered a unit in Ford",
+        "      9  [undone] Blue passed",
+        "     10  [undone] Round 2: the muster phase began",
+        "     11  Host correction: events 9 to 10 are undone. Reason: Blue meant to muster in Marsh "
+        "(ruling K3).",
+        "     12  Pace set: 24 hours for each decision (rulings K4, K5)."]
+    assert ("Host corrections\n----------------\n   11  Host correction: events 9 to 10 are undone. "
+            "Reason: Blue meant to muster in Marsh (ruling K3).\n") in text
+    assert ("muster: muster a unit or pass\n"
+            "Deadline: 2030-01-02T00:00:00+00:00 (then the default of docs/defaults.md is taken)\n") in text
+    markdown = mn(db, "report", toy, "--as", "red", "--format", "markdown", "--since", "5").stdout
+    assert "- ~~6  Red mustered a unit in Hill~~ (undone)" in markdown

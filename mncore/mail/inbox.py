@@ -14,7 +14,8 @@ import msgspec
 from mncore import game, redaction, signing
 from mncore.errors import DataError, MareNostrumError, RuleViolation
 from mncore.host import SERVICE_ACTORS
-from mncore.mail import blocks
+from mncore.mail import acts, blocks
+from mncore.mail.book import Book
 from mncore.store import Store
 
 
@@ -31,6 +32,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     events: tuple[str, ...] = ()  # the applied events as the block's side reads them
     seq: int = 0  # the receipt: the last event and its hash after the block
     head: str = ""
+    note: str = ""  # what is still wanted (an undo waiting for consents)
 
 
 class Letter(msgspec.Struct, frozen=True, kw_only=True):
@@ -105,16 +107,21 @@ def _maildir(path: str) -> Iterator[tuple[str, EmailMessage]]:
         box[key] = stored
 
 
-def apply_block(store: Store, text: str) -> Outcome:
-    """One block applied whole through game.submit_signed, or refused with its reason (nothing written)."""
+def apply_block(store: Store, text: str, book: Book) -> Outcome:
+    """One block applied whole through game.submit_signed (an undo or a consent through
+    mail.acts), or refused with its reason (nothing written)."""
     try:
         block = signing.parse_block(text, "the block")
     except MareNostrumError as err:
         return Outcome(applied=False, message=err.message, code=err.exit_code)
     base = Outcome(applied=False, message="", game=block.game, side=block.side, orders=block.orders)
+    missing: list[str] = []
     try:
-        loaded = game.current(store, block.game)
-        loaded, rows = game.submit_signed(store, loaded, block)
+        if acts.is_act(block):
+            store.require_game(block.game)
+            rows, missing = acts.apply(store, block, book.page(block.game))
+        else:
+            rows = game.submit_signed(store, game.current(store, block.game), block)[1]
     except MareNostrumError as err:
         return msgspec.structs.replace(base, message=err.message, code=err.exit_code,
                                        rule=err.section if isinstance(err, RuleViolation) else "")
@@ -124,8 +131,10 @@ def apply_block(store: Store, text: str) -> Outcome:
     events = tuple(f"{r.seq:>5}  {_mark(r.actor)}"
                    f"{redaction.describe(ruleset, ruleset.decode_event(r.payload), block.side, opened)}"
                    for r in rows)
+    note = (f"the undo waits for the consent of {', '.join(ruleset.side_name(s) for s in missing)} "
+            "(ruling K2): each sends a signed block 'consent N'" if missing else "")
     return msgspec.structs.replace(base, applied=True, events=events, seq=after.head[0],
-                                   head=after.head[1])
+                                   head=after.head[1], note=note)
 
 
 def _mark(actor: str) -> str:
@@ -137,10 +146,11 @@ NO_BLOCK = ("no signed order block was found in this message (a '-----BEGIN MARE
             "line, the fields, an '-----END MARE NOSTRUM ORDERS-----' line); make one with mn sign")
 
 
-def read_letter(store: Store, msg: EmailMessage) -> Letter:
-    """Every block of one message applied in turn, each whole or not at all."""
+def read_letter(store: Store, msg: EmailMessage, book: Book) -> Letter:
+    """Every block of one message applied in turn, each whole or not at all (the book notes the
+    undo and consent blocks applied: the caller saves it)."""
     found = blocks.found(msg)
-    outcomes = ([apply_block(store, text) for text in found] if found
+    outcomes = ([apply_block(store, text, book) for text in found] if found
                 else [Outcome(applied=False, message=NO_BLOCK, code=2)])
     return Letter(sender=str(msg.get("Reply-To") or msg.get("From") or ""),
                   subject=str(msg.get("Subject") or ""), message_id=str(msg.get("Message-ID") or ""),

@@ -53,7 +53,8 @@ def _outcome_lines(n: int, o: Outcome) -> list[str]:
     orders = [f"    {line}" for line in o.orders]
     if o.applied:
         return [f"{where}: APPLIED, all its orders as one batch.", *orders, "", "What happened:",
-                *o.events, "", f"Receipt: game {o.game}, event {o.seq}, head {o.head}", ""]
+                *o.events, *([f"Note: {o.note}"] if o.note else []), "",
+                f"Receipt: game {o.game}, event {o.seq}, head {o.head}", ""]
     rule = f" [rule {o.rule}]" if o.rule and f"[rule {o.rule}]" not in o.message else ""
     return [f"{where}: REFUSED (exit {o.code}): {o.message}{rule}", *orders,
             "Nothing was written: none of its orders was applied.", ""]
