@@ -442,14 +442,14 @@ def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
                          "(an imported game: only the database it was created in has it)")
     if not loaded.meta.over and not force:
         raise InvalidCommand(f"game {game_id} is still running: revealing the secret now lets every "
-                             "player foresee the remaining draws; pass --force to reveal anyway (ruling R6)")
+                             "player foresee the remaining draws; pass --force to reveal anyway (ruling K8)")
     return submit(store, loaded, loaded.ruleset.reveal(secret))[1]
 
 
 def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loaded:
     """A sandbox copy of events 1..at of a game, marked as a fork; the original is untouched.
 
-    The fork draws from its own new secret, never the original's (ruling R5).
+    The fork draws from its own new secret, never the original's (ruling K7).
     """
     src = load(store, game_id, at)
     if at < 1 or at > len(src.rows):

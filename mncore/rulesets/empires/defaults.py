@@ -16,13 +16,16 @@ from mncore.rulesets.empires.text import parse_order
 # The answers that do least, tried first (docs/defaults.md): end a turn, make no peace, keep nothing
 # past the Build phase, offer nothing when the exchange value allows it.
 PASSIVE = ("done", "no peace", "keep nothing", "offer nothing")
+# Decisions a side may take and need not: nobody answers them for it (10.perseus)
+OPTIONAL = frozenset({"perseus"})
 
 
 def _options(state: GameState, empire: Empire) -> list[Option]:
     """The empire's answers to its pending decision: the phase's options (never a sandbox's fixes)."""
     if state.winner is not None or state.board is None:
         return []
-    if not any(p.empire == empire for p in pending(state)):
+    kinds = {p.kind for p in pending(state) if p.empire == empire}
+    if not kinds or kinds <= OPTIONAL:
         return []
     return list(rules_for(state.phase).options(state, empire))
 

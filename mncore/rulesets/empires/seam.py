@@ -120,6 +120,7 @@ class Empires:
         return str(command.empire) if isinstance(command, cm.Order) else HOST
 
     def fork_created(self, first: Any, commitment: str, fork: ForkRef) -> ev.GameCreated:
+        # a sandbox with its own secret: ruling R5, now the kernel's K7
         assert isinstance(first, ev.GameCreated)
         info = ForkInfo(game=fork.game, at=fork.at, head_hash=fork.head_hash, commitment=fork.commitment)
         return replace(first, commitment=commitment, options=replace(
@@ -169,6 +170,7 @@ class Empires:
         return chosen, ()
 
     def reveal(self, secret: str) -> RevealSecret:
+        # refused while the game runs unless forced: ruling R6, now the kernel's K8
         return RevealSecret(secret=secret)
 
     # --- what is pending, what may be ordered, in words ----------------------------------------
