@@ -13,7 +13,8 @@ from mncore.dice import Rng, SecretNeeded
 from mncore.errors import CommandRejected, InvalidCommand, RuleViolation
 from mncore.host import (DEADLINE, FORCED, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo, Corrected,
                          CorrectBatch, DefaultOrders, ForcedOrders, OrderBatch, PaceSet, SetPace,
-                         SetStandingOrders, StandingOrder, StandingOrdersSet, UndoBatch, UndoConsented)
+                         SetStandingOrders, SignedOrders, StandingOrder, StandingOrdersSet, UndoBatch,
+                         UndoConsented)
 from mncore.protocol import HOST, Defaults, Ruleset
 from mncore.store import Row
 
@@ -76,8 +77,9 @@ def giver_of(ruleset: Ruleset, command: Any) -> str:
     if isinstance(command, CorrectBatch | SetPace):
         return HOST
     side = getattr(command, "side", None)
-    if isinstance(command, (OrderBatch, UndoBatch, ConsentUndo, DefaultOrders, ForcedOrders,
-                            SetStandingOrders, StandingOrder)) and isinstance(side, str):
+    # a signed block is its signer's batch (mail's undo takes it back: mncore/mail/acts.py)
+    if isinstance(command, (OrderBatch, SignedOrders, UndoBatch, ConsentUndo, DefaultOrders,
+                            ForcedOrders, SetStandingOrders, StandingOrder)) and isinstance(side, str):
         return side
     return ruleset.actor_of(command)
 
