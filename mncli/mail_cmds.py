@@ -90,8 +90,11 @@ def ingest(ctx: click.Context, source: str, outbox_dir: str) -> None:
               help="The Maildir the reports are written to (made if missing).")
 @click.option("--as", "only", multiple=True, metavar="EMPIRE",
               help="Only this empire's report (repeat for several) [default: every empire with news].")
+@click.option("--waiting", is_flag=True,
+              help="Only the empires the game waits for now (the others read the news in their next).")
 @click.pass_context
-def outbox_cmd(ctx: click.Context, game_id: str, outbox_dir: str, only: tuple[str, ...]) -> None:
+def outbox_cmd(ctx: click.Context, game_id: str, outbox_dir: str, only: tuple[str, ...],
+               waiting: bool) -> None:
     """Write each empire's report since its last one, as a ready-to-send mail, into DIR/new.
 
     An empire with nothing new since its last report gets none (unless named with --as). Every
@@ -104,6 +107,9 @@ def outbox_cmd(ctx: click.Context, game_id: str, outbox_dir: str, only: tuple[st
     page = book.page(game_id)
     sides = ([resolve_side_in_game(ruleset, loaded.state, s) for s in only] if only
              else [s for s in loaded.meta.sides if page.reported.get(s, 0) < loaded.head[0]])
+    if waiting:
+        pending = {p.empire for p in ruleset.pending(loaded.state)}
+        sides = [s for s in sides if s in pending]
     made = [outbox.report_mail(loaded, side, page.reported.get(side, 0), page) for side in sides]
     box = outbox.maildir(outbox_dir)
     for side, (r, msg) in zip(sides, made, strict=True):

@@ -17,6 +17,7 @@ from click.testing import CliRunner, Result
 
 from mncli.cli import main
 from mncore import signing
+from mncore.mail.inbox import arrival
 
 
 def mn(db: Path, *args: str, input: str | bytes | None = None) -> Result:
@@ -80,7 +81,7 @@ def read_eml(path: Path) -> EmailMessage:
 
 def answers(outbox: Path) -> list[EmailMessage]:
     """The messages waiting in an outbox's new/, oldest first."""
-    return [read_eml(p) for p in sorted((outbox / "new").iterdir(), key=lambda p: p.name)]
+    return [read_eml(p) for p in sorted((outbox / "new").iterdir(), key=lambda p: arrival(p.name))]
 
 
 def body(msg: EmailMessage) -> str:

@@ -311,6 +311,7 @@ def test_an_undo_after_another_side_acted_waits_for_its_consent_by_mail(
     given = _send(db, tmp_path, block(db, keys, toy, "blue", "consent 6"), "consent",
                   sender="ben@example.org")
 
-    assert "Note: the undo waits for the consent of Blue (ruling K2)" in asked
+    assert ("Note: the undo of the batch of event 6 waits for the consent of Blue (ruling K2): each "
+            "sends a signed block 'consent 6'") in asked
     assert "Red took back events 6 to" in given
     assert mn(db, "verify", toy).exit_code == 0

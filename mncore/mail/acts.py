@@ -48,9 +48,9 @@ def _checked(loaded: game.Loaded, block: SignedOrders, page: GameBook) -> None:
                              "which is not an event of this log")
 
 
-def apply(store: Store, block: SignedOrders, page: GameBook) -> tuple[list[Row], list[str]]:
-    """Take back the side's last batch, or give its consent, as the block asks: the rows written and
-    the sides whose consent is still wanted (K2).
+def apply(store: Store, block: SignedOrders, page: GameBook) -> tuple[list[Row], list[str], int]:
+    """Take back the side's last batch, or give its consent, as the block asks: the rows written,
+    the sides whose consent is still wanted (K2) and the first event of the batch concerned.
 
     An undo answers the head it was signed against: if the side gave orders after it, the block
     would take back a batch its player had not seen, and is refused as stale."""
@@ -67,7 +67,8 @@ def apply(store: Store, block: SignedOrders, page: GameBook) -> tuple[list[Row],
     else:
         match = _CONSENT.fullmatch(line)
         assert match is not None  # is_act() let only these two shapes through
-        rows, missing = game.consent(store, block.game, block.side, int(match[1]))
+        last = int(match[1])
+        rows, missing = game.consent(store, block.game, block.side, last)
     page.acts[block.nonce] = rows[0].seq if rows else loaded.head[0]
     page.evidence[block.nonce] = signing.armour(block)
-    return rows, missing
+    return rows, missing, last

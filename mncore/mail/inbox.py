@@ -6,6 +6,7 @@ import email
 import email.policy
 import mailbox
 import os
+import re
 from collections.abc import Iterator
 from email.message import EmailMessage
 
@@ -97,7 +98,7 @@ def _maildir(path: str) -> Iterator[tuple[str, EmailMessage]]:
     if not all(os.path.isdir(os.path.join(path, sub)) for sub in ("cur", "new", "tmp")):
         raise DataError(path, ["a folder that is not a Maildir (cur/, new/ and tmp/ expected)"])
     box = mailbox.Maildir(path, factory=None, create=False)
-    for key in sorted(box.keys()):
+    for key in sorted(box.keys(), key=arrival):
         stored = box.get_message(key)
         if "S" in stored.get_flags():
             continue  # read before: each message is taken once
@@ -105,6 +106,16 @@ def _maildir(path: str) -> Iterator[tuple[str, EmailMessage]]:
         stored.set_subdir("cur")
         stored.add_flag("S")
         box[key] = stored
+
+
+_KEY = re.compile(r"(\d+)\.M(\d+)P\d+Q(\d+)")
+
+
+def arrival(key: str) -> tuple[int, int, int, str]:
+    """The order messages arrived in, from Python's Maildir names (seconds, microseconds not
+    zero-padded, a counter); other names after, by name."""
+    m = _KEY.match(key)
+    return (int(m[1]), int(m[2]), int(m[3]), key) if m else (2 ** 62, 0, 0, key)
 
 
 def apply_block(store: Store, text: str, book: Book) -> Outcome:
@@ -116,10 +127,11 @@ def apply_block(store: Store, text: str, book: Book) -> Outcome:
         return Outcome(applied=False, message=err.message, code=err.exit_code)
     base = Outcome(applied=False, message="", game=block.game, side=block.side, orders=block.orders)
     missing: list[str] = []
+    batch = 0
     try:
         if acts.is_act(block):
             store.require_game(block.game)
-            rows, missing = acts.apply(store, block, book.page(block.game))
+            rows, missing, batch = acts.apply(store, block, book.page(block.game))
         else:
             rows = game.submit_signed(store, game.current(store, block.game), block)[1]
     except MareNostrumError as err:
@@ -131,8 +143,9 @@ def apply_block(store: Store, text: str, book: Book) -> Outcome:
     events = tuple(f"{r.seq:>5}  {_mark(r.actor)}"
                    f"{redaction.describe(ruleset, ruleset.decode_event(r.payload), block.side, opened)}"
                    for r in rows)
-    note = (f"the undo waits for the consent of {', '.join(ruleset.side_name(s) for s in missing)} "
-            "(ruling K2): each sends a signed block 'consent N'" if missing else "")
+    note = (f"the undo of the batch of event {batch} waits for the consent of "
+            f"{', '.join(ruleset.side_name(s) for s in missing)} (ruling K2): each sends a signed "
+            f"block 'consent {batch}'" if missing else "")
     return msgspec.structs.replace(base, applied=True, events=events, seq=after.head[0],
                                    head=after.head[1], note=note)
 
