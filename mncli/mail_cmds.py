@@ -136,4 +136,38 @@ def send(outbox_dir: str, smtp: str) -> None:
     click.echo(f"{len(sent)} mail(s) sent")
 
 
+@mail.command("open")
+@click.argument("message", metavar="MESSAGE.eml", type=click.Path(dir_okay=False))
+@click.option("--head", "held", default=None, metavar="HASH",
+              help="A head you kept from an earlier report: the log mailed now must still hold it.")
+@click.option("--save", "save_dir", default=None, type=click.Path(file_okay=False), metavar="DIR",
+              help="Also write the attachments (board picture, report JSON, your export) into DIR.")
+def open_cmd(message: str, held: str | None, save_dir: str | None) -> None:
+    """For a player: read a report mailed by the host, and check the export it carries (no database).
+
+    Prints the report, then verifies the attached export of your empire against the head in the
+    report's receipt and, with --head, against a head you kept from before; exit 4 if it fails.
+    """
+    msg = outbox.read_message(message)
+    part = msg.get_body(("plain",))
+    click.echo("" if part is None else str(part.get_content()), nl=False)
+    files = outbox.attachments(msg)
+    if save_dir is not None:
+        os.makedirs(save_dir, exist_ok=True)
+        for name, data in files.items():
+            with open(os.path.join(save_dir, os.path.basename(name)), "wb") as f:
+                f.write(data)
+    export = next((name for name in files if name.endswith(".jsonl")), None)
+    receipt = str(msg.get("X-MN-Receipt") or "").split()
+    if export is None or len(receipt) != 2:
+        click.echo("This mail carries no export to verify.")
+        return
+    for head in [receipt[1], *([held] if held else [])]:
+        report = game.verify_export(files[export], export, head)
+        if not report.ok:
+            click.echo(f"{export}: FAILED against head {head[:16]}…: {report.reason}", err=True)
+            raise click.exceptions.Exit(4)
+        click.echo(f"{export}: verified against head {head}, {report.events} events")
+
+
 GROUPS = [mail]

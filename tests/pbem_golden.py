@@ -9,15 +9,18 @@ correction, a deadline missed and defaulted; every refusal answered by mail, not
 
 from __future__ import annotations
 
+import datetime as dt
 import email
 import email.policy
 import email.utils
 import hashlib
+import itertools
 import json
 import mailbox
 import random
 import re
 import smtplib
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email.message import EmailMessage
@@ -42,7 +45,6 @@ EMPIRES = ("rome", "greece", "carthage", "egypt")
 PLAYERS = {"rome": "Ann", "greece": "Ben", "carthage": "Cat", "egypt": "Dee"}
 HOST = "host@example.org"
 T0 = "2030-01-01T00:00:00+00:00"
-LATE = "2030-02-01T00:00:00+00:00"  # a month later: every deadline of 24 hours has passed
 CORRECTION = "applied by mistake: the player's mail was meant for the next phase"
 MAX_CYCLES = 3_000
 _GUESS = Rng(b"a player's guess at the dice", "golden")
@@ -95,6 +97,7 @@ class Table:
         self.read = 0  # how many received mails the players have looked at
         self.rand = random.Random(SEED)
         self.sent: dict[str, str] = {}  # side -> the text of the last mail it sent
+        self.clock = Clock()
 
     def mn(self, *args: str) -> Result:
         result = CliRunner().invoke(main, ["--db", str(self.db), *args])
@@ -120,7 +123,7 @@ class Table:
         for side in EMPIRES:
             self.mn("mail", "address", GAME, side, address(side))
         self.mn("mail", "address", GAME, "host", HOST)
-        self.mn("deadline", GAME, "--hours", "24", "--forced", "--now", T0)
+        self.mn("deadline", GAME, "--hours", "24", "--forced")
 
     def post(self) -> None:
         """The host's round of mail: reports to those the game waits for, and every answer, sent."""
@@ -206,15 +209,47 @@ def _body(msg: EmailMessage) -> str:
     return "" if part is None else str(part.get_content())
 
 
+class Clock:
+    """The time each row is recorded at, a minute per row from T0: the chain hashes the time, the
+    players sign the head and a signed block's dice come from its signature, so a game played
+    again gives the same dice only on the same clock."""
+
+    def __init__(self) -> None:
+        self.ticks = itertools.count()
+        self.start = dt.datetime.fromisoformat(T0)
+
+    def __call__(self) -> str:
+        return (self.start + dt.timedelta(minutes=next(self.ticks))).isoformat(timespec="microseconds")
+
+    def later(self, hours: int) -> str:
+        """A time that many hours after now, from which the clock then goes on (mn tick --now)."""
+        self.start += dt.timedelta(hours=hours)
+        return self()
+
+
+@contextmanager
+def fixed_clock() -> Iterator[Clock]:
+    real = game.utc_now
+    clock = Clock()
+    game.utc_now = clock
+    try:
+        yield clock
+    finally:
+        game.utc_now = real
+
+
 def play(tmp: Path) -> tuple[Path, Script]:
     """Play the game to a win through mail; the host's database and what the script saw."""
     script = Script()
-    with smtp_to_maildir(tmp / "host-inbox") as (host, port, received):
+    with fixed_clock() as clock, smtp_to_maildir(tmp / "host-inbox") as (host, port, received):
         table = Table(tmp, (host, port), received)
+        table.clock = clock
         table.start()
         for cycle in range(MAX_CYCLES):
             script.cycles = cycle
             status = json.loads(table.mn("status", GAME, "--json").stdout)
+            if cycle % 25 == 0:
+                print(f"cycle {cycle}: round {status['round']}, {status['phase']}", file=sys.stderr, flush=True)
             if status["winner"]:
                 break
             table.post()
@@ -253,7 +288,7 @@ def _moments(table: Table, script: Script, cycle: int, waiting: list[str]) -> se
         seen["undo refused"] = table.ingest()[-1]
         return set(EMPIRES)  # every report of this cycle is stale now
     if cycle >= 12 and "ticked" not in seen and waiting:  # deadlines missed: the host's cron, late
-        table.mn("tick", GAME, "--now", LATE)
+        table.mn("tick", GAME, "--now", table.clock.later(48))
         seen["ticked"] = ",".join(waiting)
         return set(EMPIRES)
     return set()
@@ -292,7 +327,6 @@ def export(db: Path) -> bytes:
 
 if __name__ == "__main__":
     import logging
-    import sys
     import tempfile
 
     logging.disable(logging.CRITICAL)

@@ -82,6 +82,30 @@ def answer_message(letter: Letter, sender: str) -> EmailMessage:
     return msg
 
 
+def read_message(path: str) -> EmailMessage:
+    """A mail from a .eml file; DataError if it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as err:
+        raise DataError(path, [f"cannot read it ({err.strerror})"]) from None
+    msg = email.message_from_bytes(data, policy=email.policy.default)
+    if not isinstance(msg, EmailMessage) or not msg.keys():
+        raise DataError(path, ["not a mail (no headers)"])
+    return msg
+
+
+def attachments(msg: EmailMessage) -> dict[str, bytes]:
+    """A mail's attachments by file name, as bytes."""
+    out: dict[str, bytes] = {}
+    for part in msg.iter_attachments():
+        name = part.get_filename()
+        data = part.get_payload(decode=True)
+        if name and isinstance(data, bytes):
+            out[name] = data
+    return out
+
+
 def maildir(path: str) -> mailbox.Maildir:
     """The Maildir at path, made if there is none; DataError if path is something else."""
     if os.path.exists(path) and not os.path.isdir(path):
