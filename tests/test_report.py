@@ -238,3 +238,26 @@ def test_a_report_marks_what_was_taken_back_and_names_corrections_and_deadlines(
             "Deadline: 2030-01-02T00:00:00+00:00 (then the default of docs/defaults.md is taken)\n") in text
     markdown = mn(db, "report", toy, "--as", "red", "--format", "markdown", "--since", "5").stdout
     assert "- ~~6  Red mustered a unit in Hill~~ (undone)" in markdown
+
+
+def test_mn_mail_open_prints_the_report_and_verifies_its_export_without_a_database(
+        empires: tuple[Path, Path]) -> None:
+    """A player runs mn mail open on the mailed report: the text, then its export verified against
+    the receipt's head; a head the player kept that this log does not hold fails it (exit 4)."""
+    db, tmp = empires
+    mailed = tmp / "c.eml"
+    assert mn(db, "report", "e1", "--as", "carthage", "--format", "eml", "-o", str(mailed),
+              "--no-record").exit_code == 0
+    nowhere = tmp / "cat" / "none.db"
+    seq, hash_ = head(db, "e1")
+
+    opened = mn(nowhere, "mail", "open", str(mailed), "--save", str(tmp / "cat"))
+    other = mn(nowhere, "mail", "open", str(mailed), "--head", "1" * 64)
+
+    assert opened.exit_code == 0, opened.output
+    assert opened.stdout.startswith("Game e1, round 1, Trade Resources phase: report for Carthage (Cat)\n")
+    assert opened.stdout.endswith(f"e1-carthage.jsonl: verified against head {hash_}, {seq} events\n")
+    assert sorted(p.name for p in (tmp / "cat").iterdir()) == [
+        f"e1-carthage-{seq}.json", f"e1-carthage-{seq}.svg", "e1-carthage.jsonl"]
+    assert other.exit_code == 4 and "FAILED against head 1111111111111111" in other.stderr
+    assert not nowhere.exists()
