@@ -23,6 +23,7 @@ def mail() -> None:
     mn mail ingest PATH|- --outbox DIR     apply the signed blocks in a .eml, an mbox or a Maildir
     mn mail outbox GAME --dir DIR          each empire's report, ready to send, into a Maildir
     mn mail send --dir DIR --smtp HOST:PORT  send what waits in DIR/new, moving each sent to DIR/cur
+    mn mail open REPORT.eml                for a player: read a mailed report, verify its export
     """
 
 
