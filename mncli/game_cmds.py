@@ -242,10 +242,9 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
     opened = loaded.meta.secret is not None
     wanted = _event_types(ruleset, types)
     # the round of each event is the round of the state it leads to, hence a fold from the start
-    state, in_round = ruleset.initial(""), {}
+    in_round = {}
     if rounds:
-        for r, event in zip(loaded.rows, loaded.events):
-            state = ruleset.evolve(state, event)
+        for r, state in zip(loaded.rows, pbem.states(ruleset, loaded.rows, loaded.events)):
             in_round[r.seq] = ruleset.meta(state).round
     docs = []
     gone = pbem.undone_seqs(loaded.rows)
@@ -320,8 +319,9 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
         if len(lines) == 1:  # several orders are named by number and text where they are decided
             err.message = f"'{lines[0]}': {err.message}"
         raise
-    rows += game.advance(store, game_id)
-    after = game.current(store, game_id)
+    answered = game.advance(store, game_id, cur=loaded)
+    after = game.current(store, game_id) if answered else loaded
+    rows += answered
     echo_rows(ruleset, rows, empire, after.meta.secret is not None)
     receipt(after)
 
@@ -353,8 +353,9 @@ def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str 
     if as_empire is not None and ruleset.resolve_side(as_empire) != block.side:
         raise SigningRefused(f"the block is signed as {block.side}, not --as {as_empire}")
     loaded, rows = game.submit_signed(store, loaded, block)
-    rows += game.advance(store, game_id)
-    after = game.current(store, game_id)
+    answered = game.advance(store, game_id, cur=loaded)
+    after = game.current(store, game_id) if answered else loaded
+    rows += answered
     echo_rows(ruleset, rows, block.side, after.meta.secret is not None)
     receipt(after)
 

@@ -111,7 +111,7 @@ def _phases(ruleset: Ruleset, items: tuple[str, ...]) -> dict[str, int]:
         name, sep, hours = item.partition("=")
         name = name.strip().casefold()
         if not sep or not hours.strip().isdigit():
-            raise InvalidCommand(f"--phase {item}: write PHASE=HOURS, e.g. build=72")
+            raise InvalidCommand(f"--phase {item}: write PHASE=HOURS (a phase of the game, hours a whole number)")
         if name not in known:
             raise InvalidCommand(f"--phase {item}: {name} is not a phase of {ruleset.name} "
                                  f"(phases: {', '.join(known) or 'none'})")

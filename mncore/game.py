@@ -266,7 +266,7 @@ def submit(store: Store, loaded: Loaded | Current, command: Any,
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
     secret = _secret(store, loaded.game_id)
-    read = pbem.Log(rows=loaded.rows, events=loaded.events) if isinstance(loaded, Loaded) else None
+    read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
                                  log=read)
@@ -286,6 +286,10 @@ def submit_signed(store: Store, loaded: Loaded | Current,
     From a Current, the rows the check reads are read one by one, and the decision pending when
     the block was signed is folded from the snapshot before it."""
     ruleset = loaded.ruleset
+    if pbem.act_kind(block.orders) is not None and isinstance(loaded, Current):
+        # undo, consent and standing orders are decided on the whole log (mncore/pbem.py)
+        _, written = submit_signed(store, load(store, loaded.game_id), block)
+        return current(store, loaded.game_id), written
     ledger = _ledger(loaded)
     rows: Sequence[Row] = (loaded.rows if isinstance(loaded, Loaded)
                            else _StoredLog(store, loaded.game_id, loaded.head[0]))
@@ -299,8 +303,10 @@ def submit_signed(store: Store, loaded: Loaded | Current,
     trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
                       pending_at=pending_at, pending_now=ruleset.pending(loaded.state))
     secret = _secret(store, loaded.game_id)
+    read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
-                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
+                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
+                                 log=read)
     return _append(store, loaded, ledger, block, events, state, block.side, secret)
 
 
@@ -692,53 +698,52 @@ def submit_logged(store: Store, game_id: str, command: Any,
 
 def undo(store: Store, game_id: str, side: str) -> tuple[list[Row], list[str]]:
     """Take back the side's last batch (K1) if it may alone, or ask for it by recording its own
-    consent (K2); the rows written and the sides whose consent is still wanted."""
+    consent (K2), which takes it back at once if every side it needs consented before; the rows
+    written and the sides whose consent is still wanted."""
     loaded = load(store, game_id)
-    ruleset = loaded.ruleset
     batch = last_batch(loaded, side)
-    _, needed = pbem.undo_needs(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events), side, batch)
-    missing = [s for s in needed if s not in pbem.consents_of(loaded.rows, batch)]
-    if not missing:
-        return submit(store, loaded, UndoBatch(side=side, batch=batch))[1], []
-    asked: list[Row] = []
-    if side not in pbem.consents_of(loaded.rows, batch):
-        asked = submit(store, loaded, ConsentUndo(side=side, batch=batch))[1]
-    return asked, missing
+    missing = undo_missing(loaded, batch)
+    if side not in missing and missing:
+        return [], missing  # asked already: nothing more to record
+    act = ConsentUndo(side=side, batch=batch) if missing else UndoBatch(side=side, batch=batch)
+    loaded, rows = submit(store, loaded, act)
+    return rows, undo_missing(loaded, batch) if missing else []
 
 
 def last_batch(loaded: Loaded, side: str) -> int:
     """The first event of the side's last batch still in play (refused: K1 when there is none)."""
-    from mncore.errors import RuleViolation
-    gone = pbem.undone_seqs(loaded.rows)
-    mine = [s for s in pbem.spans(loaded.ruleset, loaded.rows)
-            if s.giver == side and s.first not in gone and s.kind not in pbem.BESIDE_PLAY]
-    if not mine:
-        raise RuleViolation("kernel:K1", f"{loaded.ruleset.side_name(side)} has no batch of orders to "
-                                         "take back")
-    return mine[-1].first
+    return pbem.last_batch(loaded.ruleset, loaded.rows, side)
+
+
+def undo_missing(loaded: Loaded, batch: int) -> list[str]:
+    """The sides whose consent an undo of the batch still wants, its giver's request first; none once
+    it is taken back (or when it stands alone, K1)."""
+    if batch in pbem.undone_seqs(loaded.rows):
+        return []
+    ruleset = loaded.ruleset
+    giver = next(s.giver for s in pbem.spans(ruleset, loaded.rows) if s.first == batch)
+    _, needed = pbem.undo_needs(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), giver, batch)
+    if not needed:
+        return []
+    consents = pbem.consents_of(loaded.rows, batch)
+    return [s for s in [giver, *needed] if s not in consents]
 
 
 def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row], list[str]]:
-    """Record the side's consent to undoing a batch (K2); once every side it needs has consented and
-    its giver asked, the undo is applied at once. The rows written and the consents still wanted."""
+    """Record the side's consent to undoing a batch (K2): the consent that completes them (its
+    giver's request among them) takes the batch back in the same batch. The rows written and the
+    consents still wanted."""
     loaded, rows = submit_logged(store, game_id, ConsentUndo(side=side, batch=batch))
-    ruleset = loaded.ruleset
-    giver = next(s.giver for s in pbem.spans(ruleset, loaded.rows) if s.first == batch)
-    consents = pbem.consents_of(loaded.rows, batch)
-    try:
-        _, needed = pbem.undo_needs(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events), giver, batch)
-    except CommandRejected:
-        return rows, []
-    missing = [s for s in [giver, *needed] if s not in consents]
-    if missing:
-        return rows, missing
-    return rows + submit(store, loaded, UndoBatch(side=giver, batch=batch))[1], []
+    return rows, undo_missing(loaded, batch)
 
 
-def advance(store: Store, game_id: str, limit: int = 200) -> list[Row]:
+def advance(store: Store, game_id: str, limit: int = 200, cur: Current | None = None) -> list[Row]:
     """What the service answers by itself, in turn, until it has nothing to answer: a decision with one
-    legal answer when the pace takes them at once (K5), a side's standing order legal now (K6)."""
+    legal answer when the pace takes them at once (K5), a side's standing order legal now (K6).
+    `cur`: the game as just written, if the caller has it (saves a read when there is nothing to do)."""
     out: list[Row] = []
+    if cur is not None and not cur.ledger.pbem:
+        return out
     for _ in range(limit):
         if not current(store, game_id).ledger.pbem:
             return out
@@ -781,7 +786,7 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
         ruleset, defaults = loaded.ruleset, loaded.ruleset
         if not isinstance(defaults, Defaults) or loaded.meta.over:
             return out
-        late = pbem.overdue(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events), now)
+        late = pbem.overdue(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), now)
         answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
                        if defaults.default_orders(loaded.state, w.side)), None)
         if answer is None:
@@ -814,4 +819,4 @@ def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
 def waiting(store: Store, game_id: str) -> dict[str, pbem.Waiting]:
     """Each side the game waits for, since when, and its deadline (K4)."""
     loaded = load(store, game_id)
-    return pbem.waiting(loaded.ruleset, pbem.Log(rows=loaded.rows, events=loaded.events))
+    return pbem.waiting(loaded.ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id))

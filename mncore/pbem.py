@@ -28,6 +28,7 @@ class Log(msgspec.Struct, kw_only=True):
 
     rows: Sequence[Row]
     events: Sequence[Any]
+    game_id: str = ""  # the id the game is read under (a state taken back to is named with it)
 
 
 class Span(msgspec.Struct, frozen=True, kw_only=True):
@@ -72,14 +73,27 @@ def fold_live(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> A
     return state
 
 
+def states(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Iterator[Any]:
+    """The state after each row, as the game stood then: at an undo or a correction it goes back to
+    the state before the batch taken back (the same states as folding the live events)."""
+    state = ruleset.initial("")
+    before: dict[int, Any] = {}
+    for r, e in zip(rows, events, strict=True):
+        if r.batch == r.seq:
+            before[r.seq] = state
+        state = ruleset.evolve(state, e)
+        if r.type in UNDO_TYPES:
+            state = before.get(int(msgspec.json.decode(r.payload)["batch"]), state)
+        yield state
+
+
 def giver_of(ruleset: Ruleset, command: Any) -> str:
     """The side whose act a command is, or HOST (the host's own acts)."""
     if isinstance(command, CorrectBatch | SetPace):
         return HOST
     side = getattr(command, "side", None)
-    # a signed block is its signer's batch (mail's undo takes it back: mncore/mail/acts.py)
-    if isinstance(command, (OrderBatch, SignedOrders, UndoBatch, ConsentUndo, DefaultOrders,
-                            ForcedOrders, SetStandingOrders, StandingOrder)) and isinstance(side, str):
+    if isinstance(command, (SignedOrders, OrderBatch, UndoBatch, ConsentUndo, DefaultOrders, ForcedOrders,
+                            SetStandingOrders, StandingOrder)) and isinstance(side, str):
         return side
     return ruleset.actor_of(command)
 
@@ -103,8 +117,9 @@ def spans(ruleset: Ruleset, rows: Sequence[Row]) -> list[Span]:
             out[-1] = msgspec.structs.replace(out[-1], last=r.seq)
             continue
         cmd = ruleset.decode_command(r.command) if r.command is not None else None
+        kind = act_kind(cmd.orders) if isinstance(cmd, SignedOrders) else None
         out.append(Span(first=r.seq, last=r.seq, giver=HOST if cmd is None else giver_of(ruleset, cmd),
-                        actor=r.actor, kind=type(cmd).__name__, time=r.recorded_at))
+                        actor=r.actor, kind=kind or type(cmd).__name__, time=r.recorded_at))
     return out
 
 
@@ -136,6 +151,53 @@ def consents_of(rows: Sequence[Row], batch: int) -> set[str]:
             if c.batch == batch:
                 out.add(c.side)
     return out
+
+
+# --- a signed block's kernel verbs: undo, consent N, standing ORDER -----------------------------------
+
+def act_kind(lines: Sequence[str]) -> str | None:
+    """The kernel act a signed block's lines ask for (K1, K2, K6), or None for orders of the game:
+    `undo` alone, `consent N` alone, or every line `standing ORDER` (`standing` alone clears)."""
+    words = [line.split() for line in lines]
+    if len(words) == 1 and words[0] == ["undo"]:
+        return "UndoBatch"
+    if len(words) == 1 and len(words[0]) == 2 and words[0][0] == "consent":
+        return "ConsentUndo"
+    if words and all(w and w[0] == "standing" for w in words):
+        return "SetStandingOrders"
+    return None
+
+
+def block_act(ruleset: Ruleset, side: str, lines: Sequence[str], log: Log) -> Any:
+    """The kernel command a signed block's verbs stand for, read against the log before it (None:
+    the block holds the game's orders). `undo` takes the side's last batch back if it may alone,
+    else records its request (its own consent, K2)."""
+    match act_kind(lines):
+        case "UndoBatch":
+            batch = last_batch(ruleset, log.rows, side)
+            _, needed = undo_needs(ruleset, log, side, batch)
+            if all(s in consents_of(log.rows, batch) for s in needed):
+                return UndoBatch(side=side, batch=batch)
+            return ConsentUndo(side=side, batch=batch)
+        case "ConsentUndo":
+            number = lines[0].split()[1]
+            if not number.isdigit() or len(number) > 12:
+                raise InvalidCommand(f"'{lines[0]}': write consent N, N the first event of the batch")
+            return ConsentUndo(side=side, batch=int(number))
+        case "SetStandingOrders":
+            orders = tuple(" ".join(line.split()[1:]) for line in lines)
+            return SetStandingOrders(side=side, orders=() if orders == ("",) else orders)
+    return None
+
+
+def last_batch(ruleset: Ruleset, rows: Sequence[Row], side: str) -> int:
+    """The first event of the side's last batch of orders still in play (refused: K1 if none)."""
+    gone = undone_seqs(rows)
+    mine = [s for s in spans(ruleset, rows)
+            if s.giver == side and s.first not in gone and s.kind not in BESIDE_PLAY]
+    if not mine:
+        raise RuleViolation("kernel:K1", f"{ruleset.side_name(side)} has no batch of orders to take back")
+    return mine[-1].first
 
 
 # --- deciding the commands of play by email ---------------------------------------------------------
@@ -247,16 +309,15 @@ def _undo(ruleset: Ruleset, state: Any, command: UndoBatch, log: Log) -> tuple[l
                                          "something was drawn or revealed, or another side acted since")
     event = BatchUndone(side=command.side, batch=command.batch, through=through,
                         consented=tuple(needed))
-    return [event], _reverted(ruleset, log, event.batch, through, state)
+    return [event], _reverted(ruleset, log, event.batch, through)
 
 
-def _reverted(ruleset: Ruleset, log: Log, batch: int, through: int, state: Any) -> Any:
+def _reverted(ruleset: Ruleset, log: Log, batch: int, through: int) -> Any:
     """The state once events batch..through are taken back (the name of the game kept)."""
     rows = [r for r in log.rows if not batch <= r.seq <= through]
     events = [e for r, e in zip(log.rows, log.events, strict=True) if not batch <= r.seq <= through]
-    meta_state = fold_live(ruleset, rows, events)
-    game_id = getattr(state, "game_id", "")
-    return ruleset.named(meta_state, game_id) if game_id else meta_state
+    folded = fold_live(ruleset, rows, events)
+    return ruleset.named(folded, log.game_id) if log.game_id else folded
 
 
 def _consent(ruleset: Ruleset, state: Any, command: ConsentUndo, log: Log) -> tuple[list[Any], Any]:
@@ -264,9 +325,17 @@ def _consent(ruleset: Ruleset, state: Any, command: ConsentUndo, log: Log) -> tu
     if command.side in consents_of(log.rows, command.batch):
         raise RuleViolation("kernel:K2", f"{_name(ruleset, command.side)} already consented to undoing "
                                          f"the batch of event {command.batch}")
-    if command.side == first.giver:
-        undo_needs(ruleset, log, command.side, command.batch)  # refuses an undo that cannot be asked
-    return [UndoConsented(side=command.side, batch=command.batch)], state
+    through, needed = undo_needs(ruleset, log, first.giver, command.batch)  # refuses what cannot be asked
+    if command.side not in [first.giver, *needed]:
+        raise RuleViolation("kernel:K2", f"taking back the batch of event {command.batch} does not need "
+                                         f"{_name(ruleset, command.side)}'s consent")
+    given = UndoConsented(side=command.side, batch=command.batch)
+    consents = consents_of(log.rows, command.batch) | {command.side}
+    if any(s not in consents for s in [first.giver, *needed]):
+        return [given], state
+    # the consent that completes them (the giver's request among them) takes the batch back at once
+    undone = BatchUndone(side=first.giver, batch=command.batch, through=through, consented=tuple(needed))
+    return [given, undone], _reverted(ruleset, log, command.batch, through)
 
 
 def _correct(ruleset: Ruleset, state: Any, command: CorrectBatch, log: Log) -> tuple[list[Any], Any]:
@@ -278,7 +347,7 @@ def _correct(ruleset: Ruleset, state: Any, command: CorrectBatch, log: Log) -> t
         raise RuleViolation("kernel:K3", "the game's secret was revealed after that batch: a "
                                          "correction cannot take back a reveal")
     event = Corrected(batch=command.batch, through=log.rows[-1].seq, reason=reason)
-    return [event], _reverted(ruleset, log, event.batch, event.through, state)
+    return [event], _reverted(ruleset, log, event.batch, event.through)
 
 
 def _pace(ruleset: Ruleset, state: Any, command: SetPace) -> tuple[list[Any], Any]:

@@ -110,7 +110,7 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
             state = ruleset.evolve(state, e)
         return list(events), state
     if isinstance(command, SignedOrders):
-        return decide_block(ruleset, state, command, secret)
+        return decide_block(ruleset, state, command, secret, log)
     if (giver(ruleset, command) != HOST and ledger.signed_only
             and pbem.service_actor(command) is None):
         raise SigningRefused("this game takes signed orders only (created with --signed-only): "
@@ -145,10 +145,17 @@ def publish_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: Publis
     return [KeysPublished(keys=dict(command.keys), signed_only=command.signed_only)]
 
 
-def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders,
-                 secret: bytes | None) -> tuple[list[Any], Any]:
+def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: bytes | None,
+                 log: pbem.Log | None = None) -> tuple[list[Any], Any]:
     """The orders of a block decided in turn on the evolving state, all drawing from one Rng keyed by
-    its signature; a refused order refuses the whole block (it is one batch)."""
+    its signature; a refused order refuses the whole block (it is one batch). A block of the
+    kernel's verbs (undo, consent N, standing ORDER: mncore/pbem.py) is decided on the log."""
+    if pbem.act_kind(block.orders) is not None:
+        if log is None:
+            raise InvalidCommand("a block of undo, consent or standing orders is decided on the log, "
+                                 "which was not given")
+        act = pbem.block_act(ruleset, block.side, block.orders, log)
+        return pbem.decide(ruleset, state, act, secret=secret, draw_head=signing.draw_key(block), log=log)
     rng = Rng(secret, signing.draw_key(block))
     try:
         return pbem.decide_lines(ruleset, state, block.side, block.orders, rng)

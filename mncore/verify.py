@@ -267,8 +267,9 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: 
         cmd = _command(ruleset, batch, lenient=inherited)
         if not inherited:
             _check_giver(ruleset, ledger, rows[:start], batch, cmd, state, pending, report)
-            read = (pbem.Log(rows=rows[:start], events=events[:start])
-                    if isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch) else None)
+            on_log = ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
+                      or (isinstance(cmd, SignedOrders) and pbem.act_kind(cmd.orders) is not None))
+            read = pbem.Log(rows=rows[:start], events=events[:start]) if on_log else None
             _check_time(batch, cmd)
             _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report, read)
         for e, r in zip(events[start:end], batch, strict=True):

@@ -3,6 +3,7 @@ corrections (K3), deadlines and defaults (K4), forced answers (K5) and standing 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from pathlib import Path
@@ -161,7 +162,7 @@ def test_K2_after_a_reveal_an_undo_waits_for_every_side_and_the_last_consent_app
                           "K2); each gives it with: mn consent g --as EMPIRE --batch 11\n")
     assert first.endswith("Still waiting for the consent of Greece.\n")
     assert last == ("   15  Greece consents to undoing the batch of event 11 (ruling K2).\n"
-                    "   16  Carthage took back events 11 to 15, with the consent of Greece, Rome; replay "
+                    "   16  Carthage took back events 11 to 14, with the consent of Greece, Rome; replay "
                     "skips them (ruling K1).\n" + receipt(db))
     assert [p["empire"] for p in doc(db, "status", "g")["pending"]] == ["carthage"]
     assert verified(db)
@@ -359,3 +360,76 @@ def test_K6_standing_orders_are_the_sides_own_until_revealed(offering: Path) -> 
     assert "coin coin coin" not in rome_sees and "coin coin coin" not in export
     assert "Greece placed 3 resources face down." in rome_sees
     assert pbem.standing_of(rows(db), "greece") == ("offer coin coin coin",)
+
+
+# --- signed: undo, consent and standing orders as a player's signed block --------------------------
+
+def _signed(db: Path, keys: Path, side: str, *lines: str) -> Result:
+    at = doc(db, "status", "g")["head"]
+    block = keys.parent / f"{side}-{at['seq']}.txt"
+    ok(db, "sign", "--key", str(keys / f"g-{side}.key"), "--game", "g", "--seq", str(at["seq"]),
+       "--head", at["hash"], "--nonce", hashlib.sha256(f"{side}{at['seq']}".encode()).hexdigest()[:32],
+       "-o", str(block), *lines)
+    return mn(db, "order", "g", "--signed", str(block))
+
+
+def test_K1_K6_a_signed_only_game_takes_undo_and_standing_orders_as_signed_blocks(tmp_path: Path) -> None:
+    """In a game that takes signed orders only, 'undo' and 'standing ORDER' are a player's signed
+    block; the same acts unsigned are refused; verify checks every signature."""
+    db, keys = tmp_path / "mn.db", tmp_path / "keys"
+    ok(db, "new", *THREE, "--seed", "orders", "--id", "g", "--keys-dir", str(keys), "--signed-only")
+    assert _signed(db, keys, "carthage", "trade 3").exit_code == 0
+    assert _signed(db, keys, "rome", "offer coin grain grain").exit_code == 0
+
+    unsigned = mn(db, "undo", "g", "--as", "rome")
+    undone = _signed(db, keys, "rome", "undo")
+    standing = _signed(db, keys, "greece", "standing offer coin coin coin")
+
+    assert unsigned.exit_code == 2 and "signed orders only" in unsigned.stderr
+    assert undone.exit_code == 0 and undone.stdout.startswith(
+        "   11  Rome took back events 10 to 10; replay skips them (ruling K1).\n")
+    assert standing.exit_code == 0 and standing.stdout.startswith(
+        "   12  Greece left standing orders: offer coin coin coin.\n"
+        "   13  [standing] Greece offered 3 Coin face down.\n")
+    assert [r.actor for r in rows(db)[10:13]] == ["rome", "greece", "standing"]
+    assert "signed order blocks carry a valid signature" in ok(db, "verify", "g")
+
+
+def test_K2_a_signed_consent_completes_the_undo(tmp_path: Path) -> None:
+    """After the reveal, Carthage signs 'undo' (its request), Rome and Greece sign 'consent 12'; the
+    last consent takes the batch back in its own batch."""
+    db, keys = tmp_path / "mn.db", tmp_path / "keys"
+    ok(db, "new", *THREE, "--seed", "orders", "--id", "g", "--keys-dir", str(keys))
+    for side, line in [("carthage", "trade 3"), ("rome", "offer coin grain metal"),
+                       ("greece", "offer coin coin coin"), ("carthage", "offer coin gold gold")]:
+        assert _signed(db, keys, side, line).exit_code == 0
+
+    asked = _signed(db, keys, "carthage", "undo")
+    rome = _signed(db, keys, "rome", "consent 12")
+    greece = _signed(db, keys, "greece", "consent 12")
+
+    assert asked.stdout.startswith("   14  Carthage consents to undoing the batch of event 12 (ruling K2).\n")
+    assert rome.exit_code == 0 and "took back" not in rome.stdout
+    assert greece.stdout.startswith(
+        "   16  Greece consents to undoing the batch of event 12 (ruling K2).\n"
+        "   17  Carthage took back events 12 to 15, with the consent of Greece, Rome; replay skips "
+        "them (ruling K1).\n")
+    assert [p["empire"] for p in doc(db, "status", "g")["pending"]] == ["carthage"]
+    assert verified(db)
+
+
+def test_K1_a_snapshot_taken_before_an_undo_is_folded_past_correctly(
+        offering: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Snapshots every 2 events: the state read from the last snapshot and the rows after it, an
+    undo among them, is the state of the whole log folded without the events taken back."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "2")
+    db = offering
+    _all_offered(db)
+    ok(db, "undo", "g", "--as", "carthage")
+    ok(db, "consent", "g", "--as", "rome", "--batch", "11")
+    ok(db, "consent", "g", "--as", "greece", "--batch", "11")
+    store = Store(str(db))
+
+    assert store.last_snapshot_seq("g") > 11
+    assert game.current(store, "g").state == game.load(store, "g").state
+    assert game.current(store, "g", 13).state == game.load(store, "g", 13).state
