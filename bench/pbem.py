@@ -39,7 +39,7 @@ from mncore import game, report as reports, signing  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.errors import CommandRejected  # noqa: E402
 from mncore.host import PublishKeys  # noqa: E402
-from mncore.mail import book as books, inbox, outbox  # noqa: E402
+from mncore.mail import inbox, outbox  # noqa: E402
 from mncore.protocol import Option  # noqa: E402
 from mncore.rulesets.empires.autoplay import STYLES, candidate_lines  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
@@ -117,7 +117,6 @@ def play(players: int, seed: int, forced: bool) -> tuple[int, dict[str, int], di
         store = Store(str(Path(tmp) / "pbem.db"), create=True)
         gid = f"bench{players}x{seed}"
         game.create(store, RULESET, cmd, seeded_secret(f"pbem-{seed}"), gid, keys)
-        book = books.Book()
         if forced:
             game.set_pace(store, gid, 0, {}, forced=True)
         for _ in range(MAX_CYCLES):
@@ -140,7 +139,7 @@ def play(players: int, seed: int, forced: bool) -> tuple[int, dict[str, int], di
                 msg = EmailMessage()
                 msg["From"], msg["To"], msg["Subject"] = f"{side}@example.org", HOST, "orders"
                 msg.set_content(signing.armour(block))
-                letter = inbox.read_letter(store, _mail(msg), book)
+                letter = inbox.read_letter(store, _mail(msg))
                 sent[side] += 1
                 _mail(outbox.answer_message(letter, HOST))
                 got[side] += 1

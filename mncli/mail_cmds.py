@@ -66,13 +66,11 @@ def ingest(ctx: click.Context, source: str, outbox_dir: str) -> None:
     """
     store = open_store(ctx)
     box = outbox.maildir(outbox_dir)
-    path = books.path_for(ctx.obj["db"])
-    book = books.load(path)
+    book = books.load(books.path_for(ctx.obj["db"]))
     data = sys.stdin.buffer.read() if source == "-" else None
     count = 0
     for where, msg in inbox.messages(source, data):
-        letter = inbox.read_letter(store, msg, book)
-        books.save(path, book)  # the undo and consent blocks it applied, before the next message
+        letter = inbox.read_letter(store, msg)
         games = {o.game for o in letter.outcomes if o.game}
         page = book.games.get(next(iter(games))) if len(games) == 1 else None
         outbox.put(box, outbox.answer_message(letter, outbox.host_address(page)))

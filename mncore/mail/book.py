@@ -20,14 +20,11 @@ _ADDRESS = re.compile(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\".]+|[^@\s<>,;\"]
 
 
 class GameBook(msgspec.Struct, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
-    """One game's page: side -> address, the host's address, side -> the last event reported to it,
-    and the signed undo and consent blocks applied (mncore/mail/acts.py)."""
+    """One game's page: side -> address, the host's address, side -> the last event reported to it."""
 
     addresses: dict[str, str] = {}
     host: str = ""
     reported: dict[str, int] = {}
-    acts: dict[str, int] = {}  # nonce of each undo or consent block applied -> its first event
-    evidence: dict[str, str] = {}  # nonce -> that signed block, as it came (the log keeps no signature)
 
 
 class Book(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

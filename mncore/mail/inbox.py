@@ -12,12 +12,11 @@ from email.message import EmailMessage
 
 import msgspec
 
-from mncore import game, redaction, signing
+from mncore import game, pbem, redaction, signing
 from mncore.errors import DataError, MareNostrumError, RuleViolation
-from mncore.host import SERVICE_ACTORS
-from mncore.mail import acts, blocks
-from mncore.mail.book import Book
-from mncore.store import Store
+from mncore.host import SERVICE_ACTORS, UNDO_TYPES, SignedOrders
+from mncore.mail import blocks
+from mncore.store import Row, Store
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,22 +117,16 @@ def arrival(key: str) -> tuple[int, int, int, str]:
     return (int(m[1]), int(m[2]), int(m[3]), key) if m else (2 ** 62, 0, 0, key)
 
 
-def apply_block(store: Store, text: str, book: Book) -> Outcome:
-    """One block applied whole through game.submit_signed (an undo or a consent through
-    mail.acts), or refused with its reason (nothing written)."""
+def apply_block(store: Store, text: str) -> Outcome:
+    """One block applied whole through game.submit_signed (orders, or the player's own `undo`,
+    `consent N`, `standing ORDER` lines), or refused with its reason (nothing written)."""
     try:
         block = signing.parse_block(text, "the block")
     except MareNostrumError as err:
         return Outcome(applied=False, message=err.message, code=err.exit_code)
     base = Outcome(applied=False, message="", game=block.game, side=block.side, orders=block.orders)
-    missing: list[str] = []
-    batch = 0
     try:
-        if acts.is_act(block):
-            store.require_game(block.game)
-            rows, missing, batch = acts.apply(store, block, book.page(block.game))
-        else:
-            rows = game.submit_signed(store, game.current(store, block.game), block)[1]
+        rows = game.submit_signed(store, game.current(store, block.game), block)[1]
     except MareNostrumError as err:
         return msgspec.structs.replace(base, message=err.message, code=err.exit_code,
                                        rule=err.section if isinstance(err, RuleViolation) else "")
@@ -143,11 +136,23 @@ def apply_block(store: Store, text: str, book: Book) -> Outcome:
     events = tuple(f"{r.seq:>5}  {_mark(r.actor)}"
                    f"{redaction.describe(ruleset, ruleset.decode_event(r.payload), block.side, opened)}"
                    for r in rows)
-    note = (f"the undo of the batch of event {batch} waits for the consent of "
+    return msgspec.structs.replace(base, applied=True, events=events, seq=after.head[0],
+                                   head=after.head[1], note=_undo_note(store, block, rows))
+
+
+def _undo_note(store: Store, block: SignedOrders, rows: list[Row]) -> str:
+    """For an undo that was recorded as a request (K2): whose consent it waits for, and how to give it."""
+    if pbem.act_kind(block.orders) != "UndoBatch" or any(r.type in UNDO_TYPES for r in rows):
+        return ""
+    loaded = game.load(store, block.game)
+    ruleset = loaded.ruleset
+    log = pbem.Log(rows=loaded.rows, events=loaded.events)
+    batch = pbem.last_batch(ruleset, loaded.rows, block.side)
+    _, needed = pbem.undo_needs(ruleset, log, block.side, batch)
+    missing = [s for s in needed if s not in pbem.consents_of(loaded.rows, batch)]
+    return (f"the undo of the batch of event {batch} waits for the consent of "
             f"{', '.join(ruleset.side_name(s) for s in missing)} (ruling K2): each sends a signed "
             f"block 'consent {batch}'" if missing else "")
-    return msgspec.structs.replace(base, applied=True, events=events, seq=after.head[0],
-                                   head=after.head[1], note=note)
 
 
 def _mark(actor: str) -> str:
@@ -159,11 +164,10 @@ NO_BLOCK = ("no signed order block was found in this message (a '-----BEGIN MARE
             "line, the fields, an '-----END MARE NOSTRUM ORDERS-----' line); make one with mn sign")
 
 
-def read_letter(store: Store, msg: EmailMessage, book: Book) -> Letter:
-    """Every block of one message applied in turn, each whole or not at all (the book notes the
-    undo and consent blocks applied: the caller saves it)."""
+def read_letter(store: Store, msg: EmailMessage) -> Letter:
+    """Every block of one message applied in turn, each whole or not at all."""
     found = blocks.found(msg)
-    outcomes = ([apply_block(store, text, book) for text in found] if found
+    outcomes = ([apply_block(store, text) for text in found] if found
                 else [Outcome(applied=False, message=NO_BLOCK, code=2)])
     return Letter(sender=str(msg.get("Reply-To") or msg.get("From") or ""),
                   subject=str(msg.get("Subject") or ""), message_id=str(msg.get("Message-ID") or ""),
