@@ -6,7 +6,8 @@ Scripted players play Empires games to a win for 3, 4 and 5 empires through the 
 cycle the host mails a report to every empire the game waits for (mncore.report, as a mail with the
 report's JSON attached); the player reads its options from that JSON, signs a block (mncore.signing)
 and mails it; the host reads the mail (mncore.mail.inbox: the block found, applied whole or refused)
-and answers it. A player puts several orders in one block while, as far as it can foresee, the game
+and answers it. In the third configuration each player first mails its standing orders (K6): claim
+preferences, and whom to name to build and to move. A player puts several orders in one block while, as far as it can foresee, the game
 keeps waiting for it in the same phase; a block refused because the dice went otherwise costs another
 mail. The players know the rules: each candidate order of its options is tried on the host's state
 before it is signed (a stand-in for a player who reads the rules, not a peek at hidden facts: only
@@ -44,6 +45,7 @@ from mncore.protocol import Option  # noqa: E402
 from mncore.rulesets.empires.autoplay import STYLES, candidate_lines  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
+from mncore.rulesets.empires.ids import TOKENS  # noqa: E402
 from mncore.rulesets.empires.rules.setup import playable_empires  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.store import Store  # noqa: E402
@@ -100,9 +102,29 @@ def _orders(state: Any, side: str, options: list[Option], rand: random.Random) -
     return out
 
 
-def play(players: int, seed: int, forced: bool) -> tuple[int, dict[str, int], dict[str, int], bool]:
-    """One game by mail to its end, with or without forced answers taken at once (K5): (rounds, mails
-    sent per empire, mails received per empire, won)."""
+def standing_lines(side: str, empires: list[str], rand: random.Random) -> list[str]:
+    """A player's standing orders (K6), sent once: its claim preferences (every resource from every
+    other empire, in an order of its own), then whom it names to build and to move next."""
+    claims = [f"claim {t} from {e}" for t in TOKENS for e in empires if e != side]
+    rand.shuffle(claims)
+    names = list(empires)
+    rand.shuffle(names)
+    return [f"standing {line}" for line in
+            [*claims, *(f"builder {e}" for e in names), *(f"mover {e}" for e in names)]]
+
+
+def _mail_block(store: Store, side: str, block: Any) -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = f"{side}@example.org", HOST, "orders"
+    msg.set_content(signing.armour(block))
+    letter = inbox.read_letter(store, _mail(msg))
+    _mail(outbox.answer_message(letter, HOST))
+
+
+def play(players: int, seed: int, forced: bool,
+         standing: bool = False) -> tuple[int, dict[str, int], dict[str, int], bool]:
+    """One game by mail to its end, with or without forced answers taken at once (K5) and standing
+    orders (K6): (rounds, mails sent per empire, mails received per empire, won)."""
     rand = random.Random(seed)
     board = load_board()
     empires = playable_empires(board, players)
@@ -119,6 +141,13 @@ def play(players: int, seed: int, forced: bool) -> tuple[int, dict[str, int], di
         game.create(store, RULESET, cmd, seeded_secret(f"pbem-{seed}"), gid, keys)
         if forced:
             game.set_pace(store, gid, 0, {}, forced=True)
+        if standing:
+            for side in empires:
+                seq, head = game.current(store, gid).head
+                _mail_block(store, side, signing.sign(private[side][0], game=gid, side=side, seq=seq,
+                                                      head=head, orders=standing_lines(side, empires, rand)))
+                sent[side] += 1
+                got[side] += 1
         for _ in range(MAX_CYCLES):
             loaded = game.load(store, gid)
             waiting = sorted({p.empire for p in RULESET.pending(loaded.state)})
@@ -136,12 +165,8 @@ def play(players: int, seed: int, forced: bool) -> tuple[int, dict[str, int], di
                     continue
                 block = signing.sign(private[side][0], game=gid, side=side, seq=doc["receipt"]["seq"],
                                      head=doc["receipt"]["head"], orders=lines)
-                msg = EmailMessage()
-                msg["From"], msg["To"], msg["Subject"] = f"{side}@example.org", HOST, "orders"
-                msg.set_content(signing.armour(block))
-                letter = inbox.read_letter(store, _mail(msg))
+                _mail_block(store, side, block)
                 sent[side] += 1
-                _mail(outbox.answer_message(letter, HOST))
                 got[side] += 1
         final = game.load(store, gid)
     return final.meta.round, sent, got, final.meta.over
@@ -150,16 +175,17 @@ def play(players: int, seed: int, forced: bool) -> tuple[int, dict[str, int], di
 def main() -> None:
     opts = figures.args(__doc__, runs=2)
     games = 1 if opts.quick else opts.runs
-    for forced in (False, True):
+    for forced, standing in ((False, False), (True, False), (True, True)):
         for players in (3, 4, 5):
             rounds = sent = got = won = 0
             for seed in range(games):
-                r, s, g, w = play(players, seed, forced)
+                r, s, g, w = play(players, seed, forced, standing)
                 rounds, sent, got, won = rounds + r, sent + sum(s.values()), got + sum(g.values()), won + w
             per_sent = sent / (players * rounds)
             per_got = got / (players * rounds)
             verdict = "met" if per_sent <= GOAL else "not met"
-            how = "forced answers taken at once (K5)" if forced else "every decision mailed"
+            how = ("forced answers (K5) and standing orders (K6)" if standing
+                   else "forced answers taken at once (K5)" if forced else "every decision mailed")
             print(f"{players} empires, {how}: {games} game(s), {won} won, {rounds} rounds; emails per "
                   f"player per round: {per_sent:.2f} sent (blocks), {per_got:.2f} received (reports "
                   f"and answers); goal <= {GOAL:.0f} sent: {verdict}", flush=True)
