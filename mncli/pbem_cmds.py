@@ -120,7 +120,7 @@ def _phases(ruleset: Ruleset, items: tuple[str, ...]) -> dict[str, int]:
 
 
 @click.command("tick")
-@click.argument("game_id", metavar="GAME", required=False)
+@click.argument("game_id", metavar="[GAME]", required=False)
 @click.option("--all", "all_games", is_flag=True, help="Every game in the database.")
 @click.option("--now", "now", default=None, metavar="TIME", help=NOW_HELP)
 @click.pass_context
@@ -158,7 +158,8 @@ def tick(ctx: click.Context, game_id: str | None, all_games: bool, now: str | No
 def standing(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: str, clear: bool) -> None:
     """Leave orders in advance (ruling K6): whenever the empire must decide, the first of them the
     rules accept then is applied for it, marked [standing]. They replace the ones left before and
-    stay until replaced (docs/standing-orders.md)."""
+    stay until replaced; the line 'forced' takes its decisions with one legal answer at once
+    (docs/standing-orders.md)."""
     if bool(orders) == clear:
         raise InvalidCommand("give the standing orders, or --clear to withdraw them")
     store = open_store(ctx)

@@ -707,7 +707,7 @@ def undo(store: Store, game_id: str, side: str) -> tuple[list[Row], list[str]]:
         return [], missing  # asked already: nothing more to record
     act = ConsentUndo(side=side, batch=batch) if missing else UndoBatch(side=side, batch=batch)
     loaded, rows = submit(store, loaded, act)
-    return rows, undo_missing(loaded, batch) if missing else []
+    return rows + advance(store, game_id), undo_missing(loaded, batch) if missing else []
 
 
 def last_batch(loaded: Loaded, side: str) -> int:
@@ -734,7 +734,7 @@ def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row
     giver's request among them) takes the batch back in the same batch. The rows written and the
     consents still wanted."""
     loaded, rows = submit_logged(store, game_id, ConsentUndo(side=side, batch=batch))
-    return rows, undo_missing(loaded, batch)
+    return rows + advance(store, game_id), undo_missing(loaded, batch)
 
 
 def advance(store: Store, game_id: str, limit: int = 200, cur: Current | None = None) -> list[Row]:
@@ -764,9 +764,8 @@ def _service_answer(loaded: Loaded) -> Any:
     """The first answer the service gives now for a side, or None."""
     from mncore.protocol import Defaults
     ruleset = loaded.ruleset
-    forced = pbem.pace_of(loaded.rows).forced and isinstance(ruleset, Defaults)
     for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
-        if forced:
+        if isinstance(ruleset, Defaults) and pbem.takes_forced(loaded.rows, side):
             only = ruleset.forced_orders(loaded.state, side)
             if only:
                 return ForcedOrders(side=side, orders=tuple(only))
@@ -781,6 +780,8 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
     deadline's act at `now` (K4), each followed by what the service answers by itself."""
     from mncore.protocol import Defaults
     out: list[Row] = []
+    if not current(store, game_id).ledger.pbem:
+        return out  # no pace was ever set: no deadline can have passed
     for _ in range(limit):
         loaded = load(store, game_id)
         ruleset, defaults = loaded.ruleset, loaded.ruleset
@@ -812,8 +813,9 @@ def set_standing(store: Store, game_id: str, side: str, orders: Sequence[str]) -
 
 
 def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
-    """The host's reasoned correction: the batch and every event after it taken back (K3)."""
-    return submit_logged(store, game_id, CorrectBatch(batch=batch, reason=reason))[1]
+    """The host's reasoned correction: the batch and every event after it taken back (K3), then what
+    the service answers by itself in the state taken back to."""
+    return submit_logged(store, game_id, CorrectBatch(batch=batch, reason=reason))[1] + advance(store, game_id)
 
 
 def waiting(store: Store, game_id: str) -> dict[str, pbem.Waiting]:

@@ -235,14 +235,15 @@ def sentence(event: PbemEvent, name: Callable[[str], str], viewer: str | None) -
     match event:
         case BatchUndone(side=side, batch=b, through=t, consented=c):
             agreed = f", with the consent of {', '.join(name(s) for s in c)}" if c else ""
-            return f"{name(side)} took back events {b} to {t}{agreed}; replay skips them (ruling K1)."
+            return f"{name(side)} took back {_events(b, t)}{agreed}; replay skips {_them(b, t)} (ruling K1)."
         case UndoConsented(side=side, batch=b):
             return f"{name(side)} consents to undoing the batch of event {b} (ruling K2)."
         case Corrected(batch=b, through=t, reason=reason):
-            return f"Host correction: events {b} to {t} are undone. Reason: {reason} (ruling K3)."
+            undone = f"{_events(b, t)} {'is' if b == t else 'are'} undone"
+            return f"Host correction: {undone}. Reason: {reason} (ruling K3)."
         case PaceSet(hours=h, phases=p, forced=forced):
-            each = ", ".join(f"{k} {v} h" for k, v in sorted(p.items()))
-            game_wide = f"{h} hours for each decision" if h else "no deadline for the game"
+            each = ", ".join(f"{k} {_hours(v)}" for k, v in sorted(p.items()))
+            game_wide = f"{_hours(h)} for each decision" if h else "no deadline for the game"
             taken = "; decisions with one legal answer are taken at once" if forced else ""
             return (f"Pace set: {game_wide}" + (f"; per phase: {each}" if each else "")
                     + f"{taken} (rulings K4, K5).")
@@ -254,6 +255,18 @@ def sentence(event: PbemEvent, name: Callable[[str], str], viewer: str | None) -
             return f"{name(side)} left standing orders: {'; '.join(orders)}."
         case _:
             assert_never(event)
+
+
+def _events(first: int, last: int) -> str:
+    return f"event {first}" if first == last else f"events {first} to {last}"
+
+
+def _them(first: int, last: int) -> str:
+    return "it" if first == last else "them"
+
+
+def _hours(n: int) -> str:
+    return "1 hour" if n == 1 else f"{n} hours"
 
 
 KERNEL_COMMANDS = (PublishKeys, SignedOrders, *PBEM_COMMANDS)  # decided by the kernel, not a ruleset

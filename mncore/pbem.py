@@ -11,7 +11,7 @@ import msgspec
 
 from mncore.dice import Rng, SecretNeeded
 from mncore.errors import CommandRejected, InvalidCommand, RuleViolation
-from mncore.host import (DEADLINE, FORCED, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo, Corrected,
+from mncore.host import (DEADLINE, PBEM_COMMANDS, FORCED, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo, Corrected,
                          CorrectBatch, DefaultOrders, ForcedOrders, OrderBatch, PaceSet, SetPace,
                          SetStandingOrders, SignedOrders, StandingOrder, StandingOrdersSet, UndoBatch,
                          UndoConsented)
@@ -21,6 +21,9 @@ from mncore.store import Row
 # acts that are not a side's move: an undo passes over them, and cannot take them back (K1)
 BESIDE_PLAY = ("ConsentUndo", "SetPace", "SetStandingOrders", "UndoBatch", "CorrectBatch")
 MAX_HOURS = 24 * 366  # a deadline longer than a year is a typo
+MAX_TEXT = 2000  # characters of a correction's reason or of a standing order line
+MAX_STANDING = 64  # standing order lines a side may leave
+FORCED_LINE = "forced"  # a standing order: take my decisions with one legal answer at once (K5, K6)
 
 
 class Log(msgspec.Struct, kw_only=True):
@@ -294,10 +297,40 @@ def undo_needs(ruleset: Ruleset, log: Log, side: str, batch: int) -> tuple[int, 
         raise RuleViolation("kernel:K1", "the game's secret was revealed after it: nothing before "
                                          "the reveal can be taken back")
     events = [e for r, e in zip(log.rows, log.events, strict=True) if r.seq >= batch]
-    if isinstance(ruleset, Defaults) and any(ruleset.reveals(e) for e in events):
+    revealed = isinstance(ruleset, Defaults) and any(ruleset.reveals(e) for e in events)
+    if revealed or drew_since(ruleset, log, batch):
         others |= set(ruleset.meta(fold_live(ruleset, log.rows, log.events)).sides)
     through = log.rows[-1].seq
     return through, sorted(others - {side})
+
+
+def drew_since(ruleset: Ruleset, log: Log, batch: int) -> bool:
+    """Whether a batch still in play from event `batch` on drew at random: each is decided again on
+    the state it was given in, with no secret, and a draw asks for it (whatever the game)."""
+    gone = undone_seqs(log.rows)
+    state = ruleset.initial("")
+    for r, after in zip(log.rows, states(ruleset, log.rows, log.events), strict=True):
+        if r.batch == r.seq and r.seq >= batch and r.seq not in gone and r.command is not None:
+            try:
+                _draws(ruleset, state, ruleset.decode_command(r.command))
+            except SecretNeeded:
+                return True
+            except Exception:  # a command that cannot be decided again drew nothing here: verify judges it
+                pass
+        state = after
+    return False
+
+
+def _draws(ruleset: Ruleset, state: Any, command: Any) -> None:
+    """Decide a command again with no secret, to see whether it draws (SecretNeeded if it does)."""
+    rng = Rng(None, "")
+    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders):
+        if not (isinstance(command, SignedOrders) and act_kind(command.orders) is not None):
+            decide_lines(ruleset, state, command.side, command.orders, rng)
+    elif isinstance(command, StandingOrder):
+        decide_lines(ruleset, state, command.side, [command.order], rng)
+    elif not isinstance(command, PBEM_COMMANDS) and ruleset.actor_of(command) != HOST:
+        ruleset.decide(state, command, rng)
 
 
 def _undo(ruleset: Ruleset, state: Any, command: UndoBatch, log: Log) -> tuple[list[Any], Any]:
@@ -342,6 +375,8 @@ def _correct(ruleset: Ruleset, state: Any, command: CorrectBatch, log: Log) -> t
     reason = command.reason.strip()
     if not reason:
         raise InvalidCommand("a correction needs its reason (--reason TEXT), which every side reads")
+    if len(reason) > MAX_TEXT:
+        raise InvalidCommand(f"the reason is {len(reason):,} characters long, more than {MAX_TEXT:,}")
     _undo_span(ruleset, log, command.batch, "kernel:K3")
     if any(r.type == "SecretRevealed" for r in log.rows if r.seq >= command.batch):
         raise RuleViolation("kernel:K3", "the game's secret was revealed after that batch: a "
@@ -358,9 +393,13 @@ def _pace(ruleset: Ruleset, state: Any, command: SetPace) -> tuple[list[Any], An
 
 
 def _standing_set(ruleset: Ruleset, state: Any, command: SetStandingOrders) -> tuple[list[Any], Any]:
-    for line in command.orders:
+    if len(command.orders) > MAX_STANDING:
+        raise InvalidCommand(f"{len(command.orders):,} standing orders: a side may leave {MAX_STANDING} at most")
+    for n, line in enumerate(command.orders, start=1):
         if not line.strip():
             raise InvalidCommand("a standing order is an order line; an empty one means nothing")
+        if len(line) > MAX_TEXT:
+            raise InvalidCommand(f"standing order {n} is {len(line):,} characters long, more than {MAX_TEXT:,}")
     return [StandingOrdersSet(side=command.side, orders=tuple(command.orders))], state
 
 
@@ -386,11 +425,18 @@ def _default(ruleset: Ruleset, state: Any, command: DefaultOrders, log: Log,
     return decide_lines(ruleset, state, command.side, command.orders, rng)
 
 
+def takes_forced(rows: Sequence[Row], side: str) -> bool:
+    """Whether the side's decisions with one legal answer are taken at once: the host's pace says so
+    for every side (K5), or the side's own standing order `forced` (K6)."""
+    return pace_of(rows).forced or FORCED_LINE in standing_of(rows, side)
+
+
 def _forced(ruleset: Ruleset, state: Any, command: ForcedOrders, log: Log,
             rng: Rng) -> tuple[list[Any], Any]:
-    if not pace_of(log.rows).forced:
-        raise RuleViolation("kernel:K5", "this game does not take forced answers at once "
-                                         "(mn deadline --forced)")
+    if not takes_forced(log.rows, command.side):
+        raise RuleViolation("kernel:K5", f"{_name(ruleset, command.side)}'s forced decisions are not "
+                                         "taken at once (mn deadline --forced, or its standing order "
+                                         "'forced')")
     _must_decide(ruleset, state, command.side, "kernel:K5")
     only = ruleset.forced_orders(state, command.side) if isinstance(ruleset, Defaults) else None
     if only is None or tuple(only) != tuple(command.orders):
@@ -413,6 +459,8 @@ def _standing(ruleset: Ruleset, state: Any, command: StandingOrder, log: Log,
 
 def _first_legal(ruleset: Ruleset, state: Any, side: str, orders: Sequence[str], rng: Rng) -> str | None:
     for line in orders:
+        if line == FORCED_LINE:
+            continue  # not an order: it asks for forced answers (takes_forced)
         try:
             decide_lines(ruleset, state, side, [line], rng)
         except SecretNeeded:

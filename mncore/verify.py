@@ -29,6 +29,7 @@ class Report(msgspec.Struct, kw_only=True):
     commands_checked: int = 0  # commands re-decided to the same events
     random_unchecked: int = 0  # commands that drew at random, unchecked until the secret is out
     signed_checked: int = 0  # signed order blocks checked against the published keys
+    on_log: int = 0  # undos, consents, corrections and the service's acts decided on the log before them
     inherited: int = 0  # events a fork copied from its parent (checked in the parent)
     version: int = 0  # the log format checked (chain.py)
     heads_checked: list[str] = []  # where the head hash came from that the log was held to
@@ -270,6 +271,7 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: 
             on_log = ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
                       or (isinstance(cmd, SignedOrders) and pbem.act_kind(cmd.orders) is not None))
             read = pbem.Log(rows=rows[:start], events=events[:start]) if on_log else None
+            report.on_log += on_log
             _check_time(batch, cmd)
             _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report, read)
         for e, r in zip(events[start:end], batch, strict=True):
@@ -387,6 +389,10 @@ def _proven(report: Report) -> list[str]:
     if report.hidden:
         out.append(f"{report.hidden} hidden fields are hashed as salted commitments, each opened by "
                    "its salt" + (" derived from the revealed secret" if report.secret_revealed else ""))
+    if report.on_log:
+        out.append(f"{report.on_log} acts of play by email (undo, consent, correction, pace, standing "
+                   "orders, defaults, forced answers) decided again on the log before them give "
+                   "exactly the stored events (rulings K1 to K6); replay skips the events taken back")
     if report.signed_checked:
         out.append(f"{report.signed_checked} signed order blocks carry a valid signature of their "
                    "side's published key, each applied once and answering a decision then pending")

@@ -122,10 +122,10 @@ def test_K1_a_side_takes_back_its_last_batch_alone(offering: Path) -> None:
 
     out = ok(db, "undo", "g", "--as", "rome")
 
-    assert out == "   10  Rome took back events 9 to 9; replay skips them (ruling K1).\n" + receipt(db)
+    assert out == "   10  Rome took back event 9; replay skips it (ruling K1).\n" + receipt(db)
     assert ok(db, "log", "g", "--from", "9") == (
         "    9  [undone] Rome offered 1 Coin, 2 Grain face down.\n"
-        "   10  Rome took back events 9 to 9; replay skips them (ruling K1).\n")
+        "   10  Rome took back event 9; replay skips it (ruling K1).\n")
     assert [p["empire"] for p in doc(db, "status", "g")["pending"]] == ["rome", "greece", "carthage"]
     assert doc(db, "log", "g", "--from", "9", "--to", "9")[0]["undone"] is True
     assert verified(db)
@@ -215,11 +215,11 @@ def test_K3_a_host_correction_carries_its_reason_to_every_side(offering: Path) -
 
     out = ok(db, "correct", "g", "--batch", "10", "--reason", "Greece's order was typed for Rome")
 
-    assert out == ("   11  Host correction: events 10 to 10 are undone. Reason: Greece's order was typed "
+    assert out == ("   11  Host correction: event 10 is undone. Reason: Greece's order was typed "
                    "for Rome (ruling K3).\n" + receipt(db))
     assert ok(db, "log", "g", "--as", "rome", "--from", "10") == (
         "   10  [undone] Greece placed 3 resources face down.\n"
-        "   11  Host correction: events 10 to 10 are undone. Reason: Greece's order was typed for "
+        "   11  Host correction: event 10 is undone. Reason: Greece's order was typed for "
         "Rome (ruling K3).\n")
     assert verified(db)
 
@@ -305,20 +305,16 @@ def test_K4_a_phase_that_does_not_exist_is_bad_input(db: Path) -> None:
 
 # --- forced answers and standing orders -------------------------------------------------------------
 
-def test_K5_no_decision_with_one_legal_answer_is_left_waiting(tmp_path: Path) -> None:
-    """With forced answers on, scripted play never leaves a side waiting on a decision that has one
-    legal answer; each forced batch is marked [forced] and verify decides it again."""
-    store = Store(str(tmp_path / "f.db"), create=True)
-    created = game.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=("rome", "greece", "carthage"))),
-                          seeded_secret("forced"), "g")
-    game.set_pace(store, created.game_id, 0, {}, True)
-    rand = random.Random(7)
-    for _ in range(60):
+def _scripted(store: Store, seed: int, orders: int, waits: Any) -> None:
+    """Scripted play from options(), the service answering after each order; `waits(state)` is
+    checked before each order."""
+    rand = random.Random(seed)
+    for _ in range(orders):
         cur = game.current(store, "g")
         pending = EMPIRES.pending(cur.state)
         if not pending:
             break
-        assert all(EMPIRES.forced_orders(cur.state, p.empire) is None for p in pending)
+        waits(cur.state)
         side = pending[0].empire
         lines = [o.order for o in EMPIRES.options(cur.state, side) if o.order]
         lines += [o.template.format(**{k: rand.choice(v) for k, v in o.parts.items()})
@@ -331,8 +327,43 @@ def test_K5_no_decision_with_one_legal_answer_is_left_waiting(tmp_path: Path) ->
             break
         game.advance(store, "g")
 
+
+def _new_store(tmp_path: Path) -> Store:
+    store = Store(str(tmp_path / "f.db"), create=True)
+    game.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=("rome", "greece", "carthage"))),
+                seeded_secret("forced"), "g")
+    return store
+
+
+def test_K5_no_decision_with_one_legal_answer_is_left_waiting(tmp_path: Path) -> None:
+    """With forced answers on, scripted play never leaves a side waiting on a decision that has one
+    legal answer; each forced batch is marked [forced] and verify decides it again."""
+    store = _new_store(tmp_path)
+    game.set_pace(store, "g", 0, {}, True)
+
+    def none_forced(state: Any) -> None:
+        assert all(EMPIRES.forced_orders(state, p.empire) is None for p in EMPIRES.pending(state))
+
+    _scripted(store, 7, 60, none_forced)
+
     forced = [r for r in store.rows("g") if r.actor == "forced"]
     assert forced and game.verify_game(store, "g").ok
+
+
+def test_K6_the_standing_order_forced_takes_one_sides_forced_decisions(tmp_path: Path) -> None:
+    """Rome alone leaves the standing order 'forced': only Rome's one-answer decisions are taken."""
+    store = _new_store(tmp_path)
+    game.set_standing(store, "g", "rome", ["forced"])
+
+    def rome_not_forced(state: Any) -> None:
+        assert all(EMPIRES.forced_orders(state, p.empire) is None
+                   for p in EMPIRES.pending(state) if p.empire == "rome")
+
+    _scripted(store, 7, 60, rome_not_forced)
+
+    forced = [json.loads(r.command)["side"] for r in store.rows("g") if r.actor == "forced" and r.command]
+    assert forced and set(forced) == {"rome"}
+    assert game.verify_game(store, "g").ok
 
 
 def test_K6_a_standing_order_is_applied_when_the_side_must_decide(db: Path) -> None:
@@ -387,7 +418,7 @@ def test_K1_K6_a_signed_only_game_takes_undo_and_standing_orders_as_signed_block
 
     assert unsigned.exit_code == 2 and "signed orders only" in unsigned.stderr
     assert undone.exit_code == 0 and undone.stdout.startswith(
-        "   11  Rome took back events 10 to 10; replay skips them (ruling K1).\n")
+        "   11  Rome took back event 10; replay skips it (ruling K1).\n")
     assert standing.exit_code == 0 and standing.stdout.startswith(
         "   12  Greece left standing orders: offer coin coin coin.\n"
         "   13  [standing] Greece offered 3 Coin face down.\n")
@@ -433,3 +464,38 @@ def test_K1_a_snapshot_taken_before_an_undo_is_folded_past_correctly(
     assert store.last_snapshot_seq("g") > 11
     assert game.current(store, "g").state == game.load(store, "g").state
     assert game.current(store, "g", 13).state == game.load(store, "g", 13).state
+
+
+def test_K2_a_draw_needs_consent_in_a_game_that_declares_nothing_revealed(tmp_path: Path) -> None:
+    """The toy offers no Defaults: the kernel finds the clash's dice itself (decided again with no
+    secret, it asks for one), so Red cannot take its clash back alone; its muster it can."""
+    db = tmp_path / "toy.db"
+    ok(db, "new", "--ruleset", "toy", "--empire", "red", "--empire", "blue", "--seed", "toy", "--id", "g")
+    ok(db, "order", "g", "--as", "red", "muster ford")
+    alone = ok(db, "undo", "g", "--as", "red")
+    ok(db, "order", "g", "--as", "red", "muster ford")
+    ok(db, "order", "g", "--as", "blue", "muster ford")
+    clash = ok(db, "order", "g", "--as", "red", "clash ford")
+
+    asked = ok(db, "undo", "g", "--as", "red")
+
+    assert "took back" in alone and "rolled" in clash
+    assert asked.endswith("needs the consent of Blue (ruling K2); each gives it with: mn consent g --as "
+                          f"EMPIRE --batch {rows(db)[-2].batch}\n")
+    assert verified(db)
+
+
+def test_standing_orders_and_reasons_are_bounded_before_anything_is_written(db: Path) -> None:
+    """A 3,000-character standing order, 65 lines of them, a year-and-a-day deadline: exit 2, nothing
+    written."""
+    before = len(rows(db))
+
+    long_line = mn(db, "standing", "g", "--as", "rome", "x" * 3000)
+    many = mn(db, "standing", "g", "--as", "rome", *["done"] * 65)
+    slow = mn(db, "deadline", "g", "--hours", "8785")
+
+    assert (long_line.exit_code, many.exit_code, slow.exit_code) == (2, 2, 2)
+    assert long_line.stderr == "Error: standing order 1 is 3,000 characters long, more than 2,000\n"
+    assert many.stderr == "Error: 65 standing orders: a side may leave 64 at most\n"
+    assert slow.stderr == "Error: deadline of the game: 8785 hours is not 0 to 8784\n"
+    assert len(rows(db)) == before

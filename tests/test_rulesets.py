@@ -126,3 +126,19 @@ def test_export_then_import_is_byte_identical(played: tuple[Ruleset, Store, game
 
     assert b"".join(line + b"\n" for line in game.export_lines(other)) == data
     assert game.verify_export(data, "c1.jsonl").ok
+
+
+def test_an_undo_of_every_later_batch_goes_back_to_the_state_before_them(
+        played: tuple[Ruleset, Store, game.Loaded]) -> None:
+    """Every ruleset carries the kernel's play-by-email events: the host's correction of the second
+    half of the contract game folds to the state the first half folded to, and verifies."""
+    ruleset, store, loaded = played
+    starts = [r.seq for r in loaded.rows if r.batch == r.seq and r.seq > 2 and r.actor != "host"]
+    middle = starts[len(starts) // 2]
+    before = game.load(store, "c1", middle - 1).state
+
+    game.correct(store, "c1", middle, "the contract's test")
+
+    assert game.current(store, "c1").state == before
+    assert game.load(store, "c1").state == before
+    assert game.verify_game(store, "c1").ok
