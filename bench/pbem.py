@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import figures  # noqa: E402
 import longgame  # noqa: E402,F401  (quiets the engine's log lines)
 
-from mncore import game, report as reports, signing  # noqa: E402
+from mncore import game, pbem as pbem_rules, report as reports, signing  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.errors import CommandRejected  # noqa: E402
 from mncore.host import PublishKeys  # noqa: E402
@@ -104,13 +104,15 @@ def _orders(state: Any, side: str, options: list[Option], rand: random.Random) -
 
 def standing_lines(side: str, empires: list[str], rand: random.Random) -> list[str]:
     """A player's standing orders (K6), sent once: its claim preferences (every resource from every
-    other empire, in an order of its own), then whom it names to build and to move next."""
-    claims = [f"claim {t} from {e}" for t in TOKENS for e in empires if e != side]
-    rand.shuffle(claims)
+    other empire, in an order of its own, as many as the limit leaves room for), then whom it names
+    to build and to move next."""
     names = list(empires)
     rand.shuffle(names)
+    claims = [f"claim {t} from {e}" for t in TOKENS for e in empires if e != side]
+    rand.shuffle(claims)
+    room = pbem_rules.MAX_STANDING - 2 * len(names)  # a side may leave so many lines, no more
     return [f"standing {line}" for line in
-            [*claims, *(f"builder {e}" for e in names), *(f"mover {e}" for e in names)]]
+            [*claims[:room], *(f"builder {e}" for e in names), *(f"mover {e}" for e in names)]]
 
 
 def _mail_block(store: Store, side: str, block: Any) -> None:

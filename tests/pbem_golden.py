@@ -30,10 +30,10 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore import game, signing
+from mncore import game, pbem, signing
 from mncore.dice import Rng
 from mncore.errors import CommandRejected
-from mncore.protocol import Option
+from mncore.protocol import HOST as HOST_SIDE, Option
 from mncore.rulesets.empires.autoplay import STYLES, candidate_lines
 from mncore.rulesets.empires.seam import RULESET
 from mncore.store import Store
@@ -279,7 +279,10 @@ def _moments(table: Table, script: Script, cycle: int, waiting: list[str]) -> se
     if "undo granted" in seen and "undo refused" not in seen:
         # a host correction of the last batch (its reason every player reads), then an undo refused:
         # the host acted after that player's last batch, so only a correction could take it back
-        last = Store(str(table.db)).rows(GAME)[-1].batch
+        rows = Store(str(table.db)).rows(GAME)
+        gone = pbem.undone_seqs(rows)
+        last = [s.first for s in pbem.spans(RULESET, rows)
+                if s.first not in gone and s.giver != HOST_SIDE and s.kind not in pbem.BESIDE_PLAY][-1]
         table.mn("correct", GAME, "--batch", str(last), "--reason", CORRECTION)
         seen["corrected batch"] = str(last)
         side = sorted(EMPIRES)[0]
