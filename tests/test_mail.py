@@ -314,3 +314,11 @@ def test_an_undo_after_another_side_acted_waits_for_its_consent_by_mail(
             "sends a signed block 'consent 6'") in asked
     assert "Red took back events 6 to" in given
     assert mn(db, "verify", toy).exit_code == 0
+
+
+def test_the_outbox_can_write_only_the_reports_of_those_the_game_waits_for(
+        db: Path, toy: str, tmp_path: Path) -> None:
+    """--waiting: Red must muster, so only Red's report is written; Blue's news waits for its next."""
+    result = mn(db, "mail", "outbox", toy, "--dir", str(tmp_path / "o"), "--waiting")
+
+    assert result.stdout == "ann@example.org: [mn t1] set-up: report for Red\n"
