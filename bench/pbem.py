@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
+import itertools
 import json
 import random
 import sys
@@ -132,7 +134,11 @@ def play(players: int, seed: int, forced: bool,
     empires = playable_empires(board, players)
     cmd = CreateGame(board=board, players={e: e.title() for e in empires}, display="first-game",
                      fair_play=True)
-    private = {e: signing.new_keypair() for e in empires}
+    # fixed keys and nonces: a signed block's dice come from its signature, so the same seed plays
+    # the same game every run
+    secret_of = {e: hashlib.sha256(f"pbem-bench|{seed}|{e}".encode()).hexdigest() for e in empires}
+    private = {e: (k, signing.public_of(k)) for e, k in secret_of.items()}
+    nonces = (hashlib.sha256(f"pbem-bench|{seed}|{n}".encode()).hexdigest()[:32] for n in itertools.count())
     keys = PublishKeys(keys={e: pub for e, (_, pub) in private.items()})
     sent = dict.fromkeys(empires, 0)
     got = dict.fromkeys(empires, 0)
@@ -147,7 +153,8 @@ def play(players: int, seed: int, forced: bool,
             for side in empires:
                 seq, head = game.current(store, gid).head
                 _mail_block(store, side, signing.sign(private[side][0], game=gid, side=side, seq=seq,
-                                                      head=head, orders=standing_lines(side, empires, rand)))
+                                                      head=head, orders=standing_lines(side, empires, rand),
+                                                      nonce=next(nonces)))
                 sent[side] += 1
                 got[side] += 1
         for _ in range(MAX_CYCLES):
@@ -166,7 +173,7 @@ def play(players: int, seed: int, forced: bool,
                 if not lines:
                     continue
                 block = signing.sign(private[side][0], game=gid, side=side, seq=doc["receipt"]["seq"],
-                                     head=doc["receipt"]["head"], orders=lines)
+                                     head=doc["receipt"]["head"], orders=lines, nonce=next(nonces))
                 _mail_block(store, side, block)
                 sent[side] += 1
                 got[side] += 1
