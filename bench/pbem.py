@@ -21,6 +21,7 @@ player per round on average) is met. Figures are counts, not timings.
 from __future__ import annotations
 
 import email
+import datetime as dt
 import email.policy
 import hashlib
 import itertools
@@ -28,6 +29,7 @@ import json
 import random
 import sys
 import tempfile
+from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -134,8 +136,8 @@ def play(players: int, seed: int, forced: bool,
     empires = playable_empires(board, players)
     cmd = CreateGame(board=board, players={e: e.title() for e in empires}, display="first-game",
                      fair_play=True)
-    # fixed keys and nonces: a signed block's dice come from its signature, so the same seed plays
-    # the same game every run
+    # fixed keys, nonces and clock (main): a signed block's dice come from its signature over the
+    # head, which hashes the time each row was recorded; so the same seed plays the same game
     secret_of = {e: hashlib.sha256(f"pbem-bench|{seed}|{e}".encode()).hexdigest() for e in empires}
     private = {e: (k, signing.public_of(k)) for e, k in secret_of.items()}
     nonces = (hashlib.sha256(f"pbem-bench|{seed}|{n}".encode()).hexdigest()[:32] for n in itertools.count())
@@ -181,8 +183,16 @@ def play(players: int, seed: int, forced: bool,
     return final.meta.round, sent, got, final.meta.over
 
 
+def _clock() -> Iterator[str]:
+    start = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
+    for n in itertools.count():
+        yield (start + dt.timedelta(minutes=n)).isoformat(timespec="microseconds")
+
+
 def main() -> None:
     opts = figures.args(__doc__, runs=2)
+    ticks = _clock()
+    game.utc_now = lambda: next(ticks)  # the rows' times: see play()
     games = 1 if opts.quick else opts.runs
     for forced, standing in ((False, False), (True, False), (True, True)):
         for players in (3, 4, 5):
