@@ -287,7 +287,7 @@ def test_an_undo_by_mail_takes_back_the_senders_last_batch(
     answer = _send(db, tmp_path, undo, "undo")
     again = _refused(db, tmp_path, letter(undo, msg_id="<undo-again@example.org>"))
 
-    assert "APPLIED" in answer and "7  Red took back events 6 to 6; replay skips them (ruling K1)." in answer
+    assert "APPLIED" in answer and "7  Red took back event 6; replay skips it (ruling K1)." in answer
     assert "was already applied at event 7" in again
 
 

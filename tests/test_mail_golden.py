@@ -74,7 +74,7 @@ def test_the_mailed_game_is_played_again_exactly_as_recorded_and_every_refusal_a
     assert without_clock(again.read_bytes()) == without_clock(FIXTURE.read_bytes())
     assert "REFUSED (exit 3): this block" in script.answers["twice"]
     assert "was already applied at event" in script.answers["twice"]
-    assert "APPLIED" in script.answers["undo granted"] and "took back events" in script.answers["undo granted"]
+    assert "APPLIED" in script.answers["undo granted"] and "took back event" in script.answers["undo granted"]
     assert "REFUSED (exit 1)" in script.answers["undo refused"]
     assert "[rule kernel:K1]" in script.answers["undo refused"]
     assert "Nothing was written" in script.answers["undo refused"]

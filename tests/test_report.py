@@ -225,7 +225,7 @@ def test_a_report_marks_what_was_taken_back_and_names_corrections_and_deadlines(
     happened = text.split("What happened since event 5\n", 1)[1].split("\n\n", 1)[0]
     assert happened.splitlines()[2:] == [
         "      6  [undone] Red mustered a unit in Hill",
-        "      7  Red took back events 6 to 6; replay skips them (ruling K1).",
+        "      7  Red took back event 6; replay skips it (ruling K1).",
         "      8  Red mustered a unit in Ford",
         "      9  [undone] Blue passed",
         "     10  [undone] Round 2: the muster phase began",
