@@ -3,8 +3,9 @@
 The host runs mn alone (mn mail outbox/send/ingest, mn deadline, mn tick, mn correct); each player has
 its key file and mn sign, and reads nothing but the report mailed to it. Scripted, with fixed keys and
 nonces, so that the same game is played again exactly: `python tests/pbem_golden.py` rewrites the
-fixture (review the diff). Along the way: a block sent twice, an undo granted and one refused, a host
-correction, a deadline missed and defaulted; every refusal answered by mail, nothing written.
+fixture (review the diff). Along the way: a block sent twice, an undo granted (with consent), a host
+correction, an undo asked that waits for consent, a deadline missed and defaulted, and after the
+reveal an undo refused; every refusal answered by mail, nothing written.
 """
 
 from __future__ import annotations
@@ -262,6 +263,10 @@ def play(tmp: Path) -> tuple[Path, Script]:
                     table.mail(side, table.sign(side, reports[side], lines, cycle))
                     table.ingest()
         table.mn("reveal", GAME)
+        # an undo refused (K1): nothing can be taken back across the reveal; nothing is written
+        side = sorted(EMPIRES)[-1]
+        table.mail(side, table.sign(side, _fresh_report(table, side), ["undo"], 50_000), subject="undo")
+        script.answers["undo refused"] = table.ingest()[-1]
     return table.db, script
 
 
@@ -276,9 +281,9 @@ def _moments(table: Table, script: Script, cycle: int, waiting: list[str]) -> se
         return set()
     if cycle >= 6 and "undo granted" not in seen and len(waiting) == 1:
         return _undo_granted(table, script, cycle, waiting[0])
-    if "undo granted" in seen and "undo refused" not in seen:
-        # a host correction of the last batch (its reason every player reads), then an undo refused:
-        # the host acted after that player's last batch, so only a correction could take it back
+    if "undo granted" in seen and "undo asked" not in seen:
+        # a host correction of the last batch (its reason every player reads), then an undo that
+        # others must consent to (K2): a correction is no side's move, so it does not block it
         rows = Store(str(table.db)).rows(GAME)
         gone = pbem.undone_seqs(rows)
         last = [s.first for s in pbem.spans(RULESET, rows)
@@ -288,7 +293,7 @@ def _moments(table: Table, script: Script, cycle: int, waiting: list[str]) -> se
         side = sorted(EMPIRES)[0]
         table.mail(side, table.sign(side, _fresh_report(table, side), ["undo"], 30_000 + cycle),
                    subject="undo")
-        seen["undo refused"] = table.ingest()[-1]
+        seen["undo asked"] = table.ingest()[-1]
         return set(EMPIRES)  # every report of this cycle is stale now
     if cycle >= 12 and "ticked" not in seen and waiting:  # deadlines missed: the host's cron, late
         table.mn("tick", GAME, "--now", table.clock.later(48))

@@ -51,13 +51,13 @@ def test_every_order_of_the_mailed_game_was_a_players_signed_block(imported: Pat
 
 
 def test_the_mailed_game_holds_an_undo_a_correction_and_a_defaulted_deadline(imported: Path) -> None:
-    """The log shows the undo (K1/K2), the host's correction with its reason (K3) and the deadline's
-    default (K4, actor deadline)."""
+    """The log shows the undo granted and the one asked (K1/K2), the host's correction with its
+    reason (K3) and the deadline's default (K4, actor deadline)."""
     rows = Store(str(imported)).rows(GAME)
     types = {r.type for r in rows}
     corrections = [json.loads(r.payload) for r in rows if r.type == "Corrected"]
 
-    assert "BatchUndone" in types
+    assert {"BatchUndone", "UndoConsented"} <= types
     assert [c["reason"] for c in corrections] == [CORRECTION]
     assert any(r.actor == "deadline" for r in rows)
 
@@ -66,7 +66,8 @@ def test_the_mailed_game_holds_an_undo_a_correction_and_a_defaulted_deadline(imp
 def test_the_mailed_game_is_played_again_exactly_as_recorded_and_every_refusal_answered(
         tmp_path: Path) -> None:
     """Played again through mail (the same keys, nonces, clock and choices), the same log; the block
-    sent twice, the refused undo are answered by mail with their reason, nothing written."""
+    sent twice and the undo refused after the reveal are answered by mail with their reason,
+    nothing written; the undo that needs consent is answered with whose."""
     db, script = play(tmp_path)
 
     again = tmp_path / "again.jsonl"
@@ -75,7 +76,8 @@ def test_the_mailed_game_is_played_again_exactly_as_recorded_and_every_refusal_a
     assert "REFUSED (exit 3): this block" in script.answers["twice"]
     assert "was already applied at event" in script.answers["twice"]
     assert "APPLIED" in script.answers["undo granted"] and "took back event" in script.answers["undo granted"]
-    assert "REFUSED (exit 1)" in script.answers["undo refused"]
-    assert "[rule kernel:K1]" in script.answers["undo refused"]
+    assert "waits for the consent of" in script.answers["undo asked"]
+    assert "REFUSED (exit 1): the host acted at event" in script.answers["undo refused"]
+    assert "(RevealSecret); only a host correction can undo it (K3) [rule kernel:K1]" in script.answers["undo refused"]
     assert "Nothing was written" in script.answers["undo refused"]
     assert script.answers["ticked"]
