@@ -213,3 +213,17 @@ class Defaults(Protocol):
         """True when the event records a random outcome or shows a fact hidden until then."""
     def phases(self) -> tuple[str, ...]:
         """The game's phases, as Meta.phase names them (per-phase deadlines)."""
+
+
+# --- play by email: turn reports (mn report, mn mail) ------------------------------------------------
+
+@runtime_checkable
+class Reports(Protocol):
+    """A ruleset's words for a side's turn report: the phase, what it may know is pending, its resources."""
+
+    def phase_of(self, state: Any) -> str:
+        """The round and phase of a state in words ("round 2, Build phase"): a report's headings."""
+    def waiting(self, state: Any, viewer: str) -> list[Pending]:
+        """The decisions pending as viewer may know them: its own in full, the others' as public."""
+    def resources_text(self, view: dict[str, Any], side: str) -> str:
+        """What side holds, in words, from its own view."""

@@ -74,7 +74,7 @@ def _hidden_from(db: Path, gid: str, viewer: str, mine: bool = False) -> list[tu
 
 def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
     """Every output made for viewer: log, export, explain, show, status, options, position,
-    replay, diff, dispute, check (text and JSON)."""
+    replay, diff, dispute, check, draw, report (text and JSON)."""
     rows = open_store(str(db)).rows(gid)
     last = len(rows)
     bundle = tmp / f"{viewer}.bundle"
@@ -92,6 +92,8 @@ def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
         "diff": mn(db, "diff", gid, "--at", "2", "--as", viewer, "--json"),
         "check": mn(db, "check", gid, "--as", viewer, "done", "--json"),
         "draw": mn(db, "draw", gid, "--as", viewer, "-o", "-"),
+        "report": mn(db, "report", gid, "--as", viewer, "--no-record"),
+        "report --format json": mn(db, "report", gid, "--as", viewer, "--no-record", "--format", "json"),
     }
     for seq in {2, last // 2 or 1, last}:
         out[f"explain {seq}"] = mn(db, "explain", gid, str(seq), "--as", viewer, "--json")

@@ -341,7 +341,7 @@ def test_a_block_with_a_line_removed_is_refused_naming_the_line(db: Path, keys: 
     result = refused(db, toy, "--signed", str(block))
 
     assert result.exit_code == 2
-    assert f"{block}, line 7: expected the Nonce line, found 'Order'" in result.stderr
+    assert f"{block}, line 9: expected the Nonce line, found 'Order'" in result.stderr
 
 
 def test_a_replayed_block_is_applied_once(db: Path, keys: Path, toy: str) -> None:

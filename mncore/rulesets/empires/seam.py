@@ -343,5 +343,21 @@ class Empires:
         from mncore.rulesets.empires.demo import play_demo
         return play_demo(self, store, players, seed, max_orders, echo)
 
+    # --- turn reports: mn report, mn mail (play by email) ----------------------------------------
+
+    def phase_of(self, state: Any) -> str:
+        from mncore.rulesets.empires.flow import describe_phase
+        return f"round {state.round}, {describe_phase(state)} phase" if state.round else "set-up"
+
+    def waiting(self, state: Any, viewer: str) -> list[Pending]:
+        from mncore.rulesets.empires.flow import pending, public_pending
+        # its own decisions in full; the others' as every empire may read them (Perseus stays hidden)
+        own = [p for p in pending(state) if p.empire == viewer]
+        return own + [p for p in public_pending(state) if p.empire != viewer]
+
+    def resources_text(self, view: dict[str, Any], side: str) -> str:
+        held = view["empires"][side]["resources"] or {}
+        return ", ".join(f"{n} {title(k)}" for k, n in held.items() if n) or "nothing"
+
 
 RULESET = Empires()
