@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from mncli.common import emit_json, json_option, open_store, to_builtins
-from mncore import hosting
+from mncore import game, hosting, pbem
 from mncore.store import open_store as open_url
 
 
@@ -16,33 +16,42 @@ from mncore.store import open_store as open_url
 @click.option("--finished/--running", "finished", default=None,
               help="Only games that are over, or only games still being played.")
 @click.option("--player", "player", metavar="NAME", default=None, help="Only games this player plays in.")
+@click.option("--overdue", is_flag=True,
+              help="Only games with a decision past its deadline (mn deadline sets them; mn tick defaults them).")
+@click.option("--now", "now", default=None, metavar="TIME",
+              help="The time to judge deadlines at, ISO 8601 (default: now).")
 @json_option
 @click.pass_context
 def games(ctx: click.Context, waiting_on: str | None, finished: bool | None, player: str | None,
-          as_json: bool) -> None:
-    """List the games in the database: round, who the game waits on, or its result."""
+          overdue: bool, now: str | None, as_json: bool) -> None:
+    """List the games in the database: round, who the game waits on (and whose deadline has passed),
+    or its result."""
+    at = pbem.parse_time(now) if now else game.utc_now()
     found = [s for s in hosting.summaries(open_store(ctx))
              if (finished is None or (s.over == finished and not s.problem))
              and (waiting_on is None or hosting.waits_on(s, waiting_on))
-             and (player is None or hosting.plays(s, player))]
+             and (player is None or hosting.plays(s, player))
+             and (not overdue or hosting.overdue(s, at))]
     if as_json:
         emit_json([to_builtins(s) for s in found])
         return
-    filtered = waiting_on is not None or finished is not None or player is not None
+    filtered = waiting_on is not None or finished is not None or player is not None or overdue
     if not found:
         click.echo("No games match." if filtered else "No games.")
     for s in found:
         click.echo(f"{s.id}  {s.events:>6} events  created {s.created_at[:19]}Z  head {s.head_hash[:12]}  "
-                   f"{_state(s)}")
+                   f"{_state(s, at)}")
 
 
-def _state(s: hosting.Summary) -> str:
+def _state(s: hosting.Summary, at: str) -> str:
     if s.problem:
         return f"cannot be read: {s.problem}"
     if s.over:
         return f"over: {s.result}"
     who = ", ".join(f"{side} ({s.players[side]})" if s.players.get(side) else side for side in s.waiting_on)
-    return f"round {s.round}, waiting on {who or 'nobody'}"
+    late = hosting.overdue(s, at)
+    overdue = f"; overdue: {', '.join(f'{side} since {s.due[side][:16]}Z' for side in late)}" if late else ""
+    return f"round {s.round}, waiting on {who or 'nobody'}{overdue}"
 
 
 @click.command("copy-db")

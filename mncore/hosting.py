@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import msgspec
 
-from mncore import game, registry
+from mncore import game, pbem, registry
 from mncore.errors import IntegrityFailure, InvalidCommand, MareNostrumError, StoreError
 from mncore.store import GameRow, Store
 from mncore.verify import Divergence, first_divergence
@@ -28,6 +28,7 @@ class Summary(msgspec.Struct, frozen=True, kw_only=True):
     waiting_on: list[str] = []  # the sides a decision is pending from
     players: dict[str, str] = {}  # side -> player
     problem: str = ""  # why the game cannot be read by this engine ("" when it can)
+    due: dict[str, str] = {}  # side -> the deadline of its pending decision, where a pace is set (K4)
 
 
 def summaries(store: Store) -> Iterator[Summary]:
@@ -45,15 +46,23 @@ def summary(store: Store, row: GameRow) -> Summary:
         return msgspec.structs.replace(listed, problem=err.message)
     meta = cur.meta
     waiting = list(dict.fromkeys(p.empire for p in cur.ruleset.pending(cur.state)))
+    # only a game that set a pace has deadlines; reading them folds the whole log, so others skip it
+    due = ({w.side: w.due for w in game.waiting(store, row.id).values() if w.due is not None}
+           if cur.ledger.pbem and not meta.over else {})
     return msgspec.structs.replace(listed, ruleset=cur.ruleset.short, round=meta.round, over=meta.over,
                                    result=meta.result, waiting_on=[] if meta.over else waiting,
-                                   players=dict(meta.players))
+                                   players=dict(meta.players), due=due)
 
 
 def waits_on(s: Summary, who: str) -> bool:
     """Whether a decision is pending from `who`: a side's id or a player's name (any case)."""
     key = who.casefold()
     return any(side.casefold() == key or s.players.get(side, "").casefold() == key for side in s.waiting_on)
+
+
+def overdue(s: Summary, now: str) -> list[str]:
+    """The sides whose deadline has passed at `now` (an ISO 8601 UTC time), as the game waits for them."""
+    return [side for side, due in s.due.items() if pbem.is_past(due, now)]
 
 
 def plays(s: Summary, name: str) -> bool:

@@ -95,6 +95,35 @@ def test_games_json_says_what_the_dashboard_shows(hosted: str) -> None:
     assert doc[0]["over"] is True and doc[0]["waiting_on"] == [] and "won by 6.1" in doc[0]["result"]
 
 
+def test_games_overdue_lists_the_games_a_deadline_has_passed_in_and_since_when(hosted: str) -> None:
+    """--overdue: only the games with a decision past its deadline (K4), judged at --now; the line
+    names who is late and since when; once mn tick --all defaults it, the game is no longer overdue."""
+    t0 = "2030-01-01T00:00:00+00:00"
+    assert mn(hosted, "deadline", "open", "--hours", "48", "--now", t0).exit_code == 0
+
+    early = mn(hosted, "games", "--overdue", "--now", "2030-01-02T00:00:00Z")
+    late = mn(hosted, "games", "--overdue", "--now", "2030-01-04T00:00:00Z")
+    line = _line(hosted, "open", "round 1, waiting on carthage (Cat); overdue: carthage since 2030-01-03T00:00Z")
+    doc = json.loads(mn(hosted, "games", "--json").stdout)
+    ticked = mn(hosted, "tick", "--all", "--now", "2030-01-04T00:00:00Z")
+    after = mn(hosted, "games", "--overdue", "--now", "2030-01-04T00:00:00Z")
+
+    assert early.stdout == "No games match.\n"
+    assert late.exit_code == 0
+    assert late.stdout == line
+    assert doc[1]["due"] == {"carthage": "2030-01-03T00:00:00+00:00"} and doc[2]["due"] == {}
+    assert ticked.exit_code == 0 and ticked.stdout
+    assert after.stdout == "No games match.\n"
+
+
+def test_games_overdue_refuses_a_time_that_is_not_one(hosted: str) -> None:
+    """A --now that is not an ISO 8601 time: exit 2, saying what a time looks like."""
+    result = mn(hosted, "games", "--overdue", "--now", "tomorrow")
+
+    assert result.exit_code == 2
+    assert "'tomorrow' is not a time (ISO 8601" in result.stderr
+
+
 # --- copy-db ------------------------------------------------------------------------------------------------
 
 def test_copy_db_moves_every_game_to_postgresql_and_back_byte_identically(
