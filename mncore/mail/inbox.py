@@ -97,14 +97,24 @@ def _maildir(path: str) -> Iterator[tuple[str, EmailMessage]]:
     if not all(os.path.isdir(os.path.join(path, sub)) for sub in ("cur", "new", "tmp")):
         raise DataError(path, ["a folder that is not a Maildir (cur/, new/ and tmp/ expected)"])
     box = mailbox.Maildir(path, factory=None, create=False)
-    for key in sorted(box.keys(), key=arrival):
+    # a message read before has flag S: each message is taken once
+    for key in sorted((k for k, _, flags in entries(path) if "S" not in flags), key=arrival):
         stored = box.get_message(key)
-        if "S" in stored.get_flags():
-            continue  # read before: each message is taken once
         yield f"{path} {key}", _parse(box.get_bytes(key))
         stored.set_subdir("cur")
         stored.add_flag("S")
         box[key] = stored
+
+
+def entries(path: str) -> Iterator[tuple[str, str, str]]:
+    """(key, subdir, flags) of each message of a Maildir, read from the file names alone: a box that
+    grows all game long is not parsed whole for each message taken from it."""
+    for sub in ("new", "cur"):
+        for name in os.listdir(os.path.join(path, sub)):
+            if name.startswith("."):
+                continue
+            key, _, info = name.partition(":")  # Maildir's "KEY:2,FLAGS"
+            yield key, sub, info[2:] if info.startswith("2,") else ""
 
 
 _KEY = re.compile(r"(\d+)\.M(\d+)P\d+Q(\d+)")

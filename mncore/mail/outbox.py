@@ -14,7 +14,7 @@ import msgspec
 from mncore import game, redaction, report as reports
 from mncore.errors import DataError, InvalidCommand
 from mncore.mail.book import DEFAULT_FROM, GameBook
-from mncore.mail.inbox import Letter, Outcome, arrival
+from mncore.mail.inbox import Letter, Outcome, arrival, entries
 from mncore.protocol import Pictures
 
 
@@ -133,7 +133,7 @@ def send(path: str, host: str, port: int, timeout: float = 30.0) -> list[tuple[s
     """Send every message waiting in the outbox's new/ and move each sent one to cur/ (seen);
     (key, to, subject) of each sent. A message the server refuses stays in new/ and stops the run."""
     box = maildir(path)
-    waiting = sorted((k for k in box.keys() if box.get_message(k).get_subdir() == "new"), key=arrival)
+    waiting = sorted((k for k, sub, _ in entries(path) if sub == "new"), key=arrival)
     sent: list[tuple[str, str, str]] = []
     if not waiting:
         return sent
