@@ -153,3 +153,22 @@ def decode_salts(text: str, seq: int) -> dict[str, str]:
     except (msgspec.DecodeError, TypeError) as err:
         raise StoreError(f"the salts stored for event {seq} cannot be read ({err}): the database "
                          "is damaged or was edited") from None
+
+
+def latest_snapshot_sql(mark: str) -> str:
+    """The query of a game's last good snapshot, with the store's parameter mark ("?" or "%s"): made
+    by this engine at or before a seq, its head hash still the hash of the stored row at its seq."""
+    return ("select s.seq, s.head_hash, s.engine, s.draw_head, s.batches, s.ledger, s.state, s.digest "
+            "from snapshots s join events e on e.game_id = s.game_id and e.seq = s.seq "
+            f"and e.hash = s.head_hash where s.game_id = {mark} and s.seq <= {mark} and s.engine = {mark} "
+            "order by s.seq desc limit 1")
+
+
+def snapshot_of(r: Sequence[object]) -> Snapshot | None:
+    """A row of latest_snapshot_sql as a Snapshot; None if a column has the wrong type (not a
+    snapshot this engine wrote)."""
+    try:
+        return Snapshot(seq=r[0], head_hash=r[1], engine=r[2], draw_head=r[3], batches=r[4],  # type: ignore[arg-type]
+                        ledger=r[5], state=bytes(r[6]), digest=r[7])  # type: ignore[arg-type,call-overload]
+    except (TypeError, ValueError, msgspec.ValidationError):
+        return None

@@ -14,7 +14,8 @@ import msgspec
 
 from mncore.chain import CURRENT, GENESIS_HASH
 from mncore.errors import Conflict, StoreError
-from mncore.store.base import GameRow, NewRow, Row, Snapshot, chained, decode_salts, encode_salts, unknown_game
+from mncore.store.base import (GameRow, NewRow, Row, Snapshot, chained, decode_salts, encode_salts,
+                               latest_snapshot_sql, snapshot_of, unknown_game)
 
 
 class SqliteStore:
@@ -211,20 +212,8 @@ class SqliteStore:
         of the stored row at its seq (a rewritten or edited log leaves it behind), or None."""
         if "snapshots" not in self._tables():
             return None
-        rows = self._query(
-            "select s.seq, s.head_hash, s.engine, s.draw_head, s.batches, s.ledger, s.state, s.digest "
-            "from snapshots s join events e on e.game_id = s.game_id and e.seq = s.seq "
-            "and e.hash = s.head_hash where s.game_id = ? and s.seq <= ? and s.engine = ? "
-            "order by s.seq desc limit 1",
-            [game_id, upto if upto is not None else 2**62, engine])
-        if not rows:
-            return None
-        r = rows[0]
-        try:
-            return Snapshot(seq=r[0], head_hash=r[1], engine=r[2], draw_head=r[3], batches=r[4],
-                            ledger=r[5], state=bytes(r[6]), digest=r[7])
-        except (TypeError, ValueError, msgspec.ValidationError):
-            return None  # a column of the wrong type: not a snapshot this engine wrote
+        rows = self._query(latest_snapshot_sql("?"), [game_id, upto if upto is not None else 2**62, engine])
+        return snapshot_of(tuple(rows[0])) if rows else None
 
     def last_snapshot_seq(self, game_id: str) -> int:
         """The seq of the game's last snapshot (0: none)."""
