@@ -57,7 +57,8 @@ def creation_events(cmd: cm.CreateFromPosition, commitment: str) -> list[ev.AnyE
     options = replace(pos.options, fair_play=False, sandbox=True, fork_of=None)
     created = ev.GameCreated(ruleset_id=RULESET_ID, ruleset_version=RULESET_VERSION, commitment=commitment,
                              board=pos.the_board(), civs=pos.civs, players=dict(pos.players),
-                             neutrals=pos.neutrals, options=options, supply=dict(pos.supply))
+                             neutrals=pos.neutrals, options=options, supply=dict(pos.supply),
+                             powers=pos.powers)
     return [created, ev.PositionLoaded(state=replace(pos, commitment=commitment, options=options))]
 
 
@@ -143,10 +144,11 @@ def _figures(event: ev.AnyEvent) -> list[str]:
     from mncore.rulesets.classic.components import game_data
     data = game_data()
     match event:
-        case ev.GroundBattle(rolls=rolls, sixes=sixes, losses=losses, attacker=a, defender=d):
+        case ev.GroundBattle(rolls=rolls, sixes=sixes, losses=losses, attacker=a, defender=d, by_power=extra):
             totals = {c: sum(r) + data.auto_six * sixes.get(c, 0) for c, r in rolls.items()}
-            out = [f"{c}: dice {list(r)} = {sum(r)}, {sixes.get(c, 0)} automatic 6 (fortress, creature), "
-                   f"total {totals[c]}, {totals[c] // data.hit_every} hit(s)" for c, r in rolls.items()]
+            out = [f"{c}: dice {list(r)} = {sum(r)}, {sixes.get(c, 0)} automatic 6 (fortress, creature"
+                   + (f"; {extra[c]} by powers, C16" if c in extra else "")
+                   + f"), total {totals[c]}, {totals[c] // data.hit_every} hit(s)" for c, r in rolls.items()]
             return out + [f"{c} lost {msgspec.to_builtins(losses.get(c))}" for c in (a, d)]
         case ev.NavalBattle(rolls=rolls, losses=losses):
             return [f"{c}: dice {list(r)} = {sum(r)}, {sum(r) // data.hit_every} hit(s); lost "
@@ -159,6 +161,7 @@ def _figures(event: ev.AnyEvent) -> list[str]:
 _RULES: dict[str, list[str]] = {
     "GroundBattle": ["classic:6.6", "classic:6.7", "classic:6.8", "classic:6.9", "classic:C9"],
     "NavalBattle": ["classic:6.3", "classic:6.9"], "IncomeCollected": ["classic:3.1", "classic:3.1.1"],
+    "CardsGained": ["classic:3.1", "classic:C16"],
     "CardsOffered": ["classic:3.2.2"], "OffersRevealed": ["classic:3.2.3"], "CardTaken": ["classic:3.2.4"],
     "CardGiven": ["classic:3.2.6"], "TradeEnded": ["classic:3.2.6", "classic:C6"],
     "GodTaken": ["classic:4.1", "classic:C4"], "GodInvoked": ["classic:4.3", "classic:C3"],

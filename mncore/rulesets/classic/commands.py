@@ -7,6 +7,7 @@ import msgspec
 from mncore.host import PbemCommand, PublishKeys, RevealSecret, SignedOrders, UpgradeLog
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Item, Mover, Role, Setup, Variant
+from mncore.rulesets.classic.powers import Powers
 from mncore.rulesets.classic.state import State
 
 
@@ -22,6 +23,7 @@ class CreateGame(Command, frozen=True, kw_only=True):
     variant: Variant = "standard"
     setup: Setup = "basic"
     fair_play: bool = True
+    powers: Powers | None = None  # an owner's tiles file (--option tiles=PATH, ruling C16)
 
 
 class CreateFromPosition(Command, frozen=True, kw_only=True):

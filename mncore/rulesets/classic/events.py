@@ -7,6 +7,7 @@ import msgspec
 from mncore.host import KeysPublished, LogUpgraded, PbemEvent, SecretRevealed
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Building, Item, Phase, Role
+from mncore.rulesets.classic.powers import Powers
 from mncore.rulesets.classic.state import Options, State, Units
 
 
@@ -27,6 +28,7 @@ class GameCreated(Event, frozen=True, kw_only=True):
     neutrals: tuple[str, ...] = ()
     options: Options = Options()
     supply: dict[str, int] = {}  # building tokens for this number of players (1.5)
+    powers: Powers | None = None  # an owner's tiles file, recorded whole (ruling C16)
 
 
 class PositionLoaded(Event, frozen=True, kw_only=True):
@@ -81,6 +83,14 @@ class IncomeCollected(Event, frozen=True, kw_only=True):
     cards: dict[str, int]
 
 
+class CardsGained(Event, frozen=True, kw_only=True):
+    """Cards a power gives (ExtraCards, ruling C16): with the revenues, or when a god is invoked."""
+
+    civ: str
+    power: str  # the card whose power it is
+    cards: dict[str, int]
+
+
 class TradeAsked(Event, frozen=True, kw_only=True):
     civ: str
     count: int
@@ -131,6 +141,7 @@ class GodTaken(Event, frozen=True, kw_only=True):
 class GodInvoked(Event, frozen=True, kw_only=True):
     civ: str
     god: str
+    powered: bool = False  # the god has an owner's power, which acts now (rulings C16, C17)
 
 
 class TurnEnded(Event, frozen=True, kw_only=True):
@@ -143,6 +154,7 @@ class ItemBuilt(Event, frozen=True, kw_only=True):
     province: str
     resource: str = ""
     paid: tuple[tuple[str, ...], ...] = ()
+    power: str = ""  # the card whose power placed it for nothing (FreeUnit, ruling C16)
 
 
 class InfluencePlaced(Event, frozen=True, kw_only=True):
@@ -218,6 +230,7 @@ class GroundBattle(Event, frozen=True, kw_only=True):
     rolls: dict[str, tuple[int, ...]]
     sixes: dict[str, int]
     losses: dict[str, Units]
+    by_power: dict[str, int] = {}  # of the sixes, those cards' powers add (AutoSix, ruling C16)
 
 
 class Sacked(Event, frozen=True, kw_only=True):
@@ -242,7 +255,7 @@ class GameWon(Event, frozen=True, kw_only=True):
 
 
 AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTied | PhaseBegan
-            | TurnOrder | Placed | IncomeCollected
+            | TurnOrder | Placed | IncomeCollected | CardsGained
             | TradeAsked | CardsOffered | OffersRevealed | CardTaken | CardGiven | TradeEnded
             | GodsReturned | GodTaken | GodInvoked | TurnEnded | ItemBuilt | InfluencePlaced
             | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | BlockadeDeclared | BlockadeEnded

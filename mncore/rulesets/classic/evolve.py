@@ -34,7 +34,7 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
         case ev.TurnOrder(order=order):
             step = game_data().advanced_step if state.phase == "setup" else 0
             return replace(state, turns=replace(state.turns, order=order, points=step))
-        case ev.IncomeCollected(civ=civ, cards=cards):
+        case ev.IncomeCollected(civ=civ, cards=cards) | ev.CardsGained(civ=civ, cards=cards):
             return _hand(state, civ, cards.items())
         case ev.TradeAsked(count=n, traders=traders):
             return replace(state, trade=Trade(asked=n, traders=traders))
@@ -58,7 +58,7 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
             return _hand(replace(state, gods={**state.gods, civ: GodCard(god=god)}), civ,
                          [(c, -1) for c in paid])
         case ev.GodInvoked(civ=civ, god=god):
-            return replace(state, gods={**state.gods, civ: GodCard(god=god, face_up=False)})
+            return replace(state, gods={**state.gods, civ: GodCard(god=god, face_up=False, active=True)})
         case ev.TurnEnded():
             step = game_data().advanced_step if state.phase == "setup" else 0
             return replace(state, turns=replace(state.turns, index=state.turns.index + 1, ground=False,
@@ -132,7 +132,7 @@ def _created(state: State, e: ev.GameCreated) -> State:
             lands[pid] = replace(lands.get(pid, Land()), influence=civ, units={civ: units})
     return replace(state, ruleset_id=e.ruleset_id, ruleset_version=e.ruleset_version,
                    commitment=e.commitment, board=board, civs=e.civs, neutrals=e.neutrals,
-                   players=e.players, options=e.options, lands=lands, supply=dict(e.supply),
+                   players=e.players, options=e.options, lands=lands, supply=dict(e.supply), powers=e.powers,
                    hands={c: {} for c in e.civs}, cards={c: () for c in e.civs})
 
 
@@ -150,7 +150,8 @@ def _start(land: Land, civ: str, resources: tuple[str, ...], capital: bool, coas
 def _phase(state: State, e: ev.PhaseBegan) -> State:
     controlled = {c: tuple(p for p, land in state.lands.items() if land.influence == c)
                   for c in state.civs}
-    return replace(state, round=e.round, phase=e.phase, trade=Trade(),
+    gods = {c: replace(g, active=False) for c, g in state.gods.items()}  # a god's phase is over (C17)
+    return replace(state, round=e.round, phase=e.phase, trade=Trade(), gods=gods,
                    turns=Turns(controlled=controlled))
 
 

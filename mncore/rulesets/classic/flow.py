@@ -11,6 +11,7 @@ from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.evolve import evolve
 from mncore.rulesets.classic.ids import PHASES, Phase
 from mncore.rulesets.classic.rules import commerce, construction, military, offering, roles, setup
+from mncore.rulesets.classic.powers import describe_effect
 from mncore.rulesets.classic.rules.common import name, order_from
 from mncore.rulesets.classic.state import State
 
@@ -62,12 +63,15 @@ def _step(state: State, rng: Rng) -> list[ev.AnyEvent]:
 
 
 def begin(state: State, rng: Rng) -> list[ev.AnyEvent]:
-    """What a phase does by itself once its order is known: revenues, gods back, wars fought on."""
+    """What a phase does by itself once its order is known: revenues, gods back, free units, wars
+    fought on."""
     match state.phase:
         case "commerce":
             return commerce.begin(state)
         case "offering":
             return offering.begin(state)
+        case "construction":
+            return construction.begin(state)
         case "military":
             return military.begin(state, rng)
     return []
@@ -196,5 +200,13 @@ def options(state: State, civ: str) -> list[Option]:
             out += military.options(state, civ)
     held = state.gods.get(civ)
     if held is not None and held.face_up:
-        out.append(Option(kind="invoke", order=f"invoke {held.god}", note="the god has no power (C3)"))
+        out.append(Option(kind="invoke", order=f"invoke {held.god}", note=god_note(state, held.god)))
     return out
+
+
+def god_note(state: State, god: str) -> str:
+    """What invoking a god does: its owner's power (C16), or nothing (C3)."""
+    effects = state.powers.of(god) if state.powers is not None else ()
+    if not effects:
+        return "the god has no power (C3)"
+    return "; ".join(describe_effect(e) for e in effects) + " (C16, C17)"

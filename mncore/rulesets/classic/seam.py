@@ -20,11 +20,12 @@ from mncore.rulesets.classic.components import game_data, load_board
 from mncore.rulesets.classic.evolve import evolve, replay
 from mncore.rulesets.classic.hiding import hidden_in_state
 from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION, Setup, Variant
+from mncore.rulesets.classic.powers import read as read_powers
 from mncore.rulesets.classic.state import State
 
 _STATE_ENCODER = msgspec.msgpack.Encoder()
 _STATE_DECODER = msgspec.msgpack.Decoder(State)
-OPTIONS = {"variant": ("standard", "long"), "setup": ("basic", "advanced")}
+OPTIONS = {"variant": ("standard", "long"), "setup": ("basic", "advanced"), "tiles": ()}  # () any value
 
 
 class Classic:
@@ -122,12 +123,15 @@ class Classic:
         for key, value in spec.options.items():
             if key not in OPTIONS:
                 raise InvalidCommand(f"unknown option {key} for {self.name}: {', '.join(OPTIONS)}")
-            if value not in OPTIONS[key]:
+            if OPTIONS[key] and value not in OPTIONS[key]:
                 raise InvalidCommand(f"option {key}={value}: expected {' or '.join(OPTIONS[key])}")
         players = self._players(spec)
-        return cm.CreateGame(board=load_board(spec.board_file), civs=tuple(players), players=players,
+        board = load_board(spec.board_file)
+        tiles = spec.options.get("tiles")
+        return cm.CreateGame(board=board, civs=tuple(players), players=players,
                              variant=cast(Variant, spec.options.get("variant", "standard")),
-                             setup=cast(Setup, spec.options.get("setup", "basic")), fair_play=spec.fair_play)
+                             setup=cast(Setup, spec.options.get("setup", "basic")), fair_play=spec.fair_play,
+                             powers=read_powers(tiles, board) if tiles else None)
 
     def _players(self, spec: NewGame) -> dict[str, str]:
         if spec.random_sides:

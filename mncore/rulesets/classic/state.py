@@ -7,6 +7,7 @@ import msgspec
 from mncore.protocol import ForkRef
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Building, Phase, Role, Setup, Variant
+from mncore.rulesets.classic.powers import Powers
 
 
 class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
@@ -64,6 +65,7 @@ class Options(_S, frozen=True, kw_only=True):
 class GodCard(_S, frozen=True, kw_only=True):
     god: str
     face_up: bool = True
+    active: bool = False  # invoked in this phase: its lasting effects hold until the phase ends (C17)
 
 
 class Trade(_S, frozen=True, kw_only=True):
@@ -135,6 +137,7 @@ class State(_S, frozen=True, kw_only=True):
     commitment: str = ""
     secret: str | None = None
     board: Board | None = None
+    powers: Powers | None = None  # the owner's card powers the game was created with (ruling C16)
     civs: tuple[str, ...] = ()  # played, in seat order
     neutrals: tuple[str, ...] = ()
     players: dict[str, str] = {}

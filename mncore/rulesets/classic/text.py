@@ -230,6 +230,8 @@ def describe(event: ev.AnyEvent, viewer: str | None) -> str:
             return f"{n(civ)} placed {what}{' in ' + n(p) if p else ''} ({pts} points)"
         case ev.IncomeCollected(civ=civ, cards=cards):
             return f"{n(civ)} collected {_cards(cards)}"
+        case ev.CardsGained(civ=civ, power=card, cards=cards):
+            return f"{n(civ)} gained {_cards(cards)} by the power of {n(card)} (rule classic:C16)"
         case ev.TradeAsked(civ=civ, count=count, traders=traders):
             return (f"{n(civ)} asked for {count} cards; trading: "
                     + (", ".join(n(c) for c in traders) or "nobody"))
@@ -253,10 +255,14 @@ def describe(event: ev.AnyEvent, viewer: str | None) -> str:
             return "Every god card was returned"
         case ev.GodTaken(civ=civ, god=god, paid=paid):
             return f"{n(civ)} offered {_cards(paid)} to {n(god)}"
+        case ev.GodInvoked(civ=civ, god=god, powered=True):
+            return f"{n(civ)} invoked {n(god)} (its power: rule classic:C16); the card is face down"
         case ev.GodInvoked(civ=civ, god=god):
             return f"{n(civ)} invoked {n(god)} (no power: rule classic:C3); the card is face down"
         case ev.TurnEnded(civ=civ):
             return f"{n(civ)} ended its turn"
+        case ev.ItemBuilt(civ=civ, item=item, province=p, power=card) if card:
+            return f"{n(civ)} placed a {item} in {n(p)} for nothing by the power of {n(card)} (rule classic:C16)"
         case ev.ItemBuilt(civ=civ, item=item, province=p, resource=res, paid=paid):
             what = f"a caravan on {res}" if item == "caravan" else f"a {item}"
             return f"{n(civ)} built {what} in {n(p)}, paying {_cards(paid)}"
@@ -282,9 +288,10 @@ def describe(event: ev.AnyEvent, viewer: str | None) -> str:
             return "The invasion keeps its chain of triremes and moves on"
         case ev.BlockadeEnded(broken=False):
             return "The chain of triremes is broken: the invading units go back to their start"
-        case ev.GroundBattle(province=p, rolls=rolls, sixes=sixes, losses=losses):
-            parts = [f"{n(c)} rolled {list(r)} + {sixes.get(c, 0)} six(es), lost "
-                     f"{_units(losses.get(c))}" for c, r in rolls.items()]
+        case ev.GroundBattle(province=p, rolls=rolls, sixes=sixes, losses=losses, by_power=extra):
+            parts = [f"{n(c)} rolled {list(r)} + {sixes.get(c, 0)} six(es)"
+                     + (f" ({extra[c]} by powers)" if c in extra else "")
+                     + f", lost {_units(losses.get(c))}" for c, r in rolls.items()]
             return f"Battle in {n(p)}: " + "; ".join(parts)
         case ev.Sacked(civ=civ, province=p, building=b):
             return f"{n(civ)} sacked {n(p)}, destroying a {b}"

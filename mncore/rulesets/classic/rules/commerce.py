@@ -8,6 +8,7 @@ from mncore.errors import require
 from mncore.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.ids import TAX
+from mncore.rulesets.classic.rules import powers
 from mncore.rulesets.classic.rules.common import name, require_in_hand
 from mncore.rulesets.classic.state import Land, State, Units
 
@@ -15,13 +16,14 @@ from mncore.rulesets.classic.state import Land, State, Units
 # --- revenues (3.1) --------------------------------------------------------------------------------
 
 def begin(state: State) -> list[ev.AnyEvent]:
-    """Every player's income, in the phase's order."""
+    """Every player's income, in the phase's order, with the cards its powers add (C16)."""
     out: list[ev.AnyEvent] = []
     for civ in state.turns.order:
         cards: Counter[str] = Counter()
         for land in state.lands.values():
             cards.update(income(land, civ))
         out.append(ev.IncomeCollected(civ=civ, cards=dict(sorted(cards.items()))))
+        out += powers.extra_cards(state, civ)
     return out
 
 

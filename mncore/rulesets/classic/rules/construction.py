@@ -10,12 +10,47 @@ from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import BUILDINGS, TAX
 from mncore.rulesets.classic.rules.common import (at_war, cost, creatures, name, require_payment,
                                                   require_turn)
+from mncore.rulesets.classic.powers import FreeUnit
+from mncore.rulesets.classic.rules import powers
 from mncore.rulesets.classic.rules.victory import after_purchase
 from mncore.rulesets.classic.state import State, Units
 
 
 def _pay(cmd: cm.Build | cm.PlaceInfluence | cm.Buy) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(sorted(group)) for group in cmd.pay)
+
+
+def price(state: State, civ: str, item: str) -> int:
+    """5.3's price for civ: less its powers' discounts (C16), never under 1 card (C18)."""
+    base = cost(state, item)
+    if item == "pyramids":
+        return base
+    cut = powers.discount(state, civ, "hero" if item in ("hero", "wonder") else item)
+    return max(1, base - cut) if cut else base
+
+
+def begin(state: State) -> list[ev.AnyEvent]:
+    """As Construction begins, in its order: the units powers give for nothing (FreeUnit, C16)."""
+    from mncore.rulesets.classic.evolve import replay
+    out: list[ev.AnyEvent] = []
+    for civ in state.turns.order:
+        placed = free_unit_events(state, civ, powers.free_units(state, civ))
+        state = replay(placed, state)
+        out += placed
+    return out
+
+
+def free_unit_events(state: State, civ: str, found: list[tuple[str, FreeUnit]]) -> list[ev.AnyEvent]:
+    """Each free unit placed in civ's capital where the rules allow one there (5.7-5.9); else none."""
+    from mncore.rulesets.classic.evolve import evolve
+    capital = state.the_board().capital_of(civ)
+    out: list[ev.AnyEvent] = []
+    for card, effect in found:
+        if build_problem(state, civ, effect.unit, capital) is None:
+            built = ev.ItemBuilt(civ=civ, item=effect.unit, province=capital, power=card)
+            state = evolve(state, built)
+            out.append(built)
+    return out
 
 
 def build(state: State, cmd: cm.Build) -> list[ev.AnyEvent]:
@@ -26,7 +61,7 @@ def build(state: State, cmd: cm.Build) -> list[ev.AnyEvent]:
     problem = build_problem(state, cmd.civ, cmd.item, cmd.province, cmd.resource)
     if problem:
         require(False, *problem)
-    require_payment(state, cmd.civ, cmd.pay, cost(state, cmd.item), f"a {cmd.item}")
+    require_payment(state, cmd.civ, cmd.pay, price(state, cmd.civ, cmd.item), f"a {cmd.item}")
     return [ev.ItemBuilt(civ=cmd.civ, item=cmd.item, province=cmd.province, resource=cmd.resource,
                          paid=_pay(cmd))]
 
@@ -93,7 +128,7 @@ def place_influence(state: State, cmd: cm.PlaceInfluence) -> list[ev.AnyEvent]:
     problem = influence_problem(state, cmd.civ, cmd.province)
     if problem:
         require(False, *problem)
-    require_payment(state, cmd.civ, cmd.pay, cost(state, "influence"), "an influence marker")
+    require_payment(state, cmd.civ, cmd.pay, price(state, cmd.civ, "influence"), "an influence marker")
     return [ev.InfluencePlaced(civ=cmd.civ, province=cmd.province, paid=_pay(cmd),
                                replaced=state.land(cmd.province).influence)]
 
@@ -114,8 +149,8 @@ def buy(state: State, cmd: cm.Buy) -> list[ev.AnyEvent]:
     require(not card.civ or card.civ == cmd.civ, "1.4", f"{card.name} is {name(state, card.civ)}'s hero")
     require(cmd.card not in state.set_aside, "1.2", f"{card.name} was set aside at set-up")
     require(cmd.card in buyable(state, cmd.civ), "5.10", f"{card.name} is already held")
-    price = cost(state, "pyramids" if card.kind == "pyramids" else "hero")
-    require_payment(state, cmd.civ, cmd.pay, price, card.name)
+    due = price(state, cmd.civ, "pyramids" if card.kind == "pyramids" else "hero")
+    require_payment(state, cmd.civ, cmd.pay, due, card.name)
     bought = ev.CardBought(civ=cmd.civ, card=cmd.card, paid=_pay(cmd))
     return [bought, *after_purchase(state, bought)]
 
@@ -175,20 +210,20 @@ def options(state: State, civ: str) -> list[Option]:
     hand, board = state.hand(civ), state.the_board()
     for pid in sorted(p.id for p in board.province):
         if influence_problem(state, civ, pid) is None:
-            pay = payment(hand, cost(state, "influence"))
+            pay = payment(hand, price(state, civ, "influence"))
             if pay:
                 out.append(Option(kind="influence", order=f"influence {pid} pay {pay}"))
         for item in ("city", "temple", "market", "legion", "trireme", "fortress", "creature"):
-            pay = payment(hand, cost(state, item))
+            pay = payment(hand, price(state, civ, item))
             if pay and build_problem(state, civ, item, pid) is None:
                 out.append(Option(kind="build", order=f"build {item} in {pid} pay {pay}"))
         for res in board.prov(pid).resources:
-            pay = payment(hand, cost(state, "caravan"))
+            pay = payment(hand, price(state, civ, "caravan"))
             if pay and build_problem(state, civ, "caravan", pid, res) is None:
                 out.append(Option(kind="build", order=f"build caravan {res} in {pid} pay {pay}"))
     for card in buyable(state, civ):
         kind = game_data().card_of(card).kind
-        pay = payment(hand, cost(state, "pyramids" if kind == "pyramids" else "hero"))
+        pay = payment(hand, price(state, civ, "pyramids" if kind == "pyramids" else "hero"))
         if pay:
             out.append(Option(kind="buy", order=f"buy {card} pay {pay}"))
     return out

@@ -11,6 +11,7 @@ from mncore.errors import InvalidCommand, require
 from mncore.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
+from mncore.rulesets.classic.rules import powers
 from mncore.rulesets.classic.rules.common import at_war, name, require_turn
 from mncore.rulesets.classic.ids import Aftermath, Mover
 from mncore.rulesets.classic.state import Land, State, Units
@@ -38,21 +39,25 @@ def _seat(state: State, civ: str) -> int:
 
 def battle(state: State, pid: str, attacker: str, defender: str, rng: Rng) -> ev.GroundBattle:
     """One round (6.6-6.9): a die per legion, an automatic 6 per creature or fortress; one unit lost
-    for each 5 points of the other's total, legions first (ruling C9)."""
+    for each 5 points of the other's total, legions first (ruling C9); powers add sixes (C16)."""
     land = state.land(pid)
     data = game_data()
     rolls: dict[str, tuple[int, ...]] = {}
     sixes: dict[str, int] = {}
     totals: dict[str, int] = {}
+    by_power: dict[str, int] = {}
     for civ in (attacker, defender):
         u = land.units.get(civ, Units())
         rolls[civ] = tuple(rng.roll(state.the_board().dice) for _ in range(u.legion))
-        sixes[civ] = u.creature + u.fortress
+        extra = powers.auto_sixes(state, civ)
+        if extra:
+            by_power[civ] = extra
+        sixes[civ] = u.creature + u.fortress + extra
         totals[civ] = sum(rolls[civ]) + data.auto_six * sixes[civ]
     losses = {attacker: _lose(land.units.get(attacker, Units()), totals[defender] // data.hit_every),
               defender: _lose(land.units.get(defender, Units()), totals[attacker] // data.hit_every)}
     return ev.GroundBattle(province=pid, attacker=attacker, defender=defender, rolls=rolls,
-                           sixes=sixes, losses=losses)
+                           sixes=sixes, losses=losses, by_power=by_power)
 
 
 def _lose(units: Units, hits: int) -> Units:
@@ -169,6 +174,8 @@ def _blockader(state: State, civ: str, dest: str, via: tuple[str, ...]) -> str:
     """6.13: the player whose influence blockades dest, if he has a trireme in a sea of the chain."""
     holder = state.land(dest).influence
     if not via or holder == civ or holder not in state.civs or not game_data().civ_of(holder).blockade:
+        return ""
+    if powers.ignores_blockade(state, civ):  # IgnoreBlockade (C16)
         return ""
     return holder if any(state.seas.get(s, {}).get(holder, 0) for s in via) else ""
 

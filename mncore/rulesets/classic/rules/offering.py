@@ -35,14 +35,19 @@ def pray(state: State, cmd: cm.Pray) -> list[ev.AnyEvent]:
 
 
 def invoke(state: State, cmd: cm.Invoke) -> list[ev.AnyEvent]:
-    """4.3: at any time while held face up; the shipped gods have no power (ruling C3)."""
+    """4.3: at any time while held face up (C17); an owner's power acts then (C16), a shipped god has
+    none (C3)."""
+    from mncore.rulesets.classic.evolve import evolve
+    from mncore.rulesets.classic.rules.powers import invoked
     held = state.gods.get(cmd.civ)
     require(state.winner is None and bool(state.civs), "game", "the game is not running")
     require(held is not None and held.god == cmd.god, "4.3",
             f"{name(state, cmd.civ)} does not hold {name(state, cmd.god)}")
     assert held is not None
     require(held.face_up, "4.3", f"{name(state, cmd.god)} is face down until the next Offering phase")
-    return [ev.GodInvoked(civ=cmd.civ, god=cmd.god)]
+    turned = ev.GodInvoked(civ=cmd.civ, god=cmd.god,
+                           powered=bool(state.powers is not None and state.powers.of(cmd.god)))
+    return [turned, *invoked(evolve(state, turned), cmd.civ, cmd.god)]
 
 
 def end_turn(state: State, cmd: cm.EndTurn) -> list[ev.AnyEvent]:

@@ -33,6 +33,7 @@ def create(cmd: cm.CreateGame, rng: Rng, commitment: str) -> list[ev.AnyEvent]:
     created = ev.GameCreated(
         ruleset_id=RULESET_ID, ruleset_version=RULESET_VERSION, commitment=commitment,
         board=cmd.board, civs=civs, players=dict(cmd.players), neutrals=neutrals, supply=supply,
+        powers=cmd.powers,
         options=Options(fair_play=cmd.fair_play, sandbox=not cmd.fair_play, variant=cmd.variant,
                         setup=cmd.setup))
     deck = sorted(c.id for c in data.card if c.kind in ("hero", "wonder") and not c.civ)
