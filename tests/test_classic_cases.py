@@ -1,7 +1,7 @@
 """The classic game's rule cases (tests/cases/classic/): each rule and example of the two texts, by section.
 
 A case file holds `section`, `title`, optional `civs` (seat order; default Rome, Greece, Carthage),
-`variant`, `setup`, `seed`, a `[position]` deep-merged over the new game's state (each hand given replaces the hand) (a position, docs/classic.md:
+`variant`, `setup`, `seed`, `[[power]]` (an owner's powers, as in a tiles file: docs/classic-tiles.md), a `[position]` deep-merged over the new game's state (each hand given replaces the hand) (a position, docs/classic.md:
 only the fields the case needs), `[[orders]]` (`civ`, `order`, and `refused = "<section>"` when the
 rules must refuse it) and `[expect]`: `events` (each a type and a subset of its fields that some event
 after the position must match), `no_events` (types none may have), `view` (dotted paths into the host's
@@ -22,6 +22,7 @@ from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
 from mncore.errors import RuleViolation
 from mncore.protocol import NewGame
 from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic.powers import from_doc
 from mncore.rulesets.classic.seam import RULESET
 from mncore.rulesets.classic.state import State
 
@@ -68,6 +69,8 @@ class Table:
         civs = tuple(case.get("civs", ("rome", "greece", "carthage")))
         options: dict[str, str] = {k: str(case[k]) for k in ("variant", "setup") if k in case}
         create = RULESET.new_game(NewGame(sides=civs, options=options, fair_play=False))
+        if "power" in case:
+            create = msgspec.structs.replace(create, powers=from_doc(case["power"], create.board))
         _, state = RULESET.decide(State(commitment=commitment(self.secret)), create, self.rng(0))
         doc = merged(json.loads(msgspec.json.encode(state)), case.get("position", {}))
         position = msgspec.convert(doc, type=State)
