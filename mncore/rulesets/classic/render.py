@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from mncore.rulesets.classic.flow import pending
+from mncore.rulesets.classic.powers import describe_effect
 from mncore.rulesets.classic.rules.common import name, role_count
 from mncore.rulesets.classic.state import State
 
@@ -30,6 +31,9 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "set_aside": list(state.set_aside),
         "blockade": None if state.blockade is None else msgspec.to_builtins(state.blockade),
         "supply": dict(state.supply),
+        "powers": None if state.powers is None else {
+            "sha256": state.powers.sha256,
+            "cards": {p.card: [describe_effect(e) for e in p.effects] for p in state.powers.power}},
         "trade": {
             "asked": t.asked, "traders": list(t.traders), "revealed": t.revealed,
             "offers": {c: (list(v) if t.revealed or viewer in (None, c) else len(v))
@@ -88,6 +92,9 @@ def show_text(doc: dict[str, Any]) -> str:
         extra = "".join(f", {k} {_n(land[k])}" for k in ("occupier", "converter") if land[k])
         lines.append(f"  {_n(pid)}: {held}; {', '.join(land['buildings']) or 'no buildings'}"
                      f"{'; ' + units if units else ''}{extra}")
+    if doc["powers"]:
+        lines.append("Owner's powers (C16): " + "; ".join(f"{_n(c)}: {', '.join(e)}"
+                                                      for c, e in doc["powers"]["cards"].items()))
     if doc["seas"]:
         lines.append("Seas: " + "; ".join(f"{_n(s)} " + ", ".join(f"{_n(c)} {k}" for c, k in here.items())
                                           for s, here in doc["seas"].items()))

@@ -209,10 +209,12 @@ def _cards(cards: dict[str, int] | tuple[str, ...] | tuple[tuple[str, ...], ...]
 
 def describe(event: ev.AnyEvent, viewer: str | None) -> str:
     match redact(event, viewer):
-        case ev.GameCreated(civs=civs, players=players, neutrals=neutrals, options=o):
+        case ev.GameCreated(civs=civs, players=players, neutrals=neutrals, options=o, powers=pw):
             return ("Classic game created: " + ", ".join(f"{n(c)} ({players[c]})" for c in civs)
                     + (f"; neutral: {', '.join(n(c) for c in neutrals)}" if neutrals else "")
-                    + (f"; the {o.variant} game" if o.variant != "standard" else ""))
+                    + (f"; the {o.variant} game" if o.variant != "standard" else "")
+                    + (f"; owner's powers for {', '.join(n(p.card) for p in pw.power) or 'no card'} "
+                       f"(tiles file sha256 {pw.sha256[:12]}, rule classic:C16)" if pw is not None else ""))
         case ev.PositionLoaded():
             return "A position was loaded (a sandbox)"
         case ev.CardsSetAside(cards=cards):

@@ -30,13 +30,14 @@ def active(state: State, civ: str) -> list[tuple[str, AnyEffect]]:
 
 def extra_cards(state: State, civ: str) -> list[ev.AnyEvent]:
     """Commerce: the cards civ's powers add to its revenues, one event per card with a power."""
-    return _gains(civ, [(card, e) for card, e in active(state, civ) if isinstance(e, ExtraCards)])
+    found = [(card, e) for card, e in active(state, civ) if isinstance(e, ExtraCards)]
+    return gains(civ, found)
 
 
-def _gains(civ: str, found: list[tuple[str, AnyEffect]]) -> list[ev.AnyEvent]:
+def gains(civ: str, found: list[tuple[str, ExtraCards]]) -> list[ev.AnyEvent]:
+    """One CardsGained per card with a power, its ExtraCards added up."""
     per: dict[str, Counter[str]] = {}
     for card, effect in found:
-        assert isinstance(effect, ExtraCards)
         per.setdefault(card, Counter())[effect.card] += effect.count
     return [ev.CardsGained(civ=civ, power=card, cards=dict(sorted(c.items()))) for card, c in per.items()]
 
@@ -64,10 +65,3 @@ def win_with(state: State, civ: str) -> int | None:
 def free_units(state: State, civ: str) -> list[tuple[str, FreeUnit]]:
     return [(card, e) for card, e in active(state, civ) if isinstance(e, FreeUnit)]
 
-
-def invoked(state: State, civ: str, god: str) -> list[ev.AnyEvent]:
-    """A god's effects that act once, when it is invoked (C17): its cards, its free units."""
-    from mncore.rulesets.classic.rules.construction import free_unit_events
-    effects = state.powers.of(god) if state.powers is not None else ()
-    gains = _gains(civ, [(god, e) for e in effects if isinstance(e, ExtraCards)])
-    return gains + free_unit_events(state, civ, [(god, e) for e in effects if isinstance(e, FreeUnit)])
