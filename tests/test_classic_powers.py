@@ -155,3 +155,18 @@ def test_c17_invoking_the_god_gives_its_cards_at_once(db: Path, tiles: Path, tmp
         "    4  Rome gained wine 2 by the power of Zeus (rule classic:C16)"]
     assert json.loads(mn(db, "show", "s1", "--as", "rome", "--json").stdout)["civs"]["rome"]["hand"] == {
         "oil": 1, "tax": 2, "wine": 3}
+
+
+def test_c16_the_documented_example_file_is_a_valid_tiles_file(db: Path, tmp_path: Path) -> None:
+    """docs/classic-tiles.md's full example creates a game whose every card has its power."""
+    text = (Path(__file__).parents[1] / "docs" / "classic-tiles.md").read_text()
+    example = text.split("### A full example\n\n```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "my-tiles.toml"
+    path.write_text(example)
+
+    result = mn(db, *NEW, "--id", "ex", "--option", f"tiles={path}")
+
+    assert result.exit_code == 0, result.output
+    shown = json.loads(mn(db, "show", "ex", "--json").stdout)
+    assert sorted(shown["powers"]["cards"]) == [
+        "ares", "athena", "colossus", "hannibal", "hercules", "homer", "library", "minotaur", "poseidon", "zeus"]
