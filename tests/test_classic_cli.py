@@ -76,43 +76,12 @@ def test_options_list_the_legal_orders(db: Path, game: str) -> None:
     assert mn(db, "options", game, "--as", "rome").stdout == "Rome has nothing to order now.\n"
 
 
-def test_a_refused_order_names_its_section_exits_1_and_writes_nothing(db: Path, game: str) -> None:
-    """Only the Director asks: [rule classic:3.2.1], exit 1, the log unchanged."""
-    before = mn(db, "log", game).stdout
-
-    result = mn(db, "order", game, "--as", "rome", "ask 1")
-
-    assert result.exit_code == 1
-    assert result.stderr == "Error: 'ask 1': the Director of Commerce, Carthage, asks [rule classic:3.2.1]\n"
-    assert mn(db, "log", game).stdout == before
-
-
 def test_a_malformed_order_exits_2(db: Path, game: str) -> None:
     """An order the grammar cannot read is not a rule question: exit 2."""
     result = mn(db, "order", game, "--as", "carthage", "ask lots")
 
     assert result.exit_code == 2
     assert result.stderr == "Error: 'ask lots': 'lots' is not a number\n"
-
-
-def test_check_shows_the_events_and_writes_nothing(db: Path, game: str) -> None:
-    """mn check decides the order on the game and prints what it would cause."""
-    before = mn(db, "log", game).stdout
-
-    result = mn(db, "check", game, "--as", "carthage", "ask 1")
-
-    assert result.exit_code == 0
-    assert result.stdout == ("Accepted: 'ask 1' would cause 1 event(s):\n"
-                             "  Carthage asked for 1 cards; trading: Rome, Greece, Carthage\n")
-    assert mn(db, "log", game).stdout == before
-
-
-def test_check_refusal_exits_1_with_its_section_in_json(db: Path, game: str) -> None:
-    result = mn(db, "check", game, "--as", "carthage", "ask 9", "--json")
-
-    assert result.exit_code == 1
-    assert json.loads(result.stdout) == {"accepted": False, "order": "ask 9", "section": "classic:3.2.1",
-                                         "reason": "the Director may ask for 0 to 4 cards (his hand), not 9"}
 
 
 def test_check_of_the_last_offer_does_not_show_the_others_face_down_cards(db: Path, game: str) -> None:
@@ -170,19 +139,6 @@ def test_a_fork_plays_on_from_an_event(db: Path, game: str) -> None:
     assert forked.exit_code == 0 and ordered.exit_code == 0, ordered.output
     assert "Trading ended" in mn(db, "log", "f1").stdout
     assert mn(db, "verify", "f1").exit_code == 0
-
-
-def test_a_dispute_bundle_verifies_anywhere(db: Path, game: str, tmp_path: Path) -> None:
-    """mn dispute bundles the log, positions and explanation of an event; mn verify checks it."""
-    offers(db, game)
-    bundle = tmp_path / "b.json"
-
-    made = mn(db, "dispute", game, "--at", "16", "-o", str(bundle))
-    checked = mn(tmp_path / "other.db", "verify", str(bundle))
-
-    assert made.exit_code == 0, made.output
-    assert checked.exit_code == 0, checked.output
-    assert "event 16 (OffersRevealed) was caused by Carthage: 'offer ivory'" in checked.stdout
 
 
 def test_an_export_for_one_side_withholds_the_face_down_offers(db: Path, game: str, tmp_path: Path) -> None:

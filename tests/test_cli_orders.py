@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from both import IDS, SPECS, Spec
 from mncli.cli import main
 
 THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
@@ -31,66 +32,70 @@ def _events(db: Path, game: str) -> int:
     return len(json.loads(mn(db, "log", game, "--json").stdout))
 
 
-def test_order_prints_the_events_it_caused(db: Path, game: str) -> None:
+@pytest.fixture(params=SPECS, ids=IDS)
+def table(request: pytest.FixtureRequest, db: Path) -> Spec:
+    """A new three-player game "g" of each ruleset, seed "orders"."""
+    spec: Spec = request.param
+    assert mn(db, "new", *spec.new, "--seed", "orders", "--id", "g").exit_code == 0
+    return spec
+
+
+def test_order_prints_the_events_it_caused(db: Path, table: Spec) -> None:
     """An accepted order prints each event it appended, numbered."""
-    result = mn(db, "order", game, "--as", "carthage", "trade 3")
+    result = mn(db, "order", "g", "--as", table.side, table.legal)
 
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[0] == "    7  Carthage, the Trade Leader, plays the exchange marker for 3."
+    assert result.stdout.splitlines()[0] == table.legal_line
 
 
-def test_a_refused_order_exits_1_names_its_rule_and_writes_nothing(db: Path, game: str) -> None:
-    """Rome is not the Trade Leader: refused under 2.1, exit 1, log unchanged."""
-    before = _events(db, game)
+def test_a_refused_order_exits_1_names_its_rule_and_writes_nothing(db: Path, table: Spec) -> None:
+    """The first order from another side: refused under its section, exit 1, log unchanged."""
+    before = _events(db, "g")
 
-    result = mn(db, "order", game, "--as", "rome", "trade 3")
+    result = mn(db, "order", "g", "--as", table.refused_side, table.legal)
 
     assert result.exit_code == 1
-    assert result.stderr.startswith("Error: 'trade 3': only the Trade Leader (Carthage)")
-    assert result.stderr.rstrip().endswith("[rule empires:2.1]")
-    assert _events(db, game) == before
+    assert result.stderr == f"Error: '{table.legal}': {table.refusal} [rule {table.section}]\n"
+    assert _events(db, "g") == before == table.last_made
 
 
-def test_one_refused_order_refuses_the_whole_batch_naming_its_number_and_text(db: Path, game: str) -> None:
+def test_one_refused_order_refuses_the_whole_batch_naming_its_number_and_text(db: Path, table: Spec) -> None:
     """Orders are decided together: the legal first is not written when the second is refused."""
-    before = _events(db, game)
+    before = _events(db, "g")
 
-    result = mn(db, "order", game, "--as", "carthage", "trade 3", "trade 4")
+    result = mn(db, "order", "g", "--as", table.side, table.legal, table.again)
 
     assert result.exit_code == 1
-    assert result.stderr == ("Error: order 2 ('trade 4'): an exchange marker was already played this "
-                             "round [rule empires:2.1]\n")
-    assert _events(db, game) == before
+    assert result.stderr == f"Error: order 2 ('{table.again}'): {table.again_refusal}\n"
+    assert _events(db, "g") == before
 
 
-def test_orders_from_stdin_skip_blank_and_comment_lines(db: Path, game: str) -> None:
+def test_orders_from_stdin_skip_blank_and_comment_lines(db: Path, table: Spec) -> None:
     """'-' reads one order per line."""
-    result = mn(db, "order", game, "--as", "carthage", "-", input="# my turn\n\ntrade 2\n")
+    result = mn(db, "order", "g", "--as", table.side, "-", input=f"# my turn\n\n{table.legal}\n")
 
-    assert result.exit_code == 0 and "plays the exchange marker for 2" in result.stdout
+    assert result.exit_code == 0 and result.stdout.splitlines()[0] == table.legal_line
 
 
-def test_an_order_in_its_json_form_is_accepted(db: Path, game: str) -> None:
+def test_an_order_in_its_json_form_is_accepted(db: Path, table: Spec) -> None:
     """The JSON form equals the command Struct."""
-    result = mn(db, "order", game, "--as", "carthage",
-                '{"type": "PlayExchangeMarker", "empire": "carthage", "value": 4}')
+    result = mn(db, "order", "g", "--as", table.side, table.json_legal)
 
-    assert result.exit_code == 0 and "for 4" in result.stdout
-
-
-def test_a_json_order_for_another_empire_is_bad_input(db: Path, game: str) -> None:
-    """The JSON order's empire must be the --as empire."""
-    result = mn(db, "order", game, "--as", "rome",
-                '{"type": "PlayExchangeMarker", "empire": "carthage", "value": 4}')
-
-    assert result.exit_code == 2 and "given --as Rome" in result.stderr
+    assert result.exit_code == 0 and result.stdout.splitlines()[0] == table.legal_line
 
 
-def test_an_unknown_verb_is_bad_input_listing_the_orders(db: Path, game: str) -> None:
-    """A malformed order is exit 2 and names the known verbs."""
-    result = mn(db, "order", game, "--as", "carthage", "sail away")
+def test_a_json_order_for_another_empire_is_bad_input(db: Path, table: Spec) -> None:
+    """The JSON order's side must be the --as side."""
+    result = mn(db, "order", "g", "--as", table.refused_side, table.json_legal)
 
-    assert result.exit_code == 2 and "unknown order 'sail'" in result.stderr and "claim" in result.stderr
+    assert result.exit_code == 2 and result.stderr == f"Error: '{table.json_legal}': {table.json_side}\n"
+
+
+def test_an_unknown_verb_is_bad_input_listing_the_orders(db: Path, table: Spec) -> None:
+    """A malformed order is exit 2 and names the known orders."""
+    result = mn(db, "order", "g", "--as", table.side, "sail away")
+
+    assert result.exit_code == 2 and table.unknown_verb in result.stderr and "build" in result.stderr
 
 
 def test_options_lists_legal_orders_that_order_accepts(db: Path) -> None:

@@ -193,7 +193,9 @@ def render_explanation(x: Explanation) -> str:
 # --- differences ---------------------------------------------------------------------------------
 
 class Change(msgspec.Struct, frozen=True, kw_only=True):
-    path: str
+    """One difference, as every ruleset gives it: what changed (a path of keys), before, after, in words."""
+
+    what: tuple[str, ...]
     before: Any
     after: Any
     text: str
@@ -203,8 +205,8 @@ def diff_states(a: State, b: State) -> list[Change]:
     """Every difference of two states, field by field (host view)."""
     left = _flat(msgspec.to_builtins(replace(a, game_id="", board=None, commitment="", secret=None)))
     right = _flat(msgspec.to_builtins(replace(b, game_id="", board=None, commitment="", secret=None)))
-    return [Change(path=k, before=left.get(k), after=right.get(k),
-                   text=f"{k}: {left.get(k)!r} -> {right.get(k)!r}")
+    return [Change(what=tuple(k.split(".")), before=left.get(k), after=right.get(k),
+                   text=f"{k}: {left.get(k)!r} → {right.get(k)!r}")
             for k in sorted(set(left) | set(right)) if left.get(k) != right.get(k)]
 
 

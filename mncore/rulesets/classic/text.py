@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import msgspec
 from msgspec.structs import replace
 
 from mncore.errors import InvalidCommand
@@ -61,7 +62,9 @@ def _int(text: str) -> int:
 
 
 def parse_order(text: str, state: State, civ: str) -> cm.AnyOrder:
-    """One order line of the grammar in USAGE; InvalidCommand otherwise."""
+    """One order line of the grammar in USAGE, or its JSON form; InvalidCommand otherwise."""
+    if text.lstrip().startswith("{"):
+        return _parse_json(text, civ)
     words = text.lower().split()
     cards = {c.id: [c.name] for c in game_data().card}
     gods = {g.id: [g.name] for g in game_data().god}
@@ -115,6 +118,23 @@ def parse_order(text: str, state: State, civ: str) -> cm.AnyOrder:
         case ["march", count, unit, "from", src, "to", dest, *then]:
             return _march(state, civ, count, unit, src, dest, then)
     raise InvalidCommand(f"cannot read '{text}' as an order; expected {USAGE}")
+
+
+def _parse_json(text: str, civ: str) -> cm.AnyOrder:
+    """An order as its command's JSON ({"type": "Ask", "civ": "carthage", "count": 1}), for civ only."""
+    try:
+        cmd = cm.decode_command(text)
+    except msgspec.ValidationError as err:
+        raise InvalidCommand(f"invalid order JSON: {err}") from None
+    except msgspec.DecodeError as err:
+        raise InvalidCommand(f"malformed order JSON: {err}") from None
+    except UnicodeEncodeError:
+        raise InvalidCommand("the order is not valid UTF-8 text") from None
+    if not isinstance(cmd, cm.Order):
+        raise InvalidCommand(f"{type(cmd).__name__} is not an order a civilisation can give")
+    if cmd.civ != civ:
+        raise InvalidCommand(f"the order is for {n(cmd.civ)}, but given --as {n(civ)}")
+    return cmd
 
 
 def _march(state: State, civ: str, count: str, unit: str, src: str, dest: str,
