@@ -28,6 +28,8 @@ class Spec:
     refusal: str  # its message
     last_made: int  # the events of a new game with seed "orders", before any order
     hidden_word: str  # a word `mn diff` prints for a change of what a side holds
+    waiting: str  # what `mn status` says the new game waits for
+    sixth: str  # `mn log`'s line for event 6
 
 
 EMPIRES = Spec(
@@ -38,7 +40,10 @@ EMPIRES = Spec(
     json_side="the order is for Carthage, but given --as Rome", unknown_verb="unknown order 'sail'",
     refused_side="rome", section="empires:2.1",
     refusal="only the Trade Leader (Carthage) plays an exchange marker", last_made=6,
-    hidden_word="resources:")
+    hidden_word="resources:",
+    waiting="  Carthage (Carthage): exchange-marker — play an exchange marker for one of its values "
+            "(5, 0, 2, 1, 4, 3)",
+    sixth="    6  Round 1: the Trade phase begins.")
 
 CLASSIC = Spec(
     ruleset="classic", flag=("--ruleset", "classic"), new=("--ruleset", "classic", *THREE), side="carthage", legal="ask 1", legal_events=1,
@@ -47,7 +52,8 @@ CLASSIC = Spec(
     json_legal='{"type": "Ask", "civ": "carthage", "count": 1}',
     json_side="the order is for Carthage, but given --as Rome", unknown_verb="cannot read 'sail away' as an order",
     refused_side="rome", section="classic:3.2.1", refusal="the Director of Commerce, Carthage, asks",
-    last_made=11, hidden_word="hands.")
+    last_made=11, hidden_word="hands.", waiting="  Carthage: ask — ask how many cards each player offers",
+    sixth="    6  Rome holds the Military Leader card")
 
 SPECS = (EMPIRES, CLASSIC)
 IDS = tuple(s.ruleset for s in SPECS)

@@ -58,15 +58,6 @@ def test_new_with_the_ruleset_alias_records_the_classic_game(db: Path, game: str
         "Jason, Great Library, Lighthouse of Alexandria, Pythagoras, Ulysses\n")
 
 
-def test_status_says_who_is_awaited_for_what(db: Path, game: str) -> None:
-    """The Director of Commerce asks first (3.2.1)."""
-    assert mn(db, "status", game).stdout == (
-        "Game c1: round 1, commerce phase\n"
-        "NOT a fair-play game: its secret is known (seed) or it is a sandbox.\n"
-        "Waiting for:\n"
-        "  Carthage: ask — ask how many cards each player offers\n")
-
-
 def test_options_list_the_legal_orders(db: Path, game: str) -> None:
     """The Director may ask for 0 up to the cards in his hand."""
     result = mn(db, "options", game, "--as", "carthage")
@@ -127,18 +118,6 @@ def test_a_position_for_one_side_hides_the_others_hands(db: Path, game: str) -> 
 
     assert '"rome" = {"oil" = 1, "tax" = 2, "wine" = 1}' in text
     assert '"greece" = {}' in text and '"carthage" = {}' in text
-
-
-def test_a_fork_plays_on_from_an_event(db: Path, game: str) -> None:
-    """mn fork copies events 1..N into a sandbox that takes other orders."""
-    offers(db, game)
-
-    forked = mn(db, "fork", game, "--at", "11", "--as", "f1")
-    ordered = mn(db, "order", "f1", "--as", "carthage", "ask 0")
-
-    assert forked.exit_code == 0 and ordered.exit_code == 0, ordered.output
-    assert "Trading ended" in mn(db, "log", "f1").stdout
-    assert mn(db, "verify", "f1").exit_code == 0
 
 
 def test_an_export_for_one_side_withholds_the_face_down_offers(db: Path, game: str, tmp_path: Path) -> None:

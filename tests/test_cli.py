@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from both import IDS, SPECS, Spec
 from mncli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,17 +44,25 @@ def test_new_prints_the_game_id_alone(db: Path) -> None:
     assert result.stderr == ""
 
 
-def test_status_names_round_phase_and_pending_decision(db: Path, game: str) -> None:
+@pytest.fixture(params=SPECS, ids=IDS)
+def table(request: pytest.FixtureRequest, db: Path) -> Spec:
+    """A new three-player game "g" of each ruleset, seed "orders"."""
+    spec: Spec = request.param
+    assert mn(db, "new", *spec.new, "--seed", "orders", "--id", "g").exit_code == 0
+    return spec
+
+
+def test_status_names_round_phase_and_pending_decision(db: Path, table: Spec) -> None:
     """mn status says round, phase, fair-play and who must decide what."""
-    result = mn(db, "status", game)
+    phase = {"empires": "Trade Resources", "classic": "commerce"}[table.ruleset]
+
+    result = mn(db, "status", "g")
 
     assert result.exit_code == 0
     assert result.stdout == (
-        "Game g1: round 1, Trade Resources phase\n"
+        f"Game g: round 1, {phase} phase\n"
         "NOT a fair-play game: its secret is known (seed) or it is a sandbox.\n"
-        "Waiting for:\n"
-        "  Carthage (Carthage): exchange-marker — play an exchange marker for one of its values "
-        "(5, 0, 2, 1, 4, 3)\n")
+        f"Waiting for:\n{table.waiting}\n")
 
 
 def test_a_fair_play_game_is_not_flagged(db: Path) -> None:
@@ -65,30 +74,30 @@ def test_a_fair_play_game_is_not_flagged(db: Path) -> None:
     assert doc["fair_play"] is True and doc["round"] == 1 and doc["phase"] == "trade"
 
 
-def test_games_lists_games(db: Path, game: str) -> None:
+def test_games_lists_games(db: Path, table: Spec) -> None:
     """mn games lists each game with its number of events."""
     result = mn(db, "games", "--json")
 
-    assert [g["id"] for g in json.loads(result.stdout)] == ["g1"]
+    assert [(g["id"], g["events"]) for g in json.loads(result.stdout)] == [("g", table.last_made)]
 
 
-def test_log_prints_one_sentence_per_event_with_its_number(db: Path, game: str) -> None:
+def test_log_prints_one_sentence_per_event_with_its_number(db: Path, table: Spec) -> None:
     """mn log numbers each event and says what happened."""
-    result = mn(db, "log", game, "--from", "6", "--to", "6")
+    result = mn(db, "log", "g", "--from", "6", "--to", "6")
 
-    assert result.stdout == "    6  Round 1: the Trade phase begins.\n"
+    assert result.stdout == f"{table.sixth}\n"
 
 
-def test_export_import_export_is_byte_identical(db: Path, game: str, tmp_path: Path) -> None:
+def test_export_import_export_is_byte_identical(db: Path, table: Spec, tmp_path: Path) -> None:
     """An exported log imported into another database exports to the same bytes."""
     first = tmp_path / "a.jsonl"
-    assert mn(db, "export", game, "-o", str(first)).exit_code == 0
+    assert mn(db, "export", "g", "-o", str(first)).exit_code == 0
     other = tmp_path / "other.db"
 
     imported = mn(other, "import", str(first))
-    again = mn(other, "export", game)
+    again = mn(other, "export", "g")
 
-    assert imported.exit_code == 0 and imported.stdout == "g1\n"
+    assert imported.exit_code == 0 and imported.stdout == "g\n"
     assert again.stdout_bytes == first.read_bytes()
 
 
@@ -120,12 +129,12 @@ def test_a_damaged_import_is_refused_with_its_line_and_nothing_written(
     assert not other.exists()
 
 
-def test_unknown_game_is_exit_2_with_one_line(db: Path, game: str) -> None:
+def test_unknown_game_is_exit_2_with_one_line(db: Path, table: Spec) -> None:
     """An unknown game id: one clear line on stderr, exit 2."""
     result = mn(db, "status", "nope")
 
     assert result.exit_code == 2
-    assert result.stderr == f"Error: no game 'nope' in {db}; games here: g1\n"
+    assert result.stderr == f"Error: no game 'nope' in {db}; games here: g\n"
 
 
 def test_missing_database_is_exit_2_and_not_created(tmp_path: Path) -> None:
@@ -167,30 +176,41 @@ def test_replay_shows_the_state_as_of_an_event(db: Path, game: str) -> None:
         "resource_count"] == 9
 
 
-def test_replay_beyond_the_log_is_exit_2(db: Path, game: str) -> None:
+def test_replay_beyond_the_log_is_exit_2(db: Path, table: Spec) -> None:
     """An event number past the end is refused."""
-    result = mn(db, "replay", game, "--to", "99")
+    result = mn(db, "replay", "g", "--to", "99")
 
-    assert result.exit_code == 2 and "has events 1 to 6" in result.stderr
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: --to 99: game g has events 1 to {table.last_made}\n"
 
 
-def test_fork_copies_events_and_leaves_the_original_untouched(db: Path, game: str) -> None:
+def test_fork_copies_events_and_leaves_the_original_untouched(db: Path, table: Spec) -> None:
     """mn fork makes a sandbox marked as a fork; the original's log is unchanged."""
-    before = mn(db, "export", game).stdout
+    before = mn(db, "export", "g").stdout
 
-    result = mn(db, "fork", game, "--at", "6", "--as", "what-if")
+    result = mn(db, "fork", "g", "--at", "6", "--as", "what-if")
 
     assert result.exit_code == 0 and result.stdout == "what-if\n"
-    assert mn(db, "export", game).stdout == before
+    assert mn(db, "export", "g").stdout == before
     doc = json.loads(mn(db, "status", "what-if", "--json").stdout)
     assert doc["sandbox"] is True and doc["fair_play"] is False
-    assert "forked from g1 at event 6" in mn(db, "log", "what-if", "--to", "1").stdout
+    assert "forked from g at event 6" in mn(db, "log", "what-if", "--to", "1").stdout
     assert mn(db, "verify", "what-if").exit_code == 0
 
 
-def test_reveal_refuses_a_running_game_without_force(db: Path, game: str) -> None:
+def test_a_fork_takes_other_orders_than_its_game(db: Path, table: Spec) -> None:
+    """A fork at the end of the set-up plays on: the first order is accepted there too."""
+    mn(db, "fork", "g", "--at", str(table.last_made), "--as", "f")
+
+    result = mn(db, "order", "f", "--as", table.side, table.legal)
+
+    assert result.exit_code == 0 and result.stdout.splitlines()[0] == table.legal_line
+    assert mn(db, "verify", "f").exit_code == 0
+
+
+def test_reveal_refuses_a_running_game_without_force(db: Path, table: Spec) -> None:
     """Revealing mid-game would let players foresee draws: it needs --force."""
-    result = mn(db, "reveal", game)
+    result = mn(db, "reveal", "g")
 
     assert result.exit_code == 2 and "--force" in result.stderr
 

@@ -234,7 +234,8 @@ def describe(event: ev.AnyEvent, viewer: str | None) -> str:
                     + (f"; neutral: {', '.join(n(c) for c in neutrals)}" if neutrals else "")
                     + (f"; the {o.variant} game" if o.variant != "standard" else "")
                     + (f"; owner's powers for {', '.join(n(p.card) for p in pw.power) or 'no card'} "
-                       f"(tiles file sha256 {pw.sha256[:12]}, rule classic:C16)" if pw is not None else ""))
+                       f"(tiles file sha256 {pw.sha256[:12]}, rule classic:C16)" if pw is not None else "")
+                    + (f"; forked from {o.fork_of.game} at event {o.fork_of.at}" if o.fork_of else ""))
         case ev.PositionLoaded():
             return "A position was loaded (a sandbox)"
         case ev.CardsSetAside(cards=cards):
