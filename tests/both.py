@@ -17,6 +17,7 @@ class Spec:
     side: str  # who decides first
     legal: str  # an order that side may give at the start
     legal_events: int  # how many events it causes
+    legal_type: str  # the type of its first event
     legal_line: str  # the first line `mn order` prints for it, in a game of seed "orders" ("{n}": its number)
     again: str  # an order the same side may not give after `legal` (a batch's second order)
     again_refusal: str  # its message, section included
@@ -34,7 +35,8 @@ class Spec:
 
 EMPIRES = Spec(
     ruleset="empires", flag=(), new=(*THREE, "--display", "experienced"), side="carthage", legal="trade 3",
-    legal_events=2, legal_line="    7  Carthage, the Trade Leader, plays the exchange marker for 3.",
+    legal_events=2, legal_type="ExchangeMarkerPlayed",
+    legal_line="    7  Carthage, the Trade Leader, plays the exchange marker for 3.",
     again="trade 4", again_refusal="an exchange marker was already played this round [rule empires:2.1]",
     json_legal='{"type": "PlayExchangeMarker", "empire": "carthage", "value": 3}',
     json_side="the order is for Carthage, but given --as Rome", unknown_verb="unknown order 'sail'",
@@ -47,6 +49,7 @@ EMPIRES = Spec(
 
 CLASSIC = Spec(
     ruleset="classic", flag=("--ruleset", "classic"), new=("--ruleset", "classic", *THREE), side="carthage", legal="ask 1", legal_events=1,
+    legal_type="TradeAsked",
     legal_line="   12  Carthage asked for 1 cards; trading: Rome, Greece, Carthage", again="ask 2",
     again_refusal="the number of cards to offer is asked once, in the Commerce phase [rule classic:3.2.1]",
     json_legal='{"type": "Ask", "civ": "carthage", "count": 1}',

@@ -92,11 +92,14 @@ def test_explain_names_the_order_and_the_rules(db: Path, game: str) -> None:
     offers(db, game)
 
     assert mn(db, "explain", game, "13").stdout == (
-        "Event 13 (CardsOffered): Rome offered wine face down\nOrder: offer wine (by rome)\n"
-        "Rules: classic:3.2.2\n")
-    assert mn(db, "explain", game, "13", "--as", "greece").stdout == (
-        "Event 13 (CardsOffered): Rome offered cards face down\nOrder: (hidden) (by rome)\n"
-        "Rules: classic:3.2.2\n")
+        "Event 13 (CardsOffered): Rome offered wine face down\n"
+        "Caused by: Rome: 'offer wine' (batch starting at event 13); the order's own event.\n"
+        "Rules applied:\n"
+        "  3.2.2              Trading: each player places that many cards face down; a player without "
+        "enough does not trade\n")
+    assert mn(db, "explain", game, "13", "--as", "greece").stdout.splitlines()[:2] == [
+        "Event 13 (CardsOffered): Rome offered cards face down",
+        "Caused by: Rome: '(hidden)' (batch starting at event 13); the order's own event."]
 
 
 def test_a_position_starts_a_sandbox_game_that_matches(db: Path, game: str, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from both import IDS, SPECS, Spec
 from mncli.cli import main
 from mncore.rulesets.empires.explain import explain
 from mncore.rulesets.empires.position import position_state, write_position
@@ -168,3 +169,32 @@ def test_mn_explain_refuses_an_event_beyond_the_log(battle: tuple[Path, int]) ->
     result = mn(db, "explain", "c", "999")
 
     assert result.exit_code == 2 and "no event 999" in result.stderr
+
+
+# --- the same over every ruleset -------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", SPECS, ids=IDS)
+def test_mn_explain_names_the_order_behind_an_event_in_every_ruleset(tmp_path: Path, spec: Spec) -> None:
+    """The first order's event: its sentence, then who ordered what, in the same layout for each game."""
+    db = tmp_path / "mn.db"
+    mn(db, "new", *spec.new, "--seed", "orders", "--id", "g")
+    mn(db, "order", "g", "--as", spec.side, spec.legal)
+    seq = spec.last_made + 1
+
+    lines = mn(db, "explain", "g", str(seq)).stdout.splitlines()
+
+    assert lines[0] == f"Event {seq} ({spec.legal_type}): {spec.legal_line[7:]}"
+    assert lines[1] == f"Caused by: Carthage: '{spec.legal}' (batch starting at event {seq}); the order's own event."
+    assert "Rules applied:" in lines
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=IDS)
+def test_mn_explain_refuses_an_event_beyond_the_log_in_every_ruleset(tmp_path: Path, spec: Spec) -> None:
+    """A sequence number past the end is bad input, said the same way."""
+    db = tmp_path / "mn.db"
+    mn(db, "new", *spec.new, "--seed", "orders", "--id", "g")
+
+    result = mn(db, "explain", "g", "999")
+
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: no event 999: the log has events 1 to {spec.last_made}\n"

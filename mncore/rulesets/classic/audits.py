@@ -11,6 +11,7 @@ import msgspec
 from msgspec.structs import replace
 
 from mncore.dice import Rng
+from mncore.rulebook import Cited
 from mncore.errors import InvalidCommand
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.ids import TAX
@@ -117,27 +118,38 @@ def conceal(state: State, viewer: str, rng: Rng) -> State:
 # --- explanations --------------------------------------------------------------------------------
 
 class Explanation(msgspec.Struct, frozen=True, kw_only=True):
-    """Why event `seq` happened (mn explain): the order of its batch, its figures, the rules applied."""
+    """Why event `seq` happened (mn explain), in the fields every ruleset gives: its cause, the rules
+    and rulings it applies, its figures."""
 
     seq: int
     type: str
     text: str
     actor: str  # who gave the order of its batch: a civilisation or "host"
+    batch: int  # seq of the batch's first event
     command: str  # that order's line, "(hidden)" where the viewer may not read it, or the host's command
-    figures: list[str] = []
-    rules: list[str] = []
+    direct: bool  # the order's own event, rather than one that followed by itself
+    sections: list[Cited] = []
+    rulings: list[Cited] = []
+    details: list[str] = []
 
 
 def explain(rows: Sequence[Row], seq: int, viewer: str | None) -> Explanation:
+    from mncore.rulesets.classic.book import RULEBOOK
     from mncore.rulesets.classic.text import describe, format_order
-    row = next((r for r in rows if r.seq == seq), None)
-    if row is None:
-        raise InvalidCommand(f"event {seq} is not in this game (1 to {len(rows)})")
+    if not 1 <= seq <= len(rows):
+        raise InvalidCommand(f"no event {seq}: the log has events 1 to {len(rows)}")
+    row = rows[seq - 1]
     event = ev.decode_event(row.payload)
-    first = next(r for r in rows if r.batch == row.batch)
+    first = rows[row.batch - 1]
     command = format_order(cm.decode_command(first.command)) if first.command else "(hidden)"
-    return Explanation(seq=seq, type=type(event).__name__, text=describe(event, viewer), actor=row.actor,
-                       command=command, figures=_figures(event), rules=_rules(event))
+    refs = [r.removeprefix("classic:") for r in _rules(event)]
+    return Explanation(
+        seq=seq, type=type(event).__name__, text=describe(event, viewer), actor=first.actor, batch=row.batch,
+        command=command, direct=seq == row.batch,
+        sections=[Cited(id=r, title=RULEBOOK.index[r]) for r in refs if r in RULEBOOK.index],
+        rulings=[Cited(id=r, title=RULEBOOK.rulings[r].title, decision=RULEBOOK.rulings[r].decision)
+                 for r in refs if r in RULEBOOK.rulings],
+        details=_figures(event))
 
 
 def _figures(event: ev.AnyEvent) -> list[str]:
@@ -162,7 +174,7 @@ _RULES: dict[str, list[str]] = {
     "GroundBattle": ["classic:6.6", "classic:6.7", "classic:6.8", "classic:6.9", "classic:C9"],
     "NavalBattle": ["classic:6.3", "classic:6.9"], "IncomeCollected": ["classic:3.1", "classic:3.1.1"],
     "CardsGained": ["classic:3.1", "classic:C16"],
-    "CardsOffered": ["classic:3.2.2"], "OffersRevealed": ["classic:3.2.3"], "CardTaken": ["classic:3.2.4"],
+    "TradeAsked": ["classic:3.2.1"], "CardsOffered": ["classic:3.2.2"], "OffersRevealed": ["classic:3.2.3"], "CardTaken": ["classic:3.2.4"],
     "CardGiven": ["classic:3.2.6"], "TradeEnded": ["classic:3.2.6", "classic:C6"],
     "GodTaken": ["classic:4.1", "classic:C4"], "GodInvoked": ["classic:4.3", "classic:C3"],
     "ItemBuilt": ["classic:5.4", "classic:5.7"], "InfluencePlaced": ["classic:5.5"],
@@ -182,11 +194,22 @@ def _rules(event: ev.AnyEvent) -> list[str]:
 
 
 def render_explanation(x: Explanation) -> str:
-    lines = [f"Event {x.seq} ({x.type}): {x.text}"]
-    lines.append(f"Order: {x.command} (by {x.actor})")
-    lines += [f"  {f}" for f in x.figures]
-    if x.rules:
-        lines.append("Rules: " + ", ".join(x.rules))
+    """The explanation as text for mn explain, laid out as every ruleset's."""
+    from mncore.rulesets.classic.text import n
+    how = "the order's own event" if x.direct else "followed by itself from that order"
+    who = n(x.actor) if x.actor != "host" else "the host"
+    lines = [f"Event {x.seq} ({x.type}): {x.text}",
+             f"Caused by: {who}: '{x.command}' (batch starting at event {x.batch}); {how}."]
+    if x.sections:
+        lines.append("Rules applied:")
+        lines += [f"  {c.id:<18} {c.title}" for c in x.sections]
+    if x.rulings:
+        lines.append("Rulings applied:")
+        lines += [f"  {c.id:<18} {c.title} (the whole ruling: mn rules --ruleset classic {c.id})"
+                  for c in x.rulings]
+    if x.details:
+        lines.append("Details:")
+        lines += [f"  {d}" for d in x.details]
     return "\n".join(lines)
 
 
