@@ -102,20 +102,6 @@ def test_explain_names_the_order_and_the_rules(db: Path, game: str) -> None:
         "Caused by: Rome: '(hidden)' (batch starting at event 13); the order's own event."]
 
 
-def test_a_position_starts_a_sandbox_game_that_matches(db: Path, game: str, tmp_path: Path) -> None:
-    """mn position writes the state; mn new --position starts a sandbox at it; mn diff finds nothing."""
-    offers(db, game)
-    path = tmp_path / "p.toml"
-
-    written = mn(db, "position", game, "-o", str(path))
-    created = mn(db, "new", "--ruleset", "classic", "--position", str(path), "--id", "p1")
-
-    assert written.exit_code == 0 and created.exit_code == 0, created.output
-    assert mn(db, "diff", game, "p1").stdout == "No differences.\n"
-    assert doc(db, "status", "p1")["pending"] == [
-        {"side": "carthage", "kind": "take", "text": "take a face-up card from another player"}]
-
-
 def test_a_position_for_one_side_hides_the_others_hands(db: Path, game: str) -> None:
     text = mn(db, "position", game, "--as", "rome").stdout
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -107,6 +108,27 @@ def test_options_lists_legal_orders_that_order_accepts(db: Path) -> None:
     assert listed == ["trade 5", "trade 0", "trade 2", "trade 1", "trade 4", "trade 3"]
     assert mn(db, "options", fair, "--as", "rome").stdout == "Rome has nothing to order now.\n"
     assert mn(db, "order", fair, "--as", "carthage", listed[-1]).exit_code == 0
+
+
+def _filled(option: dict[str, Any]) -> list[str]:
+    """An option's order, or its template filled with the first and with the last of its parts."""
+    if option["order"]:
+        return [option["order"]]
+    parts = option["parts"]
+    return [option["template"].format(**{k: v[i] for k, v in parts.items()}) for i in (0, -1)]
+
+
+def test_every_option_listed_is_an_order_check_accepts(db: Path, table: Spec) -> None:
+    """mn options lists what the side to play may order, in every ruleset; each, filled in, is accepted;
+    the side not to play has nothing to order but a sandbox's fixes (R7)."""
+    options = json.loads(mn(db, "options", "g", "--as", table.side, "--json").stdout)
+    lines = [line for o in options for line in _filled(o)]
+    others = json.loads(mn(db, "options", "g", "--as", table.refused_side, "--json").stdout)
+
+    assert lines
+    for line in lines:
+        assert mn(db, "check", "g", "--as", table.side, line).exit_code == 0, line
+    assert [o for o in others if o["kind"] != "fix"] == []
 
 
 def test_options_in_a_sandbox_list_the_outcomes_that_may_be_fixed(db: Path, game: str) -> None:

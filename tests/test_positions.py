@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
+from both import IDS, SPECS, Spec
 from mncli.cli import main
 from mncore.rulesets.empires import events as ev
 from mncore import game
@@ -424,14 +425,37 @@ def test_mn_position_at_n_writes_the_state_after_event_n(tmp_path: Path) -> None
     assert comparable(position(out.read_text())) == comparable(expected)
 
 
-def test_mn_position_refuses_an_event_out_of_range(tmp_path: Path) -> None:
-    """--at beyond the log is bad input."""
+@pytest.mark.parametrize("spec", SPECS, ids=IDS)
+def test_mn_position_refuses_an_event_out_of_range(tmp_path: Path, spec: Spec) -> None:
+    """--at beyond the log is bad input, in every ruleset."""
     db = tmp_path / "mn.db"
-    mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g")
+    mn(db, "new", *spec.new, "--seed", "orders", "--id", "g")
 
     result = mn(db, "position", "g", "--at", "99")
 
-    assert result.exit_code == 2 and "--at 99: game g has events 1 to" in result.stderr
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: --at 99: game g has events 1 to {spec.last_made}\n"
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=IDS)
+def test_a_position_written_and_loaded_is_a_sandbox_that_plays_on_and_verifies(tmp_path: Path,
+                                                                             spec: Spec) -> None:
+    """mn position then mn new --position: a sandbox at the same state (mn diff finds nothing) that
+    takes the game's first order and verifies, in every ruleset."""
+    db, path = tmp_path / "mn.db", tmp_path / "p.toml"
+    mn(db, "new", *spec.new, "--seed", "orders", "--id", "g")
+
+    written = mn(db, "position", "g", "-o", str(path))
+    created = mn(db, "new", *spec.flag, "--position", str(path), "--seed", "s", "--id", "pos")
+
+    assert written.exit_code == 0 and created.exit_code == 0 and created.stdout == "pos\n", created.output
+    assert [r.type for r in open_store(str(db)).rows("pos")[:2]] == ["GameCreated", "PositionLoaded"]
+    status = json.loads(mn(db, "status", "pos", "--json").stdout)
+    assert status["sandbox"] is True and status["fair_play"] is False
+    assert mn(db, "diff", "g", "pos").stdout == "No differences.\n"
+    ordered = mn(db, "order", "pos", "--as", spec.side, spec.legal)
+    assert ordered.exit_code == 0, ordered.output
+    assert mn(db, "verify", "pos").exit_code == 0
 
 
 def test_position_loaded_event_round_trips_through_json() -> None:
