@@ -7,10 +7,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
+from mncore.rulesets.classic.audits import dumps_toml
 
 
 def mn(db: Path, *args: str) -> Result:
@@ -158,16 +160,62 @@ def test_a_broken_board_file_is_refused_with_its_problems(db: Path, tmp_path: Pa
     assert "land link" in result.stderr and not (tmp_path / "classic.db").exists()
 
 
-def test_draw_and_html_picture_the_board_as_a_side_sees_it(db: Path, game: str, tmp_path: Path) -> None:
-    """mn draw writes a schematic SVG of the board; mn html a page to step through the game."""
+def test_draw_and_html_picture_the_board_as_a_map(db: Path, game: str, tmp_path: Path) -> None:
+    """mn draw writes an SVG map of the reconstructed board (each place where its namesake lies);
+    mn html a page to step through the game."""
     svg, page = tmp_path / "b.svg", tmp_path / "g.html"
 
     drawn = mn(db, "draw", game, "--as", "greece", "-o", str(svg))
     html = mn(db, "html", game, "--as", "greece", "-o", str(page))
 
+    text = svg.read_text()
     assert drawn.exit_code == 0 and html.exit_code == 0, html.output
-    assert svg.read_text().startswith("<svg") and "Achaea" in svg.read_text()
-    assert "not a map" in svg.read_text() and "<html" in page.read_text().lower()
+    assert text.startswith("<svg") and "(not the printed board)" in text
+    assert text.count('<g id="province-') == 41 and text.count('<g id="sea-') == 10
+    assert '<g id="province-achaea"><circle cx="866.0" cy="287.6" r="18" fill="#2e86c1"' in text
+    assert "Gre 2L1F1T" in text and "<html" in page.read_text().lower()
+
+
+def test_the_map_shows_each_side_the_same_board_and_no_face_down_card(db: Path, game: str,
+                                                                     tmp_path: Path) -> None:
+    """Per side (the redaction boundary): the board is public, so every side's map is the host's; the
+    hands and the offers lying face down change no picture."""
+    before = mn(db, "draw", game, "-o", "-").stdout
+    for civ, line in (("carthage", "ask 2"), ("rome", "offer wine oil")):
+        assert mn(db, "order", game, "--as", civ, line).exit_code == 0
+
+    pictures = {side: mn(db, "draw", game, "-o", "-", *(("--as", side) if side else ())).stdout
+                for side in ("", "rome", "greece", "carthage")}
+
+    assert set(pictures.values()) == {before}
+
+
+def test_a_board_files_places_the_layout_does_not_know_are_listed_beside_the_map(db: Path,
+                                                                                 tmp_path: Path) -> None:
+    """A board of one's own may add places: they are named under the map, not placed at random."""
+    from mncore.rulesets.classic.components import load_board
+    board = json.loads(msgspec.json.encode(load_board()))
+    board["sea"].append({"id": "rubrum", "name": "Mare Rubrum", "adjacent": ["aegyptium"]})
+    next(s for s in board["sea"] if s["id"] == "aegyptium")["adjacent"].append("rubrum")
+    path = tmp_path / "board.toml"
+    path.write_text(dumps_toml(board))
+    mn(db, "new", "--ruleset", "classic", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
+       "--board", str(path), "--seed", "b", "--id", "b1")
+
+    text = mn(db, "draw", "b1", "-o", "-").stdout
+
+    assert "Not on this map (a board file's own places): Mare Rubrum" in text
+    assert '<g id="sea-rubrum">' not in text
+
+
+def test_the_layout_places_every_place_of_the_shipped_board_inside_the_picture() -> None:
+    from mncore.rulesets.classic.components import load_board
+    from mncore.rulesets.classic.draw import HEIGHT, WIDTH, point
+    board = load_board()
+
+    points = {place: point(place) for place in [p.id for p in board.province] + [s.id for s in board.sea]}
+
+    assert all(at is not None and 0 < at[0] < WIDTH and 0 < at[1] < HEIGHT - 40 for at in points.values())
 
 
 @pytest.mark.slow
