@@ -31,6 +31,7 @@ class Spec:
     hidden_word: str  # a word `mn diff` prints for a change of what a side holds
     waiting: str  # what `mn status` says the new game waits for
     sixth: str  # `mn log`'s line for event 6
+    round_began: str  # `mn log`'s line for round 1's first phase, in a game of seed "e"
 
 
 EMPIRES = Spec(
@@ -45,7 +46,7 @@ EMPIRES = Spec(
     hidden_word="resources:",
     waiting="  Carthage (Carthage): exchange-marker — play an exchange marker for one of its values "
             "(5, 0, 2, 1, 4, 3)",
-    sixth="    6  Round 1: the Trade phase begins.")
+    sixth="    6  Round 1: the Trade phase begins.", round_began="    6  Round 1: the Trade phase begins.")
 
 CLASSIC = Spec(
     ruleset="classic", flag=("--ruleset", "classic"), new=("--ruleset", "classic", *THREE), side="carthage", legal="ask 1", legal_events=1,
@@ -56,7 +57,7 @@ CLASSIC = Spec(
     json_side="the order is for Carthage, but given --as Rome", unknown_verb="cannot read 'sail away' as an order",
     refused_side="rome", section="classic:3.2.1", refusal="the Director of Commerce, Carthage, asks",
     last_made=11, hidden_word="hands.", waiting="  Carthage: ask — ask how many cards each player offers",
-    sixth="    6  Rome holds the Military Leader card")
+    sixth="    6  Rome holds the Military Leader card", round_began="    7  Round 1: the commerce phase began")
 
 SPECS = (EMPIRES, CLASSIC)
 IDS = tuple(s.ruleset for s in SPECS)

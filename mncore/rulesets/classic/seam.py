@@ -142,7 +142,11 @@ class Classic:
             side, sep, who = item.partition("=")
             if not sep:
                 raise InvalidCommand(f"--player {item}: write CIVILISATION=NAME")
-            named[self.resolve_side(side)] = who.strip()
+            civ = self.resolve_side(side)
+            if civ in named:
+                raise InvalidCommand(f"--player {item}: {self.side_name(civ)} is already played by "
+                                     f"{named[civ]}; give each empire one --player")
+            named[civ] = who.strip()
         chosen: dict[str, str] = {}
         for typed in spec.sides:
             civ = self.resolve_side(typed)
