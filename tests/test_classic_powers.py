@@ -170,3 +170,20 @@ def test_c16_the_documented_example_file_is_a_valid_tiles_file(db: Path, tmp_pat
     shown = json.loads(mn(db, "show", "ex", "--json").stdout)
     assert sorted(shown["powers"]["cards"]) == [
         "ares", "athena", "colossus", "hannibal", "hercules", "homer", "library", "minotaur", "poseidon", "zeus"]
+
+
+def test_c16_a_position_with_a_bad_power_is_refused_naming_it(db: Path, tiles: Path, tmp_path: Path) -> None:
+    """A hand-edited position's powers are checked as a tiles file is: exit 2, nothing written."""
+    created(db, tiles)
+    path = tmp_path / "p.toml"
+    mn(db, "position", "p1", "-o", str(path))
+    position: dict[str, Any] = tomllib.loads(path.read_text())
+    position["powers"]["power"][1]["effects"][0]["card"] = "silk"
+    path.write_text(dumps_toml(position))
+
+    result = mn(db, "new", "--ruleset", "classic", "--position", str(path), "--id", "s2")
+
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: position file {path}: powers.power[1].effects[0].card: 'silk' "
+                                    "is not a resource card of the board")
+    assert "s2" not in mn(db, "games").stdout

@@ -36,7 +36,10 @@ def read_position(path: str) -> State:
     if state.board is None or not state.civs:
         raise InvalidCommand(f"position file {path}: it names no board or no civilisations")
     from mncore.rulesets.classic.components import check_board
+    from mncore.rulesets.classic.powers import TilesFile, check as check_powers
     problems = check_board(state.board)
+    if not problems and state.powers is not None:  # an owner's powers, checked as their file is (C16)
+        problems = [f"powers.{p}" for p in check_powers(TilesFile(power=state.powers.power), state.board)]
     if problems:
         raise InvalidCommand(f"position file {path}: " + "; ".join(problems))
     return state
