@@ -1,5 +1,6 @@
-"""The classic game through mn: the same scenarios the Empires CLI tests run (new, status, options,
-order, check, explain, positions, forks, diff, disputes, export and import, map, demo)."""
+"""The classic game through mn, where it differs from Empires: its creation, grammar, hidden offers, map
+and demo. The scenarios both games share (status, order, check, explain, positions, forks, diff,
+disputes, export and import) run over both rulesets in the Empires CLI test files (tests/both.py)."""
 
 from __future__ import annotations
 
