@@ -58,7 +58,6 @@ class WinWith(Effect, frozen=True, kw_only=True):
 
 
 AnyEffect = ExtraCards | AutoSix | Discount | IgnoreBlockade | FreeUnit | WinWith
-KINDS: tuple[type[Effect], ...] = (ExtraCards, AutoSix, Discount, IgnoreBlockade, FreeUnit, WinWith)
 LASTING = (AutoSix, Discount, IgnoreBlockade, WinWith)  # a god's: for the rest of the phase (C17)
 
 
