@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, Setup
-from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, Empire, ProvinceId, TileId, Track
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, Empire, ProvinceId, TileId, Track
 from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import TitleTie  # phase 5
 from mncore.rulesets.empires.state import Claim  # phase 2
@@ -264,6 +264,10 @@ _INITIAL_STEPS: dict[str, type[Step]] = {
 
 def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
     state = replace(state, round=e.round, phase=e.phase, step=_INITIAL_STEPS[e.phase]())
+    if e.phase == "leadership":
+        holders = {state.titles.get(t) for t in TRACKS}
+        held_all = next(iter(holders)) if len(holders) == 1 else None
+        state = replace(state, step=LeadershipStep(held_all=held_all))
     if e.phase == "collect":
         # a new round: once-per-round powers are fresh, and 3.1.1 looks at control from now
         empires = {emp: replace(es, used=(), last_peace=es.peace_with, peace_with=None)

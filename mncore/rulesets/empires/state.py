@@ -150,6 +150,8 @@ class LeadershipStep(_S, frozen=True, kw_only=True, tag="leadership"):
     """Claim Leadership: the ties still to settle."""
 
     ties: tuple[TitleTie, ...] = ()
+    # who held all three titles when the phase began, i.e. at the end of the last one (ruling R61)
+    held_all: Empire | None = None
 
 
 Step = CollectStep | TradeStep | BuildStep | MoveStep | LeadershipStep

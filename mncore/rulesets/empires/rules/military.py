@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires import draws, events as ev
+from mncore.rulesets.empires import atlas, draws, events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import (Attack, ChooseLosses, ChooseMover, DeclarePeace, EndMoveTurn,
                              HoldConquest, MoveCommand, MoveLegions, MoveTriremes, OccupyBuildings,
@@ -112,8 +112,11 @@ def _turn_text(state: GameState, step: MoveStep) -> str:
 
 
 def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
-    """6.3: four capital and/or legendary cities controlled or occupied at the end of the phase."""
-    needed = load_ruleset().numbers.great_cities_to_win
+    """6.3: four capital and/or legendary cities controlled or occupied at the end of the phase; three
+    in the Punic War (ruling R61)."""
+    chosen = atlas.variant(state.options.setup)
+    needed = (chosen.great_cities_to_win if chosen and chosen.great_cities_to_win
+              else load_ruleset().numbers.great_cities_to_win)
     winners = [e for e in state.empires if len(great_cities(state, e)) >= needed]
     if not winners:
         return []

@@ -71,7 +71,10 @@ def display(cmd: CreateGame, rng: Rng) -> tuple[DisplayTile, ...]:
     # an expansion's tiles with its board (ruling R53); the Atlantean heroes without a text are not
     # in the ruleset at all (ruling R54)
     in_play = atlas.tiles_in_play(cmd.setup)
-    others = [t.id for t in rs.tiles if not t.starting and t.kind != "pyramids" and t.expansion in in_play]
+    chosen = atlas.variant(cmd.setup)
+    set_aside = set(chosen.discarded) if chosen else set()  # the Punic War sets Antigone aside
+    others = [t.id for t in rs.tiles if not t.starting and t.kind != "pyramids" and t.expansion in in_play
+              and t.id not in set_aside]
     pyramids = next(DisplayTile(tile=t.id, face_up=True) for t in rs.tiles if t.kind == "pyramids")
     if cmd.display == "experienced":
         return (*(DisplayTile(tile=t, face_up=True) for t in others), pyramids)
