@@ -33,6 +33,7 @@ class Variant(_Data, frozen=True, kw_only=True):
     discarded: tuple[TileId, ...] = ()
     extensions: tuple[str, ...] = ()
     leaders: dict[Track, Empire]
+    foreign_trade: bool = False  # the Punic War's Foreign Trade markets (atlas.punic-trade)
     # victory conditions a variant modifies (ruling R61); 0 keeps the ruleset's number (6.3)
     great_cities_to_win: int = 0
     titles_rounds: int = 1  # consecutive Claim Leadership phases ending with all three titles (6.4)

@@ -101,7 +101,20 @@ class GiveResource(Order, frozen=True, kw_only=True):
     token: str
 
 
-TradeCommand = PlayExchangeMarker | OfferResources | ClaimResource | GiveResource
+class ClaimForeign(Order, frozen=True, kw_only=True):
+    """The Punic War: claim a face-up Foreign Trade legendary commodity (atlas.punic-trade)."""
+
+    commodity: Commodity
+
+
+class DiscardOffered(Order, frozen=True, kw_only=True):
+    """The Punic War: discard one of your own face-up offered resources after the opponent claimed a
+    Foreign Trade commodity (atlas.punic-trade)."""
+
+    token: str
+
+
+TradeCommand = PlayExchangeMarker | OfferResources | ClaimResource | GiveResource | ClaimForeign | DiscardOffered
 
 
 # --- phase 3, Build ---------------------------------------------------------------------------------

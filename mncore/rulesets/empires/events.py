@@ -174,8 +174,31 @@ class ResourceGiven(Event, frozen=True, kw_only=True):
     token: Token
 
 
+class ForeignCommodityDrawn(Event, frozen=True, kw_only=True):
+    """The Punic War: a legendary commodity drawn face up as a Foreign Trade resource (atlas.punic-trade)."""
+
+    commodity: Commodity
+
+
+class ForeignCommodityClaimed(Event, frozen=True, kw_only=True):
+    """The Punic War: an empire claimed a face-up Foreign Trade commodity; its opponent discards one of
+    its own face-up resources next, then claims (atlas.punic-trade, ruling R62)."""
+
+    empire: Empire
+    commodity: Commodity
+
+
+class OfferDiscarded(Event, frozen=True, kw_only=True):
+    """The Punic War: an empire discarded one of its own face-up offered resources into the pool, as the
+    Barbarians' claim (atlas.punic-trade)."""
+
+    empire: Empire
+    token: Token
+
+
 TradeEvent = (ExchangeMarkerPlayed | TradeOpened | ResourcesOffered | OffersRevealed
-              | ResourceClaimed | TradingEnded | ResourceGiven)
+              | ResourceClaimed | TradingEnded | ResourceGiven | ForeignCommodityDrawn
+              | ForeignCommodityClaimed | OfferDiscarded)
 
 
 # --- phase 3, Build ---------------------------------------------------------------------------------

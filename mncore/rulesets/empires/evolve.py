@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, Setup
-from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, Empire, ProvinceId, TileId, Track
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, legendary, Empire, ProvinceId, TileId, Track
 from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import TitleTie  # phase 5
 from mncore.rulesets.empires.state import Claim  # phase 2
@@ -68,6 +68,14 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
             return _trading_ended(state, event)
         case ev.ResourceGiven():
             return _resource_given(state, event)
+        case ev.ForeignCommodityDrawn(commodity=commodity):
+            pile = list(state.legendary_pile)
+            pile.remove(commodity)
+            return replace(state, legendary_pile=tuple(pile), foreign_trade=(*state.foreign_trade, commodity))
+        case ev.ForeignCommodityClaimed():
+            return _foreign_claimed(state, event)
+        case ev.OfferDiscarded():
+            return _offer_discarded(state, event)
         # --- build ---
         case ev.BuilderChosen(builder=builder):
             return _with_step(state, replace(build_step(state), active=builder))
@@ -334,6 +342,29 @@ def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
         claimed={**step.claimed, e.empire: bag_add(step.claimed.get(e.empire, {}), one)},
         claims=(*step.claims, Claim(claimant=e.empire, source=e.source, token=e.token)),
         claimant=e.source))
+
+
+def _foreign_claimed(state: GameState, e: ev.ForeignCommodityClaimed) -> GameState:
+    """The Punic War: the commodity goes to the claimant's claims; the opponent discards (if it has an
+    offered resource left) and claims next (ruling R62)."""
+    step = trade_step(state)
+    foreign = list(state.foreign_trade)
+    foreign.remove(e.commodity)
+    other = next(emp for emp in state.empires if emp != e.empire)
+    one = {legendary(e.commodity): 1}
+    return _with_step(replace(state, foreign_trade=tuple(foreign)), replace(
+        step, claimed={**step.claimed, e.empire: bag_add(step.claimed.get(e.empire, {}), one)},
+        claimant=other, discarding=other if step.offers.get(other) else None))
+
+
+def _offer_discarded(state: GameState, e: ev.OfferDiscarded) -> GameState:
+    """The discarded token leaves the offer for the reserves (the legendary discard for a legendary one)."""
+    step = trade_step(state)
+    one = {e.token: 1}
+    state = _with_step(state, replace(step, offers={**step.offers, e.empire: bag_sub(step.offers[e.empire], one)},
+                                      discarding=None))
+    state = with_empire(state, e.empire, resources=bag_add(state.empires[e.empire].resources, one))
+    return _spend(state, e.empire, one)
 
 
 def _trading_ended(state: GameState, e: ev.TradingEnded) -> GameState:

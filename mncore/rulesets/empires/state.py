@@ -101,6 +101,7 @@ class TradeStep(_S, frozen=True, kw_only=True, tag="trade"):
     claimed: dict[Empire, Bag] = {}  # face down on each claimant's mat
     opener: Empire | None = None  # who claims first: the Trade Leader, or ruling R25
     over: bool = False  # claiming has ended (2.2); only 2.2.1 gifts may remain
+    discarding: Empire | None = None  # the Punic War: who discards after a Foreign Trade claim
     gifts: tuple[Claim, ...] = ()  # 2.2.1: claimant = receiver, source = giver
 
 
@@ -209,6 +210,7 @@ class GameState(_S, frozen=True, kw_only=True):
     supply: Bag = {}  # coins and ordinary commodities in the reserve
     legendary_pile: tuple[Commodity, ...] = ()  # face down, drawn at random (1.2)
     legendary_discard: tuple[Commodity, ...] = ()
+    foreign_trade: tuple[Commodity, ...] = ()  # the Punic War's face-up Foreign Trade commodities
     titles: dict[Track, Empire] = {}
     display: tuple[DisplayTile, ...] = ()
     exchange_played: tuple[int, ...] = ()  # indexes of exchange markers played (2.1)
