@@ -215,6 +215,7 @@ def _check_resources(state: GameState, explicit_supply: bool) -> list[str]:
             legendary[commodity_of(t)] += n  # added, not counted one by one: n comes from the file
     legendary.update(state.legendary_pile)
     legendary.update(state.legendary_discard)
+    legendary.update(state.foreign_trade)
     for commodity, n in sorted(legendary.items()):
         if n > comp.legendary_per_commodity:
             problems.append(f"legendary_pile: {n} legendary {commodity} held, in the pile or "

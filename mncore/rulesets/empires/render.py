@@ -43,7 +43,14 @@ def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
         "trade": _trade(state, viewer),
         "supply": dict(sorted(state.supply.items())),
         "legendary_pile": len(state.legendary_pile),
+        **_foreign(state),
     }
+
+
+def _foreign(state: GameState) -> dict[str, Any]:
+    """The Punic War's face-up Foreign Trade commodities (atlas.punic-trade): public, like any face-up piece."""
+    variant = atlas.variant(state.options.setup)
+    return {"foreign_trade": sorted(state.foreign_trade)} if variant and variant.foreign_trade else {}
 
 
 def _empire(state: GameState, emp: Empire, viewer: Empire | None,
@@ -98,6 +105,7 @@ def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:
         offers[emp] = dict(sorted(bag.items())) if shown else {"hidden": bag_total(bag)}
     return {"value": step.value, "revealed": step.revealed, "offers": offers,
             "claimant": step.claimant,
+            **({"discarding": step.discarding} if step.discarding else {}),
             "claimed": {e: dict(sorted(b.items())) for e, b in sorted(step.claimed.items())}}
 
 
@@ -173,6 +181,9 @@ def show_text(doc: dict[str, Any]) -> str:
                                              else ", ".join(f"{n} {k}" for k, n in o.items()) or "nothing")
                            for e, o in tr["offers"].items())
         out.append(f"Trade for {tr['value']}: {offers or 'no offers yet'}")
+    if "foreign_trade" in doc:
+        out.append("Foreign Trade: " + (", ".join(f"Legendary {title(c)}" for c in doc["foreign_trade"])
+                                        or "nothing face up"))
     return "\n".join(out)
 
 
