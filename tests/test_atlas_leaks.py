@@ -32,11 +32,13 @@ def _played(tmp: Path, setup: str, seed: int, orders: int) -> Path:
 
 @pytest.mark.parametrize("setup,seed", [("atlantis", 21),
                                         pytest.param("alternative-4", 22, marks=pytest.mark.slow),
-                                        pytest.param("alternative-3", 23, marks=pytest.mark.slow)])
+                                        pytest.param("alternative-3", 23, marks=pytest.mark.slow),
+                                        # the Punic War: offers face down around the Foreign Trade claims
+                                        ("punic-war", 24)])
 def test_atlas_no_output_made_for_a_side_holds_another_sides_hidden_fact(
         tmp_path: Path, setup: str, seed: int) -> None:
-    """Games of the Atlas set-ups, at two points: every output made for each empire, Atlantis
-    included, holds no other empire's hidden value, plainly or as a hash of any candidate."""
+    """Games of the Atlas set-ups, at two points: every output made for each empire, Atlantis and the
+    Punic War's two included, holds no other empire's hidden value, plainly or as a hash of any candidate."""
     db = _played(tmp_path, setup, seed, 150)
     rows = len(Store(str(db)).rows("g"))
     for stop in sorted({rows // 2, rows}):
