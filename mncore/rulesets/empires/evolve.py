@@ -272,7 +272,8 @@ _INITIAL_STEPS: dict[str, type[Step]] = {
 
 def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
     state = replace(state, round=e.round, phase=e.phase, step=_INITIAL_STEPS[e.phase]())
-    if e.phase == "leadership":
+    chosen = atlas.variant(state.options.setup)
+    if e.phase == "leadership" and chosen is not None and chosen.titles_rounds > 1:
         holders = {state.titles.get(t) for t in TRACKS}
         held_all = next(iter(holders)) if len(holders) == 1 else None
         state = replace(state, step=LeadershipStep(held_all=held_all))
