@@ -43,14 +43,9 @@ def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
         "trade": _trade(state, viewer),
         "supply": dict(sorted(state.supply.items())),
         "legendary_pile": len(state.legendary_pile),
-        **_foreign(state),
+        # the Punic War's face-up Foreign Trade commodities (atlas.punic-trade): public, as any face-up piece
+        "foreign_trade": sorted(state.foreign_trade),
     }
-
-
-def _foreign(state: GameState) -> dict[str, Any]:
-    """The Punic War's face-up Foreign Trade commodities (atlas.punic-trade): public, like any face-up piece."""
-    variant = atlas.variant(state.options.setup)
-    return {"foreign_trade": sorted(state.foreign_trade)} if variant and variant.foreign_trade else {}
 
 
 def _empire(state: GameState, emp: Empire, viewer: Empire | None,
@@ -181,7 +176,8 @@ def show_text(doc: dict[str, Any]) -> str:
                                              else ", ".join(f"{n} {k}" for k, n in o.items()) or "nothing")
                            for e, o in tr["offers"].items())
         out.append(f"Trade for {tr['value']}: {offers or 'no offers yet'}")
-    if "foreign_trade" in doc:
+    variant = atlas.variant(doc["setup"])
+    if variant is not None and variant.foreign_trade:
         out.append("Foreign Trade: " + (", ".join(f"Legendary {title(c)}" for c in doc["foreign_trade"])
                                         or "nothing face up"))
     return "\n".join(out)
