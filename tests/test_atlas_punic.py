@@ -159,3 +159,22 @@ def test_atlas_punic_the_foreign_trade_is_replenished_to_three_each_trade_phase(
 
     assert claimed > 0
     assert len(face_up) == state.round and set(face_up) == {3}
+
+
+def test_atlas_punic_a_position_keeps_the_foreign_trade_and_the_setup(tmp_path: Path) -> None:
+    """mn position writes the face-up Foreign Trade commodities and the set-up's board; a game started
+    from it plays the Punic War with the same commodities face up."""
+    db = tmp_path / "g.db"
+    _new(db)
+    written = mn(db, "position", "g")
+    pos = tmp_path / "p.toml"
+    pos.write_text(written.stdout)
+
+    created = mn(db, "new", "--position", str(pos), "--id", "h", "--seed", "x")
+
+    assert created.exit_code == 0, created.output
+    assert 'board = "setup:punic-war"' in written.stdout.splitlines()
+    state = game.load(Store(str(db)), "h").state
+    assert isinstance(state, GameState)
+    assert state.options.setup == "punic-war"
+    assert sorted(state.foreign_trade) == sorted(_state(db).foreign_trade)
