@@ -26,7 +26,7 @@ from mncore.rulesets.empires.autoplay import choose  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import AnyOrder, CreateGame  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
-from mncore.store import Row, Store  # noqa: E402
+from mncore.store import Row, SqliteStore  # noqa: E402
 
 COMMANDS = 1000
 GOAL = 0.6
@@ -35,8 +35,8 @@ CMD = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carth
 SECRET = seeded_secret("append")
 
 
-def _new(path: Path, synchronous: str) -> tuple[Store, game.Loaded]:
-    store = Store(str(path), create=True)
+def _new(path: Path, synchronous: str) -> tuple[SqliteStore, game.Loaded]:
+    store = SqliteStore(str(path), create=True)
     store.conn.execute(f"PRAGMA synchronous = {synchronous}")
     return store, game.create(store, RULESET, CMD, SECRET)
 
@@ -93,12 +93,14 @@ def main() -> None:
 
         def ours() -> None:
             path = Path(d) / f"ours{len(made)}.db"
-            store, loaded = _new(path, known.synchronous)
-            start = len(loaded.rows)
+            store, created = _new(path, known.synchronous)
+            cur = game.current(store, created.game_id)  # as mn order reads a game before its orders
+            appended: list[Row] = []
             for order in orders:
-                loaded, _ = game.submit(store, loaded, order)
+                cur, rows = game.submit(store, cur, order)
+                appended += rows
             store.close()
-            made.append(loaded.rows[start:])
+            made.append(appended)
 
         mine = figures.samples(ours, opts.runs, figures.WALL)
         with sqlite3.connect(str(Path(d) / "ours0.db")) as probe:

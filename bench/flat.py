@@ -27,7 +27,7 @@ from mncore.rulesets.empires.autoplay import choose  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
-from mncore.store import Store  # noqa: E402
+from mncore.store import Store, open_store  # noqa: E402
 
 RUNS = 5
 
@@ -60,7 +60,7 @@ def main() -> None:
             sizes = [int(n) for n in a.split("=", 1)[1].split(",")]
     path = args[0] if args else str(Path(tempfile.gettempdir()) / "mn-flat.db")
     Path(path).unlink(missing_ok=True)
-    store = Store(path, create=True)
+    store = open_store(path, create=True)
     secret = seeded_secret("flat")
     cmd = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carthage": "C"},
                      display="experienced", fair_play=False)

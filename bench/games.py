@@ -1,4 +1,5 @@
-"""Scripted 5-empire games played in memory (decide + evolve, no store): games per second.
+"""Scripted 5-empire games played in memory (decide + evolve, no store), the players drawing their orders
+with the sampler (mncore/rulesets/empires/sampler.py): games per second.
 
 python bench/games.py [--quick] [--runs N]
 
@@ -20,6 +21,7 @@ import longgame  # noqa: E402,F401  (quiets the engine's log lines)
 from mncore import game  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.rulesets.empires.autoplay import play  # noqa: E402
+from mncore.rulesets.empires.sampler import draw  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
 from mncore.rulesets.empires.ids import EMPIRES  # noqa: E402
@@ -38,7 +40,7 @@ def one(seed: int) -> tuple[int, bool]:
     _, state = game.creation(RULESET, CMD, secret)
     orders, won = 0, False
     for choice in play(state, random.Random(seed), lambda n: Rng(secret, f"{n:064x}"), MAX_ORDERS,
-                       style="builder"):
+                       style="builder", pick=draw):
         orders += 1
         won = won or any(type(e).__name__ == "GameWon" for e in choice.events)
     return orders, won

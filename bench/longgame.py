@@ -17,7 +17,7 @@ from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
-from mncore.store import Store  # noqa: E402
+from mncore.store import Store, open_store  # noqa: E402
 
 # the engine's info lines would drown the figures
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
@@ -29,7 +29,7 @@ STYLES["passive"] = {"done": 20, "end": 20, "no": 20, "hold": 20, "build": 0.05,
 
 def build(path: str, events: int, seed: str = "bench") -> tuple[Store, str]:
     """A store at path with one game of at least `events` events (reused if already there)."""
-    store = Store(path, create=True)
+    store = open_store(path, create=True)
     for g in store.games():
         if g.events >= events:
             return store, g.id
@@ -37,11 +37,12 @@ def build(path: str, events: int, seed: str = "bench") -> tuple[Store, str]:
     cmd = CreateGame(board=board, players={"rome": "A", "greece": "B", "carthage": "C"},
                      display="experienced", fair_play=False)
     secret = seeded_secret(seed)
-    loaded = game.create(store, RULESET, cmd, secret)
+    cur = game.current(store, game.create(store, RULESET, cmd, secret).game_id)
     rand = random.Random(seed)
-    while len(loaded.rows) < events:
-        choice = choose(loaded.state, rand, Rng(secret, loaded.head[1]), style="passive")
-        if choice is None or loaded.state.winner is not None:
-            raise SystemExit(f"the benchmark game ended after {len(loaded.rows)} events")
-        loaded, _ = game.submit(store, loaded, choice.order)
-    return store, loaded.game_id
+    with store.bulk():  # one transaction; game.submit writes a snapshot every 256 events, as mn order does
+        while cur.head[0] < events:
+            choice = choose(cur.state, rand, Rng(secret, cur.head[1]), style="passive")
+            if choice is None or cur.state.winner is not None:
+                raise SystemExit(f"the benchmark game ended after {cur.head[0]} events")
+            cur, _ = game.submit(store, cur, choice.order)
+    return store, cur.game_id

@@ -48,19 +48,18 @@ def push_all(moves: list[object]) -> None:
 
 
 def rss_child(path: str, gid: str, replay: bool) -> None:
-    """In a fresh interpreter: the imports mn needs to replay, then (if replay) read, decode and fold the
-    log; prints the peak RSS in KiB (Linux ru_maxrss)."""
-    from mncore.logread import decode_rows, fold
+    """In a fresh interpreter: the imports mn needs to replay, then (if replay) the game folded from
+    its first event, its rows streamed from the store and decoded one by one (what game.current does
+    with no snapshot); prints the peak RSS in KiB (Linux VmHWM)."""
+    from mncore.logread import replay_rows, ruleset_of
     from mncore.rulesets.empires import seam  # noqa: F401  (registers the ruleset, as mn does)
-    from mncore.store import Store
+    from mncore.store import open_store
 
     if replay:
-        store = Store(path)
-        rows = store.rows(gid)
-        ruleset, events = decode_rows(rows, "bench")
-        del rows
-        assert ruleset is not None
-        fold(ruleset, events)
+        store = open_store(path)
+        first = store.row_at(gid, 1)
+        assert first is not None
+        replay_rows(ruleset_of(first.payload, "bench"), store.stream_rows(gid))
     print(_vm_hwm_kib())
 
 

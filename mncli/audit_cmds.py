@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from typing import Any
 
 import click
 
@@ -14,6 +15,7 @@ from mncore.dice import Rng, new_secret, seeded_secret
 from mncore.dispute import is_bundle, make_bundle, verify_bundle
 from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
 from mncore.names import resolve_side_in_game
+from mncore.pbem import decide_lines
 from mncore.protocol import Conceals, Ruleset
 from mncore.store import Store
 
@@ -76,29 +78,31 @@ COMMANDS: list[click.Command] = [position]
 
 @click.command("check")
 @click.argument("game_id", metavar="GAME")
-@click.argument("order_line", metavar="'ORDER'")
-@as_option(required=True, help="The empire that would give the order.")
+@click.argument("order_lines", metavar="'ORDER'...", nargs=-1, required=True)
+@as_option(required=True, help="The empire that would give the orders.")
 @json_option
 @click.pass_context
-def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_json: bool) -> None:
-    """Would this order be accepted now? Shows the events it would cause; writes nothing.
+def check(ctx: click.Context, game_id: str, order_lines: tuple[str, ...], as_empire: str,
+          as_json: bool) -> None:
+    """Would these orders be accepted now, as one batch? Shows the events they would cause; writes
+    nothing.
 
-    Exit 0 if it would be accepted, 1 if the rules refuse it (the section is named), 2 if it is
-    malformed. Random outcomes (dice, draws) shown are only an example.
+    Several orders are decided in turn on the evolving state, as `mn order` decides them: the
+    answer is for the whole batch, or the first order refused, named by number and text. Exit 0 if
+    accepted, 1 if the rules refuse (the section is named), 2 if malformed. Random outcomes (dice,
+    draws) shown are only an example.
     """
     loaded = game.current(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
-    order = ruleset.parse_order(order_line, loaded.state, empire)
+    if len(order_lines) > 1:
+        _check_batch(ctx, loaded, empire, order_lines, as_json)
+        return
+    order = ruleset.parse_order(order_lines[0], loaded.state, empire)
     # a throw-away secret: the real draws depend on the game's secret, never shown here
     rng = Rng(new_secret(), loaded.head[1])
-    state = loaded.state
+    state = _as_known(loaded, empire)
     opened = loaded.meta.secret is not None
-    if isinstance(ruleset, Conceals) and not opened:
-        # decided on stand-ins for what the side may not know, drawn from public facts only, so
-        # that two games differing only in hidden facts answer alike
-        public = Rng(hashlib.sha256(b"mn check|" + loaded.head[1].encode()).digest(), empire)
-        state = ruleset.conceal(state, empire, public)
     try:
         events, _ = ruleset.decide(state, order, rng)
     except RuleViolation as err:
@@ -121,6 +125,46 @@ def check(ctx: click.Context, game_id: str, order_line: str, as_empire: str, as_
     if random:
         click.echo("Random outcomes above are only an example: the real ones come from the game's "
                    "secret when the order is given.")
+
+
+def _as_known(loaded: game.Current, empire: str) -> Any:
+    """The state to decide on: with stand-ins for what the side may not know, drawn from public facts
+    only, so that two games differing only in hidden facts answer alike."""
+    ruleset = loaded.ruleset
+    if isinstance(ruleset, Conceals) and loaded.meta.secret is None:
+        public = Rng(hashlib.sha256(b"mn check|" + loaded.head[1].encode()).digest(), empire)
+        return ruleset.conceal(loaded.state, empire, public)
+    return loaded.state
+
+
+def _check_batch(ctx: click.Context, loaded: game.Current, empire: str, lines: tuple[str, ...],
+                 as_json: bool) -> None:
+    """mn check with several orders: the batch as mn order would decide it, or its first refusal."""
+    ruleset = loaded.ruleset
+    rng = Rng(new_secret(), loaded.head[1])  # a throw-away secret, as for one order
+    opened = loaded.meta.secret is not None
+    try:
+        events, _ = decide_lines(ruleset, _as_known(loaded, empire), empire, lines, rng)
+    except RuleViolation as err:
+        if as_json:
+            emit_json({"accepted": False, "orders": list(lines), "section": err.section,
+                       "reason": err.reason})
+            ctx.exit(err.exit_code)
+        raise
+    random = rng.counter > 0
+    if as_json:
+        emit_json({"accepted": True, "orders": list(lines), "random_example": random,
+                   "events": [{"type": type(e).__name__,
+                               "event": redaction.event_doc(ruleset, e, empire, opened),
+                               "text": redaction.describe(ruleset, e, empire, opened)}
+                              for e in events]})
+        return
+    click.echo(f"Accepted: the {len(lines)} orders, as one batch, would cause {len(events)} event(s):")
+    for e in events:
+        click.echo(f"  {redaction.describe(ruleset, e, empire, opened)}")
+    if random:
+        click.echo("Random outcomes above are only an example: the real ones come from the game's "
+                   "secret when the orders are given.")
 
 
 # --- mn diff -------------------------------------------------------------------------------------

@@ -113,6 +113,26 @@ def _picture_cmds() -> ModuleType:
     return picture_cmds
 
 
+def _hosting_cmds() -> ModuleType:
+    from mncli import hosting_cmds
+    return hosting_cmds
+
+
+def _report_cmd() -> ModuleType:
+    from mncli import report_cmd
+    return report_cmd
+
+
+def _mail_cmds() -> ModuleType:
+    from mncli import mail_cmds
+    return mail_cmds
+
+
+def _pbem_cmds() -> ModuleType:
+    from mncli import pbem_cmds
+    return pbem_cmds
+
+
 def _map_cmd() -> ModuleType:
     from mncli import map_cmd
     return map_cmd
@@ -121,14 +141,17 @@ def _map_cmd() -> ModuleType:
 _MODULES: dict[str, Callable[[], ModuleType]] = {
     "game_cmds": _game_cmds, "history_cmds": _history_cmds, "rules_cmd": _rules_cmd,
     "demo_cmd": _demo_cmd, "audit_cmds": _audit_cmds, "sign_cmds": _sign_cmds,
-    "picture_cmds": _picture_cmds, "map_cmd": _map_cmd}
+    "picture_cmds": _picture_cmds, "map_cmd": _map_cmd, "hosting_cmds": _hosting_cmds,
+    "pbem_cmds": _pbem_cmds, "report_cmd": _report_cmd, "mail_cmds": _mail_cmds}
 _HOME = {
-    **dict.fromkeys(("new", "games", "status", "show", "replay", "log", "order", "options", "reveal",
+    **dict.fromkeys(("games", "copy-db", "check-upgrade"), "hosting_cmds"),
+    **dict.fromkeys(("new", "status", "show", "replay", "log", "order", "options", "reveal",
                      "fork"), "game_cmds"),
     **dict.fromkeys(("export", "import", "verify", "upgrade"), "history_cmds"),
     **dict.fromkeys(("position", "check", "diff", "explain", "dispute"), "audit_cmds"),
     "rules": "rules_cmd", "demo": "demo_cmd", "map": "map_cmd", "sign": "sign_cmds", "keygen": "sign_cmds",
-    "draw": "picture_cmds", "html": "picture_cmds",
+    "draw": "picture_cmds", "html": "picture_cmds", "report": "report_cmd", "mail": "mail_cmds",
+    **dict.fromkeys(("undo", "consent", "correct", "deadline", "tick", "standing"), "pbem_cmds"),
 }
 
 
@@ -160,8 +183,9 @@ class LazyGroup(MnGroup):
 
 
 @click.group(cls=LazyGroup, epilog=EXIT_CODES_HELP)
-@click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
-              help=f"SQLite database file [default: $MN_DB or ./{DEFAULT_DB}]")
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="DB",
+              help=f"The database: a SQLite file (PATH or sqlite:///PATH) or postgresql://USER@HOST/DB "
+                   f"[default: $MN_DB or ./{DEFAULT_DB}]")
 @click.option("-v", "--verbose", count=True, help="More log detail on stderr (-vv for debug).")
 @click.option("--log-format", type=click.Choice(["console", "json"]), default=None,
               help="Log format on stderr [default: console on a terminal, json otherwise].")
@@ -203,5 +227,6 @@ def _with_db(command: click.Command) -> None:
         return
     command.params.append(click.Option(["--db"], type=click.Path(dir_okay=False), default=None,
                                        expose_value=False, callback=_set_db, is_eager=True,
-                                       help="SQLite database file (as the global --db).",
-                                       metavar="PATH"))
+                                       help="The database: a SQLite file or postgresql://... "
+                                            "(as the global --db).",
+                                       metavar="DB"))

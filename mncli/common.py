@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -15,6 +14,7 @@ from mncore import registry
 from mncore.errors import InvalidCommand, OutputError
 from mncore.names import resolve_side_in_game
 from mncore.protocol import Audits, Maps, Ruleset
+from mncore import store as stores
 from mncore.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -23,7 +23,14 @@ _JSON = msgspec.json.Encoder(order="deterministic")
 
 
 def open_store(ctx: click.Context, create: bool = False) -> Store:
-    return Store(ctx.obj["db"], create=create)
+    """The store --db (or $MN_DB) names: a SQLite file or a postgresql:// URL."""
+    return stores.open_store(ctx.obj["db"], create=create)
+
+
+def db_file(ctx: click.Context) -> str | None:
+    """The SQLite file --db names, or None for a database on a server."""
+    url: str = ctx.obj["db"]
+    return None if stores.is_postgres(url) else stores.sqlite_path(url)
 
 
 def json_option(f: F) -> F:
@@ -71,12 +78,13 @@ def to_builtins(obj: object) -> Any:
 
 def check_output(ctx: click.Context, output: str | None) -> None:
     """Refuse an -o path that is the database (or one of its journal files) before any work."""
-    if not output or output == "-":
+    path = db_file(ctx)
+    if not output or output == "-" or path is None:
         return
-    db = os.path.realpath(ctx.obj["db"])
+    db = os.path.realpath(path)
     target = os.path.realpath(output)
     if target in (db, db + "-wal", db + "-shm", db + "-journal") or _same_file(target, db):
-        raise OutputError(f"-o {output}: that is the database file {ctx.obj['db']}; "
+        raise OutputError(f"-o {output}: that is the database file {path}; "
                           "refusing to write over it")
 
 
@@ -94,6 +102,8 @@ def write_output(ctx: click.Context, output: str, data: bytes) -> None:
     if os.path.isdir(output):
         raise OutputError(f"-o {output}: is a directory; name a file")
     try:
+        import tempfile  # only a command that writes a file pays for it
+
         fd, tmp = tempfile.mkstemp(prefix=".mn-", suffix=".tmp", dir=folder)
     except OSError as err:
         raise OutputError(f"-o {output}: cannot write in {folder} ({err.strerror or err}); "

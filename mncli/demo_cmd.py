@@ -11,7 +11,8 @@ from mncore.protocol import Demo
 
 
 @click.command("demo")
-@click.option("--players", type=click.IntRange(3, 5), default=3, show_default=True)
+@click.option("--players", type=click.IntRange(3, 6), default=3, show_default=True,
+              help="How many scripted players (3 to 5 for empires, 3 to 6 for classic).")
 @click.option("--seed", default="demo", show_default=True,
               help="The demo's known secret and the scripted players' choices.")
 @click.option("--max-orders", type=int, default=20000, show_default=True,
@@ -23,6 +24,9 @@ def demo(ctx: click.Context, players: int, seed: str, max_orders: int, ruleset_n
     ruleset = registry.by_name(ruleset_name)
     if not isinstance(ruleset, Demo):
         raise InvalidCommand(f"{ruleset.name} has no demonstration game")
+    low, high = getattr(ruleset, "demo_players", (3, 5))  # a ruleset may say how many it plays
+    if not low <= players <= high:
+        raise InvalidCommand(f"--players {players}: {ruleset.name} plays {low} to {high}")
     ruleset.demo(open_store(ctx, create=True), players, seed, max_orders, click.echo)
 
 

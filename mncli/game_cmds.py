@@ -1,4 +1,4 @@
-"""mn new, games, status, show, replay, log, order, options, reveal, fork: playing and reading games."""
+"""mn new, status, show, replay, log, order, options, reveal, fork: playing and reading games."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import click
 
 from mncli.common import (as_option, emit_json, json_option, open_store, order_lines, ruleset_option,
                           side_arg, to_builtins)
-from mncore import game, redaction, registry, signing
+from mncore import game, pbem, redaction, registry
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
-from mncore.host import PublishKeys
+from mncore.host import SERVICE_ACTORS, PublishKeys
 from mncore.names import resolve_side_in_game, suggest
 from mncore.protocol import NewGame, Ruleset
+from mncore.store import Row
 
 
 @click.command("new")
@@ -30,8 +31,12 @@ from mncore.protocol import NewGame, Ruleset
               help="A board file of your own (checked first; see mn map check).")
 @click.option("--display", type=click.Choice(["first-game", "experienced"]), default="first-game",
               show_default=True, help="The hero and wonder display of set-up step 5.")
+@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
+              help="One of the ruleset's own options, e.g. variant=long (docs/classic.md).")
 @click.option("--setup", "setup", default=None, metavar="NAME",
               help="A set-up variant of the ruleset (mn rules lists them) [default: the standard one].")
+@click.option("--expansion", "expansions", multiple=True, metavar="NAME",
+              help="An expansion of the ruleset to play with (repeatable; Empires: the Legendary Cities).")
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False), default=None,
               help="Start a sandbox game at the position in this file (docs/positions.md).")
@@ -45,9 +50,10 @@ from mncore.protocol import NewGame, Ruleset
 @ruleset_option
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
-        seed: str | None, board_file: str | None, display: str, setup: str | None, game_id: str | None,
-        position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...],
-        signed_only: bool, ruleset_name: str) -> None:
+        seed: str | None, board_file: str | None, display: str, setup: str | None,
+        game_options: tuple[str, ...], expansions: tuple[str, ...], game_id: str | None,
+        position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...], signed_only: bool,
+        ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
 
     \b
@@ -56,6 +62,7 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     mn new --position FILE [--seed TEXT]   (a sandbox game at a position)
     mn new --ruleset NAME ...              (another game on the same kernel)
     mn new ... --keys-dir DIR [--signed-only]  (players sign their orders: docs/security.md)
+    mn new ... --expansion NAME [--expansion NAME]  (the ruleset's expansions)
     """
     ruleset = registry.by_name(ruleset_name)
     keyed = bool(keys_dir or public_keys or signed_only)
@@ -64,11 +71,19 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     if position_file is not None:
         from mncli.audit_cmds import new_from_position
         click.echo(new_from_position(ctx, ruleset, position_file, seed, game_id,
-                                     bool(empires or players or random_empires or board_file or setup)))
+                                     bool(empires or players or random_empires or board_file or setup
+                                          or expansions)))
         return
     options = {"display": display} if display != "first-game" else {}
+    for item in game_options:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InvalidCommand(f"--option {item}: write KEY=VALUE")
+        options[key.strip()] = value.strip()
     if setup is not None:
         options["setup"] = setup
+    if expansions:
+        options["expansions"] = ",".join(expansions)
     spec = NewGame(sides=empires, players=players, random_sides=random_empires, board_file=board_file,
                    fair_play=seed is None, options=options)
     cmd = ruleset.new_game(spec)
@@ -85,6 +100,8 @@ def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes
                    keys_dir: str | None, public_keys: tuple[str, ...], signed_only: bool) -> str:
     """Create a game whose second batch publishes a key per side; the private keys made here are
     written before the game is stored and removed again if it cannot be."""
+    from mncore import signing  # imported by the commands that sign, not by every command
+
     _, state = game.creation(ruleset, cmd, secret)
     sides = ruleset.meta(state).sides
     given: dict[str, str] = {}
@@ -116,28 +133,19 @@ def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes
     return loaded.game_id
 
 
-@click.command("games")
-@json_option
-@click.pass_context
-def games(ctx: click.Context, as_json: bool) -> None:
-    """List the games in the database."""
-    rows = open_store(ctx).games()
-    if as_json:
-        emit_json([to_builtins(g) for g in rows])
-        return
-    if not rows:
-        click.echo("No games.")
-    for g in rows:
-        click.echo(f"{g.id}  {g.events:>6} events  created {g.created_at[:19]}Z  head {g.head_hash[:12]}")
-
-
 @click.command("status")
 @click.argument("game_id", metavar="GAME")
+@click.option("--now", "now", default=None, metavar="TIME",
+              help="The time to judge deadlines at (ISO 8601) [default: the clock].")
 @json_option
 @click.pass_context
-def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
-    """Round, phase, who must act and what decision is pending."""
-    loaded = game.current(open_store(ctx), game_id)
+def status(ctx: click.Context, game_id: str, now: str | None, as_json: bool) -> None:
+    """Round, phase, who must act and what decision is pending; with deadlines (mn deadline), since
+    when each side has been waited for, and who is overdue since when."""
+    store = open_store(ctx)
+    loaded = game.current(store, game_id)
+    at = pbem.parse_time(now) if now else game.utc_now()
+    waiting = game.waiting(store, game_id) if loaded.ledger.pbem else {}
     if as_json:
         doc = redaction.view(loaded.ruleset, loaded.state, None)  # only the public keys below
         out: dict[str, Any] = {k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
@@ -146,10 +154,28 @@ def status(ctx: click.Context, game_id: str, as_json: bool) -> None:
         out["head"] = {"seq": loaded.head[0], "hash": loaded.head[1]}
         out["signing"] = ({"keys": ledger.keys, "signed_only": ledger.signed_only}
                           if ledger.published else None)
+        if waiting:
+            out["waiting"] = [{"side": w.side, "since": w.since, "since_event": w.since_seq, "due": w.due,
+                               "overdue": w.due is not None and pbem.is_past(w.due, at)}
+                              for w in waiting.values()]
         emit_json(out)
     else:
         click.echo(loaded.ruleset.status_text(loaded.state))
+        _deadlines(loaded.ruleset, waiting, at)
         _sign_hint(loaded)
+
+
+def _deadlines(ruleset: Ruleset, waiting: dict[str, pbem.Waiting], at: str) -> None:
+    """Since when each side is waited for, its deadline, and who is overdue since when (K4)."""
+    timed = [w for w in waiting.values() if w.due is not None]
+    if not timed:
+        return
+    click.echo(f"Deadlines (at {at[:19]}Z):")
+    for w in timed:
+        due = str(w.due)
+        state = f"OVERDUE since {due[:19]}Z" if pbem.is_past(due, at) else f"due {due[:19]}Z"
+        click.echo(f"  {ruleset.side_name(w.side)}: waited for since {w.since[:19]}Z (event "
+                   f"{w.since_seq}), {state}")
 
 
 def _sign_hint(loaded: game.Current) -> None:
@@ -221,12 +247,12 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
     opened = loaded.meta.secret is not None
     wanted = _event_types(ruleset, types)
     # the round of each event is the round of the state it leads to, hence a fold from the start
-    state, in_round = ruleset.initial(""), {}
+    in_round = {}
     if rounds:
-        for r, event in zip(loaded.rows, loaded.events):
-            state = ruleset.evolve(state, event)
+        for r, state in zip(loaded.rows, pbem.states(ruleset, loaded.rows, loaded.events)):
             in_round[r.seq] = ruleset.meta(state).round
     docs = []
+    gone = pbem.undone_seqs(loaded.rows)
     for r, event in zip(loaded.rows, loaded.events):
         if r.seq < start or (end is not None and r.seq > end):
             continue
@@ -235,9 +261,11 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
         # every line made for one side passes the redaction boundary
         if as_json:
             docs.append(redaction.log_doc(ruleset, r, viewer, opened, loaded.version))
+            if r.seq in gone:
+                docs[-1]["undone"] = True
         else:
             text = redaction.describe(ruleset, event, viewer, opened)
-            click.echo(f"{r.seq:>5}  {text}")
+            click.echo(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{act_mark(r.actor)}{text}")
     if as_json:
         emit_json(docs)
 
@@ -266,10 +294,12 @@ def _event_types(ruleset: Ruleset, texts: tuple[str, ...]) -> set[str]:
 @click.pass_context
 def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: str | None,
           signed_file: str | None) -> None:
-    """Give one or more orders (or '-' to read one per line from stdin), decided in turn.
+    """Give one or more orders (or '-' to read one per line from stdin), decided together.
 
-    Each accepted order is written at once; the first refused one stops the run and nothing
-    of it is written. Orders are described in docs/orders.md; `mn options` lists the legal ones.
+    All the orders are decided in turn on the evolving state and written as one batch, or none:
+    a refused order names its number and text, and nothing is written. Then the game's service
+    answers what it may by itself: decisions with one legal answer, standing orders
+    (docs/standing-orders.md). Orders are described in docs/orders.md; `mn options` lists them.
     In a game with keys, orders given this way are recorded as the host's; a player's own are
     signed (mn sign) and given with --signed FILE: all the block's orders or none, exit 3 if the
     block is stale or was already applied (docs/security.md).
@@ -288,28 +318,40 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
     loaded = game.current(store, game_id)
     ruleset = loaded.ruleset
     empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
-    for n, line in enumerate(lines, start=1):
-        try:
-            cmd = ruleset.parse_order(line, loaded.state, empire)
-            loaded, rows = game.submit(store, loaded, cmd)
-        except CommandRejected as err:
-            where = f"order {n} ('{line}')" if len(lines) > 1 else f"'{line}'"
-            err.message = f"{where}: {err.message}"
-            raise
-        opened = loaded.meta.secret is not None
-        for r in rows:
-            text = redaction.describe(ruleset, ruleset.decode_event(r.payload), empire, opened)
-            click.echo(f"{r.seq:>5}  {text}")
-    _receipt(loaded)
+    try:
+        loaded, rows = game.submit_batch(store, loaded, empire, lines)
+    except CommandRejected as err:
+        if len(lines) == 1:  # several orders are named by number and text where they are decided
+            err.message = f"'{lines[0]}': {err.message}"
+        raise
+    answered = game.advance(store, game_id, cur=loaded)
+    after = game.current(store, game_id) if answered else loaded
+    rows += answered
+    echo_rows(ruleset, rows, empire, after.meta.secret is not None)
+    receipt(after)
 
 
-def _receipt(loaded: game.Loaded | game.Current) -> None:
+def echo_rows(ruleset: Ruleset, rows: list[Row], viewer: str | None, opened: bool) -> None:
+    """Rows just written, one sentence each as viewer may read it, the service's acts marked."""
+    for r in rows:
+        text = redaction.describe(ruleset, ruleset.decode_event(r.payload), viewer, opened)
+        click.echo(f"{r.seq:>5}  {act_mark(r.actor)}{text}")
+
+
+def act_mark(actor: str) -> str:
+    """How a log line shows an act the service took for a side: [forced], [deadline], [standing]."""
+    return f"[{actor}] " if actor in SERVICE_ACTORS else ""
+
+
+def receipt(loaded: game.Loaded | game.Current) -> None:
     """The receipt a player keeps: with it, `mn verify --head` catches a log later cut or rewritten."""
     seq, head = loaded.head
     click.echo(f"Receipt: game {loaded.game_id}, event {seq}, head {head}")
 
 
 def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str | None) -> None:
+    from mncore import signing
+
     text = _read_text(source)
     block = signing.parse_block(text, "stdin" if source == "-" else source)
     store = open_store(ctx)
@@ -318,10 +360,11 @@ def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str 
     if as_empire is not None and ruleset.resolve_side(as_empire) != block.side:
         raise SigningRefused(f"the block is signed as {block.side}, not --as {as_empire}")
     loaded, rows = game.submit_signed(store, loaded, block)
-    for r in rows:
-        event = ruleset.decode_event(r.payload)
-        click.echo(f"{r.seq:>5}  {redaction.describe(ruleset, event, block.side, loaded.meta.secret is not None)}")
-    _receipt(loaded)
+    answered = game.advance(store, game_id, cur=loaded)
+    after = game.current(store, game_id) if answered else loaded
+    rows += answered
+    echo_rows(ruleset, rows, block.side, after.meta.secret is not None)
+    receipt(after)
 
 
 def _read_text(source: str) -> str:
@@ -398,4 +441,4 @@ def fork(ctx: click.Context, game_id: str, at: int, new_id: str, seed: str | Non
     click.echo(loaded.game_id)
 
 
-COMMANDS = [new, games, status, show, replay_cmd, log_cmd, order, options, reveal, fork]
+COMMANDS = [new, status, show, replay_cmd, log_cmd, order, options, reveal, fork]

@@ -7,11 +7,10 @@ import sys
 
 import click
 
-from mncli.common import (as_option, check_output, emit_json, json_option, open_store, side_arg,
+from mncli.common import (as_option, check_output, db_file, emit_json, json_option, open_store, side_arg,
                           to_builtins, write_output)
 from mncore import game
 from mncore.errors import DataError, IntegrityFailure, StoreError
-from mncore.store import Store
 from mncore.verify import Report
 
 
@@ -95,11 +94,11 @@ def upgrade(ctx: click.Context, game_id: str) -> None:
 
 
 def _is_db_game(ctx: click.Context, target: str) -> bool:
-    path = ctx.obj["db"]
-    if not os.path.exists(path):
+    path = db_file(ctx)
+    if path is not None and not os.path.exists(path):
         return False
     try:
-        return Store(path).has_game(target)
+        return open_store(ctx).has_game(target)
     except StoreError:
         return False
 

@@ -5,7 +5,6 @@ structlog itself is imported and configured only when the first line is due (mnc
 
 from __future__ import annotations
 
-import logging
 import sys
 
 from mncore import logs
@@ -13,7 +12,7 @@ from mncore import logs
 
 def configure_logging(verbose: int, log_format: str | None) -> None:
     """Log to stderr at a level set by -v; structlog is configured when the first line is due."""
-    level = logging.WARNING - 10 * min(verbose, 2)
+    level = logs.WARNING - 10 * min(verbose, 2)
     fmt = log_format or ("console" if sys.stderr.isatty() else "json")
     logs.set_level(level, lambda: _configure_structlog(level, fmt))
 

@@ -7,6 +7,7 @@ import click
 from mncli.common import emit_json, json_option, ruleset_option, to_builtins
 from mncore import registry
 from mncore.errors import InvalidCommand
+from mncore.kernelbook import KERNEL_BOOK
 from mncore.protocol import Ruleset
 from mncore.rulebook import render_ruling
 
@@ -17,12 +18,18 @@ from mncore.rulebook import render_ruling
 @click.option("--rulesets", "list_rulesets", is_flag=True, help="List the rulesets this engine knows.")
 @json_option
 def rules(section: str | None, ruleset_name: str, list_rulesets: bool, as_json: bool) -> None:
-    """Print the rules index and the rulings, or one SECTION (e.g. 4.2, empires:4.2) or ruling (R1).
+    """Print the rules index and the rulings, or one SECTION (e.g. 4.2, empires:4.2) or ruling (R1,
+    or the kernel's K1, kernel:K1: docs/kernel-rulings.md).
 
     A citation names its ruleset (`[rule empires:4.2]`); a bare one is read in --ruleset's rulebook.
     """
     if list_rulesets:
         _rulesets(as_json)
+        return
+    kernel = (KERNEL_BOOK.bare(section.strip()) or "").upper() if section else ""
+    if kernel in KERNEL_BOOK.rulings:  # the service's own rulings (K1...), whatever the game
+        ruling = KERNEL_BOOK.rulings[kernel]
+        emit_json(to_builtins(ruling)) if as_json else click.echo(render_ruling(ruling).rstrip())
         return
     ruleset = registry.by_name(ruleset_name)
     if section is not None and ":" in section:

@@ -12,7 +12,7 @@ from msgspec.structs import replace
 import mncore
 from mncore.bounds import MAX_NUMBER, number_text
 from mncore.errors import InvalidCommand, MareNostrumError
-from mncore import redaction
+from mncore import pbem, redaction
 from mncore.game import ExportLine, export_line, utc_now
 from mncore.logread import fold, ruleset_of
 from mncore.host import SecretRevealed
@@ -75,7 +75,7 @@ def make_bundle(game_id: str, rows: Sequence[Row], at: int, version: int,
     end = _batch_end(rows, at)
     kept = list(rows[:end])
     ruleset = _audits(ruleset_of(kept[0].payload, f"game {game_id}"))
-    meta = ruleset.meta(fold(ruleset, [ruleset.decode_event(r.payload) for r in rows]))
+    meta = ruleset.meta(pbem.fold_live(ruleset, rows, [ruleset.decode_event(r.payload) for r in rows]))
     opened = meta.secret is not None
     if opened:
         viewer = None  # the secret is out: nothing is hidden any more
@@ -114,8 +114,8 @@ def _explanation(ruleset: Any, rows: Sequence[Row], at: int, viewer: str | None 
 def _positions(ruleset: Any, rows: Sequence[Row], at: int, viewer: str | None = None
                ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
     events = [ruleset.decode_event(r.payload) for r in rows[:at]]
-    before = fold(ruleset, events[:-1])
-    after = fold(ruleset, events[-1:], before)
+    folded = [ruleset.initial(""), *pbem.states(ruleset, rows[:at], events)]  # an undo steps back (K1)
+    before, after = folded[-2], folded[-1]
     return (_doc(ruleset, before, viewer) if at > 1 else None), _doc(ruleset, after, viewer)
 
 

@@ -12,14 +12,15 @@ from typing import Any, overload
 import msgspec
 from msgspec.structs import replace
 
-from mncore import __version__, redaction, trust
+from mncore import __version__, pbem, redaction, trust
 from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_link, link
 from mncore.dice import Rng, commitment
-from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
+from mncore.errors import CommandRejected, DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.host import PublishKeys, SignedOrders
-from mncore.logread import content_head, decode_row, decode_rows, fold, ruleset_of
-from mncore.host import UpgradeLog
+from mncore.logread import collector_paused, content_head, decoded, decode_rows, fold, ruleset_of
+from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, ForcedOrders, OrderBatch,
+                         SetPace, SetStandingOrders, StandingOrder, UndoBatch, UpgradeLog)
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Snapshot, Store
 from mncore.verify import Head, Report, verify_rows, verify_side_rows
@@ -67,6 +68,8 @@ class Current(msgspec.Struct, kw_only=True):
     batches: int  # how many batches the log holds
     ledger: trust.Ledger  # what the log says about signing (trust.ledger_of)
     snapshot_seq: int = 0  # the seq of the snapshot it started from (0: the log's start)
+    # the game's secret as the store holds it, read at the first order and kept for the next ones
+    secret: bytes | None | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def meta(self) -> Meta:
@@ -113,20 +116,25 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
                       state=ruleset.initial(""), head=(0, GENESIS_HASH), draw_head=GENESIS_HASH,
                       batches=0, ledger=trust.Ledger())
     state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
-    for row in store.stream_rows(game_id, head[0] + 1, upto):
-        event = decode_row(ruleset, row, "cannot decode the stored event")
-        try:
-            state = ruleset.evolve(state, event)
-        except Exception as err:  # as in load: an edited database, whatever the error
-            raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
-                                            "run mn verify") from None
-        if row.batch == row.seq:
-            batches += 1
-        trust.note_row(cur.ledger, ruleset, row, batches)
-        draw_head = content_link(draw_head, row.payload)
-        head = (row.seq, row.hash)
+    undo_seen = False  # an undo after the snapshot: the state is folded again from the start (K1)
+    with collector_paused():
+        for row, event in decoded(ruleset, store.stream_rows(game_id, head[0] + 1, upto),
+                                  "cannot decode the stored event"):
+            undo_seen = undo_seen or row.type in UNDO_TYPES
+            try:
+                state = ruleset.evolve(state, event)
+            except Exception as err:  # as in load: an edited database, whatever the error
+                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                "run mn verify") from None
+            if row.batch == row.seq:
+                batches += 1
+            trust.note_row(cur.ledger, ruleset, row, batches)
+            draw_head = content_link(draw_head, row.payload)
+            head = (row.seq, row.hash)
     if head[0] == 0:
         raise IntegrityFailure(1, f"game {game_id} has no events")
+    if undo_seen:
+        state = _replayed(ruleset, *_decoded(store, game_id, upto))
     cur.state, cur.draw_head, cur.head, cur.batches = ruleset.named(state, game_id), draw_head, head, batches
     return cur
 
@@ -174,15 +182,22 @@ def _snapshot(store: Store, cur: Current) -> int:
     return cur.head[0]
 
 
+def _decoded(store: Store, game_id: str, upto: int | None) -> tuple[list[Row], list[Any]]:
+    rows = store.rows(game_id, 1, upto)
+    return rows, decode_rows(rows, f"game {game_id}")[1]
+
+
 def _replayed(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Any:
-    """The fold of a stored log; a row that does not replay is an IntegrityFailure at its seq."""
-    state = ruleset.initial("")
-    for row, event in zip(rows, events, strict=True):
-        try:
-            state = ruleset.evolve(state, event)
-        except Exception as err:  # an edited database, whatever the error: mn verify says more
-            raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
-                                            "run mn verify") from None
+    """The fold of a stored log, without the events taken back (K1); a row that does not replay is
+    an IntegrityFailure at its seq."""
+    state, evolve = ruleset.initial(""), ruleset.evolve
+    with collector_paused():
+        for row, event in pbem.live(rows, events):
+            try:
+                state = evolve(state, event)
+            except Exception as err:  # an edited database, whatever the error: mn verify says more
+                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                "run mn verify") from None
     return state
 
 
@@ -239,23 +254,28 @@ def create(store: Store | Callable[[], Store], ruleset: Ruleset, cmd: Any, secre
 
 
 @overload
-def submit(store: Store, loaded: Loaded, command: Any) -> tuple[Loaded, list[Row]]: ...
+def submit(store: Store, loaded: Loaded, command: Any, now: str | None = None) -> tuple[Loaded, list[Row]]: ...
 @overload
-def submit(store: Store, loaded: Current, command: Any) -> tuple[Current, list[Row]]: ...
-def submit(store: Store, loaded: Loaded | Current, command: Any) -> tuple[Loaded | Current, list[Row]]:
+def submit(store: Store, loaded: Current, command: Any, now: str | None = None) -> tuple[Current, list[Row]]: ...
+def submit(store: Store, loaded: Loaded | Current, command: Any,
+           now: str | None = None) -> tuple[Loaded | Current, list[Row]]:
     """Decide one command against the game (a full Loaded or its Current) and append its events;
     nothing written if refused. The game comes back as it was given, one batch longer.
 
     In a game with published keys an order given this way carries no signature: it is recorded as
-    the host's (actor "host"), and refused if the game takes signed orders only.
+    the host's (actor "host"), and refused if the game takes signed orders only. The commands of
+    play by email that read the log (mncore/pbem.py) need a Loaded; `now` is the time recorded
+    (the caller's clock for the deadline's acts; the machine's by default).
     """
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
-    secret = _secret(store, loaded.game_id)
+    secret = _secret(store, loaded)
+    read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
-                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
+                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
+                                 log=read)
     return _append(store, loaded, ledger, command, events, state,
-                   trust.recorded_actor(ruleset, ledger, command), secret)
+                   trust.recorded_actor(ruleset, ledger, command), secret, now)
 
 
 @overload
@@ -270,20 +290,27 @@ def submit_signed(store: Store, loaded: Loaded | Current,
     From a Current, the rows the check reads are read one by one, and the decision pending when
     the block was signed is folded from the snapshot before it."""
     ruleset = loaded.ruleset
+    if pbem.act_kind(block.orders) is not None and isinstance(loaded, Current):
+        # undo, consent and standing orders are decided on the whole log (mncore/pbem.py)
+        _, written = submit_signed(store, load(store, loaded.game_id), block)
+        return current(store, loaded.game_id), written
     ledger = _ledger(loaded)
     rows: Sequence[Row] = (loaded.rows if isinstance(loaded, Loaded)
                            else _StoredLog(store, loaded.game_id, loaded.head[0]))
 
     def pending_at(seq: int) -> Sequence[Any]:
         if isinstance(loaded, Loaded):
-            return ruleset.pending(fold(ruleset, loaded.events[:seq]))  # type: ignore[no-any-return]
+            return ruleset.pending(pbem.fold_live(  # type: ignore[no-any-return]
+                ruleset, loaded.rows[:seq], loaded.events[:seq]))
         return ruleset.pending(current(store, loaded.game_id, seq).state)  # type: ignore[no-any-return]
 
     trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
                       pending_at=pending_at, pending_now=ruleset.pending(loaded.state))
-    secret = _secret(store, loaded.game_id)
+    secret = _secret(store, loaded)
+    read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
-                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1)
+                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
+                                 log=read)
     return _append(store, loaded, ledger, block, events, state, block.side, secret)
 
 
@@ -317,9 +344,15 @@ def _ledger(loaded: Loaded | Current) -> trust.Ledger:
     return trust.ledger_of(loaded.ruleset, loaded.rows) if isinstance(loaded, Loaded) else loaded.ledger
 
 
-def _secret(store: Store, game_id: str) -> bytes | None:
-    found = store.secret(game_id)
-    return bytes.fromhex(found) if found else None
+def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
+    """The game's secret, read from the store once per Current (it never changes once created)."""
+    if isinstance(loaded, Current) and not isinstance(loaded.secret, msgspec.UnsetType):
+        return loaded.secret
+    found = store.secret(loaded.game_id)
+    secret = bytes.fromhex(found) if found else None
+    if isinstance(loaded, Current):
+        loaded.secret = secret
+    return secret
 
 
 def _batches(loaded: Loaded | Current) -> int:
@@ -330,22 +363,20 @@ def _batches(loaded: Loaded | Current) -> int:
 
 def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, command: Any,
             events: list[Any], state: Any, actor: str,
-            secret: bytes | None) -> tuple[Loaded | Current, list[Row]]:
+            secret: bytes | None, now: str | None = None) -> tuple[Loaded | Current, list[Row]]:
     seq, _ = loaded.head
     ruleset = loaded.ruleset
     rows = store.append(loaded.game_id, seq,
-                        _new_rows(ruleset, events, actor, command, utc_now(), seq + 1, secret))
+                        _new_rows(ruleset, events, actor, command, now or utc_now(), seq + 1, secret))
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
-    after = msgspec.json.decode(msgspec.json.encode(ledger), type=trust.Ledger)  # ledger: unchanged
     batches = _batches(loaded) + (1 if rows else 0)
-    for r in rows[:1]:
-        trust.note_row(after, ruleset, r, batches)
+    after = trust.advanced(ledger, ruleset, rows[0], batches) if rows else ledger  # ledger: unchanged
     cur = Current(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version, state=state,
                   head=(rows[-1].seq, rows[-1].hash) if rows else loaded.head,
                   draw_head=content_head(rows, loaded.draw_head), batches=batches, ledger=after,
                   snapshot_seq=(loaded.snapshot_seq if isinstance(loaded, Current)
-                                else store.last_snapshot_seq(loaded.game_id)))
+                                else store.last_snapshot_seq(loaded.game_id)), secret=secret)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
@@ -425,14 +456,14 @@ def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
                          "(an imported game: only the database it was created in has it)")
     if not loaded.meta.over and not force:
         raise InvalidCommand(f"game {game_id} is still running: revealing the secret now lets every "
-                             "player foresee the remaining draws; pass --force to reveal anyway (ruling R6)")
+                             "player foresee the remaining draws; pass --force to reveal anyway (ruling K8)")
     return submit(store, loaded, loaded.ruleset.reveal(secret))[1]
 
 
 def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loaded:
     """A sandbox copy of events 1..at of a game, marked as a fork; the original is untouched.
 
-    The fork draws from its own new secret, never the original's (ruling R5).
+    The fork draws from its own new secret, never the original's (ruling K7).
     """
     src = load(store, game_id, at)
     if at < 1 or at > len(src.rows):
@@ -649,3 +680,153 @@ def import_game(store: Store, header: ExportHeader, rows: list[Row],
     gid = game_id or header.game
     store.import_rows(gid, utc_now(), rows, header.version)
     return load(store, gid)
+
+
+# --- play by email: batches, undo, corrections, deadlines, forced answers, standing orders ----------
+
+def submit_batch(store: Store, loaded: Current, side: str, lines: Sequence[str],
+                 now: str | None = None) -> tuple[Current, list[Row]]:
+    """A side's order lines decided together on the evolving state and written as one batch, or none
+    (the same drawing and batching as a signed block's, its draws keyed by the content chain); then
+    whatever the service answers for the sides by itself (advance)."""
+    ruleset = loaded.ruleset
+    if len(lines) == 1:
+        command: Any = ruleset.parse_order(lines[0], loaded.state, side)
+    else:
+        command = OrderBatch(side=side, orders=tuple(lines))
+    return submit(store, loaded, command, now)
+
+
+def submit_logged(store: Store, game_id: str, command: Any,
+                  now: str | None = None) -> tuple[Loaded, list[Row]]:
+    """A command of play by email that reads the whole log (undo, consent, correction, pace,
+    standing orders, the deadline's acts), decided on the full game and appended; nothing if refused."""
+    return submit(store, load(store, game_id), command, now)
+
+
+def undo(store: Store, game_id: str, side: str) -> tuple[list[Row], list[str]]:
+    """Take back the side's last batch (K1) if it may alone, or ask for it by recording its own
+    consent (K2), which takes it back at once if every side it needs consented before; the rows
+    written and the sides whose consent is still wanted."""
+    loaded = load(store, game_id)
+    batch = last_batch(loaded, side)
+    missing = undo_missing(loaded, batch)
+    if side not in missing and missing:
+        return [], missing  # asked already: nothing more to record
+    act = ConsentUndo(side=side, batch=batch) if missing else UndoBatch(side=side, batch=batch)
+    loaded, rows = submit(store, loaded, act)
+    return rows + advance(store, game_id), undo_missing(loaded, batch) if missing else []
+
+
+def last_batch(loaded: Loaded, side: str) -> int:
+    """The first event of the side's last batch still in play (refused: K1 when there is none)."""
+    return pbem.last_batch(loaded.ruleset, loaded.rows, side)
+
+
+def undo_missing(loaded: Loaded, batch: int) -> list[str]:
+    """The sides whose consent an undo of the batch still wants, its giver's request first; none once
+    it is taken back (or when it stands alone, K1)."""
+    if batch in pbem.undone_seqs(loaded.rows):
+        return []
+    ruleset = loaded.ruleset
+    giver = next(s.giver for s in pbem.spans(ruleset, loaded.rows) if s.first == batch)
+    _, needed = pbem.undo_needs(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), giver, batch)
+    if not needed:
+        return []
+    consents = pbem.consents_of(loaded.rows, batch)
+    return [s for s in [giver, *needed] if s not in consents]
+
+
+def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row], list[str]]:
+    """Record the side's consent to undoing a batch (K2): the consent that completes them (its
+    giver's request among them) takes the batch back in the same batch. The rows written and the
+    consents still wanted."""
+    loaded, rows = submit_logged(store, game_id, ConsentUndo(side=side, batch=batch))
+    return rows + advance(store, game_id), undo_missing(loaded, batch)
+
+
+def advance(store: Store, game_id: str, limit: int = 200, cur: Current | None = None) -> list[Row]:
+    """What the service answers by itself, in turn, until it has nothing to answer: a decision with one
+    legal answer when the pace takes them at once (K5), a side's standing order legal now (K6).
+    `cur`: the game as just written, if the caller has it (saves a read when there is nothing to do)."""
+    out: list[Row] = []
+    if cur is not None and not cur.ledger.pbem:
+        return out
+    for _ in range(limit):
+        if not current(store, game_id).ledger.pbem:
+            return out
+        loaded = load(store, game_id)
+        command = _service_answer(loaded)
+        if command is None:
+            return out
+        try:
+            out += submit(store, loaded, command)[1]
+        except CommandRejected as err:  # the ruleset's answer is refused: a bug, never the user's
+            log.info("service answer refused", game=game_id, command=type(command).__name__,
+                     error=err.message)
+            return out
+    return out
+
+
+def _service_answer(loaded: Loaded) -> Any:
+    """The first answer the service gives now for a side, or None."""
+    from mncore.protocol import Defaults
+    ruleset = loaded.ruleset
+    for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
+        if isinstance(ruleset, Defaults) and pbem.takes_forced(loaded.rows, side):
+            only = ruleset.forced_orders(loaded.state, side)
+            if only:
+                return ForcedOrders(side=side, orders=tuple(only))
+        line = pbem.standing_choice(ruleset, loaded.state, side, loaded.rows)
+        if line is not None:
+            return StandingOrder(side=side, order=line)
+    return None
+
+
+def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
+    """For every decision overdue at `now`, the ruleset's documented default, recorded as the
+    deadline's act at `now` (K4), each followed by what the service answers by itself."""
+    from mncore.protocol import Defaults
+    out: list[Row] = []
+    if not current(store, game_id).ledger.pbem:
+        return out  # no pace was ever set: no deadline can have passed
+    for _ in range(limit):
+        loaded = load(store, game_id)
+        ruleset, defaults = loaded.ruleset, loaded.ruleset
+        if not isinstance(defaults, Defaults) or loaded.meta.over:
+            return out
+        late = pbem.overdue(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), now)
+        answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
+                       if defaults.default_orders(loaded.state, w.side)), None)
+        if answer is None:
+            return out
+        w, orders = answer
+        out += submit(store, loaded, DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "",
+                                                   at=now), now)[1]
+        out += advance(store, game_id)
+    return out
+
+
+def set_pace(store: Store, game_id: str, hours: int, phases: dict[str, int], forced: bool,
+             now: str | None = None) -> list[Row]:
+    """The host sets the deadlines and forced answers (K4, K5), then the service answers what it may."""
+    rows = submit_logged(store, game_id, SetPace(hours=hours, phases=phases, forced=forced), now)[1]
+    return rows + advance(store, game_id)
+
+
+def set_standing(store: Store, game_id: str, side: str, orders: Sequence[str]) -> list[Row]:
+    """A side's standing orders (K6), then whatever of them the service can apply at once."""
+    rows = submit_logged(store, game_id, SetStandingOrders(side=side, orders=tuple(orders)))[1]
+    return rows + advance(store, game_id)
+
+
+def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
+    """The host's reasoned correction: the batch and every event after it taken back (K3), then what
+    the service answers by itself in the state taken back to."""
+    return submit_logged(store, game_id, CorrectBatch(batch=batch, reason=reason))[1] + advance(store, game_id)
+
+
+def waiting(store: Store, game_id: str) -> dict[str, pbem.Waiting]:
+    """Each side the game waits for, since when, and its deadline (K4)."""
+    loaded = load(store, game_id)
+    return pbem.waiting(loaded.ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id))

@@ -5,14 +5,14 @@ from __future__ import annotations
 import sys
 
 from mncore import schemas
+from mncore.kernelbook import KERNEL_BOOK
 from mncore.registry import builtin
 
 
 def main() -> None:
     written = schemas.write()
     print(f"wrote {len(written)} schemas under {schemas.SCHEMA_DIR}", file=sys.stderr)
-    for ruleset in builtin():
-        book = ruleset.rulebook
+    for book in [KERNEL_BOOK, *(r.rulebook for r in builtin())]:
         if book.doc is not None:
             book.doc.write_text(book.render_doc())
             print(f"wrote {book.doc} ({len(book.rulings)} rulings)", file=sys.stderr)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, assert_never
 
 import msgspec
 
@@ -93,10 +94,179 @@ class SignedOrders(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=
     signature: str  # Ed25519 over signing.message(), 128 hex digits
 
 
-KERNEL_COMMANDS = (PublishKeys, SignedOrders)  # decided by the kernel (mncore/signing.py), not a ruleset
+class OrderBatch(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
+                 omit_defaults=True):
+    """Several order lines of one side given at once without a signature (`mn order GAME --as SIDE
+    'o1' 'o2'`): decided in turn on the evolving state and written as one batch, or not at all."""
+
+    side: str
+    orders: tuple[str, ...]
 
 
-def kernel_only(command: PublishKeys | SignedOrders) -> NoReturn:
+def kernel_only(command: Any) -> NoReturn:
     """A ruleset's decide() given a command that only the kernel decides (a bug in the caller)."""
     raise InvalidCommand(f"{type(command).__name__} is decided by the kernel (mncore.signing), "
                          "not by a ruleset")
+
+
+# --- play by email: undo, consent, corrections, deadlines, defaults, forced answers, standing orders --
+
+DEADLINE = "deadline"  # the actor of a default applied when a deadline passed (mn tick)
+FORCED = "forced"  # the actor of a decision that had exactly one legal answer
+STANDING = "standing"  # the actor of an order a side left in advance (its standing orders)
+SERVICE_ACTORS = (DEADLINE, FORCED, STANDING)
+
+
+class _Act(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
+           omit_defaults=True):
+    """A command or event of the kernel's play by email (docs/defaults.md, docs/standing-orders.md)."""
+
+
+class UndoBatch(_Act, frozen=True, kw_only=True):
+    """A side takes back its batch that starts at event `batch`, and every event after it (K1, K2)."""
+
+    side: str
+    batch: int
+
+
+class BatchUndone(_Act, frozen=True, kw_only=True):
+    """Events `batch` to `through` are undone: they stay in the log, replay skips them (K1)."""
+
+    side: str  # whose batch it was, who asked
+    batch: int
+    through: int
+    consented: tuple[str, ...] = ()  # the other sides affected, who consented (K2)
+
+
+class ConsentUndo(_Act, frozen=True, kw_only=True):
+    """A side agrees that the batch starting at event `batch` be undone (K2)."""
+
+    side: str
+    batch: int
+
+
+class UndoConsented(_Act, frozen=True, kw_only=True):
+    """A side's consent to undoing the batch that starts at event `batch` (K2)."""
+
+    side: str
+    batch: int
+
+
+class CorrectBatch(_Act, frozen=True, kw_only=True):
+    """The host undoes a batch and every event after it, for a reason every side reads (K3)."""
+
+    batch: int
+    reason: str
+
+
+class Corrected(_Act, frozen=True, kw_only=True):
+    """The host's correction: events `batch` to `through` are undone, for `reason` (K3)."""
+
+    batch: int
+    through: int
+    reason: str
+
+
+class SetPace(_Act, frozen=True, kw_only=True):
+    """The host sets the game's pace: how long each decision may stay pending, in hours, for the
+    whole game and per phase (K4), and whether decisions with one legal answer are taken at once (K5)."""
+
+    hours: int = 0  # the game's deadline (0: none)
+    phases: dict[str, int] = {}  # a phase's own deadline, overriding the game's
+    forced: bool = False
+
+
+class PaceSet(_Act, frozen=True, kw_only=True):
+    """The game's pace from here on: deadlines in hours (K4), forced answers taken at once (K5)."""
+
+    hours: int = 0
+    phases: dict[str, int] = {}
+    forced: bool = False
+
+
+class DefaultOrders(_Act, frozen=True, kw_only=True):
+    """The documented default of a side's overdue decision, given by the deadline (K4)."""
+
+    side: str
+    orders: tuple[str, ...]
+    due: str  # when the deadline passed (ISO 8601, UTC)
+    at: str  # when the deadline's act was taken (the caller's clock; its row's time)
+
+
+class ForcedOrders(_Act, frozen=True, kw_only=True):
+    """The one legal answer of a side's pending decision, taken at once (K5)."""
+
+    side: str
+    orders: tuple[str, ...]
+
+
+class SetStandingOrders(_Act, frozen=True, kw_only=True):
+    """Orders a side leaves in advance, tried in turn whenever it must decide (K6); () clears them."""
+
+    side: str
+    orders: tuple[str, ...]
+
+
+class StandingOrdersSet(_Act, frozen=True, kw_only=True):
+    """A side's standing orders from here on (K6)."""
+
+    side: str
+    orders: tuple[str, ...]
+
+
+class StandingOrder(_Act, frozen=True, kw_only=True):
+    """The first of a side's standing orders that is legal when it must decide, applied (K6)."""
+
+    side: str
+    order: str
+
+
+PbemCommand = (OrderBatch | UndoBatch | ConsentUndo | CorrectBatch | SetPace | DefaultOrders
+               | ForcedOrders | SetStandingOrders | StandingOrder)
+PbemEvent = BatchUndone | UndoConsented | Corrected | PaceSet | StandingOrdersSet
+PBEM_COMMANDS = (OrderBatch, UndoBatch, ConsentUndo, CorrectBatch, SetPace, DefaultOrders,
+                 ForcedOrders, SetStandingOrders, StandingOrder)
+UNDO_TYPES = ("BatchUndone", "Corrected")  # events that undo the events before them (K1, K3)
+
+
+def sentence(event: PbemEvent, name: Callable[[str], str], viewer: str | None) -> str:
+    """One sentence for a kernel event of play by email as viewer may read it (None: the host),
+    sides named by `name`; a side's standing orders are its own."""
+    match event:
+        case BatchUndone(side=side, batch=b, through=t, consented=c):
+            agreed = f", with the consent of {', '.join(name(s) for s in c)}" if c else ""
+            return f"{name(side)} took back {_events(b, t)}{agreed}; replay skips {_them(b, t)} (ruling K1)."
+        case UndoConsented(side=side, batch=b):
+            return f"{name(side)} consents to undoing the batch of event {b} (ruling K2)."
+        case Corrected(batch=b, through=t, reason=reason):
+            undone = f"{_events(b, t)} {'is' if b == t else 'are'} undone"
+            return f"Host correction: {undone}. Reason: {reason} (ruling K3)."
+        case PaceSet(hours=h, phases=p, forced=forced):
+            each = ", ".join(f"{k} {_hours(v)}" for k, v in sorted(p.items()))
+            game_wide = f"{_hours(h)} for each decision" if h else "no deadline for the game"
+            taken = "; decisions with one legal answer are taken at once" if forced else ""
+            return (f"Pace set: {game_wide}" + (f"; per phase: {each}" if each else "")
+                    + f"{taken} (rulings K4, K5).")
+        case StandingOrdersSet(side=side, orders=orders):
+            if not orders:
+                return f"{name(side)} withdrew its standing orders."
+            if viewer is not None and viewer != side:
+                return f"{name(side)} left standing orders."
+            return f"{name(side)} left standing orders: {'; '.join(orders)}."
+        case _:
+            assert_never(event)
+
+
+def _events(first: int, last: int) -> str:
+    return f"event {first}" if first == last else f"events {first} to {last}"
+
+
+def _them(first: int, last: int) -> str:
+    return "it" if first == last else "them"
+
+
+def _hours(n: int) -> str:
+    return "1 hour" if n == 1 else f"{n} hours"
+
+
+KERNEL_COMMANDS = (PublishKeys, SignedOrders, *PBEM_COMMANDS)  # decided by the kernel, not a ruleset

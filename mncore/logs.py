@@ -6,10 +6,12 @@ sets the level from -v and says how to configure structlog when the first line i
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
-_state: dict[str, object] = {"level": logging.WARNING, "configure": None}
+# the standard logging levels, without importing logging on every command
+INFO, WARNING = 20, 30
+
+_state: dict[str, object] = {"level": WARNING, "configure": None}
 
 
 def set_level(level: int, configure: Callable[[], None] | None = None) -> None:
@@ -18,7 +20,7 @@ def set_level(level: int, configure: Callable[[], None] | None = None) -> None:
 
 
 def info(event: str, **fields: object) -> None:
-    _emit(logging.INFO, event, fields)
+    _emit(INFO, event, fields)
 
 
 def _emit(level: int, event: str, fields: dict[str, object]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -71,6 +70,8 @@ def suggest(text: str, names: Mapping[str, str], n: int = 3) -> list[str]:
     """
     key = normalise(text)
     out: list[str] = []
+    import difflib  # only a name not found pays for it
+
     for match in difflib.get_close_matches(key, list(names), n=n * 2, cutoff=0.8):
         if names[match] not in out:
             out.append(names[match])

@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Any
 
 
-from mncore import redaction
+from mncore import pbem, redaction
 from mncore.game import Loaded
 from mncore.protocol import Audits, Pictures, Ruleset
 from mncore.verify import Report
@@ -53,9 +53,9 @@ def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
     # the one redaction boundary: commands viewer may not read whole are left out of explanations
     rows = redaction.rows_for(ruleset, loaded.rows, viewer, opened)
     frames, events, rounds = Frames(), [], {}
-    state = ruleset.initial("")
-    for row, event in zip(loaded.rows, loaded.events):
-        state = ruleset.named(ruleset.evolve(state, event), loaded.game_id)
+    for row, event, folded in zip(loaded.rows, loaded.events,
+                                  pbem.states(ruleset, loaded.rows, loaded.events)):
+        state = ruleset.named(folded, loaded.game_id)  # an undo steps back (rulings K1, K3)
         frames.add(ruleset.draw_svg(state, viewer))
         round_ = ruleset.meta(state).round
         rounds[round_] = ruleset.series(state, viewer)  # the last event of each round stands for it

@@ -62,6 +62,7 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     result: str = ""  # who won and how, in words, once over
     round: int = 0  # the round the game is in (0: before the first, or a game without rounds)
     players: dict[str, str] = {}  # side -> the name of who plays it (mn --as accepts it)
+    phase: str = ""  # the phase the game is in, for per-phase deadlines ("" for a game without)
 
 
 class ForkRef(msgspec.Struct, frozen=True, kw_only=True):
@@ -196,3 +197,33 @@ class Conceals(Protocol):
     def conceal(self, state: Any, viewer: str, rng: Rng) -> Any:
         """The state with every fact viewer may not know replaced by a stand-in drawn from rng
         (face-down orders shuffled), so that deciding on it reveals nothing of the real ones."""
+
+
+@runtime_checkable
+class Defaults(Protocol):
+    """A ruleset that lets the kernel answer for a side (play by email): the documented default of
+    an overdue decision, the one legal answer of a forced one, and which events show something a
+    side could not know before (a draw's outcome, a hidden choice turned face up)."""
+
+    def default_orders(self, state: Any, side: str) -> tuple[str, ...]:
+        """The order lines of the side's default for what it must decide now; () if none is pending."""
+    def forced_orders(self, state: Any, side: str) -> tuple[str, ...] | None:
+        """The order lines of the one legal answer to the side's pending decision; None if it has a choice."""
+    def reveals(self, event: Any) -> bool:
+        """True when the event records a random outcome or shows a fact hidden until then."""
+    def phases(self) -> tuple[str, ...]:
+        """The game's phases, as Meta.phase names them (per-phase deadlines)."""
+
+
+# --- play by email: turn reports (mn report, mn mail) ------------------------------------------------
+
+@runtime_checkable
+class Reports(Protocol):
+    """A ruleset's words for a side's turn report: the phase, what it may know is pending, its resources."""
+
+    def phase_of(self, state: Any) -> str:
+        """The round and phase of a state in words ("round 2, Build phase"): a report's headings."""
+    def waiting(self, state: Any, viewer: str) -> list[Pending]:
+        """The decisions pending as viewer may know them: its own in full, the others' as public."""
+    def resources_text(self, view: dict[str, Any], side: str) -> str:
+        """What side holds, in words, from its own view."""

@@ -11,7 +11,8 @@ import msgspec
 from mncore import chain
 from mncore.chain import COMMAND, PAYLOAD, LOG_V1, split_field
 from mncore.errors import InvalidCommand
-from mncore.host import SignedOrders
+from mncore.host import (DefaultOrders, ForcedOrders, OrderBatch, SetStandingOrders, SignedOrders,
+                         StandingOrder, StandingOrdersSet)
 from mncore.protocol import Hidden, Meta, Option, Ruleset
 from mncore.store import Row
 
@@ -42,10 +43,14 @@ class SideRow(msgspec.Struct, frozen=True, kw_only=True):
 def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
     """The hidden fields of an event (payload/...) and of the command on its row (command/...)."""
     out = list(ruleset.hidden(event))
-    if isinstance(command, SignedOrders):
-        # a signed block carries its side's order lines (an offer's tokens among them) as text: the
-        # whole list is its side's until the secret is out; its signature stays public
+    if isinstance(event, StandingOrdersSet):
+        out.append(Hidden(field="payload/orders", visible_to=(event.side,)))  # a side's plans are its own
+    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders | SetStandingOrders):
+        # a block or batch carries its side's order lines (an offer's tokens among them) as text: the
+        # whole list is its side's until the secret is out; a signature stays public
         out.append(Hidden(field="command/orders", visible_to=(command.side,)))
+    elif isinstance(command, StandingOrder):
+        out.append(Hidden(field="command/order", visible_to=(command.side,)))
     elif command is not None:
         out += ruleset.hidden_command(command)
     return out

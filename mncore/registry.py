@@ -17,10 +17,18 @@ def _empires() -> Ruleset:
     return RULESET
 
 
+def _classic() -> Ruleset:
+    from mncore.rulesets.classic.seam import RULESET
+    return RULESET
+
+
 # id -> (short name, loader); the first is the default of `mn new`
 _BUILTIN: dict[str, tuple[str, Callable[[], Ruleset]]] = {
     "mare-nostrum-empires-2016": ("empires", _empires),
+    "mare-nostrum-classic-2003": ("classic", _classic),
 }
+# other names `--ruleset` accepts for a built-in ruleset
+_ALIASES: dict[str, str] = {"classic-2003": "mare-nostrum-classic-2003"}
 DEFAULT = "mare-nostrum-empires-2016"
 
 _registered: dict[str, Ruleset] = {}
@@ -60,6 +68,7 @@ def get(ruleset_id: str) -> Ruleset:
 def by_name(name: str) -> Ruleset:
     """The ruleset a user names, by short name ("empires") or id; InvalidCommand listing them."""
     key = name.strip().lower()
+    key = _ALIASES.get(key, key)
     for rid, (short, _) in _BUILTIN.items():
         if key in (short, rid):
             return get(rid)

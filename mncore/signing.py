@@ -143,21 +143,54 @@ def _field_problems(block: SignedOrders) -> list[str]:
 
 # --- the armoured block ----------------------------------------------------------------------------
 
+WIDTH = 64  # no armoured line is longer: mail wraps at 72 or 78 columns, quoting adds "> " a level
+_HEX_PIECE = 32  # a hex field is cut into pieces of this many digits, one line each
+_HEX_FIELDS = ("Head", "Key", "Nonce", "Signature")
+MORE = "More"  # the field that continues the Order line before it
+
+
 def armour(block: SignedOrders) -> str:
-    """The block as text, one field a line between BEGIN and END lines (ends with a newline)."""
-    lines = [BEGIN, f"Game: {block.game}", f"Side: {block.side}", f"Seq: {block.seq}",
-             f"Head: {block.head}", f"Key: {block.key}", f"Nonce: {block.nonce}"]
-    lines += [f"Order: {o}" for o in block.orders]
-    lines += [f"Signature: {block.signature}", END]
+    """The block as text, one field a line between BEGIN and END lines (ends with a newline).
+
+    No line is longer than WIDTH, so that mail never wraps it: a hex field is cut into lines of
+    the same name (joined back without a separator), a long order continues on More lines (joined
+    back with one space). Blocks written before this (one line a field) are read as they were.
+    """
+    lines = [BEGIN, f"Game: {block.game}", f"Side: {block.side}", f"Seq: {block.seq}"]
+    for name, value in (("Head", block.head), ("Key", block.key), ("Nonce", block.nonce)):
+        lines += _hex_lines(name, value)
+    for order in block.orders:
+        first, *rest = _cut(order, WIDTH - len("Order: "))
+        lines += [f"Order: {first}", *(f"{MORE}: {r}" for r in rest)]
+    lines += [*_hex_lines("Signature", block.signature), END]
     return "\n".join(lines) + "\n"
+
+
+def _hex_lines(name: str, value: str) -> list[str]:
+    return [f"{name}: {value[i:i + _HEX_PIECE]}" for i in range(0, len(value), _HEX_PIECE)] or [f"{name}: "]
+
+
+def _cut(text: str, width: int) -> list[str]:
+    """Text cut at single spaces into pieces of at most width characters where it can be; joining
+    the pieces with one space gives the text back exactly (a double space is never a cut)."""
+    pieces: list[str] = []
+    while len(text) > width:
+        cuts = [i for i in range(1, min(width, len(text) - 1) + 1)
+                if text[i] == " " and text[i - 1] != " " and text[i + 1] != " "]
+        if not cuts:
+            break
+        pieces.append(text[:cuts[-1]])
+        text = text[cuts[-1] + 1:]
+    return [*pieces, text]
 
 
 def parse_block(text: str, source: str) -> SignedOrders:
     """The one block in text (lines outside BEGIN/END are ignored); SigningRefused naming the line.
 
     Strict: the fields in their order, one space after each colon, nothing else between BEGIN and
-    END. Only line ends are forgiven (CR LF, trailing blanks), as mail may change them. The
-    signature is not checked here.
+    END. Only line ends are forgiven (CR LF, trailing blanks), as mail may change them. A hex field
+    may run over several lines of its name, an order over More lines (armour). The signature is
+    not checked here.
     """
     lines = [ln.rstrip("\r").rstrip(" \t") for ln in text.split("\n")]
     begins = [i for i, ln in enumerate(lines) if ln == BEGIN]
@@ -170,23 +203,18 @@ def parse_block(text: str, source: str) -> SignedOrders:
     first, last = begins[0], ends[0]
     if last < first:
         raise SigningRefused(f"{source}, line {last + 1}: END comes before BEGIN")
+    pairs = _fields(lines, first, last, source)
     header = ["Game", "Side", "Seq", "Head", "Key", "Nonce"]
-    pairs: list[tuple[str, str]] = []
-    for i in range(first + 1, last):
-        name, sep, value = lines[i].partition(": ")
-        if not sep:
-            raise SigningRefused(f"{source}, line {i + 1}: '{lines[i]}' is not 'Name: value'")
-        pairs.append((name, value))
     orders = max(1, len(pairs) - len(header) - 1)
     shape = [*header, *["Order"] * orders, "Signature"]
-    for n, ((name, _), want) in enumerate(zip(pairs, shape), start=first + 2):
+    for (n, name, _), want in zip(pairs, shape):
         if name != want:
             raise SigningRefused(f"{source}, line {n}: expected the {want} line, found '{name}'")
     if len(pairs) < len(shape):
         raise SigningRefused(f"{source}, line {last + 1}: the block ends without its "
                              f"{shape[len(pairs)]} line")
     fields: dict[str, list[str]] = {}
-    for name, value in pairs:
+    for _, name, value in pairs:
         fields.setdefault(name, []).append(value)
     if not _SEQ.fullmatch(fields["Seq"][0]):
         raise SigningRefused(f"{source}: Seq '{fields['Seq'][0]}' is not an event number")
@@ -201,6 +229,26 @@ def parse_block(text: str, source: str) -> SignedOrders:
     if problems:
         raise SigningRefused(f"{source}: {'; '.join(problems)}")
     return block
+
+
+def _fields(lines: list[str], first: int, last: int, source: str) -> list[tuple[int, str, str]]:
+    """The fields between BEGIN and END as (line number, name, value): consecutive lines of one hex
+    field joined, each More line joined to the Order before it with one space."""
+    out: list[tuple[int, str, str]] = []
+    for i in range(first + 1, last):
+        name, sep, value = lines[i].partition(": ")
+        if not sep:
+            raise SigningRefused(f"{source}, line {i + 1}: '{lines[i]}' is not 'Name: value'")
+        prev = out[-1] if out else None
+        if name == MORE:
+            if prev is None or prev[1] != "Order":
+                raise SigningRefused(f"{source}, line {i + 1}: a More line continues an Order line")
+            out[-1] = (prev[0], prev[1], f"{prev[2]} {value}")
+        elif prev is not None and name == prev[1] and name in _HEX_FIELDS:
+            out[-1] = (prev[0], name, prev[2] + value)
+        else:
+            out.append((i + 1, name, value))
+    return out
 
 
 def block_from_command(command: SignedOrders) -> SignedOrders:

@@ -12,12 +12,15 @@ from typing import Any
 
 import msgspec
 
-from mncore import signing
+from mncore import pbem
 from mncore.dice import Rng
-from mncore.errors import AlreadyApplied, CommandRejected, InvalidCommand, SigningRefused, StaleOrders
-from mncore.host import KeysPublished, PublishKeys, SignedOrders
+from mncore.errors import AlreadyApplied, InvalidCommand, SigningRefused, StaleOrders
+from mncore.host import PBEM_COMMANDS, KeysPublished, PublishKeys, SignedOrders
 from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
+
+
+PBEM_SETTINGS = ("PaceSet", "StandingOrdersSet")  # after them the service may answer for a side
 
 
 class Ledger(msgspec.Struct, kw_only=True):
@@ -28,6 +31,7 @@ class Ledger(msgspec.Struct, kw_only=True):
     signed_only: bool = False
     nonces: dict[str, int] = {}  # nonce of each signed block applied -> its batch's first event
     acted: dict[str, int] = {}  # side -> first event of the last batch that carried its order
+    pbem: bool = False  # the log sets a pace or standing orders: the service may act (mncore/pbem.py)
 
 
 def giver(ruleset: Ruleset, command: Any) -> str:
@@ -36,13 +40,16 @@ def giver(ruleset: Ruleset, command: Any) -> str:
         return command.side
     if isinstance(command, PublishKeys):
         return HOST
-    return ruleset.actor_of(command)
+    return pbem.giver_of(ruleset, command)
 
 
 def recorded_actor(ruleset: Ruleset, ledger: Ledger, command: Any) -> str:
     """The actor a batch is recorded under: the signer of a signed block; the host for every order
     without a signature once keys are published; the side an order names in a game without keys."""
     side = giver(ruleset, command)
+    service = pbem.service_actor(command)
+    if service is not None:
+        return service  # the deadline's, a forced answer's or a standing order's act, for its side
     if isinstance(command, SignedOrders) or not ledger.published:
         return side
     return HOST
@@ -69,7 +76,7 @@ def publishes_keys(rows: Sequence[Row]) -> bool:
 
 def ledger_of(ruleset: Ruleset, rows: Sequence[Row]) -> Ledger:
     """The ledger of a stored log (keys are published in its second batch, or never)."""
-    ledger = Ledger()
+    ledger = Ledger(pbem=any(r.type in PBEM_SETTINGS for r in rows))
     if not publishes_keys(rows):
         return ledger
     for r in rows:
@@ -81,18 +88,35 @@ def ledger_of(ruleset: Ruleset, rows: Sequence[Row]) -> Ledger:
 def note_row(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> None:
     """Advance a ledger over one more row of a log, the `batches`-th batch if it opens one: the same
     ledger as ledger_of over the whole log, one row at a time (game.current)."""
+    if row.type in PBEM_SETTINGS:
+        ledger.pbem = True
     if row.batch != row.seq or row.command is None:
         return
     if ledger.published or (batches == 2 and row.type == "KeysPublished"):
         note(ledger, ruleset, ruleset.decode_command(row.command), row.seq)
 
 
+def advanced(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> Ledger:
+    """The ledger after one more batch opened by row (the `batches`-th), `ledger` left as it was: the
+    same object when the batch changes nothing in it (a game without keys: every order), else a
+    copy advanced by note_row. One order costs no copy of a ledger that grows with the log."""
+    if row.batch != row.seq or row.command is None:
+        return ledger
+    if not (ledger.published or (batches == 2 and row.type == "KeysPublished")):
+        return ledger
+    after = Ledger(keys=dict(ledger.keys), published=ledger.published, signed_only=ledger.signed_only,
+                   nonces=dict(ledger.nonces), acted=dict(ledger.acted))
+    note_row(after, ruleset, row, batches)
+    return after
+
+
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
-           ledger: Ledger, batch: int) -> tuple[list[Any], Any]:
+           ledger: Ledger, batch: int, log: pbem.Log | None = None) -> tuple[list[Any], Any]:
     """The events of any command as the log's batch number `batch` (1: the creation), and the state.
 
     A signed block's draws are keyed by its signature (signing.draw_key); every other command's by
-    the content chain's head, as before keys existed.
+    the content chain's head, as before keys existed. The commands of play by email (mncore/pbem.py)
+    read the log before them (`log`).
     """
     if isinstance(command, PublishKeys):
         events = publish_events(ruleset, state, ledger, command, batch)
@@ -100,11 +124,14 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
             state = ruleset.evolve(state, e)
         return list(events), state
     if isinstance(command, SignedOrders):
-        return decide_block(ruleset, state, command, secret)
-    if giver(ruleset, command) != HOST and ledger.signed_only:
+        return decide_block(ruleset, state, command, secret, log)
+    if (giver(ruleset, command) != HOST and ledger.signed_only
+            and pbem.service_actor(command) is None):
         raise SigningRefused("this game takes signed orders only (created with --signed-only): "
                              "sign the order with the side's key (mn sign) and give it with "
                              "mn order --signed")
+    if isinstance(command, PBEM_COMMANDS):
+        return pbem.decide(ruleset, state, command, secret=secret, draw_head=draw_head, log=log)
     return ruleset.decide(state, command, Rng(secret, draw_head))
 
 
@@ -123,6 +150,8 @@ def publish_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: Publis
     if set(command.keys) != sides:
         raise InvalidCommand(f"keys are published for {', '.join(sorted(command.keys)) or 'no side'}; "
                              f"the sides in play are {', '.join(sorted(sides))}")
+    from mncore import signing  # only signed games pay for its import
+
     bad = sorted(s for s, k in command.keys.items() if not signing.valid_public_key(k))
     if bad:
         raise InvalidCommand(f"the public key of {', '.join(bad)} is not an Ed25519 key "
@@ -132,26 +161,26 @@ def publish_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: Publis
     return [KeysPublished(keys=dict(command.keys), signed_only=command.signed_only)]
 
 
-def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders,
-                 secret: bytes | None) -> tuple[list[Any], Any]:
+def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: bytes | None,
+                 log: pbem.Log | None = None) -> tuple[list[Any], Any]:
     """The orders of a block decided in turn on the evolving state, all drawing from one Rng keyed by
-    its signature; a refused order refuses the whole block (it is one batch)."""
+    its signature; a refused order refuses the whole block (it is one batch). A block of the
+    kernel's verbs (undo, consent N, standing ORDER: mncore/pbem.py) is decided on the log."""
+    from mncore import signing  # only signed games pay for its import
+
+    if pbem.act_kind(block.orders) is not None:
+        if log is None:
+            raise InvalidCommand("a block of undo, consent or standing orders is decided on the log, "
+                                 "which was not given")
+        act = pbem.block_act(ruleset, block.side, block.orders, log)
+        return pbem.decide(ruleset, state, act, secret=secret, draw_head=signing.draw_key(block), log=log)
     rng = Rng(secret, signing.draw_key(block))
-    out: list[Any] = []
-    for n, line in enumerate(block.orders, start=1):
-        try:
-            cmd = ruleset.parse_order(line, state, block.side)
-            if ruleset.actor_of(cmd) != block.side:
-                raise SigningRefused(f"'{line}' is not an order {block.side} gives")
-            events, state = ruleset.decide(state, cmd, rng)
-        except CommandRejected as err:
-            if len(block.orders) > 1:
-                err.message = f"order {n} ('{line}'): {err.message}"
-            raise
-        out += events
-    if not out:
-        raise InvalidCommand("the block's orders change nothing: there is nothing to record")
-    return out, state
+    try:
+        return pbem.decide_lines(ruleset, state, block.side, block.orders, rng)
+    except InvalidCommand as err:
+        if err.message.startswith("the orders change nothing"):
+            raise InvalidCommand("the block's orders change nothing: there is nothing to record") from None
+        raise
 
 
 def check_block(ruleset: Ruleset, block: SignedOrders, *, ledger: Ledger, rows: Sequence[Row],
@@ -163,6 +192,8 @@ def check_block(ruleset: Ruleset, block: SignedOrders, *, ledger: Ledger, rows: 
     `rows` is the log before the block's batch; `game_id` None skips the id (verify: the named head
     and the game's own keys bind a block to its log, whatever id the log is imported under).
     """
+    from mncore import signing
+
     block = signing.block_from_command(block)
     side = block.side
     if game_id is not None and block.game != game_id:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 import msgspec
 
-from mncore import chain, redaction, trust
+from mncore import chain, pbem, redaction, trust
 from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.dice import SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
-from mncore.host import SignedOrders
-from mncore.logread import decode_row, ruleset_of
+from mncore.host import PBEM_COMMANDS, UNDO_TYPES, DefaultOrders, OrderBatch, SignedOrders
+from mncore.logread import collector_paused, decoded, ruleset_of
 from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
 
@@ -29,6 +29,7 @@ class Report(msgspec.Struct, kw_only=True):
     commands_checked: int = 0  # commands re-decided to the same events
     random_unchecked: int = 0  # commands that drew at random, unchecked until the secret is out
     signed_checked: int = 0  # signed order blocks checked against the published keys
+    on_log: int = 0  # undos, consents, corrections and the service's acts decided on the log before them
     inherited: int = 0  # events a fork copied from its parent (checked in the parent)
     version: int = 0  # the log format checked (chain.py)
     heads_checked: list[str] = []  # where the head hash came from that the log was held to
@@ -37,6 +38,16 @@ class Report(msgspec.Struct, kw_only=True):
     opened: int = 0  # of those, the ones this log or export opens (its salts)
     made_for: str | None = None  # an export made for one side: what it could check
     proven: list[str] = []
+
+
+class Divergence(IntegrityFailure):
+    """A command decided again does not give its stored events: what differs, and the rule or ruling
+    a refusal cites (mn check-upgrade reports them; verify reports the seq and reason alone)."""
+
+    def __init__(self, seq: int, reason: str, *, section: str | None = None, difference: str = "") -> None:
+        super().__init__(seq, reason)
+        self.section = section
+        self.difference = difference
 
 
 class Head(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,15 +71,28 @@ def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = ()) -
         _check_chain(rows, version)
         _check_heads(rows, heads, report)
         _check_upgrades(rows, report)
-        ruleset, events = _replay(rows)
+        ruleset, events, final = _replay(rows)
         if version != LOG_V1:
             _check_hidden(ruleset, rows, events, report)
-        _redecide(ruleset, rows, events, report)
+        _redecide(ruleset, rows, events, final, report)
     except IntegrityFailure as err:
         report.ok, report.first_bad, report.reason = False, err.seq, err.reason
         return report
     report.proven = _proven(report)
     return report
+
+
+def first_divergence(rows: Sequence[Row], version: int, secret: bytes | None = None) -> IntegrityFailure | None:
+    """Replay a log and decide every command again under the installed engine: None if each gives
+    exactly its stored events, else the first failure (a Divergence where the rules now decide
+    otherwise). With the host's `secret`, commands that drew at random are decided again too."""
+    try:
+        _check_chain(rows, version)
+        ruleset, events, final = _replay(rows)
+        _redecide(ruleset, rows, events, final, Report(ok=True, events=len(rows), head_hash=""), held=secret)
+    except IntegrityFailure as err:
+        return err
+    return None
 
 
 def _check_chain(rows: Sequence[Row], version: int) -> None:
@@ -197,28 +221,40 @@ def _check_upgrades(rows: Sequence[Row], report: Report) -> None:
         head = content_link(head, r.payload)
 
 
-def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any]]:
+def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any], Any]:
+    """The log's ruleset, its events (each in its canonical encoding) and the state they fold into."""
     try:
         ruleset = ruleset_of(rows[0].payload, "log")
     except MareNostrumError as err:
         raise IntegrityFailure(1, err.message) from None
     events: list[Any] = []
-    state = ruleset.initial("")
-    for r in rows:
-        event = decode_row(ruleset, r, "the payload is not a valid event")
-        if ruleset.event_type_of(event) != r.type:
-            raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
-                                          f"{ruleset.event_type_of(event)}")
-        if ruleset.encode_event(event).decode() != r.payload:
-            # the chain covers hidden fields through their commitments, so the text must be the
-            # one canonical encoding: no edit, not even of spacing, may pass unseen
-            raise IntegrityFailure(r.seq, "the payload is not in its canonical encoding (edited)")
-        try:
-            state = ruleset.evolve(state, event)
-        except Exception as err:  # a log that does not fold is corrupt, whatever the error
-            raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
-        events.append(event)
-    return ruleset, events
+    state, evolve, encode = ruleset.initial(""), ruleset.evolve, ruleset.encode_event
+    gone = _undone(rows)
+    with collector_paused():
+        for r, event in decoded(ruleset, rows, "the payload is not a valid event"):
+            if ruleset.event_type_of(event) != r.type:
+                raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
+                                              f"{ruleset.event_type_of(event)}")
+            if encode(event) != r.payload.encode():
+                # the chain covers hidden fields through their commitments, so the text must be the
+                # one canonical encoding: no edit, not even of spacing, may pass unseen
+                raise IntegrityFailure(r.seq, "the payload is not in its canonical encoding (edited)")
+            try:
+                if r.seq not in gone:  # events taken back stay in the log; replay skips them (K1)
+                    state = evolve(state, event)
+            except Exception as err:  # a log that does not fold is corrupt, whatever the error
+                raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
+            events.append(event)
+    return ruleset, events, state
+
+
+def _undone(rows: Sequence[Row]) -> set[int]:
+    """The seqs an undo or a correction took back; an undo that names no such events is corrupt."""
+    try:
+        return pbem.undone_seqs(rows)
+    except (msgspec.DecodeError, KeyError, TypeError, ValueError):
+        seq = next(r.seq for r in rows if r.type in UNDO_TYPES)
+        raise IntegrityFailure(seq, "an undo that names no events it takes back") from None
 
 
 def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
@@ -234,11 +270,13 @@ def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
     return out
 
 
-def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: Report) -> None:
+def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: Any, report: Report,
+              held: bytes | None = None) -> None:
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
-    final = ruleset.meta(_fold(ruleset, events))
+    final = ruleset.meta(folded)  # the state _replay folded the log into
     secret = bytes.fromhex(final.secret) if final.secret else None
     report.secret_revealed = secret is not None
+    secret = secret or held
     if secret is not None and commitment(secret) != created.commitment:
         seq = next(r.seq for r in rows if r.type == "SecretRevealed")
         raise IntegrityFailure(seq, "the revealed secret does not match the commitment of event 1")
@@ -248,26 +286,75 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], report: 
     ledger = trust.Ledger()
     keyed = trust.publishes_keys(rows)
     pending: dict[int, list[Pending]] = {}  # what each side was to decide after each batch (keyed logs)
-    for n, (start, end) in enumerate(_batches(rows), start=1):
-        batch = rows[start:end]
-        inherited = batch[0].seq <= final.forked_at
-        cmd = _command(ruleset, batch, lenient=inherited)
-        if not inherited:
-            _check_giver(ruleset, ledger, rows[:start], batch, cmd, state, pending, report)
-            _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report)
-        for e, r in zip(events[start:end], batch, strict=True):
-            state = ruleset.evolve(state, e)
-            previous = content_link(previous, r.payload)
-        if cmd is not None:
-            trust.note(ledger, ruleset, cmd, batch[0].seq)
-        if keyed:
-            pending[batch[-1].seq] = list(ruleset.pending(state))
+    before: dict[int, Any] = {}  # the state before each batch: an undo goes back to it (K1)
+    with collector_paused():
+        for n, (start, end) in enumerate(_batches(rows), start=1):
+            batch = rows[start:end]
+            before[batch[0].seq] = state
+            inherited = batch[0].seq <= final.forked_at
+            cmd = _command(ruleset, batch, lenient=inherited)
+            after = None
+            if not inherited:
+                _check_giver(ruleset, ledger, _Prefix(rows, start), batch, cmd, state, pending, report)
+                on_log = ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
+                          or (isinstance(cmd, SignedOrders) and pbem.act_kind(cmd.orders) is not None))
+                read = pbem.Log(rows=rows[:start], events=events[:start]) if on_log else None
+                report.on_log += on_log
+                _check_time(batch, cmd)
+                after = _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report, read)
+            if any(r.type in UNDO_TYPES for r in batch):
+                state = _fold_undoing(ruleset, events[start:end], batch, state, before)
+            else:  # a batch decided again to its very events has its state already: not evolved twice
+                state = after if after is not None else _fold(ruleset, events[start:end], state)
+            for r in batch:
+                previous = content_link(previous, r.payload)
+            _after_batch(ruleset, ledger, batch, cmd, state, pending, keyed)
 
 
-def _fold(ruleset: Ruleset, events: Sequence[Any]) -> Any:
-    state = ruleset.initial("")
+class _Prefix(Sequence[Row]):
+    """The first `length` rows of a log, not copied: a slice per batch would make verify quadratic."""
+
+    def __init__(self, rows: Sequence[Row], length: int) -> None:
+        self._rows, self._length = rows, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Row]: ...
+    def __getitem__(self, index: int | slice) -> Row | Sequence[Row]:
+        if isinstance(index, slice):
+            return [self._rows[i] for i in range(*index.indices(self._length))]
+        if not -self._length <= index < self._length:
+            raise IndexError(index)
+        return self._rows[index % self._length]
+
+
+def _after_batch(ruleset: Ruleset, ledger: trust.Ledger, batch: Sequence[Row], cmd: Any, state: Any,
+                 pending: dict[int, list[Pending]], keyed: bool) -> None:
+    """The ledger noted, and what each side was to decide after the batch (a keyed log)."""
+    if cmd is not None:
+        trust.note(ledger, ruleset, cmd, batch[0].seq)
+    if keyed:
+        pending[batch[-1].seq] = list(ruleset.pending(state))
+
+
+def _fold(ruleset: Ruleset, events: Sequence[Any], state: Any) -> Any:
     for e in events:
         state = ruleset.evolve(state, e)
+    return state
+
+
+def _fold_undoing(ruleset: Ruleset, events: Sequence[Any], batch: Sequence[Row], state: Any,
+                  before: dict[int, Any]) -> Any:
+    """A batch that takes others back (K1, K3): at its undo, the state goes back to the one before
+    the batch it names."""
+    for e, r in zip(events, batch, strict=True):
+        state = ruleset.evolve(state, e)
+        if r.type in UNDO_TYPES:
+            state = before.get(int(msgspec.json.decode(r.payload)["batch"]), state)
     return state
 
 
@@ -303,7 +390,7 @@ def _check_giver(ruleset: Ruleset, ledger: trust.Ledger, before: Sequence[Row], 
         except CommandRejected as err:
             raise IntegrityFailure(seq, f"its signed block is refused: {err.message}") from None
         report.signed_checked += 1
-    elif ledger.signed_only and trust.giver(ruleset, cmd) != HOST:
+    elif ledger.signed_only and trust.giver(ruleset, cmd) != HOST and pbem.service_actor(cmd) is None:
         raise IntegrityFailure(seq, "an order without a signature, in a game that takes signed "
                                     "orders only")
     actor = trust.recorded_actor(ruleset, ledger, cmd)
@@ -319,17 +406,35 @@ def _check_giver(ruleset: Ruleset, ledger: trust.Ledger, before: Sequence[Row], 
                                           "its batch")
 
 
+def _check_time(rows: Sequence[Row], cmd: Any) -> None:
+    """The deadline's act is recorded at the time its command says it was taken (K4)."""
+    if not isinstance(cmd, DefaultOrders):
+        return
+    try:
+        same = pbem.parse_time(cmd.at) == pbem.parse_time(rows[0].recorded_at)
+    except MareNostrumError:
+        same = False
+    if not same:
+        raise IntegrityFailure(rows[0].seq, f"the deadline's act says it was taken at {cmd.at} but is "
+                                            f"recorded at {rows[0].recorded_at}")
+
+
 def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any, secret: bytes | None,
-                    previous: str, ledger: trust.Ledger, batch: int, report: Report) -> None:
+                    previous: str, ledger: trust.Ledger, batch: int, report: Report,
+                    read: pbem.Log | None = None) -> Any:
+    """The state after the batch, its command decided again to exactly its stored events; None if
+    its draws cannot be checked yet (no secret); IntegrityFailure if they differ. `read`: the log
+    before the batch, for the acts of play by email decided on it."""
     seq = rows[0].seq
     try:
-        produced, _ = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
-                                   ledger=ledger, batch=batch)
+        produced, after = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
+                                       ledger=ledger, batch=batch, log=read)
     except SecretNeeded:
         report.random_unchecked += 1
-        return
+        return None
     except CommandRejected as err:
-        raise IntegrityFailure(seq, f"its command is refused when decided again: {err.message}") from None
+        raise Divergence(seq, f"its command is refused when decided again: {err.message}",
+                         section=getattr(err, "section", None), difference="refused") from None
     except MareNostrumError:
         raise
     except Exception as err:  # a forged command the rules cannot even read is a bad log, not a crash
@@ -339,12 +444,38 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any,
     stored = [r.payload for r in rows]
     for i, (want, got) in enumerate(zip(expected, stored, strict=False)):
         if want != got:
-            raise IntegrityFailure(rows[i].seq, "differs from what its command produces when decided "
-                                                "again (not what the rules or the dice give)")
+            raise Divergence(rows[i].seq, "differs from what its command produces when decided "
+                                          "again (not what the rules or the dice give)",
+                             difference=difference(got, want))
     if len(expected) != len(stored):
-        raise IntegrityFailure(seq, f"its command produces {len(expected)} events when decided again, "
-                                    f"but {len(stored)} are stored")
+        raise Divergence(seq, f"its command produces {len(expected)} events when decided again, "
+                              f"but {len(stored)} are stored", difference="another number of events")
     report.commands_checked += 1
+    return after
+
+
+def difference(stored: str, produced: str) -> str:
+    """What differs between a stored event and the one decided again, in words: another event, a new
+    field, a field no longer given, or the first field whose value changed."""
+    was, now = msgspec.json.decode(stored), msgspec.json.decode(produced)
+    if not (isinstance(was, dict) and isinstance(now, dict)):
+        return "another event"
+    if was.get("type") != now.get("type"):
+        return f"another event: {now.get('type')} where {was.get('type')} is stored"
+    added, dropped = sorted(now.keys() - was.keys()), sorted(was.keys() - now.keys())
+    if added:
+        return f"a new field: {added[0]} = {_short(now[added[0]])}"
+    if dropped:
+        return f"a field no longer given: {dropped[0]} (stored {_short(was[dropped[0]])})"
+    key = next((k for k in sorted(now) if now[k] != was[k]), None)
+    if key is None:
+        return "the same fields, encoded otherwise"
+    return f"field {key}: {_short(now[key])} where {_short(was[key])} is stored"
+
+
+def _short(value: Any) -> str:
+    text = msgspec.json.encode(value).decode()
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _proven(report: Report) -> list[str]:
@@ -361,6 +492,10 @@ def _proven(report: Report) -> list[str]:
     if report.hidden:
         out.append(f"{report.hidden} hidden fields are hashed as salted commitments, each opened by "
                    "its salt" + (" derived from the revealed secret" if report.secret_revealed else ""))
+    if report.on_log:
+        out.append(f"{report.on_log} acts of play by email (undo, consent, correction, pace, standing "
+                   "orders, defaults, forced answers) decided again on the log before them give "
+                   "exactly the stored events (rulings K1 to K6); replay skips the events taken back")
     if report.signed_checked:
         out.append(f"{report.signed_checked} signed order blocks carry a valid signature of their "
                    "side's published key, each applied once and answering a decision then pending")

@@ -12,7 +12,7 @@ from mncore.protocol import NewGame
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET
-from mncore.store import Store
+from mncore.store import open_store
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve", "Fay")
 
@@ -36,7 +36,7 @@ def play(db: Path, game_id: str, setup: str, seed: str, style: str) -> game.Load
     assert chosen is not None
     spec = NewGame(sides=chosen.empires, players=tuple(f"{e}={p}" for e, p in zip(chosen.empires, PLAYERS)),
                    fair_play=False, options={"setup": setup})
-    store = Store(str(db), create=True)
+    store = open_store(str(db), create=True)
     secret = seeded_secret(seed)
     loaded = game.create(store, RULESET, RULESET.new_game(spec), secret, game_id)
     loaded = play_stored(store, loaded, secret, random.Random(seed), 20000, style=style)  # type: ignore[assignment]

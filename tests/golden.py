@@ -13,7 +13,7 @@ from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.seam import RULESET
 from mncore.dice import seeded_secret
 from mncore.rulesets.empires.rules.setup import playable_empires
-from mncore.store import Store
+from mncore.store import open_store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
@@ -27,14 +27,14 @@ GAMES: dict[str, tuple[str, int, str]] = {
 }
 
 
-def play(db: Path, game_id: str, seed: str, players: int, style: str) -> game.Loaded:
+def play(db: Path | str, game_id: str, seed: str, players: int, style: str) -> game.Loaded:
     """Create and play a scripted game to its end, then reveal its secret."""
     board = load_board()
     empires = playable_empires(board, players)
     cmd = CreateGame(board=board, players=dict(zip(empires, PLAYERS)), display="first-game",
                      fair_play=False)
     secret = seeded_secret(seed)
-    store = Store(str(db), create=True)
+    store = open_store(str(db), create=True)
     loaded = game.create(store, RULESET, cmd, secret, game_id)
     loaded = play_stored(store, loaded, secret, random.Random(seed), 20000, style=style)  # type: ignore[assignment]
     if loaded.state.winner is not None:

@@ -13,7 +13,7 @@ from mncore.protocol import NewGame
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET
-from mncore.store import Store
+from mncore.store import open_store
 from test_leaks import _assert_no_leak, _outputs, _truncated_copy
 
 
@@ -22,9 +22,9 @@ def _played(tmp: Path, setup: str, seed: int, orders: int) -> Path:
     chosen = atlas.variant(setup)
     assert chosen is not None
     db = tmp / f"{setup}.db"
-    store = Store(str(db), create=True)
+    store = open_store(str(db), create=True)
     cmd = RULESET.new_game(NewGame(sides=chosen.empires, options={"setup": setup}))
-    loaded = game.create(lambda: Store(str(db)), RULESET, cmd, new_secret(), "g")
+    loaded = game.create(lambda: open_store(str(db)), RULESET, cmd, new_secret(), "g")
     secret = bytes.fromhex(store.secret("g") or "")
     play_stored(store, loaded, secret, random.Random(seed), orders)
     return db
@@ -40,10 +40,10 @@ def test_atlas_no_output_made_for_a_side_holds_another_sides_hidden_fact(
     """Games of the Atlas set-ups, at two points: every output made for each empire, Atlantis and the
     Punic War's two included, holds no other empire's hidden value, plainly or as a hash of any candidate."""
     db = _played(tmp_path, setup, seed, 150)
-    rows = len(Store(str(db)).rows("g"))
+    rows = len(open_store(str(db)).rows("g"))
     for stop in sorted({rows // 2, rows}):
         at = tmp_path / f"at{stop}.db"
         _truncated_copy(db, "g", stop, at)
-        state = game.load(Store(str(at)), "g").state
+        state = game.load(open_store(str(at)), "g").state
         for viewer in state.empires:
             _assert_no_leak(at, "g", viewer, _outputs(at, "g", viewer, tmp_path))

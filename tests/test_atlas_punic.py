@@ -15,7 +15,7 @@ from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.evolve import evolve
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.state import GameState
-from mncore.store import Store
+from mncore.store import open_store
 
 
 def mn(db: Path, *args: str) -> Result:
@@ -28,7 +28,7 @@ def _new(db: Path, *empires: str) -> Result:
 
 
 def _state(db: Path) -> GameState:
-    state = game.load(Store(str(db)), "g").state
+    state = game.load(open_store(str(db)), "g").state
     assert isinstance(state, GameState)
     return state
 
@@ -133,14 +133,14 @@ def test_atlas_punic_a_foreign_claim_outside_the_punic_war_is_refused(tmp_path: 
     db = tmp_path / "g.db"
     mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--seed", "s",
        "--id", "g")
-    before = len(Store(str(db)).rows("g"))
+    before = len(open_store(str(db)).rows("g"))
 
     result = mn(db, "order", "g", "--as", "carthage", "claim legendary-wine from foreign")
 
     assert result.exit_code == 1
     assert result.stderr == ("Error: 'claim legendary-wine from foreign': only the Punic War has Foreign "
                              "Trade resources to claim [rule empires:atlas.punic-trade]\n")
-    assert len(Store(str(db)).rows("g")) == before
+    assert len(open_store(str(db)).rows("g")) == before
 
 
 def test_atlas_punic_the_foreign_trade_is_replenished_to_three_each_trade_phase(tmp_path: Path) -> None:
@@ -150,7 +150,7 @@ def test_atlas_punic_the_foreign_trade_is_replenished_to_three_each_trade_phase(
     db = tmp_path / "g.db"
     game_id = mn(db, "import", str(fixture("punic-war"))).stdout.strip()
     state, face_up, claimed = GameState(), [], 0
-    for row in Store(str(db)).rows(game_id):
+    for row in open_store(str(db)).rows(game_id):
         event = ev.decode_event(row.payload)
         state = evolve(state, event)
         claimed += isinstance(event, ev.ForeignCommodityClaimed)
@@ -174,7 +174,7 @@ def test_atlas_punic_a_position_keeps_the_foreign_trade_and_the_setup(tmp_path: 
 
     assert created.exit_code == 0, created.output
     assert 'board = "setup:punic-war"' in written.stdout.splitlines()
-    state = game.load(Store(str(db)), "h").state
+    state = game.load(open_store(str(db)), "h").state
     assert isinstance(state, GameState)
     assert state.options.setup == "punic-war"
     assert sorted(state.foreign_trade) == sorted(_state(db).foreign_trade)

@@ -16,7 +16,7 @@ from mncore import game
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.state import GameState
-from mncore.store import Store
+from mncore.store import open_store
 
 EMPIRES_OF: dict[str, tuple[Empire, ...]] = {
     "alternative-3": ("greece", "babylon", "egypt"),
@@ -53,7 +53,7 @@ def _new(db: Path, setup: str, empires: tuple[str, ...] | None = None) -> Result
 
 
 def _state(db: Path) -> GameState:
-    state = game.load(Store(str(db)), "g").state
+    state = game.load(open_store(str(db)), "g").state
     assert isinstance(state, GameState)
     return state
 
@@ -261,7 +261,7 @@ def test_atlas_recorded_game_imports_verifies_and_is_won(setup: str, tmp_path: P
 
     assert imported.exit_code == 0, imported.output
     assert verified.exit_code == 0, verified.output
-    state = game.load(Store(str(db)), imported.stdout.strip()).state
+    state = game.load(open_store(str(db)), imported.stdout.strip()).state
     assert state.winner is not None and state.options.setup == setup
 
 

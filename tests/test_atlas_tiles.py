@@ -12,7 +12,7 @@ from mncore.protocol import NewGame
 from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.powers import registry
 from mncore.rulesets.empires.rules import payment, setup
-from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset, validate_ruleset
+from mncore.rulesets.empires.ruleset import Ruleset, expansion_tiles, load_ruleset, validate_ruleset
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import EmpireState, GameState
 
@@ -33,7 +33,9 @@ unit_costs = { trireme = 2 }
 
 def _with(extra: bytes) -> Ruleset:
     shipped = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "ruleset.toml").read_bytes()
-    return msgspec.toml.decode(shipped + extra, type=Ruleset)
+    ruleset = msgspec.toml.decode(shipped + extra, type=Ruleset)
+    # as load_ruleset does: the Legendary City expansions' tiles join the shipped ones
+    return msgspec.structs.replace(ruleset, tiles=ruleset.tiles + expansion_tiles())
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 from mncli.cli import main
 from mncore import game
 from mncore.dispute import verify_bundle
-from mncore.store import Store
+from mncore.store import open_store
 
 THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
 
@@ -26,13 +26,13 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A demonstration game of a few rounds, with its secret revealed."""
     db = tmp_path_factory.mktemp("audit") / "mn.db"
     assert mn(db, "demo", "--players", "3", "--seed", "audit", "--max-orders", "150").exit_code == 0
-    gid = Store(str(db)).games()[0].id
+    gid = open_store(str(db)).games()[0].id
     assert mn(db, "reveal", gid, "--force").exit_code == 0
     return db, gid
 
 
 def _seq_of(db: Path, gid: str, kind: str) -> int:
-    return next(r.seq for r in Store(str(db)).rows(gid) if r.type == kind)
+    return next(r.seq for r in open_store(str(db)).rows(gid) if r.type == kind)
 
 
 # --- mn check --------------------------------------------------------------------------------------
@@ -41,25 +41,25 @@ def test_check_shows_the_events_of_an_accepted_order_and_writes_nothing(tmp_path
     """The Trade Leader's marker would be accepted: the events are listed and the log is unchanged."""
     db = tmp_path / "mn.db"
     mn(db, "new", *THREE, "--seed", "c", "--id", "g")
-    head = Store(str(db)).head("g")
+    head = open_store(str(db)).head("g")
 
     result = mn(db, "check", "g", "--as", "carthage", "trade 5")
 
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "Accepted: 'trade 5' would cause 2 event(s):"
-    assert Store(str(db)).head("g") == head
+    assert open_store(str(db)).head("g") == head
 
 
 def test_check_names_the_section_of_a_refusal_with_exit_1(tmp_path: Path) -> None:
     """Only the Trade Leader plays a marker (2.1): refused, exit 1, nothing written."""
     db = tmp_path / "mn.db"
     mn(db, "new", *THREE, "--seed", "c", "--id", "g")
-    head = Store(str(db)).head("g")
+    head = open_store(str(db)).head("g")
 
     result = mn(db, "check", "g", "--as", "rome", "trade 5")
 
     assert result.exit_code == 1 and "[rule empires:2.1]" in result.stderr
-    assert Store(str(db)).head("g") == head
+    assert open_store(str(db)).head("g") == head
 
 
 def test_check_json_reports_a_refusal_with_its_section(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def bundle(played: tuple[Path, str], tmp_path_factory: pytest.TempPathFactory) -
     db, gid = played
     out = tmp_path_factory.mktemp("bundle") / "b.json"
     at = _seq_of(db, gid, "BattleFought") if any(
-        r.type == "BattleFought" for r in Store(str(db)).rows(gid)) else 50
+        r.type == "BattleFought" for r in open_store(str(db)).rows(gid)) else 50
     result = mn(db, "dispute", gid, "--at", str(at), "-o", str(out))
     assert result.exit_code == 0, result.output
     return out
@@ -142,7 +142,7 @@ def test_a_bundle_holds_the_evidence_about_event_n(bundle: Path, played: tuple[P
     doc = json.loads(bundle.read_bytes())
 
     assert doc["format"] == "mare-nostrum/dispute" and doc["game"] == gid
-    assert doc["log"][doc["at"] - 1]["hash"] == Store(str(db)).rows(gid)[doc["at"] - 1].hash
+    assert doc["log"][doc["at"] - 1]["hash"] == open_store(str(db)).rows(gid)[doc["at"] - 1].hash
     assert doc["secret"] and doc["commitment"] and doc["rulings"] and doc["after"]
     assert doc["explanation"]["seq"] == doc["at"]
 

@@ -88,7 +88,8 @@ def test_costs_3_0() -> None:
 
 
 def test_tiles_23_with_5_starting_heroes() -> None:
-    """23 tiles: 17 heroes of which 5 start, 5 wonders and the Pyramids; Hercules alone has no phase."""
+    """23 tiles: 17 heroes of which 5 start, 5 wonders and the Pyramids; Hercules alone has no phase
+    (the Legendary City expansions' tiles aside: tests/test_legendary_cities.py)."""
     tiles = [t for t in load_ruleset().tiles if not t.expansion]
 
     assert Counter(t.kind for t in tiles) == {"hero": 17, "wonder": 5, "pyramids": 1}
@@ -101,7 +102,10 @@ def test_tile_bonuses_as_printed_in_10_and_11() -> None:
     """Leader bonuses are those printed in chapters 10 and 11; every other tile has none."""
     printed = {"circe": (1, 0, 1), "penthesilea": (0, 2, 2), "perseus": (1, 2, 1),
                "hamilcar": (1, 1, 1), "queen-of-sheba": (0, 1, 1), "hercules": (2, 2, 2),
-               "antigone": (2, 2, 0), "hanging-gardens": (2, 0, 0)}
+               "antigone": (2, 2, 0), "hanging-gardens": (2, 0, 0),
+               # the Legendary City expansions (atlas sections 5-7)
+               "adonis": (0, 1, 0), "croesus": (1, 1, 0), "halicarnassus": (0, 2, 0),
+               "archimedes": (0, 0, 1), "dido": (1, 1, 0), "minos": (1, 0, 0), "ptolemy": (2, 0, 0)}
     ruleset = load_ruleset()
 
     bonuses = {t.id: (t.bonus.trade, t.bonus.culture, t.bonus.military) for t in ruleset.tiles}

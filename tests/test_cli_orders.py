@@ -51,15 +51,16 @@ def test_a_refused_order_exits_1_names_its_rule_and_writes_nothing(db: Path, gam
     assert _events(db, game) == before
 
 
-def test_the_first_refused_order_of_a_run_stops_it_with_its_line(db: Path, game: str) -> None:
-    """Orders are decided in turn: the accepted first stays, the refused second is reported by number."""
+def test_one_refused_order_refuses_the_whole_batch_naming_its_number_and_text(db: Path, game: str) -> None:
+    """Orders are decided together: the legal first is not written when the second is refused."""
     before = _events(db, game)
 
     result = mn(db, "order", game, "--as", "carthage", "trade 3", "trade 4")
 
     assert result.exit_code == 1
-    assert "order 2 ('trade 4')" in result.stderr and "[rule empires:2.1]" in result.stderr
-    assert _events(db, game) > before
+    assert result.stderr == ("Error: order 2 ('trade 4'): an exchange marker was already played this "
+                             "round [rule empires:2.1]\n")
+    assert _events(db, game) == before
 
 
 def test_orders_from_stdin_skip_blank_and_comment_lines(db: Path, game: str) -> None:

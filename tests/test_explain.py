@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 from mncli.cli import main
 from mncore.rulesets.empires.explain import explain
 from mncore.rulesets.empires.position import position_state, write_position
-from mncore.store import Store
+from mncore.store import open_store
 
 CYRENAICA = """
 round = 2
@@ -46,7 +46,7 @@ def battle(tmp_path: Path) -> tuple[Path, int]:
     path.write_text(CYRENAICA)
     assert mn(db, "new", "--position", str(path), "--seed", "a", "--id", "c").exit_code == 0
     assert mn(db, "order", "c", "--as", "rome", "attack egypt in cyrenaica").exit_code == 0
-    seq = next(r.seq for r in Store(str(db)).rows("c") if r.type == "BattleFought")
+    seq = next(r.seq for r in open_store(str(db)).rows("c") if r.type == "BattleFought")
     return db, seq
 
 
@@ -54,14 +54,14 @@ def battle(tmp_path: Path) -> tuple[Path, int]:
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     db = tmp_path_factory.mktemp("explain") / "mn.db"
     assert mn(db, "demo", "--players", "3", "--seed", "ex", "--max-orders", "120").exit_code == 0
-    return db, Store(str(db)).games()[0].id
+    return db, open_store(str(db)).games()[0].id
 
 
 def test_4_2_a_battle_is_explained_die_by_die_with_every_modifier(battle: tuple[Path, int]) -> None:
     """Caesar's +1 per die, the fortress's +5 and its negated hit, totals and hits, all shown."""
     db, seq = battle
 
-    x = explain(Store(str(db)).rows("c"), seq)
+    x = explain(open_store(str(db)).rows("c"), seq)
 
     assert x.command == "attack egypt in cyrenaica" and x.actor == "rome" and x.direct
     assert [c.id for c in x.sections] == ["4.2", "10.caesar"]
@@ -76,7 +76,7 @@ def test_4_2_losses_with_no_choice_are_said_to_be_forced(battle: tuple[Path, int
     and its fortress (seed "a": Rome takes 2 hits, Egypt 1)."""
     db, seq = battle
 
-    x = explain(Store(str(db)).rows("c"), seq)
+    x = explain(open_store(str(db)).rows("c"), seq)
 
     assert "Rome must lose 2 unit(s): 2 legion(s), forced, Rome having no other choice (4.2)" in x.details
     assert "Egypt must lose 1 unit(s), chosen by Egypt (4.2)" in x.details
@@ -89,7 +89,7 @@ def test_r7_a_long_ruling_is_named_not_pasted_whole(tmp_path: Path) -> None:
     path.write_text(CYRENAICA)
     assert mn(db, "new", "--position", str(path), "--seed", "a", "--id", "c").exit_code == 0
     assert mn(db, "order", "c", "--as", "rome", "attack egypt in cyrenaica dice rome=6,6,6 egypt=1").exit_code == 0
-    seq = next(r.seq for r in Store(str(db)).rows("c") if r.type == "BattleFought")
+    seq = next(r.seq for r in open_store(str(db)).rows("c") if r.type == "BattleFought")
 
     shown = mn(db, "explain", "c", str(seq)).stdout
 
@@ -107,9 +107,9 @@ def test_2_2_the_two_empire_stop_cites_ruling_r27(tmp_path: Path) -> None:
     assert mn(db, "new", "--position", str(path), "--id", "t").exit_code == 0
     for step in case["orders"]:
         mn(db, "order", "t", "--as", step["empire"], step["order"])
-    seq = next(r.seq for r in Store(str(db)).rows("t") if r.type == "TradingEnded")
+    seq = next(r.seq for r in open_store(str(db)).rows("t") if r.type == "TradingEnded")
 
-    x = explain(Store(str(db)).rows("t"), seq)
+    x = explain(open_store(str(db)).rows("t"), seq)
 
     assert [c.id for c in x.sections] == ["2.2"] and [c.id for c in x.rulings] == ["R27"]
 
@@ -118,7 +118,7 @@ def test_events_that_follow_an_order_name_that_order(battle: tuple[Path, int]) -
     """The losses after the battle were caused by Rome's attack, not ordered separately."""
     db, seq = battle
 
-    x = explain(Store(str(db)).rows("c"), seq + 1)
+    x = explain(open_store(str(db)).rows("c"), seq + 1)
 
     assert x.batch == seq and not x.direct and x.command == "attack egypt in cyrenaica"
 
@@ -126,7 +126,7 @@ def test_events_that_follow_an_order_name_that_order(battle: tuple[Path, int]) -
 def test_1_1_a_collection_lists_each_building_that_contributed(demo: tuple[Path, str]) -> None:
     """Each caravan, city and the doubling market or temple are listed (the event's sources)."""
     db, gid = demo
-    rows = Store(str(db)).rows(gid)
+    rows = open_store(str(db)).rows(gid)
     seq = next(r.seq for r in rows if r.type == "ResourcesCollected")
 
     x = explain(rows, seq)
@@ -138,7 +138,7 @@ def test_1_1_a_collection_lists_each_building_that_contributed(demo: tuple[Path,
 def test_5_0_a_title_shows_each_empires_level_and_its_composition(demo: tuple[Path, str]) -> None:
     """The levels recorded in the event, each with what makes it up, recounted before the event."""
     db, gid = demo
-    rows = Store(str(db)).rows(gid)
+    rows = open_store(str(db)).rows(gid)
     seq = next(r.seq for r in rows if r.type == "TitleClaimed")
 
     x = explain(rows, seq)

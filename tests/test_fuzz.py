@@ -25,7 +25,7 @@ from mncore.errors import MareNostrumError
 from mncore.rulesets.empires.board import decode_board, load_board
 from mncore.rulesets.empires.position import decode_position, write_position
 from mncore.rulesets.empires.text import parse_order
-from mncore.store import Store
+from mncore.store import open_store
 
 THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
 FUZZ = settings(max_examples=60, deadline=None,
@@ -106,7 +106,7 @@ order_lines = st.lists(st.sampled_from(WORDS + HUGE) | st.text(max_size=8), min_
 @given(line=order_lines, empire=st.sampled_from(["rome", "greece", "carthage"]))
 def test_order_lines_parse_or_refuse(made: tuple[Path, bytes], line: str, empire: str) -> None:
     """Any order line is parsed and decided, or refused with an engine error."""
-    store = Store(str(made[0]))
+    store = open_store(str(made[0]))
     loaded = game.load(store, "g")
     secret = store.secret("g")
     store.close()
@@ -138,7 +138,7 @@ json_orders = st.fixed_dictionaries({
 @given(doc=json_orders)
 def test_json_orders_parse_or_refuse(made: tuple[Path, bytes], doc: dict[str, object]) -> None:
     """The JSON order form, with any number in any field, is decided or refused by an engine error."""
-    store = Store(str(made[0]))
+    store = open_store(str(made[0]))
     loaded = game.load(store, "g")
     secret = store.secret("g")
     store.close()
@@ -205,7 +205,7 @@ def _mutations(text: str) -> st.SearchStrategy[str]:
 
 @pytest.fixture(scope="module")
 def position_text(made: tuple[Path, bytes]) -> str:
-    store = Store(str(made[0]))
+    store = open_store(str(made[0]))
     text = write_position(game.load(store, "g").state)
     store.close()
     return text
@@ -330,7 +330,7 @@ def test_a_huge_integer_in_an_export_is_refused_naming_its_line(made: tuple[Path
 @given(data=st.data())
 def test_dispute_bundles_verify_or_fail(made: tuple[Path, bytes], data: st.DataObject) -> None:
     """A dispute bundle, edited anywhere, is verified or fails its check; never a crash."""
-    store = Store(str(made[0]))
+    store = open_store(str(made[0]))
     bundle = make_bundle("g", store.rows("g"), 3, store.log_version("g"))
     store.close()
     raw = data.draw(_export_edits(bundle) | st.binary(max_size=200))
@@ -366,6 +366,27 @@ def test_a_damaged_database_is_refused(made: tuple[Path, bytes], tmp_path: Path,
 
     for args in (["games"], ["status", "g"], ["verify", "g"], ["order", "g", "--as", "carthage", "offer wine"]):
         clean(mn(db, *args), (0, 1, 2, 4))
+
+
+@pytest.mark.parametrize("edit", [
+    "insert or replace into salts values ('g', 2, '{not json')",
+    "update events set actor = cast(x'ff' as text) where seq = 2",
+])
+def test_a_damaged_cell_is_refused(made: tuple[Path, bytes], tmp_path: Path, edit: str) -> None:
+    """A cell overwritten with what no engine wrote (malformed salts, bytes that are not UTF-8):
+    exit 2 naming the database, never a crash."""
+    db = copy_of(made, tmp_path, "cell.db")
+    conn = sqlite3.connect(db)
+    conn.execute("create table if not exists salts (game_id text, seq integer, salts text, "
+                 "primary key (game_id, seq))")
+    conn.execute(edit)
+    conn.commit()
+    conn.close()
+
+    result = mn(db, "verify", "g")
+
+    assert result.exit_code == 2, result.output
+    assert "cell.db" in result.stderr or "damaged" in result.stderr
 
 
 def test_a_database_that_is_a_directory_is_refused(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
-"""Golden replays: recorded whole games, one per victory condition, replay and verify exactly."""
+"""Golden replays: recorded whole games, one per victory condition, replay and verify exactly, in either store."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,41 +11,61 @@ from click.testing import CliRunner
 from golden import GAMES, without_clock, fixture, play, record
 from mncli.cli import main
 from mncore import game
-from mncore.store import Store
+from mncore.store import open_store
+from pg import PgServer
 
 CONDITIONS = sorted(GAMES)
 
 
 @pytest.mark.parametrize("condition", CONDITIONS)
 def test_6_x_a_recorded_game_imports_verifies_and_ends_by_its_condition(
-        condition: str, tmp_path: Path) -> None:
+        condition: str, new_db: Callable[[str], str]) -> None:
     """The fixture imports, verifies (every draw recomputed from its revealed secret) and is won so."""
-    db = tmp_path / "g.db"
+    db = new_db("g")
     runner = CliRunner()
 
-    imported = runner.invoke(main, ["--db", str(db), "import", str(fixture(condition))])
-    verified = runner.invoke(main, ["--db", str(db), "verify", imported.stdout.strip()])
+    imported = runner.invoke(main, ["--db", db, "import", str(fixture(condition))])
+    verified = runner.invoke(main, ["--db", db, "verify", imported.stdout.strip()])
 
     assert imported.exit_code == 0, imported.output
     assert verified.exit_code == 0, verified.output
     assert "every random outcome recomputes" in verified.stdout
-    state = game.load(Store(str(db)), imported.stdout.strip()).state
+    state = game.load(open_store(db), imported.stdout.strip()).state
     assert state.winner is not None and state.winner.condition == condition
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("condition", CONDITIONS)
 def test_6_x_the_scripted_game_still_plays_exactly_as_recorded(
-        condition: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+        condition: str, new_db: Callable[[str], str], store_kind: str, tmp_path: Path,
+        request: pytest.FixtureRequest) -> None:
     """Playing the same scripted game again gives the same events, commands and content hashes."""
-    if request.config.getoption("--update-golden"):
+    if request.config.getoption("--update-golden") and store_kind == "sqlite":
         record(condition, tmp_path / "record.db")
     seed, players, style = GAMES[condition]
     gid = f"golden-{condition.replace('.', '-')}"
 
-    loaded = play(tmp_path / "again.db", gid, seed, players, style)
+    loaded = play(new_db("again"), gid, seed, players, style)
 
     lines = game.export_lines(loaded)
     again = tmp_path / "again.jsonl"
     again.write_bytes(b"".join(line + b"\n" for line in lines))
     assert without_clock(again.read_bytes()) == without_clock(fixture(condition).read_bytes())
+
+
+@pytest.mark.parametrize("condition", CONDITIONS)
+def test_6_x_a_recorded_game_exported_from_either_store_imports_into_the_other_byte_identically(
+        condition: str, tmp_path: Path, pg_server: PgServer) -> None:
+    """SQLite -> PostgreSQL -> SQLite: each export is the fixture's bytes, and each copy verifies."""
+    runner = CliRunner()
+    dbs = [str(tmp_path / "a.db"), pg_server.new_database(), str(tmp_path / "b.db")]
+    source = fixture(condition)
+
+    for db in dbs:
+        gid = runner.invoke(main, ["--db", db, "import", str(source)]).stdout.strip()
+        exported = runner.invoke(main, ["--db", db, "export", gid])
+        verified = runner.invoke(main, ["--db", db, "verify", gid])
+        assert exported.stdout_bytes == fixture(condition).read_bytes(), db
+        assert verified.exit_code == 0 and "every random outcome recomputes" in verified.stdout
+        source = tmp_path / "exported.jsonl"
+        source.write_bytes(exported.stdout_bytes)

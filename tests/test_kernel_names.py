@@ -1,4 +1,4 @@
-"""The kernel and the CLI know no game: no module outside the Empires package names its things."""
+"""The kernel and the CLI know no game: no module outside the ruleset packages names a game's things."""
 
 from __future__ import annotations
 
@@ -6,13 +6,14 @@ import ast
 import re
 from pathlib import Path
 
+from mncore.rulesets.classic.components import game_data as classic_data
 from mncore.rulesets.empires.ids import COMMODITIES, EMPIRES, PHASES, TILE_IDS
 from mncore.rulesets.empires.ruleset import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
-EMPIRES_PACKAGE = ROOT / "mncore" / "rulesets" / "empires"
+RULESETS = ROOT / "mncore" / "rulesets"  # each game's own package names its things
 KERNEL = [p for p in sorted((ROOT / "mncore").rglob("*.py")) + sorted((ROOT / "mncli").rglob("*.py"))
-          if EMPIRES_PACKAGE not in p.parents]
+          if RULESETS not in p.parents]
 
 
 def _distinctive() -> set[str]:
@@ -22,6 +23,10 @@ def _distinctive() -> set[str]:
     for things in (data.empires, data.commodities, data.tiles):
         for thing in things:
             names |= {thing.id, thing.name, *thing.aliases}
+    classic = classic_data()  # the 2003 game's civilisations and creatures
+    for civ in classic.civ:
+        names |= {civ.id, civ.name, *civ.aliases}
+    names |= {c.name for c in classic.creature}
     return {n.lower() for n in names}
 
 
@@ -76,8 +81,9 @@ def _findings(path: Path) -> list[str]:
 
 
 def test_the_grep_knows_the_empires_names() -> None:
-    """The names searched for are loaded from the Empires data, not typed here."""
+    """The names searched for are loaded from the Empires and classic data, not typed here."""
     assert {"rome", "carthage", "wine", "caesar", "pyramids"} <= DISTINCTIVE
+    assert {"atlantis", "atlanteon", "minotaur"} <= DISTINCTIVE
     assert PHASE_NAMES == {"collect", "trade", "build", "move", "leadership"}
 
 
@@ -97,7 +103,8 @@ def test_the_grep_finds_a_name_in_code() -> None:
 
 
 def test_no_kernel_or_cli_module_names_an_empires_thing() -> None:
-    """Outside mncore/rulesets/empires/, no literal or name is an Empires empire, commodity, tile or phase."""
+    """Outside mncore/rulesets/, no literal or name is an Empires empire, commodity, tile or phase, or
+    a classic civilisation or creature."""
     found = [f for path in KERNEL for f in _findings(path)]
 
     assert found == [], "\n".join(found)

@@ -19,7 +19,7 @@ LAYERS: tuple[tuple[str, list[str] | dict[str, list[str]]], ...] = (
     ("kernel", ["mncore", "mncore.*"]),
     ("ids", [f"{E}.ids"]),
     ("data", [f"{E}.data", f"{E}.ruleset", f"{E}.boardtypes", f"{E}.boardcheck", f"{E}.board",
-              f"{E}.names", f"{E}.naming", f"{E}.book", f"{E}.atlas"]),
+              f"{E}.names", f"{E}.naming", f"{E}.book", f"{E}.atlas", f"{E}.cities"]),
     ("state", [f"{E}.state"]),
     ("facts", [f"{E}.events", f"{E}.commands", f"{E}.projections", f"{E}.draws", f"{E}.rules.fold"]),
     # the rules check and return events; the reducer applies them and checks nothing: neither knows the other
@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, list[str] | dict[str, list[str]]], ...] = (
     ("flow", [f"{E}.flow", f"{E}.decide"]),
     ("text", [f"{E}.text", f"{E}.text.*"]),
     ("views", [f"{E}.render", f"{E}.explain", f"{E}.diff", f"{E}.position", f"{E}.positioncheck",
-               f"{E}.autoplay", f"{E}.maptext", f"{E}.draw"]),
+               f"{E}.autoplay", f"{E}.defaults", f"{E}.sampler", f"{E}.maptext", f"{E}.draw"]),
     # the seam is the package as the kernel sees it; the demo plays through the kernel's service
     ("ruleset packages", ["mncore.rulesets", E, f"{E}.seam", f"{E}.demo"]),
     ("cli", ["mncli", "mncli.*"]),

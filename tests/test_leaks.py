@@ -21,7 +21,7 @@ from mncore.dice import new_secret
 from mncore.protocol import NewGame
 from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
-from mncore.store import Row, Store
+from mncore.store import Row, open_store
 
 SIDES = {3: ["rome", "greece", "carthage"], 4: ["rome", "greece", "carthage", "egypt"],
          5: ["rome", "greece", "carthage", "egypt", "babylon"]}
@@ -37,13 +37,13 @@ def mn(db: Path, *args: str) -> str:
 
 def _new(db: Path, n: int) -> game.Loaded:
     cmd = EMPIRES.new_game(NewGame(sides=tuple(SIDES[n])))
-    return game.create(lambda: Store(str(db), create=True), EMPIRES, cmd, new_secret(), "g")
+    return game.create(lambda: open_store(str(db), create=True), EMPIRES, cmd, new_secret(), "g")
 
 
 def _played(tmp: Path, n: int, sandbox: bool, seed: int, orders: int) -> tuple[Path, str]:
     """A random game of n empires played by the scripted players (a fork of one, for a sandbox)."""
     db = tmp / f"g{n}{sandbox}{seed}.db"
-    store = Store(str(db), create=True)
+    store = open_store(str(db), create=True)
     loaded = _new(db, n)
     secret = bytes.fromhex(store.secret("g") or "")
     played = play_stored(store, loaded, secret, random.Random(seed), orders // (2 if sandbox else 1))
@@ -63,7 +63,7 @@ def _hidden_from(db: Path, gid: str, viewer: str, mine: bool = False) -> list[tu
     """(row, field, plain value) of every hidden field of the log viewer may not see (or, with
     mine, may)."""
     out = []
-    for r in Store(str(db)).rows(gid):
+    for r in open_store(str(db)).rows(gid):
         for h in redaction.row_hidden(EMPIRES, r):
             if (viewer in h.visible_to) == mine:
                 root, parts = chain.split_field(h.field)
@@ -74,8 +74,8 @@ def _hidden_from(db: Path, gid: str, viewer: str, mine: bool = False) -> list[tu
 
 def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
     """Every output made for viewer: log, export, explain, show, status, options, position,
-    replay, diff, dispute, check (text and JSON)."""
-    rows = Store(str(db)).rows(gid)
+    replay, diff, dispute, check, draw, report (text and JSON)."""
+    rows = open_store(str(db)).rows(gid)
     last = len(rows)
     bundle = tmp / f"{viewer}.bundle"
     out = {
@@ -92,6 +92,8 @@ def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
         "diff": mn(db, "diff", gid, "--at", "2", "--as", viewer, "--json"),
         "check": mn(db, "check", gid, "--as", viewer, "done", "--json"),
         "draw": mn(db, "draw", gid, "--as", viewer, "-o", "-"),
+        "report": mn(db, "report", gid, "--as", viewer, "--no-record"),
+        "report --format json": mn(db, "report", gid, "--as", viewer, "--no-record", "--format", "json"),
     }
     for seq in {2, last // 2 or 1, last}:
         out[f"explain {seq}"] = mn(db, "explain", gid, str(seq), "--as", viewer, "--json")
@@ -131,7 +133,7 @@ def _assert_no_leak(db: Path, gid: str, viewer: str, outputs: dict[str, str]) ->
     # the viewer's own hidden values may read the same as another's (both offered one coin)
     own = {sn for _, field, value in _hidden_from(db, gid, viewer, mine=True)
            for sn in _snippets(field, value)}
-    rows = Store(str(db)).rows(gid)
+    rows = open_store(str(db)).rows(gid)
     for name, text in outputs.items():
         shown = set(HEX.findall(text))
         for row, field, value in hidden:
@@ -151,7 +153,7 @@ def test_no_output_made_for_a_side_holds_another_sides_hidden_fact(
     """Random games of 3, 4 and 5 empires, fair and sandbox, at several points: every output made
     for each empire holds no other's hidden value, plainly or as a hash of any candidate."""
     db, gid = _played(tmp_path, n, sandbox, seed, 150)
-    store = Store(str(db))
+    store = open_store(str(db))
     stops = sorted({len(store.rows(gid)) // 3, 2 * len(store.rows(gid)) // 3, len(store.rows(gid))})
     for stop in stops:
         at = tmp_path / f"at{stop}.db"
@@ -162,9 +164,9 @@ def test_no_output_made_for_a_side_holds_another_sides_hidden_fact(
 
 def _truncated_copy(db: Path, gid: str, stop: int, to: Path) -> None:
     """The game as it stood after event `stop`: the same rows, salts and secret, in a new database."""
-    store = Store(str(db))
+    store = open_store(str(db))
     rows = store.rows(gid, 1, stop)
-    Store(str(to), create=True).import_rows(gid, "t", rows, store.log_version(gid), store.secret(gid))
+    open_store(str(to), create=True).import_rows(gid, "t", rows, store.log_version(gid), store.secret(gid))
 
 
 # --- twins: states that differ only in one side's hidden facts -------------------------------------
@@ -182,7 +184,7 @@ def _normal(text: str) -> str:
 def _offer_twins(tmp: Path, n: int, seed: int) -> tuple[Path, Path, str] | None:
     """Two copies of a game in which one empire offered different tokens (same count), not last."""
     db = tmp / f"twin{n}.db"
-    store = Store(str(db), create=True)
+    store = open_store(str(db), create=True)
     loaded = _new(db, n)
     secret = bytes.fromhex(store.secret("g") or "")
     rand = random.Random(seed)
@@ -252,8 +254,8 @@ def test_explain_does_not_print_another_empires_hidden_order(offered: tuple[Path
     """`mn explain SEQ --as` leaves out the order of another empire whose offer is face down."""
     db, offerer = offered
     viewer = next(s for s in SIDES[3] if s != offerer)
-    seq = next(r.seq for r in Store(str(db)).rows("g") if r.type == "ResourcesOffered"
-               and r.actor == offerer and r.seq == len(Store(str(db)).rows("g")))
+    seq = next(r.seq for r in open_store(str(db)).rows("g") if r.type == "ResourcesOffered"
+               and r.actor == offerer and r.seq == len(open_store(str(db)).rows("g")))
 
     text = mn(db, "explain", "g", str(seq), "--as", viewer)
 
@@ -266,7 +268,7 @@ def test_the_face_down_display_order_is_in_no_output_for_a_side(tmp_path: Path) 
     in order nor a hash of them."""
     db = tmp_path / "mn.db"
     _new(db, 3)
-    rows = Store(str(db)).rows("g")
+    rows = open_store(str(db)).rows("g")
     down = [d["tile"] for d in json.loads(rows[1].payload)["display"] if not d.get("face_up")]
     order = json.dumps(down[:3])[1:-1].replace(" ", "")
 
@@ -296,7 +298,7 @@ def test_sandbox_options_list_neither_the_tile_order_nor_the_pile(tmp_path: Path
     """In a sandbox, `mn options` lists face-down tiles sorted and every commodity, not the pile."""
     db = tmp_path / "mn.db"
     _new(db, 3)
-    store = Store(str(db))
+    store = open_store(str(db))
     game.fork(store, "g", 2, "s", new_secret())
 
     found = json.loads(mn(db, "options", "s", "--as", "rome", "--json"))
@@ -375,7 +377,7 @@ def _toy(tmp: Path) -> tuple[Path, list[Row]]:
     db = tmp / "toy.db"
     result = CliRunner().invoke(main, ["--db", str(db), "new", "--ruleset", "toy", "--id", "g"])
     assert result.exit_code == 0, result.output
-    return db, Store(str(db)).rows("g")
+    return db, open_store(str(db)).rows("g")
 
 
 def test_the_toys_reserve_is_committed_and_no_candidate_hashes_to_it(tmp_path: Path) -> None:
@@ -403,7 +405,7 @@ def test_toy_twins_differing_in_one_reserve_look_the_same_to_the_other_side(tmp_
     """The same toy game with one side's reserve changed (its chain remade) gives the other side
     byte-identical outputs but for hashes and commitments."""
     db, rows = _toy(tmp_path)
-    store = Store(str(db))
+    store = open_store(str(db))
     r = next(r for r in rows if r.type == "ReserveDrawn")
     side = json.loads(r.payload)["side"]
     other = next(json.loads(d.payload)["side"] for d in rows
@@ -413,7 +415,7 @@ def test_toy_twins_differing_in_one_reserve_look_the_same_to_the_other_side(tmp_
         x, payload=x.payload.replace(f'"count":{count}', f'"count":{count + 1}')) if x is r else x
         for x in rows], 2)
     twin = tmp_path / "twin.db"
-    Store(str(twin), create=True).import_rows("g", "t", twin_rows, 2, store.secret("g"))
+    open_store(str(twin), create=True).import_rows("g", "t", twin_rows, 2, store.secret("g"))
 
     for args in (("log", "g", "--as", other, "--json"), ("log", "g", "--as", other),
                  ("export", "g", "--as", other), ("show", "g", "--as", other, "--json"),
@@ -445,3 +447,30 @@ def test_check_decides_on_stand_ins_for_the_face_down_display_and_the_pile() -> 
     assert state != twin and a == b
     assert sorted(d.tile for d in a.display if not d.face_up) == sorted(tiles)
     assert sorted(a.legendary_pile) == sorted(state.legendary_pile)
+
+
+# --- play by email: batches, standing orders, defaults, undo (issue 12) ------------------------------
+
+def test_batches_standing_orders_defaults_and_undo_leak_nothing(tmp_path: Path) -> None:
+    """Carthage's offer in a batch, Greece's standing offer, Rome's default by the deadline, an undo
+    and a correction: no output made for another empire holds an order line or offer it may not see."""
+    db = tmp_path / "pbem.db"
+    mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g",
+       "--seed", "orders")
+    assert "face down" in mn(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold gold")
+    assert "took back" in mn(db, "undo", "g", "--as", "carthage")
+    assert "face down" in mn(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold oil")
+    mn(db, "deadline", "g", "--hours", "1", "--now", "2099-01-01T00:00:00Z")
+    greece = next(o for o in EMPIRES.options(game.load(open_store(str(db)), "g").state, "greece") if o.template)
+    mn(db, "standing", "g", "--as", "greece", f"offer {greece.parts['tokens'][-1]}")
+    before = _outputs(db, "g", "rome", tmp_path)  # Rome has not offered: the others' offers are hidden
+    _assert_no_leak(db, "g", "rome", before)
+    mn(db, "tick", "g", "--now", "2099-01-02T00:00:00Z")
+    mn(db, "correct", "g", "--batch", str(open_store(str(db)).rows("g")[-1].batch), "--reason", "a test")
+
+    types = {r.type for r in open_store(str(db)).rows("g")}
+    actors = {r.actor for r in open_store(str(db)).rows("g")}
+    assert {"BatchUndone", "StandingOrdersSet", "PaceSet", "Corrected"} <= types
+    assert {"standing", "deadline"} <= actors
+    for viewer in SIDES[3]:
+        _assert_no_leak(db, "g", viewer, _outputs(db, "g", viewer, tmp_path))

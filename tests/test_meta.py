@@ -17,6 +17,9 @@ from mncli.cli import main
 from mncore import schemas
 from mncore.rulesets.empires.commands import AnyCommand
 from mncore.rulesets.empires.events import AnyEvent
+from mncore.kernelbook import KERNEL_BOOK
+from mncore.rulebook import Rulebook
+from mncore.rulesets.classic.book import RULEBOOK as CLASSIC_BOOK
 from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.text import verbs
 
@@ -52,9 +55,15 @@ def _citations() -> list[tuple[str, int, str]]:
     return found
 
 
+def _book(path: str) -> Rulebook:
+    """The rulebook a module's citations belong to: its ruleset's (the classic game's, or Empires')."""
+    return CLASSIC_BOOK if path.startswith("mncore/rulesets/classic/") else RULEBOOK
+
+
 def test_every_cited_section_exists_in_the_rules_index_or_the_rulings() -> None:
     """A refusal's [rule X] can always be looked up with mn rules X."""
-    missing = [f"{p}:{line}: {ref}" for p, line, ref in _citations() if not RULEBOOK.citable(ref)]
+    missing = [f"{p}:{line}: {ref}" for p, line, ref in _citations()
+               if not (_book(p).citable(ref) or KERNEL_BOOK.citable(ref))]
 
     assert missing == []
     assert len(_citations()) > 10
@@ -75,6 +84,22 @@ def test_rulings_doc_is_current() -> None:
     assert RULEBOOK.doc is not None and RULEBOOK.doc.read_text() == RULEBOOK.render_doc(), "run: python -m mncore.generated"
 
 
+def test_kernel_rulings_doc_is_current() -> None:
+    """docs/kernel-rulings.md is generated from mncore/data/rulings.toml."""
+    assert KERNEL_BOOK.doc is not None
+    assert KERNEL_BOOK.doc.read_text() == KERNEL_BOOK.render_doc(), "run: python -m mncore.generated"
+
+
+def test_kernel_rulings_are_well_formed_and_cited_by_the_kernel() -> None:
+    """Every kernel ruling has an id Kn and all its parts, and the kernel cites it."""
+    code = "\n".join(p.read_text() for p in SOURCES)
+
+    for rid, r in KERNEL_BOOK.rulings.items():
+        assert re.fullmatch(r"K\d+", rid)
+        assert r.question and r.clauses and r.decision and r.reason
+        assert re.search(rf"\b{rid}\b", code), rid
+
+
 def test_ruling_ids_are_unique_and_well_formed() -> None:
     """Every ruling has an id Rn and all its parts."""
     for rid, r in RULEBOOK.rulings.items():
@@ -82,13 +107,15 @@ def test_ruling_ids_are_unique_and_well_formed() -> None:
         assert r.question and r.clauses and r.decision and r.reason
 
 
-def test_every_event_has_its_case_in_evolve() -> None:
-    """evolve() names every event of the union (assert_never guards the rest statically)."""
-    source = (ROOT / "mncore" / "rulesets" / "empires" / "evolve.py").read_text()
+def test_every_event_has_its_handler_in_evolve() -> None:
+    """evolve()'s dispatch table has one handler for each event of the union and none for anything
+    else (what assert_never guaranteed statically for the match it replaced)."""
+    from mncore.rulesets.empires.evolve import HANDLERS
 
-    missing = [cls.__name__ for cls in get_args(AnyEvent) if f"ev.{cls.__name__}(" not in source]
+    events = set(get_args(AnyEvent))
 
-    assert missing == []
+    assert sorted(c.__name__ for c in events - set(HANDLERS)) == []
+    assert sorted(c.__name__ for c in set(HANDLERS) - events) == []
 
 
 def test_every_command_is_a_frozen_tagged_struct() -> None:

@@ -20,7 +20,7 @@ from mncore.pages import Frames
 from mncore.rulesets.empires.board import board_digest, layout_of, load_board, reference_layout
 from mncore.rulesets.empires.boardcheck import validate_layout
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.store import Store
+from mncore.store import open_store
 
 SVG = "{http://www.w3.org/2000/svg}"
 HEX = re.compile(r"\b[0-9a-f]{12,64}\b")
@@ -211,9 +211,9 @@ def test_a_per_empire_page_of_a_game_in_progress_holds_no_hidden_fact(tmp_path: 
         assert mn(db, "html", "g", "--as", "greece", "-o", str(out)).exit_code == 0
         pages.append(out.read_text())
         host = json.loads(mn(db, "show", "g", "--json").stdout)
-        secret = Store(str(db)).secret("g") or ""
+        secret = open_store(str(db)).secret("g") or ""
         face_down = [d["tile"] for d in host["display"] if not d["face_up"]]
-        loaded = game.load(Store(str(db)), "g")
+        loaded = game.load(open_store(str(db)), "g")
         assert secret and secret not in pages[-1]
         names = [x.name for x in load_ruleset().tiles if x.id in face_down]
         assert face_down and not [n for n in names if n in pages[-1]], "a face-down tile is named"

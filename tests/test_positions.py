@@ -29,7 +29,7 @@ from mncore.rulesets.empires.position import (creation_command, creation_events,
                                               read_position, write_position)
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import BuildStep, GameState, Options, TradeStep, bag_tokens
-from mncore.store import Store
+from mncore.store import open_store
 from mncore.rulesets.empires.text import parse_order
 
 from support import FIVE, THREE, new_game
@@ -304,7 +304,7 @@ def test_mn_new_position_starts_a_sandbox_game_that_verifies(tmp_path: Path) -> 
     verified = mn(db, "verify", "pos")
 
     assert created.exit_code == 0 and created.stdout == "pos\n"
-    rows = Store(str(db)).rows("pos")
+    rows = open_store(str(db)).rows("pos")
     assert [r.type for r in rows[:2]] == ["GameCreated", "PositionLoaded"]
     first = ev.decode_event(rows[0].payload)
     assert isinstance(first, ev.GameCreated) and first.options.sandbox and not first.options.fair_play
@@ -317,7 +317,7 @@ def test_a_position_game_plays_on_and_still_verifies(tmp_path: Path) -> None:
     db, path = tmp_path / "mn.db", tmp_path / "p.toml"
     path.write_text(write_position(replay(_events()[:30])))
     assert mn(db, "new", "--position", str(path), "--seed", "s", "--id", "pos").exit_code == 0
-    store = Store(str(db))
+    store = open_store(str(db))
     loaded = game.load(store, "pos")
     rand = random.Random(1)
     for _ in range(20):
@@ -408,7 +408,7 @@ def test_a_bad_position_writes_nothing_and_lists_its_problems(tmp_path: Path) ->
 
     assert result.exit_code == 2
     assert "legions: Rome has 9 on the board; the game supplies 8" in result.stderr
-    assert not db.exists() or not Store(str(db)).has_game("bad")
+    assert not db.exists() or not open_store(str(db)).has_game("bad")
 
 
 def test_mn_position_at_n_writes_the_state_after_event_n(tmp_path: Path) -> None:
@@ -420,7 +420,7 @@ def test_mn_position_at_n_writes_the_state_after_event_n(tmp_path: Path) -> None
     result = mn(db, "position", "g", "--at", "3", "-o", str(out))
 
     assert result.exit_code == 0 and result.stdout == ""
-    expected = game.load(Store(str(db)), "g", 3).state
+    expected = game.load(open_store(str(db)), "g", 3).state
     assert comparable(position(out.read_text())) == comparable(expected)
 
 
@@ -486,4 +486,5 @@ def test_an_unknown_tile_lists_the_tile_ids() -> None:
     assert len(found) == 1
     assert found[0].startswith("display[0].tile: unknown hero or wonder 'zeuss' (did you mean Statue "
                                "of Zeus?); the tile ids: caesar, pericles, ")
-    assert found[0].endswith("statue-of-zeus, temple-of-artemis, pyramids, atlas, chiron")
+    assert found[0].endswith("statue-of-zeus, temple-of-artemis, pyramids, atlas, chiron, adonis, croesus, imhotep, "
+                             "moses, solomon, halicarnassus, archimedes, dido, jason, midas, minos, ptolemy")  # the Legendary City tiles last

@@ -183,13 +183,13 @@ def test_refused_orders_change_nothing() -> None:
 def test_every_recorded_die_recomputes_from_the_revealed_secret(seed: int, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
     """A stored game played to its end, once revealed, verifies: every draw recomputes."""
     from golden import play
-    from mncore.store import Store
+    from mncore.store import open_store
     from mncore.verify import verify_rows
     db = tmp_path_factory.mktemp("dice") / "d.db"
 
     loaded = play(db, "g", str(seed), 3 + seed % 3, "general")
 
-    report = verify_rows(Store(str(db)).rows("g"), Store(str(db)).log_version("g"))
+    report = verify_rows(open_store(str(db)).rows("g"), open_store(str(db)).log_version("g"))
     assert report.ok, report.reason
     if loaded.state.winner is not None:
         assert report.secret_revealed and report.random_unchecked == 0

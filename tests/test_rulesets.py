@@ -14,7 +14,7 @@ from mncore import game, registry
 from mncore.dice import Rng, seeded_secret
 from mncore.errors import CommandRejected
 from mncore.protocol import NewGame, Option, Ruleset
-from mncore.store import Store
+from mncore.store import Store, open_store
 
 # how to start each ruleset's contract game (a ruleset not listed starts from NewGame() alone)
 SPECS: dict[str, NewGame] = {"empires": NewGame(sides=("rome", "greece", "carthage"), fair_play=False)}
@@ -71,7 +71,7 @@ def play(ruleset: Ruleset, store: Store, seed: str) -> game.Loaded:
 @pytest.fixture(params=rulesets(), ids=lambda r: r.short)
 def played(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Ruleset, Store, game.Loaded]:
     ruleset: Ruleset = request.param
-    store = Store(str(tmp_path / "c.db"), create=True)
+    store = open_store(str(tmp_path / "c.db"), create=True)
     return ruleset, store, play(ruleset, store, f"contract-{ruleset.short}")
 
 
@@ -122,7 +122,23 @@ def test_export_then_import_is_byte_identical(played: tuple[Ruleset, Store, game
     data = b"".join(line + b"\n" for line in game.export_lines(loaded))
 
     header, rows = game.check_import(data, "c1.jsonl")
-    other = game.import_game(Store(str(tmp_path / "other.db"), create=True), header, rows)
+    other = game.import_game(open_store(str(tmp_path / "other.db"), create=True), header, rows)
 
     assert b"".join(line + b"\n" for line in game.export_lines(other)) == data
     assert game.verify_export(data, "c1.jsonl").ok
+
+
+def test_an_undo_of_every_later_batch_goes_back_to_the_state_before_them(
+        played: tuple[Ruleset, Store, game.Loaded]) -> None:
+    """Every ruleset carries the kernel's play-by-email events: the host's correction of the second
+    half of the contract game folds to the state the first half folded to, and verifies."""
+    ruleset, store, loaded = played
+    starts = [r.seq for r in loaded.rows if r.batch == r.seq and r.seq > 2 and r.actor != "host"]
+    middle = starts[len(starts) // 2]
+    before = game.load(store, "c1", middle - 1).state
+
+    game.correct(store, "c1", middle, "the contract's test")
+
+    assert game.current(store, "c1").state == before
+    assert game.load(store, "c1").state == before
+    assert game.verify_game(store, "c1").ok

@@ -18,7 +18,7 @@ from mncore.errors import RuleViolation
 from mncore.rulesets.empires.decide import create_game
 from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile
-from mncore.store import Store
+from mncore.store import open_store
 from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
 from support import FIVE, Play, new_game, of_type
 from test_rules_battle import example_1_in_cyrenaica
@@ -116,13 +116,13 @@ def test_R7_a_stored_fair_play_game_refuses_fix_and_writes_nothing(tmp_path: Pat
     db = tmp_path / "mn.db"
     gid = mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
              "--id", "fair").stdout.strip()
-    count = len(Store(str(db)).rows(gid))
+    count = len(open_store(str(db)).rows(gid))
 
     result = mn(db, "order", gid, "--as", "rome", "fix dice rome 5 4 3")
 
     assert result.exit_code == 1
     assert "R7" in result.output
-    assert len(Store(str(db)).rows(gid)) == count
+    assert len(open_store(str(db)).rows(gid)) == count
 
 
 # --- sandboxes accept, use and mark ----------------------------------------------------------------------
@@ -135,7 +135,7 @@ def test_R7_a_position_game_battles_with_the_fixed_dice_and_marks_them(tmp_path:
                "attack egypt in cyrenaica")
 
     assert given.exit_code == 0, given.output
-    loaded = game.load(Store(str(db)), "what-if")
+    loaded = game.load(open_store(str(db)), "what-if")
     fought = of_type(loaded.events, ev.BattleFought)[0]
     assert (fought.attacker.dice, fought.defender.dice) == ((5, 4, 3), (3,))
     assert fought.losses == {"rome": 1, "egypt": 2}
@@ -157,7 +157,7 @@ def test_R7_a_fork_of_a_fair_play_game_accepts_what_the_original_refuses(tmp_pat
     db = tmp_path / "mn.db"
     gid = mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
              "--id", "fair").stdout.strip()
-    store = Store(str(db))
+    store = open_store(str(db))
     original = game.load(store, gid)
     wine = original.state.legendary_pile[0]
     forked = game.fork(store, gid, len(original.rows), "fork", seeded_secret("f"))

@@ -19,7 +19,7 @@ from mncli.cli import main
 from mncore import game, signing, trust
 from mncore.dice import Rng, seeded_secret
 from mncore.rulesets.empires.autoplay import choose
-from mncore.store import Row, Store
+from mncore.store import Row, open_store
 from mncore.verify import verify_rows
 from toy import RULESET as TOY
 
@@ -99,7 +99,7 @@ def library_block(keys: Path, game_id: str, side: str, db: Path, orders: tuple[s
 def test_new_publishes_a_key_per_side_and_writes_each_private_key_for_its_owner_only(
         db: Path, keys: Path, toy: str) -> None:
     """mn new --keys-dir: KeysPublished is the second batch; each key file is 0600 and matches it."""
-    rows = Store(str(db)).rows(toy)
+    rows = open_store(str(db)).rows(toy)
     published = json.loads(rows[4].payload)
 
     assert toy == "t1" and rows[4].type == "KeysPublished" and rows[4].batch == 5
@@ -199,7 +199,7 @@ def test_a_signed_toy_game_plays_to_a_win_through_mn_sign_and_mn_order_signed(
         result = mn(db, "order", toy, "--signed", str(sign(db, keys, toy, side, line, n=n)))
         assert result.exit_code == 0, result.output
         given += 1
-    rows = Store(str(db)).rows(toy)
+    rows = open_store(str(db)).rows(toy)
     reveal = mn(db, "reveal", toy)
     verify = mn(db, "verify", toy)
     export = mn(db, "export", toy, "-o", str(tmp_path / "t1.jsonl"))
@@ -230,7 +230,7 @@ def test_a_signed_empires_game_plays_to_a_win_then_verifies_with_every_draw(
     made = mn(db, "new", *[x for s in EMPIRES for x in ("--empire", s)], "--seed", seed, "--id", "e1",
               "--signed-only", *[x for p in publics for x in ("--public-key", p)])
     assert made.exit_code == 0, made.output
-    store, secret, rand = Store(str(db)), seeded_secret(seed), random.Random(seed)
+    store, secret, rand = open_store(str(db)), seeded_secret(seed), random.Random(seed)
     loaded, blocks, several = game.load(store, "e1"), 0, 0
     while loaded.state.winner is None:
         assert blocks < 2000, "no winner"
@@ -341,7 +341,7 @@ def test_a_block_with_a_line_removed_is_refused_naming_the_line(db: Path, keys: 
     result = refused(db, toy, "--signed", str(block))
 
     assert result.exit_code == 2
-    assert f"{block}, line 7: expected the Nonce line, found 'Order'" in result.stderr
+    assert f"{block}, line 9: expected the Nonce line, found 'Order'" in result.stderr
 
 
 def test_a_replayed_block_is_applied_once(db: Path, keys: Path, toy: str) -> None:
@@ -351,7 +351,7 @@ def test_a_replayed_block_is_applied_once(db: Path, keys: Path, toy: str) -> Non
     first = mn(db, "order", toy, "--signed", str(block))
     second = refused(db, toy, "--signed", str(block))
 
-    head = Store(str(db)).head(toy)[1]
+    head = open_store(str(db)).head(toy)[1]
     assert first.exit_code == 0
     assert first.stdout == f"    6  Red mustered a unit in Hill\nReceipt: game {toy}, event 6, head {head}\n"
     assert second.exit_code == 3
@@ -447,12 +447,12 @@ def test_a_signed_blocks_dice_come_from_its_signature_and_the_secret(db: Path, k
     side = doc(db, "status", toy)["pending"][0]["side"]
     path = sign(db, keys, toy, side, "clash ford")
     block = signing.parse_block(path.read_text(), "block")
-    loaded = game.load(Store(str(db)), toy)
+    loaded = game.load(open_store(str(db)), toy)
     rng = Rng(seeded_secret("toy"), "signed:" + block.signature)
     expected = {s: rng.roll((1, 2, 3, 4, 5, 6)) for s in loaded.state.present("ford")}
 
     assert mn(db, "order", toy, "--signed", str(path)).exit_code == 0
-    clash = json.loads(Store(str(db)).rows(toy)[len(loaded.rows)].payload)
+    clash = json.loads(open_store(str(db)).rows(toy)[len(loaded.rows)].payload)
     assert clash["type"] == "ClashFought" and clash["rolls"] == expected
 
 
@@ -462,7 +462,7 @@ def played(db: Path, keys: Path, toy: str) -> list[Row]:
     """Red's signed muster, Blue's unsigned (the host's) pass."""
     assert mn(db, "order", toy, "--signed", str(sign(db, keys, toy, "red", "muster hill"))).exit_code == 0
     assert mn(db, "order", toy, "--as", "blue", "pass").exit_code == 0
-    return Store(str(db)).rows(toy)
+    return open_store(str(db)).rows(toy)
 
 
 def forged(rows: list[Row], seq: int, **changes: Any) -> tuple[int | None, str | None]:
@@ -545,7 +545,7 @@ def test_verify_refuses_an_unsigned_order_in_a_signed_only_game(db: Path, keys: 
 def played_signed_only(db: Path, keys: Path, toy: str) -> list[Row]:
     for side, line in (("red", "muster hill"), ("blue", "pass")):
         assert mn(db, "order", toy, "--signed", str(sign(db, keys, toy, side, line))).exit_code == 0
-    return Store(str(db)).rows(toy)
+    return open_store(str(db)).rows(toy)
 
 
 def test_another_sides_export_shows_an_unsigned_order_only_as_far_as_it_hides_nothing(

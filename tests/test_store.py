@@ -1,4 +1,5 @@
-"""The event store: hash chain, expected-sequence appends, atomicity, and refusals of bad files."""
+"""The store contract, run over SQLite and PostgreSQL: hash chain, expected-sequence appends, atomicity,
+refusals of bad databases."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from mncore.errors import Conflict, StoreError
+from mncore.errors import Conflict, StoreError, UnknownGame
 from mncore.chain import link
-from mncore.store import NewRow, Store
+from mncore.store import GameRow, NewRow, Snapshot, open_store
+from pg import PgServer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,9 +27,9 @@ def _rows(n: int, start: int = 0) -> list[NewRow]:
             for i in range(n)]
 
 
-def test_rows_are_numbered_and_hash_chained(tmp_path: Path) -> None:
+def test_rows_are_numbered_and_hash_chained(new_db: Callable[[str], str]) -> None:
     """Each row's hash is SHA-256 of the previous hash and the whole row (log format 2)."""
-    store = Store(str(tmp_path / "a.db"), create=True)
+    store = open_store(new_db("a"), create=True)
 
     rows = store.create_game("g", "t", "00", _rows(3))
 
@@ -38,9 +41,9 @@ def test_rows_are_numbered_and_hash_chained(tmp_path: Path) -> None:
     assert {r.batch for r in rows} == {1}
 
 
-def test_append_at_a_stale_sequence_is_a_conflict_and_writes_nothing(tmp_path: Path) -> None:
+def test_append_at_a_stale_sequence_is_a_conflict_and_writes_nothing(new_db: Callable[[str], str]) -> None:
     """An append that expects an older head is refused with where the game stands."""
-    store = Store(str(tmp_path / "a.db"), create=True)
+    store = open_store(new_db("a"), create=True)
     store.create_game("g", "t", "00", _rows(2))
 
     with pytest.raises(Conflict) as err:
@@ -50,12 +53,40 @@ def test_append_at_a_stale_sequence_is_a_conflict_and_writes_nothing(tmp_path: P
     assert len(store.rows("g")) == 2
 
 
+def test_a_refused_append_inside_a_bulk_undoes_only_itself(new_db: Callable[[str], str]) -> None:
+    """In one bulk transaction, an append refused at a stale sequence leaves the appends before it."""
+    url = new_db("a")
+    store = open_store(url, create=True)
+    store.create_game("g", "t", "00", _rows(1))
+
+    with store.bulk():
+        store.append("g", 1, _rows(1, 1))
+        with pytest.raises(Conflict):
+            store.append("g", 1, _rows(1, 2))
+        store.append("g", 2, _rows(1, 3))
+
+    assert [r.payload for r in open_store(url).rows("g")] == ['{"n":0}', '{"n":1}', '{"n":3}']
+
+
+def test_a_bulk_that_raises_writes_nothing(new_db: Callable[[str], str]) -> None:
+    """A bulk transaction is all or nothing: an error inside it undoes every append it made."""
+    url = new_db("a")
+    store = open_store(url, create=True)
+    store.create_game("g", "t", "00", _rows(1))
+
+    with pytest.raises(RuntimeError), store.bulk():
+        store.append("g", 1, _rows(2, 1))
+        raise RuntimeError("stop")
+
+    assert len(open_store(url).rows("g")) == 1
+
+
 def test_a_missing_database_is_not_created_by_a_read(tmp_path: Path) -> None:
     """Opening a missing file for reading fails and leaves no file behind."""
     path = tmp_path / "none.db"
 
     with pytest.raises(StoreError, match="no database at"):
-        Store(str(path))
+        open_store(str(path))
 
     assert not path.exists()
 
@@ -66,7 +97,7 @@ def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"hello, not a database")
 
     with pytest.raises(StoreError, match="not a SQLite database"):
-        Store(str(path), create=True)
+        open_store(str(path), create=True)
 
     assert path.read_bytes() == b"hello, not a database"
 
@@ -78,17 +109,17 @@ def test_a_sqlite_file_of_another_program_is_refused_for_reading(tmp_path: Path)
     sqlite3.connect(path).execute("create table t (x)").connection.close()
 
     with pytest.raises(StoreError, match="not a mare-nostrum database"):
-        Store(str(path))
+        open_store(str(path))
 
 
 _RACER = textwrap.dedent("""
     import os, sys, time
     from mncore.game import load, submit
-    from mncore.store import Store
+    from mncore.store import open_store
     from mncore.rulesets.empires.text import parse_order
     from mncore.errors import MareNostrumError
     db, game_id, go = sys.argv[1:4]
-    store = Store(db)
+    store = open_store(db)
     loaded = load(store, game_id)
     order = parse_order("trade 3", loaded.state, "carthage")
     print("ready", flush=True)
@@ -102,11 +133,12 @@ _RACER = textwrap.dedent("""
 """)
 
 
-def test_two_processes_appending_at_the_same_sequence_one_wins_one_gets_exit_3(tmp_path: Path) -> None:
+def test_two_processes_appending_at_the_same_sequence_one_wins_one_gets_exit_3(
+        new_db: Callable[[str], str], tmp_path: Path) -> None:
     """Two real writers at the same expected sequence: exactly one succeeds, the other exits 3."""
     from mncli.cli import main
     from click.testing import CliRunner
-    db = str(tmp_path / "race.db")
+    db = new_db("race")
     game_id = CliRunner().invoke(main, ["--db", db, "new", "--empire", "rome", "--empire", "greece",
                                         "--empire", "carthage", "--seed", "race"]).stdout.strip()
     go = tmp_path / "go"
@@ -120,15 +152,15 @@ def test_two_processes_appending_at_the_same_sequence_one_wins_one_gets_exit_3(t
     codes = sorted(p.wait(timeout=60) for p in procs)
 
     assert codes == [0, 3]
-    rows = Store(db).rows(game_id)
+    rows = open_store(db).rows(game_id)
     assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
     assert sum(1 for r in rows if r.type == "ExchangeMarkerPlayed") == 1
 
 
 _SLOW_APPENDER = textwrap.dedent("""
     import sys
-    from mncore.store import NewRow, Store
-    store = Store(sys.argv[1])
+    from mncore.store import NewRow, open_store
+    store = open_store(sys.argv[1])
     rows = [NewRow(type="PhaseBegan", payload='{"n":%d}' % i, recorded_at="t", actor="host")
             for i in range(200000)]
     print("appending", flush=True)
@@ -138,10 +170,10 @@ _SLOW_APPENDER = textwrap.dedent("""
 
 
 def test_a_process_killed_while_appending_leaves_the_log_before_or_after_never_between(
-        tmp_path: Path) -> None:
+        new_db: Callable[[str], str]) -> None:
     """SIGKILL in the middle of a large append: the log holds all of it or none of it."""
-    db = str(tmp_path / "kill.db")
-    Store(db, create=True).create_game("g", "t", "00", _rows(1))
+    db = new_db("kill")
+    open_store(db, create=True).create_game("g", "t", "00", _rows(1))
     proc = subprocess.Popen([sys.executable, "-c", _SLOW_APPENDER, db], cwd=ROOT,
                             stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "appending"
@@ -150,5 +182,159 @@ def test_a_process_killed_while_appending_leaves_the_log_before_or_after_never_b
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
 
-    count = len(Store(db).rows("g"))
+    count = len(open_store(db).rows("g"))
     assert count in (1, 200001)
+
+
+def _snap(seq: int, head: str, engine: str = "e") -> Snapshot:
+    return Snapshot(seq=seq, head_hash=head, engine=engine, draw_head="d", batches=1, ledger="{}",
+                    state=b"\x00state\xff", digest="x")
+
+
+def test_every_read_gives_back_what_was_written(new_db: Callable[[str], str]) -> None:
+    """Rows (with the salts of their hidden fields), head, recorded head, format, secret, games list."""
+    store = open_store(new_db("a"), create=True)
+    salted = NewRow(type="PhaseBegan", payload='{"n":9}', recorded_at="t", actor="host", salts={"payload/n": "ab"})
+
+    made = store.create_game("g", "2026-01-01", "c0ffee", _rows(2), [salted])
+
+    assert store.rows("g") == made and made[2].salts == {"payload/n": "ab"} and made[2].batch == 3
+    assert store.row_at("g", 3) == made[2] and store.row_at("g", 4) is None
+    assert [r.hash for r in store.stream_rows("g", 2)] == [made[1].hash, made[2].hash]
+    assert store.head("g") == store.recorded_head("g") == (3, made[2].hash)
+    assert (store.log_version("g"), store.secret("g"), store.has_game("g"), store.has_game("h")) == (2, "c0ffee", True, False)
+    assert store.games() == [GameRow(id="g", created_at="2026-01-01", events=3, head_hash=made[2].hash)]
+
+
+def test_a_stream_longer_than_a_chunk_comes_whole_and_in_order(new_db: Callable[[str], str]) -> None:
+    """Streaming reads a chunk at a time; every row still comes once, in order, up to `end`."""
+    store = open_store(new_db("a"), create=True)
+    store.create_game("g", "t", "00", _rows(1300))
+
+    assert [r.seq for r in store.stream_rows("g")] == list(range(1, 1301))
+    assert [r.seq for r in store.stream_rows("g", 500, 1100)] == list(range(500, 1101))
+
+
+def test_an_unknown_game_is_named_with_the_games_there_are(new_db: Callable[[str], str]) -> None:
+    """require_game names the missing game and the ones the database holds (exit 2)."""
+    store = open_store(new_db("a"), create=True)
+    store.create_game("g", "t", "00", _rows(1))
+
+    with pytest.raises(UnknownGame, match="no game 'h' in .*; games here: g"):
+        store.require_game("h")
+
+
+def test_a_game_id_is_made_or_imported_once(new_db: Callable[[str], str]) -> None:
+    """A second game under a taken id is refused and the first is untouched."""
+    store = open_store(new_db("a"), create=True)
+    rows = store.create_game("g", "t", "00", _rows(2))
+
+    with pytest.raises(StoreError, match="already exists"):
+        store.create_game("g", "t", "00", _rows(1))
+    with pytest.raises(StoreError, match="import it into another --db"):
+        store.import_rows("g", "t", rows, 2)
+
+    assert store.rows("g") == rows
+
+
+def test_snapshots_keep_the_two_latest_and_only_while_the_log_still_holds_their_head(
+        new_db: Callable[[str], str]) -> None:
+    """A snapshot is found by engine and seq while its row keeps its hash; a rewrite drops them all."""
+    store = open_store(new_db("a"), create=True)
+    rows = store.create_game("g", "t", "00", _rows(5))
+
+    for seq in (2, 3, 4):
+        store.put_snapshot("g", _snap(seq, rows[seq - 1].hash))
+    store.put_snapshot("g", _snap(5, "not the row's hash"))
+
+    assert store.latest_snapshot("g", None, "e") == _snap(4, rows[3].hash)
+    assert store.latest_snapshot("g", 3, "e") is None  # 3 was dropped: only the two latest stay
+    assert store.latest_snapshot("g", None, "another engine") is None
+    assert store.last_snapshot_seq("g") == 5
+    store.rewrite_log("g", (5, rows[4].hash), rows[:3], 2)
+    assert store.last_snapshot_seq("g") == 0 and store.head("g") == (3, rows[2].hash)
+
+
+def test_a_rewrite_from_a_head_that_moved_on_is_a_conflict(new_db: Callable[[str], str]) -> None:
+    """mn upgrade's rewrite holds to the head it read, like an append."""
+    store = open_store(new_db("a"), create=True)
+    rows = store.create_game("g", "t", "00", _rows(2))
+    store.append("g", 2, _rows(1, 2))
+
+    with pytest.raises(Conflict):
+        store.rewrite_log("g", (2, rows[1].hash), rows, 2)
+
+    assert store.head("g")[0] == 3
+
+
+def test_a_postgresql_database_without_our_tables_is_refused_for_reading(pg_server: PgServer) -> None:
+    """Reading an empty PostgreSQL database makes no tables; `mn new` (create) makes them."""
+    url = pg_server.new_database()
+
+    with pytest.raises(StoreError, match="is not a mare-nostrum database"):
+        open_store(url)
+    assert open_store(url, create=True).games() == []
+
+
+def test_an_unreachable_server_is_a_clear_error_without_the_password() -> None:
+    """A server nobody listens on: a StoreError (exit 2) naming the URL, its password hidden."""
+    with pytest.raises(StoreError, match=r"cannot connect to postgresql://mn:\*\*\*@127\.0\.0\.1:9/x") as err:
+        open_store("postgresql://mn:hunter2@127.0.0.1:9/x?connect_timeout=2")
+
+    assert "hunter2" not in err.value.message and err.value.exit_code == 2
+
+
+def test_the_db_option_takes_a_path_a_sqlite_url_or_a_postgresql_url(tmp_path: Path, pg_server: PgServer) -> None:
+    """`--db` (or $MN_DB) chooses the store: a path, sqlite:///path, or postgresql://."""
+    from click.testing import CliRunner
+    from mncli.cli import main
+    urls = [str(tmp_path / "a.db"), f"sqlite:///{tmp_path}/b.db", pg_server.new_database()]
+
+    made = [CliRunner().invoke(main, ["--db", url, "new", "--ruleset", "toy", "--empire", "red", "--empire",
+                                      "blue", "--seed", "s"]).stdout.strip() for url in urls]
+    listed = [CliRunner().invoke(main, ["games"], env={"MN_DB": url}).stdout.split()[0] for url in urls]
+
+    assert (tmp_path / "a.db").exists() and (tmp_path / "b.db").exists() and listed == made
+
+
+def test_a_value_postgresql_refuses_is_a_store_error_and_writes_nothing(pg_server: PgServer) -> None:
+    """Text PostgreSQL cannot hold (a NUL character) is exit 2 naming the database; no game is made."""
+    store = open_store(pg_server.new_database(), create=True)
+
+    with pytest.raises(StoreError, match="the database cannot be read or written") as err:
+        store.create_game("g", "t", "00", [NewRow(type="PhaseBegan", payload='{"n":1}', recorded_at="t\x00",
+                                                  actor="host")])
+
+    assert err.value.exit_code == 2 and store.games() == []
+
+
+def test_a_writer_that_takes_no_lock_is_still_stopped_by_the_game_and_seq_key(pg_server: PgServer) -> None:
+    """A row written at the same seq by someone who skips the row lock (another program) and commits
+    while our append waits on it: the primary key refuses ours, and that is the same Conflict."""
+    import threading
+
+    import psycopg
+    url = pg_server.new_database()
+    store = open_store(url, create=True)
+    store.create_game("g", "t", "00", _rows(1))
+    other = psycopg.connect(url)  # not autocommit: its insert stays uncommitted until the timer fires
+    other.execute("insert into events (game_id, seq, type, payload, hash) values ('g', 2, 'X', '{}', 'h')")
+    timer = threading.Timer(0.5, other.commit)
+    timer.start()
+
+    with pytest.raises(Conflict) as err:
+        store.append("g", 1, _rows(1))
+
+    timer.join()
+    other.close()
+    assert (err.value.expected, err.value.actual) == (1, 2) and store.rows("g")[1].hash == "h"
+
+
+def test_without_server_binaries_the_postgresql_tests_skip_saying_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No initdb/pg_ctl anywhere: the reason names what to install."""
+    import pg
+    monkeypatch.setattr(pg, "server_bin", lambda: None)
+
+    assert pg.why_no_server() == ("no PostgreSQL server binaries (initdb, pg_ctl) under "
+                                  "/usr/lib/postgresql/*/bin or on PATH: apt-get install postgresql "
+                                  "(.ci/run does)")

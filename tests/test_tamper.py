@@ -19,7 +19,7 @@ from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.seam import RULESET
-from mncore.store import Store
+from mncore.store import open_store
 
 # one edit per hashed field of a row: (column, SQL expression giving the new value)
 FIELD_EDITS = {
@@ -43,7 +43,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
     db = tmp_path_factory.mktemp("tamper") / "t.db"
     cmd = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carthage": "C"},
                      fair_play=False)
-    store = Store(str(db), create=True)
+    store = open_store(str(db), create=True)
     loaded = game.create(store, RULESET, cmd, seeded_secret("tamper"), "g")
     loaded = play_stored(store, loaded, seeded_secret("tamper"), random.Random("tamper"),  # type: ignore[assignment]
                          40)
@@ -89,6 +89,22 @@ def test_a_single_field_edit_in_the_database_is_caught_at_its_event(
     assert _failed_at(mn("--db", str(db), "verify", "g")) == seq
 
 
+def test_a_number_beyond_bounds_in_a_stored_event_is_refused_by_every_reader(db: Path) -> None:
+    """A stored event edited to hold a number beyond the ceiling (bounds.MAX_NUMBER) is an integrity
+    failure at its event for the commands that fold the log, not a crash or a huge loop."""
+    conn = sqlite3.connect(db)
+    seq = conn.execute("select min(seq) from events where game_id = 'g' and type = 'PhaseBegan'"
+                       ).fetchone()[0]
+    conn.close()
+    _sql(db, "update events set payload = replace(payload, '\"round\":', '\"round\":9999999') "
+             "where game_id = 'g' and seq = ?", seq)
+
+    for command in ("status", "show"):
+        result = mn("--db", str(db), command, "g")
+        assert result.exit_code == 4 and "Traceback" not in result.output, result.output
+        assert f"event {seq}" in result.stderr and "out of bounds" in result.stderr, result.stderr
+
+
 def test_editing_seq_is_caught(db: Path) -> None:
     """A row renumbered (a gap in the sequence) fails verify at the missing event."""
     _sql(db, "update events set seq = 1000 where game_id = 'g' and seq = 9")
@@ -131,7 +147,7 @@ def test_the_last_batch_deleted_is_caught_by_the_head_record(db: Path, played: t
 
 def test_a_cut_log_is_caught_by_a_head_the_player_kept(db: Path, played: tuple[Path, str, int]) -> None:
     """Without the head record too, a head hash a player kept is not in the cut log."""
-    kept = Store(str(db)).head("g")[1]
+    kept = open_store(str(db)).head("g")[1]
     _sql(db, "delete from events where game_id='g' and seq >= ?", played[2] - 3)
     _sql(db, "delete from heads where game_id='g'")
 

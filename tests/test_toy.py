@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from mncli.cli import main
 from mncore.dice import GENESIS_HASH, Rng, seeded_secret
 from mncore.errors import RuleViolation
-from mncore.store import Store
+from mncore.store import open_store
 from toy import RULESET as TOY
 from toy.model import AnyEvent, ClashFought, GameCreated, Options, PhaseBegan, ReserveDrawn, State
 from toy.model import UnitMustered, evolve
@@ -72,7 +72,7 @@ def test_new_creates_a_toy_game_and_status_says_who_acts(db: Path, game: str) ->
                              "Waiting for:\n"
                              "  Red: muster — muster a unit or pass\n")
     assert options.stdout == "muster hill\nmuster ford\npass\n"
-    assert json.loads(Store(str(db)).rows(game)[0].payload)["ruleset_id"] == "toy-2026"
+    assert json.loads(open_store(str(db)).rows(game)[0].payload)["ruleset_id"] == "toy-2026"
 
 
 def test_a_toy_game_plays_to_a_win_reveals_verifies_exports_and_imports(db: Path, game: str,
@@ -115,14 +115,14 @@ def test_another_sides_reserve_is_hidden_from_a_side(db: Path, game: str) -> Non
 def test_an_illegal_order_is_refused_citing_the_toys_rules_and_nothing_is_written(
         db: Path, game: str) -> None:
     """Blue out of turn: exit 1, [rule toy:2.1], the log unchanged."""
-    before = Store(str(db)).head(game)
+    before = open_store(str(db)).head(game)
 
     result = mn(db, "order", game, "--as", "blue", "muster ford")
 
     assert result.exit_code == 1
     assert result.stderr == ("Error: 'muster ford': it is Red's turn to muster, not Blue's "
                              "[rule toy:2.1]\n")
-    assert Store(str(db)).head(game) == before
+    assert open_store(str(db)).head(game) == before
 
 
 def test_a_malformed_order_is_refused_with_the_toys_grammar(db: Path, game: str) -> None:
@@ -153,7 +153,8 @@ def test_new_with_an_unknown_ruleset_lists_the_known_ones(db: Path) -> None:
 
     assert result.exit_code == 2
     assert result.stderr == ("Error: unknown ruleset 'nosuch'; this engine knows: "
-                             "empires (mare-nostrum-empires-2016), toy (toy-2026)\n")
+                             "classic (mare-nostrum-classic-2003), empires (mare-nostrum-empires-2016), "
+                             "toy (toy-2026)\n")
     assert not db.exists()
 
 
@@ -161,8 +162,8 @@ def test_a_log_created_under_an_unknown_ruleset_is_refused(db: Path, game: str,
                                                           tmp_path: Path) -> None:
     """An export whose GameCreated names a ruleset this engine lacks is refused with the known ones."""
     from mncore import game as service
-    from mncore.store import Row
-    loaded = service.load(Store(str(db)), game)
+    from mncore.store import Row, open_store
+    loaded = service.load(open_store(str(db)), game)
     first = TOY.encode_event(loaded.events[0]).decode().replace("toy-2026", "chess-1475")
     rows = service.rechain([Row(seq=1, type="GameCreated", payload=first, recorded_at="x", actor="host",
                                 batch=1, hash="", command=None)], 2)
@@ -176,7 +177,8 @@ def test_a_log_created_under_an_unknown_ruleset_is_refused(db: Path, game: str,
 
     assert imported.exit_code == 2
     assert ("created under ruleset 'chess-1475', which this engine does not know (this engine "
-            "knows: empires (mare-nostrum-empires-2016), toy (toy-2026)); refusing to read it"
+            "knows: classic (mare-nostrum-classic-2003), empires (mare-nostrum-empires-2016), "
+            "toy (toy-2026)); refusing to read it"
             in imported.stderr)
     assert verify.exit_code == 4 and "chess-1475" in verify.stderr
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore.store import Store
+from mncore.store import open_store
 from mncore.verify import verify_rows
 
 
@@ -78,7 +78,7 @@ def test_deleting_a_row_fails_verify_naming_the_missing_sequence(revealed: tuple
 def test_a_rehashed_forgery_is_caught_by_deciding_the_commands_again(revealed: tuple[str, str]) -> None:
     """Editing a collected resource and recomputing every hash still fails: the rules disagree."""
     db, gid = revealed
-    store = Store(db)
+    store = open_store(db)
     rows = store.rows(gid)
     target = next(r for r in rows if r.type == "ResourcesCollected")
     forged_payload = target.payload.replace('"coin":1', '"coin":9')
@@ -97,7 +97,7 @@ def test_a_rehashed_forgery_is_caught_by_deciding_the_commands_again(revealed: t
 def test_a_wrong_secret_fails_against_the_commitment(revealed: tuple[str, str]) -> None:
     """A revealed secret must hash to the commitment of the first event."""
     db, gid = revealed
-    rows = Store(db).rows(gid)
+    rows = open_store(db).rows(gid)
     payload = '{"type":"SecretRevealed","secret":"' + "00" * 32 + '"}'
     from msgspec.structs import replace
 

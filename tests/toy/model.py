@@ -11,6 +11,8 @@ from msgspec.structs import replace
 
 from mncore.geography import Links
 from mncore.protocol import ForkRef
+from mncore.host import (BatchUndone, Corrected, PaceSet, PbemCommand, PbemEvent, StandingOrdersSet,
+                         UndoConsented)
 from mncore.host import (KeysPublished, LogUpgraded, PublishKeys, RevealSecret, SecretRevealed, SignedOrders,
                          UpgradeLog)
 
@@ -177,7 +179,7 @@ class GameWon(Event, frozen=True, kw_only=True):
 
 
 AnyEvent = (GameCreated | ReserveDrawn | PhaseBegan | UnitMustered | Passed | ClashFought | GameWon
-            | SecretRevealed | LogUpgraded | KeysPublished)
+            | SecretRevealed | LogUpgraded | KeysPublished | PbemEvent)
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -208,7 +210,7 @@ class Clash(Command, frozen=True, kw_only=True):
 
 
 AnyOrder = Muster | Pass | Clash
-AnyCommand = CreateToy | RevealSecret | UpgradeLog | PublishKeys | SignedOrders | AnyOrder
+AnyCommand = CreateToy | RevealSecret | UpgradeLog | PublishKeys | SignedOrders | PbemCommand | AnyOrder
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _EVENTS = msgspec.json.Decoder(AnyEvent)
@@ -216,7 +218,7 @@ _COMMANDS = msgspec.json.Decoder(AnyCommand)
 
 
 def encode(obj: Event | Command | SecretRevealed | RevealSecret | LogUpgraded | UpgradeLog | KeysPublished
-           | PublishKeys | SignedOrders) -> bytes:
+           | PublishKeys | SignedOrders | PbemEvent | PbemCommand) -> bytes:
     return _ENCODER.encode(obj)
 
 
@@ -254,6 +256,8 @@ def evolve(state: State, event: AnyEvent) -> State:
             return replace(state, secret=secret)
         case LogUpgraded() | KeysPublished():
             return state
+        case BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet():
+            return state  # the kernel skips what was taken back and reads the rest from the log
         case _:
             assert_never(event)
 

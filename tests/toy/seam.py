@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import (PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
+from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
                          upgrade_events)
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
 from mncore.rulebook import Rulebook
@@ -75,6 +75,8 @@ class Toy:
             case UpgradeLog():
                 return list(upgrade_events(command))
             case PublishKeys() | SignedOrders():
+                kernel_only(command)
+            case _ if isinstance(command, PBEM_COMMANDS):
                 kernel_only(command)
             case m.Muster() | m.Pass() | m.Clash():
                 return rules.decide_order(state, command, rng)

@@ -15,6 +15,7 @@ from mncore.dice import Rng
 from mncore.errors import CommandRejected
 from mncore.protocol import Option
 from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.rules import cards
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
@@ -56,6 +57,15 @@ def _weight(line: str, style: dict[str, float]) -> float:
     return style.get(line.split()[0].lower(), 1.0)
 
 
+def _options(state: GameState, empire: Empire) -> list[Option]:
+    """The phase's options; with expansions, the draw-and-pass first, and the cards it may play."""
+    if state.cities is None:
+        return list(rules_for(state.phase).options(state, empire))
+    if cards.pending(state):
+        return cards.draw_options(state, empire)
+    return list(rules_for(state.phase).options(state, empire)) + cards.play_options(state, empire)
+
+
 def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
            styles: dict[Empire, str] | None = None) -> Choice | None:
     """One legal order for one of the empires the game waits for, or None if nobody must act."""
@@ -65,7 +75,7 @@ def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random
     empire = cast(Empire, rand.choice(waiting))
     weights = STYLES[(styles or {}).get(empire, style)]
     lines: list[str] = []
-    for option in rules_for(state.phase).options(state, empire):
+    for option in _options(state, empire):
         lines += candidate_lines(option, rand)
     rand.shuffle(lines)
     lines.sort(key=lambda ln: -_weight(ln, weights) * rand.random())
@@ -80,12 +90,17 @@ def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random
                        f"but none of its {len(lines)} listed options is accepted")
 
 
+# how a scripted player picks its order: choose (from every option listed) or sampler.draw
+Pick = Callable[[GameState, random.Random, Rng, str, "dict[Empire, str] | None"], "Choice | None"]
+
+
 def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], max_orders: int,
-         style: str = "random", styles: dict[Empire, str] | None = None) -> Iterator[Choice]:
+         style: str = "random", styles: dict[Empire, str] | None = None,
+         pick: Pick | None = None) -> Iterator[Choice]:
     """Choose and apply orders until the game is won, nobody must act, or max_orders is reached."""
     from mncore.rulesets.empires.evolve import replay
     for n in range(max_orders):
-        choice = choose(state, rand, rng_for(n), style, styles)
+        choice = (pick or choose)(state, rand, rng_for(n), style, styles)
         if choice is None:
             return
         state = replay(choice.events, state)
@@ -96,18 +111,22 @@ def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], m
 
 def play_stored(store: object, loaded: object, secret: bytes, rand: random.Random, max_orders: int,
                 styles: dict[Empire, str] | None = None, style: str = "random",
-                on_order: Callable[[object], None] | None = None) -> object:
-    """Play scripted orders into a stored game (each submitted as a player would); returns it loaded."""
+                on_order: Callable[[object], None] | None = None, pick: Pick | None = None) -> object:
+    """Play scripted orders into a stored game (each submitted as a player would), all in one
+    transaction; returns it loaded. Orders go to its Current, which neither rescans nor copies
+    the log per order. The recorded golden games pick with choose (the default)."""
     from mncore import game
     from mncore.store import Store
-    assert isinstance(loaded, game.Loaded) and isinstance(store, Store)
-    for _ in range(max_orders):
-        if loaded.state.winner is not None:
-            break
-        choice = choose(loaded.state, rand, Rng(secret, loaded.head[1]), style, styles)
-        if choice is None:
-            break
-        loaded, _ = game.submit(store, loaded, choice.order)
-        if on_order is not None:
-            on_order(loaded)
-    return loaded
+    assert isinstance(loaded, game.Loaded | game.Current) and isinstance(store, Store)
+    cur = game.current(store, loaded.game_id)
+    with store.bulk():
+        for _ in range(max_orders):
+            if cur.state.winner is not None:
+                break
+            choice = (pick or choose)(cur.state, rand, Rng(secret, cur.head[1]), style, styles)
+            if choice is None:
+                break
+            cur, _ = game.submit(store, cur, choice.order)
+            if on_order is not None:
+                on_order(cur)
+    return game.load(store, loaded.game_id)

@@ -8,6 +8,7 @@ import msgspec
 
 from mncore.host import PublishKeys as PublishKeys, RevealSecret as RevealSecret
 from mncore.host import SignedOrders as SignedOrders
+from mncore.host import PbemCommand
 from mncore.host import UpgradeLog as UpgradeLog
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, Track
@@ -16,6 +17,7 @@ from mncore.rulesets.empires.state import Bag  # phase 3
 from mncore.rulesets.empires.state import GameState  # core: CreateFromPosition
 from mncore.rulesets.empires.ids import SeaId  # phase 4
 from mncore.rulesets.empires.state import FixedOutcome  # sandboxes
+from mncore.rulesets.empires.ids import CardId, Expansion  # the Legendary City expansions
 
 
 class Command(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -40,6 +42,7 @@ class CreateGame(Command, frozen=True, kw_only=True):
     display: Literal["first-game", "experienced"] = "first-game"
     fair_play: bool = True
     setup: str = "standard"  # a set-up variant (atlas.py); its board is already joined into `board`
+    expansions: tuple[Expansion, ...] = ()  # the Legendary City expansions in play (lc.2)
 
 
 class CreateFromPosition(Command, frozen=True, kw_only=True):
@@ -52,7 +55,8 @@ class CreateFromPosition(Command, frozen=True, kw_only=True):
     begins: bool = False
 
 
-CoreCommand = CreateGame | RevealSecret | CreateFromPosition | UpgradeLog | PublishKeys | SignedOrders
+CoreCommand = (CreateGame | RevealSecret | CreateFromPosition | UpgradeLog | PublishKeys | SignedOrders
+               | PbemCommand)
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------
@@ -149,6 +153,7 @@ class BuildBuilding(Order, frozen=True, kw_only=True):
     province: ProvinceId
     space: str | None = None
     pay: Bag = {}
+    power: TileId | None = None  # a once-per-round power that sets the price (10.croesus)
 
 
 class BuildTile(Order, frozen=True, kw_only=True):
@@ -296,7 +301,56 @@ class ClearFixedOutcomes(Order, frozen=True, kw_only=True):
 SandboxCommand = FixOutcome | ClearFixedOutcomes
 
 
-AnyOrder = CollectCommand | TradeCommand | BuildCommand | MoveCommand | LeadershipCommand | SandboxCommand
+# --- the Legendary City expansions: Bonus Cards and the miniatures placed (lc.3) ----------------------
+
+class DrawBonusCards(Order, frozen=True, kw_only=True):
+    """The empire that fulfilled an Objective draws this many Bonus Cards, 1 to 5 (lc.3.2)."""
+
+    count: int
+
+
+class ChooseBonusCard(Order, frozen=True, kw_only=True):
+    """Keep one of the cards looked at and hand the rest to an empire that has none yet (lc.3.2)."""
+
+    card: CardId
+    to: Empire | None = None
+
+
+class PlayBonusCard(Order, frozen=True, kw_only=True):
+    """Play a Bonus Card (two Fortune Tellers standing for `as_card`) on its targets (lc.3.3).
+
+    `played`, not `card`: the card kept in ChooseBonusCard is hidden, a card played is public.
+    """
+
+    played: CardId
+    as_card: CardId | None = None
+    place: str = ""  # a province or a sea
+    space: str = ""  # a building's space
+    target: Empire | None = None  # whose trireme
+    track: Track | None = None
+    pay: Bag = {}
+    take: Bag = {}  # tokens taken (Trajan's Market) or handed over (Parthenon)
+    sea: str = ""  # where a trireme is built (the Port of Piraeus)
+
+
+class PlaceHalicarnassus(Order, frozen=True, kw_only=True):
+    """Place the Halicarnassus miniature on one of the holder's provinces (11.halicarnassus)."""
+
+    province: ProvinceId
+
+
+class LaunchFreeTrireme(Order, frozen=True, kw_only=True):
+    """Build the free trireme a recruited hero brings, in a sea next to one of the holder's provinces."""
+
+    tile: TileId
+    sea: SeaId
+
+
+CitiesCommand = DrawBonusCards | ChooseBonusCard | PlayBonusCard | PlaceHalicarnassus | LaunchFreeTrireme
+
+
+AnyOrder = (CollectCommand | TradeCommand | BuildCommand | MoveCommand | LeadershipCommand | SandboxCommand
+            | CitiesCommand)
 AnyCommand = CoreCommand | AnyOrder
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")

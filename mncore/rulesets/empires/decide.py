@@ -10,7 +10,9 @@ from mncore.errors import InvalidCommand, refuse
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.flow import decide_order, settle_folded
 from mncore.rulesets.empires.commands import ClearFixedOutcomes, FixOutcome  # sandboxes
-from mncore.rulesets.empires.rules import sandbox, setup
+from mncore.rulesets.empires.rules import cards, objectives, sandbox, setup
+from mncore.rulesets.empires.commands import CitiesCommand, PlayBonusCard  # the expansions
+from mncore.errors import require
 from mncore.rulesets.empires.state import ForkInfo, GameState
 
 
@@ -33,11 +35,20 @@ def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.
     if order.empire not in state.empires:
         raise InvalidCommand(f"{order.empire.title()} is not in this game "
                              f"(empires: {', '.join(e.title() for e in state.empires)})")
+    if state.cities is not None and cards.pending(state):
+        require(isinstance(order, CitiesCommand) and not isinstance(order, PlayBonusCard), "R200",
+                "the Bonus Card draw-and-pass (or the Halicarnassus miniature) is settled first: "
+                + "; ".join(f"{p.empire.title()} {p.text}" for p in cards.pending(state)) + " (ruling R200)")
     if isinstance(order, FixOutcome | ClearFixedOutcomes):
         events = sandbox.decide(state, order)  # in any phase: it only prepares coming draws (R7)
+    elif isinstance(order, CitiesCommand):
+        events = cards.decide(state, order, rng)  # in any phase: the standing window (lc.3.3)
     else:
         events = decide_order(state, order, rng)
     more, after = settle_folded(replay(events, state), rng)
+    if after.cities is not None and after.winner is None:  # objectives are projections (lc.3.1)
+        fulfilled = objectives.check(after, events + more, order.empire)
+        more, after = more + fulfilled, replay(fulfilled, after)
     return events + more, after
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from mncore import game
 from mncore.dice import seeded_secret
 from mncore.rulesets.empires.autoplay import play_stored
+from mncore.rulesets.empires.sampler import draw
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.ids import EMPIRES, Empire
@@ -44,7 +45,7 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
             echo(_round_line(state))
 
     loaded = play_stored(store, loaded, secret, random.Random(seed), max_orders, styles=styles,
-                         on_order=progress)  # type: ignore[assignment]
+                         on_order=progress, pick=draw)  # type: ignore[assignment]
     state = loaded.state
     echo("")
     echo(show_text(view(state, None)))

@@ -6,6 +6,8 @@ import msgspec
 
 from mncore.host import KeysPublished as KeysPublished, SecretRevealed as SecretRevealed
 from mncore.host import LogUpgraded as LogUpgraded
+from mncore.host import BatchUndone as BatchUndone, Corrected as Corrected, PaceSet as PaceSet
+from mncore.host import StandingOrdersSet as StandingOrdersSet, UndoConsented as UndoConsented
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Empire, Phase, Track
 from mncore.rulesets.empires.ids import BuildingKind, ProvinceId, TileId, Token, UnitKind  # phases 3 and 5
@@ -15,6 +17,7 @@ from mncore.rulesets.empires.ids import SeaId  # phase 4
 from mncore.rulesets.empires.state import Bag, DisplayTile, Options
 from mncore.rulesets.empires.state import GameState  # core: PositionLoaded
 from mncore.rulesets.empires.state import FixedOutcome  # sandboxes
+from mncore.rulesets.empires.ids import CardId, Expansion  # the Legendary City expansions
 
 
 class Event(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -69,7 +72,8 @@ class PositionLoaded(Event, frozen=True, kw_only=True):
 
 
 CoreEvent = (GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
-             | LogUpgraded | KeysPublished)
+             | LogUpgraded | KeysPublished | BatchUndone | UndoConsented | Corrected | PaceSet
+             | StandingOrdersSet)
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------
@@ -238,6 +242,7 @@ class BuildingBuilt(Event, frozen=True, kw_only=True):
     space: str
     kind: BuildingKind
     paid: Bag
+    power: TileId | None = None  # the once-per-round power that set the price, if any (10.croesus)
 
 
 class TileGained(Event, frozen=True, kw_only=True):
@@ -249,6 +254,7 @@ class TileGained(Event, frozen=True, kw_only=True):
     rank: int  # the empire's 2nd..5th hero/wonder; 0 for the Pyramids (ruling R31)
     copied: TileId | None = None  # Castor & Pollux: the hero whose power is copied
     perseus: bool = False  # built first, out of turn, with Perseus (10.perseus)
+    discounts: tuple[TileId, ...] = ()  # powers that took resources off its price (10.jason, 10.imhotep)
 
 
 class BuildTurnEnded(Event, frozen=True, kw_only=True):
@@ -501,8 +507,177 @@ class FixedOutcomesCleared(Event, frozen=True, kw_only=True):
 SandboxEvent = OutcomeFixed | FixedOutcomeUsed | FixedOutcomesCleared
 
 
+# --- the Legendary City expansions (atlas 'LEGENDARY CITIES'; cited lc.*) ------------------------------
+
+class CitiesSetUp(Event, frozen=True, kw_only=True):
+    """Set-up with expansions (lc.2, lc.4): base tiles replaced, Objective tiles face up, the decks."""
+
+    expansions: tuple[Expansion, ...]
+    removed: tuple[TileId, ...]
+    added: tuple[TileId, ...]
+    objectives: tuple[str, ...]
+    decks: dict[Expansion, tuple[CardId, ...]]  # the printed cards, face down, drawn at random
+
+
+class ObjectiveFulfilled(Event, frozen=True, kw_only=True):
+    """The first empire to meet an Objective fulfilled it; the tile is turned to its used side (lc.3.1)."""
+
+    empire: Empire
+    objective: str
+    detail: str = ""
+    draws: bool = True  # False: its deck is empty, no draw follows (ruling R203)
+
+
+class BonusCardsDrawn(Event, frozen=True, kw_only=True):
+    """The fulfilling empire said how many Bonus Cards it draws and drew them (lc.3.2); only it sees them."""
+
+    empire: Empire
+    deck: Expansion
+    count: int
+    cards: tuple[CardId, ...]  # hidden from the other empires
+
+
+class BonusCardKept(Event, frozen=True, kw_only=True):
+    """The holder kept one of the cards it looked at, face down (lc.3.2)."""
+
+    empire: Empire
+    card: CardId  # hidden from the other empires
+
+
+class BonusCardsPassed(Event, frozen=True, kw_only=True):
+    """The holder handed the remaining cards to an empire that has not received one yet (lc.3.2)."""
+
+    empire: Empire
+    to: Empire
+    count: int
+    cards: tuple[CardId, ...]  # seen by the giver and the receiver only
+
+
+class BonusCardsDiscarded(Event, frozen=True, kw_only=True):
+    """Cards left once each empire has received one went to the discard pile, face down (lc.3.2, R201)."""
+
+    empire: Empire
+    count: int
+    cards: tuple[CardId, ...]  # seen by the one who discards them only
+
+
+class DiscardCardDrawn(Event, frozen=True, kw_only=True):
+    """A power drew a Bonus Card of its deck from the discard pile at random (10.adonis, ruling R201)."""
+
+    empire: Empire
+    tile: TileId
+    card: CardId  # hidden from the other empires
+
+
+class BonusCardPlayed(Event, frozen=True, kw_only=True):
+    """A Bonus Card was played face up and discarded (lc.3.3); two Fortune Tellers stand for `as_card`.
+
+    `played`, not `card`: a kept card (BonusCardKept.card) is hidden, a played one is public.
+    """
+
+    empire: Empire
+    played: CardId
+    as_card: CardId | None = None
+
+
+class TriremeSunk(Event, frozen=True, kw_only=True):
+    """A card destroyed one of an opponent's triremes in a sea (Poseidon)."""
+
+    empire: Empire
+    owner: Empire
+    sea: SeaId
+
+
+class BuildingDestroyed(Event, frozen=True, kw_only=True):
+    """A card destroyed a building: a caravan (Vulcan) or a city of any kind (Baal)."""
+
+    empire: Empire
+    owner: Empire | None
+    province: ProvinceId
+    space: str
+    kind: BuildingKind
+
+
+class LeaderBoosted(Event, frozen=True, kw_only=True):
+    """A card added to one of the empire's leader tracks until the end of the round (Horus)."""
+
+    empire: Empire
+    track: Track
+    amount: int
+    round: int
+
+
+class ProvinceShielded(Event, frozen=True, kw_only=True):
+    """A card protected a capital or legendary city province until the end of the round (Athena)."""
+
+    empire: Empire
+    province: ProvinceId
+    round: int
+
+
+class ProvinceOpened(Event, frozen=True, kw_only=True):
+    """A card let the empire build in its province this round whatever opponent units stand there (Ishtar)."""
+
+    empire: Empire
+    province: ProvinceId
+    round: int
+
+
+class HalicarnassusPlaced(Event, frozen=True, kw_only=True):
+    """The Halicarnassus miniature was placed on one of its holder's provinces (11.halicarnassus)."""
+
+    empire: Empire
+    province: ProvinceId
+
+
+class TollPaid(Event, frozen=True, kw_only=True):
+    """An attacker paid Solomon's holder a coin to attack his units in his province (10.solomon)."""
+
+    empire: Empire
+    to: Empire
+    province: ProvinceId
+
+
+class FreeTriremeBuilt(Event, frozen=True, kw_only=True):
+    """A recruited hero's free trireme was built in a sea next to its holder's province (10.ptolemy)."""
+
+    empire: Empire
+    tile: TileId
+    sea: SeaId
+
+
+class DiscardsTaken(Event, frozen=True, kw_only=True):
+    """Dido's holder took commodities the opponents discarded at the end of Build (10.dido, R213)."""
+
+    empire: Empire
+    tile: TileId
+    taken: Bag  # hidden from the other empires, as what they discarded is
+
+
+class OfferChanged(Event, frozen=True, kw_only=True):
+    """After the offers were revealed, an empire changed its own offer (the Oracle of Delphi)."""
+
+    empire: Empire
+    offer: Bag
+    returned: Bag  # the tokens of the old offer, back behind its screen
+
+
+class ResourceForced(Event, frozen=True, kw_only=True):
+    """An opponent was forced to take one token of the empire's own offer (Parthenon of Athens)."""
+
+    empire: Empire
+    to: Empire
+    token: Token
+
+
+CitiesEvent = (CitiesSetUp | ObjectiveFulfilled | BonusCardsDrawn | BonusCardKept | BonusCardsPassed
+               | BonusCardsDiscarded | DiscardCardDrawn | BonusCardPlayed | TriremeSunk | BuildingDestroyed
+               | LeaderBoosted | ProvinceShielded | ProvinceOpened | HalicarnassusPlaced | TollPaid | FreeTriremeBuilt
+               | DiscardsTaken | OfferChanged | ResourceForced)
+
+
 AnyEvent = (CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | LeadershipEvent
-            | SandboxEvent)
+            | SandboxEvent | CitiesEvent)
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _DECODER = msgspec.json.Decoder(AnyEvent)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import assert_never
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
+from msgspec import Struct
 from msgspec.structs import replace
 
 from mncore.rulesets.empires import atlas, events as ev
@@ -17,147 +18,40 @@ from mncore.rulesets.empires.state import Loss  # phase 4
 from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
                           ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
+from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Opened, Shield  # the expansions
+
+
+Handler = Callable[[GameState, Any], GameState]
+E = TypeVar("E", bound=Struct)  # an event of the union (some are the kernel's: mncore.host)
+
+# event type -> its handler, filled by @handles next to each handler; tests/test_meta.py checks that
+# every event of ev.AnyEvent has one (what assert_never guaranteed for the match this replaces)
+HANDLERS: dict[type, Handler] = {}
+
+
+def handles(kind: type[E]) -> Callable[[Callable[[GameState, E], GameState]],
+                                        Callable[[GameState, E], GameState]]:
+    """Register the decorated function as the one handler of events of type `kind`."""
+    def register(fn: Callable[[GameState, E], GameState]) -> Callable[[GameState, E], GameState]:
+        if kind in HANDLERS:  # a second one would silently replace the first
+            raise TypeError(f"two handlers for {kind.__name__}")
+        HANDLERS[kind] = fn
+        return fn
+    return register
 
 
 def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
     """Apply one event. Checks nothing: decide() has already checked the rules."""
-    match event:
-        case ev.GameCreated():
-            return _game_created(state, event)
-        case ev.TilesDisplayed(display=display):
-            return replace(state, display=display)
-        case ev.PhaseBegan():
-            return _phase_began(state, event)
-        case ev.LogUpgraded():
-            return state  # the log's format changed, not the game
-        case ev.SecretRevealed(secret=secret):
-            return replace(state, secret=secret)
-        case ev.KeysPublished():
-            return state  # the kernel reads the keys from the log (mncore/trust.py)
-        case ev.GameWon(empires=empires, condition=condition, detail=detail):
-            return replace(state, winner=Victory(empires=empires, condition=condition,
-                                                 round=state.round, detail=detail))
-        case ev.PositionLoaded():
-            return _position_loaded(state, event)
-        # --- collect ---
-        case ev.ResourcesCollected():
-            return _resources_collected(state, event)
-        case ev.LegendaryPileReshuffled():
-            return replace(state, legendary_pile=tuple(sorted(state.legendary_discard)),
-                           legendary_discard=())
-        case ev.CollectChoicesOpened(legendary=legendary, colossus=colossus):
-            return _with_step(state, CollectStep(legendary_choices=legendary, colossus=colossus))
-        case ev.LegendaryBonusTaken():
-            return _legendary_bonus_taken(state, event)
-        case ev.ColossusCommodityTaken():
-            return _colossus_commodity_taken(state, event)
-        # --- trade ---
-        case ev.ExchangeMarkerPlayed():
-            return _exchange_marker_played(state, event)
-        case ev.TradeOpened(participants=participants, opener=opener):
-            return _with_step(state, replace(trade_step(state), participants=participants,
-                                             opener=opener))
-        case ev.ResourcesOffered():
-            return _resources_offered(state, event)
-        case ev.OffersRevealed():
-            return _with_step(state, replace(trade_step(state), revealed=True,
-                                             claimant=trade_step(state).opener))
-        case ev.ResourceClaimed():
-            return _resource_claimed(state, event)
-        case ev.TradingEnded():
-            return _trading_ended(state, event)
-        case ev.ResourceGiven():
-            return _resource_given(state, event)
-        case ev.ForeignCommodityDrawn(commodity=commodity):
-            pile = list(state.legendary_pile)
-            pile.remove(commodity)
-            return replace(state, legendary_pile=tuple(pile), foreign_trade=(*state.foreign_trade, commodity))
-        case ev.ForeignCommodityClaimed():
-            return _foreign_claimed(state, event)
-        case ev.OfferDiscarded():
-            return _offer_discarded(state, event)
-        # --- build ---
-        case ev.BuilderChosen(builder=builder):
-            return _with_step(state, replace(build_step(state), active=builder))
-        case ev.ControlBuilt():
-            return _control_built(state, event)
-        case ev.UnitBuilt():
-            return _unit_built(state, event)
-        case ev.BuildingBuilt():
-            return _building_built(state, event)
-        case ev.TileGained():
-            return _tile_gained(state, event)
-        case ev.BuildTurnEnded(empire=empire):
-            step = build_step(state)
-            return _with_step(state, replace(step, active=None, done=(*step.done, empire)))
-        case ev.StorageChosen(empire=empire, keep=keep):
-            step = build_step(state)
-            return _with_step(state, replace(step, kept={**step.kept, empire: keep}))
-        case ev.ResourcesDiscarded(empire=empire, discarded=discarded):
-            return _spend(state, empire, discarded)
-        case ev.CentaursBuilt():
-            return _centaurs_built(state, event)
-        case ev.TilesTurnedUp(tiles=tiles):
-            return replace(state, display=tuple(replace(d, face_up=True) if d.tile in tiles else d
-                                                for d in state.display))
-        # --- move ---
-        case ev.MoverChosen(mover=mover):
-            return _with_step(state, replace(move_step(state), active=mover, stage="naval",
-                                             moved_triremes={}, moved_legions={}, battles=(),
-                                             losses=(), decided=(), centaurs_moved=False))
-        case ev.PeaceDeclared():
-            return _peace_declared(state, event)
-        case ev.PeaceDeclined(empire=emp):
-            return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, emp))
-        case ev.TriremesMoved():
-            return _triremes_moved(state, event)
-        case ev.LegionsMoved():
-            return _legions_moved(state, event)
-        case ev.BattleFought():
-            return _battle_fought(state, event)
-        case ev.UnitsLost():
-            return _units_lost(state, event)
-        case ev.OccupationsEnded():
-            return _occupations_ended(state, event)
-        case ev.Pillaged():
-            return _pillaged(state, event)
-        case ev.BuildingsOccupied(empire=emp, province=pid, spaces=spaces):
-            occupied = {**state.provinces[pid].occupied, **{sid: emp for sid in spaces}}
-            return _conquest_chosen(with_province(state, pid, occupied=occupied), pid)
-        case ev.MarkerOccupied(empire=emp, province=pid):
-            state = with_province(state, pid, marker_occupier=emp, marker_round=state.round)
-            return _conquest_chosen(state, pid)
-        case ev.ConquestHeld(province=pid):
-            return _conquest_chosen(state, pid)
-        case ev.ControlConverted():
-            return _control_converted(state, event)
-        case ev.CirceLegionPlaced(empire=emp, province=pid, space=sid):
-            return with_province(state, pid, circe={**state.provinces[pid].circe, sid: emp})
-        case ev.MoveTurnEnded(empire=emp):
-            return _in_move_step(state, active=None, done=(*move_step(state).done, emp))
-        case ev.CentaursStruck():
-            return _centaurs_struck(state, event)
-        # --- leadership ---
-        case ev.TitleClaimed():
-            return _title_claimed(state, event)
-        case ev.TitleTied():
-            return _title_tied(state, event)
-        # --- sandboxes ---
-        case ev.OutcomeFixed(outcome=outcome):
-            return replace(state, fixed=(*state.fixed, outcome))
-        case ev.FixedOutcomeUsed():
-            return _fixed_outcome_used(state, event)
-        case ev.FixedOutcomesCleared():
-            return replace(state, fixed=())
-        case _:
-            assert_never(event)
+    # one dict lookup instead of a match that tries each class in turn
+    return HANDLERS[type(event)](state, event)
 
 
 def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> GameState:
     """Fold events into a state, from the empty state unless one is given."""
     s = state if state is not None else GameState()
+    handlers = HANDLERS
     for e in events:
-        s = evolve(s, e)
+        s = handlers[type(e)](s, e)
     return s
 
 
@@ -180,12 +74,16 @@ def with_empire(state: GameState, empire: Empire, **changes: object) -> GameStat
 
 
 def round_start_control(state: GameState) -> dict[Empire, tuple[ProvinceId, ...]]:
-    return {emp: tuple(sorted(p for p, ps in state.provinces.items() if ps.controller == emp))
-            for emp in state.empires}
+    held: dict[Empire, list[ProvinceId]] = {emp: [] for emp in state.empires}
+    for pid, ps in state.provinces.items():  # one pass over the provinces, not one per empire
+        if ps.controller in held:
+            held[ps.controller].append(pid)
+    return {emp: tuple(sorted(pids)) for emp, pids in held.items()}
 
 
 # --- the game ------------------------------------------------------------------------------------------
 
+@handles(ev.GameCreated)
 def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
     rs = load_ruleset()
     board = e.board
@@ -251,6 +149,7 @@ def _place_setup(state: GameState, board: Board, setup: Setup) -> GameState:
     return with_empire(state, emp, tiles=(setup.hero,))
 
 
+@handles(ev.PositionLoaded)
 def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
     # the game's identity stays as GameCreated set it; everything else is the position's, its
     # empires, provinces and seas in the order a created game has them (the log sorts keys)
@@ -270,6 +169,7 @@ _INITIAL_STEPS: dict[str, type[Step]] = {
 }
 
 
+@handles(ev.PhaseBegan)
 def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
     state = replace(state, round=e.round, phase=e.phase, step=_INITIAL_STEPS[e.phase]())
     chosen = atlas.variant(state.options.setup)
@@ -285,25 +185,81 @@ def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
     return state
 
 
+@handles(ev.TilesDisplayed)
+def _tiles_displayed(state: GameState, e: ev.TilesDisplayed) -> GameState:
+    return replace(state, display=e.display)
+
+
+@handles(ev.LogUpgraded)
+def _log_upgraded(state: GameState, e: ev.LogUpgraded) -> GameState:
+    return state  # the log's format changed, not the game
+
+
+@handles(ev.SecretRevealed)
+def _secret_revealed(state: GameState, e: ev.SecretRevealed) -> GameState:
+    return replace(state, secret=e.secret)
+
+
+@handles(ev.KeysPublished)
+def _keys_published(state: GameState, e: ev.KeysPublished) -> GameState:
+    return state  # the kernel reads the keys from the log (mncore/trust.py)
+
+
+@handles(ev.BatchUndone)
+def _batch_undone(state: GameState, e: ev.BatchUndone) -> GameState:
+    return state  # the kernel's replay skips the events taken back (mncore/pbem.py)
+
+
+@handles(ev.Corrected)
+def _corrected(state: GameState, e: ev.Corrected) -> GameState:
+    return state  # the kernel's replay skips the events taken back (mncore/pbem.py)
+
+
+@handles(ev.UndoConsented)
+def _undo_consented(state: GameState, e: ev.UndoConsented) -> GameState:
+    return state  # the kernel reads consents from the log (mncore/pbem.py)
+
+
+@handles(ev.PaceSet)
+def _pace_set(state: GameState, e: ev.PaceSet) -> GameState:
+    return state  # the kernel reads the pace from the log (mncore/pbem.py)
+
+
+@handles(ev.StandingOrdersSet)
+def _standing_orders_set(state: GameState, e: ev.StandingOrdersSet) -> GameState:
+    return state  # the kernel reads standing orders from the log (mncore/pbem.py)
+
+
+@handles(ev.GameWon)
+def _game_won(state: GameState, e: ev.GameWon) -> GameState:
+    return replace(state, winner=Victory(empires=e.empires, condition=e.condition, round=state.round,
+                                         detail=e.detail))
+
+
 # --- collect -------------------------------------------------------------------------------------------
 
+@handles(ev.ResourcesCollected)
 def _resources_collected(state: GameState, e: ev.ResourcesCollected) -> GameState:
     return _gain_from_reserve(state, e.empire, e.gained)
 
 
 def _gain_from_reserve(state: GameState, empire: Empire, gained: dict[str, int]) -> GameState:
     """Tokens go behind the empire's screen: ordinary ones from the reserve, legendary from the pile."""
-    ordinary = {t: n for t, n in gained.items() if not t.startswith(LEGENDARY_PREFIX)}
-    pile = list(state.legendary_pile)
-    for t, n in gained.items():
-        if t.startswith(LEGENDARY_PREFIX):
-            for _ in range(n):
-                pile.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
+    ordinary, pile = gained, state.legendary_pile
+    if any(t.startswith(LEGENDARY_PREFIX) for t in gained):  # rare: the pile is copied only then
+        ordinary = {t: n for t, n in gained.items() if not t.startswith(LEGENDARY_PREFIX)}
+        left = list(pile)
+        for t, n in gained.items():
+            if t.startswith(LEGENDARY_PREFIX):
+                for _ in range(n):
+                    left.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
+        pile = tuple(left)
     es = state.empires[empire]
-    state = with_empire(state, empire, resources=bag_add(es.resources, gained))
-    return replace(state, supply=bag_sub(state.supply, ordinary), legendary_pile=tuple(pile))
+    empires = {**state.empires, empire: replace(es, resources=bag_add(es.resources, gained))}
+    return replace(state, empires=empires, supply=bag_sub(state.supply, ordinary), legendary_pile=pile)
 
 
+@handles(ev.LegendaryBonusTaken)
 def _legendary_bonus_taken(state: GameState, e: ev.LegendaryBonusTaken) -> GameState:
     step = collect_step(state)
     left = tuple(c for c in step.legendary_choices if c != (e.empire, e.province))
@@ -311,14 +267,26 @@ def _legendary_bonus_taken(state: GameState, e: ev.LegendaryBonusTaken) -> GameS
     return _with_step(state, replace(step, legendary_choices=left))
 
 
+@handles(ev.ColossusCommodityTaken)
 def _colossus_commodity_taken(state: GameState, e: ev.ColossusCommodityTaken) -> GameState:
     step = collect_step(state)
     state = _gain_from_reserve(state, e.empire, {e.commodity: 1})
     return _with_step(state, replace(step, colossus=tuple(x for x in step.colossus if x != e.empire)))
 
 
+@handles(ev.LegendaryPileReshuffled)
+def _legendary_pile_reshuffled(state: GameState, e: ev.LegendaryPileReshuffled) -> GameState:
+    return replace(state, legendary_pile=tuple(sorted(state.legendary_discard)), legendary_discard=())
+
+
+@handles(ev.CollectChoicesOpened)
+def _collect_choices_opened(state: GameState, e: ev.CollectChoicesOpened) -> GameState:
+    return _with_step(state, CollectStep(legendary_choices=e.legendary, colossus=e.colossus))
+
+
 # --- trade ---------------------------------------------------------------------------------------------
 
+@handles(ev.ExchangeMarkerPlayed)
 def _exchange_marker_played(state: GameState, e: ev.ExchangeMarkerPlayed) -> GameState:
     # all played: they are all available again (2.1)
     played = (*state.exchange_played, e.marker)
@@ -327,6 +295,7 @@ def _exchange_marker_played(state: GameState, e: ev.ExchangeMarkerPlayed) -> Gam
                    step=replace(trade_step(state), value=e.value))
 
 
+@handles(ev.ResourcesOffered)
 def _resources_offered(state: GameState, e: ev.ResourcesOffered) -> GameState:
     step = trade_step(state)
     es = state.empires[e.empire]
@@ -335,6 +304,7 @@ def _resources_offered(state: GameState, e: ev.ResourcesOffered) -> GameState:
                                      offered={**step.offered, e.empire: e.count}))
 
 
+@handles(ev.ResourceClaimed)
 def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
     step = trade_step(state)
     one = {e.token: 1}
@@ -345,6 +315,7 @@ def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
         claimant=e.source))
 
 
+@handles(ev.ForeignCommodityClaimed)
 def _foreign_claimed(state: GameState, e: ev.ForeignCommodityClaimed) -> GameState:
     """The Punic War: the commodity goes to the claimant's claims; the opponent discards (if it has an
     offered resource left) and claims next (ruling R62)."""
@@ -358,6 +329,7 @@ def _foreign_claimed(state: GameState, e: ev.ForeignCommodityClaimed) -> GameSta
         claimant=other, discarding=other if step.offers.get(other) else None))
 
 
+@handles(ev.OfferDiscarded)
 def _offer_discarded(state: GameState, e: ev.OfferDiscarded) -> GameState:
     """The discarded token leaves the offer for the reserves (the legendary discard for a legendary one)."""
     step = trade_step(state)
@@ -368,6 +340,14 @@ def _offer_discarded(state: GameState, e: ev.OfferDiscarded) -> GameState:
     return _spend(state, e.empire, one)
 
 
+@handles(ev.ForeignCommodityDrawn)
+def _foreign_drawn(state: GameState, e: ev.ForeignCommodityDrawn) -> GameState:
+    pile = list(state.legendary_pile)
+    pile.remove(e.commodity)
+    return replace(state, legendary_pile=tuple(pile), foreign_trade=(*state.foreign_trade, e.commodity))
+
+
+@handles(ev.TradingEnded)
 def _trading_ended(state: GameState, e: ev.TradingEnded) -> GameState:
     step = trade_step(state)
     for emp in sorted(set(e.returned) | set(e.stored)):
@@ -376,6 +356,7 @@ def _trading_ended(state: GameState, e: ev.TradingEnded) -> GameState:
     return _with_step(state, replace(step, offers={}, claimed={}, claimant=None, over=True))
 
 
+@handles(ev.ResourceGiven)
 def _resource_given(state: GameState, e: ev.ResourceGiven) -> GameState:
     step = trade_step(state)
     one = {e.token: 1}
@@ -385,17 +366,30 @@ def _resource_given(state: GameState, e: ev.ResourceGiven) -> GameState:
     return _with_step(state, replace(step, gifts=(*step.gifts, gift)))
 
 
+@handles(ev.TradeOpened)
+def _trade_opened(state: GameState, e: ev.TradeOpened) -> GameState:
+    return _with_step(state, replace(trade_step(state), participants=e.participants, opener=e.opener))
+
+
+@handles(ev.OffersRevealed)
+def _offers_revealed(state: GameState, e: ev.OffersRevealed) -> GameState:
+    step = trade_step(state)
+    return _with_step(state, replace(step, revealed=True, claimant=step.opener))
+
+
 # --- build ---------------------------------------------------------------------------------------------
 
 def _spend(state: GameState, empire: Empire, paid: dict[str, int]) -> GameState:
     """Tokens leave the empire: ordinary ones to the reserves, legendary ones to the discard (3.0)."""
     es = state.empires[empire]
-    ordinary = {t: n for t, n in paid.items() if not t.startswith(LEGENDARY_PREFIX)}
-    legendary = tuple(t.removeprefix(LEGENDARY_PREFIX) for t in sorted(paid)
-                      if t.startswith(LEGENDARY_PREFIX) for _ in range(paid[t]))
-    state = with_empire(state, empire, resources=bag_sub(es.resources, paid))
-    return replace(state, supply=bag_add(state.supply, ordinary),
-                   legendary_discard=(*state.legendary_discard, *legendary))
+    ordinary, discard = paid, state.legendary_discard
+    if any(t.startswith(LEGENDARY_PREFIX) for t in paid):  # rare: the discard grows only then
+        ordinary = {t: n for t, n in paid.items() if not t.startswith(LEGENDARY_PREFIX)}
+        discard = (*discard, *(t.removeprefix(LEGENDARY_PREFIX) for t in sorted(paid)  # type: ignore[arg-type]
+                               if t.startswith(LEGENDARY_PREFIX) for _ in range(paid[t])))
+    empires = {**state.empires, empire: replace(es, resources=bag_sub(es.resources, paid))}
+    return replace(state, empires=empires, supply=bag_add(state.supply, ordinary),
+                   legendary_discard=discard)
 
 
 def _counted_build(state: GameState, empire: Empire, paid: dict[str, int],
@@ -407,11 +401,13 @@ def _counted_build(state: GameState, empire: Empire, paid: dict[str, int],
     return _with_step(state, replace(step, builds=step.builds + 1))
 
 
+@handles(ev.ControlBuilt)
 def _control_built(state: GameState, e: ev.ControlBuilt) -> GameState:
     state = with_province(state, e.province, controller=e.empire)
     return _counted_build(state, e.empire, e.paid, e.power)
 
 
+@handles(ev.UnitBuilt)
 def _unit_built(state: GameState, e: ev.UnitBuilt) -> GameState:
     if e.kind == "trireme":
         here = state.seas[e.place]
@@ -426,13 +422,21 @@ def _unit_built(state: GameState, e: ev.UnitBuilt) -> GameState:
     return _counted_build(state, e.empire, e.paid, e.power)
 
 
+@handles(ev.BuildingBuilt)
 def _building_built(state: GameState, e: ev.BuildingBuilt) -> GameState:
     buildings = state.provinces[e.province].buildings
     state = with_province(state, e.province, buildings={**buildings, e.space: e.kind})
-    return _counted_build(state, e.empire, e.paid, None)
+    return _counted_build(state, e.empire, e.paid, e.power)
 
 
+def _used_discounts(state: GameState, e: ev.TileGained) -> GameState:
+    es = state.empires[e.empire]
+    return with_empire(state, e.empire, used=(*es.used, *e.discounts)) if e.discounts else state
+
+
+@handles(ev.TileGained)
 def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
+    state = _used_discounts(state, e)  # once-a-round discounts are spent (10.jason)
     es = state.empires[e.empire]
     state = with_empire(state, e.empire, tiles=(*es.tiles, e.tile),
                         copied=e.copied if e.copied is not None else es.copied)
@@ -442,6 +446,34 @@ def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
         step = build_step(state)
         state = _with_step(state, replace(step, recruited=(*step.recruited, e.empire)))
     return state
+
+
+@handles(ev.BuilderChosen)
+def _builder_chosen(state: GameState, e: ev.BuilderChosen) -> GameState:
+    return _with_step(state, replace(build_step(state), active=e.builder))
+
+
+@handles(ev.BuildTurnEnded)
+def _build_turn_ended(state: GameState, e: ev.BuildTurnEnded) -> GameState:
+    step = build_step(state)
+    return _with_step(state, replace(step, active=None, done=(*step.done, e.empire)))
+
+
+@handles(ev.StorageChosen)
+def _storage_chosen(state: GameState, e: ev.StorageChosen) -> GameState:
+    step = build_step(state)
+    return _with_step(state, replace(step, kept={**step.kept, e.empire: e.keep}))
+
+
+@handles(ev.ResourcesDiscarded)
+def _resources_discarded(state: GameState, e: ev.ResourcesDiscarded) -> GameState:
+    return _spend(state, e.empire, e.discarded)
+
+
+@handles(ev.TilesTurnedUp)
+def _tiles_turned_up(state: GameState, e: ev.TilesTurnedUp) -> GameState:
+    return replace(state, display=tuple(replace(d, face_up=True) if d.tile in e.tiles else d
+                                        for d in state.display))
 
 
 # --- move ----------------------------------------------------------------------------------------------
@@ -458,6 +490,19 @@ def _legions_plus(ps: ProvinceState, emp: Empire, n: int) -> dict[Empire, int]:
     return {e: c for e, c in legions.items() if c > 0}
 
 
+@handles(ev.MoverChosen)
+def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
+    return _with_step(state, replace(move_step(state), active=e.mover, stage="naval", moved_triremes={},
+                                     moved_legions={}, battles=(), losses=(), decided=(),
+                                     centaurs_moved=False))
+
+
+@handles(ev.PeaceDeclined)
+def _peace_declined(state: GameState, e: ev.PeaceDeclined) -> GameState:
+    return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
+
+
+@handles(ev.PeaceDeclared)
 def _peace_declared(state: GameState, e: ev.PeaceDeclared) -> GameState:
     home = sum(e.returned.values())
     for pid, n in e.returned.items():
@@ -472,6 +517,7 @@ def _peace_declared(state: GameState, e: ev.PeaceDeclared) -> GameState:
     return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
 
 
+@handles(ev.CentaursBuilt)
 def _centaurs_built(state: GameState, e: ev.CentaursBuilt) -> GameState:
     ps = state.provinces[e.province]
     state = with_province(state, e.province, legions=_legions_plus(ps, e.empire, 1))
@@ -479,11 +525,13 @@ def _centaurs_built(state: GameState, e: ev.CentaursBuilt) -> GameState:
     return with_empire(state, e.empire, centaurs=e.province)
 
 
+@handles(ev.CentaursStruck)
 def _centaurs_struck(state: GameState, e: ev.CentaursStruck) -> GameState:
     ps = state.provinces[e.place]
     return with_province(state, e.place, legions=_legions_plus(ps, e.opponent, -1))
 
 
+@handles(ev.TriremesMoved)
 def _triremes_moved(state: GameState, e: ev.TriremesMoved) -> GameState:
     seas = dict(state.seas)
     src = {**seas[e.from_sea], e.empire: seas[e.from_sea].get(e.empire, 0) - e.count}
@@ -494,6 +542,7 @@ def _triremes_moved(state: GameState, e: ev.TriremesMoved) -> GameState:
     return _in_move_step(state, moved_triremes={**moved, e.to_sea: moved.get(e.to_sea, 0) + e.count})
 
 
+@handles(ev.LegionsMoved)
 def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
     src = state.provinces[e.from_province]
     state = with_province(state, e.from_province, legions=_legions_plus(src, e.empire, -e.count))
@@ -507,6 +556,7 @@ def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
                          moved_legions={**moved, e.to_province: moved.get(e.to_province, 0) + e.count})
 
 
+@handles(ev.BattleFought)
 def _battle_fought(state: GameState, e: ev.BattleFought) -> GameState:
     step = move_step(state)
     owed = tuple(Loss(empire=emp, place=e.place, hits=n) for emp, n in sorted(e.losses.items()) if n)
@@ -514,6 +564,7 @@ def _battle_fought(state: GameState, e: ev.BattleFought) -> GameState:
                          battles=(*step.battles, e.place), losses=(*step.losses, *owed))
 
 
+@handles(ev.UnitsLost)
 def _units_lost(state: GameState, e: ev.UnitsLost) -> GameState:
     if e.triremes:
         sea = state.seas[e.place]
@@ -530,6 +581,7 @@ def _units_lost(state: GameState, e: ev.UnitsLost) -> GameState:
     return _in_move_step(state, losses=losses)
 
 
+@handles(ev.OccupationsEnded)
 def _occupations_ended(state: GameState, e: ev.OccupationsEnded) -> GameState:
     ps = state.provinces[e.province]
     return with_province(
@@ -539,20 +591,13 @@ def _occupations_ended(state: GameState, e: ev.OccupationsEnded) -> GameState:
         marker_occupier=None if e.marker else ps.marker_occupier)
 
 
+@handles(ev.Pillaged)
 def _pillaged(state: GameState, e: ev.Pillaged) -> GameState:
     ps = state.provinces[e.province]
     state = with_province(state, e.province,
                           buildings={s: k for s, k in ps.buildings.items() if s != e.space},
                           occupied={s: emp for s, emp in ps.occupied.items() if s != e.space})
-    ordinary = {t: n for t, n in e.gained.items() if not t.startswith(LEGENDARY_PREFIX)}
-    pile = list(state.legendary_pile)
-    for t, n in e.gained.items():
-        if t.startswith(LEGENDARY_PREFIX):
-            for _ in range(n):
-                pile.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
-    es = state.empires[e.empire]
-    state = with_empire(state, e.empire, resources=bag_add(es.resources, e.gained))
-    state = replace(state, supply=bag_sub(state.supply, ordinary), legendary_pile=tuple(pile))
+    state = _gain_from_reserve(state, e.empire, e.gained)
     return _conquest_chosen(state, e.province)
 
 
@@ -560,6 +605,34 @@ def _conquest_chosen(state: GameState, pid: ProvinceId) -> GameState:
     return _in_move_step(state, decided=(*move_step(state).decided, pid))
 
 
+@handles(ev.BuildingsOccupied)
+def _buildings_occupied(state: GameState, e: ev.BuildingsOccupied) -> GameState:
+    occupied = {**state.provinces[e.province].occupied, **{sid: e.empire for sid in e.spaces}}
+    return _conquest_chosen(with_province(state, e.province, occupied=occupied), e.province)
+
+
+@handles(ev.MarkerOccupied)
+def _marker_occupied(state: GameState, e: ev.MarkerOccupied) -> GameState:
+    state = with_province(state, e.province, marker_occupier=e.empire, marker_round=state.round)
+    return _conquest_chosen(state, e.province)
+
+
+@handles(ev.ConquestHeld)
+def _conquest_held(state: GameState, e: ev.ConquestHeld) -> GameState:
+    return _conquest_chosen(state, e.province)
+
+
+@handles(ev.CirceLegionPlaced)
+def _circe_legion_placed(state: GameState, e: ev.CirceLegionPlaced) -> GameState:
+    return with_province(state, e.province, circe={**state.provinces[e.province].circe, e.space: e.empire})
+
+
+@handles(ev.MoveTurnEnded)
+def _move_turn_ended(state: GameState, e: ev.MoveTurnEnded) -> GameState:
+    return _in_move_step(state, active=None, done=(*move_step(state).done, e.empire))
+
+
+@handles(ev.ControlConverted)
 def _control_converted(state: GameState, e: ev.ControlConverted) -> GameState:
     ps = state.provinces[e.province]
     state = with_province(state, e.province, controller=e.empire if e.replaced else None,
@@ -582,12 +655,14 @@ def _converting(state: GameState, empire: Empire) -> tuple[TileId, ...]:
 
 # --- leadership ----------------------------------------------------------------------------------------
 
+@handles(ev.TitleTied)
 def _title_tied(state: GameState, e: ev.TitleTied) -> GameState:
     step = state.step if isinstance(state.step, LeadershipStep) else LeadershipStep()
     tie = TitleTie(track=e.track, holder=e.holder, tied=e.tied)
     return replace(state, step=replace(step, ties=(*step.ties, tie)))
 
 
+@handles(ev.TitleClaimed)
 def _title_claimed(state: GameState, e: ev.TitleClaimed) -> GameState:
     if e.track == "trade" and e.empire != state.exchange_holder:
         # a new Trade Leader takes possession of all three markers (2.1)
@@ -600,8 +675,176 @@ def _title_claimed(state: GameState, e: ev.TitleClaimed) -> GameState:
 
 # --- sandboxes -----------------------------------------------------------------------------------------
 
+@handles(ev.FixedOutcomeUsed)
 def _fixed_outcome_used(state: GameState, e: ev.FixedOutcomeUsed) -> GameState:
     if not e.queued:  # fixed by the order itself: nothing was waiting
         return state
     i = state.fixed.index(e.outcome)
     return replace(state, fixed=state.fixed[:i] + state.fixed[i + 1:])
+
+
+@handles(ev.OutcomeFixed)
+def _outcome_fixed(state: GameState, e: ev.OutcomeFixed) -> GameState:
+    return replace(state, fixed=(*state.fixed, e.outcome))
+
+
+@handles(ev.FixedOutcomesCleared)
+def _fixed_outcomes_cleared(state: GameState, e: ev.FixedOutcomesCleared) -> GameState:
+    return replace(state, fixed=())
+
+
+# --- the Legendary City expansions ------------------------------------------------------------------------
+
+def _cities(state: GameState) -> CitiesState:
+    return state.cities or CitiesState()
+
+
+def _with_cities(state: GameState, **changes: object) -> GameState:
+    return replace(state, cities=replace(_cities(state), **changes))
+
+
+def _without(cards: tuple[str, ...], gone: Iterable[str]) -> tuple[str, ...]:
+    """cards with each of gone removed once."""
+    left = list(cards)
+    for card in gone:
+        left.remove(card)
+    return tuple(left)
+
+
+def _with_hand(state: GameState, empire: Empire, hand: tuple[str, ...]) -> GameState:
+    hands = {**_cities(state).hands, empire: hand}
+    return _with_cities(state, hands={e: h for e, h in hands.items() if h})
+
+
+def _with_draw(state: GameState, **changes: object) -> GameState:
+    draws = _cities(state).draws
+    return _with_cities(state, draws=(replace(draws[0], **changes), *draws[1:]))
+
+
+@handles(ev.CitiesSetUp)
+def _cities_set_up(state: GameState, e: ev.CitiesSetUp) -> GameState:
+    return replace(state, cities=CitiesState(expansions=e.expansions, objectives=e.objectives, decks=dict(e.decks)))
+
+
+@handles(ev.ObjectiveFulfilled)
+def _objective_fulfilled(state: GameState, e: ev.ObjectiveFulfilled) -> GameState:
+    from mncore.rulesets.empires.cities import objective_info
+    cs = _cities(state)
+    draw = CardDraw(drawer=e.empire, objective=e.objective, deck=objective_info(e.objective)[0].id)
+    draws = (*cs.draws, draw) if e.draws else cs.draws
+    return _with_cities(state, fulfilled={**cs.fulfilled, e.objective: e.empire}, draws=draws)
+
+
+@handles(ev.BonusCardsDrawn)
+def _bonus_cards_drawn(state: GameState, e: ev.BonusCardsDrawn) -> GameState:
+    decks = _cities(state).decks
+    state = _with_cities(state, decks={**decks, e.deck: _without(decks[e.deck], e.cards)})
+    return _with_draw(state, count=e.count, holder=e.empire, hand=e.cards)
+
+
+@handles(ev.BonusCardKept)
+def _bonus_card_kept(state: GameState, e: ev.BonusCardKept) -> GameState:
+    state = _with_hand(state, e.empire, (*_cities(state).hands.get(e.empire, ()), e.card))
+    draw = _cities(state).draws[0]
+    hand = _without(draw.hand, [e.card])
+    if not hand:  # every card drawn is taken: the draw is over
+        return _with_cities(state, draws=_cities(state).draws[1:])
+    return _with_draw(state, hand=hand, received=(*draw.received, e.empire))
+
+
+@handles(ev.BonusCardsDiscarded)
+def _bonus_cards_discarded(state: GameState, e: ev.BonusCardsDiscarded) -> GameState:
+    cs = _cities(state)
+    return _with_cities(state, discard=(*cs.discard, *e.cards), draws=cs.draws[1:])
+
+
+@handles(ev.DiscardCardDrawn)
+def _discard_card_drawn(state: GameState, e: ev.DiscardCardDrawn) -> GameState:
+    state = _with_cities(state, discard=_without(_cities(state).discard, [e.card]))
+    state = with_empire(state, e.empire, used=(*state.empires[e.empire].used, e.tile))
+    return _with_hand(state, e.empire, (*_cities(state).hands.get(e.empire, ()), e.card))
+
+
+@handles(ev.BonusCardPlayed)
+def _bonus_card_played(state: GameState, e: ev.BonusCardPlayed) -> GameState:
+    played = (e.played, e.played) if e.as_card is not None else (e.played,)
+    state = _with_hand(state, e.empire, _without(_cities(state).hands.get(e.empire, ()), played))
+    return _with_cities(state, discard=(*_cities(state).discard, *played))
+
+
+@handles(ev.TriremeSunk)
+def _trireme_sunk(state: GameState, e: ev.TriremeSunk) -> GameState:
+    sea = state.seas[e.sea]
+    left = {**sea, e.owner: sea.get(e.owner, 0) - 1}
+    return replace(state, seas={**state.seas, e.sea: {k: n for k, n in left.items() if n > 0}})
+
+
+@handles(ev.BuildingDestroyed)
+def _building_destroyed(state: GameState, e: ev.BuildingDestroyed) -> GameState:
+    ps = state.provinces[e.province]
+    return with_province(state, e.province, buildings={s: k for s, k in ps.buildings.items() if s != e.space},
+                         occupied={s: emp for s, emp in ps.occupied.items() if s != e.space})
+
+
+@handles(ev.TollPaid)
+def _toll_paid(state: GameState, e: ev.TollPaid) -> GameState:
+    payer, payee = state.empires[e.empire], state.empires[e.to]
+    state = with_empire(state, e.empire, resources=bag_sub(payer.resources, {"coin": 1}))
+    return with_empire(state, e.to, resources=bag_add(payee.resources, {"coin": 1}))
+
+
+@handles(ev.FreeTriremeBuilt)
+def _free_trireme_built(state: GameState, e: ev.FreeTriremeBuilt) -> GameState:
+    here = state.seas[e.sea]
+    state = replace(state, seas={**state.seas, e.sea: {**here, e.empire: here.get(e.empire, 0) + 1}})
+    return _with_cities(state, launched=(*_cities(state).launched, e.tile))
+
+
+@handles(ev.OfferChanged)
+def _offer_changed(state: GameState, e: ev.OfferChanged) -> GameState:
+    es = state.empires[e.empire]
+    state = with_empire(state, e.empire, resources=bag_sub(bag_add(es.resources, e.returned), e.offer))
+    step = trade_step(state)
+    return _with_step(state, replace(step, offers={**step.offers, e.empire: e.offer}))
+
+
+@handles(ev.ResourceForced)
+def _resource_forced(state: GameState, e: ev.ResourceForced) -> GameState:
+    step = trade_step(state)
+    one = {e.token: 1}
+    return _with_step(state, replace(
+        step, offers={**step.offers, e.empire: bag_sub(step.offers.get(e.empire, {}), one)},
+        claimed={**step.claimed, e.to: bag_add(step.claimed.get(e.to, {}), one)}))
+
+
+@handles(ev.BonusCardsPassed)
+def _bonus_cards_passed(state: GameState, e: ev.BonusCardsPassed) -> GameState:
+    return _with_draw(state, holder=e.to)
+
+
+@handles(ev.LeaderBoosted)
+def _leader_boosted(state: GameState, e: ev.LeaderBoosted) -> GameState:
+    boost = Boost(empire=e.empire, track=e.track, amount=e.amount, round=e.round)
+    return _with_cities(state, boosts=(*_cities(state).boosts, boost))
+
+
+@handles(ev.ProvinceShielded)
+def _province_shielded(state: GameState, e: ev.ProvinceShielded) -> GameState:
+    return _with_cities(state, shields=(*_cities(state).shields, Shield(province=e.province, round=e.round)))
+
+
+@handles(ev.ProvinceOpened)
+def _province_opened(state: GameState, e: ev.ProvinceOpened) -> GameState:
+    opened = Opened(empire=e.empire, province=e.province, round=e.round)
+    return _with_cities(state, opened=(*_cities(state).opened, opened))
+
+
+@handles(ev.HalicarnassusPlaced)
+def _halicarnassus_placed(state: GameState, e: ev.HalicarnassusPlaced) -> GameState:
+    return _with_cities(state, halicarnassus=e.province)
+
+
+@handles(ev.DiscardsTaken)
+def _discards_taken(state: GameState, e: ev.DiscardsTaken) -> GameState:
+    state = with_empire(state, e.empire, resources=bag_add(state.empires[e.empire].resources, e.taken))
+    return replace(state, supply=bag_sub(state.supply, e.taken))

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from mncore.rulesets.empires import events as ev
+from mncore.host import DefaultOrders, ForcedOrders, OrderBatch, StandingOrder
 from mncore.rulesets.empires.commands import AnyCommand, Order, SignedOrders, decode_command
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.evolve import replay
@@ -100,8 +101,10 @@ def _command_text(command: str | None, viewer: Empire | None = None) -> str:
         # the redaction boundary leaves out a command whose hidden parts viewer may not read
         return "(not shown: it holds choices hidden from you)" if viewer else "(no command recorded)"
     cmd: AnyCommand = decode_command(command)
-    if isinstance(cmd, SignedOrders):
-        return "; ".join(cmd.orders)  # its batch is recorded as the signer's
+    if isinstance(cmd, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders):
+        return "; ".join(cmd.orders)  # a block or batch of lines (signed: recorded as the signer's)
+    if isinstance(cmd, StandingOrder):
+        return cmd.order
     if isinstance(cmd, Order):
         return format_order(cmd)
     return f"{type(cmd).__name__} (the host)"

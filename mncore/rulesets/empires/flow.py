@@ -11,7 +11,7 @@ from mncore.rulesets.empires.commands import (BuildCommand, CollectCommand, Lead
                                               TradeCommand)
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.ids import PHASES, Empire, Phase
-from mncore.rulesets.empires.rules import build, collect, leadership, military, sandbox, trade
+from mncore.rulesets.empires.rules import build, cards, collect, leadership, military, sandbox, trade
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.state import GameState
 
@@ -61,10 +61,12 @@ def decide_order(state: GameState, order: PhaseOrder, rng: Rng) -> list[ev.AnyEv
 
 
 def pending(state: GameState) -> list[Pending]:
-    """Every decision the game is waiting for now (several at once for simultaneous ones)."""
+    """Every decision the game is waiting for now (several at once for simultaneous ones); an
+    expansion's draw-and-pass or miniature to place comes before the phase's own (ruling R200)."""
     if state.winner is not None or state.board is None:
         return []
-    return list(rules_for(state.phase).pending(state))
+    first = cards.pending(state) if state.cities is not None else []
+    return first or list(rules_for(state.phase).pending(state))
 
 
 def public_pending(state: GameState) -> list[Pending]:
@@ -90,7 +92,10 @@ def options(state: GameState, empire: Empire) -> list[Option]:
     """
     if state.winner is not None or state.board is None:
         return []
-    return list(rules_for(state.phase).options(state, empire)) + sandbox.options(state, empire)
+    if state.cities is not None and cards.pending(state):
+        return cards.draw_options(state, empire)  # nothing else until it is settled (ruling R200)
+    played = cards.play_options(state, empire) if state.cities is not None else []
+    return list(rules_for(state.phase).options(state, empire)) + played + sandbox.options(state, empire)
 
 
 def next_phase(state: GameState) -> tuple[int, Phase]:
@@ -111,6 +116,9 @@ def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.
             return out, state
         closing = list(rules_for(state.phase).end(state, rng))
         state = replay(closing, state)
+        if state.cities is not None and state.winner is None:  # powers that act as a phase closes
+            after = cards.phase_closed(state, closing)
+            state, closing = replay(after, state), closing + after
         out += closing
         if state.winner is not None:
             return out, state
@@ -119,6 +127,9 @@ def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.
         state = replay(began, state)
         opening = list(rules_for(phase).begin(state, rng, replay))
         state = replay(opening, state)
+        if state.cities is not None:  # powers that draw from the discard pile as their phase begins
+            drawn = cards.phase_draws(state, rng)
+            state, opening = replay(drawn, state), opening + drawn
         out += began + opening
     raise RuntimeError("the game did not settle: a phase ends without ever waiting for a decision")
 

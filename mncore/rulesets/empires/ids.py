@@ -38,9 +38,18 @@ TileId = Literal[
     "atlas", "chiron",  # the Atlas expansion's Atlantean heroes with a text (atlas-expansion.md)
     # the four other Atlantean heroes, whose texts we lack: slots an owner may fill (docs/tiles.md, R54)
     "atlantean-2", "atlantean-3", "atlantean-4", "atlantean-5",
+    # the Legendary City expansions (data/expansions/*.toml)
+    "adonis", "croesus", "imhotep", "moses", "solomon", "halicarnassus",
+    "archimedes", "dido", "jason", "midas", "minos", "ptolemy",
 ]
 TILE_IDS: tuple[TileId, ...] = get_args(TileId)
 OWNER_TILE_IDS: tuple[TileId, ...] = ("atlantean-2", "atlantean-3", "atlantean-4", "atlantean-5")
+
+# The Legendary City expansions (atlas 'LEGENDARY CITIES'): each brings tiles, objectives and a deck.
+Expansion = Literal["troia", "ierusalem", "syracusae"]
+EXPANSIONS: tuple[Expansion, ...] = get_args(Expansion)
+# A Bonus Card's id, as its expansion's data names it ("poseidon", "fortune-tellers").
+CardId = str
 
 ProvinceId = str
 SeaId = str

@@ -25,6 +25,7 @@ from mncore.rulesets.empires.ids import (COIN, COMMODITIES, Commodity, Empire, c
                                           is_legendary)
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub, bag_total
+from mncore.rulesets.empires.state import CitiesState  # the Legendary City expansions
 from mncore.rulesets.empires.positioncheck import holdings, place_name, validate_position
 
 # Fields of GameState that are the game's identity, options or randomness: never part of a position
@@ -265,7 +266,32 @@ def _derived_defaults(state: GameState, doc: dict[str, Any]) -> GameState:
         state = replace(state, round_start_control=controlled(state))
     if "exchange_holder" not in doc:
         state = replace(state, exchange_holder=state.titles.get("trade"))
+    from mncore.rulesets.empires.cities import available
+    if state.cities is not None and set(state.cities.expansions) <= set(available()):
+        state = replace(state, cities=default_cities(state.cities, doc.get("cities", {})))
     return state
+
+
+def default_cities(cs: CitiesState, doc: dict[str, Any]) -> CitiesState:
+    """The expansions' defaults: every Objective tile of one expansion, each deck less the cards held,
+    discarded or being passed (lc.2)."""
+    from mncore.rulesets.empires.cities import load_city
+    if "objectives" not in doc and len(cs.expansions) == 1:
+        cs = replace(cs, objectives=tuple(o.id for o in load_city(cs.expansions[0]).objectives))
+    if "decks" not in doc:
+        out = Counter([c for h in cs.hands.values() for c in h] + list(cs.discard)
+                      + [c for d in cs.draws for c in d.hand])
+        decks = {}
+        for x in cs.expansions:
+            left = []
+            for c in load_city(x).deck_cards():
+                if out[c]:
+                    out[c] -= 1
+                else:
+                    left.append(c)
+            decks[x] = tuple(left)
+        cs = replace(cs, decks=decks)
+    return cs
 
 
 # --- defaults computed from the rest of the position ----------------------------------------------------
@@ -329,6 +355,23 @@ def _for_viewer(doc: dict[str, Any], state: GameState, viewer: Empire) -> dict[s
     if "fixed" in doc:
         out["fixed"] = [{k: v for k, v in f.items() if k != "commodity"} if f.get("kind") == "legendary"
                         else f for f in doc["fixed"]]
+    if isinstance(doc.get("cities"), dict):
+        out["cities"] = _cities_for_viewer(doc["cities"], viewer)
+    return out
+
+
+def _cities_for_viewer(cities: dict[str, Any], viewer: Empire) -> dict[str, Any]:
+    """Decks and the discard pile as sizes, others' hands as counts, a passed hand for its holder only."""
+    out = dict(cities)
+    if "decks" in cities:
+        out["decks"] = {x: len(cards) for x, cards in cities["decks"].items()}
+    if "discard" in cities:
+        out["discard"] = len(cities["discard"])
+    if "hands" in cities:
+        out["hands"] = {e: (h if e == viewer else len(h)) for e, h in cities["hands"].items()}
+    if "draws" in cities:
+        out["draws"] = [d if d.get("holder") == viewer else {**d, "hand": len(d.get("hand", []))}
+                        for d in cities["draws"]]
     return out
 
 

@@ -26,6 +26,29 @@ def validate_position(state: GameState, explicit_supply: bool = False) -> list[s
                   _check_leadership, _check_step):
         problems += check(state)
     problems += _check_resources(state, explicit_supply)
+    return problems + _check_cities(state)
+
+
+def _check_cities(state: GameState) -> list[str]:
+    """The expansions in play are shipped; objectives and cards are theirs; draws name empires in play."""
+    from mncore.rulesets.empires.cities import available, load_city
+    cs = state.cities
+    if cs is None:
+        return []
+    missing = [x for x in cs.expansions if x not in available()]
+    if missing:
+        return [f"cities.expansions: {', '.join(missing)} is not available (available: {', '.join(available())})"]
+    cards = {c.id for x in cs.expansions for c in load_city(x).cards}
+    objectives = {o.id for x in cs.expansions for o in load_city(x).objectives}
+    problems = [f"cities.objectives: {o} is not an Objective of the expansions in play"
+                for o in (*cs.objectives, *cs.fulfilled) if o not in objectives]
+    held = [("hands", c) for h in cs.hands.values() for c in h] + [("discard", c) for c in cs.discard]
+    held += [("decks", c) for d in cs.decks.values() for c in d] + [("draws", c) for d in cs.draws for c in d.hand]
+    problems += [f"cities.{where}: {c} is not a Bonus Card of the expansions in play" for where, c in held
+                 if c not in cards]
+    problems += [f"cities.hands: {e} is not in this game" for e in cs.hands if e not in state.empires]
+    problems += [f"cities.draws: {e} is not in this game" for d in cs.draws
+                 for e in (d.drawer, d.holder, *d.received) if e is not None and e not in state.empires]
     return problems
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, Track
-from mncore.rulesets.empires.ruleset import load_ruleset, tile
+from mncore.rulesets.empires.ruleset import load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import GameState, ProvinceState
 
 
@@ -46,11 +46,28 @@ def level(state: GameState, empire: Empire, track: Track) -> int:
     The count wins over a printed figure that disagrees with it (ruling R37).
     """
     if track == "military":
-        base = sum(unit_count(state, empire).values())
+        base = sum(unit_count(state, empire).values()) - greek_fire(state, empire)
     else:
         kinds = track_buildings(track)
         base = sum(1 for _, _, k in held_buildings(state, empire) if k in kinds)
-    return base + bonus(state, empire, track)
+    return base + bonus(state, empire, track) + boost(state, empire, track)
+
+
+def greek_fire(state: GameState, empire: Empire) -> int:
+    """1 while the empire's Greek Fire trireme is on the board: it does not count on Military (R214)."""
+    if state.cities is None:
+        return 0
+    tiles = {t.id for t in tiles_at(load_ruleset(), "greek_fire")}
+    built = tiles & set(state.cities.launched) & set(state.empires[empire].tiles)
+    return 1 if built and unit_count(state, empire)["trireme"] > 0 else 0
+
+
+def boost(state: GameState, empire: Empire, track: Track) -> int:
+    """Bonus Cards' leader bonuses that last until the end of the round (Horus)."""
+    if state.cities is None:
+        return 0
+    return sum(b.amount for b in state.cities.boosts
+               if b.empire == empire and b.track == track and b.round == state.round)
 
 
 def tracks(state: GameState) -> dict[Empire, dict[Track, int]]:
@@ -64,6 +81,8 @@ def track_composition(state: GameState, empire: Empire, track: Track) -> dict[st
     out: dict[str, int] = {}
     if track == "military":
         out.update({k: v for k, v in unit_count(state, empire).items() if v})
+        if greek_fire(state, empire):
+            out["greek fire trireme"] = -1
     else:
         for _, _, k in held_buildings(state, empire):
             if k in track_buildings(track):
@@ -73,6 +92,8 @@ def track_composition(state: GameState, empire: Empire, track: Track) -> dict[st
         b = tile(rs, t).bonus.on(track)
         if b:
             out[t] = b
+    if boost(state, empire, track):
+        out["bonus cards"] = boost(state, empire, track)
     return out
 
 

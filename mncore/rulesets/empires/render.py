@@ -16,6 +16,12 @@ from mncore.rulesets.empires.text import tile_name, title
 
 def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
     """The state as viewer may see it: others' resources as counts, hidden offers and tiles withheld."""
+    doc = _view(state, viewer)
+    doc["cities"] = _cities(state, viewer) if state.cities is not None else None
+    return doc
+
+
+def _view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
     levels = tracks(state)
     return {
         "game": state.game_id,
@@ -88,6 +94,33 @@ def _province(state: GameState, pid: str) -> dict[str, Any]:
 
 def _sea_name(state: GameState, sid: str) -> str:
     return next(s.name for s in state.geo_board.seas if s.id == sid)
+
+
+def _cities(state: GameState, viewer: Empire | None) -> dict[str, Any]:
+    """The expansions: objectives (public), deck and discard sizes, hands as that viewer may see them."""
+    from mncore.rulesets.empires.rules.cards import play_options
+    cs = state.cities
+    assert cs is not None
+    draw = cs.draws[0] if cs.draws else None
+    return {
+        "expansions": list(cs.expansions),
+        "objectives": {o: cs.fulfilled.get(o) for o in cs.objectives},
+        "decks": {x: len(cards) for x, cards in cs.decks.items()},
+        "discard": len(cs.discard),
+        "hands": {e: (sorted(cs.hands.get(e, ())) if viewer is None or viewer == e else None)
+                  for e in state.empires},
+        "hand_counts": {e: len(cs.hands.get(e, ())) for e in state.empires},
+        "draw": None if draw is None else {
+            "drawer": draw.drawer, "objective": draw.objective, "count": draw.count,
+            "holder": draw.holder, "received": list(draw.received),
+            "cards": (list(draw.hand) if viewer is None or viewer == draw.holder else len(draw.hand))},
+        "may_play": ([o.order or o.template for o in play_options(state, viewer)]
+                     if viewer is not None else []),
+        "boosts": [{"empire": b.empire, "track": b.track, "amount": b.amount}
+                   for b in cs.boosts if b.round == state.round],
+        "protected": [s.province for s in cs.shields if s.round == state.round],
+        "halicarnassus": cs.halicarnassus,
+    }
 
 
 def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:
@@ -180,7 +213,33 @@ def show_text(doc: dict[str, Any]) -> str:
     if variant is not None and variant.foreign_trade:
         out.append("Foreign Trade: " + (", ".join(f"Legendary {title(c)}" for c in doc["foreign_trade"])
                                         or "nothing face up"))
+    if doc.get("cities"):
+        out += _cities_text(doc["cities"])
     return "\n".join(out)
+
+
+def _cities_text(c: dict[str, Any]) -> list[str]:
+    from mncore.rulesets.empires.cities import card_info, load_city, objective_info
+    objectives = "; ".join(f"{objective_info(o)[1].name} ({'fulfilled by ' + title(who) if who else 'open'})"
+                           for o, who in c["objectives"].items())
+    decks = ", ".join(f"{load_city(x).deck} deck {n}" for x, n in c["decks"].items())
+    out = [f"Objectives: {objectives}", f"Bonus Cards: {decks}; discard pile {c['discard']}"]
+    for emp, hand in c["hands"].items():
+        n = c["hand_counts"][emp]
+        shown = f": {', '.join(card_info(h)[1].name for h in hand)}" if hand else ""
+        out.append(f"  {title(emp):<10} {n} card{'s' * (n != 1)}{shown}")
+    d = c["draw"]
+    if d:
+        cards = (", ".join(card_info(x)[1].name for x in d["cards"]) if isinstance(d["cards"], list)
+                 else f"{d['cards']} face down")
+        who = title(d["holder"]) if d["holder"] else "nobody"
+        out.append(f"Draw-and-pass: {title(d['drawer'])} drew {d['count']}; {who} chooses from {cards}"
+                   if d["count"] else f"Draw-and-pass: {title(d['drawer'])} says how many cards it draws")
+    if c["may_play"]:
+        out.append("May play now: " + "; ".join(c["may_play"]))
+    if c["halicarnassus"]:
+        out.append(f"Halicarnassus stands in {c['halicarnassus']}")
+    return out
 
 
 def _building(b: dict[str, Any]) -> str:

@@ -13,7 +13,8 @@ from mncore.cache import ObjectCache
 
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.ids import (
-    COMMODITIES, EMPIRES, OWNER_TILE_IDS, TILE_IDS, BuildingKind, Commodity, Empire, Phase, TileId, Track, UnitKind,
+    COMMODITIES, EMPIRES, EXPANSIONS, OWNER_TILE_IDS, TILE_IDS, BuildingKind, Commodity, Empire, Phase, TileId, Track,
+    UnitKind,
 )
 
 RULESET_ID = "mare-nostrum-empires-2016"
@@ -75,6 +76,9 @@ HookPoint = Literal[
     "build_first", "copy_hero", "keep_commodities", "income", "caravan_legions",
     "commodity_after_collect", "any_offer", "pillage", "convert_at_once", "peace", "unit_cost",
     "centaurs",
+    # the Legendary City expansions' tiles (data/expansions/*.toml)
+    "draw_discard", "coin_build", "tile_discount", "sanctuary", "toll", "unattackable",
+    "free_trireme", "greek_fire", "take_discards", "no_sea_battle",
 ]
 HOOK_POINTS: tuple[HookPoint, ...] = get_args(HookPoint)
 # The rulebook chapter of each kind of tile's powers: a power's section is "<chapter>.<tile id>".
@@ -113,7 +117,10 @@ class Tile(_Data, frozen=True, kw_only=True):
     pillage_times: int = 0  # how many times a pillage pays
     cheap: CheapUnit | None = None
     unit_costs: dict[UnitKind, int] = {}  # what a unit costs its holder instead of 3.0's price
-    expansion: str = ""  # the board the tile comes with ("atlantis"); in play only with that board
+    coin_costs: dict[str, int] = {}  # what a power builds for coins alone, by item (control, a building)
+    # the expansion that brings it: a board ("atlantis", in play only with that board) or a Legendary
+    # City ("ierusalem", cities.py); "" for the base game
+    expansion: str = ""
     centaurs: int = 0  # what rebuilding the Centaurs costs (atlas.chiron)
     # at a hook point, act with another tile's code and this tile's numbers (an owner's tile: docs/tiles.md)
     acts_as: dict[HookPoint, TileId] = {}
@@ -179,6 +186,28 @@ class Ruleset(_Data, frozen=True, kw_only=True):
 RULESET_SOURCE = "mncore/rulesets/empires/data/ruleset.toml"
 
 
+class _ExpansionTiles(msgspec.Struct, frozen=True, kw_only=True):
+    """The tiles of an expansion's data file (cities.py decodes and checks the whole file)."""
+
+    id: str
+    tiles: tuple[Tile, ...]
+
+
+def expansion_tiles() -> tuple[Tile, ...]:
+    """The Legendary City expansions' tiles, each marked with its expansion: they join the base tiles."""
+    root = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "expansions")
+    out: list[Tile] = []
+    for x in EXPANSIONS:
+        path = root.joinpath(f"{x}.toml")
+        if path.is_file():
+            try:
+                found = msgspec.toml.decode(path.read_bytes(), type=_ExpansionTiles)
+            except msgspec.ValidationError as err:
+                raise DataError(f"mncore/rulesets/empires/data/expansions/{x}.toml", [str(err)]) from err
+            out += [msgspec.structs.replace(t, expansion=x) for t in found.tiles]
+    return tuple(out)
+
+
 @functools.cache
 def load_ruleset() -> Ruleset:
     """The packaged ruleset, decoded and checked once; DataError lists every problem."""
@@ -187,6 +216,7 @@ def load_ruleset() -> Ruleset:
         ruleset = msgspec.toml.decode(data, type=Ruleset)
     except msgspec.ValidationError as err:
         raise DataError(RULESET_SOURCE, [str(err)]) from err
+    ruleset = msgspec.structs.replace(ruleset, tiles=ruleset.tiles + expansion_tiles())
     problems = validate_ruleset(ruleset)
     if problems:
         raise DataError(RULESET_SOURCE, problems)
@@ -274,9 +304,21 @@ _tile_index: ObjectCache[Ruleset, dict[str, Tile]] = ObjectCache(
     lambda ruleset: {t.id: t for t in ruleset.tiles})
 
 
+def _by_point(ruleset: Ruleset) -> dict[str, tuple[Tile, ...]]:
+    points: dict[str, list[Tile]] = {}
+    for t in ruleset.tiles:
+        for point in t.hooks:
+            points.setdefault(point, []).append(t)
+    return {point: tuple(tiles) for point, tiles in points.items()}
+
+
+# the rules ask for the tiles at a point many times per order: indexed once per ruleset
+_tiles_by_point: ObjectCache[Ruleset, dict[str, tuple[Tile, ...]]] = ObjectCache(_by_point)
+
+
 def tiles_at(ruleset: Ruleset, point: HookPoint) -> tuple[Tile, ...]:
     """The tiles whose power the rules ask at that point, in the data's order."""
-    return tuple(t for t in ruleset.tiles if point in t.hooks)
+    return _tiles_by_point(ruleset).get(point, ())
 
 
 def tile(ruleset: Ruleset, tile_id: str) -> Tile:

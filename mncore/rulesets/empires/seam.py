@@ -10,16 +10,17 @@ from msgspec.structs import replace
 
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import (PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
+from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
                          upgrade_events)
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
 from mncore.store import Row
 from mncore.rulesets.empires import atlas, commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
-from mncore.rulesets.empires.ids import TRACKS, Empire
+from mncore.rulesets.empires.evolve import evolve
+from mncore.rulesets.empires.ids import EXPANSIONS, TRACKS, Empire, Expansion
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
-from mncore.rulesets.empires.state import ForkInfo, GameState
+from mncore.rulesets.empires.state import CitiesState, ForkInfo, GameState
 
 
 _STATE_ENCODER = msgspec.msgpack.Encoder()
@@ -42,8 +43,7 @@ class Empires:
     def encode_event(self, event: Any) -> bytes:
         return ev.encode_event(event)
 
-    def decode_event(self, data: bytes | str) -> Any:
-        return ev.decode_event(data)
+    decode_event = staticmethod(ev.decode_event)  # called once per row of every replay
 
     def event_type_of(self, event: Any) -> str:
         return ev.event_type(event)
@@ -65,9 +65,8 @@ class Empires:
     def initial(self, commitment: str) -> GameState:
         return GameState(commitment=commitment)
 
-    def evolve(self, state: Any, event: Any) -> GameState:
-        from mncore.rulesets.empires.evolve import evolve
-        return evolve(state, event)
+    # the reducer itself, not a method calling it: a bulk replay calls it once per event
+    evolve = staticmethod(evolve)
 
     def decide(self, state: Any, command: Any, rng: Rng) -> tuple[list[Any], GameState]:
         try:
@@ -94,6 +93,8 @@ class Empires:
                 events = list(upgrade_events(command))
             case PublishKeys() | SignedOrders():
                 kernel_only(command)
+            case _ if isinstance(command, PBEM_COMMANDS):
+                kernel_only(command)
             case _:
                 return decide_folded(state, command, rng)
         return events, replay(events, state)
@@ -109,7 +110,7 @@ class Empires:
                     fair_play=s.options.fair_play, sandbox=s.options.sandbox,
                     forked_at=s.options.fork_of.at if s.options.fork_of else 0,
                     over=won is not None, result=result, round=s.round,
-                    players={e: es.player for e, es in s.empires.items()})
+                    players={e: es.player for e, es in s.empires.items()}, phase=s.phase)
 
     def named(self, state: Any, game_id: str) -> GameState:
         return replace(cast(GameState, state), game_id=game_id)
@@ -118,6 +119,7 @@ class Empires:
         return str(command.empire) if isinstance(command, cm.Order) else HOST
 
     def fork_created(self, first: Any, commitment: str, fork: ForkRef) -> ev.GameCreated:
+        # a sandbox with its own secret: ruling R5, now the kernel's K7
         assert isinstance(first, ev.GameCreated)
         info = ForkInfo(game=fork.game, at=fork.at, head_hash=fork.head_hash, commitment=fork.commitment)
         return replace(first, commitment=commitment, options=replace(
@@ -128,15 +130,29 @@ class Empires:
         display = spec.options.get("display", "first-game")
         if display not in ("first-game", "experienced"):
             raise InvalidCommand(f"--display {display}: expected first-game or experienced")
-        unknown = sorted(set(spec.options) - {"display", "setup"})
+        unknown = sorted(set(spec.options) - {"display", "setup", "expansions"})
         if unknown:
             raise InvalidCommand(f"unknown option {', '.join(unknown)} for {self.name}")
         setup = spec.options.get("setup", atlas.STANDARD)
         atlas.variant(setup)  # an unknown set-up is refused before anything else
+        expansions = self._expansions(spec.options.get("expansions", ""))
         chosen, names = self._players(spec)
         board = atlas.board_for(setup, load_board(spec.board_file))
         return cm.CreateGame(board=board, players=chosen, random_players=names,
-                             display=display, fair_play=spec.fair_play, setup=setup)  # type: ignore[arg-type]
+                             display=display, fair_play=spec.fair_play,  # type: ignore[arg-type]
+                             setup=setup, expansions=expansions)
+
+    def _expansions(self, text: str) -> tuple[Expansion, ...]:
+        """The Legendary City expansions named (--expansion troia ...), checked (lc.2, lc.4)."""
+        from mncore.rulesets.empires.rules.expansions import check_expansions
+        names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
+        bad = [n for n in names if n not in EXPANSIONS]
+        if bad:
+            raise InvalidCommand(f"--expansion {bad[0]}: not an expansion of {self.name} "
+                                 f"(expansions: {', '.join(EXPANSIONS)})")
+        chosen = cast(tuple[Expansion, ...], names)
+        check_expansions(chosen)
+        return chosen
 
     def _players(self, spec: NewGame) -> tuple[dict[Empire, str], tuple[str, ...]]:
         if spec.random_sides:
@@ -169,6 +185,7 @@ class Empires:
         return chosen, ()
 
     def reveal(self, secret: str) -> RevealSecret:
+        # refused while the game runs unless forced: ruling R6, now the kernel's K8
         return RevealSecret(secret=secret)
 
     # --- what is pending, what may be ordered, in words ----------------------------------------
@@ -221,6 +238,24 @@ class Empires:
     def side_name(self, side: str) -> str:
         return next((e.name for e in load_ruleset().empires if e.id == side), side)
 
+    # --- play by email: defaults, forced answers, what reveals (docs/defaults.md) -----------------
+
+    def default_orders(self, state: Any, side: str) -> tuple[str, ...]:
+        from mncore.rulesets.empires.defaults import default_orders
+        return default_orders(state, cast(Empire, side))
+
+    def forced_orders(self, state: Any, side: str) -> tuple[str, ...] | None:
+        from mncore.rulesets.empires.defaults import forced_orders
+        return forced_orders(state, cast(Empire, side))
+
+    def reveals(self, event: Any) -> bool:
+        from mncore.rulesets.empires.defaults import reveals
+        return reveals(event)
+
+    def phases(self) -> tuple[str, ...]:
+        from mncore.rulesets.empires.ids import PHASES
+        return tuple(PHASES)
+
     def conceal(self, state: Any, viewer: str, rng: Rng) -> GameState:
         """The face-down display tiles and the legendary pile in an order drawn from rng: what
         `mn check` turns up or draws then says nothing of the real order (the future draws)."""
@@ -228,7 +263,22 @@ class Empires:
         down = [d.tile for d in s.display if not d.face_up]
         stand_in = iter(rng.shuffled(sorted(down)))
         display = tuple(d if d.face_up else replace(d, tile=next(stand_in)) for d in s.display)
-        return replace(s, display=display, legendary_pile=tuple(rng.shuffled(sorted(s.legendary_pile))))
+        s = replace(s, display=display, legendary_pile=tuple(rng.shuffled(sorted(s.legendary_pile))))
+        return s if s.cities is None else replace(s, cities=self._conceal_cards(s.cities, viewer, rng))
+
+    @staticmethod
+    def _conceal_cards(cs: CitiesState, viewer: str, rng: Rng) -> CitiesState:
+        """Decks, the discard pile and others' hands as stand-ins of the same sizes, drawn from the
+        printed decks: a draw `mn check` shows says nothing of the real cards."""
+        from mncore.rulesets.empires.cities import load_city
+        printed = sorted(c for x in cs.expansions for c in load_city(x).deck_cards())
+
+        def stand_in(n: int, pool: list[str] = printed) -> tuple[str, ...]:
+            return tuple(sorted(rng.shuffled(pool)[:n]))
+        decks = {x: stand_in(len(cards), sorted(load_city(x).deck_cards())) for x, cards in cs.decks.items()}
+        hands = {e: h if e == viewer else stand_in(len(h)) for e, h in cs.hands.items()}
+        draws = tuple(d if d.holder == viewer else replace(d, hand=stand_in(len(d.hand))) for d in cs.draws)
+        return replace(cs, decks=decks, discard=stand_in(len(cs.discard)), hands=hands, draws=draws)
 
     # --- audits: explain, diff, positions ------------------------------------------------------
 
@@ -292,6 +342,22 @@ class Empires:
              echo: Callable[[str], None]) -> str:
         from mncore.rulesets.empires.demo import play_demo
         return play_demo(self, store, players, seed, max_orders, echo)
+
+    # --- turn reports: mn report, mn mail (play by email) ----------------------------------------
+
+    def phase_of(self, state: Any) -> str:
+        from mncore.rulesets.empires.flow import describe_phase
+        return f"round {state.round}, {describe_phase(state)} phase" if state.round else "set-up"
+
+    def waiting(self, state: Any, viewer: str) -> list[Pending]:
+        from mncore.rulesets.empires.flow import pending, public_pending
+        # its own decisions in full; the others' as every empire may read them (Perseus stays hidden)
+        own = [p for p in pending(state) if p.empire == viewer]
+        return own + [p for p in public_pending(state) if p.empire != viewer]
+
+    def resources_text(self, view: dict[str, Any], side: str) -> str:
+        held = view["empires"][side]["resources"] or {}
+        return ", ".join(f"{n} {title(k)}" for k, n in held.items() if n) or "nothing"
 
 
 RULESET = Empires()

@@ -9,6 +9,7 @@ import msgspec
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import (BuildingKind, Commodity, Empire, Phase, ProvinceId, SeaId, TileId, Token,
                         Track)
+from mncore.rulesets.empires.ids import CardId, Expansion  # the Legendary City expansions
 
 
 class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
@@ -31,6 +32,7 @@ class Options(_S, frozen=True, kw_only=True):
     """Options chosen at creation."""
 
     display: Literal["first-game", "experienced"] = "first-game"
+    expansions: tuple[Expansion, ...] = ()  # the Legendary City expansions chosen (lc.2)
     fair_play: bool = True
     sandbox: bool = False  # not fair-play (forks, positions, known seeds): outcomes may be fixed (R7)
     fork_of: ForkInfo | None = None
@@ -191,6 +193,61 @@ class FixedTile(_S, frozen=True, kw_only=True, tag_field="kind", tag="tile"):
 FixedOutcome = FixedDice | FixedLegendary | FixedTile
 
 
+# --- the Legendary City expansions: objectives, Bonus Cards and their effects (lc.3) -----------------
+
+class CardDraw(_S, frozen=True, kw_only=True):
+    """A draw-and-pass of Bonus Cards (lc.3.2): the drawer says how many, then each holder keeps one."""
+
+    drawer: Empire
+    objective: str
+    deck: Expansion
+    count: int = 0  # 0 until the drawer has said how many he draws
+    holder: Empire | None = None  # who chooses a card now
+    hand: tuple[CardId, ...] = ()  # the cards the holder looks at (hidden from the others)
+    received: tuple[Empire, ...] = ()  # who has kept a card, in order
+
+
+class Boost(_S, frozen=True, kw_only=True):
+    """A leader track bonus that lasts until the end of its round (Horus)."""
+
+    empire: Empire
+    track: Track
+    amount: int
+    round: int
+
+
+class Shield(_S, frozen=True, kw_only=True):
+    """A province protected from land battles, pillage and occupation until the end of a round (Athena)."""
+
+    province: ProvinceId
+    round: int
+
+
+class Opened(_S, frozen=True, kw_only=True):
+    """A province its controller may build in this round whatever opponent units stand there (Ishtar)."""
+
+    empire: Empire
+    province: ProvinceId
+    round: int
+
+
+class CitiesState(_S, frozen=True, kw_only=True):
+    """The expansions in play: objectives, decks, hands, the discard pile and the cards' lasting effects."""
+
+    expansions: tuple[Expansion, ...] = ()
+    objectives: tuple[str, ...] = ()  # the Objective tiles in play (lc.2)
+    fulfilled: dict[str, Empire] = {}  # objective id -> who fulfilled it: turned to its used side
+    decks: dict[Expansion, tuple[CardId, ...]] = {}  # face down; drawn at random (lc.2)
+    discard: tuple[CardId, ...] = ()  # face down (ruling R201)
+    hands: dict[Empire, tuple[CardId, ...]] = {}  # each hidden from the other empires
+    draws: tuple[CardDraw, ...] = ()  # the first is in progress; more wait their turn (ruling R200)
+    boosts: tuple[Boost, ...] = ()
+    shields: tuple[Shield, ...] = ()
+    halicarnassus: ProvinceId | None = None  # where the miniature stands (11.halicarnassus)
+    opened: tuple[Opened, ...] = ()  # provinces opened to their controller's builds this round (Ishtar)
+    launched: tuple[TileId, ...] = ()  # tiles whose free trireme was built (10.archimedes, 10.ptolemy)
+
+
 class GameState(_S, frozen=True, kw_only=True):
     """Everything the rules need to know about a game at one point of its log."""
 
@@ -219,6 +276,7 @@ class GameState(_S, frozen=True, kw_only=True):
     secret: str | None = None  # set once revealed
     winner: Victory | None = None
     fixed: tuple[FixedOutcome, ...] = ()  # sandboxes only: used, in order, by the draws they replace (R7)
+    cities: CitiesState | None = None  # the Legendary City expansions in play, if any
 
     @property
     def geo_board(self) -> Board:
@@ -253,7 +311,8 @@ def bag_add(bag: Bag, other: Bag) -> Bag:
     out = dict(bag)
     for token, n in other.items():
         out[token] = out.get(token, 0) + n
-    return {t: n for t, n in out.items() if n}
+    # most sums leave no empty count: the bag is filtered only when one is there
+    return out if 0 not in out.values() else {t: n for t, n in out.items() if n}
 
 
 def bag_sub(bag: Bag, other: Bag) -> Bag:
@@ -261,7 +320,8 @@ def bag_sub(bag: Bag, other: Bag) -> Bag:
     out = dict(bag)
     for token, n in other.items():
         out[token] = out.get(token, 0) - n
-    return {t: n for t, n in out.items() if n}
+    # most sums leave no empty count: the bag is filtered only when one is there
+    return out if 0 not in out.values() else {t: n for t, n in out.items() if n}
 
 
 def bag_contains(bag: Bag, other: Bag) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import (BuildBuilding, BuildCommand, BuildControl, BuildTile, BuildUnit,
@@ -166,7 +168,9 @@ def build_control(state: GameState, order: BuildControl) -> list[ev.AnyEvent]:
     require(problem is None, "3.1.1", problem or "")
     require(markers_left(state, emp) > 0, "3.1.1",
             f"{name(emp)} has no control marker left (7, the capital's printed one aside: ruling R30)")
-    if order.power is not None:
+    if order.power is not None and order.power in powers.ids_at("coin_build"):
+        payment.require_coin_price(state, emp, order.pay, order.power, "control")
+    elif order.power is not None:
         require(order.power in powers.ids_at("free_control"), "3.1.1",
                 f"{name(order.power)} does not change what control costs")
         info = tile(load_ruleset(), order.power)
@@ -246,8 +250,14 @@ def build_building(state: GameState, order: BuildBuilding) -> list[ev.AnyEvent]:
     space = _space_for(state, order, where)
     require(buildings_left(state, kind) > 0, "3.1.2",
             f"every {kind} building of the game is on the board (no more than the game supplies)")
-    payment.require_set(state, emp, order.pay, load_ruleset().costs.buildings[kind], f"a {kind}")
-    return [ev.BuildingBuilt(empire=emp, province=pid, space=space, kind=kind, paid=order.pay)]
+    if order.power is not None:
+        require(order.power in powers.ids_at("coin_build"), "3.1.2",
+                f"{name(order.power)} does not change what a {kind} costs")
+        payment.require_coin_price(state, emp, order.pay, order.power, kind)
+    else:
+        payment.require_set(state, emp, order.pay, load_ruleset().costs.buildings[kind], f"a {kind}")
+    return [ev.BuildingBuilt(empire=emp, province=pid, space=space, kind=kind, paid=order.pay,
+                             power=order.power)]
 
 
 def _space_for(state: GameState, order: BuildBuilding, where: str) -> str:
@@ -284,8 +294,9 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
         _require_perseus(state, emp, tile_id, rank)
     _require_copy(state, order)
     payment.require_set(state, emp, order.pay, cost or 0, rs_tile.name)
+    discounts = tuple(cast(TileId, t) for t in powers.tile_discount(state, emp, rs_tile))
     events: list[ev.AnyEvent] = [ev.TileGained(empire=emp, tile=tile_id, paid=order.pay, rank=rank,
-                                               copied=order.copy, perseus=order.perseus)]
+                                               copied=order.copy, perseus=order.perseus, discounts=discounts)]
     if is_pyramids(tile_id):
         events.append(ev.GameWon(empires=(emp,), condition="6.1",
                                  detail=f"{name(emp)} built the Pyramids"

@@ -52,10 +52,17 @@ def build_place_problem(state: GameState, empire: Empire, pid: ProvinceId) -> st
         owner = f"controlled by {name(ps.controller)}" if ps.controller else "not controlled by anyone"
         return f"{where} is {owner}; {name(empire)} builds units and buildings only in provinces it controls"
     others = opponents_in(state, empire, pid)
-    if others:
+    if others and not _opened_to_build(state, empire, pid):
         return (f"{where} holds units of {', '.join(name(e) for e in others)} (occupied or at war); "
                 "only a capital's province may be built in then")
     return None
+
+
+def _opened_to_build(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
+    """A card lets the empire build in its province whatever opponent units stand there this round
+    (Ishtar, ruling R217)."""
+    return state.cities is not None and any(
+        o.empire == empire and o.province == pid and o.round == state.round for o in state.cities.opened)
 
 
 def trireme_seas(state: GameState, empire: Empire) -> frozenset[SeaId]:
@@ -152,10 +159,11 @@ def rank_cost(state: GameState, empire: Empire) -> int | None:
 
 
 def tile_cost(state: GameState, empire: Empire, tile_id: TileId) -> int | None:
-    """The cost of the tile for the empire (3.1.3); None beyond the fifth."""
-    if is_pyramids(tile_id):
-        return load_ruleset().costs.pyramids
-    return rank_cost(state, empire)
+    """The cost of the tile for the empire (3.1.3), less what its powers take off; None beyond the fifth."""
+    cost = load_ruleset().costs.pyramids if is_pyramids(tile_id) else rank_cost(state, empire)
+    if cost is None:
+        return None
+    return cost - sum(powers.tile_discount(state, empire, tile(load_ruleset(), tile_id)).values())
 
 
 def face_up(state: GameState) -> list[TileId]:

@@ -11,6 +11,7 @@ from mncore.errors import InvalidCommand, refuse, require
 from mncore.rulesets.empires.state import move_step
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.rules.battle import empires_at, place_name
+from mncore.rulesets.empires.rules import guards
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ruleset import load_ruleset
@@ -91,7 +92,8 @@ def conquerable(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
     """The empire alone has units in a province an opponent controls: it is the Conqueror (4.3), battle
     or not (ruling R46)."""
     ps = state.provinces[pid]
-    return ps.controller not in (None, empire) and empires_at(state, pid) == [empire]
+    return (ps.controller not in (None, empire) and empires_at(state, pid) == [empire]
+            and not guards.no_conquest(state, pid))
 
 
 def open_conquests(state: GameState) -> list[ProvinceId]:
@@ -106,6 +108,8 @@ def open_conquests(state: GameState) -> list[ProvinceId]:
 def _require_conqueror(state: GameState, empire: Empire, pid: ProvinceId) -> ProvinceState:
     step = move_step(state)
     name = place_name(state, pid)
+    shelter = guards.no_land_battle(state, pid)  # nor conquest (Athena, Halicarnassus)
+    require(shelter is None, *(shelter or ("", "")))
     require(state.phase == "move" and step.active == empire, "4.3",
             "only the active empire chooses a conquest, in its Move and Battle turn")
     require(not any(x.place == pid for x in step.losses), "4.2",
@@ -154,6 +158,8 @@ def pillage(state: GameState, order: Pillage, rng: Rng) -> list[ev.AnyEvent]:
     name = place_name(state, order.province)
     require(order.space in ps.buildings, "4.3.1", f"there is no building on {order.space} in {name}")
     kind = ps.buildings[order.space]
+    sanctuary = guards.sanctuary(state, order.province)
+    require(sanctuary is None, *(sanctuary or ("", "")))
     special = powers.pillage(state, order.empire, kind)
     if kind == "legendary" and special is None:
         require(order.take is not None, "4.3.1",
@@ -224,6 +230,8 @@ def occupy_marker(state: GameState, order: OccupyMarker) -> list[ev.AnyEvent]:
     name = place_name(state, order.province)
     require(not is_capital_province(state, order.province), "4.3.5",
             f"{name} is a capital city province: its control marker is printed and never converted")
+    sanctuary = guards.sanctuary(state, order.province)  # a marker that cannot be converted (ruling R207)
+    require(sanctuary is None, *(sanctuary or ("", "")))
     require(ps.legions.get(order.empire, 0) > 0, "4.3.3",
             f"{title(order.empire)} has no legion in {name} to put on the control marker")
     # only a marker the Conqueror could convert may be occupied (4.3.3 read as ruling R50)
@@ -266,6 +274,8 @@ def conversions(state: GameState, empire: Empire) -> list[ev.AnyEvent]:
             continue
         if is_capital_province(state, pid):
             continue  # a printed marker is never converted (4.3.5), however a legion came to stand on it
+        if guards.sanctuary(state, pid) is not None:
+            continue  # its controller's Moses protects it from conversion (10.moses)
         if not reaches_own(state, empire, pid):
             out.append(ev.ControlConverted(empire=empire, province=pid, previous=ps.controller,
                                            replaced=False))

@@ -13,7 +13,7 @@ from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.projections import great_cities
-from mncore.rulesets.empires.rules import atlantis, battle, conquest
+from mncore.rulesets.empires.rules import atlantis, battle, conquest, guards
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires import powers
@@ -51,9 +51,10 @@ def required_battles(state: GameState) -> list[ProvinceId]:
     step = move_step(state)
     if step.active is None:
         return []
+    active = step.active
     return [pid for pid in sorted(state.provinces)
-            if pid not in step.battles and units_at(state, pid, step.active)
-            and enemies_at(state, pid, step.active)]
+            if pid not in step.battles and units_at(state, pid, active)
+            and any(not guards.exempt(state, pid, active, e) for e in enemies_at(state, pid, active))]
 
 
 def unmoved_triremes(state: GameState, empire: Empire, sea: str) -> int:
@@ -302,7 +303,10 @@ def attack(state: GameState, order: Attack, rng: Rng, fold: Fold) -> list[ev.Any
             f"{title(order.opponent)} has no {'triremes' if sea else 'legions or fortress'} in {name}")
     require(not battle.at_peace(state, order.empire, order.opponent), "11.statue-of-zeus",
             f"{title(order.empire)} and {title(order.opponent)} are at peace this round")
-    events = [] if sea else atlantis.strike(state, place, order.empire, order.opponent)
+    # the expansions: a land battle forbidden there (Athena, Halicarnassus), or a toll paid first (Solomon)
+    events = guards.before_attack(state, place, order.empire, order.opponent)
+    if not sea:  # then the Centaurs strike before the battle (atlas.chiron)
+        events += atlantis.strike(fold(events, state) if events else state, place, order.empire, order.opponent)
     events += battle.fight(fold(events, state) if events else state, place, order.empire, order.opponent,
                            rng, order.dice)
     after = fold(events, state)

@@ -157,3 +157,15 @@ def _bag(tokens: Iterable[Token]) -> Bag:
     for t in tokens:
         out[t] = out.get(t, 0) + 1
     return out
+
+
+def require_coin_price(state: GameState, empire: Empire, paid: Bag, power: str, item: str) -> None:
+    """Refuse unless a once-per-round power prices the item in coins and paid is that many (10.croesus)."""
+    info = tile(load_ruleset(), power)
+    es = state.empires[empire]
+    require(power in es.tiles or es.copied == power, info.section, f"{info.name} is not {empire.title()}'s")
+    require(power not in es.used, info.section, f"{info.name}'s power was already used this round")
+    price = info.coin_costs.get(item)
+    require(price is not None, info.section, f"{info.name} does not price a {item}")
+    require_held(state, empire, paid)
+    require(paid == {COIN: price}, info.section, f"with {info.name} a {item} costs {price} coin(s), not {show(paid)}")

@@ -9,7 +9,7 @@ from mncore.rulesets.empires.commands import CreateGame
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.ids import EMPIRES, Empire
-from mncore.rulesets.empires.rules import collect, trade
+from mncore.rulesets.empires.rules import collect, expansions, trade
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import DisplayTile, ForkInfo, GameState, Options
@@ -66,16 +66,18 @@ def _require_player_count(setup: str, count: int) -> None:
                              + " [rule setup.players]")
 
 
-def display(cmd: CreateGame, rng: Rng) -> tuple[DisplayTile, ...]:
+def display(cmd: CreateGame, rng: Rng, cities: ev.CitiesSetUp | None = None) -> tuple[DisplayTile, ...]:
     """Set-up step 5: five random tiles and the Pyramids face up, the rest face down, or all face up."""
     rs = load_ruleset()
-    # an expansion's tiles with its board (ruling R53); the Atlantean heroes without a text are not
-    # in the ruleset at all (ruling R54)
-    in_play = atlas.tiles_in_play(cmd.setup)
+    # the base tiles, with the Legendary City expansions' replacements (lc.2, lc.4), then a board
+    # expansion's tiles with its board (ruling R53); the Atlantean heroes without a text are not in
+    # the ruleset at all (ruling R54)
+    boards = atlas.tiles_in_play(cmd.setup) - {""}
     chosen = atlas.variant(cmd.setup)
     set_aside = set(chosen.discarded) if chosen else set()  # the Punic War sets Antigone aside
-    others = [t.id for t in rs.tiles if not t.starting and t.kind != "pyramids" and t.expansion in in_play
-              and t.id not in set_aside]
+    others = [t for t in expansions.display_pool(cities) if t not in set_aside] + [
+        t.id for t in rs.tiles if not t.starting and t.kind != "pyramids" and t.expansion in boards
+        and t.id not in set_aside]
     pyramids = next(DisplayTile(tile=t.id, face_up=True) for t in rs.tiles if t.kind == "pyramids")
     if cmd.display == "experienced":
         return (*(DisplayTile(tile=t, face_up=True) for t in others), pyramids)
@@ -94,9 +96,12 @@ def create(cmd: CreateGame, rng: Rng, commitment: str, fold: Fold, fork_of: Fork
         engine_version=mncore.__version__, ruleset_id=RULESET_ID, ruleset_version=RULESET_VERSION,
         board=cmd.board, board_digest=board_digest(cmd.board), players=players,
         options=Options(display=cmd.display, fair_play=cmd.fair_play, sandbox=not cmd.fair_play,
-                        fork_of=fork_of, setup=cmd.setup),
+                        fork_of=fork_of, setup=cmd.setup, expansions=cmd.expansions),
         commitment=commitment)
-    events: list[ev.AnyEvent] = [created, ev.TilesDisplayed(display=display(cmd, rng))]
+    # the Legendary City expansions replace tiles before the display is drawn (lc.2)
+    cities = expansions.set_up(cmd.expansions, rng) if cmd.expansions else None
+    events: list[ev.AnyEvent] = [created, *([cities] if cities else []),
+                                 ev.TilesDisplayed(display=display(cmd, rng, cities))]
     state = fold(events, GameState())
     # set-up step 3: the first round's resources are collected before play starts
     events += collect.collection(state, rng)

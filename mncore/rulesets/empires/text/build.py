@@ -112,11 +112,11 @@ def _build(ctx: Ctx, words: list[str]) -> AnyOrder:
         return BuildUnit(empire=ctx.empire, kind=kind, place=where, pay=_pay(parts),
                          power=_power(parts))
     if what in BUILDING_NAMES:
-        _only(parts, ("in", "at", "pay"), BUILD_USAGE)
+        _only(parts, ("in", "at", "with", "pay"), BUILD_USAGE)
         space = " ".join(parts["at"]).lower() if "at" in parts else None
         return BuildBuilding(empire=ctx.empire, kind=BUILDING_NAMES[what],
                              province=resolve_province(board, " ".join(parts["in"])), space=space,
-                             pay=_pay(parts))
+                             pay=_pay(parts), power=_power(parts))
     return _tile_order(ctx, head, parts, BUILD_USAGE, perseus=False)
 
 
@@ -188,8 +188,9 @@ def format_order(order: AnyOrder) -> str | None:
             return f"build control in {province}" + (f" with {power}" if power else "") + _pay_text(pay)
         case BuildUnit(kind=kind, place=place, pay=pay, power=power):
             return f"build {kind} in {place}" + (f" with {power}" if power else "") + _pay_text(pay)
-        case BuildBuilding(kind=kind, province=province, space=space, pay=pay):
-            return f"build {kind} in {province}" + (f" at {space}" if space else "") + _pay_text(pay)
+        case BuildBuilding(kind=kind, province=province, space=space, pay=pay, power=power):
+            return (f"build {kind} in {province}" + (f" at {space}" if space else "")
+                    + (f" with {power}" if power else "") + _pay_text(pay))
         case BuildTile(tile=tile_id, pay=pay, copy=copy, perseus=perseus):
             verb = "perseus" if perseus else ("recruit" if tile(load_ruleset(), tile_id).kind == "hero"
                                               else "build")
@@ -207,16 +208,17 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return (f"{title(emp)}, the Culture Leader, names {'itself' if builder == emp else title(builder)} "
                     "to build.")
         case ev.ControlBuilt(empire=emp, province=province, paid=paid, power=power):
-            how = " for free with Hammurabi" if power else f", paying {show_tokens(paid)}"
+            how = (f" for free with {title(power)}" if power and not paid else
+                   (f" with {title(power)}" if power else "") + f", paying {show_tokens(paid)}")
             return f"{title(emp)} places a control marker in {_place(province)}{how}."
         case ev.UnitBuilt(empire=emp, kind=kind, place=place, paid=paid, count=count, power=power):
             units = f"{count} {kind}s" if count > 1 else f"a {kind}"
             how = (f" with {title(power)}" if power else "") + (f", paying {show_tokens(paid)}" if paid else
                                                                 " at no cost")
             return f"{title(emp)} builds {units} in {_place(place)}{how}."
-        case ev.BuildingBuilt(empire=emp, province=province, space=space, kind=kind, paid=paid):
+        case ev.BuildingBuilt(empire=emp, province=province, space=space, kind=kind, paid=paid, power=power):
             return (f"{title(emp)} builds a {_building(kind)} in {_place(province)} ({space}), "
-                    f"paying {show_tokens(paid)}.")
+                    + (f"with {title(power)}, " if power else "") + f"paying {show_tokens(paid)}.")
         case ev.TileGained():
             return _tile_sentence(event)
         case ev.CentaursBuilt(empire=emp, province=province, paid=paid):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from mncore.host import sentence
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.state import FixedLegendary, GameState, TradeStep
 from mncore.rulesets.empires.ids import Empire
@@ -33,6 +34,9 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"Public keys published for {', '.join(title(e) for e in event.keys)}{only}."
         case ev.SecretRevealed():
             return f"The game's secret is revealed: {event.secret}."
+        case (ev.BatchUndone() | ev.UndoConsented() | ev.Corrected() | ev.PaceSet()
+              | ev.StandingOrdersSet()):
+            return sentence(event, title, viewer)
         case ev.LogUpgraded():
             return (f"The log is rewritten from format {event.from_version} into the current one; "
                     f"its old head was {event.previous_head}.")

@@ -32,6 +32,15 @@ def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
             return [h for i, o in enumerate(cleared) for h in _fixed(o, f"payload/cleared/{i}", (emp,))]
         case ev.PositionLoaded(state=state):
             return hidden_in_state(state, "payload/state")
+        # the Legendary City expansions: cards in hand are face down (lc.3.2)
+        case ev.BonusCardsDrawn(empire=emp) | ev.BonusCardsDiscarded(empire=emp):
+            return [Hidden(field="payload/cards", visible_to=(emp,))]
+        case ev.BonusCardsPassed(empire=emp, to=to):
+            return [Hidden(field="payload/cards", visible_to=(emp, to))]
+        case ev.BonusCardKept(empire=emp) | ev.DiscardCardDrawn(empire=emp):
+            return [Hidden(field="payload/card", visible_to=(emp,))]
+        case ev.DiscardsTaken(empire=emp):
+            return [Hidden(field="payload/taken", visible_to=(emp,))]
     return []
 
 
@@ -49,6 +58,8 @@ def hidden_command(command: cm.AnyCommand) -> list[Hidden]:
             return _fixed(outcome, "command/outcome", (emp,))
         case cm.CreateFromPosition(position=state):
             return hidden_in_state(state, "command/position")
+        case cm.ChooseBonusCard(empire=emp):
+            return [Hidden(field="command/card", visible_to=(emp,))]  # kept face down (lc.3.2)
     return []
 
 
@@ -63,6 +74,19 @@ def hidden_in_state(state: GameState, at: str) -> list[Hidden]:
     if isinstance(step, TradeStep) and not step.revealed:
         out += [Hidden(field=f"{at}/step/offers/{e}", visible_to=(e,)) for e in step.offers]
     out += [h for i, o in enumerate(state.fixed) for h in _fixed(o, f"{at}/fixed/{i}", ())]
+    return out + _hidden_cities(state, f"{at}/cities")
+
+
+def _hidden_cities(state: GameState, at: str) -> list[Hidden]:
+    """The decks, the face-down discard pile, each hand and the cards of a draw-and-pass (lc.3.2)."""
+    cs = state.cities
+    if cs is None:
+        return []
+    out = [Hidden(field=f"{at}/decks/{x}") for x, cards in cs.decks.items() if cards]
+    out += [Hidden(field=f"{at}/discard")] if cs.discard else []
+    out += [Hidden(field=f"{at}/hands/{e}", visible_to=(e,)) for e in cs.hands]
+    out += [Hidden(field=f"{at}/draws/{i}/hand", visible_to=(d.holder,) if d.holder else ())
+            for i, d in enumerate(cs.draws) if d.hand]
     return out
 
 

@@ -1,4 +1,4 @@
-"""The event store: the only module that touches SQLite (through sqlite-utils), WAL mode."""
+"""The SQLite store: the only module that touches SQLite (through sqlite-utils), WAL mode."""
 
 from __future__ import annotations
 
@@ -12,62 +12,14 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 import msgspec
 
-from mncore.chain import CURRENT, GENESIS_HASH, link
-from mncore.errors import Conflict, StoreError, UnknownGame
+from mncore.chain import CURRENT, GENESIS_HASH
+from mncore.errors import Conflict, StoreError
+from mncore.store.base import (GameRow, NewRow, Row, Snapshot, chained, decode_salts, encode_salts,
+                               latest_snapshot_sql, snapshot_of, unknown_game)
 
 
-class Row(msgspec.Struct, frozen=True, kw_only=True):
-    """One stored event: its place in the game's log, its canonical payload and its chain hash."""
-
-    seq: int
-    type: str
-    payload: str  # canonical JSON of the event
-    recorded_at: str
-    actor: str  # who caused it: an empire, "host", or "system"
-    command: str | None = None  # the command that caused the batch, on the batch's first row
-    batch: int  # seq of the first event appended by the same command
-    hash: str
-    salts: dict[str, str] = {}  # hidden field (payload/offer) -> salt: what opens its commitment
-
-
-class NewRow(msgspec.Struct, frozen=True, kw_only=True):
-    """An event to append; the store numbers and chains it."""
-
-    type: str
-    payload: str
-    recorded_at: str
-    actor: str
-    command: str | None = None
-    salts: dict[str, str] = {}  # the salts of its hidden fields, from the service (chain.committed)
-
-
-class GameRow(msgspec.Struct, frozen=True, kw_only=True):
-    """A game as listed: its id, when it was made, how far its log goes."""
-
-    id: str
-    created_at: str
-    events: int
-    head_hash: str
-
-
-class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
-    """A cached fold of a game's log up to `seq`: only a cache, never trusted over the log.
-
-    The service keeps one only while the row at `seq` still has `head_hash` and `engine` is its own.
-    """
-
-    seq: int
-    head_hash: str
-    engine: str  # the engine and ruleset versions that folded it
-    draw_head: str  # the content chain's head at seq
-    batches: int  # how many batches the log holds up to seq
-    ledger: str  # the signing ledger at seq (JSON)
-    state: bytes  # the ruleset's encode_state
-    digest: str  # SHA-256 over all the above: a damaged blob is seen and ignored
-
-
-class Store:
-    """A mare-nostrum SQLite database file."""
+class SqliteStore:
+    """A mare-nostrum SQLite database file (the default store, embedded: no server)."""
 
     def __init__(self, path: str, *, create: bool = False) -> None:
         self.path = path
@@ -82,7 +34,7 @@ class Store:
             conn.row_factory = sqlite3.Row
             self.conn = conn
             tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
             raise StoreError(f"{path} is not a SQLite database ({err})") from None
         if {"games", "events"} <= tables:
             return
@@ -144,9 +96,26 @@ class Store:
         self.conn.close()
 
     @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Many writes as one transaction (the demo, self-play): durable together at the end, none
+        if the block raises; each write inside is a savepoint, undone alone if it fails."""
+        with self._write():
+            yield
+
+    @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taking the write lock at once so that a racer waits or loses."""
         conn = self.conn
+        if conn.in_transaction:  # inside bulk(): the outer transaction holds the lock already
+            conn.execute("SAVEPOINT write")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK TO write")
+                conn.execute("RELEASE write")
+                raise
+            conn.execute("RELEASE write")
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
@@ -161,10 +130,12 @@ class Store:
     # --- reads ---------------------------------------------------------------------------------
 
     def games(self) -> list[GameRow]:
-        sql = ("select g.id, g.created_at, count(e.seq) as n, "
+        # a log's seqs run 1..n, so its last row (one primary-key probe) says how many it holds
+        sql = ("select g.id, g.created_at, "
+               "(select max(seq) from events where game_id = g.id) as n, "
                "(select hash from events where game_id = g.id order by seq desc limit 1) as head "
-               "from games g left join events e on e.game_id = g.id group by g.id order by g.created_at, g.id")
-        return [GameRow(id=r["id"], created_at=r["created_at"], events=r["n"],
+               "from games g order by g.created_at, g.id")
+        return [GameRow(id=r["id"], created_at=r["created_at"], events=r["n"] or 0,
                         head_hash=r["head"] or GENESIS_HASH) for r in self._query(sql)]
 
     def has_game(self, game_id: str) -> bool:
@@ -172,9 +143,7 @@ class Store:
 
     def require_game(self, game_id: str) -> None:
         if not self.has_game(game_id):
-            known = [g.id for g in self.games()]
-            hint = f"; games here: {', '.join(known[:10])}" if known else "; this database has no games"
-            raise UnknownGame(f"no game '{game_id}' in {self.path}{hint}")
+            raise unknown_game(self, game_id)
 
     def log_version(self, game_id: str) -> int:
         """The log format of a game (1: payload-only hashes; 2: the whole row hashed)."""
@@ -212,7 +181,7 @@ class Store:
                      batch=r[6], hash=r[7]) for r in self._query(sql, args)]
         if not found or "salts" not in self._tables():
             return found
-        salts = {r["seq"]: msgspec.json.decode(r["salts"], type=dict[str, str]) for r in self._query(
+        salts = {r["seq"]: decode_salts(r["salts"], r["seq"]) for r in self._query(
             "select seq, salts from salts where game_id = ? and seq >= ? and seq <= ?",
             [game_id, found[0].seq, found[-1].seq])}
         return [msgspec.structs.replace(r, salts=salts[r.seq]) if r.seq in salts else r for r in found]
@@ -235,7 +204,7 @@ class Store:
                 for r in chunk:
                     yield Row(seq=r[0], type=r[1], payload=r[2], recorded_at=r[3], actor=r[4],
                               command=r[5], batch=r[6], hash=r[7])
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
             raise StoreError(f"{self.path}: the database cannot be read ({err})") from None
 
     def latest_snapshot(self, game_id: str, upto: int | None, engine: str) -> Snapshot | None:
@@ -243,20 +212,8 @@ class Store:
         of the stored row at its seq (a rewritten or edited log leaves it behind), or None."""
         if "snapshots" not in self._tables():
             return None
-        rows = self._query(
-            "select s.seq, s.head_hash, s.engine, s.draw_head, s.batches, s.ledger, s.state, s.digest "
-            "from snapshots s join events e on e.game_id = s.game_id and e.seq = s.seq "
-            "and e.hash = s.head_hash where s.game_id = ? and s.seq <= ? and s.engine = ? "
-            "order by s.seq desc limit 1",
-            [game_id, upto if upto is not None else 2**62, engine])
-        if not rows:
-            return None
-        r = rows[0]
-        try:
-            return Snapshot(seq=r[0], head_hash=r[1], engine=r[2], draw_head=r[3], batches=r[4],
-                            ledger=r[5], state=bytes(r[6]), digest=r[7])
-        except (TypeError, ValueError, msgspec.ValidationError):
-            return None  # a column of the wrong type: not a snapshot this engine wrote
+        rows = self._query(latest_snapshot_sql("?"), [game_id, upto if upto is not None else 2**62, engine])
+        return snapshot_of(tuple(rows[0])) if rows else None
 
     def last_snapshot_seq(self, game_id: str) -> int:
         """The seq of the game's last snapshot (0: none)."""
@@ -342,7 +299,7 @@ class Store:
             " values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(game_id, r.seq, r.type, r.payload, r.recorded_at, r.actor, r.command, r.batch, r.hash)
              for r in rows])
-        salted = [(game_id, r.seq, msgspec.json.encode(r.salts).decode()) for r in rows if r.salts]
+        salted = [(game_id, r.seq, encode_salts(r.salts)) for r in rows if r.salts]
         if salted:
             self._create_salts(conn)
             conn.executemany("insert into salts (game_id, seq, salts) values (?, ?, ?)", salted)
@@ -356,14 +313,7 @@ class Store:
 
     def _insert(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str,
                 rows: Sequence[NewRow], version: int) -> list[Row]:
-        out: list[Row] = []
-        batch = seq + 1
-        for r in rows:
-            seq += 1
-            head = link(version, head, seq=seq, type=r.type, actor=r.actor, batch=batch,
-                        recorded_at=r.recorded_at, command=r.command, payload=r.payload, salts=r.salts)
-            out.append(Row(seq=seq, type=r.type, payload=r.payload, recorded_at=r.recorded_at,
-                           actor=r.actor, command=r.command, batch=batch, hash=head, salts=r.salts))
+        out = chained(seq, head, rows, version)
         self._put_rows(conn, game_id, out)
         return out
 
@@ -372,19 +322,20 @@ _P = ParamSpec("_P")
 _T = TypeVar("_T")
 
 
-def _guarded(method: Callable[Concatenate[Store, _P], _T]) -> Callable[Concatenate[Store, _P], _T]:
-    """A damaged file (truncated, overwritten, locked for good) is bad input, not a crash."""
+def _guarded(method: Callable[Concatenate[SqliteStore, _P], _T]) -> Callable[Concatenate[SqliteStore, _P], _T]:
+    """A damaged file (truncated, overwritten, locked for good) is bad input, not a crash: a text
+    cell overwritten with bytes that are not UTF-8 fails in the decoder, not in SQLite."""
     @wraps(method)
-    def wrapper(self: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    def wrapper(self: SqliteStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         try:
             return method(self, *args, **kwargs)
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
             raise StoreError(f"{self.path}: the database cannot be read or written ({err}); "
                              "nothing was written") from None
     return wrapper
 
 
-for _name, _method in list(vars(Store).items()):
+for _name, _method in list(vars(SqliteStore).items()):
     if (callable(_method) and not isinstance(_method, staticmethod) and not _name.startswith("__")
-            and _name != "_write"):
-        setattr(Store, _name, _guarded(_method))
+            and _name not in ("_write", "bulk")):
+        setattr(SqliteStore, _name, _guarded(_method))

@@ -1,0 +1,214 @@
+"""Emails per player per round when whole games are played by email: reports out, signed blocks in.
+
+python bench/pbem.py [--quick] [--runs N]   (--runs: games per number of empires, default 2)
+
+Scripted players play Empires games to a win for 3, 4 and 5 empires through the mail code: each
+cycle the host mails a report to every empire the game waits for (mncore.report, as a mail with the
+report's JSON attached); the player reads its options from that JSON, signs a block (mncore.signing)
+and mails it; the host reads the mail (mncore.mail.inbox: the block found, applied whole or refused)
+and answers it. In the third configuration each player first mails its standing orders (K6): claim
+preferences, and whom to name to build and to move. A player puts several orders in one block while, as far as it can foresee, the game
+keeps waiting for it in the same phase; a block refused because the dice went otherwise costs another
+mail. The players know the rules: each candidate order of its options is tried on the host's state
+before it is signed (a stand-in for a player who reads the rules, not a peek at hidden facts: only
+orders from its own report's options are signed). Pictures and exports are not attached (time).
+
+Prints, per number of empires: games, rounds, emails sent by each player per round (blocks), emails
+each player received per round (reports and answers), and whether the issue's goal (sent <= 3 per
+player per round on average) is met. Figures are counts, not timings.
+"""
+
+from __future__ import annotations
+
+import email
+import datetime as dt
+import email.policy
+import hashlib
+import itertools
+import json
+import random
+import sys
+import tempfile
+from collections.abc import Iterator
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import figures  # noqa: E402
+import longgame  # noqa: E402,F401  (quiets the engine's log lines)
+
+from mncore import game, pbem as pbem_rules, report as reports, signing  # noqa: E402
+from mncore.dice import Rng, seeded_secret  # noqa: E402
+from mncore.errors import CommandRejected  # noqa: E402
+from mncore.host import PublishKeys  # noqa: E402
+from mncore.mail import inbox, outbox  # noqa: E402
+from mncore.protocol import Option  # noqa: E402
+from mncore.rulesets.empires.autoplay import STYLES, candidate_lines  # noqa: E402
+from mncore.rulesets.empires.board import load_board  # noqa: E402
+from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
+from mncore.rulesets.empires.ids import TOKENS  # noqa: E402
+from mncore.rulesets.empires.rules.setup import playable_empires  # noqa: E402
+from mncore.rulesets.empires.seam import RULESET  # noqa: E402
+from mncore.store import Store, open_store  # noqa: E402
+
+GOAL = 3.0
+MAX_CYCLES = int(__import__("os").environ.get("PBEM_CYCLES", "4000"))
+BATCH = 8  # at most this many orders in one block
+HOST = "host@example.org"
+_GUESS = Rng(b"a player's guess at the dice", "bench")
+
+
+def _mail(msg: EmailMessage) -> EmailMessage:
+    """A message as it arrives: written out as bytes and read back."""
+    out = email.message_from_bytes(bytes(msg), policy=email.policy.default)
+    assert isinstance(out, EmailMessage)
+    return out
+
+
+def _report_json(msg: EmailMessage) -> Any:
+    part = next(p for p in msg.iter_attachments() if p.get_content_type() == "application/json")
+    data = part.get_content()
+    return json.loads(data if isinstance(data, (bytes, str)) else bytes(data))
+
+
+def _first_legal(state: Any, side: str, options: list[Option], rand: random.Random) -> tuple[str, Any] | None:
+    weights = STYLES["builder"]
+    lines = [ln for o in options for ln in candidate_lines(o, rand)]
+    rand.shuffle(lines)
+    lines.sort(key=lambda ln: -weights.get(ln.split()[0].lower(), 1.0) * rand.random())
+    for line in lines:
+        try:
+            _, after = RULESET.decide(state, RULESET.parse_order(line, state, side), _GUESS)
+        except CommandRejected:
+            continue
+        return line, after
+    return None
+
+
+def _orders(state: Any, side: str, options: list[Option], rand: random.Random) -> list[str]:
+    """The orders a player signs in one block: the first from its report's options, then more while
+    the game (as it foresees it) still waits for it alone in the same phase."""
+    phase = reports.phase_of(RULESET, state)
+    out: list[str] = []
+    while len(out) < BATCH:
+        found = _first_legal(state, side, options, rand)
+        if found is None:
+            break
+        line, state = found
+        out.append(line)
+        waiting = {p.empire for p in RULESET.pending(state)}
+        if waiting != {side} or reports.phase_of(RULESET, state) != phase or RULESET.meta(state).over:
+            break
+        options = RULESET.options(state, side)
+    return out
+
+
+def standing_lines(side: str, empires: list[str], rand: random.Random) -> list[str]:
+    """A player's standing orders (K6), sent once: its claim preferences (every resource from every
+    other empire, in an order of its own, as many as the limit leaves room for), then whom it names
+    to build and to move next."""
+    names = list(empires)
+    rand.shuffle(names)
+    claims = [f"claim {t} from {e}" for t in TOKENS for e in empires if e != side]
+    rand.shuffle(claims)
+    room = pbem_rules.MAX_STANDING - 2 * len(names)  # a side may leave so many lines, no more
+    return [f"standing {line}" for line in
+            [*claims[:room], *(f"builder {e}" for e in names), *(f"mover {e}" for e in names)]]
+
+
+def _mail_block(store: Store, side: str, block: Any) -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = f"{side}@example.org", HOST, "orders"
+    msg.set_content(signing.armour(block))
+    letter = inbox.read_letter(store, _mail(msg))
+    _mail(outbox.answer_message(letter, HOST))
+
+
+def play(players: int, seed: int, forced: bool,
+         standing: bool = False) -> tuple[int, dict[str, int], dict[str, int], bool]:
+    """One game by mail to its end, with or without forced answers taken at once (K5) and standing
+    orders (K6): (rounds, mails sent per empire, mails received per empire, won)."""
+    rand = random.Random(seed)
+    board = load_board()
+    empires = playable_empires(board, players)
+    cmd = CreateGame(board=board, players={e: e.title() for e in empires}, display="first-game",
+                     fair_play=True)
+    # fixed keys, nonces and clock (main): a signed block's dice come from its signature over the
+    # head, which hashes the time each row was recorded; so the same seed plays the same game
+    secret_of = {e: hashlib.sha256(f"pbem-bench|{seed}|{e}".encode()).hexdigest() for e in empires}
+    private = {e: (k, signing.public_of(k)) for e, k in secret_of.items()}
+    nonces = (hashlib.sha256(f"pbem-bench|{seed}|{n}".encode()).hexdigest()[:32] for n in itertools.count())
+    keys = PublishKeys(keys={e: pub for e, (_, pub) in private.items()})
+    sent = dict.fromkeys(empires, 0)
+    got = dict.fromkeys(empires, 0)
+    since = dict.fromkeys(empires, 0)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(str(Path(tmp) / "pbem.db"), create=True)
+        gid = f"bench{players}x{seed}"
+        game.create(store, RULESET, cmd, seeded_secret(f"pbem-{seed}"), gid, keys)
+        if forced:
+            game.set_pace(store, gid, 0, {}, forced=True)
+        if standing:
+            for side in empires:
+                seq, head = game.current(store, gid).head
+                _mail_block(store, side, signing.sign(private[side][0], game=gid, side=side, seq=seq,
+                                                      head=head, orders=standing_lines(side, empires, rand),
+                                                      nonce=next(nonces)))
+                sent[side] += 1
+                got[side] += 1
+        for _ in range(MAX_CYCLES):
+            loaded = game.load(store, gid)
+            waiting = sorted({p.empire for p in RULESET.pending(loaded.state)})
+            if loaded.meta.over or not waiting:
+                break
+            for side in waiting:
+                report = reports.of_game(loaded, side, since[side])
+                since[side] = report.receipt.seq
+                mailed = _mail(outbox.report_message(report, f"{side}@example.org", HOST, None, None))
+                got[side] += 1
+                doc = _report_json(mailed)
+                options = [Option(**o) for o in doc["options"]]
+                lines = _orders(loaded.state, side, options, rand)
+                if not lines:
+                    continue
+                block = signing.sign(private[side][0], game=gid, side=side, seq=doc["receipt"]["seq"],
+                                     head=doc["receipt"]["head"], orders=lines, nonce=next(nonces))
+                _mail_block(store, side, block)
+                sent[side] += 1
+                got[side] += 1
+        final = game.load(store, gid)
+    return final.meta.round, sent, got, final.meta.over
+
+
+def _clock() -> Iterator[str]:
+    start = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
+    for n in itertools.count():
+        yield (start + dt.timedelta(minutes=n)).isoformat(timespec="microseconds")
+
+
+def main() -> None:
+    opts = figures.args(__doc__, runs=2)
+    ticks = _clock()
+    game.utc_now = lambda: next(ticks)  # the rows' times: see play()
+    games = 1 if opts.quick else opts.runs
+    for forced, standing in ((False, False), (True, False), (True, True)):
+        for players in (3, 4, 5):
+            rounds = sent = got = won = 0
+            for seed in range(games):
+                r, s, g, w = play(players, seed, forced, standing)
+                rounds, sent, got, won = rounds + r, sent + sum(s.values()), got + sum(g.values()), won + w
+            per_sent = sent / (players * rounds)
+            per_got = got / (players * rounds)
+            verdict = "met" if per_sent <= GOAL else "not met"
+            how = ("forced answers (K5) and standing orders (K6)" if standing
+                   else "forced answers taken at once (K5)" if forced else "every decision mailed")
+            print(f"{players} empires, {how}: {games} game(s), {won} won, {rounds} rounds; emails per "
+                  f"player per round: {per_sent:.2f} sent (blocks), {per_got:.2f} received (reports "
+                  f"and answers); goal <= {GOAL:.0f} sent: {verdict}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

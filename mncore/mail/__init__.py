@@ -1,0 +1,1 @@
+"""Play by email: the host's address book, signed blocks read from mail, answers and reports sent out."""

@@ -1,0 +1,216 @@
+"""The audit tools for the classic game: positions, explanations, differences, concealment."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand
+from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic.ids import TAX
+from mncore.rulesets.classic.hiding import state_for
+from mncore.rulesets.classic.state import State
+from mncore.store import Row
+
+HEADER = ("# A classic Mare Nostrum position (docs/classic.md): the whole state of a game; "
+          "`mn new --ruleset classic --position FILE` starts a sandbox from it.\n")
+
+
+# --- positions -----------------------------------------------------------------------------------
+
+def read_position(path: str) -> State:
+    """A position file as a state; InvalidCommand naming what is wrong."""
+    try:
+        state = msgspec.toml.decode(Path(path).read_bytes(), type=State)
+    except OSError as err:
+        raise InvalidCommand(f"cannot read position file {path}: {err.strerror}") from None
+    except msgspec.DecodeError as err:
+        raise InvalidCommand(f"position file {path}: {err}") from None
+    if state.board is None or not state.civs:
+        raise InvalidCommand(f"position file {path}: it names no board or no civilisations")
+    from mncore.rulesets.classic.components import check_board
+    problems = check_board(state.board)
+    if problems:
+        raise InvalidCommand(f"position file {path}: " + "; ".join(problems))
+    return state
+
+
+def position_command(state: State) -> cm.CreateFromPosition:
+    return cm.CreateFromPosition(position=_portable(state))
+
+
+def _portable(state: State) -> State:
+    """What a position carries: no game id, commitment or secret of the game it came from."""
+    return replace(state, game_id="", commitment="", secret=None)
+
+
+def creation_events(cmd: cm.CreateFromPosition, commitment: str) -> list[ev.AnyEvent]:
+    """The game created as the position says (its board, civilisations, options), then the position."""
+    from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION
+    pos = cmd.position
+    options = replace(pos.options, fair_play=False, sandbox=True, fork_of=None)
+    created = ev.GameCreated(ruleset_id=RULESET_ID, ruleset_version=RULESET_VERSION, commitment=commitment,
+                             board=pos.the_board(), civs=pos.civs, players=dict(pos.players),
+                             neutrals=pos.neutrals, options=options, supply=dict(pos.supply))
+    return [created, ev.PositionLoaded(state=replace(pos, commitment=commitment, options=options))]
+
+
+def position_doc(state: State, viewer: str | None = None) -> dict[str, Any]:
+    # through JSON, so that the document is plain data (lists, not tuples) as a bundle reads it back
+    doc: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(_portable(state_for(state, viewer))))
+    if viewer is not None:
+        doc["hand_sizes"] = {c: sum(h.values()) for c, h in state.hands.items()}
+    return doc
+
+
+def write_position(state: State, viewer: str | None = None) -> str:
+    return HEADER + dumps_toml(position_doc(state, viewer))
+
+
+def dumps_toml(doc: dict[str, Any]) -> str:
+    """A document as TOML: its scalars, then a table per mapping with one line per entry."""
+    lines = [f"{_key(k)} = {_inline(v)}" for k, v in doc.items() if not isinstance(v, dict)]
+    for k, v in doc.items():
+        if isinstance(v, dict):
+            lines += ["", f"[{_key(k)}]"]
+            lines += [f"{_key(kk)} = {_inline(vv, multiline=True)}" for kk, vv in v.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _key(k: str) -> str:
+    return json.dumps(str(k))
+
+
+def _inline(v: Any, multiline: bool = False) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_key(k)} = {_inline(x)}" for k, x in v.items() if x is not None) + "}"
+    items = [_inline(x) for x in v]
+    if multiline and any(isinstance(x, dict) for x in v):
+        return "[\n  " + ",\n  ".join(items) + ",\n]"
+    return "[" + ", ".join(items) + "]"
+
+
+def conceal(state: State, viewer: str, rng: Rng) -> State:
+    """Others' hands and face-down offers as tax cards of the same number: `mn check` then says
+    nothing of what they hold."""
+    hands = {c: (h if c == viewer else ({TAX: sum(h.values())} if h else {}))
+             for c, h in state.hands.items()}
+    t = state.trade
+    offers = t.offers if t.revealed else {c: (v if c == viewer else (TAX,) * len(v))
+                                          for c, v in t.offers.items()}
+    return replace(state, hands=hands, trade=replace(t, offers=offers))
+
+
+# --- explanations --------------------------------------------------------------------------------
+
+class Explanation(msgspec.Struct, frozen=True, kw_only=True):
+    """Why event `seq` happened (mn explain): the order of its batch, its figures, the rules applied."""
+
+    seq: int
+    type: str
+    text: str
+    actor: str  # who gave the order of its batch: a civilisation or "host"
+    command: str  # that order's line, "(hidden)" where the viewer may not read it, or the host's command
+    figures: list[str] = []
+    rules: list[str] = []
+
+
+def explain(rows: Sequence[Row], seq: int, viewer: str | None) -> Explanation:
+    from mncore.rulesets.classic.text import describe, format_order
+    row = next((r for r in rows if r.seq == seq), None)
+    if row is None:
+        raise InvalidCommand(f"event {seq} is not in this game (1 to {len(rows)})")
+    event = ev.decode_event(row.payload)
+    first = next(r for r in rows if r.batch == row.batch)
+    command = format_order(cm.decode_command(first.command)) if first.command else "(hidden)"
+    return Explanation(seq=seq, type=type(event).__name__, text=describe(event, viewer), actor=row.actor,
+                       command=command, figures=_figures(event), rules=_rules(event))
+
+
+def _figures(event: ev.AnyEvent) -> list[str]:
+    from mncore.rulesets.classic.components import game_data
+    data = game_data()
+    match event:
+        case ev.GroundBattle(rolls=rolls, sixes=sixes, losses=losses, attacker=a, defender=d):
+            totals = {c: sum(r) + data.auto_six * sixes.get(c, 0) for c, r in rolls.items()}
+            out = [f"{c}: dice {list(r)} = {sum(r)}, {sixes.get(c, 0)} automatic 6 (fortress, creature), "
+                   f"total {totals[c]}, {totals[c] // data.hit_every} hit(s)" for c, r in rolls.items()]
+            return out + [f"{c} lost {msgspec.to_builtins(losses.get(c))}" for c in (a, d)]
+        case ev.NavalBattle(rolls=rolls, losses=losses):
+            return [f"{c}: dice {list(r)} = {sum(r)}, {sum(r) // data.hit_every} hit(s); lost "
+                    f"{losses.get(c, 0)}" for c, r in rolls.items()]
+        case ev.IncomeCollected(cards=cards):
+            return [f"{k}: {v}" for k, v in cards.items()]
+    return []
+
+
+_RULES: dict[str, list[str]] = {
+    "GroundBattle": ["classic:6.6", "classic:6.7", "classic:6.8", "classic:6.9", "classic:C9"],
+    "NavalBattle": ["classic:6.3", "classic:6.9"], "IncomeCollected": ["classic:3.1", "classic:3.1.1"],
+    "CardsOffered": ["classic:3.2.2"], "OffersRevealed": ["classic:3.2.3"], "CardTaken": ["classic:3.2.4"],
+    "CardGiven": ["classic:3.2.6"], "TradeEnded": ["classic:3.2.6", "classic:C6"],
+    "GodTaken": ["classic:4.1", "classic:C4"], "GodInvoked": ["classic:4.3", "classic:C3"],
+    "ItemBuilt": ["classic:5.4", "classic:5.7"], "InfluencePlaced": ["classic:5.5"],
+    "CardBought": ["classic:5.10"], "HandsDiscarded": ["classic:5.2"], "Marched": ["classic:6.4"],
+    "Sacked": ["classic:6.11"], "Settled": ["classic:6.11"], "RoleAssigned": ["classic:2.1", "classic:2.2"],
+    "RoleTied": ["classic:2.2"], "TurnOrder": ["classic:2.3", "classic:C5"],
+    "CardsSetAside": ["classic:1.2"], "Placed": ["classic:1.7", "classic:C15"],
+    "BlockadeDeclared": ["classic:6.13", "classic:C14"], "BlockadeEnded": ["classic:6.13", "classic:C14"],
+    "GameCreated": ["classic:1.4", "classic:1.5", "classic:1.6"],
+}
+
+
+def _rules(event: ev.AnyEvent) -> list[str]:
+    if isinstance(event, ev.GameWon):
+        return [f"classic:{event.condition}"]
+    return _RULES.get(type(event).__name__, [])
+
+
+def render_explanation(x: Explanation) -> str:
+    lines = [f"Event {x.seq} ({x.type}): {x.text}"]
+    lines.append(f"Order: {x.command} (by {x.actor})")
+    lines += [f"  {f}" for f in x.figures]
+    if x.rules:
+        lines.append("Rules: " + ", ".join(x.rules))
+    return "\n".join(lines)
+
+
+# --- differences ---------------------------------------------------------------------------------
+
+class Change(msgspec.Struct, frozen=True, kw_only=True):
+    path: str
+    before: Any
+    after: Any
+    text: str
+
+
+def diff_states(a: State, b: State) -> list[Change]:
+    """Every difference of two states, field by field (host view)."""
+    left = _flat(msgspec.to_builtins(replace(a, game_id="", board=None, commitment="", secret=None)))
+    right = _flat(msgspec.to_builtins(replace(b, game_id="", board=None, commitment="", secret=None)))
+    return [Change(path=k, before=left.get(k), after=right.get(k),
+                   text=f"{k}: {left.get(k)!r} -> {right.get(k)!r}")
+            for k in sorted(set(left) | set(right)) if left.get(k) != right.get(k)]
+
+
+def _flat(doc: Any, at: str = "") -> dict[str, Any]:
+    if isinstance(doc, dict) and doc:
+        out: dict[str, Any] = {}
+        for k, v in doc.items():
+            out |= _flat(v, f"{at}.{k}" if at else str(k))
+        return out
+    return {at: doc}
+
+

@@ -1,0 +1,262 @@
+"""Every event of the classic game, one tagged union (with the kernel's), and their codec."""
+
+from __future__ import annotations
+
+import msgspec
+
+from mncore.host import KeysPublished, LogUpgraded, PbemEvent, SecretRevealed
+from mncore.rulesets.classic.components import Board
+from mncore.rulesets.classic.ids import Aftermath, Building, Item, Phase, Role
+from mncore.rulesets.classic.state import Options, State, Units
+
+
+class Event(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
+            omit_defaults=True):
+    """Encoded as {"type": "<ClassName>", ...fields}."""
+
+
+class GameCreated(Event, frozen=True, kw_only=True):
+    """The first event: versions, the board, who plays which civilisation, the neutral ones (1.6)."""
+
+    ruleset_id: str
+    ruleset_version: int
+    commitment: str
+    board: Board
+    civs: tuple[str, ...]
+    players: dict[str, str]
+    neutrals: tuple[str, ...] = ()
+    options: Options = Options()
+    supply: dict[str, int] = {}  # building tokens for this number of players (1.5)
+
+
+class PositionLoaded(Event, frozen=True, kw_only=True):
+    """A sandbox game begun from a position file: the whole state."""
+
+    state: State
+
+
+class CardsSetAside(Event, frozen=True, kw_only=True):
+    """The hero and wonder cards set aside unused (1.2)."""
+
+    cards: tuple[str, ...]
+
+
+class RoleAssigned(Event, frozen=True, kw_only=True):
+    role: Role
+    civ: str
+    ruling: str = ""  # the ruling or section that settled a tie
+
+
+class RoleTied(Event, frozen=True, kw_only=True):
+    """Two or more others tie for a role card: its holder chooses among them (2.2)."""
+
+    role: Role
+    holder: str
+    tied: tuple[str, ...]
+
+
+class PhaseBegan(Event, frozen=True, kw_only=True):
+    round: int
+    phase: Phase
+
+
+class TurnOrder(Event, frozen=True, kw_only=True):
+    """The phase's order of play: its role holder first, then seat order (2.3, ruling C5)."""
+
+    order: tuple[str, ...]
+
+
+class Placed(Event, frozen=True, kw_only=True):
+    """An item placed in the advanced set-up for its cost in construction points (1.7)."""
+
+    civ: str
+    item: str  # influence, a building, a unit, or the civilisation's hero
+    province: str = ""
+    resource: str = ""
+    points: int
+
+
+class IncomeCollected(Event, frozen=True, kw_only=True):
+    civ: str
+    cards: dict[str, int]
+
+
+class TradeAsked(Event, frozen=True, kw_only=True):
+    civ: str
+    count: int
+    traders: tuple[str, ...]
+
+
+class CardsOffered(Event, frozen=True, kw_only=True):
+    """A trader's face-down offer (3.2.2); the cards are hidden from the others until revealed."""
+
+    civ: str
+    cards: tuple[str, ...] | None  # None where redacted
+
+
+class OffersRevealed(Event, frozen=True, kw_only=True):
+    offers: dict[str, tuple[str, ...]]
+
+
+class CardTaken(Event, frozen=True, kw_only=True):
+    civ: str
+    source: str
+    card: str
+
+
+class CardGiven(Event, frozen=True, kw_only=True):
+    """The Director's card to the player one short (3.2.6): only the two see which."""
+
+    civ: str
+    to: str
+    card: str | None  # None where redacted
+
+
+class TradeEnded(Event, frozen=True, kw_only=True):
+    """Face-down cards go into hands; cards nobody could take go back to their owner (ruling C6)."""
+
+    returned: dict[str, tuple[str, ...]] = {}
+
+
+class GodsReturned(Event, frozen=True, kw_only=True):
+    pass
+
+
+class GodTaken(Event, frozen=True, kw_only=True):
+    civ: str
+    god: str
+    paid: tuple[str, ...]
+
+
+class GodInvoked(Event, frozen=True, kw_only=True):
+    civ: str
+    god: str
+
+
+class TurnEnded(Event, frozen=True, kw_only=True):
+    civ: str
+
+
+class ItemBuilt(Event, frozen=True, kw_only=True):
+    civ: str
+    item: Item
+    province: str
+    resource: str = ""
+    paid: tuple[tuple[str, ...], ...] = ()
+
+
+class InfluencePlaced(Event, frozen=True, kw_only=True):
+    civ: str
+    province: str
+    paid: tuple[tuple[str, ...], ...] = ()
+    replaced: str = ""  # the converted marker's owner (6.11 c)
+
+
+class CardBought(Event, frozen=True, kw_only=True):
+    civ: str
+    card: str
+    paid: tuple[tuple[str, ...], ...] = ()
+
+
+class HandsDiscarded(Event, frozen=True, kw_only=True):
+    """End of Construction: each hand is cut to the tax cards it may keep (5.2)."""
+
+    kept: dict[str, int]
+
+
+class TriremesSailed(Event, frozen=True, kw_only=True):
+    civ: str
+    count: int
+    source: str
+    sea: str
+
+
+class NavalBattle(Event, frozen=True, kw_only=True):
+    sea: str
+    attacker: str
+    defender: str
+    rolls: dict[str, tuple[int, ...]]
+    losses: dict[str, int]
+
+
+class Marched(Event, frozen=True, kw_only=True):
+    civ: str
+    unit: str
+    count: int
+    source: str
+    dest: str
+    via: tuple[str, ...] = ()  # the seas of the trireme chain (6.4)
+
+
+class BlockadeDeclared(Event, frozen=True, kw_only=True):
+    """An invasion by sea of a province with Greek influence: the transporting triremes are declared
+    and the Greek player may attack them (6.13)."""
+
+    greek: str
+    civ: str
+    unit: str
+    count: int
+    source: str
+    dest: str
+    via: tuple[str, ...]
+    then: Aftermath = ""
+    sack: str = ""
+
+
+class BlockadeEnded(Event, frozen=True, kw_only=True):
+    """The Greek player's answer: the march goes on, or its units go back to their start (6.13)."""
+
+    broken: bool  # True: the invader keeps his chain of triremes and moves on
+
+
+class GroundBattle(Event, frozen=True, kw_only=True):
+    """One round of battle in a province (6.6-6.9): dice, automatic sixes, units lost."""
+
+    province: str
+    attacker: str
+    defender: str
+    rolls: dict[str, tuple[int, ...]]
+    sixes: dict[str, int]
+    losses: dict[str, Units]
+
+
+class Sacked(Event, frozen=True, kw_only=True):
+    civ: str
+    province: str
+    building: Building
+    resource: str = ""
+
+
+class Settled(Event, frozen=True, kw_only=True):
+    """An invader alone in a province occupies it or sets about converting it (6.11 b, c)."""
+
+    civ: str
+    province: str
+    how: Aftermath
+
+
+class GameWon(Event, frozen=True, kw_only=True):
+    civ: str
+    condition: str
+    detail: str = ""
+
+
+AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTied | PhaseBegan
+            | TurnOrder | Placed | IncomeCollected
+            | TradeAsked | CardsOffered | OffersRevealed | CardTaken | CardGiven | TradeEnded
+            | GodsReturned | GodTaken | GodInvoked | TurnEnded | ItemBuilt | InfluencePlaced
+            | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | BlockadeDeclared | BlockadeEnded
+            | GroundBattle
+            | Sacked | Settled | GameWon | SecretRevealed | LogUpgraded | KeysPublished | PbemEvent)
+
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+_DECODER = msgspec.json.Decoder(AnyEvent)
+
+
+def encode_event(event: AnyEvent) -> bytes:
+    return _ENCODER.encode(event)
+
+
+def decode_event(data: bytes | str) -> AnyEvent:
+    event: AnyEvent = _DECODER.decode(data)
+    return event

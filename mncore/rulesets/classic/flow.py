@@ -1,0 +1,200 @@
+"""The turn's flow: the phases in order, what each waits for, and what follows by itself."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from mncore.dice import Rng
+from mncore.errors import require
+from mncore.protocol import Option, Pending
+from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic.evolve import evolve
+from mncore.rulesets.classic.ids import PHASES, Phase
+from mncore.rulesets.classic.rules import commerce, construction, military, offering, roles, setup
+from mncore.rulesets.classic.rules.common import name, order_from
+from mncore.rulesets.classic.state import State
+
+
+def next_phase(state: State) -> tuple[int, Phase]:
+    if state.phase in ("", "setup"):
+        return 1, "commerce"
+    i = PHASES.index(state.phase)
+    return (state.round, PHASES[i + 1]) if i + 1 < len(PHASES) else (state.round + 1, PHASES[0])
+
+
+def phase_done(state: State) -> bool:
+    match state.phase:
+        case "":
+            return True
+        case "setup":
+            return setup.done(state)
+        case "commerce":
+            return commerce.done(state)
+        case "offering":
+            return offering.done(state)
+        case "construction":
+            return construction.done(state)
+        case "military":
+            return military.done(state)
+        case _:
+            assert_never(state.phase)
+
+
+def _step(state: State, rng: Rng) -> list[ev.AnyEvent]:
+    """The next events that follow by themselves, or [] when a decision is awaited."""
+    if state.winner is not None or state.award is not None or not state.civs:
+        return []
+    if state.phase in PHASES and not state.turns.order:
+        if not state.turns.assessed:
+            changes = roles.assess(state, roles.ROLE_OF_PHASE[state.phase])
+            if changes and isinstance(changes[0], ev.RoleTied):
+                return changes
+        else:
+            changes = []
+        holder = state.roles.get(roles.ROLE_OF_PHASE[state.phase], "")
+        after = changes[0].civ if changes and isinstance(changes[0], ev.RoleAssigned) else holder
+        return [*changes, ev.TurnOrder(order=order_from(state, after))]
+    if not phase_done(state):
+        return []
+    out: list[ev.AnyEvent] = construction.end(state) if state.phase == "construction" else []
+    rnd, phase = next_phase(state)
+    return [*out, ev.PhaseBegan(round=rnd, phase=phase)]
+
+
+def begin(state: State, rng: Rng) -> list[ev.AnyEvent]:
+    """What a phase does by itself once its order is known: revenues, gods back, wars fought on."""
+    match state.phase:
+        case "commerce":
+            return commerce.begin(state)
+        case "offering":
+            return offering.begin(state)
+        case "military":
+            return military.begin(state, rng)
+    return []
+
+
+def settle(state: State, rng: Rng) -> list[ev.AnyEvent]:
+    """Every event that follows by itself until a decision is pending or the game is won."""
+    out: list[ev.AnyEvent] = []
+    while True:
+        step = _step(state, rng)
+        if not step:
+            return out
+        for e in step:
+            state = evolve(state, e)
+            out.append(e)
+        if isinstance(step[-1], ev.TurnOrder):
+            for e in begin(state, rng):
+                state = evolve(state, e)
+                out.append(e)
+
+
+def decide_order(state: State, order: cm.AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
+    """The events of one civilisation's order, then whatever follows by itself."""
+    require(bool(state.civs), "game", "the game has not been created")
+    require(state.winner is None, "game", "the game is over")
+    require(order.civ in state.civs, "game", f"{name(state, order.civ)} is not played in this game")
+    events = _rules(state, order, rng)
+    after = state
+    for e in events:
+        after = evolve(after, e)
+    return events + settle(after, rng)
+
+
+def _rules(state: State, order: cm.AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
+    match order:
+        case cm.AwardRole():
+            return roles.award(state, order)
+        case cm.Ask():
+            return commerce.ask(state, order)
+        case cm.Offer():
+            return commerce.offer(state, order)
+        case cm.Take():
+            return commerce.take(state, order)
+        case cm.Give():
+            return commerce.give(state, order)
+        case cm.Pray():
+            return offering.pray(state, order)
+        case cm.Invoke():
+            return offering.invoke(state, order)
+        case cm.Build():
+            return construction.build(state, order)
+        case cm.PlaceInfluence():
+            return construction.place_influence(state, order)
+        case cm.Buy():
+            return construction.buy(state, order)
+        case cm.Sail():
+            return military.sail(state, order)
+        case cm.Attack():
+            return military.attack(state, order, rng)
+        case cm.March():
+            return military.march(state, order, rng)
+        case cm.Place():
+            return setup.place(state, order)
+        case cm.Blockade() | cm.LetPass():
+            return military.blockade(state, order, rng)
+        case cm.EndTurn():
+            return _end_turn(state, order)
+        case _:
+            assert_never(order)
+
+
+def _end_turn(state: State, order: cm.EndTurn) -> list[ev.AnyEvent]:
+    match state.phase:
+        case "setup":
+            return setup.end_turn(state, order)
+        case "offering":
+            return offering.end_turn(state, order)
+        case "construction":
+            return construction.end_turn(state, order)
+        case "military":
+            return military.end_turn(state, order)
+    require(False, "2", f"nothing to end in the {state.phase or 'set-up'} phase: 'done' ends a turn of "
+                        "Offering, Construction or Military")
+    return []
+
+
+def pending(state: State) -> list[Pending]:
+    if state.winner is not None or not state.civs:
+        return []
+    if state.award is not None:
+        a = state.award
+        return [Pending(empire=a.holder, kind="award",
+                        text=f"award the {name(state, a.role)} card to one of "
+                             + ", ".join(name(state, c) for c in a.tied))]
+    match state.phase:
+        case "setup":
+            return setup.pending(state)
+        case "commerce":
+            return commerce.pending(state)
+        case "offering":
+            return offering.pending(state)
+        case "construction":
+            return construction.pending(state)
+        case "military":
+            return military.pending(state)
+    return []
+
+
+def options(state: State, civ: str) -> list[Option]:
+    if state.winner is not None or civ not in state.civs:
+        return []
+    out: list[Option] = []
+    if state.award is not None and state.award.holder == civ:
+        out += [Option(kind="award", order=f"award {state.award.role} to {c}") for c in state.award.tied]
+        return out
+    match state.phase:
+        case "setup":
+            out += setup.options(state, civ)
+        case "commerce":
+            out += commerce.options(state, civ)
+        case "offering":
+            out += offering.options(state, civ)
+        case "construction":
+            out += construction.options(state, civ)
+        case "military":
+            out += military.options(state, civ)
+    held = state.gods.get(civ)
+    if held is not None and held.face_up:
+        out.append(Option(kind="invoke", order=f"invoke {held.god}", note="the god has no power (C3)"))
+    return out

@@ -1,0 +1,304 @@
+"""The Military phase (6): in the Military Leader's order, naval movement and battles, then ground
+movement, obligatory battles, and the invader's choice: sack, occupy or convert."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import cast
+
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand, require
+from mncore.protocol import Option, Pending
+from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic.components import game_data
+from mncore.rulesets.classic.rules.common import at_war, name, require_turn
+from mncore.rulesets.classic.ids import Aftermath, Mover
+from mncore.rulesets.classic.state import Land, State, Units
+
+LOSS_ORDER = ("legion", "fortress", "creature")  # who goes first when hits are taken (ruling C9)
+
+
+def begin(state: State, rng: Rng) -> list[ev.AnyEvent]:
+    """6.10: units in a province at war fight again, one round, as the phase begins (ruling C13)."""
+    out: list[ev.AnyEvent] = []
+    for pid in sorted(state.lands):
+        land = state.lands[pid]
+        if at_war(land):
+            present = land.present()
+            attacker = next((c for c in present if c != land.influence), present[0])
+            defender = next(c for c in present if c != attacker)
+            out.append(battle(state, pid, attacker, defender, rng))
+    return out
+
+
+def _seat(state: State, civ: str) -> int:
+    order = (*state.civs, *state.neutrals)
+    return order.index(civ) if civ in order else len(order)
+
+
+def battle(state: State, pid: str, attacker: str, defender: str, rng: Rng) -> ev.GroundBattle:
+    """One round (6.6-6.9): a die per legion, an automatic 6 per creature or fortress; one unit lost
+    for each 5 points of the other's total, legions first (ruling C9)."""
+    land = state.land(pid)
+    data = game_data()
+    rolls: dict[str, tuple[int, ...]] = {}
+    sixes: dict[str, int] = {}
+    totals: dict[str, int] = {}
+    for civ in (attacker, defender):
+        u = land.units.get(civ, Units())
+        rolls[civ] = tuple(rng.roll(state.the_board().dice) for _ in range(u.legion))
+        sixes[civ] = u.creature + u.fortress
+        totals[civ] = sum(rolls[civ]) + data.auto_six * sixes[civ]
+    losses = {attacker: _lose(land.units.get(attacker, Units()), totals[defender] // data.hit_every),
+              defender: _lose(land.units.get(defender, Units()), totals[attacker] // data.hit_every)}
+    return ev.GroundBattle(province=pid, attacker=attacker, defender=defender, rolls=rolls,
+                           sixes=sixes, losses=losses)
+
+
+def _lose(units: Units, hits: int) -> Units:
+    lost: dict[str, int] = {}
+    for kind in LOSS_ORDER:
+        n = min(hits, getattr(units, kind))
+        lost[kind] = n
+        hits -= n
+    return Units(**lost)
+
+
+def sail(state: State, cmd: cm.Sail) -> list[ev.AnyEvent]:
+    require_turn(state, cmd.civ, "military", "6.1")
+    board = state.the_board()
+    require(not state.turns.ground, "6.1", "all naval movement comes before ground movement")
+    if not board.is_sea(cmd.sea):
+        raise InvalidCommand(f"'{cmd.sea}' is not a sea")
+    require(cmd.count >= 1, "6.2", "move at least one trireme")
+    if board.is_sea(cmd.source):
+        have = state.seas.get(cmd.source, {}).get(cmd.civ, 0) - _arrived_at_sea(state, cmd.source)
+        require(board.water().linked(cmd.source, cmd.sea), "6.2",
+                f"{name(state, cmd.sea)} is not adjacent to {name(state, cmd.source)}")
+    else:
+        if not board.is_province(cmd.source):
+            raise InvalidCommand(f"'{cmd.source}' is neither a province nor a sea")
+        have = state.land(cmd.source).units.get(cmd.civ, Units()).trireme
+        require(cmd.sea in board.prov(cmd.source).seas, "6.2",
+                f"{name(state, cmd.source)} does not touch {name(state, cmd.sea)}")
+    require(have >= cmd.count, "6.2", f"{name(state, cmd.civ)} has {max(have, 0)} trireme(s) in "
+                                      f"{name(state, cmd.source)} that may still move")
+    return [ev.TriremesSailed(civ=cmd.civ, count=cmd.count, source=cmd.source, sea=cmd.sea)]
+
+
+def _arrived_at_sea(state: State, sea: str) -> int:
+    return state.turns.arrived.get(sea, Units()).trireme
+
+
+def attack(state: State, cmd: cm.Attack, rng: Rng) -> list[ev.AnyEvent]:
+    """6.3: an optional naval battle against another's triremes in a sea where the attacker has some."""
+    require_turn(state, cmd.civ, "military", "6.1")
+    require(not state.turns.ground, "6.3", "naval battles come before any legion moves")
+    here = state.seas.get(cmd.sea, {})
+    require(here.get(cmd.civ, 0) > 0, "6.6", f"{name(state, cmd.civ)} has no trireme in "
+                                             f"{name(state, cmd.sea)}")
+    require(cmd.target != cmd.civ and here.get(cmd.target, 0) > 0, "6.6",
+            f"{name(state, cmd.target)} has no trireme at sea in {name(state, cmd.sea)}")
+    return [_naval(state, cmd.sea, cmd.civ, cmd.target, rng)]
+
+
+def _naval(state: State, sea: str, attacker: str, defender: str, rng: Rng) -> ev.NavalBattle:
+    """One round at sea (6.6, 6.9): a die per trireme; one trireme lost for each 5 points."""
+    here = state.seas.get(sea, {})
+    dice = state.the_board().dice
+    rolls = {c: tuple(rng.roll(dice) for _ in range(here[c])) for c in (attacker, defender)}
+    every = game_data().hit_every
+    losses = {attacker: min(here[attacker], sum(rolls[defender]) // every),
+              defender: min(here[defender], sum(rolls[attacker]) // every)}
+    return ev.NavalBattle(sea=sea, attacker=attacker, defender=defender, rolls=rolls, losses=losses)
+
+
+def sea_route(state: State, civ: str, source: str, dest: str) -> tuple[str, ...] | None:
+    """The shortest chain of seas holding civ's triremes from source's coast to dest's (6.4)."""
+    board = state.the_board()
+    mine = {s for s, here in state.seas.items() if here.get(civ, 0) > 0}
+    start = [s for s in board.prov(source).seas if s in mine]
+    goal = set(board.prov(dest).seas)
+    seen: dict[str, tuple[str, ...]] = {s: (s,) for s in start}
+    todo = deque(start)
+    while todo:
+        sea = todo.popleft()
+        if sea in goal:
+            return seen[sea]
+        for nxt in sorted(board.water().of(sea)):
+            if nxt in mine and nxt not in seen:
+                seen[nxt] = (*seen[sea], nxt)
+                todo.append(nxt)
+    return None
+
+
+def march(state: State, cmd: cm.March, rng: Rng) -> list[ev.AnyEvent]:
+    require_turn(state, cmd.civ, "military", "6.1")
+    board = state.the_board()
+    for pid in (cmd.source, cmd.dest):
+        if not board.is_province(pid):
+            raise InvalidCommand(f"'{pid}' is not a province")
+    require(cmd.count >= 1, "6.4", "move at least one unit")
+    have = getattr(state.land(cmd.source).units.get(cmd.civ, Units()), cmd.unit)
+    moved = getattr(state.turns.arrived.get(cmd.source, Units()), cmd.unit)
+    require(have - moved >= cmd.count, "C8", f"{name(state, cmd.civ)} has {max(have - moved, 0)} "
+                                             f"{cmd.unit}(s) in {name(state, cmd.source)} that may still move")
+    via: tuple[str, ...] = ()
+    if not board.land().linked(cmd.source, cmd.dest):
+        route = sea_route(state, cmd.civ, cmd.source, cmd.dest)
+        require(route is not None, "6.4", f"{name(state, cmd.dest)} is neither adjacent to "
+                f"{name(state, cmd.source)} nor reached by a chain of {name(state, cmd.civ)}'s triremes")
+        assert route is not None
+        via = route
+    _require_aftermath(state, cmd)
+    greek = _blockader(state, cmd.civ, cmd.dest, via)
+    if greek:
+        return [ev.BlockadeDeclared(greek=greek, civ=cmd.civ, unit=cmd.unit, count=cmd.count,
+                                    source=cmd.source, dest=cmd.dest, via=via, then=cmd.then, sack=cmd.sack)]
+    return _go(state, cmd, via, rng)
+
+
+def _go(state: State, cmd: cm.March, via: tuple[str, ...], rng: Rng) -> list[ev.AnyEvent]:
+    from mncore.rulesets.classic.evolve import evolve
+    marched = ev.Marched(civ=cmd.civ, unit=cmd.unit, count=cmd.count, source=cmd.source, dest=cmd.dest,
+                         via=via)
+    return [marched, *_fight(evolve(state, marched), cmd, rng)]
+
+
+def _blockader(state: State, civ: str, dest: str, via: tuple[str, ...]) -> str:
+    """6.13: the player whose influence blockades dest, if he has a trireme in a sea of the chain."""
+    holder = state.land(dest).influence
+    if not via or holder == civ or holder not in state.civs or not game_data().civ_of(holder).blockade:
+        return ""
+    return holder if any(state.seas.get(s, {}).get(holder, 0) for s in via) else ""
+
+
+def blockade(state: State, cmd: cm.Blockade | cm.LetPass, rng: Rng) -> list[ev.AnyEvent]:
+    """6.13: the Greek player attacks the transporting triremes in one sea of the chain, or lets the
+    march pass; a chain broken sends the units back to their start, free to move again."""
+    from mncore.rulesets.classic.evolve import evolve
+    b = state.blockade
+    require(b is not None, "6.13", "no invasion waits at a blockade")
+    assert b is not None
+    require(cmd.civ == b.greek, "6.13", f"{name(state, b.greek)} answers the blockade")
+    march = cm.March(civ=b.civ, unit=cast(Mover, b.unit), count=b.count, source=b.source, dest=b.dest,
+                     then=cast(Aftermath, b.then), sack=b.sack)
+    if isinstance(cmd, cm.LetPass):
+        return [ev.BlockadeEnded(broken=True), *_go(evolve(state, ev.BlockadeEnded(broken=True)), march,
+                                                     b.via, rng)]
+    require(cmd.sea in b.via, "6.13", f"{name(state, cmd.sea)} is not a sea of the invasion's chain: "
+                                      + ", ".join(name(state, s) for s in b.via))
+    here = state.seas.get(cmd.sea, {})
+    require(here.get(cmd.civ, 0) > 0, "6.13", f"{name(state, cmd.civ)} has no trireme in {name(state, cmd.sea)}")
+    fought = _naval(state, cmd.sea, cmd.civ, b.civ, rng)
+    after = evolve(state, fought)
+    route = sea_route(after, b.civ, b.source, b.dest)
+    ended = ev.BlockadeEnded(broken=route is not None)
+    if route is None:
+        return [fought, ended]
+    return [fought, ended, *_go(evolve(after, ended), march, route, rng)]
+
+
+def _require_aftermath(state: State, cmd: cm.March) -> None:
+    """6.11, 6.12: what the invader means to do if left alone, checked before the dice."""
+    land = state.land(cmd.dest)
+    if not cmd.then:
+        return
+    require(bool(land.influence) and land.influence != cmd.civ, "6.11",
+            f"{name(state, cmd.dest)} is not under another's influence: nothing to sack, occupy or convert")
+    if cmd.then == "sack":
+        require(land.count(cmd.sack) > 0, "6.11", f"{name(state, cmd.dest)} has no {cmd.sack or 'such building'}")
+    if cmd.then == "convert":
+        require(state.the_board().capital_of(land.influence) != cmd.dest, "6.12",
+                f"the influence marker in {name(state, land.influence)}'s capital is never converted")
+
+
+def _fight(state: State, cmd: cm.March, rng: Rng) -> list[ev.AnyEvent]:
+    """6.5: battles with every other civilisation's ground units there, then the invader's choice."""
+    from mncore.rulesets.classic.evolve import evolve
+    out: list[ev.AnyEvent] = []
+    for enemy in sorted((c for c in state.land(cmd.dest).present() if c != cmd.civ),
+                        key=lambda c: _seat(state, c)):
+        if state.land(cmd.dest).units.get(cmd.civ, Units()).ground() == 0:
+            break
+        fought = battle(state, cmd.dest, cmd.civ, enemy, rng)
+        out.append(fought)
+        state = evolve(state, fought)
+    land = state.land(cmd.dest)
+    if land.present() == [cmd.civ] and cmd.then:
+        out += _aftermath(state, land, cmd)
+    return out
+
+
+def _aftermath(state: State, land: Land, cmd: cm.March) -> list[ev.AnyEvent]:
+    if cmd.then == "sack":
+        gone = next(b for b in land.buildings if b.kind == cmd.sack)
+        return [ev.Sacked(civ=cmd.civ, province=cmd.dest, building=gone.kind, resource=gone.resource)]
+    return [ev.Settled(civ=cmd.civ, province=cmd.dest, how=cmd.then)]
+
+
+def end_turn(state: State, cmd: cm.EndTurn) -> list[ev.AnyEvent]:
+    require_turn(state, cmd.civ, "military", "6.1")
+    return [ev.TurnEnded(civ=cmd.civ)]
+
+
+def done(state: State) -> bool:
+    return state.turns.index >= len(state.turns.order)
+
+
+def pending(state: State) -> list[Pending]:
+    b = state.blockade
+    if b is not None:
+        return [Pending(empire=b.greek, kind="blockade",
+                        text=f"attack {name(state, b.civ)}'s triremes carrying its invasion of "
+                             f"{name(state, b.dest)}, or let it pass")]
+    due = state.turns.current()
+    return [Pending(empire=due, kind="military", text="move and fight, then done")] if due else []
+
+
+def options(state: State, civ: str) -> list[Option]:
+    b = state.blockade
+    if b is not None:
+        if civ != b.greek:
+            return []
+        return [Option(kind="blockade", order="let pass")] + [
+            Option(kind="blockade", order=f"blockade {s}") for s in b.via if state.seas.get(s, {}).get(civ, 0)]
+    if state.turns.current() != civ:
+        return []
+    out = [Option(kind="done", order="done")]
+    board = state.the_board()
+    if not state.turns.ground:
+        for pid, land in sorted(state.lands.items()):
+            if land.units.get(civ, Units()).trireme:
+                out += [Option(kind="sail", order=f"sail 1 from {pid} to {s}") for s in board.prov(pid).seas]
+        for sea, here in sorted(state.seas.items()):
+            if here.get(civ, 0) > _arrived_at_sea(state, sea):
+                out += [Option(kind="sail", order=f"sail 1 from {sea} to {s}")
+                        for s in sorted(board.water().of(sea))]
+                out += [Option(kind="attack", order=f"attack {c} in {sea}") for c in sorted(here)
+                        if c != civ and here[c] > 0 and here.get(civ, 0) > 0]
+    for pid, land in sorted(state.lands.items()):
+        u = land.units.get(civ, Units())
+        moved = state.turns.arrived.get(pid, Units())
+        for unit in ("legion", "creature"):
+            if getattr(u, unit) - getattr(moved, unit) > 0:
+                out += [Option(kind="march", order=f"march 1 {unit} from {pid} to {dest}{_then(state, civ, dest)}")
+                        for dest in _destinations(state, civ, pid)]
+    return out
+
+
+def _destinations(state: State, civ: str, pid: str) -> list[str]:
+    board = state.the_board()
+    land = sorted(board.land().of(pid))
+    sea = [p.id for p in board.province if p.id != pid and p.id not in land
+           and sea_route(state, civ, pid, p.id) is not None]
+    return land + sea
+
+
+def _then(state: State, civ: str, dest: str) -> str:
+    land = state.land(dest)
+    if not land.influence or land.influence == civ:
+        return ""
+    if state.the_board().capital_of(land.influence) == dest:
+        return " then occupy"
+    return " then convert"
