@@ -34,7 +34,8 @@ def _state(db: Path) -> GameState:
 
 
 def test_atlas_punic_mn_new_plays_rome_against_carthage(tmp_path: Path) -> None:
-    """1.1 Game Setup: Rome and Carthage play; Babylon and Egypt are covered, and Greece (ruling R60)."""
+    """1.1 Game Setup: Rome and Carthage play; Babylon and Egypt are covered; Greece is in play, no
+    empire's, the Barbarians' land (ruling R60)."""
     db = tmp_path / "g.db"
 
     result = _new(db)
@@ -44,8 +45,10 @@ def test_atlas_punic_mn_new_plays_rome_against_carthage(tmp_path: Path) -> None:
     assert tuple(state.empires) == ("rome", "carthage")
     assert state.options.setup == "punic-war"
     regions = {p.id: p.region for p in state.geo_board.provinces}
-    assert {regions[p] for p in state.provinces} <= {"rome", "carthage", None}
-    assert {"achaea", "macedonia", "thracia", "aegyptus", "babylonia"}.isdisjoint(state.provinces)
+    assert {regions[p] for p in state.provinces} == {"rome", "carthage", "greece", None}
+    assert {"aegyptus", "babylonia"}.isdisjoint(state.provinces)
+    assert all(state.provinces[p].controller is None and not state.provinces[p].buildings
+               for p in ("achaea", "macedonia", "thracia"))
 
 
 def test_atlas_punic_starting_units_tracks_and_titles(tmp_path: Path) -> None:
@@ -112,7 +115,7 @@ def test_atlas_punic_refuses_other_empires_and_writes_nothing(tmp_path: Path) ->
 
     assert result.exit_code == 2
     assert result.stderr == ("Error: with 2 players the empires in play are Rome, Carthage (covered regions: "
-                             "Greece, Babylon, Egypt); missing: Carthage; not playable: Greece "
+                             "Babylon, Egypt); missing: Carthage; not playable: Greece "
                              "[rule atlas.punic]\n")
     assert mn(db, "games").stdout == ""
 
@@ -124,8 +127,11 @@ def test_atlas_punic_map_show(tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert result.exit_code == 0
     assert lines[0] == ("Set-up punic-war [rule empires:atlas.punic]: 2 players (Rome, Carthage); "
-                        "covered: Greece, Babylon, Egypt")
-    assert lines[2] == "Mare Nostrum: Empires reference board, version 1: 30 provinces, 9 seas, 5 set-ups"
+                        "covered: Babylon, Egypt")
+    assert lines[1] == ("Barbarians [rule empires:atlas.barbarians]: Achaea 4 legions and a fortress, Macedonia "
+                        "2 legions and a fortress, Thracia 2 legions and a fortress; a trireme in each of Mare "
+                        "Ionium, Mare Aegaeum, Pontus Euxinus")
+    assert lines[3] == "Mare Nostrum: Empires reference board, version 1: 30 provinces, 9 seas, 5 set-ups"
 
 
 def test_atlas_punic_a_foreign_claim_outside_the_punic_war_is_refused(tmp_path: Path) -> None:

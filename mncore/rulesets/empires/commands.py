@@ -270,8 +270,30 @@ class EndMoveTurn(Order, frozen=True, kw_only=True):
     """The active empire ends its Move and Battle turn (4.0)."""
 
 
+class MoveBarbarians(Order, frozen=True, kw_only=True):
+    """The Punic War: pay a coin or a gold to move one Barbarian unit one step (atlas.barbarians, R64)."""
+
+    unit: Literal["legion", "trireme"]
+    from_place: str
+    to_place: str
+    pay: Token
+    dice: dict[str, tuple[int, ...]] = {}  # a sandbox's fixed dice for the battle it starts (R7)
+
+
+class AttackBarbarians(Order, frozen=True, kw_only=True):
+    """The Punic War: the active empire attacks the Barbarians where both stand (ruling R66)."""
+
+    place: str
+    dice: dict[str, tuple[int, ...]] = {}  # a sandbox's fixed dice (R7): 'barbarians' and the empire
+
+
+class PeaceWithBarbarians(Order, frozen=True, kw_only=True):
+    """The Punic War's Statue of Zeus: peace with the Barbarians this round (ruling R67)."""
+
+
 MoveCommand = (ChooseMover | DeclarePeace | MoveTriremes | MoveLegions | Attack | ChooseLosses | Pillage
-               | OccupyBuildings | OccupyMarker | HoldConquest | PlaceCirceLegion | EndMoveTurn)
+               | OccupyBuildings | OccupyMarker | HoldConquest | PlaceCirceLegion | EndMoveTurn
+               | MoveBarbarians | AttackBarbarians | PeaceWithBarbarians)
 
 
 # --- phase 5, Claim Leadership ------------------------------------------------------------------------

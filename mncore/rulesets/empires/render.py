@@ -18,7 +18,32 @@ def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
     """The state as viewer may see it: others' resources as counts, hidden offers and tiles withheld."""
     doc = _view(state, viewer)
     doc["cities"] = _cities(state, viewer) if state.cities is not None else None
+    doc["barbarians"] = _barbarians(state)
     return doc
+
+
+def _barbarians(state: GameState) -> dict[str, Any] | None:
+    """The Punic War's Barbarians (atlas.barbarians): every piece of theirs is on the board, public."""
+    b = state.barbarians
+    if b is None:
+        return None
+    return {"legions": dict(sorted(b.legions.items())), "fortresses": sorted(b.fortresses),
+            "triremes": dict(sorted(b.triremes.items())), "moves": dict(sorted(b.moves.items())),
+            "peace": list(b.peace)}
+
+
+def _barbarians_text(b: dict[str, Any]) -> list[str]:
+    places = sorted({*b["legions"], *b["fortresses"]})
+    land = "; ".join(f"{title(p)} " + ", ".join(
+        ([f"{b['legions'][p]} legion{'s' * (b['legions'][p] != 1)}"] if b["legions"].get(p) else [])
+        + (["fortress"] if p in b["fortresses"] else [])) for p in places)
+    seas = "; ".join(f"{title(s)} {n} trireme{'s' * (n != 1)}" for s, n in b["triremes"].items())
+    out = [f"Barbarians: {land or 'no land units'}" + (f"; at sea: {seas}" if seas else "")]
+    if b["moves"]:
+        out.append("  moves paid this round: " + ", ".join(f"{title(e)} {n}" for e, n in b["moves"].items()))
+    if b["peace"]:
+        out.append("  at peace this round with " + ", ".join(title(e) for e in b["peace"]) + " (Statue of Zeus)")
+    return out
 
 
 def _view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
@@ -215,6 +240,8 @@ def show_text(doc: dict[str, Any]) -> str:
                                         or "nothing face up"))
     if doc.get("cities"):
         out += _cities_text(doc["cities"])
+    if doc.get("barbarians"):
+        out += _barbarians_text(doc["barbarians"])
     return "\n".join(out)
 
 

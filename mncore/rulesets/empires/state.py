@@ -248,6 +248,17 @@ class CitiesState(_S, frozen=True, kw_only=True):
     launched: tuple[TileId, ...] = ()  # tiles whose free trireme was built (10.archimedes, 10.ptolemy)
 
 
+class Barbarians(_S, frozen=True, kw_only=True):
+    """The Punic War's Barbarians (atlas.barbarians): their units, and this round's moves and peace."""
+
+    legions: dict[ProvinceId, int] = {}
+    fortresses: tuple[ProvinceId, ...] = ()
+    triremes: dict[SeaId, int] = {}
+    moves: dict[Empire, int] = {}  # Barbarian moves each empire paid for this round (ruling R64)
+    peace: tuple[Empire, ...] = ()  # Statue of Zeus holders at peace with them this round (ruling R67)
+    last_peace: tuple[Empire, ...] = ()  # those at peace with them last round
+
+
 class GameState(_S, frozen=True, kw_only=True):
     """Everything the rules need to know about a game at one point of its log."""
 
@@ -277,6 +288,7 @@ class GameState(_S, frozen=True, kw_only=True):
     winner: Victory | None = None
     fixed: tuple[FixedOutcome, ...] = ()  # sandboxes only: used, in order, by the draws they replace (R7)
     cities: CitiesState | None = None  # the Legendary City expansions in play, if any
+    barbarians: Barbarians | None = None  # the Punic War's third power (atlas.barbarians)
 
     @property
     def geo_board(self) -> Board:

@@ -16,7 +16,10 @@ from mncore.rulesets.empires.state import DisplayTile, ForkInfo, GameState, Opti
 
 def playable_empires(board: Board, count: int) -> tuple[Empire, ...]:
     """The empires that can play with this many players: those whose region is not covered."""
-    # a set-up variant's board names its own covered regions; the Punic War covers Greece too (ruling R60)
+    chosen = atlas.variant(atlas.setup_of(board) or atlas.STANDARD)
+    if chosen is not None and chosen.barbarians is not None:
+        return chosen.empires  # the Punic War's Greece is in play, the Barbarians' land (ruling R60)
+    # a set-up variant's board names its own covered regions
     covered = set(board.covered.get(str(count), ()))
     with_setup = {s.empire for s in board.setups}
     return tuple(e for e in EMPIRES if e in with_setup and e not in covered)
