@@ -208,13 +208,15 @@ def _barbarian_battle(e: ev.BarbarianBattleFought, before: GameState) -> list[st
         f"(ruling R65{', R66' if e.attacker == 'empire' else ', moved in by ' + title(e.by) + ' (R64)'}): "
         "one roll for each side, total divided by 5 rounded down is the hits scored (4.2).",
         f"The Barbarians ({who}): {b.units} {unit}(s); dice {', '.join(map(str, b.dice)) or 'no dice'} = "
-        f"{sum(b.dice)}{fort} → total {b.total}; {b.scored} hit(s) scored, {b.negated} negated by "
-        f"{title(side.empire)}'s fortress: {b.hits} hit(s)",
+        f"{sum(b.dice)}{fort} → total {b.total}; {b.scored} hit(s) scored"
+        + (f", {b.negated} negated by {title(side.empire)}'s fortress (4.2)" if b.negated else "")
+        + f": {b.hits} hit(s) against {title(side.empire)}",
         f"{title(side.empire)}: {side.units} {unit}(s); dice {', '.join(map(str, side.dice)) or 'no dice'} = "
-        f"{sum(side.dice)}{mods} → total {side.total}; {side.scored} hit(s) scored, {side.negated} negated by "
-        f"the Barbarians' fortress: {side.hits} hit(s)",
+        f"{sum(side.dice)}{mods} → total {side.total}; {side.scored} hit(s) scored"
+        + (f", {side.negated} negated by the Barbarians' fortress (4.2)" if side.negated else "")
+        + f": {side.hits} hit(s) against the Barbarians",
         f"The Barbarians lose {e.barbarians_lost} unit(s), legions first, their fortress last (R65); "
-        f"{title(side.empire)} must lose {e.losses} unit(s), as 4.2 has it chosen"]
+        f"{title(side.empire)} must lose {e.losses} unit(s), chosen by {title(side.empire)} (4.2)"]
 
 
 def _units(lost: ev.UnitsLost) -> str:

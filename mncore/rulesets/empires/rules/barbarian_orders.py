@@ -180,13 +180,14 @@ def move_options(state: GameState, empire: Empire) -> list[Option]:
         foes = [e for e in state.empires if battle.units_at(state, dst, e)]
         return empire not in foes and not (foes and (dst in step.battles or any(at_peace(state, f) for f in foes)))
 
-    for src in sorted(p for p, n in b.legions.items() if n):
-        out += [Option(kind="barbarians", order=f"barbarians move legion {src} to {dst} pay {t}")
-                for dst in sorted(p for p in state.provinces if g.is_adjacent(src, p)) if open_to(dst)
-                for t in pay[:1]]
-    for src in sorted(s for s, n in b.triremes.items() if n):
-        out += [Option(kind="barbarians", order=f"barbarians move trireme {src} to {dst} pay {t}")
-                for dst in sorted(g.sea_neighbours(src)) if open_to(dst) for t in pay[:1]]
+    moves = [("legion", src, dst) for src in sorted(p for p, n in b.legions.items() if n)
+             for dst in sorted(p for p in state.provinces if g.is_adjacent(src, p)) if open_to(dst)]
+    moves += [("trireme", src, dst) for src in sorted(s for s, n in b.triremes.items() if n)
+              for dst in sorted(g.sea_neighbours(src)) if open_to(dst)]
+    for unit, src, dst in moves:
+        line = f"barbarians move {unit} {src} to {dst} pay "
+        out.append(Option(kind="barbarians", order=line + pay[0]) if len(pay) == 1 else
+                   Option(kind="barbarians", template=line + "{token}", parts={"token": tuple(pay)}))
     return out
 
 
