@@ -152,3 +152,22 @@ def test_atlas_barbarians_a_position_with_them_off_the_board_is_refused(tmp_path
     assert (result.exit_code, result.stderr) == (2, f"Error: {pos}: barbarians.legions.aegyptus: not a province "
                                                     "in play\n")
     assert not db.exists() or mn(db, "games").stdout == ""
+
+
+def test_atlas_barbarians_the_golden_game_moves_and_fights_them(tmp_path: Path) -> None:
+    """The recorded Punic War (fixtures/atlas-punic-war.jsonl) plays the Barbarians: paid moves, battles they
+    start against both empires and battles both empires start against them, a peace with them, and a win."""
+    from atlas_golden import fixture
+    from mncore.rulesets.empires import events as ev
+
+    db = tmp_path / "g.db"
+    gid = mn(db, "import", str(fixture("punic-war"))).stdout.strip()
+    events = [ev.decode_event(r.payload) for r in open_store(str(db)).rows(gid)]
+    battles = {(e.attacker, e.empire.empire) for e in events if isinstance(e, ev.BarbarianBattleFought)}
+
+    assert any(isinstance(e, ev.BarbariansMoved) for e in events)
+    assert battles == {("barbarians", "rome"), ("barbarians", "carthage"), ("empire", "rome"), ("empire", "carthage")}
+    assert any(isinstance(e, ev.BarbarianPeaceDeclared) for e in events)
+    assert mn(db, "verify", gid).exit_code == 0
+    won = [e for e in events if isinstance(e, ev.GameWon)]
+    assert [(w.empires, w.condition) for w in won] == [(("carthage",), "6.3")]
