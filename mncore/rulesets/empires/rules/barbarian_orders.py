@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, require
 from mncore.protocol import Option
@@ -13,6 +11,7 @@ from mncore.rulesets.empires.commands import AttackBarbarians, MoveBarbarians, P
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, Token, commodity_of
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules import battle
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.rules.barbarians import SECTION, at_peace, horde, in_play, units
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, move_step
@@ -33,7 +32,7 @@ def required(state: GameState, empire: Empire) -> list[ProvinceId]:
 
 # --- orders -------------------------------------------------------------------------------------------
 
-def move(state: GameState, order: MoveBarbarians, rng: Rng) -> list[ev.AnyEvent]:
+def move(state: GameState, order: MoveBarbarians, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     """One paid move of one Barbarian unit one step; a battle at once if it meets an empire (R64, R65)."""
     require(in_play(state), SECTION, "there are no Barbarians in this game (the Punic War only)")
     b, g = horde(state), geo(state.geo_board)
@@ -59,22 +58,12 @@ def move(state: GameState, order: MoveBarbarians, rng: Rng) -> list[ev.AnyEvent]
                 f"{title(foe)} is at peace with the Barbarians this round (Statue of Zeus, ruling R67)")
         require(dst.id not in move_step(state).battles, "9.0",
                 f"a battle was already fought in {dst.name} this turn; only one battle per place per turn")
+    require(not order.dice or bool(foes), "R7", f"no battle follows a move into {dst.name}: no dice to fix")
     events: list[ev.AnyEvent] = [ev.BarbariansMoved(empire=order.empire, unit=order.unit, from_place=src.id,
                                                     to_place=dst.id, paid=order.pay)]
     if foes:
-        events += _fight(_moved(state, order, src.id, dst.id), dst.id, foes[0], "barbarians", order.empire,
-                         rng, order.dice)
+        events += _fight(fold(events, state), dst.id, foes[0], "barbarians", order.empire, rng, order.dice)
     return events
-
-
-def _moved(state: GameState, order: MoveBarbarians, src: str, dst: str) -> GameState:
-    """The state with the unit moved, for the battle's arithmetic (the fold does the same)."""
-    b = horde(state)
-    field = "triremes" if order.unit == "trireme" else "legions"
-    where = dict(getattr(b, field))
-    where[src] -= 1
-    where[dst] = where.get(dst, 0) + 1
-    return replace(state, barbarians=replace(b, **{field: {k: n for k, n in where.items() if n}}))
 
 
 def _require_payment(state: GameState, empire: Empire, token: Token) -> None:
@@ -146,6 +135,7 @@ def resolve(state: GameState, place: str, empire: Empire, empire_attacks: bool, 
     their_fort = land and place in horde(state).fortresses
     our_fort = land and state.provinces[place].fortress == empire
     # the empire's side is an ordinary side of 4.2: its powers' bonuses and its fortress
+    # the battle module's own side arithmetic (its one private helper used here), not a copy of it
     units_, extra, modifiers, total = battle._side_total(state, place, empire, empire_attacks, dice)
     scored = total // numbers.total_per_hit
     negated = min(numbers.fortress_negates, scored) if their_fort else 0

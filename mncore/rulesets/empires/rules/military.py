@@ -175,7 +175,7 @@ def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[e
         case EndMoveTurn():
             return end_turn(state, order)
         case MoveBarbarians():
-            return _with_forced_losses(state, fold, barbarian_orders.move(state, order, rng), order.to_place)
+            return _with_forced_losses(state, fold, barbarian_orders.move(state, order, rng, fold), order.to_place)
         case AttackBarbarians():
             return _with_forced_losses(state, fold, barbarian_orders.attack(state, order, rng), order.place)
     raise InvalidCommand(f"{type(order).__name__} is not a Move and Battle order")
