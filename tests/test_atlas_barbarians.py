@@ -171,3 +171,20 @@ def test_atlas_barbarians_the_golden_game_moves_and_fights_them(tmp_path: Path) 
     assert mn(db, "verify", gid).exit_code == 0
     won = [e for e in events if isinstance(e, ev.GameWon)]
     assert [(w.empires, w.condition) for w in won] == [(("carthage",), "6.3")]
+
+
+def test_atlas_barbarians_the_statue_of_zeus_offers_peace_with_them(tmp_path: Path) -> None:
+    """STATUE OF ZEUS (ruling R67): at the start of Move and Battle the holder is asked for a peace with his
+    opponent or the Barbarians, and offered both."""
+    pos = tmp_path / "zeus.toml"
+    pos.write_text(POSITION.replace('[step]\nactive = "rome"\n', "")
+                   .replace('tiles = ["caesar"]', 'tiles = ["caesar", "statue-of-zeus"]'))
+    db = tmp_path / "g.db"
+    mn(db, "new", "--position", str(pos), "--id", "g", "--seed", "x")
+
+    status = mn(db, "status", "g").stdout.splitlines()
+    options = mn(db, "options", "g", "--as", "rome").stdout.splitlines()
+
+    assert status[-1] == ("  Rome (Rome): peace — Statue of Zeus: declare peace with an opponent (peace with "
+                          "EMPIRE|barbarians) or not (no peace)")
+    assert options[:3] == ["peace with carthage", "peace with barbarians", "no peace"]

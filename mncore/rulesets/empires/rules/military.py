@@ -84,8 +84,9 @@ def pending(state: GameState) -> list[Pending]:
     step = move_step(state)
     peace = undecided_peace(state)
     if peace:
+        whom = "EMPIRE|barbarians" if barbarians.in_play(state) else "EMPIRE"  # ruling R67
         return [Pending(empire=e, kind="peace",
-                        text="Statue of Zeus: declare peace with an opponent (peace with EMPIRE) or "
+                        text=f"Statue of Zeus: declare peace with an opponent (peace with {whom}) or "
                              "not (no peace)") for e in peace]
     if step.losses:
         return [Pending(empire=x.empire, kind="losses",
