@@ -188,3 +188,16 @@ def test_atlas_barbarians_the_statue_of_zeus_offers_peace_with_them(tmp_path: Pa
     assert status[-1] == ("  Rome (Rome): peace — Statue of Zeus: declare peace with an opponent (peace with "
                           "EMPIRE|barbarians) or not (no peace)")
     assert options[:3] == ["peace with carthage", "peace with barbarians", "no peace"]
+
+
+def test_atlas_barbarians_drawn_on_the_board(tmp_path: Path) -> None:
+    """mn draw marks the Barbarians' units like a side's, lettered X: the legions and fortress of Macedonia,
+    the trireme of Mare Ionium."""
+    db = _position_game(tmp_path)
+
+    svg = mn(db, "draw", "g", "--as", "carthage", "-o", "-").stdout
+
+    assert ('<g class="legions" data-province="macedonia" data-empire="barbarians" data-count="2">'
+            '<title>2 Barbarians legions</title>') in svg
+    assert '<path class="fortress" data-province="macedonia" data-empire="barbarians"' in svg
+    assert '<g class="triremes" data-sea="mare-ionium" data-empire="barbarians" data-count="1">' in svg
