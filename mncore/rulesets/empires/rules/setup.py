@@ -16,9 +16,12 @@ from mncore.rulesets.empires.state import DisplayTile, ForkInfo, GameState, Opti
 
 def playable_empires(board: Board, count: int) -> tuple[Empire, ...]:
     """The empires that can play with this many players: those whose region is not covered."""
-    chosen = atlas.variant(atlas.setup_of(board) or atlas.STANDARD)
-    if chosen is not None and chosen.barbarians is not None:
-        return chosen.empires  # the Punic War's Greece is in play, the Barbarians' land (ruling R60)
+    # the Punic War's Greece is in play, the Barbarians' land (ruling R60); its board is recognised only
+    # for its player count (setup_of hashes each variant's board)
+    if any(v.barbarians is not None and v.players == count for v in atlas.load_setups().variants):
+        chosen = atlas.variant(atlas.setup_of(board) or atlas.STANDARD)
+        if chosen is not None and chosen.barbarians is not None:
+            return chosen.empires
     # a set-up variant's board names its own covered regions
     covered = set(board.covered.get(str(count), ()))
     with_setup = {s.empire for s in board.setups}
