@@ -20,6 +20,9 @@ PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve", "Fay")
 GAMES: dict[str, tuple[str, str]] = {
     "alternative-3": ("0", "general"),
     "atlantis": ("5", "builder"),  # Chiron recruited, the Centaurs strike and are rebuilt
+    # Foreign Trade claims and discards; Barbarians moved and fought both ways, peace with them (R64-R67);
+    # won by three great cities (R61)
+    "punic-war": ("4", "general"),
 }
 # every variant is played to a win by tests/test_atlas_setups.py (these are not recorded)
 SCRIPTED: dict[str, tuple[str, str]] = {

@@ -93,7 +93,8 @@ def test_atlas_setup_titles_follow_ruling_r51() -> None:
               "carthage": (7, 1, 2), "atlantis": (5, 3, 3)}
     standard = load_ruleset().starting_leaders
 
-    for v in atlas.load_setups().variants:
+    # the Punic War's titles are the text's own (1.1: Carthage Trade and Culture, Rome Military)
+    for v in (v for v in atlas.load_setups().variants if v.id != "punic-war"):
         for i, track in enumerate(("trade", "culture", "military")):
             holder = standard[track]  # type: ignore[index]
             if holder in v.empires:

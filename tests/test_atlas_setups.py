@@ -169,7 +169,7 @@ def test_atlas_an_unknown_setup_is_refused_naming_the_setups(tmp_path: Path) -> 
 
     assert result.exit_code == 2
     assert result.stderr == ("Error: --setup punic: no such set-up; the set-ups are standard, "
-                             "alternative-3, alternative-4, alternative-5, atlantis\n")
+                             "alternative-3, alternative-4, alternative-5, atlantis, punic-war\n")
 
 
 def test_atlas_standard_game_takes_no_sixth_empire(tmp_path: Path) -> None:
@@ -187,7 +187,7 @@ def test_atlas_a_standard_game_of_two_names_the_setups_for_other_numbers(tmp_pat
 
     assert result.exit_code == 2
     assert result.stderr == ("Error: Mare Nostrum: Empires is for 3 to 5 players; 2 given; other numbers: "
-                             "--setup atlantis (6) [rule setup.players]\n")
+                             "--setup atlantis (6), --setup punic-war (2) [rule setup.players]\n")
 
 
 @pytest.mark.parametrize("setup,first", [

@@ -124,7 +124,9 @@ def test_the_corpus_is_not_empty_and_names_its_sections() -> None:
     assert CASES
     for path in CASES:
         case = load_case(path)
-        assert RULEBOOK.citable(case["section"]) and path.stem.startswith(case["section"].replace(".", "_"))
+        # a hyphen in a section id may be an underscore in the file name (atlas.punic-trade)
+        stem = path.stem.replace("-", "_")
+        assert RULEBOOK.citable(case["section"]) and stem.startswith(case["section"].replace(".", "_").replace("-", "_"))
 
 
 @pytest.mark.slow

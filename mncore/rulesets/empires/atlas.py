@@ -11,7 +11,7 @@ from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.board import Board, board_digest, decode_board, layout_of, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
-from mncore.rulesets.empires.ids import BuildingKind, Empire, TileId, Token, Track
+from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, SeaId, TileId, Token, Track
 
 STANDARD = "standard"
 SETUPS_SOURCE = "mncore/rulesets/empires/data/setups.toml"
@@ -19,6 +19,14 @@ SETUPS_SOURCE = "mncore/rulesets/empires/data/setups.toml"
 
 class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Base of the set-up data Structs: frozen, unknown fields refused."""
+
+
+class BarbarianSetup(_Data, frozen=True, kw_only=True):
+    """Where the Punic War's Barbarians start (atlas.barbarians, Barbarian Setup)."""
+
+    legions: dict[ProvinceId, int]
+    fortresses: tuple[ProvinceId, ...]
+    triremes: dict[SeaId, int]
 
 
 class Variant(_Data, frozen=True, kw_only=True):
@@ -33,6 +41,11 @@ class Variant(_Data, frozen=True, kw_only=True):
     discarded: tuple[TileId, ...] = ()
     extensions: tuple[str, ...] = ()
     leaders: dict[Track, Empire]
+    foreign_trade: bool = False  # the Punic War's Foreign Trade markets (atlas.punic-trade)
+    # victory conditions a variant modifies (ruling R61); 0 keeps the ruleset's number (6.3)
+    great_cities_to_win: int = 0
+    titles_rounds: int = 1  # consecutive Claim Leadership phases ending with all three titles (6.4)
+    barbarians: BarbarianSetup | None = None  # the Punic War's third power (atlas.barbarians)
 
 
 class Extension(_Data, frozen=True, kw_only=True):

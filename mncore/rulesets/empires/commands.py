@@ -105,7 +105,20 @@ class GiveResource(Order, frozen=True, kw_only=True):
     token: str
 
 
-TradeCommand = PlayExchangeMarker | OfferResources | ClaimResource | GiveResource
+class ClaimForeign(Order, frozen=True, kw_only=True):
+    """The Punic War: claim a face-up Foreign Trade legendary commodity (atlas.punic-trade)."""
+
+    commodity: Commodity
+
+
+class DiscardOffered(Order, frozen=True, kw_only=True):
+    """The Punic War: discard one of your own face-up offered resources after the opponent claimed a
+    Foreign Trade commodity (atlas.punic-trade)."""
+
+    token: str
+
+
+TradeCommand = PlayExchangeMarker | OfferResources | ClaimResource | GiveResource | ClaimForeign | DiscardOffered
 
 
 # --- phase 3, Build ---------------------------------------------------------------------------------
@@ -257,8 +270,30 @@ class EndMoveTurn(Order, frozen=True, kw_only=True):
     """The active empire ends its Move and Battle turn (4.0)."""
 
 
+class MoveBarbarians(Order, frozen=True, kw_only=True):
+    """The Punic War: pay a coin or a gold to move one Barbarian unit one step (atlas.barbarians, R64)."""
+
+    unit: Literal["legion", "trireme"]
+    from_place: str
+    to_place: str
+    pay: Token
+    dice: dict[str, tuple[int, ...]] = {}  # a sandbox's fixed dice for the battle it starts (R7)
+
+
+class AttackBarbarians(Order, frozen=True, kw_only=True):
+    """The Punic War: the active empire attacks the Barbarians where both stand (ruling R66)."""
+
+    place: str
+    dice: dict[str, tuple[int, ...]] = {}  # a sandbox's fixed dice (R7): 'barbarians' and the empire
+
+
+class PeaceWithBarbarians(Order, frozen=True, kw_only=True):
+    """The Punic War's Statue of Zeus: peace with the Barbarians this round (ruling R67)."""
+
+
 MoveCommand = (ChooseMover | DeclarePeace | MoveTriremes | MoveLegions | Attack | ChooseLosses | Pillage
-               | OccupyBuildings | OccupyMarker | HoldConquest | PlaceCirceLegion | EndMoveTurn)
+               | OccupyBuildings | OccupyMarker | HoldConquest | PlaceCirceLegion | EndMoveTurn
+               | MoveBarbarians | AttackBarbarians | PeaceWithBarbarians)
 
 
 # --- phase 5, Claim Leadership ------------------------------------------------------------------------

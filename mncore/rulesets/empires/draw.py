@@ -22,8 +22,10 @@ PALETTE: dict[str, tuple[str, str, str]] = {
     "egypt": ("#E69F00", "#F6DB9E", "#000000"),
     "carthage": ("#009E73", "#A3DCCB", "#ffffff"),
     "atlantis": ("#56B4E9", "#C4E4F6", "#000000"),  # the Atlas expansion's sixth empire
+    "barbarians": ("#000000", "#999999", "#ffffff"),  # the Punic War's third power (atlas.barbarians)
 }
-LETTER = {"rome": "R", "greece": "G", "babylon": "B", "egypt": "E", "carthage": "C", "atlantis": "A"}
+LETTER = {"rome": "R", "greece": "G", "babylon": "B", "egypt": "E", "carthage": "C", "atlantis": "A",
+          "barbarians": "X"}
 # a caravan space shows its commodity; the other spaces their kind
 CODE = {"ceramic": "Ce", "gems": "Ge", "papyrus": "Pa", "metal": "Me", "spices": "Sp", "stone": "St",
         "wood": "Wo", "gold": "Go", "grain": "Gr", "oil": "Oi", "sheep": "Sh", "wine": "Wi",
@@ -64,10 +66,15 @@ def picture(doc: dict[str, Any], board: Board) -> str:
                    f'data-province="{pid}" data-controller="{owner or ""}" d="{path}" fill="{fill}" '
                    f'stroke="#7d7462" stroke-width="1"/>')
     out += areas.static_front
+    barbarians = _barbarian_places(doc.get("barbarians"))
     for pid in areas.provinces:
-        out += _province_marks(pid, doc["provinces"].get(pid) or {}, board, layout, pid in covered)
+        out += _province_marks(pid, _with_barbarians(doc["provinces"].get(pid) or {}, barbarians.get(pid)),
+                               board, layout, pid in covered)
     for sid in areas.seas:
-        out += _sea_marks(sid, doc["seas"].get(sid) or {}, layout)
+        sea = doc["seas"].get(sid) or {}
+        if sid in barbarians:
+            sea = {**sea, "triremes": {**sea.get("triremes", {}), "barbarians": barbarians[sid]["legions"]}}
+        out += _sea_marks(sid, sea, layout)
     out += _panel(doc, layout.width)
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -138,6 +145,26 @@ def _covered(board: Board, players: int) -> set[str]:
     return {p.id for p in board.provinces if p.region in regions}
 
 
+def _barbarian_places(b: dict[str, Any] | None) -> dict[str, dict[str, int]]:
+    """The Punic War's Barbarians by place: legions (triremes at sea) and whether a fortress stands there."""
+    if not b:
+        return {}
+    out: dict[str, dict[str, int]] = {}
+    for place, n in (*b["legions"].items(), *b["triremes"].items()):
+        out.setdefault(place, {"legions": 0, "fortress": 0})["legions"] = n
+    for place in b["fortresses"]:
+        out.setdefault(place, {"legions": 0, "fortress": 0})["fortress"] = 1
+    return out
+
+
+def _with_barbarians(p: dict[str, Any], here: dict[str, int] | None) -> dict[str, Any]:
+    """A province's view with the Barbarians' units drawn as one more side's (marked X)."""
+    if not here:
+        return p
+    legions = {**p.get("legions", {}), **({"barbarians": here["legions"]} if here["legions"] else {})}
+    return {**p, "legions": legions, "barbarian_fortress": bool(here["fortress"])}
+
+
 # --- what stands in a province and on a sea ---------------------------------------------------------
 
 def _province_marks(pid: str, p: dict[str, Any], board: Board, layout: Layout, covered: bool) -> list[str]:
@@ -163,6 +190,8 @@ def _province_marks(pid: str, p: dict[str, Any], board: Board, layout: Layout, c
     units: list[str] = []
     if p.get("fortress"):
         units.append(_fortress(pid, p["fortress"]))
+    if p.get("barbarian_fortress"):
+        units.append(_fortress(pid, "barbarians"))
     units += [_stack("legion", "province", pid, emp, n) for emp, n in p.get("legions", {}).items()]
     if p.get("marker_occupied_by"):
         occ = p["marker_occupied_by"]

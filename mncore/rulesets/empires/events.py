@@ -178,8 +178,31 @@ class ResourceGiven(Event, frozen=True, kw_only=True):
     token: Token
 
 
+class ForeignCommodityDrawn(Event, frozen=True, kw_only=True):
+    """The Punic War: a legendary commodity drawn face up as a Foreign Trade resource (atlas.punic-trade)."""
+
+    commodity: Commodity
+
+
+class ForeignCommodityClaimed(Event, frozen=True, kw_only=True):
+    """The Punic War: an empire claimed a face-up Foreign Trade commodity; its opponent discards one of
+    its own face-up resources next, then claims (atlas.punic-trade, ruling R62)."""
+
+    empire: Empire
+    commodity: Commodity
+
+
+class OfferDiscarded(Event, frozen=True, kw_only=True):
+    """The Punic War: an empire discarded one of its own face-up offered resources into the pool, as the
+    Barbarians' claim (atlas.punic-trade)."""
+
+    empire: Empire
+    token: Token
+
+
 TradeEvent = (ExchangeMarkerPlayed | TradeOpened | ResourcesOffered | OffersRevealed
-              | ResourceClaimed | TradingEnded | ResourceGiven)
+              | ResourceClaimed | TradingEnded | ResourceGiven | ForeignCommodityDrawn
+              | ForeignCommodityClaimed | OfferDiscarded)
 
 
 # --- phase 3, Build ---------------------------------------------------------------------------------
@@ -427,9 +450,53 @@ class CentaursStruck(Event, frozen=True, kw_only=True):
     place: ProvinceId
 
 
+class BarbariansMoved(Event, frozen=True, kw_only=True):
+    """The Punic War: an empire paid a coin or a gold to move one Barbarian unit to an adjacent province or
+    sea (atlas.barbarians, ruling R64)."""
+
+    empire: Empire  # who moved them
+    unit: Literal["legion", "trireme"]
+    from_place: str
+    to_place: str
+    paid: Token
+
+
+class BarbarianSide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The Barbarians' side of a battle: a die per unit, their fortress's bonus, what they scored (4.2)."""
+
+    units: int
+    dice: tuple[int, ...]
+    fortress: int = 0  # the fortress bonus added to the total
+    total: int
+    scored: int
+    negated: int = 0  # hits the empire's fortress negated
+    hits: int
+
+
+class BarbarianBattleFought(Event, frozen=True, kw_only=True):
+    """The Punic War: one roll of a battle between the Barbarians and an empire (atlas.barbarians, ruling
+    R65); the Barbarians lose `barbarians_lost` units at once, the empire `losses` units, as in 4.2."""
+
+    place: str
+    kind: Literal["land", "sea"]
+    attacker: Literal["barbarians", "empire"]
+    by: Empire  # the active empire: who moved the Barbarians in, or who attacked them
+    empire: BattleSide  # the empire fighting the Barbarians
+    barbarians: BarbarianSide
+    barbarians_lost: int
+    losses: int  # units the empire must lose
+
+
+class BarbarianPeaceDeclared(Event, frozen=True, kw_only=True):
+    """The Punic War: a Statue of Zeus holder is at peace with the Barbarians this round (ruling R67)."""
+
+    empire: Empire
+
+
 MoveEvent = (MoverChosen | PeaceDeclared | PeaceDeclined | TriremesMoved | LegionsMoved | BattleFought
              | UnitsLost | OccupationsEnded | Pillaged | BuildingsOccupied | MarkerOccupied
-             | ConquestHeld | ControlConverted | CirceLegionPlaced | MoveTurnEnded | CentaursStruck)
+             | ConquestHeld | ControlConverted | CirceLegionPlaced | MoveTurnEnded | CentaursStruck
+             | BarbariansMoved | BarbarianBattleFought | BarbarianPeaceDeclared)
 
 
 # --- phase 5, Claim Leadership ------------------------------------------------------------------------

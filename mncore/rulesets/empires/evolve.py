@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, Setup
-from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, Empire, ProvinceId, TileId, Track
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, legendary, Empire, ProvinceId, TileId, Track
 from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import TitleTie  # phase 5
 from mncore.rulesets.empires.state import Claim  # phase 2
@@ -18,6 +18,7 @@ from mncore.rulesets.empires.state import Loss  # phase 4
 from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
                           ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
+from mncore.rulesets.empires.state import Barbarians  # the Punic War
 from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Opened, Shield  # the expansions
 
 
@@ -105,6 +106,11 @@ def _game_created(state: GameState, e: ev.GameCreated) -> GameState:
     for setup in board.setups:
         if setup.empire in empires:
             state = _place_setup(state, board, setup)
+    chosen = atlas.variant(e.options.setup)
+    if chosen is not None and chosen.barbarians is not None:  # Barbarian Setup (atlas.barbarians)
+        b = chosen.barbarians
+        state = replace(state, barbarians=Barbarians(legions=dict(b.legions), fortresses=b.fortresses,
+                                                     triremes=dict(b.triremes)))
     return replace(state, round_start_control=round_start_control(state))
 
 
@@ -172,11 +178,19 @@ _INITIAL_STEPS: dict[str, type[Step]] = {
 @handles(ev.PhaseBegan)
 def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
     state = replace(state, round=e.round, phase=e.phase, step=_INITIAL_STEPS[e.phase]())
+    chosen = atlas.variant(state.options.setup)
+    if e.phase == "leadership" and chosen is not None and chosen.titles_rounds > 1:
+        holders = {state.titles.get(t) for t in TRACKS}
+        held_all = next(iter(holders)) if len(holders) == 1 else None
+        state = replace(state, step=LeadershipStep(held_all=held_all))
     if e.phase == "collect":
         # a new round: once-per-round powers are fresh, and 3.1.1 looks at control from now
         empires = {emp: replace(es, used=(), last_peace=es.peace_with, peace_with=None)
                    for emp, es in state.empires.items()}
         state = replace(state, empires=empires, round_start_control=round_start_control(state))
+        if state.barbarians is not None:  # the Barbarians' paid moves and peace are per round (R64, R67)
+            state = replace(state, barbarians=replace(state.barbarians, moves={}, peace=(),
+                                                      last_peace=state.barbarians.peace))
     return state
 
 
@@ -308,6 +322,38 @@ def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
         claimed={**step.claimed, e.empire: bag_add(step.claimed.get(e.empire, {}), one)},
         claims=(*step.claims, Claim(claimant=e.empire, source=e.source, token=e.token)),
         claimant=e.source))
+
+
+@handles(ev.ForeignCommodityClaimed)
+def _foreign_claimed(state: GameState, e: ev.ForeignCommodityClaimed) -> GameState:
+    """The Punic War: the commodity goes to the claimant's claims; the opponent discards (if it has an
+    offered resource left) and claims next (ruling R62)."""
+    step = trade_step(state)
+    foreign = list(state.foreign_trade)
+    foreign.remove(e.commodity)
+    other = next(emp for emp in state.empires if emp != e.empire)
+    one = {legendary(e.commodity): 1}
+    return _with_step(replace(state, foreign_trade=tuple(foreign)), replace(
+        step, claimed={**step.claimed, e.empire: bag_add(step.claimed.get(e.empire, {}), one)},
+        claimant=other, discarding=other if step.offers.get(other) else None))
+
+
+@handles(ev.OfferDiscarded)
+def _offer_discarded(state: GameState, e: ev.OfferDiscarded) -> GameState:
+    """The discarded token leaves the offer for the reserves (the legendary discard for a legendary one)."""
+    step = trade_step(state)
+    one = {e.token: 1}
+    state = _with_step(state, replace(step, offers={**step.offers, e.empire: bag_sub(step.offers[e.empire], one)},
+                                      discarding=None))
+    state = with_empire(state, e.empire, resources=bag_add(state.empires[e.empire].resources, one))
+    return _spend(state, e.empire, one)
+
+
+@handles(ev.ForeignCommodityDrawn)
+def _foreign_drawn(state: GameState, e: ev.ForeignCommodityDrawn) -> GameState:
+    pile = list(state.legendary_pile)
+    pile.remove(e.commodity)
+    return replace(state, legendary_pile=tuple(pile), foreign_trade=(*state.foreign_trade, e.commodity))
 
 
 @handles(ev.TradingEnded)
@@ -525,6 +571,51 @@ def _battle_fought(state: GameState, e: ev.BattleFought) -> GameState:
     owed = tuple(Loss(empire=emp, place=e.place, hits=n) for emp, n in sorted(e.losses.items()) if n)
     return _in_move_step(state, stage="sea" if e.kind == "sea" else "battles",
                          battles=(*step.battles, e.place), losses=(*step.losses, *owed))
+
+
+@handles(ev.BarbariansMoved)
+def _barbarians_moved(state: GameState, e: ev.BarbariansMoved) -> GameState:
+    b = state.barbarians
+    assert b is not None
+    field = "triremes" if e.unit == "trireme" else "legions"
+    where = dict(getattr(b, field))
+    where[e.from_place] -= 1
+    where[e.to_place] = where.get(e.to_place, 0) + 1
+    b = replace(b, **{field: {k: n for k, n in where.items() if n}},
+                moves={**b.moves, e.empire: b.moves.get(e.empire, 0) + 1})
+    return _spend(replace(state, barbarians=b), e.empire, {e.paid: 1})
+
+
+@handles(ev.BarbarianBattleFought)
+def _barbarian_battle_fought(state: GameState, e: ev.BarbarianBattleFought) -> GameState:
+    b = state.barbarians
+    assert b is not None
+    lost = e.barbarians_lost
+    if e.kind == "sea":
+        left = b.triremes.get(e.place, 0) - lost
+        b = replace(b, triremes={**{k: n for k, n in b.triremes.items() if k != e.place},
+                                 **({e.place: left} if left else {})})
+    else:  # legions first, the fortress with the last unit (ruling R65)
+        legions = b.legions.get(e.place, 0)
+        gone = min(lost, legions)
+        fort = lost > legions
+        b = replace(b, legions={**{k: n for k, n in b.legions.items() if k != e.place},
+                                **({e.place: legions - gone} if legions - gone else {})},
+                    fortresses=tuple(p for p in b.fortresses if not (fort and p == e.place)))
+    step = move_step(state)
+    owed = (Loss(empire=e.empire.empire, place=e.place, hits=e.losses),) if e.losses else ()
+    # a sea battle closes the trireme moves, a land battle the legion moves, as the empire's own do (4.1)
+    stage = ("sea" if step.stage == "naval" else step.stage) if e.kind == "sea" else "battles"
+    return _in_move_step(replace(state, barbarians=b), stage=stage,
+                         battles=(*step.battles, e.place), losses=(*step.losses, *owed))
+
+
+@handles(ev.BarbarianPeaceDeclared)
+def _barbarian_peace(state: GameState, e: ev.BarbarianPeaceDeclared) -> GameState:
+    b = state.barbarians
+    assert b is not None
+    state = replace(state, barbarians=replace(b, peace=(*b.peace, e.empire)))
+    return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
 
 
 @handles(ev.UnitsLost)

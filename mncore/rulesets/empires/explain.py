@@ -86,7 +86,7 @@ def _fixed_before(events: Sequence[ev.AnyEvent], in_batch: int) -> list[ev.Fixed
     event = events[-1]
     used = [e for e in events[len(events) - 1 - in_batch:-1] if isinstance(e, ev.FixedOutcomeUsed)]
     match event:
-        case ev.BattleFought(place=place):
+        case ev.BattleFought(place=place) | ev.BarbarianBattleFought(place=place):
             return [u for u in used if isinstance(u.outcome, FixedDice) and u.place == place]
         case (ev.ResourcesCollected(empire=emp) | ev.LegendaryBonusTaken(empire=emp)
               | ev.Pillaged(empire=emp)):
@@ -152,6 +152,8 @@ def details(event: ev.AnyEvent, before: GameState) -> list[str]:
     match event:
         case ev.BattleFought():
             return _battle(event, before)
+        case ev.BarbarianBattleFought():
+            return _barbarian_battle(event, before)
         case ev.ResourcesCollected():
             return _collection(event)
         case ev.TitleClaimed() | ev.TitleTied():
@@ -190,6 +192,31 @@ def _battle(e: ev.BattleFought, before: GameState) -> list[str]:
             out.append(f"{title(emp)} must lose {n} unit(s): {_units(forced)}, forced, {title(emp)} "
                        "having no other choice (4.2)")
     return out
+
+
+def _barbarian_battle(e: ev.BarbarianBattleFought, before: GameState) -> list[str]:
+    """A battle of the Punic War's Barbarians: 4.2's arithmetic with them as one side (ruling R65)."""
+    board = before.geo_board
+    names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
+    unit = "trireme" if e.kind == "sea" else "legion"
+    b, side = e.barbarians, e.empire
+    who = "attacker" if e.attacker == "barbarians" else "defender"
+    mods = "".join(f" {n:+d} {_source(s)} ({_source_section(s)})" for s, n in side.modifiers.items())
+    fort = f" +{b.fortress} fortress (4.2)" if b.fortress else ""
+    return [
+        f"A {e.kind} battle in {names.get(e.place, e.place)} between the Barbarians and {title(side.empire)} "
+        f"(ruling R65{', R66' if e.attacker == 'empire' else ', moved in by ' + title(e.by) + ' (R64)'}): "
+        "one roll for each side, total divided by 5 rounded down is the hits scored (4.2).",
+        f"The Barbarians ({who}): {b.units} {unit}(s); dice {', '.join(map(str, b.dice)) or 'no dice'} = "
+        f"{sum(b.dice)}{fort} → total {b.total}; {b.scored} hit(s) scored"
+        + (f", {b.negated} negated by {title(side.empire)}'s fortress (4.2)" if b.negated else "")
+        + f": {b.hits} hit(s) against {title(side.empire)}",
+        f"{title(side.empire)}: {side.units} {unit}(s); dice {', '.join(map(str, side.dice)) or 'no dice'} = "
+        f"{sum(side.dice)}{mods} → total {side.total}; {side.scored} hit(s) scored"
+        + (f", {side.negated} negated by the Barbarians' fortress (4.2)" if side.negated else "")
+        + f": {side.hits} hit(s) against the Barbarians",
+        f"The Barbarians lose {e.barbarians_lost} unit(s), legions first, their fortress last (R65); "
+        f"{title(side.empire)} must lose {e.losses} unit(s), chosen by {title(side.empire)} (4.2)"]
 
 
 def _units(lost: ev.UnitsLost) -> str:

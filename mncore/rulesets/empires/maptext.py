@@ -6,6 +6,7 @@ from typing import Any
 
 from mncore.rulesets.empires.board import Board, Geo, Province, Sea, Space, board_digest, geo, load_board, provenance_note
 from mncore.rulesets.empires import atlas
+from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.names import resolve_place
 from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
 
@@ -27,8 +28,15 @@ def _setup_lines(setup: str | None) -> list[str]:
         return []
     names = {e.id: e.name for e in load_ruleset().empires}
     covered = ", ".join(names[e] for e in chosen.covered) or "nothing"
-    return [f"Set-up {chosen.id} [rule empires:{chosen.section}]: {chosen.players} players "
-            f"({', '.join(names[e] for e in chosen.empires)}); covered: {covered}"]
+    out = [f"Set-up {chosen.id} [rule empires:{chosen.section}]: {chosen.players} players "
+           f"({', '.join(names[e] for e in chosen.empires)}); covered: {covered}"]
+    b = chosen.barbarians
+    if b is not None:  # the Punic War's Barbarian Setup (atlas.barbarians)
+        land = ", ".join(f"{p.title()} {n} legion{'s' * (n != 1)}" + (" and a fortress" if p in b.fortresses else "")
+                         for p, n in b.legions.items())
+        seas = ", ".join(title(s) for s in b.triremes)
+        out.append(f"Barbarians [rule empires:atlas.barbarians]: {land}; a trireme in each of {seas}")
+    return out
 
 
 def map_json(place: str | None, board_file: str | None, setup: str | None = None) -> Any:

@@ -312,6 +312,7 @@ def default_pile(state: GameState) -> tuple[Commodity, ...]:
         if is_legendary(t):
             gone[commodity_of(t)] += n  # added, not counted one by one: n comes from the file
     gone.update(state.legendary_discard)
+    gone.update(state.foreign_trade)
     return tuple(c for c in sorted(COMMODITIES) for _ in range(max(per - gone[c], 0)))
 
 
@@ -509,7 +510,9 @@ def creation_events(cmd: CreateFromPosition, rng: Rng, commitment: str) -> list[
         ruleset_version=cmd.position.ruleset_version, board=cmd.board,
         board_digest=board_digest(cmd.board),
         players={emp: es.player for emp, es in cmd.position.empires.items()},
-        options=Options(fair_play=False, sandbox=True), commitment=commitment)
+        # a set-up variant's board plays that variant's rules (the Punic War's trade and victory)
+        options=Options(fair_play=False, sandbox=True, setup=atlas.setup_of(cmd.board) or atlas.STANDARD),
+        commitment=commitment)
     events: list[ev.AnyEvent] = [created, ev.PositionLoaded(state=cmd.position)]
     state = replay(events)
     if cmd.begins:

@@ -26,7 +26,23 @@ def validate_position(state: GameState, explicit_supply: bool = False) -> list[s
                   _check_leadership, _check_step):
         problems += check(state)
     problems += _check_resources(state, explicit_supply)
-    return problems + _check_cities(state)
+    return problems + _check_cities(state) + _check_barbarians(state)
+
+
+def _check_barbarians(state: GameState) -> list[str]:
+    """The Punic War's Barbarians stand on provinces in play and seas, in counts of at least one (R63)."""
+    b = state.barbarians
+    if b is None:
+        return []
+    problems = [f"barbarians.legions.{p}: not a province in play" for p in b.legions if p not in state.provinces]
+    problems += [f"barbarians.fortresses: {p} is not a province in play" for p in b.fortresses
+                 if p not in state.provinces]
+    problems += [f"barbarians.triremes.{s}: not a sea" for s in b.triremes if s not in state.seas]
+    problems += [f"barbarians.{kind}.{place}: {n}; a count is at least 1" for kind, where in
+                 (("legions", b.legions), ("triremes", b.triremes)) for place, n in where.items() if n < 1]
+    return problems + [f"barbarians.{k}: {e} is not in this game" for k, who in
+                       (("moves", tuple(b.moves)), ("peace", b.peace), ("last_peace", b.last_peace))
+                       for e in who if e not in state.empires]
 
 
 def _check_cities(state: GameState) -> list[str]:
@@ -238,6 +254,7 @@ def _check_resources(state: GameState, explicit_supply: bool) -> list[str]:
             legendary[commodity_of(t)] += n  # added, not counted one by one: n comes from the file
     legendary.update(state.legendary_pile)
     legendary.update(state.legendary_discard)
+    legendary.update(state.foreign_trade)
     for commodity, n in sorted(legendary.items()):
         if n > comp.legendary_per_commodity:
             problems.append(f"legendary_pile: {n} legendary {commodity} held, in the pile or "

@@ -18,7 +18,32 @@ def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
     """The state as viewer may see it: others' resources as counts, hidden offers and tiles withheld."""
     doc = _view(state, viewer)
     doc["cities"] = _cities(state, viewer) if state.cities is not None else None
+    doc["barbarians"] = _barbarians(state)
     return doc
+
+
+def _barbarians(state: GameState) -> dict[str, Any] | None:
+    """The Punic War's Barbarians (atlas.barbarians): every piece of theirs is on the board, public."""
+    b = state.barbarians
+    if b is None:
+        return None
+    return {"legions": dict(sorted(b.legions.items())), "fortresses": sorted(b.fortresses),
+            "triremes": dict(sorted(b.triremes.items())), "moves": dict(sorted(b.moves.items())),
+            "peace": list(b.peace)}
+
+
+def _barbarians_text(b: dict[str, Any]) -> list[str]:
+    places = sorted({*b["legions"], *b["fortresses"]})
+    land = "; ".join(f"{title(p)} " + ", ".join(
+        ([f"{b['legions'][p]} legion{'s' * (b['legions'][p] != 1)}"] if b["legions"].get(p) else [])
+        + (["fortress"] if p in b["fortresses"] else [])) for p in places)
+    seas = "; ".join(f"{title(s)} {n} trireme{'s' * (n != 1)}" for s, n in b["triremes"].items())
+    out = [f"Barbarians: {land or 'no land units'}" + (f"; at sea: {seas}" if seas else "")]
+    if b["moves"]:
+        out.append("  moves paid this round: " + ", ".join(f"{title(e)} {n}" for e, n in b["moves"].items()))
+    if b["peace"]:
+        out.append("  at peace this round with " + ", ".join(title(e) for e in b["peace"]) + " (Statue of Zeus)")
+    return out
 
 
 def _view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
@@ -49,6 +74,8 @@ def _view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
         "trade": _trade(state, viewer),
         "supply": dict(sorted(state.supply.items())),
         "legendary_pile": len(state.legendary_pile),
+        # the Punic War's face-up Foreign Trade commodities (atlas.punic-trade): public, as any face-up piece
+        "foreign_trade": sorted(state.foreign_trade),
     }
 
 
@@ -131,6 +158,7 @@ def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:
         offers[emp] = dict(sorted(bag.items())) if shown else {"hidden": bag_total(bag)}
     return {"value": step.value, "revealed": step.revealed, "offers": offers,
             "claimant": step.claimant,
+            **({"discarding": step.discarding} if step.discarding else {}),
             "claimed": {e: dict(sorted(b.items())) for e, b in sorted(step.claimed.items())}}
 
 
@@ -206,8 +234,14 @@ def show_text(doc: dict[str, Any]) -> str:
                                              else ", ".join(f"{n} {k}" for k, n in o.items()) or "nothing")
                            for e, o in tr["offers"].items())
         out.append(f"Trade for {tr['value']}: {offers or 'no offers yet'}")
+    variant = atlas.variant(doc["setup"])
+    if variant is not None and variant.foreign_trade:
+        out.append("Foreign Trade: " + (", ".join(f"Legendary {title(c)}" for c in doc["foreign_trade"])
+                                        or "nothing face up"))
     if doc.get("cities"):
         out += _cities_text(doc["cities"])
+    if doc.get("barbarians"):
+        out += _barbarians_text(doc["barbarians"])
     return "\n".join(out)
 
 

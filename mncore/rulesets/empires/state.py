@@ -103,6 +103,7 @@ class TradeStep(_S, frozen=True, kw_only=True, tag="trade"):
     claimed: dict[Empire, Bag] = {}  # face down on each claimant's mat
     opener: Empire | None = None  # who claims first: the Trade Leader, or ruling R25
     over: bool = False  # claiming has ended (2.2); only 2.2.1 gifts may remain
+    discarding: Empire | None = None  # the Punic War: who discards after a Foreign Trade claim
     gifts: tuple[Claim, ...] = ()  # 2.2.1: claimant = receiver, source = giver
 
 
@@ -152,6 +153,8 @@ class LeadershipStep(_S, frozen=True, kw_only=True, tag="leadership"):
     """Claim Leadership: the ties still to settle."""
 
     ties: tuple[TitleTie, ...] = ()
+    # who held all three titles when the phase began, i.e. at the end of the last one (ruling R61)
+    held_all: Empire | None = None
 
 
 Step = CollectStep | TradeStep | BuildStep | MoveStep | LeadershipStep
@@ -245,6 +248,17 @@ class CitiesState(_S, frozen=True, kw_only=True):
     launched: tuple[TileId, ...] = ()  # tiles whose free trireme was built (10.archimedes, 10.ptolemy)
 
 
+class Barbarians(_S, frozen=True, kw_only=True):
+    """The Punic War's Barbarians (atlas.barbarians): their units, and this round's moves and peace."""
+
+    legions: dict[ProvinceId, int] = {}
+    fortresses: tuple[ProvinceId, ...] = ()
+    triremes: dict[SeaId, int] = {}
+    moves: dict[Empire, int] = {}  # Barbarian moves each empire paid for this round (ruling R64)
+    peace: tuple[Empire, ...] = ()  # Statue of Zeus holders at peace with them this round (ruling R67)
+    last_peace: tuple[Empire, ...] = ()  # those at peace with them last round
+
+
 class GameState(_S, frozen=True, kw_only=True):
     """Everything the rules need to know about a game at one point of its log."""
 
@@ -264,6 +278,7 @@ class GameState(_S, frozen=True, kw_only=True):
     supply: Bag = {}  # coins and ordinary commodities in the reserve
     legendary_pile: tuple[Commodity, ...] = ()  # face down, drawn at random (1.2)
     legendary_discard: tuple[Commodity, ...] = ()
+    foreign_trade: tuple[Commodity, ...] = ()  # the Punic War's face-up Foreign Trade commodities
     titles: dict[Track, Empire] = {}
     display: tuple[DisplayTile, ...] = ()
     exchange_played: tuple[int, ...] = ()  # indexes of exchange markers played (2.1)
@@ -273,6 +288,7 @@ class GameState(_S, frozen=True, kw_only=True):
     winner: Victory | None = None
     fixed: tuple[FixedOutcome, ...] = ()  # sandboxes only: used, in order, by the draws they replace (R7)
     cities: CitiesState | None = None  # the Legendary City expansions in play, if any
+    barbarians: Barbarians | None = None  # the Punic War's third power (atlas.barbarians)
 
     @property
     def geo_board(self) -> Board:

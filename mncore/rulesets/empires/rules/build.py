@@ -15,7 +15,7 @@ from mncore.rulesets.empires.state import build_step
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of, is_legendary
-from mncore.rulesets.empires.rules import atlantis, payment
+from mncore.rulesets.empires.rules import atlantis, barbarians, payment
 from mncore.rulesets.empires.rules.buildable import (_copy_problem, build_place_problem, buildings_left, capital_of,
                                     control_problem, copyable, culture_leader, free_spaces,
                                     is_pyramids, keep_waiting, markers_left, occupied_provinces,
@@ -371,6 +371,11 @@ def _require_keep(state: GameState, emp: Empire, kept: tuple[Token, ...], after_
     if after_turn:
         require(emp in build_step(state).done, section,
                 f"{name(emp)} chooses what to keep after its build turn")
+    if barbarians.punic_war(state):  # the Punic War's Hanging Gardens keep gold (ruling R68)
+        problem = barbarians.gardens_problem(kept)
+        require(problem is None, "R68", problem or "")
+        payment.require_held(state, emp, {t: kept.count(t) for t in kept})
+        return
     require(len(kept) <= most, section, f"the {gardens[0].name} keep at most {most} commodities")
     require(COIN not in kept, section, "the Hanging Gardens keep commodities; coins are kept anyway (2)")
     types = [commodity_of(t) for t in kept]

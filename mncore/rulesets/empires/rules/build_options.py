@@ -5,7 +5,7 @@ from __future__ import annotations
 from mncore.rulesets.empires.state import build_step
 from mncore.protocol import Option
 from mncore.rulesets.empires.ids import COIN, Empire, commodity_of, legendary
-from mncore.rulesets.empires.rules import atlantis, payment
+from mncore.rulesets.empires.rules import atlantis, barbarians, payment
 from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
                                     copyable, culture_leader, face_up, free_spaces, is_pyramids,
                                     keep_waiting, markers_left, penthesilea_legions, perseus_open,
@@ -155,6 +155,9 @@ def perseus_options(state: GameState, empire: Empire) -> list[Option]:
 
 def keep_choices(state: GameState, empire: Empire) -> list[Option]:
     """The Hanging Gardens holder's choices: nothing, or one or two different commodities."""
+    if barbarians.punic_war(state):  # the Punic War's Hanging Gardens keep gold (ruling R68)
+        return [Option(kind="keep", order="keep nothing"), *(
+            Option(kind="keep", order=f"keep {g}") for g in barbarians.gardens_choices(state.empires[empire].resources))]
     held = sorted(t for t in state.empires[empire].resources if commodity_of(t) is not None)
     pairs = [f"{a} {b}" for i, a in enumerate(held) for b in held[i + 1:]
              if commodity_of(a) != commodity_of(b)]

@@ -9,6 +9,7 @@ from mncore.rulesets.empires.ids import (EMPIRES, BuildingKind, Empire, Province
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires import atlas, powers
 from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
+from mncore.rulesets.empires.rules import barbarians
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.naming import title as name  # a display name, in messages
 
@@ -55,7 +56,7 @@ def build_place_problem(state: GameState, empire: Empire, pid: ProvinceId) -> st
     if others and not _opened_to_build(state, empire, pid):
         return (f"{where} holds units of {', '.join(name(e) for e in others)} (occupied or at war); "
                 "only a capital's province may be built in then")
-    return None
+    return barbarians.build_block(state, pid)  # the Punic War's Barbarians stop builds too (R63)
 
 
 def _opened_to_build(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
@@ -99,6 +100,8 @@ def control_problem(state: GameState, empire: Empire, pid: ProvinceId) -> str | 
     others = opponents_in(state, empire, pid)
     if others:
         return f"{where} holds units of {', '.join(name(e) for e in others)}"
+    if barbarians.units(state, pid):
+        return f"{where} holds Barbarian units (ruling R63)"
     seas = trireme_seas(state, empire)
     start = state.round_start_control.get(empire, ())
     if not any(board.adjacent_or_adjoining(p, pid, seas) for p in start):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.commands import AwardTitle, LeadershipCommand
 from mncore.dice import Rng
 from mncore.errors import require
@@ -53,14 +53,22 @@ def pending(state: GameState) -> list[Pending]:
 
 
 def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
-    """6.4: an empire holding all three titles at the end of the phase wins."""
+    """6.4: an empire holding all three titles at the end of the phase wins; in the Punic War, at the end
+    of two phases in a row (ruling R61)."""
     holders = {state.titles.get(t) for t in TRACKS}
-    if len(holders) == 1 and None not in holders:
-        winner = next(iter(holders))
-        assert winner is not None
+    if len(holders) != 1 or None in holders:
+        return []
+    winner = next(iter(holders))
+    assert winner is not None
+    chosen = atlas.variant(state.options.setup)
+    if chosen is not None and chosen.titles_rounds > 1:
+        if step_of(state).held_all != winner:
+            return []
         return [ev.GameWon(empires=(winner,), condition="6.4",
-                           detail=f"{_name(winner)} holds the Trade, Culture and Military Leader titles.")]
-    return []
+                           detail=f"{_name(winner)} holds the Trade, Culture and Military Leader titles "
+                                  f"for the second Claim Leadership phase in a row (ruling R61).")]
+    return [ev.GameWon(empires=(winner,), condition="6.4",
+                       detail=f"{_name(winner)} holds the Trade, Culture and Military Leader titles.")]
 
 
 def options(state: GameState, empire: Empire) -> list[Option]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires import draws, events as ev
+from mncore.rulesets.empires import atlas, draws, events as ev
 from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.commands import AttackBarbarians, MoveBarbarians, PeaceWithBarbarians  # Punic
 from mncore.rulesets.empires.commands import (Attack, ChooseLosses, ChooseMover, DeclarePeace, EndMoveTurn,
                              HoldConquest, MoveCommand, MoveLegions, MoveTriremes, OccupyBuildings,
                              OccupyMarker, Pillage, PlaceCirceLegion)
@@ -13,7 +14,7 @@ from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.projections import great_cities
-from mncore.rulesets.empires.rules import atlantis, battle, conquest, guards
+from mncore.rulesets.empires.rules import atlantis, barbarian_orders, barbarians, battle, conquest, guards
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires import powers
@@ -42,7 +43,7 @@ def undecided_peace(state: GameState) -> list[Empire]:
 def peace_partners(state: GameState, empire: Empire) -> list[Empire]:
     """The opponents the Statue of Zeus may make peace with: never last round's (11.statue-of-zeus)."""
     last = state.empires[empire].last_peace
-    return [e for e in state.empires if e not in (empire, last)]
+    return [e for e in state.empires if e not in (empire, last)]  # and the Barbarians (barbarians.py)
 
 
 def required_battles(state: GameState) -> list[ProvinceId]:
@@ -52,9 +53,10 @@ def required_battles(state: GameState) -> list[ProvinceId]:
     if step.active is None:
         return []
     active = step.active
-    return [pid for pid in sorted(state.provinces)
-            if pid not in step.battles and units_at(state, pid, active)
-            and any(not guards.exempt(state, pid, active, e) for e in enemies_at(state, pid, active))]
+    return sorted({*(pid for pid in state.provinces
+                     if pid not in step.battles and units_at(state, pid, active)
+                     and any(not guards.exempt(state, pid, active, e) for e in enemies_at(state, pid, active))),
+                   *barbarian_orders.required(state, active)})
 
 
 def unmoved_triremes(state: GameState, empire: Empire, sea: str) -> int:
@@ -82,8 +84,9 @@ def pending(state: GameState) -> list[Pending]:
     step = move_step(state)
     peace = undecided_peace(state)
     if peace:
+        whom = "EMPIRE|barbarians" if barbarians.in_play(state) else "EMPIRE"  # ruling R67
         return [Pending(empire=e, kind="peace",
-                        text="Statue of Zeus: declare peace with an opponent (peace with EMPIRE) or "
+                        text=f"Statue of Zeus: declare peace with an opponent (peace with {whom}) or "
                              "not (no peace)") for e in peace]
     if step.losses:
         return [Pending(empire=x.empire, kind="losses",
@@ -102,7 +105,8 @@ def _turn_text(state: GameState, step: MoveStep) -> str:
     battles = required_battles(state)
     conquests = conquest.open_conquests(state)
     if battles:
-        return "battle in " + ", ".join(place_name(state, p) for p in battles) + " (attack EMPIRE in PROVINCE)"
+        return "battle in " + ", ".join(place_name(state, p) for p in battles) + (
+            " (attack EMPIRE|barbarians in PROVINCE)" if barbarians.in_play(state) else " (attack EMPIRE in PROVINCE)")
     if conquests:
         return ("choose what to do in " + ", ".join(place_name(state, p) for p in conquests)
                 + " (pillage, occupy or hold)")
@@ -113,8 +117,11 @@ def _turn_text(state: GameState, step: MoveStep) -> str:
 
 
 def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
-    """6.3: four capital and/or legendary cities controlled or occupied at the end of the phase."""
-    needed = load_ruleset().numbers.great_cities_to_win
+    """6.3: four capital and/or legendary cities controlled or occupied at the end of the phase; three
+    in the Punic War (ruling R61)."""
+    chosen = atlas.variant(state.options.setup)
+    needed = (chosen.great_cities_to_win if chosen and chosen.great_cities_to_win
+              else load_ruleset().numbers.great_cities_to_win)
     winners = [e for e in state.empires if len(great_cities(state, e)) >= needed]
     if not winners:
         return []
@@ -143,6 +150,9 @@ def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[e
             return choose_mover(state, order, fold)
         case DeclarePeace():
             return declare_peace(state, order, fold)
+        case PeaceWithBarbarians():
+            _require_peace_turn(state, order.empire)
+            return barbarian_orders.declare_peace(state, order)
         case ChooseLosses():
             return _then_settle(state, fold, [battle.choose_losses(state, order)], order.place)
     _require_turn(state, order.empire)
@@ -165,6 +175,10 @@ def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[e
             return conquest.place_circe_legion(state, order)
         case EndMoveTurn():
             return end_turn(state, order)
+        case MoveBarbarians():
+            return _with_forced_losses(state, fold, barbarian_orders.move(state, order, rng, fold), order.to_place)
+        case AttackBarbarians():
+            return _with_forced_losses(state, fold, barbarian_orders.attack(state, order, rng), order.place)
     raise InvalidCommand(f"{type(order).__name__} is not a Move and Battle order")
 
 
@@ -205,10 +219,7 @@ def choose_mover(state: GameState, order: ChooseMover, fold: Fold) -> list[ev.An
 
 
 def declare_peace(state: GameState, order: DeclarePeace, fold: Fold) -> list[ev.AnyEvent]:
-    require(powers.has_at(state, order.empire, "peace"), "11.statue-of-zeus",
-            f"{title(order.empire)} does not hold the Statue of Zeus")
-    require(order.empire in undecided_peace(state), "11.statue-of-zeus",
-            "the Statue of Zeus's peace is declared once, at the beginning of the phase")
+    _require_peace_turn(state, order.empire)
     if order.opponent is None:
         return [ev.PeaceDeclined(empire=order.empire)]
     opp = order.opponent
@@ -224,6 +235,25 @@ def declare_peace(state: GameState, order: DeclarePeace, fold: Fold) -> list[ev.
     events: list[ev.AnyEvent] = [ev.PeaceDeclared(empire=order.empire, opponent=opp, capital=capital,
                                                   returned=returned)]
     return _then_settle(state, fold, events, *returned)
+
+
+def _require_peace_turn(state: GameState, empire: Empire) -> None:
+    require(powers.has_at(state, empire, "peace"), "11.statue-of-zeus",
+            f"{title(empire)} does not hold the Statue of Zeus")
+    require(empire in undecided_peace(state), "11.statue-of-zeus",
+            "the Statue of Zeus's peace is declared once, at the beginning of the phase")
+
+
+def _with_forced_losses(state: GameState, fold: Fold, events: list[ev.AnyEvent], place: str
+                        ) -> list[ev.AnyEvent]:
+    """A battle's events with the losses their owner has no choice about (4.2), then the occupations
+    they end (4.3, R43)."""
+    after = fold(events, state)
+    for loss in move_step(after).losses:
+        forced = battle.forced_losses(after, loss)
+        if forced is not None:
+            events.append(forced)
+    return _then_settle(state, fold, events, place)
 
 
 def _require_moves(state: GameState, kind: str) -> None:
@@ -271,6 +301,9 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     require(owner is None or not battle.at_peace(state, order.empire, owner), "11.statue-of-zeus",
             f"{title(order.empire)} is at peace with {title(owner or '')} this round and may not enter "
             f"its province {dst.name}")
+    require(not (barbarians.at_peace(state, order.empire) and barbarians.units(state, dst.id)), "R67",
+            f"{title(order.empire)} is at peace with the Barbarians this round and may not enter {dst.name}, "
+            "where they stand (ruling R67)")
     events: list[ev.AnyEvent] = [ev.LegionsMoved(empire=order.empire, from_province=src.id,
                                                  to_province=dst.id, count=order.count, by_sea=by_sea,
                                                  centaurs=order.centaurs)]
@@ -318,7 +351,7 @@ def end_turn(state: GameState, order: EndMoveTurn) -> list[ev.AnyEvent]:
     battles = required_battles(state)
     require(not battles, "4.1.2",
             "a land battle must be fought in " + ", ".join(
-                f"{place_name(state, p)} (against {' or '.join(title(e) for e in enemies_at(state, p, order.empire))})"
+                f"{place_name(state, p)} (against {' or '.join(_foes(state, p, order.empire))})"
                 for p in battles))
     open_ = conquest.open_conquests(state)
     require(not open_, "4.3",
@@ -326,6 +359,12 @@ def end_turn(state: GameState, order: EndMoveTurn) -> list[ev.AnyEvent]:
             + ", ".join(place_name(state, p) for p in open_)
             + ": pillage, occupy or hold first")
     return [ev.MoveTurnEnded(empire=order.empire)]
+
+
+def _foes(state: GameState, place: str, empire: Empire) -> list[str]:
+    """The opponents' names at a place, the Barbarians among them (ruling R66)."""
+    return [title(e) for e in enemies_at(state, place, empire)] + (
+        ["the Barbarians"] if place in barbarian_orders.required(state, empire) else [])
 
 
 # --- options --------------------------------------------------------------------------------------------
@@ -337,6 +376,7 @@ def options(state: GameState, empire: Empire) -> list[Option]:
             continue
         if p.kind == "peace":
             out += [Option(kind="peace", order=f"peace with {e}") for e in peace_partners(state, empire)]
+            out += barbarian_orders.peace_option(state, empire)
             out.append(Option(kind="peace", order="no peace"))
         elif p.kind == "mover":
             step = move_step(state)
@@ -370,6 +410,7 @@ def _turn_options(state: GameState, empire: Empire) -> list[Option]:
                     for t in targets if centaurs]
     out += [Option(kind="attack", order=f"attack {e} in {p}") for p in required_battles(state)
             for e in enemies_at(state, p, empire)]
+    out += barbarian_orders.attack_options(state, empire) + barbarian_orders.move_options(state, empire)
     for pid in conquest.open_conquests(state):
         out += _conquest_options(state, empire, pid)
     out += [Option(kind="circe", order=f"place legion on {sid} in {pid}")
@@ -381,6 +422,8 @@ def _turn_options(state: GameState, empire: Empire) -> list[Option]:
 
 def _may_enter(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
     owner = state.provinces[pid].controller
+    if barbarians.at_peace(state, empire) and barbarians.units(state, pid):
+        return False  # ruling R67
     return owner is None or not battle.at_peace(state, empire, owner)
 
 

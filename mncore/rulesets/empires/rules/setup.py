@@ -16,6 +16,13 @@ from mncore.rulesets.empires.state import DisplayTile, ForkInfo, GameState, Opti
 
 def playable_empires(board: Board, count: int) -> tuple[Empire, ...]:
     """The empires that can play with this many players: those whose region is not covered."""
+    # the Punic War's Greece is in play, the Barbarians' land (ruling R60); its board is recognised only
+    # for its player count (setup_of hashes each variant's board)
+    if any(v.barbarians is not None and v.players == count for v in atlas.load_setups().variants):
+        chosen = atlas.variant(atlas.setup_of(board) or atlas.STANDARD)
+        if chosen is not None and chosen.barbarians is not None:
+            return chosen.empires
+    # a set-up variant's board names its own covered regions
     covered = set(board.covered.get(str(count), ()))
     with_setup = {s.empire for s in board.setups}
     return tuple(e for e in EMPIRES if e in with_setup and e not in covered)
@@ -72,8 +79,11 @@ def display(cmd: CreateGame, rng: Rng, cities: ev.CitiesSetUp | None = None) -> 
     # expansion's tiles with its board (ruling R53); the Atlantean heroes without a text are not in
     # the ruleset at all (ruling R54)
     boards = atlas.tiles_in_play(cmd.setup) - {""}
-    others = expansions.display_pool(cities) + [
-        t.id for t in rs.tiles if not t.starting and t.kind != "pyramids" and t.expansion in boards]
+    chosen = atlas.variant(cmd.setup)
+    set_aside = set(chosen.discarded) if chosen else set()  # the Punic War sets Antigone aside
+    others = [t for t in expansions.display_pool(cities) if t not in set_aside] + [
+        t.id for t in rs.tiles if not t.starting and t.kind != "pyramids" and t.expansion in boards
+        and t.id not in set_aside]
     pyramids = next(DisplayTile(tile=t.id, face_up=True) for t in rs.tiles if t.kind == "pyramids")
     if cmd.display == "experienced":
         return (*(DisplayTile(tile=t, face_up=True) for t in others), pyramids)

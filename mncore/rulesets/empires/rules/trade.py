@@ -6,12 +6,14 @@ import itertools
 from typing import Any
 
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import ClaimResource, GiveResource, OfferResources, PlayExchangeMarker, TradeCommand
+from mncore.rulesets.empires.commands import (ClaimForeign, ClaimResource, DiscardOffered, GiveResource, OfferResources,
+                                              PlayExchangeMarker, TradeCommand)
 from mncore.dice import Rng
 from mncore.errors import require
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import EMPIRES, TOKENS, Empire
+from mncore.rulesets.empires.rules import punic
 from mncore.rulesets.empires.rules.collect import share_order
 from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ruleset import load_ruleset
@@ -64,7 +66,8 @@ def legal_offers(held: Bag, sizes: range) -> tuple[str, ...]:
 
 
 def forbidden_source(step: TradeStep, claimant: Empire) -> Empire | None:
-    """After A claimed from B and B from A, A may not claim from B at once (2.2)."""
+    """After A claimed from B and B from A, A may not claim from B at once (2.2); the Punic War has no
+    such limit (atlas.punic-trade), which trade_limits passes as False."""
     if len(step.claims) < 2:
         return None
     last, before = step.claims[-1], step.claims[-2]
@@ -77,8 +80,13 @@ def forbidden_source(step: TradeStep, claimant: Empire) -> Empire | None:
 def legal_sources(state: GameState, claimant: Empire) -> list[Empire]:
     """The empires whose remaining offer the claimant may claim from now (2.2)."""
     step = trade_step(state)
-    barred = forbidden_source(step, claimant)
+    barred = None if punic.in_play(state) else forbidden_source(step, claimant)
     return [e for e in EMPIRES if e != claimant and e != barred and step.offers.get(e)]
+
+
+def may_claim(state: GameState, claimant: Empire) -> bool:
+    """Some claim is open to the claimant: from an offer, or in the Punic War a Foreign Trade commodity."""
+    return bool(legal_sources(state, claimant)) or (punic.in_play(state) and bool(state.foreign_trade))
 
 
 def balance(step: TradeStep, empire: Empire) -> int:
@@ -96,14 +104,15 @@ def short_empires(step: TradeStep) -> list[Empire]:
 def gift_due(state: GameState) -> bool:
     """The opener claimed more than it offered and someone claimed fewer (2.2.1, ruling R28)."""
     step = trade_step(state)
+    # the Punic War's claims are uneven by design: claims as wanted, discards (ruling R62)
     return (step.over and step.opener is not None and balance(step, step.opener) > 0
-            and bool(short_empires(step)))
+            and bool(short_empires(step)) and not punic.in_play(state))
 
 
 # --- the phase ----------------------------------------------------------------------------------------------
 
 def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
-    return []
+    return punic.replenish(state, rng)
 
 
 def pending(state: GameState) -> list[Pending]:
@@ -121,7 +130,13 @@ def pending(state: GameState) -> list[Pending]:
         # every offer stays face down until the last is in (ruling R29)
         return [Pending(empire=e, kind="offer", text=_offer_text(state, e, step.value))
                 for e in step.participants if e not in step.offers]
+    if step.discarding is not None:
+        return punic.pending(state)
     if not step.over and step.claimant is not None:
+        if punic.in_play(state):
+            return [Pending(empire=step.claimant, kind="claim",
+                            text="claim one resource from your opponent's offer or a Foreign Trade commodity: "
+                                 "claim TOKEN from EMPIRE, claim TOKEN from foreign")]
         return [Pending(empire=step.claimant, kind="claim",
                         text="claim one resource from another empire's offer: claim TOKEN from EMPIRE")]
     if gift_due(state) and step.opener is not None:
@@ -160,6 +175,9 @@ def options(state: GameState, empire: Empire) -> list[Option]:
     if "claim" in mine:
         out += [Option(kind="claim", order=f"claim {t} from {src}")
                 for src in legal_sources(state, empire) for t in sorted(step.offers[src])]
+        out += punic.claim_options(state) if punic.in_play(state) else []
+    if "discard" in mine:
+        out += punic.discard_options(state, empire)
     if "give" in mine:
         out += [Option(kind="give", order=f"give {t} to {to}")
                 for to in short_empires(step) for t in sorted(state.empires[empire].resources)]
@@ -176,6 +194,13 @@ def decide(state: GameState, order: TradeCommand, rng: Rng, fold: Fold) -> list[
             return claim(state, order, fold)
         case GiveResource():
             return give(state, order)
+        case ClaimForeign():
+            claimed = punic.claim_foreign(state, order, fold)
+            after = fold(claimed, state)
+            return [*claimed, *([] if trade_step(after).discarding else close_if_stuck(after))]
+        case DiscardOffered():
+            discarded = punic.discard(state, order, fold)
+            return [*discarded, *close_if_stuck(fold(discarded, state))]
 
 
 # --- 2.1: the exchange marker and the offers -------------------------------------------------------------------
@@ -263,7 +288,9 @@ def claim(state: GameState, order: ClaimResource, fold: Fold) -> list[ev.AnyEven
     remaining = step.offers.get(src, {})
     require(remaining.get(order.token, 0) > 0, "2.2",
             f"{title(src)}'s offer holds no {title(order.token)} now; it holds {_words(remaining)}")
-    require(forbidden_source(step, emp) != src, "2.2",
+    require(step.discarding is None, punic.SECTION,
+            f"{title(step.discarding or 'nobody')} first discards a face-up resource (the Barbarians' claim)")
+    require(punic.in_play(state) or forbidden_source(step, emp) != src, "2.2",
             f"two empires may not claim each other's resources twice in a row (ruling R27): {title(emp)} claimed "
             f"from {title(src)} and {title(src)} just claimed from {title(emp)}; claim from another empire")
     claimed = ev.ResourceClaimed(empire=emp, source=src, token=order.token)
@@ -277,12 +304,12 @@ def close_if_stuck(state: GameState) -> list[ev.AnyEvent]:
     claimant = step.claimant
     if claimant is None or not any(step.offers.values()):
         return [_ended(state, "every offered resource was claimed", "2.2")]
-    pair = two_empire_stop(step)
+    pair = None if punic.in_play(state) else two_empire_stop(step)
     if pair is not None:
         # recorded as 2.2, the section it ends, as logs always have (explain adds ruling R27)
         return [_ended(state, f"only {title(pair[0])} and {title(pair[1])} remain, and each has claimed "
                               "from the other", "2.2")]
-    if not legal_sources(state, claimant):
+    if not may_claim(state, claimant):
         return [_ended(state, f"{title(claimant)} has no resource it may claim (ruling R26)", "R26")]
     return []
 

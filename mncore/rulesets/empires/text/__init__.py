@@ -14,7 +14,7 @@ from mncore.rulesets.empires.events import AnyEvent
 from mncore.rulesets.empires.ids import Empire, Phase
 from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.state import GameState
-from mncore.rulesets.empires.text import build, cities, collect, core, leadership, military, sandbox, trade
+from mncore.rulesets.empires.text import barbarians, build, cities, collect, core, leadership, military, sandbox, trade
 from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, Parser, shown
 
 __all__ = ["Ctx", "Parser", "describe", "format_order", "parse_order", "redact_event", "tile_name", "title",
@@ -42,6 +42,7 @@ TEXTS: tuple[PhaseText, ...] = (
     PhaseText("trade", trade.VERBS, trade.format_order, trade.describe, trade.redact),
     PhaseText("build", build.VERBS, build.format_order, build.describe, build.redact),
     PhaseText("move", military.VERBS, military.format_order, military.describe, military.redact),
+    PhaseText("move", barbarians.VERBS, barbarians.format_order, barbarians.describe, None),
     PhaseText("leadership", leadership.VERBS, leadership.format_order, leadership.describe, None),
     PhaseText(None, sandbox.VERBS, sandbox.format_order, sandbox.describe, sandbox.redact),
     PhaseText(None, cities.VERBS, cities.format_order, cities.describe, cities.redact),

@@ -19,10 +19,11 @@ from mncore.rulesets.empires.state import GameState, bag_tokens
 from mncore.rulesets.empires.text.base import Ctx, Parser, bounded, is_number, need
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.text.sandbox import parse_dice
+from mncore.rulesets.empires.text import barbarians  # the Punic War's Barbarian orders
 
 USAGE = {
     "mover": "mover EMPIRE   (the Military Leader names the next empire to move and battle)",
-    "peace": "peace with EMPIRE | no peace   (Statue of Zeus)",
+    "peace": "peace with EMPIRE|barbarians | no peace   (Statue of Zeus)",
     "move": "move [N] trireme(s) SEA to SEA | move [N] legion(s) PROVINCE to PROVINCE [with centaurs]",
     "attack": "attack EMPIRE in SEA|PROVINCE [dice EMPIRE=N,N,... [EMPIRE=N,...]]   (dice: sandboxes)",
     "lose": "lose [N] legion(s) [centaurs] [fortress] in PLACE | lose fortress in PLACE",
@@ -86,6 +87,8 @@ def _mover(ctx: Ctx, words: list[str]) -> AnyOrder:
 def _peace(ctx: Ctx, words: list[str]) -> AnyOrder:
     if len(words) < 2 or words[0].lower() != "with":
         raise InvalidCommand(f"usage: {USAGE['peace']}")
+    if [w.lower() for w in words[1:]] == ["barbarians"]:  # the Punic War (ruling R67)
+        return barbarians.peace(ctx)
     return DeclarePeace(empire=ctx.empire, opponent=resolve_empire(load_ruleset(), " ".join(words[1:])))
 
 
@@ -117,6 +120,8 @@ def _move(ctx: Ctx, words: list[str]) -> AnyOrder:
 
 def _attack(ctx: Ctx, words: list[str]) -> AnyOrder:
     usage = USAGE["attack"]
+    if words and words[0].lower() == "barbarians":  # the Punic War (ruling R66)
+        return barbarians.parse_attack(ctx, words[1:])
     lowered = [w.lower() for w in words]
     dice: dict[Empire, tuple[int, ...]] = {}
     if "dice" in lowered:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import AnyOrder, ClaimResource, GiveResource, OfferResources, PlayExchangeMarker
+from mncore.rulesets.empires.commands import (AnyOrder, ClaimForeign, ClaimResource, DiscardOffered, GiveResource,
+                                              OfferResources, PlayExchangeMarker)
 from mncore.errors import InvalidCommand
-from mncore.rulesets.empires.ids import COIN, Empire, Token, legendary
+from mncore.rulesets.empires.ids import COIN, LEGENDARY_PREFIX, Empire, Token, legendary
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import Bag
@@ -16,7 +17,10 @@ from mncore.rulesets.empires.naming import title
 
 OFFER_USAGE = ("offer TOKEN ...   (e.g. offer coin coin wine, offer 2 coin wine, offer legendary-wine, "
                "offer legendary wine; with Antigone also: offer nothing)")
-CLAIM_USAGE = "claim TOKEN from EMPIRE   (e.g. claim wine from greece, claim legendary-wine from rome)"
+CLAIM_USAGE = ("claim TOKEN from EMPIRE   (e.g. claim wine from greece, claim legendary-wine from rome; "
+               "the Punic War: claim legendary-wine from foreign)")
+DISCARD_USAGE = "discard TOKEN   (the Punic War: e.g. discard wine, discard legendary-oil)"
+FOREIGN = "foreign"
 GIVE_USAGE = "give TOKEN to EMPIRE   (e.g. give wine to rome)"
 
 
@@ -74,6 +78,13 @@ def _split(words: list[str], keyword: str, usage: str) -> tuple[list[str], str]:
 
 def _claim(ctx: Ctx, words: list[str]) -> AnyOrder:
     token_words, empire = _split(words, "from", CLAIM_USAGE)
+    if empire.lower() == FOREIGN:
+        token = parse_token(token_words, CLAIM_USAGE)
+        if not token.startswith(LEGENDARY_PREFIX):
+            raise InvalidCommand(f"the Foreign Trade resources are legendary commodities: claim legendary-"
+                                 f"{shown(token)} from foreign; usage: {CLAIM_USAGE}")
+        return ClaimForeign(empire=ctx.empire, commodity=resolve_commodity(
+            load_ruleset(), token.removeprefix(LEGENDARY_PREFIX)))
     return ClaimResource(empire=ctx.empire, token=parse_token(token_words, CLAIM_USAGE),
                          source=resolve_empire(load_ruleset(), empire))
 
@@ -84,7 +95,11 @@ def _give(ctx: Ctx, words: list[str]) -> AnyOrder:
                         to=resolve_empire(load_ruleset(), empire))
 
 
-VERBS = {"trade": _trade, "offer": _offer, "claim": _claim, "give": _give}
+def _discard(ctx: Ctx, words: list[str]) -> AnyOrder:
+    return DiscardOffered(empire=ctx.empire, token=parse_token(words, DISCARD_USAGE))
+
+
+VERBS = {"trade": _trade, "offer": _offer, "claim": _claim, "give": _give, "discard": _discard}
 
 
 def format_order(order: AnyOrder) -> str | None:
@@ -97,6 +112,10 @@ def format_order(order: AnyOrder) -> str | None:
             return f"claim {token} from {source}"
         case GiveResource(token=token, to=to):
             return f"give {token} to {to}"
+        case ClaimForeign(commodity=commodity):
+            return f"claim {legendary(commodity)} from {FOREIGN}"
+        case DiscardOffered(token=token):
+            return f"discard {token}"
     return None
 
 
@@ -134,6 +153,12 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.TradingEnded(reason=reason, returned=returned):
             back = "; ".join(f"{_words(b)} back to {title(e)}" for e, b in returned.items())
             return f"Trading ended: {reason}." + (f" Unclaimed offers return: {back}." if back else "")
+        case ev.ForeignCommodityDrawn(commodity=commodity):
+            return f"A Foreign Trade {title(legendary(commodity))} is drawn face up (atlas.punic-trade)."
+        case ev.ForeignCommodityClaimed(empire=emp, commodity=commodity):
+            return f"{title(emp)} claimed the Foreign Trade {title(legendary(commodity))} (atlas.punic-trade)."
+        case ev.OfferDiscarded(empire=emp, token=token):
+            return f"{title(emp)} discarded {title(token)} from its offer: the Barbarians' claim (atlas.punic-trade)."
         case ev.ResourceGiven(empire=emp, to=to, token=token):
             return f"{title(emp)} gave {title(token)} to {title(to)}, who had claimed one too few (2.2.1)."
     return None
