@@ -65,6 +65,7 @@ def _empire(state: GameState, emp: Empire, viewer: Empire | None,
         "tiles": list(es.tiles),
         "copied": es.copied,
         "centaurs": es.centaurs,  # Chiron's Centaurs (atlas.chiron), not among the units
+        **({"myrmidons": es.myrmidons} if es.myrmidons else {}),  # Achilles' (10.achilles), likewise
         "units": unit_count(state, emp),
         "control_markers_left": max(markers_left(state, emp), 0),  # the capital's is printed (R30)
     }
@@ -170,7 +171,8 @@ def show_text(doc: dict[str, Any]) -> str:
         out.append(f"{title(emp):<11} {e['player']:<{width}} {_lvl(t['trade']):>5} "
                    f"{_lvl(t['culture']):>7} {_lvl(t['military']):>8}  "
                    f"{', '.join(e['titles']) or '-':<19} {', '.join(tile_name(x) for x in e['tiles'])}"
-                   + (f" (the Centaurs in {e['centaurs']})" if e.get("centaurs") else ""))
+                   + (f" (the Centaurs in {e['centaurs']})" if e.get("centaurs") else "")
+                   + (f" (the Myrmidons in {e['myrmidons']})" if e.get("myrmidons") else ""))
     out.append("")
     out.append("Resources:")
     for emp, e in doc["empires"].items():

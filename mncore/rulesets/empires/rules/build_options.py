@@ -5,7 +5,7 @@ from __future__ import annotations
 from mncore.rulesets.empires.state import build_step
 from mncore.protocol import Option
 from mncore.rulesets.empires.ids import COIN, Empire, commodity_of, legendary
-from mncore.rulesets.empires.rules import atlantis, payment
+from mncore.rulesets.empires.rules import atlantis, payment, troia
 from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
                                     copyable, culture_leader, face_up, free_spaces, is_pyramids,
                                     keep_waiting, markers_left, penthesilea_legions, perseus_open,
@@ -93,7 +93,16 @@ def _unit_options(state: GameState, empire: Empire) -> list[Option]:
     if capital and penthesilea_legions(state, empire) > 0:
         out += [Option(kind="build", order=f"build legion in {capital} with {power}")
                 for power in powers.ids_at("free_legions") if _power_ready(state, empire, power)]
-    return out + _centaurs_options(state, empire, provinces)
+    return out + _centaurs_options(state, empire, provinces) + _myrmidons_options(state, empire, provinces)
+
+
+def _myrmidons_options(state: GameState, empire: Empire, provinces: tuple[str, ...]) -> list[Option]:
+    """Rebuilding the Myrmidons where a legion may be built, for the tile's price (10.achilles)."""
+    info = troia.myrmidons_tile()
+    if info is None or not has_power(state, empire, info.id) or state.empires[empire].myrmidons is not None:
+        return []
+    return _template(f"build legion in {{province}} with {info.id} pay {{payment}}",
+                     _pays(state, empire, info.myrmidons), {"province": provinces})
 
 
 def _centaurs_options(state: GameState, empire: Empire, provinces: tuple[str, ...]) -> list[Option]:
