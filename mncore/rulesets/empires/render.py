@@ -119,7 +119,16 @@ def _cities(state: GameState, viewer: Empire | None) -> dict[str, Any]:
                    for b in cs.boosts if b.round == state.round],
         "protected": [s.province for s in cs.shields if s.round == state.round],
         "halicarnassus": cs.halicarnassus,
+        **(_troia(state) if "troia" in cs.expansions else {}),
     }
+
+
+def _troia(state: GameState) -> dict[str, Any]:
+    """Troia's public facts: the Battle Victory markers and the War cards waiting for a battle (R234, R235)."""
+    cs = state.cities
+    assert cs is not None
+    return {"victories": {e: cs.victories.get(e, 0) for e in state.empires},
+            "battle_cards": [{"empire": t.empire, "card": t.card, "place": t.place} for t in cs.tactics]}
 
 
 def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:
