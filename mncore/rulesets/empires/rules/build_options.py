@@ -62,8 +62,36 @@ def build_options(state: GameState, empire: Empire) -> list[Option]:
         out += [Option(kind="build", template=f"build control in {{province}} with {power}",
                        parts={"province": places})
                 for power in powers.ids_at("free_control") if places and _power_ready(state, empire, power)]
-    return out + _unit_options(state, empire) + _building_options(state, empire) + _tile_options(
-        state, empire, perseus=False)
+    return out + _unit_options(state, empire) + _building_options(state, empire) + _coin_build_options(
+        state, empire) + _tile_options(state, empire, perseus=False)
+
+
+def _coin_build_options(state: GameState, empire: Empire) -> list[Option]:
+    """What a once-a-round coin pricing power builds now, at its price in coins (10.croesus)."""
+    coins = state.empires[empire].resources.get(COIN, 0)
+    out: list[Option] = []
+    for power in powers.ids_at("coin_build"):
+        prices = tile(load_ruleset(), power).coin_costs
+        if not _power_ready(state, empire, power):
+            continue
+        if "control" in prices and prices["control"] <= coins and markers_left(state, empire) > 0:
+            places = tuple(control_places(state, empire))
+            if places:
+                out.append(Option(kind="build", template=f"build control in {{province}} with {power} pay "
+                                  f"{prices['control']} coin", parts={"province": places}))
+        for pid in sorted(state.provinces):
+            if build_place_problem(state, empire, pid) is not None:
+                continue
+            for kind in load_ruleset().costs.buildings:
+                price = prices.get(kind, coins + 1)
+                free = tuple(free_spaces(state, pid, kind))
+                if not free or price > coins or buildings_left(state, kind) <= 0:
+                    continue
+                line = f"build {kind} in {pid}" + (" at {space}" if len(free) > 1 else "")
+                line += f" with {power} pay {price} coin"
+                out.append(Option(kind="build", template=line, parts={"space": free}) if len(free) > 1
+                           else Option(kind="build", order=line))
+    return out
 
 
 def _power_ready(state: GameState, empire: Empire, power: str) -> bool:
