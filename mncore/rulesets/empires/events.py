@@ -672,7 +672,7 @@ class BattleCardReady(Event, frozen=True, kw_only=True):
     """A War card that lasts for the next battle at a place this turn (War Elephants, ..., ruling R235)."""
 
     empire: Empire
-    card: CardId  # the card whose effect is used
+    played: CardId  # the card whose effect is used (public: `played`, as in BonusCardPlayed)
     place: str
 
 

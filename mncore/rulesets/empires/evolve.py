@@ -866,7 +866,7 @@ def _myrmidons_built(state: GameState, e: ev.MyrmidonsBuilt) -> GameState:
 
 @handles(ev.BattleCardReady)
 def _battle_card_ready(state: GameState, e: ev.BattleCardReady) -> GameState:
-    tactic = Tactic(empire=e.empire, card=e.card, place=e.place)
+    tactic = Tactic(empire=e.empire, played=e.played, place=e.place)
     return _with_cities(state, tactics=(*_cities(state).tactics, tactic))
 
 

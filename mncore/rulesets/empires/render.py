@@ -128,7 +128,7 @@ def _troia(state: GameState) -> dict[str, Any]:
     cs = state.cities
     assert cs is not None
     return {"victories": {e: cs.victories.get(e, 0) for e in state.empires},
-            "battle_cards": [{"empire": t.empire, "card": t.card, "place": t.place} for t in cs.tactics]}
+            "battle_cards": [{"empire": t.empire, "played": t.played, "place": t.place} for t in cs.tactics]}
 
 
 def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:

@@ -238,7 +238,7 @@ class Tactic(_S, frozen=True, kw_only=True):
     """A War card played for the next battle at a place this turn (ruling R235)."""
 
     empire: Empire
-    card: CardId
+    played: CardId
     place: str
 
 

@@ -12,7 +12,7 @@ def effects(state: GameState, place: str, empire: Empire) -> set[str]:
     """The effects of the War cards the empire readied for the next battle at the place."""
     if state.cities is None or not state.cities.tactics:
         return set()
-    return {card_info(t.card)[1].effect for t in state.cities.tactics if t.place == place and t.empire == empire}
+    return {card_info(t.played)[1].effect for t in state.cities.tactics if t.place == place and t.empire == empire}
 
 
 def siege_dice(state: GameState, place: str, empire: Empire) -> dict[str, int]:
@@ -28,8 +28,8 @@ def divisor(state: GameState, place: str, target: Empire, usual: int) -> int:
     if "phalanx" not in effects(state, place, target):
         return usual
     assert state.cities is not None
-    return max(card_info(t.card)[1].amount for t in state.cities.tactics
-               if t.place == place and t.empire == target and card_info(t.card)[1].effect == "phalanx")
+    return max(card_info(t.played)[1].amount for t in state.cities.tactics
+               if t.place == place and t.empire == target and card_info(t.played)[1].effect == "phalanx")
 
 
 def sure_fives(state: GameState, place: str, empire: Empire) -> bool:

@@ -59,7 +59,7 @@ def effect(state: GameState, order: PlayBonusCard, used: CardInfo, section: str)
             return [forced] if forced is not None else [ev.LossImposed(empire=emp, owner=opp, place=place)]
         case "ram":
             return [ev.TriremeSunk(empire=emp, owner=opp, sea=place)]
-    return [ev.BattleCardReady(empire=emp, card=used.id, place=place)]
+    return [ev.BattleCardReady(empire=emp, played=used.id, place=place)]
 
 
 def _place(state: GameState, order: PlayBonusCard, used: CardInfo) -> str:

@@ -204,7 +204,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.MyrmidonsBuilt(empire=emp, province=pid, paid=paid):
             how = f"rebuilds them, paying {show_tokens(paid)}" if paid else "places them at no cost"
             return f"{title(emp)}'s Myrmidons (Achilles): {title(emp)} {how} in {_place(pid)}."
-        case ev.BattleCardReady(empire=emp, card=card, place=place):
+        case ev.BattleCardReady(empire=emp, played=card, place=place):
             return f"{title(emp)}'s {_name(card)} will fight in the next battle in {_place(place)} this turn."
         case ev.ChariotsHarnessed(empire=emp):
             return f"{title(emp)}'s legions may move a second step this turn (Chariots)."
