@@ -331,7 +331,6 @@ class BattleSide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     total: int
     scored: int  # total // 5
     negated: int = 0  # of the hits scored by this side, those the other side's fortress negated
-    negated_by: dict[str, int] = {}  # of those, the ones negated by a power, not a fortress (10.aeneas)
     hits: int  # hits against the other side after the negation
 
 
@@ -343,6 +342,9 @@ class BattleFought(Event, frozen=True, kw_only=True):
     attacker: BattleSide
     defender: BattleSide
     losses: dict[Empire, int] = {}  # units each side must lose (hits, at most its units there)
+    # scoring side -> of its negated hits, those a power negated, not a fortress (10.aeneas); an added
+    # field with an omitted default, so that battles recorded before it encode as they did
+    negated_by: dict[Empire, dict[str, int]] = {}
 
 
 class UnitsLost(Event, frozen=True, kw_only=True):

@@ -119,7 +119,8 @@ def _references(event: ev.AnyEvent) -> list[str]:
             found.append(value)
     if isinstance(event, ev.BattleFought):
         for side in (event.attacker, event.defender):
-            found += [_source_section(s) for s in (*side.modifiers, *side.extra_dice, *side.negated_by)]
+            found += [_source_section(s) for s in (*side.modifiers, *side.extra_dice,
+                                                   *event.negated_by.get(side.empire, {}))]
     for tile_field in ("power", "tile"):
         value = getattr(event, tile_field, None)
         if isinstance(value, str):
@@ -175,8 +176,9 @@ def _battle(e: ev.BattleFought, before: GameState) -> list[str]:
         out.append(f"{title(side.empire)} ({role}): {side.units} {unit}(s){extra}; dice {dice} = "
                    f"{sum(side.dice)}{mods} → total {side.total}; {side.total} / {per_hit} = {side.scored} "
                    f"hit(s) scored")
-        fortress = side.negated - sum(side.negated_by.values())
-        by = "".join(f"; {_source(s)} negates {n} ({_source_section(s)})" for s, n in side.negated_by.items())
+        powers = e.negated_by.get(side.empire, {})
+        fortress = side.negated - sum(powers.values())
+        by = "".join(f"; {_source(s)} negates {n} ({_source_section(s)})" for s, n in powers.items())
         if fortress:
             out.append(f"  {title(other.empire)}'s fortress negates {fortress} of them (4.2){by}: "
                        f"{side.hits} hit(s) against {title(other.empire)}")

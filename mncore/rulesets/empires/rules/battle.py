@@ -98,6 +98,7 @@ def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Emp
     sides = {emp: _side_total(state, place, emp, emp == attacker, dice[emp])
              for emp in (attacker, defender)}
     out: dict[Empire, ev.BattleSide] = {}
+    powers_negated: dict[Empire, dict[str, int]] = {}
     for emp, other in ((attacker, defender), (defender, attacker)):
         units, extra, modifiers, total = sides[emp]
         # divided and rounded down; never 'roll a 1 to hit' (ruling R2)
@@ -108,11 +109,13 @@ def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Emp
         negated = min(scored, negated + sum(by.values()))
         out[emp] = ev.BattleSide(empire=emp, units=units, dice=dice[emp], extra_dice=extra,
                                  modifiers=modifiers, total=total, scored=scored, negated=negated,
-                                 hits=scored - negated, negated_by={k: v for k, v in by.items() if v})
+                                 hits=scored - negated)
+        if any(by.values()):
+            powers_negated[emp] = {k: v for k, v in by.items() if v}
     losses = {attacker: min(out[defender].hits, units_at(state, place, attacker)),
               defender: min(out[attacker].hits, units_at(state, place, defender))}
     return ev.BattleFought(place=place, kind="land" if land else "sea", attacker=out[attacker],
-                           defender=out[defender], losses=losses)
+                           defender=out[defender], losses=losses, negated_by=powers_negated)
 
 
 def _side_total(state: GameState, place: str, empire: Empire, active: bool, dice: tuple[int, ...]

@@ -288,12 +288,13 @@ def _legions(n: int, centaurs: bool, myrmidons: bool = False) -> str:
     return named[0] if n == 1 == len(named) else f"{_plural(n, 'legion')} ({' and '.join(named)} among them)"
 
 
-def _side(side: ev.BattleSide) -> str:
+def _side(side: ev.BattleSide, negated_by: dict[Empire, dict[str, int]]) -> str:
     dice = "+".join(str(d) for d in side.dice) or "no dice"
     mods = "".join(f" {'+' if v >= 0 else ''}{v} ({title(k)})" for k, v in sorted(side.modifiers.items()))
     extra = "".join(f", {n} extra die ({title(k)})" for k, n in sorted(side.extra_dice.items()))
-    by = "".join(f", {v} negated by {title(k)}" for k, v in sorted(side.negated_by.items()))
-    fort = side.negated - sum(side.negated_by.values())
+    powers = negated_by.get(side.empire, {})
+    by = "".join(f", {v} negated by {title(k)}" for k, v in sorted(powers.items()))
+    fort = side.negated - sum(powers.values())
     neg = (f", {fort} negated by the fortress" if fort else "") + by
     return (f"{title(side.empire)} rolled {dice}{extra}{mods} = {side.total}: {side.scored} hit(s)"
             f"{neg}")
@@ -331,7 +332,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
                     "battle (Chiron).")
         case ev.BattleFought(place=place, kind=kind, attacker=a, defender=d):
             return (f"{kind.title()} battle in {_name(place)}, {title(a.empire)} attacking "
-                    f"{title(d.empire)}: {_side(a)}; {_side(d)}.")
+                    f"{title(d.empire)}: {_side(a, event.negated_by)}; {_side(d, event.negated_by)}.")
         case ev.UnitsLost(empire=emp, place=place, legions=legions, triremes=triremes, fortress=fortress,
                           centaurs=centaurs, myrmidons=myrmidons):
             lost = ([_legions(legions, centaurs, myrmidons)] if legions else []) + (
