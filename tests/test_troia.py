@@ -100,6 +100,7 @@ def test_10_achilles_and_odysseus_options_name_the_myrmidons_and_the_sea(tmp_pat
                                             "Mare Tyrrhenum without a trireme (Odysseus).")
     shown = mn(db, "show", "g").stdout
     assert "Caesar, Achilles, Odysseus (the Myrmidons in sicilia)" in shown
+    assert shown.splitlines()[-1] == "Battle Victory markers: Rome 0, Greece 0, Carthage 0"
 
 
 def test_10_croesus_options_offer_his_coin_prices_once_a_round(tmp_path: Path) -> None:

@@ -243,6 +243,10 @@ def _cities_text(c: dict[str, Any]) -> list[str]:
         out.append("May play now: " + "; ".join(c["may_play"]))
     if c["halicarnassus"]:
         out.append(f"Halicarnassus stands in {c['halicarnassus']}")
+    if "victories" in c:  # Troia (ruling R234, R235)
+        out.append("Battle Victory markers: " + ", ".join(f"{title(e)} {n}" for e, n in c["victories"].items()))
+        out += [f"{title(t['empire'])}'s {card_info(t['played'])[1].name} wait for the battle in {t['place']}"
+                for t in c["battle_cards"]]
     return out
 
 
