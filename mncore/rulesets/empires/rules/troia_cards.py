@@ -8,7 +8,7 @@ from mncore.rulesets.empires.cities import CardInfo
 from mncore.rulesets.empires.commands import PlayBonusCard
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.rules import battle
+from mncore.rulesets.empires.rules import battle, conquest
 from mncore.rulesets.empires.rules.battle import enemies_at, place_name, units_at
 from mncore.rulesets.empires.state import GameState, Loss, move_step
 
@@ -110,3 +110,9 @@ def battle_wins(state: GameState) -> list[ev.AnyEvent]:
             if left[winner] and not left[loser]:
                 out.append(ev.BattleWon(empire=winner, place=f.place, over=loser))
     return out
+
+
+def occupations_after(state: GameState, events: list[ev.AnyEvent]) -> list[ev.AnyEvent]:
+    """The occupations a War card's destroyed units end, as a battle's losses would (4.3, ruling R43)."""
+    places = sorted({e.place for e in events if isinstance(e, ev.UnitsLost) and e.place in state.provinces})
+    return [x for p in places for x in conquest.settle_occupations(state, p)]
