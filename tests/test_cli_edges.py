@@ -246,4 +246,4 @@ def test_log_refuses_an_unknown_type_with_a_suggestion(db: Path, game: str) -> N
 
     assert result.exit_code == 2
     assert result.stderr.startswith("Error: --type PhaseBegun: no such event type; did you mean "
-                                    "PhaseBegan? expected one of: BatchUndone, BattleFought, ")
+                                    "PhaseBegan? expected one of: BatchUndone, BattleCardReady, BattleFought, ")

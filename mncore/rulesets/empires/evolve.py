@@ -535,7 +535,8 @@ def _troia_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
         state = _in_move_step(state, myrmidons_moved=True)
     if e.across and not move_step(state).crossing:
         odysseus = tuple(t.id for t in tiles_at(load_ruleset(), "sea_crossing"))
-        spent = tuple(t for t in odysseus if t in state.empires[e.empire].tiles)[:1]
+        es = state.empires[e.empire]
+        spent = tuple(t for t in odysseus if t in es.tiles or t == es.copied)[:1]
         state = with_empire(state, e.empire, used=(*state.empires[e.empire].used, *spent))
         state = _in_move_step(state, crossing=e.across)
     if e.again:

@@ -65,7 +65,7 @@ def _empire(state: GameState, emp: Empire, viewer: Empire | None,
         "tiles": list(es.tiles),
         "copied": es.copied,
         "centaurs": es.centaurs,  # Chiron's Centaurs (atlas.chiron), not among the units
-        **({"myrmidons": es.myrmidons} if es.myrmidons else {}),  # Achilles' (10.achilles), likewise
+        "myrmidons": es.myrmidons,  # Achilles' Myrmidons (10.achilles), likewise
         "units": unit_count(state, emp),
         "control_markers_left": max(markers_left(state, emp), 0),  # the capital's is printed (R30)
     }
