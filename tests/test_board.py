@@ -105,7 +105,8 @@ def test_tile_bonuses_as_printed_in_10_and_11() -> None:
                "antigone": (2, 2, 0), "hanging-gardens": (2, 0, 0),
                # the Legendary City expansions (atlas sections 5-7)
                "adonis": (0, 1, 0), "croesus": (1, 1, 0), "halicarnassus": (0, 2, 0),
-               "archimedes": (0, 0, 1), "dido": (1, 1, 0), "minos": (1, 0, 0), "ptolemy": (2, 0, 0)}
+               "archimedes": (0, 0, 1), "dido": (1, 1, 0), "minos": (1, 0, 0), "ptolemy": (2, 0, 0),
+               "agamemnon": (0, 1, 1), "helen": (0, 0, 4), "odysseus": (0, 0, 1)}
     ruleset = load_ruleset()
 
     bonuses = {t.id: (t.bonus.trade, t.bonus.culture, t.bonus.military) for t in ruleset.tiles}

@@ -189,7 +189,7 @@ def test_lc_3_3_options_list_the_cards_an_empire_may_play_now_even_in_another_tu
 # --- the leak search over a scripted game with an expansion ------------------------------------------
 
 @pytest.mark.slow
-@pytest.mark.parametrize("expansions", ["ierusalem", "ierusalem,syracusae"])
+@pytest.mark.parametrize("expansions", ["ierusalem", "ierusalem,syracusae", "troia,ierusalem,syracusae"])
 def test_lc_3_2_no_output_made_for_a_side_holds_another_sides_cards(tmp_path: Path, expansions: str) -> None:
     """A fair-play four-empire game with expansions played by scripted players through draws and plays:
     no output made for one empire holds the cards another holds or passed out of its sight, nor the

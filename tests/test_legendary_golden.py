@@ -25,6 +25,8 @@ from mncore.store import open_store
 GAMES: dict[str, tuple[tuple[Expansion, ...], str, int, str]] = {
     "ierusalem": (("ierusalem",), "1", 4, "general"),
     "ierusalem-syracusae": (("ierusalem", "syracusae"), "1", 4, "general"),
+    # all three: Achilles and his Myrmidons, Helen, Greek Phalanxes, Siege Vessels, Cretan Archers
+    "troia-ierusalem-syracusae": (("troia", "ierusalem", "syracusae"), "20", 4, "general"),
 }
 
 
@@ -71,6 +73,8 @@ def test_lc_a_recorded_game_with_expansions_imports_verifies_and_was_won(name: s
     kinds = {type(RULESET.decode_event(r.payload)) for r in loaded.rows}
     assert loaded.state.winner is not None
     assert {ev.ObjectiveFulfilled, ev.BonusCardsDrawn, ev.BonusCardsPassed, ev.BonusCardPlayed} <= kinds
+    if "troia" in name:  # Troia's heroes, War cards and Battle Victory markers were in play
+        assert {ev.MyrmidonsBuilt, ev.BattleWon, ev.BattleCardReady} <= kinds
 
 
 @pytest.mark.slow

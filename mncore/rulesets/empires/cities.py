@@ -13,11 +13,14 @@ from mncore.rulesets.empires.ids import EXPANSIONS, CardId, Expansion, TileId, T
 from mncore.rulesets.empires.ruleset import Tile
 
 # What an Objective tile asks (the projection that checks it: rules/objectives.py).
-ObjectiveTest = Literal["titles", "legendary-temple", "conversion", "plenty", "buildings", "markets-temples"]
+ObjectiveTest = Literal["titles", "legendary-temple", "conversion", "plenty", "buildings", "markets-temples",
+                        "garrisons", "seas", "victories"]
 # What playing a card does (rules/cards.py); "decoy": nothing alone, a pair stands for another card.
 CardEffect = Literal["protect", "destroy-city", "boost", "neutral-control", "legendary", "destroy-trireme",
                      "destroy-caravan", "decoy", "boost-all", "free-control", "extra-resources", "port",
-                     "convert", "change-offer", "force-claim"]
+                     "convert", "change-offer", "force-claim",
+                     # Troia's War cards (rules/troia_cards.py)
+                     "destroy-fortress", "chariots", "destroy-unit", "sure-fives", "siege", "phalanx", "ram"]
 # When a card may be played: a phase, or at any moment.
 CardPhase = Literal["collect", "trade", "build", "move", "leadership", "any"]
 
@@ -46,7 +49,7 @@ class CardInfo(_Data, frozen=True, kw_only=True):
     phase: CardPhase
     effect: CardEffect
     text: str
-    amount: int = 0  # a boost's size
+    amount: int = 0  # a boost's size; the divisor a phalanx imposes
 
 
 class City(_Data, frozen=True, kw_only=True):
@@ -104,7 +107,7 @@ def city_problems(city: City, expansion: Expansion) -> list[str]:
     ids = [c.id for c in city.cards]
     problems += [f"cards: {i} appears twice" for i in set(ids) if ids.count(i) > 1]
     problems += [f"cards.{c.id}: a boost needs an amount" for c in city.cards
-                 if (c.effect in ("boost", "boost-all", "extra-resources")) != (c.amount > 0)]
+                 if (c.effect in ("boost", "boost-all", "extra-resources", "phalanx")) != (c.amount > 0)]
     return problems
 
 

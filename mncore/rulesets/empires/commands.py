@@ -210,6 +210,8 @@ class MoveLegions(Order, frozen=True, kw_only=True):
     to_province: ProvinceId
     count: int = 1
     centaurs: bool = False  # the Centaurs are among them (atlas.chiron)
+    myrmidons: bool = False  # the Myrmidons are among them (10.achilles)
+    across: SeaId = ""  # the sea Odysseus crosses without a trireme (10.odysseus, ruling R233)
 
 
 class Attack(Order, frozen=True, kw_only=True):
@@ -229,6 +231,7 @@ class ChooseLosses(Order, frozen=True, kw_only=True):
     legions: int = 0
     fortress: bool = False
     centaurs: bool = False  # the Centaurs are among the legions lost (atlas.chiron)
+    myrmidons: bool = False  # the Myrmidons are among the legions lost (10.achilles)
 
 
 class Pillage(Order, frozen=True, kw_only=True):

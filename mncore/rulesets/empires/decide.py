@@ -10,7 +10,7 @@ from mncore.errors import InvalidCommand, refuse
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.flow import decide_order, settle_folded
 from mncore.rulesets.empires.commands import ClearFixedOutcomes, FixOutcome  # sandboxes
-from mncore.rulesets.empires.rules import cards, objectives, sandbox, setup
+from mncore.rulesets.empires.rules import cards, objectives, sandbox, setup, troia_cards
 from mncore.rulesets.empires.commands import CitiesCommand, PlayBonusCard  # the expansions
 from mncore.errors import require
 from mncore.rulesets.empires.state import ForkInfo, GameState
@@ -45,7 +45,14 @@ def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.
         events = cards.decide(state, order, rng)  # in any phase: the standing window (lc.3.3)
     else:
         events = decide_order(state, order, rng)
-    more, after = settle_folded(replay(events, state), rng)
+    after = replay(events, state)
+    if isinstance(order, PlayBonusCard) and after.cities is not None:  # a War card destroyed a unit (R235)
+        ended = troia_cards.occupations_after(after, events)
+        events, after = events + ended, replay(ended, after)
+    more, after = settle_folded(after, rng)
+    if after.cities is not None and after.cities.fights:  # Battle Victory markers (Troia, ruling R234)
+        victories = troia_cards.battle_wins(after)
+        more, after = more + victories, replay(victories, after)
     if after.cities is not None and after.winner is None:  # objectives are projections (lc.3.1)
         fulfilled = objectives.check(after, events + more, order.empire)
         more, after = more + fulfilled, replay(fulfilled, after)

@@ -338,6 +338,9 @@ class LegionsMoved(Event, frozen=True, kw_only=True):
     count: int
     by_sea: bool = False
     centaurs: bool = False  # the Centaurs are among them (atlas.chiron)
+    myrmidons: bool = False  # the Myrmidons are among them (10.achilles)
+    across: SeaId = ""  # the sea Odysseus' holder crossed without a trireme (10.odysseus)
+    again: int = 0  # of them, legions making their second step with Chariots (lc.5.3.chariots)
 
 
 class BattleSide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -362,6 +365,9 @@ class BattleFought(Event, frozen=True, kw_only=True):
     attacker: BattleSide
     defender: BattleSide
     losses: dict[Empire, int] = {}  # units each side must lose (hits, at most its units there)
+    # scoring side -> of its negated hits, those a power negated, not a fortress (10.aeneas); an added
+    # field with an omitted default, so that battles recorded before it encode as they did
+    negated_by: dict[Empire, dict[str, int]] = {}
 
 
 class UnitsLost(Event, frozen=True, kw_only=True):
@@ -373,6 +379,7 @@ class UnitsLost(Event, frozen=True, kw_only=True):
     triremes: int = 0
     fortress: bool = False
     centaurs: bool = False  # the Centaurs are among the legions lost (atlas.chiron)
+    myrmidons: bool = False  # the Myrmidons are among the legions lost (10.achilles)
 
 
 class OccupationsEnded(Event, frozen=True, kw_only=True):
@@ -720,8 +727,51 @@ CitiesEvent = (CitiesSetUp | ObjectiveFulfilled | BonusCardsDrawn | BonusCardKep
                | DiscardsTaken | OfferChanged | ResourceForced)
 
 
+# --- Troia (lc.5): the Myrmidons, the War cards' battle effects, the Battle Victory markers ----------------
+
+class MyrmidonsBuilt(Event, frozen=True, kw_only=True):
+    """Achilles' Myrmidons placed: free when he is recruited, or rebuilt for 6 resources (10.achilles)."""
+
+    empire: Empire
+    province: ProvinceId
+    paid: Bag = {}
+
+
+class BattleCardReady(Event, frozen=True, kw_only=True):
+    """A War card that lasts for the next battle at a place this turn (War Elephants, ..., ruling R235)."""
+
+    empire: Empire
+    played: CardId  # the card whose effect is used (public: `played`, as in BonusCardPlayed)
+    place: str
+
+
+class ChariotsHarnessed(Event, frozen=True, kw_only=True):
+    """The active empire's legions may move a second step this turn (lc.5.3.chariots, ruling R236)."""
+
+    empire: Empire
+
+
+class LossImposed(Event, frozen=True, kw_only=True):
+    """Cretan Archers: the owner must choose one unit lost there (ruling R235)."""
+
+    empire: Empire  # who played the card
+    owner: Empire
+    place: ProvinceId
+
+
+class BattleWon(Event, frozen=True, kw_only=True):
+    """A Battle Victory marker (lc.5.2.3, ruling R234): the winner has a unit left, the loser none."""
+
+    empire: Empire
+    place: str
+    over: Empire
+
+
+TroiaEvent = MyrmidonsBuilt | BattleCardReady | ChariotsHarnessed | LossImposed | BattleWon
+
+
 AnyEvent = (CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | LeadershipEvent
-            | SandboxEvent | CitiesEvent)
+            | SandboxEvent | CitiesEvent | TroiaEvent)
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _DECODER = msgspec.json.Decoder(AnyEvent)

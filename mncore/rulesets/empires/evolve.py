@@ -20,6 +20,7 @@ from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, 
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
 from mncore.rulesets.empires.state import Barbarians  # the Punic War
 from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Opened, Shield  # the expansions
+from mncore.rulesets.empires.state import Fight, Tactic  # Troia
 
 
 Handler = Callable[[GameState, Any], GameState]
@@ -501,9 +502,12 @@ def _legions_plus(ps: ProvinceState, emp: Empire, n: int) -> dict[Empire, int]:
 
 @handles(ev.MoverChosen)
 def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
+    if state.cities is not None and (state.cities.fights or state.cities.tactics):
+        state = _with_cities(state, fights=(), tactics=())  # a turn's battles end with it (R234, R235)
     return _with_step(state, replace(move_step(state), active=e.mover, stage="naval", moved_triremes={},
                                      moved_legions={}, battles=(), losses=(), decided=(),
-                                     centaurs_moved=False))
+                                     centaurs_moved=False, myrmidons_moved=False, chariots=False, twice={},
+                                     crossing=""))
 
 
 @handles(ev.PeaceDeclined)
@@ -521,6 +525,8 @@ def _peace_declared(state: GameState, e: ev.PeaceDeclared) -> GameState:
         state = with_province(state, e.capital, legions=_legions_plus(cap, e.opponent, home))
     if state.empires[e.opponent].centaurs in e.returned:  # they go home with the legions (R48)
         state = with_empire(state, e.opponent, centaurs=e.capital)
+    if state.empires[e.opponent].myrmidons in e.returned:
+        state = with_empire(state, e.opponent, myrmidons=e.capital)
     state = with_empire(state, e.empire, peace_with=e.opponent)
     state = with_empire(state, e.opponent, peace_with=e.empire)
     return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
@@ -561,14 +567,38 @@ def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
     if e.centaurs:
         state = with_empire(state, e.empire, centaurs=e.to_province)
         state = _in_move_step(state, centaurs_moved=True)
+    if e.myrmidons or e.across or e.again:
+        state = _troia_moved(state, e)
+        moved = move_step(state).moved_legions
     return _in_move_step(state, stage="land",
                          moved_legions={**moved, e.to_province: moved.get(e.to_province, 0) + e.count})
+
+
+def _troia_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
+    """The Myrmidons moved; Odysseus' sea chosen; Chariots' second steps counted (lc.5)."""
+    if e.myrmidons:
+        state = with_empire(state, e.empire, myrmidons=e.to_province)
+        state = _in_move_step(state, myrmidons_moved=True)
+    if e.across and not move_step(state).crossing:
+        odysseus = tuple(t.id for t in tiles_at(load_ruleset(), "sea_crossing"))
+        es = state.empires[e.empire]
+        spent = tuple(t for t in odysseus if t in es.tiles or t == es.copied)[:1]
+        state = with_empire(state, e.empire, used=(*state.empires[e.empire].used, *spent))
+        state = _in_move_step(state, crossing=e.across)
+    if e.again:
+        step = move_step(state)
+        moved = {**step.moved_legions, e.from_province: step.moved_legions.get(e.from_province, 0) - e.again}
+        twice = {**step.twice, e.to_province: step.twice.get(e.to_province, 0) + e.again}
+        state = _in_move_step(state, moved_legions=moved, twice=twice)
+    return state
 
 
 @handles(ev.BattleFought)
 def _battle_fought(state: GameState, e: ev.BattleFought) -> GameState:
     step = move_step(state)
     owed = tuple(Loss(empire=emp, place=e.place, hits=n) for emp, n in sorted(e.losses.items()) if n)
+    if state.cities is not None and "troia" in state.cities.expansions:  # ruling R234, R235
+        state = _troia_fought(state, e)
     return _in_move_step(state, stage="sea" if e.kind == "sea" else "battles",
                          battles=(*step.battles, e.place), losses=(*step.losses, *owed))
 
@@ -616,6 +646,12 @@ def _barbarian_peace(state: GameState, e: ev.BarbarianPeaceDeclared) -> GameStat
     assert b is not None
     state = replace(state, barbarians=replace(b, peace=(*b.peace, e.empire)))
     return _in_move_step(state, peace_decided=(*move_step(state).peace_decided, e.empire))
+def _troia_fought(state: GameState, e: ev.BattleFought) -> GameState:
+    """The War cards readied for this battle are spent; the battle waits for its losses to name a winner."""
+    cs = _cities(state)
+    fight = Fight(place=e.place, attacker=e.attacker.empire, defender=e.defender.empire)
+    return _with_cities(state, tactics=tuple(t for t in cs.tactics if t.place != e.place),
+                        fights=(*cs.fights, fight))
 
 
 @handles(ev.UnitsLost)
@@ -630,6 +666,8 @@ def _units_lost(state: GameState, e: ev.UnitsLost) -> GameState:
                               fortress=None if e.fortress else ps.fortress)
     if e.centaurs:
         state = with_empire(state, e.empire, centaurs=None)
+    if e.myrmidons:
+        state = with_empire(state, e.empire, myrmidons=None)
     step = move_step(state)
     losses = tuple(x for x in step.losses if (x.empire, x.place) != (e.empire, e.place))
     return _in_move_step(state, losses=losses)
@@ -697,6 +735,8 @@ def _control_converted(state: GameState, e: ev.ControlConverted) -> GameState:
         state = with_empire(state, e.empire, used=used)
         if state.empires[e.empire].centaurs == e.province and not state.provinces[e.province].legions.get(e.empire):
             state = with_empire(state, e.empire, centaurs=None)  # the Centaurs were the legion given up
+        if state.empires[e.empire].myrmidons == e.province and not state.provinces[e.province].legions.get(e.empire):
+            state = with_empire(state, e.empire, myrmidons=None)
     return state
 
 
@@ -902,3 +942,36 @@ def _halicarnassus_placed(state: GameState, e: ev.HalicarnassusPlaced) -> GameSt
 def _discards_taken(state: GameState, e: ev.DiscardsTaken) -> GameState:
     state = with_empire(state, e.empire, resources=bag_add(state.empires[e.empire].resources, e.taken))
     return replace(state, supply=bag_sub(state.supply, e.taken))
+
+
+# --- Troia (lc.5) ------------------------------------------------------------------------------------------
+
+@handles(ev.MyrmidonsBuilt)
+def _myrmidons_built(state: GameState, e: ev.MyrmidonsBuilt) -> GameState:
+    ps = state.provinces[e.province]
+    state = with_province(state, e.province, legions=_legions_plus(ps, e.empire, 1))
+    state = _spend(state, e.empire, e.paid) if e.paid else state
+    return with_empire(state, e.empire, myrmidons=e.province)
+
+
+@handles(ev.BattleCardReady)
+def _battle_card_ready(state: GameState, e: ev.BattleCardReady) -> GameState:
+    tactic = Tactic(empire=e.empire, played=e.played, place=e.place)
+    return _with_cities(state, tactics=(*_cities(state).tactics, tactic))
+
+
+@handles(ev.ChariotsHarnessed)
+def _chariots_harnessed(state: GameState, e: ev.ChariotsHarnessed) -> GameState:
+    return _in_move_step(state, chariots=True)
+
+
+@handles(ev.LossImposed)
+def _loss_imposed(state: GameState, e: ev.LossImposed) -> GameState:
+    return _in_move_step(state, losses=(*move_step(state).losses, Loss(empire=e.owner, place=e.place, hits=1)))
+
+
+@handles(ev.BattleWon)
+def _battle_won(state: GameState, e: ev.BattleWon) -> GameState:
+    cs = _cities(state)
+    return _with_cities(state, fights=tuple(f for f in cs.fights if f.place != e.place),
+                        victories={**cs.victories, e.empire: cs.victories.get(e.empire, 0) + 1})

@@ -15,7 +15,7 @@ from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.ids import Empire, Track
 from mncore.rulesets.empires.projections import track_composition
-from mncore.rulesets.empires.rules import trade
+from mncore.rulesets.empires.rules import tactics, trade
 from mncore.rulesets.empires.rules.battle import forced_losses
 from mncore.rulebook import Cited
 from mncore.rulesets.empires.book import RULEBOOK
@@ -25,7 +25,7 @@ from mncore.rulesets.empires.text import describe, format_order, redact_event, t
 
 _REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|(?:setup|atlas)\.[a-z0-9][a-z0-9-]*|\d+\.\d+(?:\.\d+)?)\b")
 # where a battle modifier or extra die comes from, when its source is not a tile of 10 or 11
-_SOURCE_SECTIONS = {"fortress": "4.2"}
+_SOURCE_SECTIONS = {"fortress": "4.2", "myrmidons": "10.achilles", "siege-vessels": "lc.5.3.siege-vessels"}
 
 
 class Explanation(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,7 +119,8 @@ def _references(event: ev.AnyEvent) -> list[str]:
             found.append(value)
     if isinstance(event, ev.BattleFought):
         for side in (event.attacker, event.defender):
-            found += [_source_section(s) for s in (*side.modifiers, *side.extra_dice)]
+            found += [_source_section(s) for s in (*side.modifiers, *side.extra_dice,
+                                                   *event.negated_by.get(side.empire, {}))]
     for tile_field in ("power", "tile"):
         value = getattr(event, tile_field, None)
         if isinstance(value, str):
@@ -173,12 +174,18 @@ def _battle(e: ev.BattleFought, before: GameState) -> list[str]:
         dice = ", ".join(str(d) for d in side.dice) or "no dice"
         extra = "".join(f" (+{n} die from {_source(s)})" for s, n in side.extra_dice.items())
         mods = "".join(f" {n:+d} {_source(s)} ({_source_section(s)})" for s, n in side.modifiers.items())
+        per_hit = tactics.divisor(before, e.place, other.empire, 5)  # 7 against Greek Phalanxes (R235)
         out.append(f"{title(side.empire)} ({role}): {side.units} {unit}(s){extra}; dice {dice} = "
-                   f"{sum(side.dice)}{mods} → total {side.total}; {side.total} / 5 = {side.scored} "
+                   f"{sum(side.dice)}{mods} → total {side.total}; {side.total} / {per_hit} = {side.scored} "
                    f"hit(s) scored")
-        if side.negated:
-            out.append(f"  {title(other.empire)}'s fortress negates {side.negated} of them (4.2): "
+        powers = e.negated_by.get(side.empire, {})
+        fortress = side.negated - sum(powers.values())
+        by = "".join(f"; {_source(s)} negates {n} ({_source_section(s)})" for s, n in powers.items())
+        if fortress:
+            out.append(f"  {title(other.empire)}'s fortress negates {fortress} of them (4.2){by}: "
                        f"{side.hits} hit(s) against {title(other.empire)}")
+        elif by:
+            out.append(f"  {by[2:]}: {side.hits} hit(s) against {title(other.empire)}")
         else:
             out.append(f"  {side.hits} hit(s) against {title(other.empire)}")
     after = replay([e], before)

@@ -41,6 +41,7 @@ TileId = Literal[
     # the Legendary City expansions (data/expansions/*.toml)
     "adonis", "croesus", "imhotep", "moses", "solomon", "halicarnassus",
     "archimedes", "dido", "jason", "midas", "minos", "ptolemy",
+    "achilles", "aeneas", "agamemnon", "ajax", "helen", "odysseus",
 ]
 TILE_IDS: tuple[TileId, ...] = get_args(TileId)
 OWNER_TILE_IDS: tuple[TileId, ...] = ("atlantean-2", "atlantean-3", "atlantean-4", "atlantean-5")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Literal
 
 import msgspec
 
@@ -106,22 +107,24 @@ def _check_empires(state: GameState) -> list[str]:
                 problems.append(f"{where}.copied: only the holder of Castor & Pollux copies a hero")
             if tile(load_ruleset(), es.copied).kind != "hero":
                 problems.append(f"{where}.copied: {title(es.copied)} is not a hero")
-        problems += _check_centaurs(state, emp, where)
+        problems += _check_special(state, emp, where, "centaurs", es.centaurs)
+        problems += _check_special(state, emp, where, "myrmidons", es.myrmidons)  # 10.achilles
     return problems
 
 
-def _check_centaurs(state: GameState, emp: Empire, where: str) -> list[str]:
-    """The Centaurs stand only as one of their holder's legions, and only for Chiron's holder."""
-    es = state.empires[emp]
-    if es.centaurs is None:
+def _check_special(state: GameState, emp: Empire, where: str, unit: Literal["centaurs", "myrmidons"],
+                   at: str | None) -> list[str]:
+    """The Centaurs (Myrmidons) stand only as one of their holder's legions, only for Chiron's (Achilles')
+    holder."""
+    if at is None:
         return []
-    holders = [t.id for t in load_ruleset().tiles if "centaurs" in t.hooks]
-    if not set(holders) & set(es.tiles):
-        return [f"{where}.centaurs: only the holder of {', '.join(map(title, holders))} has the Centaurs"]
-    ps = state.provinces.get(es.centaurs)
+    named = title(unit)
+    holders = [t.id for t in load_ruleset().tiles if unit in t.hooks]
+    if not set(holders) & set(state.empires[emp].tiles):
+        return [f"{where}.{unit}: only the holder of {', '.join(map(title, holders))} has the {named}"]
+    ps = state.provinces.get(at)
     if ps is None or not ps.legions.get(emp):
-        return [f"{where}.centaurs: the Centaurs are one of {title(emp)}'s legions, and it has none in "
-                f"{es.centaurs}"]
+        return [f"{where}.{unit}: the {named} are one of {title(emp)}'s legions, and it has none in {at}"]
     return []
 
 

@@ -29,6 +29,7 @@ def unit_count(state: GameState, empire: Empire) -> dict[str, int]:
     count for Military Leadership (atlas.chiron)."""
     legions = sum(ps.legions.get(empire, 0) for ps in state.provinces.values())
     legions -= state.empires[empire].centaurs is not None if empire in state.empires else 0
+    legions -= state.empires[empire].myrmidons is not None if empire in state.empires else 0  # 10.achilles
     fortresses = sum(1 for ps in state.provinces.values() if ps.fortress == empire)
     triremes = sum(s.get(empire, 0) for s in state.seas.values())
     return {"legion": legions, "trireme": triremes, "fortress": fortresses}

@@ -92,6 +92,7 @@ def _empire(state: GameState, emp: Empire, viewer: Empire | None,
         "tiles": list(es.tiles),
         "copied": es.copied,
         "centaurs": es.centaurs,  # Chiron's Centaurs (atlas.chiron), not among the units
+        "myrmidons": es.myrmidons,  # Achilles' Myrmidons (10.achilles), likewise
         "units": unit_count(state, emp),
         "control_markers_left": max(markers_left(state, emp), 0),  # the capital's is printed (R30)
     }
@@ -145,7 +146,16 @@ def _cities(state: GameState, viewer: Empire | None) -> dict[str, Any]:
                    for b in cs.boosts if b.round == state.round],
         "protected": [s.province for s in cs.shields if s.round == state.round],
         "halicarnassus": cs.halicarnassus,
+        **(_troia(state) if "troia" in cs.expansions else {}),
     }
+
+
+def _troia(state: GameState) -> dict[str, Any]:
+    """Troia's public facts: the Battle Victory markers and the War cards waiting for a battle (R234, R235)."""
+    cs = state.cities
+    assert cs is not None
+    return {"victories": {e: cs.victories.get(e, 0) for e in state.empires},
+            "battle_cards": [{"empire": t.empire, "played": t.played, "place": t.place} for t in cs.tactics]}
 
 
 def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:
@@ -198,7 +208,8 @@ def show_text(doc: dict[str, Any]) -> str:
         out.append(f"{title(emp):<11} {e['player']:<{width}} {_lvl(t['trade']):>5} "
                    f"{_lvl(t['culture']):>7} {_lvl(t['military']):>8}  "
                    f"{', '.join(e['titles']) or '-':<19} {', '.join(tile_name(x) for x in e['tiles'])}"
-                   + (f" (the Centaurs in {e['centaurs']})" if e.get("centaurs") else ""))
+                   + (f" (the Centaurs in {e['centaurs']})" if e.get("centaurs") else "")
+                   + (f" (the Myrmidons in {e['myrmidons']})" if e.get("myrmidons") else ""))
     out.append("")
     out.append("Resources:")
     for emp, e in doc["empires"].items():
@@ -266,6 +277,10 @@ def _cities_text(c: dict[str, Any]) -> list[str]:
         out.append("May play now: " + "; ".join(c["may_play"]))
     if c["halicarnassus"]:
         out.append(f"Halicarnassus stands in {c['halicarnassus']}")
+    if "victories" in c:  # Troia (ruling R234, R235)
+        out.append("Battle Victory markers: " + ", ".join(f"{title(e)} {n}" for e, n in c["victories"].items()))
+        out += [f"{title(t['empire'])}'s {card_info(t['played'])[1].name} wait for the battle in {t['place']}"
+                for t in c["battle_cards"]]
     return out
 
 

@@ -79,6 +79,7 @@ HookPoint = Literal[
     # the Legendary City expansions' tiles (data/expansions/*.toml)
     "draw_discard", "coin_build", "tile_discount", "sanctuary", "toll", "unattackable",
     "free_trireme", "greek_fire", "take_discards", "no_sea_battle",
+    "myrmidons", "negate_hit", "rebuild_pillaged", "sea_crossing",  # Troia's (rules/troia.py)
 ]
 HOOK_POINTS: tuple[HookPoint, ...] = get_args(HookPoint)
 # The rulebook chapter of each kind of tile's powers: a power's section is "<chapter>.<tile id>".
@@ -122,6 +123,7 @@ class Tile(_Data, frozen=True, kw_only=True):
     # City ("ierusalem", cities.py); "" for the base game
     expansion: str = ""
     centaurs: int = 0  # what rebuilding the Centaurs costs (atlas.chiron)
+    myrmidons: int = 0  # what rebuilding the Myrmidons costs (10.achilles)
     # at a hook point, act with another tile's code and this tile's numbers (an owner's tile: docs/tiles.md)
     acts_as: dict[HookPoint, TileId] = {}
 
@@ -268,6 +270,8 @@ def _tile_problems(t: Tile) -> list[str]:
         problems.append(f"tiles.{t.id}: a cheap unit and the cheap_unit hook go together")
     if bool(t.centaurs) != ("centaurs" in t.hooks):
         problems.append(f"tiles.{t.id}: a Centaurs price and the centaurs hook go together")
+    if bool(t.myrmidons) != ("myrmidons" in t.hooks):
+        problems.append(f"tiles.{t.id}: a Myrmidons price and the myrmidons hook go together")
     if bool(t.unit_costs) != ("unit_cost" in t.hooks):
         problems.append(f"tiles.{t.id}: unit costs and the unit_cost hook go together")
     if t.hooks and t.phase is None:

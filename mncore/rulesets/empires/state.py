@@ -71,6 +71,8 @@ class EmpireState(_S, frozen=True, kw_only=True):
     last_peace: Empire | None = None  # the opponent of last round's peace
     # Chiron's Centaurs (atlas.chiron): one of this empire's legions in that province, while on the board
     centaurs: ProvinceId | None = None
+    # Achilles' Myrmidons (10.achilles): one of this empire's legions in that province, while on the board
+    myrmidons: ProvinceId | None = None
 
 
 # --- phase sub-states: what the current phase is waiting for -------------------------------------
@@ -139,6 +141,10 @@ class MoveStep(_S, frozen=True, kw_only=True, tag="move"):
     losses: tuple[Loss, ...] = ()  # casualty choices still open
     decided: tuple[ProvinceId, ...] = ()  # provinces whose conquest choice was made this turn (4.3)
     centaurs_moved: bool = False  # the active empire's Centaurs moved this turn (atlas.chiron)
+    myrmidons_moved: bool = False  # the active empire's Myrmidons moved this turn (10.achilles)
+    chariots: bool = False  # the active empire played Chariots this turn (lc.5.3.chariots)
+    twice: dict[ProvinceId, int] = {}  # legions there that made their second step (Chariots, R236)
+    crossing: SeaId = ""  # the sea Odysseus crosses this turn (10.odysseus, ruling R233)
 
 
 class TitleTie(_S, frozen=True, kw_only=True):
@@ -231,6 +237,22 @@ class Opened(_S, frozen=True, kw_only=True):
     round: int
 
 
+class Tactic(_S, frozen=True, kw_only=True):
+    """A War card played for the next battle at a place this turn (ruling R235)."""
+
+    empire: Empire
+    played: CardId
+    place: str
+
+
+class Fight(_S, frozen=True, kw_only=True):
+    """A battle fought whose losses are not all taken yet: its winner is known then (ruling R234)."""
+
+    place: str
+    attacker: Empire
+    defender: Empire
+
+
 class CitiesState(_S, frozen=True, kw_only=True):
     """The expansions in play: objectives, decks, hands, the discard pile and the cards' lasting effects."""
 
@@ -246,6 +268,11 @@ class CitiesState(_S, frozen=True, kw_only=True):
     halicarnassus: ProvinceId | None = None  # where the miniature stands (11.halicarnassus)
     opened: tuple[Opened, ...] = ()  # provinces opened to their controller's builds this round (Ishtar)
     launched: tuple[TileId, ...] = ()  # tiles whose free trireme was built (10.archimedes, 10.ptolemy)
+    # Troia (lc.5): War cards waiting for the next battle at their place; battles not yet settled;
+    # the Battle Victory markers (ruling R234)
+    tactics: tuple[Tactic, ...] = ()
+    fights: tuple[Fight, ...] = ()
+    victories: dict[Empire, int] = {}
 
 
 class Barbarians(_S, frozen=True, kw_only=True):

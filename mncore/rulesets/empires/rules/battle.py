@@ -13,6 +13,7 @@ from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, Loss
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules.atlantis import centaurs_in
+from mncore.rulesets.empires.rules import tactics, troia  # the Troia expansion (lc.5)
 
 def place_name(state: GameState, place: str) -> str:
     """The display name of a province or sea."""
@@ -57,7 +58,10 @@ def dice_count(state: GameState, place: str, empire: Empire) -> tuple[int, dict[
     """One die per legion or trireme (ruling R42: more units than dice roll again), plus extra dice."""
     if is_sea(state, place):
         return state.seas[place].get(empire, 0), {}
-    return state.provinces[place].legions.get(empire, 0), powers.extra_dice(state, place, empire)
+    extra = powers.extra_dice(state, place, empire)
+    if state.cities is not None:  # the Myrmidons' second die, Siege Vessels (lc.5)
+        extra = {**extra, **troia.extra_dice(state, place, empire), **tactics.siege_dice(state, place, empire)}
+    return state.provinces[place].legions.get(empire, 0), extra
 
 
 def roll_battle(state: GameState, place: str, attacker: Empire, defender: Empire, rng: Rng,
@@ -77,8 +81,10 @@ def fight(state: GameState, place: str, attacker: Empire, defender: Empire, rng:
     used: list[ev.AnyEvent] = []
     for emp in (attacker, defender):
         units, extra = dice_count(state, place, emp)
-        rolled[emp], record = draws.battle_dice(state, rng, emp, units + sum(extra.values()), faces,
+        fives = units if tactics.sure_fives(state, place, emp) and (fixed or {}).get(emp) is None else 0
+        rolled[emp], record = draws.battle_dice(state, rng, emp, units - fives + sum(extra.values()), faces,
                                                 place, (fixed or {}).get(emp))
+        rolled[emp] = (5,) * fives + rolled[emp]  # War Elephants: legion dice show 5 (ruling R235)
         used += [record] if record else []
     return [*used, resolve_battle(state, place, attacker, defender, rolled)]
 
@@ -92,18 +98,24 @@ def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Emp
     sides = {emp: _side_total(state, place, emp, emp == attacker, dice[emp])
              for emp in (attacker, defender)}
     out: dict[Empire, ev.BattleSide] = {}
+    powers_negated: dict[Empire, dict[str, int]] = {}
     for emp, other in ((attacker, defender), (defender, attacker)):
         units, extra, modifiers, total = sides[emp]
         # divided and rounded down; never 'roll a 1 to hit' (ruling R2)
-        scored = total // numbers.total_per_hit
-        negated = min(numbers.fortress_negates, scored) if fortress == other else 0
+        scored = total // tactics.divisor(state, place, other, numbers.total_per_hit)
+        negates = fortress == other and troia.fortress_negates(state, place, emp)  # not the Myrmidons' (R230)
+        negated = min(numbers.fortress_negates, scored) if negates else 0
+        by = troia.negated_by_power(state, place, other, scored - negated)  # Aeneas (R231)
+        negated = min(scored, negated + sum(by.values()))
         out[emp] = ev.BattleSide(empire=emp, units=units, dice=dice[emp], extra_dice=extra,
                                  modifiers=modifiers, total=total, scored=scored, negated=negated,
                                  hits=scored - negated)
+        if any(by.values()):
+            powers_negated[emp] = {k: v for k, v in by.items() if v}
     losses = {attacker: min(out[defender].hits, units_at(state, place, attacker)),
               defender: min(out[attacker].hits, units_at(state, place, defender))}
     return ev.BattleFought(place=place, kind="land" if land else "sea", attacker=out[attacker],
-                           defender=out[defender], losses=losses)
+                           defender=out[defender], losses=losses, negated_by=powers_negated)
 
 
 def _side_total(state: GameState, place: str, empire: Empire, active: bool, dice: tuple[int, ...]
@@ -113,7 +125,7 @@ def _side_total(state: GameState, place: str, empire: Empire, active: bool, dice
     if not is_sea(state, place):
         # a power's bonus per die counts the legion dice only (R42), not the extra ones, nor the
         # Centaurs' (no legion bonus, atlas.chiron)
-        legions = units - centaurs_in(state, empire, place)
+        legions = units - centaurs_in(state, empire, place) - troia.myrmidons_in(state, empire, place)
         modifiers = powers.battle_bonus(state, powers.Side(place, empire, active, legions))
         if state.provinces[place].fortress == empire:
             modifiers["fortress"] = load_ruleset().numbers.fortress_bonus
@@ -130,11 +142,12 @@ def forced_losses(state: GameState, loss: Loss) -> ev.UnitsLost | None:
     legions = ps.legions.get(loss.empire, 0)
     fortress = ps.fortress == loss.empire
     centaurs = bool(centaurs_in(state, loss.empire, loss.place))
+    myrmidons = bool(troia.myrmidons_in(state, loss.empire, loss.place))
     if loss.hits >= legions + int(fortress):
         return ev.UnitsLost(empire=loss.empire, place=loss.place, legions=legions, fortress=fortress,
-                            centaurs=centaurs)
-    if centaurs:
-        return None  # whether the Centaurs are among the losses is their owner's choice (4.2)
+                            centaurs=centaurs, myrmidons=myrmidons)
+    if centaurs or myrmidons:
+        return None  # whether the Centaurs or Myrmidons are among the losses is their owner's choice (4.2)
     if not fortress:
         return ev.UnitsLost(empire=loss.empire, place=loss.place, legions=loss.hits)
     if legions == 0:
@@ -158,8 +171,9 @@ def choose_losses(state: GameState, order: ChooseLosses) -> ev.UnitsLost:
     require(not order.fortress or ps.fortress == order.empire, "4.2",
             f"{title(order.empire)} has no fortress in {name}")
     _require_centaurs_loss(state, order)
+    _require_myrmidons_loss(state, order)
     return ev.UnitsLost(empire=order.empire, place=order.place, legions=order.legions,
-                        fortress=order.fortress, centaurs=order.centaurs)
+                        fortress=order.fortress, centaurs=order.centaurs, myrmidons=order.myrmidons)
 
 
 def _require_centaurs_loss(state: GameState, order: ChooseLosses) -> None:
@@ -170,3 +184,13 @@ def _require_centaurs_loss(state: GameState, order: ChooseLosses) -> None:
     every = order.legions == state.provinces[order.place].legions.get(order.empire, 0)
     require(order.centaurs or not (here and every), "atlas.chiron",
             "every legion there is lost, the Centaurs with them: write 'lose ... centaurs'")
+
+
+def _require_myrmidons_loss(state: GameState, order: ChooseLosses) -> None:
+    """The Myrmidons are lost only as one of the legions lost; with the last legion, necessarily (R230)."""
+    here = troia.myrmidons_in(state, order.empire, order.place)
+    require(not order.myrmidons or (bool(here) and order.legions >= 1 + int(order.centaurs)), troia.SECTION,
+            f"{title(order.empire)}'s Myrmidons are not among its legions there")
+    every = order.legions == state.provinces[order.place].legions.get(order.empire, 0)
+    require(order.myrmidons or not (here and every), troia.SECTION,
+            "every legion there is lost, the Myrmidons with them: write 'lose ... myrmidons'")

@@ -15,7 +15,7 @@ from mncore.rulesets.empires.state import build_step
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of, is_legendary
-from mncore.rulesets.empires.rules import atlantis, barbarians, payment
+from mncore.rulesets.empires.rules import atlantis, barbarians, payment, troia
 from mncore.rulesets.empires.rules.buildable import (_copy_problem, build_place_problem, buildings_left, capital_of,
                                     control_problem, copyable, culture_leader, free_spaces,
                                     is_pyramids, keep_waiting, markers_left, occupied_provinces,
@@ -193,6 +193,8 @@ def build_unit(state: GameState, order: BuildUnit) -> list[ev.AnyEvent]:
     _require_builder(state, emp)
     if atlantis.is_centaurs_power(order.power):
         return atlantis.rebuild(state, order)  # not a legion of the supply (atlas.chiron)
+    if troia.is_myrmidons_power(order.power):
+        return troia.rebuild(state, order)  # not a legion of the supply (10.achilles)
     require(units_left(state, emp, kind) > 0, "3.1.2",
             f"all {name(emp)}'s {kind}s are on the board; no more than the game supplies (Q&A)")
     _require_unit_place(state, emp, kind, order.place)
@@ -302,7 +304,7 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
                                  detail=f"{name(emp)} built the Pyramids"
                                         + (", building first with Perseus." if order.perseus else ".")))
     else:
-        events += atlantis.on_recruit(state, emp, tile_id)
+        events += atlantis.on_recruit(state, emp, tile_id) + troia.on_recruit(state, emp, tile_id)
     if order.perseus and not is_pyramids(tile_id):
         events.append(ev.GameWon(empires=(emp,), condition="6.2",
                                  detail=f"{name(emp)} gained a fifth hero or wonder ({rs_tile.name}), "

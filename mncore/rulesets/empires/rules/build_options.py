@@ -5,7 +5,7 @@ from __future__ import annotations
 from mncore.rulesets.empires.state import build_step
 from mncore.protocol import Option
 from mncore.rulesets.empires.ids import COIN, Empire, commodity_of, legendary
-from mncore.rulesets.empires.rules import atlantis, barbarians, payment
+from mncore.rulesets.empires.rules import atlantis, barbarians, payment, troia
 from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
                                     copyable, culture_leader, face_up, free_spaces, is_pyramids,
                                     keep_waiting, markers_left, penthesilea_legions, perseus_open,
@@ -62,8 +62,36 @@ def build_options(state: GameState, empire: Empire) -> list[Option]:
         out += [Option(kind="build", template=f"build control in {{province}} with {power}",
                        parts={"province": places})
                 for power in powers.ids_at("free_control") if places and _power_ready(state, empire, power)]
-    return out + _unit_options(state, empire) + _building_options(state, empire) + _tile_options(
-        state, empire, perseus=False)
+    return out + _unit_options(state, empire) + _building_options(state, empire) + _coin_build_options(
+        state, empire) + _tile_options(state, empire, perseus=False)
+
+
+def _coin_build_options(state: GameState, empire: Empire) -> list[Option]:
+    """What a once-a-round coin pricing power builds now, at its price in coins (10.croesus)."""
+    coins = state.empires[empire].resources.get(COIN, 0)
+    out: list[Option] = []
+    for power in powers.ids_at("coin_build"):
+        prices = tile(load_ruleset(), power).coin_costs
+        if not _power_ready(state, empire, power):
+            continue
+        if "control" in prices and prices["control"] <= coins and markers_left(state, empire) > 0:
+            places = tuple(control_places(state, empire))
+            if places:
+                out.append(Option(kind="build", template=f"build control in {{province}} with {power} pay "
+                                  f"{prices['control']} coin", parts={"province": places}))
+        for pid in sorted(state.provinces):
+            if build_place_problem(state, empire, pid) is not None:
+                continue
+            for kind in load_ruleset().costs.buildings:
+                price = prices.get(kind, coins + 1)
+                free = tuple(free_spaces(state, pid, kind))
+                if not free or price > coins or buildings_left(state, kind) <= 0:
+                    continue
+                line = f"build {kind} in {pid}" + (" at {space}" if len(free) > 1 else "")
+                line += f" with {power} pay {price} coin"
+                out.append(Option(kind="build", template=line, parts={"space": free}) if len(free) > 1
+                           else Option(kind="build", order=line))
+    return out
 
 
 def _power_ready(state: GameState, empire: Empire, power: str) -> bool:
@@ -93,7 +121,16 @@ def _unit_options(state: GameState, empire: Empire) -> list[Option]:
     if capital and penthesilea_legions(state, empire) > 0:
         out += [Option(kind="build", order=f"build legion in {capital} with {power}")
                 for power in powers.ids_at("free_legions") if _power_ready(state, empire, power)]
-    return out + _centaurs_options(state, empire, provinces)
+    return out + _centaurs_options(state, empire, provinces) + _myrmidons_options(state, empire, provinces)
+
+
+def _myrmidons_options(state: GameState, empire: Empire, provinces: tuple[str, ...]) -> list[Option]:
+    """Rebuilding the Myrmidons where a legion may be built, for the tile's price (10.achilles)."""
+    info = troia.myrmidons_tile()
+    if info is None or not has_power(state, empire, info.id) or state.empires[empire].myrmidons is not None:
+        return []
+    return _template(f"build legion in {{province}} with {info.id} pay {{payment}}",
+                     _pays(state, empire, info.myrmidons), {"province": provinces})
 
 
 def _centaurs_options(state: GameState, empire: Empire, provinces: tuple[str, ...]) -> list[Option]:

@@ -12,7 +12,7 @@ from mncore.rulesets.empires.draws import LegendaryDraws
 from mncore.rulesets.empires.ids import COIN, CITY_KINDS, TRACKS, Empire, legendary
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.projections import held_buildings, holder_of
-from mncore.rulesets.empires.rules import guards, payment
+from mncore.rulesets.empires.rules import guards, payment, troia_cards
 from mncore.rulesets.empires.rules.battle import place_name
 from mncore.rulesets.empires.rules.conquest import markers_left
 from mncore.rulesets.empires.ruleset import load_ruleset
@@ -55,6 +55,8 @@ def effect(state: GameState, order: PlayBonusCard, used: CardInfo, section: str,
             return _change_offer(state, order, section)
         case "force-claim":
             return _force_claim(state, order, section)
+        case "destroy-fortress" | "chariots" | "destroy-unit" | "sure-fives" | "siege" | "phalanx" | "ram":
+            return troia_cards.effect(state, order, used, section)  # Troia's War cards
         case "decoy":
             raise AssertionError("a decoy is never the card whose effect is used")
 
@@ -215,6 +217,8 @@ def targets(state: GameState, empire: Empire, info: CardInfo) -> list[str]:
     """The order endings of a card playable now: ' in SEA on EMPIRE', ' track TRACK', ..."""
     if info.phase not in ("any", state.phase):
         return []
+    if info.effect in troia_cards.EFFECTS:
+        return troia_cards.targets(state, empire, info)
     match info.effect:
         case "destroy-trireme":
             return [f" in {s} on {e}" for s, here in sorted(state.seas.items()) for e in sorted(here)

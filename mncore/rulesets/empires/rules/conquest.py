@@ -11,7 +11,7 @@ from mncore.errors import InvalidCommand, refuse, require
 from mncore.rulesets.empires.state import move_step
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.rules.battle import empires_at, place_name
-from mncore.rulesets.empires.rules import guards
+from mncore.rulesets.empires.rules import guards, troia
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ruleset import load_ruleset
@@ -170,8 +170,9 @@ def pillage(state: GameState, order: Pillage, rng: Rng) -> list[ev.AnyEvent]:
                                               "without Hamilcar")
     out = _previous(ps, order.province, order.empire)
     gained, drawn = _pillage_income(state, order, special or _base_yield(kind, order.take), rng)
+    rebuilt = troia.rebuilt_after_pillage(state, order.empire, kind, ps.controller)  # Agamemnon (R232)
     return out + drawn + [ev.Pillaged(empire=order.empire, province=order.province, space=order.space,
-                                      kind=kind, gained=gained)]
+                                      kind=kind, gained=gained), *rebuilt]
 
 
 def _base_yield(kind: str, take: str | None) -> powers.PillageYield:

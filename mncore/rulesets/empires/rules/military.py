@@ -15,6 +15,7 @@ from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.projections import great_cities
 from mncore.rulesets.empires.rules import atlantis, barbarian_orders, barbarians, battle, conquest, guards
+from mncore.rulesets.empires.rules import troia  # the Troia expansion (lc.5)
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires import powers
@@ -287,13 +288,16 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     require(order.count >= 1, "4.1.2", "move at least one legion")
     require(dst.id in state.provinces, "setup.players",
             f"{dst.name} is covered with this number of players and cannot be entered")
-    free = unmoved_legions(state, order.empire, src.id)
+    unmoved = unmoved_legions(state, order.empire, src.id)
+    free = unmoved + troia.second_steps(state, order.empire, src.id)  # Chariots (R236)
     require(free >= order.count, "4.1",
             f"{title(order.empire)} has {free} legion(s) in {src.name} that have not moved this turn; "
             "each unit moves once")
     atlantis.require_move(state, order, free)
+    troia.require_move(state, order, free)
     adjacent = g.is_adjacent(src.id, dst.id)
-    by_sea = not adjacent and g.is_adjoining(src.id, dst.id, conquest.trireme_seas(state, order.empire))
+    across = troia.crossing_seas(state, order)  # Odysseus (R233)
+    by_sea = not adjacent and g.is_adjoining(src.id, dst.id, conquest.trireme_seas(state, order.empire) | across)
     require(adjacent or by_sea, "4.1.2",
             f"{dst.name} is neither adjacent to {src.name} nor adjoining it through a continuous chain "
             f"of {title(order.empire)}'s triremes")
@@ -304,9 +308,11 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     require(not (barbarians.at_peace(state, order.empire) and barbarians.units(state, dst.id)), "R67",
             f"{title(order.empire)} is at peace with the Barbarians this round and may not enter {dst.name}, "
             "where they stand (ruling R67)")
+    require(not across or by_sea, troia.ODYSSEUS, f"{dst.name} is reached without crossing {order.across}")
     events: list[ev.AnyEvent] = [ev.LegionsMoved(empire=order.empire, from_province=src.id,
                                                  to_province=dst.id, count=order.count, by_sea=by_sea,
-                                                 centaurs=order.centaurs)]
+                                                 centaurs=order.centaurs, myrmidons=order.myrmidons,
+                                                 across=order.across, again=max(0, order.count - unmoved))]
     return _then_settle(state, fold, events, src.id)
 
 
@@ -403,11 +409,16 @@ def _turn_options(state: GameState, empire: Empire) -> list[Option]:
     if step.stage != "battles":
         for p in sorted(state.provinces):
             centaurs = atlantis.centaurs_in(state, empire, p) and not step.centaurs_moved
-            plain = unmoved_legions(state, empire, p) - centaurs
+            myrmidons = troia.myrmidons_in(state, empire, p) and not step.myrmidons_moved
+            plain = unmoved_legions(state, empire, p) + troia.second_steps(state, empire, p) - centaurs - myrmidons
             targets = [t for t in legion_destinations(state, empire, p) if _may_enter(state, empire, t)]
             out += [Option(kind="move-legion", order=f"move legion {p} to {t}") for t in targets if plain > 0]
             out += [Option(kind="move-legion", order=f"move legion {p} to {t} with centaurs")
                     for t in targets if centaurs]
+            out += [Option(kind="move-legion", order=f"move legion {p} to {t} with myrmidons")
+                    for t in targets if myrmidons]
+            if plain > 0:
+                out += troia_crossings(state, empire, p, targets)
     out += [Option(kind="attack", order=f"attack {e} in {p}") for p in required_battles(state)
             for e in enemies_at(state, p, empire)]
     out += barbarian_orders.attack_options(state, empire) + barbarian_orders.move_options(state, empire)
@@ -433,17 +444,29 @@ def _loss_options(state: GameState, empire: Empire) -> list[Option]:
         if x.empire != empire or x.place not in state.provinces:
             continue
         ps = state.provinces[x.place]
-        legions, centaurs = ps.legions.get(empire, 0), atlantis.centaurs_in(state, empire, x.place)
+        legions = ps.legions.get(empire, 0)
+        specials = [w for w, here in (("centaurs", atlantis.centaurs_in(state, empire, x.place)),
+                                      ("myrmidons", troia.myrmidons_in(state, empire, x.place))) if here]
         for fortress in (False, True) if ps.fortress == empire else (False,):
             n = x.hits - int(fortress)
             if not 0 <= n <= legions:
                 continue
-            # with the Centaurs there, their owner says whether they are among the legions lost
-            for lose_centaurs in ((n == legions,) if not centaurs or n == 0 or n == legions else (False, True)):
-                units = ([f"{n} legion" + ("s" if n > 1 else "")] if n else []) + (
-                    ["centaurs"] if lose_centaurs and centaurs else []) + (["fortress"] if fortress else [])
+            # with the Centaurs or Myrmidons there, their owner says whether they are among the legions lost
+            for lost in _special_choices(specials, n, legions):
+                units = ([f"{n} legion" + ("s" if n > 1 else "")] if n else []) + lost + (
+                    ["fortress"] if fortress else [])
                 out.append(Option(kind="losses", order=f"lose {' '.join(units)} in {x.place}"))
     return out
+
+
+def _special_choices(specials: list[str], n: int, legions: int) -> list[list[str]]:
+    """Which special units may be among n legions lost of legions: all of them when every one is lost."""
+    if n == legions:
+        return [specials]
+    subsets: list[list[str]] = [[]]
+    for w in specials:
+        subsets += [s + [w] for s in subsets]
+    return [s for s in subsets if len(s) <= n and legions - n >= len(specials) - len(s)]
 
 
 def _conquest_options(state: GameState, empire: Empire, pid: ProvinceId) -> list[Option]:
@@ -463,3 +486,17 @@ def _conquest_options(state: GameState, empire: Empire, pid: ProvinceId) -> list
             out.append(Option(kind="occupy-marker", order=f"occupy marker in {pid} with sheba"))
     out.append(Option(kind="hold", order=f"hold {pid}"))
     return out
+
+
+def troia_crossings(state: GameState, empire: Empire, pid: ProvinceId, reached: list[ProvinceId]) -> list[Option]:
+    """Moves Odysseus' crossing of one sea opens (10.odysseus, ruling R233)."""
+    tile = troia.odysseus_tile(state, empire)
+    step = move_step(state)
+    if tile is None or (not step.crossing and tile in state.empires[empire].used):
+        return []
+    g = geo(state.geo_board)
+    own = conquest.trireme_seas(state, empire)
+    seas = [step.crossing] if step.crossing else sorted(g.province(pid).seas)
+    return [Option(kind="move-legion", order=f"move legion {pid} to {t} across {s}") for s in seas
+            for t in sorted(state.provinces) if t != pid and t not in reached and _may_enter(state, empire, t)
+            and g.is_adjoining(pid, t, own | {s})]

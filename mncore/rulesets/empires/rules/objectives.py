@@ -47,11 +47,26 @@ def by_state(state: GameState, objective: ObjectiveInfo) -> list[tuple[Empire, s
         case "buildings":
             return [(e, f"controls {n} buildings") for e in empires
                     if (n := len(held_buildings(state, e))) >= objective.count]
+        case "garrisons":
+            return [(e, f"holds {n} provinces, each with one of its military units") for e in empires
+                    if (n := _garrisons(state, e)) >= objective.count]
+        case "seas":
+            return [(e, f"occupies {n} seas alone with its triremes") for e in empires
+                    if (n := sum(1 for here in state.seas.values() if set(here) == {e})) >= objective.count]
+        case "victories" if state.cities is not None:
+            return [(e, f"has won {n} battles") for e in empires
+                    if (n := state.cities.victories.get(e, 0)) >= objective.count]
         case "markets-temples":
             return [(e, f"controls {n} markets and temples") for e in empires
                     if (n := sum(1 for *_, k in held_buildings(state, e) if k in ("market", "temple")))
                     >= objective.count]
     return []
+
+
+def _garrisons(state: GameState, empire: Empire) -> int:
+    """The empire's provinces holding one of its legions (the Myrmidons are one) or its fortress (lc.5.2.1)."""
+    return sum(1 for ps in state.provinces.values() if ps.controller == empire
+               and (ps.legions.get(empire, 0) > 0 or ps.fortress == empire))
 
 
 # lc.7.2.1: "8 different Commodities OR 9 Coins"

@@ -201,6 +201,17 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"{title(emp)} changed its offer to {show_tokens(offer)}."
         case ev.ResourceForced(empire=emp, to=to, token=token):
             return f"{title(to)} is forced to take {token} from {title(emp)}'s offer."
+        case ev.MyrmidonsBuilt(empire=emp, province=pid, paid=paid):
+            how = f"rebuilds them, paying {show_tokens(paid)}" if paid else "places them at no cost"
+            return f"{title(emp)}'s Myrmidons (Achilles): {title(emp)} {how} in {_place(pid)}."
+        case ev.BattleCardReady(empire=emp, played=card, place=place):
+            return f"{title(emp)}'s {_name(card)} will fight in the next battle in {_place(place)} this turn."
+        case ev.ChariotsHarnessed(empire=emp):
+            return f"{title(emp)}'s legions may move a second step this turn (Chariots)."
+        case ev.LossImposed(owner=owner, place=place):
+            return f"{title(owner)} must lose one unit of its choice in {_place(place)} (Cretan Archers)."
+        case ev.BattleWon(empire=emp, place=place, over=over):
+            return f"{title(emp)} won the battle in {_place(place)} over {title(over)}: a Battle Victory marker."
     return None
 
 

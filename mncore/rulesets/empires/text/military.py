@@ -24,9 +24,9 @@ from mncore.rulesets.empires.text import barbarians  # the Punic War's Barbarian
 USAGE = {
     "mover": "mover EMPIRE   (the Military Leader names the next empire to move and battle)",
     "peace": "peace with EMPIRE|barbarians | no peace   (Statue of Zeus)",
-    "move": "move [N] trireme(s) SEA to SEA | move [N] legion(s) PROVINCE to PROVINCE [with centaurs]",
+    "move": "move [N] trireme(s) SEA to SEA | move [N] legion(s) PROVINCE to PROVINCE [with centaurs|myrmidons] [across SEA]",
     "attack": "attack EMPIRE in SEA|PROVINCE [dice EMPIRE=N,N,... [EMPIRE=N,...]]   (dice: sandboxes)",
-    "lose": "lose [N] legion(s) [centaurs] [fortress] in PLACE | lose fortress in PLACE",
+    "lose": "lose [N] legion(s) [centaurs] [myrmidons] [fortress] in PLACE | lose fortress in PLACE",
     "pillage": "pillage SPACE in PROVINCE [take coin|legendary]",
     "occupy": "occupy SPACE [SPACE ...] in PROVINCE | occupy marker in PROVINCE [with sheba]",
     "hold": "hold PROVINCE   (a Conqueror chooses nothing new there this turn)",
@@ -112,10 +112,17 @@ def _move(ctx: Ctx, words: list[str]) -> AnyOrder:
     count, src = _count(head, "legion", usage)
     if not src:
         raise InvalidCommand(f"usage: {usage}")
-    centaurs = [w.lower() for w in to[-2:]] == ["with", "centaurs"]  # atlas.chiron
-    to = to[:-2] if centaurs else to
+    lowered = [w.lower() for w in to]
+    across = ""
+    if "across" in lowered[1:]:  # Odysseus' sea (10.odysseus)
+        at = lowered.index("across", 1)
+        across, to, lowered = resolve_sea(board, " ".join(to[at + 1:])), to[:at], lowered[:at]
+    centaurs = lowered[-2:] == ["with", "centaurs"]  # atlas.chiron
+    myrmidons = lowered[-2:] == ["with", "myrmidons"]  # 10.achilles
+    to = to[:-2] if centaurs or myrmidons else to
     return MoveLegions(empire=ctx.empire, from_province=resolve_province(board, " ".join(src)),
-                       to_province=resolve_province(board, " ".join(to)), count=count, centaurs=centaurs)
+                       to_province=resolve_province(board, " ".join(to)), count=count, centaurs=centaurs,
+                       myrmidons=myrmidons, across=across)
 
 
 def _attack(ctx: Ctx, words: list[str]) -> AnyOrder:
@@ -142,7 +149,7 @@ def _attack(ctx: Ctx, words: list[str]) -> AnyOrder:
 def _lose(ctx: Ctx, words: list[str]) -> AnyOrder:
     usage = USAGE["lose"]
     units, where = _split(words, "in", usage)
-    legions, fortress, centaurs, i = 0, False, False, 0
+    legions, fortress, centaurs, myrmidons, i = 0, False, False, False, 0
     while i < len(units):
         word = units[i].lower()
         n = 1
@@ -155,13 +162,15 @@ def _lose(ctx: Ctx, words: list[str]) -> AnyOrder:
             fortress = True
         elif word == "centaurs" and n == 1 and not centaurs:
             centaurs = True  # one of the legions lost (atlas.chiron)
+        elif word == "myrmidons" and n == 1 and not myrmidons:
+            myrmidons = True  # one of the legions lost (10.achilles)
         else:
             raise InvalidCommand(f"usage: {usage}")
         i += 1
     if not units:
         raise InvalidCommand(f"usage: {usage}")
     return ChooseLosses(empire=ctx.empire, place=resolve_place(ctx.state.geo_board, " ".join(where)),
-                        legions=legions, fortress=fortress, centaurs=centaurs)
+                        legions=legions, fortress=fortress, centaurs=centaurs, myrmidons=myrmidons)
 
 
 def _pillage(ctx: Ctx, words: list[str]) -> AnyOrder:
@@ -243,14 +252,17 @@ def format_order(order: AnyOrder) -> str | None:
             return f"peace with {opponent}" if opponent else "no peace"
         case MoveTriremes(from_sea=src, to_sea=dst, count=n):
             return f"move {_plural(n, 'trireme')} {src} to {dst}"
-        case MoveLegions(from_province=src, to_province=dst, count=n, centaurs=centaurs):
-            return f"move {_plural(n, 'legion')} {src} to {dst}" + (" with centaurs" if centaurs else "")
+        case MoveLegions(from_province=src, to_province=dst, count=n, centaurs=centaurs, myrmidons=myrmidons,
+                         across=across):
+            return (f"move {_plural(n, 'legion')} {src} to {dst}" + (" with centaurs" if centaurs else "")
+                    + (" with myrmidons" if myrmidons else "") + (f" across {across}" if across else ""))
         case Attack(opponent=opponent, place=place, dice=dice):
             fixed = " ".join(f"{emp}={','.join(map(str, faces))}" for emp, faces in dice.items())
             return f"attack {opponent} in {place}" + (f" dice {fixed}" if fixed else "")
-        case ChooseLosses(place=place, legions=legions, fortress=fortress, centaurs=centaurs):
+        case ChooseLosses(place=place, legions=legions, fortress=fortress, centaurs=centaurs,
+                          myrmidons=myrmidons):
             units = ([_plural(legions, "legion")] if legions else []) + (["centaurs"] if centaurs else []) + (
-                ["fortress"] if fortress else [])
+                ["myrmidons"] if myrmidons else []) + (["fortress"] if fortress else [])
             return f"lose {' '.join(units)} in {place}" if units else None
         case Pillage(province=pid, space=space, take=take):
             return f"pillage {space} in {pid}" + (f" take {take}" if take else "")
@@ -273,18 +285,22 @@ def _name(place: str) -> str:
     return title(place)
 
 
-def _legions(n: int, centaurs: bool) -> str:
+def _legions(n: int, centaurs: bool, myrmidons: bool = False) -> str:
     """'2 legions', or with Chiron's Centaurs among them 'the Centaurs' / '2 legions (the Centaurs among them)'."""
-    if not centaurs:
+    named = [w for w, among in (("the Centaurs", centaurs), ("the Myrmidons", myrmidons)) if among]
+    if not named:
         return _plural(n, "legion")
-    return "the Centaurs" if n == 1 else f"{_plural(n, 'legion')} (the Centaurs among them)"
+    return named[0] if n == 1 == len(named) else f"{_plural(n, 'legion')} ({' and '.join(named)} among them)"
 
 
-def _side(side: ev.BattleSide) -> str:
+def _side(side: ev.BattleSide, negated_by: dict[Empire, dict[str, int]]) -> str:
     dice = "+".join(str(d) for d in side.dice) or "no dice"
     mods = "".join(f" {'+' if v >= 0 else ''}{v} ({title(k)})" for k, v in sorted(side.modifiers.items()))
     extra = "".join(f", {n} extra die ({title(k)})" for k, n in sorted(side.extra_dice.items()))
-    neg = f", {side.negated} negated by the fortress" if side.negated else ""
+    powers = negated_by.get(side.empire, {})
+    by = "".join(f", {v} negated by {title(k)}" for k, v in sorted(powers.items()))
+    fort = side.negated - sum(powers.values())
+    neg = (f", {fort} negated by the fortress" if fort else "") + by
     return (f"{title(side.empire)} rolled {dice}{extra}{mods} = {side.total}: {side.scored} hit(s)"
             f"{neg}")
 
@@ -310,18 +326,21 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.TriremesMoved(empire=emp, from_sea=src, to_sea=dst, count=n):
             return f"{title(emp)} moves {_plural(n, 'trireme')} from {_name(src)} to {_name(dst)}."
         case ev.LegionsMoved(empire=emp, from_province=src, to_province=dst, count=n, by_sea=by_sea,
-                             centaurs=centaurs):
-            how = " by sea" if by_sea else ""
-            return f"{title(emp)} moves {_legions(n, centaurs)} from {_name(src)} to {_name(dst)}{how}."
+                             centaurs=centaurs, myrmidons=myrmidons, across=across, again=again):
+            how = (f" by sea, crossing {_name(across)} without a trireme (Odysseus)" if across
+                   else " by sea" if by_sea else "")
+            twice = f" ({again} making a second step, Chariots)" if again else ""
+            return (f"{title(emp)} moves {_legions(n, centaurs, myrmidons)} from {_name(src)} to {_name(dst)}"
+                    f"{how}{twice}.")
         case ev.CentaursStruck(empire=emp, opponent=opp, place=place):
             return (f"{title(emp)}'s Centaurs destroy one {title(opp)} legion in {_name(place)} before the "
                     "battle (Chiron).")
         case ev.BattleFought(place=place, kind=kind, attacker=a, defender=d):
             return (f"{kind.title()} battle in {_name(place)}, {title(a.empire)} attacking "
-                    f"{title(d.empire)}: {_side(a)}; {_side(d)}.")
+                    f"{title(d.empire)}: {_side(a, event.negated_by)}; {_side(d, event.negated_by)}.")
         case ev.UnitsLost(empire=emp, place=place, legions=legions, triremes=triremes, fortress=fortress,
-                          centaurs=centaurs):
-            lost = ([_legions(legions, centaurs)] if legions else []) + (
+                          centaurs=centaurs, myrmidons=myrmidons):
+            lost = ([_legions(legions, centaurs, myrmidons)] if legions else []) + (
                 [_plural(triremes, "trireme")] if triremes else []) + (["its fortress"] if fortress else [])
             return f"{title(emp)} loses {' and '.join(lost) or 'nothing'} in {_name(place)}."
         case ev.OccupationsEnded(empire=emp, province=pid, spaces=spaces, marker=marker, circe=circe,
