@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import cast
 from collections.abc import Callable, Iterator
 
 import msgspec
@@ -14,7 +13,7 @@ from mncore.rulesets.empires.decide import decide
 from mncore.dice import Rng
 from mncore.errors import CommandRejected
 from mncore.protocol import Option
-from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.flow import pending, rules_for, waiting as flow_waiting
 from mncore.rulesets.empires.rules import cards
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.state import GameState
@@ -69,10 +68,10 @@ def _options(state: GameState, empire: Empire) -> list[Option]:
 def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
            styles: dict[Empire, str] | None = None) -> Choice | None:
     """One legal order for one of the empires the game waits for, or None if nobody must act."""
-    waiting = sorted({p.empire for p in pending(state)})
+    waiting = sorted({e for e, _ in flow_waiting(state)})
     if not waiting:
         return None
-    empire = cast(Empire, rand.choice(waiting))
+    empire = rand.choice(waiting)
     weights = STYLES[(styles or {}).get(empire, style)]
     lines: list[str] = []
     for option in _options(state, empire):

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from mncore.dice import Rng
 from mncore.errors import CommandRejected
 from mncore.rulesets.empires.autoplay import STYLES, Choice, candidate_lines
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.decide import decide
-from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.flow import pending, rules_for, waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, control_places,
@@ -44,10 +44,10 @@ def draw(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
          styles: dict[Empire, str] | None = None) -> Choice | None:
     """One legal order (with its events) for one of the empires the game waits for, or None if
     nobody must act: the first line of lines() that decide() accepts."""
-    waiting = sorted({p.empire for p in pending(state)})
+    waiting = sorted({e for e, _ in flow_waiting(state)})
     if not waiting:
         return None
-    empire = cast(Empire, rand.choice(waiting))
+    empire = rand.choice(waiting)
     weights = STYLES[(styles or {}).get(empire, style)]
     tried = 0
     for line in lines(state, empire, rand, weights):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -36,12 +37,24 @@ def power(tile: TileId, on: Point[F]) -> Callable[[F], F]:
 
 def powers_of(state: GameState, empire: Empire, at: HookPoint) -> list[Tile]:
     """The tiles whose power the empire may use at that point (held or copied), in the data's order."""
+    if not has_at(state, empire, at):  # most empires hold no power at most points: ask the few it holds
+        return []
     return [t for t in tiles_at(load_ruleset(), at) if has_power(state, empire, t.id)]
 
 
 def has_at(state: GameState, empire: Empire, at: HookPoint) -> bool:
-    """Whether the empire may use a power at that point."""
-    return bool(powers_of(state, empire, at))
+    """Whether the empire may use a power at that point (it holds or copied one of its tiles)."""
+    es = state.empires.get(empire)
+    if es is None:
+        return False
+    ids = _ids_of(at)
+    return es.copied in ids or not ids.isdisjoint(es.tiles)
+
+
+@functools.cache
+def _ids_of(at: HookPoint) -> frozenset[TileId]:
+    # the packaged tiles never change while the program runs: one set per point, shared by every game
+    return frozenset(t.id for t in tiles_at(load_ruleset(), at))
 
 
 def holders_at(state: GameState, at: HookPoint) -> list[Empire]:

@@ -66,15 +66,21 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     gained: Bag = {}
     draws = 0
     sources: list[str] = []
+    # a province yields nothing to an empire holding none of its buildings, unless a power adds to it
+    everywhere = powers.has_at(state, empire, "caravan_legions")
     for province in state.geo_board.provinces:
         ps = state.provinces.get(province.id)
-        if ps is None:
+        if ps is None or not (everywhere or _holds_any(ps, empire)):
             continue
         g, d, s = _province_income(state, province, ps, empire)
         gained, draws, sources = bag_add(gained, g), draws + d, sources + s
     extra, lines = powers.income(state, empire)
     gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
+
+
+def _holds_any(ps: ProvinceState, empire: Empire) -> bool:
+    return any(holder_of(ps, sid) == empire for sid in ps.buildings)
 
 
 def legendary_bonuses(state: GameState, empire: Empire) -> list[ProvinceId]:
