@@ -18,7 +18,7 @@ from mncore.dice import Rng
 from mncore.errors import CommandRejected
 from mncore.rulesets.empires.autoplay import STYLES, Choice, candidate_lines
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.decide import decide
+from mncore.rulesets.empires.decide import decide_folded
 from mncore.rulesets.empires.flow import pending, rules_for, waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
 from mncore.rulesets.empires.rules import payment
@@ -54,10 +54,10 @@ def draw(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
         tried += 1
         try:
             order = parse_order(line, state, empire)
-            events = decide(state, order, rng)
+            events, after = decide_folded(state, order, rng)
         except CommandRejected:
             continue
-        return Choice(empire=empire, line=line, order=order, events=events)
+        return Choice(empire=empire, line=line, order=order, events=events, after=after)
     raise RuntimeError(f"{empire} must act ({[p.text for p in pending(state) if p.empire == empire]}) "
                        f"but none of the {tried} orders drawn is accepted")
 
