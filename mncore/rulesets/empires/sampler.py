@@ -22,7 +22,7 @@ from mncore.rulesets.empires.decide import decide_folded
 from mncore.rulesets.empires.flow import pending, rules_for, waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
 from mncore.rulesets.empires.rules import payment
-from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, control_places,
+from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
                                                      face_up, free_spaces, is_pyramids, markers_left,
                                                      rank_cost, trireme_sea_problem, units_left)
 from mncore.rulesets.empires.rules.battle import enemies_at
@@ -116,8 +116,7 @@ def _unit(state: GameState, empire: Empire, rand: random.Random, kind: UnitKind,
             seas = _first(rand, sorted(state.seas), lambda s: trireme_sea_problem(state, empire, s) is None)
             return _paid(state, empire, rand, cost, [f"build trireme in {s}" for s in seas])
         provinces = _first(rand, sorted(state.provinces), lambda p: (
-            build_place_problem(state, empire, p) is None
-            and (kind == "legion" or state.provinces[p].fortress is None)))
+            _may_build_in(state, empire, p) and (kind == "legion" or state.provinces[p].fortress is None)))
         return _paid(state, empire, rand, cost, [f"build {kind} in {p}" for p in provinces])
     return family
 
@@ -129,7 +128,7 @@ def _building(state: GameState, empire: Empire, rand: random.Random) -> list[str
         return []
     kind = rand.choice(kinds)
     places = _first(rand, sorted(state.provinces), lambda p: (
-        build_place_problem(state, empire, p) is None and bool(free_spaces(state, p, kind))))
+        _may_build_in(state, empire, p) and bool(free_spaces(state, p, kind))))
     out = []
     for pid in places:
         free = free_spaces(state, pid, kind)
@@ -145,6 +144,14 @@ def _tiles(state: GameState, empire: Empire, rand: random.Random, cost: int) -> 
     verbs = {"hero": "recruit", "wonder": "build"}
     picks = [f"{verbs[tile(rs, t).kind]} {t}" for t in _some(rand, shown) if tile(rs, t).kind in verbs]
     return _paid(state, empire, rand, cost, picks)
+
+
+def _may_build_in(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
+    """build_place_problem() is None, asked only of the capital's province and those the empire
+    controls: the others are refused anyway, and the refusal's words cost more than the answer."""
+    ps = state.provinces.get(pid)
+    return (ps is not None and (ps.controller == empire or pid == capital_of(state, empire))
+            and build_place_problem(state, empire, pid) is None)
 
 
 def _paid(state: GameState, empire: Empire, rand: random.Random, cost: int, orders: list[str]) -> list[str]:

@@ -69,7 +69,10 @@ def legion_destinations(state: GameState, empire: Empire, pid: ProvinceId) -> li
     """Provinces in play adjacent to pid, or adjoining it through the empire's triremes (4.1.2)."""
     g = geo(state.geo_board)
     seas = conquest.trireme_seas(state, empire)
-    return [p for p in sorted(state.provinces) if g.adjacent_or_adjoining(pid, p, seas)]
+    near = g.adjacent(pid)
+    if not seas:  # no trireme chain: the land borders alone
+        return [p for p in sorted(state.provinces) if p in near]
+    return [p for p in sorted(state.provinces) if p in near or g.is_adjoining(pid, p, seas)]
 
 
 # --- the phase ----------------------------------------------------------------------------------------
