@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from mncore.cache import ObjectCache
 from mncore.rulesets.empires.ids import EMPIRES, Empire, TileId
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import HookPoint, Tile, load_ruleset, tiles_at
@@ -47,14 +47,13 @@ def has_at(state: GameState, empire: Empire, at: HookPoint) -> bool:
     es = state.empires.get(empire)
     if es is None:
         return False
-    ids = _ids_of(at)
+    ids = _ids_of(tiles_at(load_ruleset(), at))
     return es.copied in ids or not ids.isdisjoint(es.tiles)
 
 
-@functools.cache
-def _ids_of(at: HookPoint) -> frozenset[TileId]:
-    # the packaged tiles never change while the program runs: one set per point, shared by every game
-    return frozenset(t.id for t in tiles_at(load_ruleset(), at))
+# the ids of a point's tiles, made once per tuple of tiles (tiles_at keeps one per ruleset and point)
+_ids_of: ObjectCache[tuple[Tile, ...], frozenset[TileId]] = ObjectCache(
+    lambda tiles: frozenset(t.id for t in tiles), limit=256)
 
 
 def holders_at(state: GameState, at: HookPoint) -> list[Empire]:
