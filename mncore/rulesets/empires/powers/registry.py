@@ -9,7 +9,7 @@ from mncore.cache import ObjectCache
 from mncore.rulesets.empires.ids import EMPIRES, Empire, TileId
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import HookPoint, Tile, load_ruleset, tiles_at
-from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.state import EmpireState, GameState
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,9 +45,10 @@ def powers_of(state: GameState, empire: Empire, at: HookPoint) -> list[Tile]:
 def has_at(state: GameState, empire: Empire, at: HookPoint) -> bool:
     """Whether the empire may use a power at that point (it holds or copied one of its tiles)."""
     es = state.empires.get(empire)
-    if es is None:
-        return False
-    ids = _ids_of(tiles_at(load_ruleset(), at))
+    return es is not None and _holds(es, _ids_of(tiles_at(load_ruleset(), at)))
+
+
+def _holds(es: EmpireState, ids: frozenset[TileId]) -> bool:
     return es.copied in ids or not ids.isdisjoint(es.tiles)
 
 
@@ -58,7 +59,8 @@ _ids_of: ObjectCache[tuple[Tile, ...], frozenset[TileId]] = ObjectCache(
 
 def holders_at(state: GameState, at: HookPoint) -> list[Empire]:
     """The empires that may use a power at that point, in the fixed empire order."""
-    return [e for e in EMPIRES if e in state.empires and has_at(state, e, at)]
+    ids = _ids_of(tiles_at(load_ruleset(), at))  # asked once for every empire
+    return [e for e in EMPIRES if e in state.empires and _holds(state.empires[e], ids)] if ids else []
 
 
 def ids_at(at: HookPoint) -> tuple[TileId, ...]:
