@@ -115,8 +115,9 @@ def _unit(state: GameState, empire: Empire, rand: random.Random, kind: UnitKind,
         if kind == "trireme":
             seas = _first(rand, sorted(state.seas), lambda s: trireme_sea_problem(state, empire, s) is None)
             return _paid(state, empire, rand, cost, [f"build trireme in {s}" for s in seas])
+        may = _may_build_in(state, empire)
         provinces = _first(rand, sorted(state.provinces), lambda p: (
-            _may_build_in(state, empire, p) and (kind == "legion" or state.provinces[p].fortress is None)))
+            may(p) and (kind == "legion" or state.provinces[p].fortress is None)))
         return _paid(state, empire, rand, cost, [f"build {kind} in {p}" for p in provinces])
     return family
 
@@ -127,8 +128,8 @@ def _building(state: GameState, empire: Empire, rand: random.Random) -> list[str
     if not kinds:
         return []
     kind = rand.choice(kinds)
-    places = _first(rand, sorted(state.provinces), lambda p: (
-        _may_build_in(state, empire, p) and bool(free_spaces(state, p, kind))))
+    may = _may_build_in(state, empire)
+    places = _first(rand, sorted(state.provinces), lambda p: may(p) and bool(free_spaces(state, p, kind)))
     out = []
     for pid in places:
         free = free_spaces(state, pid, kind)
@@ -146,12 +147,17 @@ def _tiles(state: GameState, empire: Empire, rand: random.Random, cost: int) -> 
     return _paid(state, empire, rand, cost, picks)
 
 
-def _may_build_in(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
-    """build_place_problem() is None, asked only of the capital's province and those the empire
-    controls: the others are refused anyway, and the refusal's words cost more than the answer."""
-    ps = state.provinces.get(pid)
-    return (ps is not None and (ps.controller == empire or pid == capital_of(state, empire))
-            and build_place_problem(state, empire, pid) is None)
+def _may_build_in(state: GameState, empire: Empire) -> Callable[[ProvinceId], bool]:
+    """Whether build_place_problem() is None in a province, asked only of the capital's province and
+    those the empire controls: the others are refused anyway, and the refusal's words cost more
+    than the answer."""
+    capital = capital_of(state, empire)
+
+    def may(pid: ProvinceId) -> bool:
+        ps = state.provinces.get(pid)
+        return (ps is not None and (ps.controller == empire or pid == capital)
+                and build_place_problem(state, empire, pid) is None)
+    return may
 
 
 def _paid(state: GameState, empire: Empire, rand: random.Random, cost: int, orders: list[str]) -> list[str]:
