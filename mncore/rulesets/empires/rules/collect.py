@@ -144,9 +144,11 @@ def collection(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
     for token in sorted({t for bag, _, _ in owed.values() for t in bag}):
         wants = {emp: owed[emp][0].get(token, 0) for emp in state.empires}
         given = share(wants, state.supply.get(token, 0), order)
-        for emp in state.empires:
-            got[emp] = bag_add(got[emp], {token: given[emp]})
-            missed[emp] = bag_add(missed[emp], {token: wants[emp] - given[emp]})
+        for emp in state.empires:  # each token once: a count is set, or left out when none
+            if given[emp]:
+                got[emp][token] = given[emp]
+            if wants[emp] - given[emp]:
+                missed[emp][token] = wants[emp] - given[emp]
     draws = LegendaryDraws(state, rng)
     before, after = _legendary_draws({emp: owed[emp][1] for emp in state.empires}, order, draws, missed)
     out: list[ev.AnyEvent] = list(draws.used)  # legendary commodities fixed in a sandbox (R7)
