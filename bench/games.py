@@ -24,13 +24,13 @@ from mncore.rulesets.empires.autoplay import play  # noqa: E402
 from mncore.rulesets.empires.sampler import draw  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
-from mncore.rulesets.empires.ids import EMPIRES  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 
+FIVE = ("rome", "greece", "babylon", "egypt", "carthage")  # the classic five (Atlantis needs its set-up)
 GAMES = 4  # per timed run
 MAX_ORDERS = 5_000
 GOAL = 15.0
-CMD = CreateGame(board=load_board(), players={e: e.title() for e in EMPIRES}, display="experienced",
+CMD = CreateGame(board=load_board(), players={e: e.title() for e in FIVE}, display="experienced",
                  fair_play=False)
 
 

@@ -367,7 +367,8 @@ def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, comman
     seq, _ = loaded.head
     ruleset = loaded.ruleset
     rows = store.append(loaded.game_id, seq,
-                        _new_rows(ruleset, events, actor, command, now or utc_now(), seq + 1, secret))
+                        _new_rows(ruleset, events, actor, command, now or utc_now(), seq + 1, secret),
+                        head=loaded.head[1], version=loaded.version)
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
     batches = _batches(loaded) + (1 if rows else 0)

@@ -70,11 +70,13 @@ def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = ()) -
     try:
         _check_chain(rows, version)
         _check_heads(rows, heads, report)
-        _check_upgrades(rows, report)
+        contents = _content_chain(rows)
+        _check_upgrades(rows, contents, report)
         ruleset, events, final = _replay(rows)
+        commands: dict[int, Any] = {}
         if version != LOG_V1:
-            _check_hidden(ruleset, rows, events, report)
-        _redecide(ruleset, rows, events, final, report)
+            _check_hidden(ruleset, rows, events, report, commands)
+        _redecide(ruleset, rows, events, final, report, contents, commands=commands)
     except IntegrityFailure as err:
         report.ok, report.first_bad, report.reason = False, err.seq, err.reason
         return report
@@ -89,7 +91,8 @@ def first_divergence(rows: Sequence[Row], version: int, secret: bytes | None = N
     try:
         _check_chain(rows, version)
         ruleset, events, final = _replay(rows)
-        _redecide(ruleset, rows, events, final, Report(ok=True, events=len(rows), head_hash=""), held=secret)
+        _redecide(ruleset, rows, events, final, Report(ok=True, events=len(rows), head_hash=""),
+                  _content_chain(rows), held=secret)
     except IntegrityFailure as err:
         return err
     return None
@@ -115,9 +118,11 @@ def _check_chain(rows: Sequence[Row], version: int) -> None:
         previous = r.hash
 
 
-def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], report: Report) -> None:
+def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], report: Report,
+                  commands: dict[int, Any]) -> None:
     """Every field the ruleset hides is hashed as a commitment (it has a salt), and nothing else is;
-    once the secret is out, every salt is the one it derives."""
+    once the secret is out, every salt is the one it derives. Each command decoded is kept in
+    `commands` by its seq, for the re-decision."""
     secret = _revealed(rows)
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
     if secret is not None and commitment(secret) != created.commitment:
@@ -127,6 +132,8 @@ def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], 
             command = ruleset.decode_command(r.command) if r.command is not None else None
         except (msgspec.DecodeError, msgspec.ValidationError) as err:
             raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
+        if command is not None:
+            commands[r.seq] = command
         fields = {h.field for h in redaction.declared(ruleset, e, command)}
         for f in sorted(fields - set(r.salts)):
             raise IntegrityFailure(r.seq, f"its hidden field {f} is not committed (no salt): "
@@ -205,10 +212,18 @@ def _check_heads(rows: Sequence[Row], heads: Sequence[Head], report: Report) -> 
         report.heads_checked.append(h.source)
 
 
-def _check_upgrades(rows: Sequence[Row], report: Report) -> None:
-    """Each LogUpgraded names the old head of the events before it: the content chain recomputes it."""
-    head = GENESIS_HASH
+def _content_chain(rows: Sequence[Row]) -> list[str]:
+    """The content chain's head before each row, and after the last (the format-1 hashes, which
+    also key each command's draws): hashed once for every check that needs it."""
+    heads = [GENESIS_HASH]
     for r in rows:
+        heads.append(content_link(heads[-1], r.payload))
+    return heads
+
+
+def _check_upgrades(rows: Sequence[Row], contents: Sequence[str], report: Report) -> None:
+    """Each LogUpgraded names the old head of the events before it: the content chain recomputes it."""
+    for r, head in zip(rows, contents, strict=False):
         if r.type == "LogUpgraded":
             try:
                 old = msgspec.json.decode(r.payload, type=dict[str, object]).get("previous_head")
@@ -218,7 +233,6 @@ def _check_upgrades(rows: Sequence[Row], report: Report) -> None:
                 raise IntegrityFailure(r.seq, "the old head it records is not the format-1 hash of the "
                                               "events before it (the rewritten log is not the old one)")
             report.upgraded_from = str(old)
-        head = content_link(head, r.payload)
 
 
 def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any], Any]:
@@ -271,7 +285,7 @@ def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
 
 
 def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: Any, report: Report,
-              held: bytes | None = None) -> None:
+              contents: Sequence[str], held: bytes | None = None, commands: dict[int, Any] | None = None) -> None:
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
     final = ruleset.meta(folded)  # the state _replay folded the log into
     secret = bytes.fromhex(final.secret) if final.secret else None
@@ -282,7 +296,6 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: 
         raise IntegrityFailure(seq, "the revealed secret does not match the commitment of event 1")
     report.inherited = final.forked_at
     state = ruleset.initial(created.commitment)
-    previous = GENESIS_HASH
     ledger = trust.Ledger()
     keyed = trust.publishes_keys(rows)
     pending: dict[int, list[Pending]] = {}  # what each side was to decide after each batch (keyed logs)
@@ -292,7 +305,7 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: 
             batch = rows[start:end]
             before[batch[0].seq] = state
             inherited = batch[0].seq <= final.forked_at
-            cmd = _command(ruleset, batch, lenient=inherited)
+            cmd = _command(ruleset, batch, lenient=inherited, decoded=(commands or {}).get(batch[0].seq))
             after = None
             if not inherited:
                 _check_giver(ruleset, ledger, _Prefix(rows, start), batch, cmd, state, pending, report)
@@ -301,13 +314,12 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: 
                 read = pbem.Log(rows=rows[:start], events=events[:start]) if on_log else None
                 report.on_log += on_log
                 _check_time(batch, cmd)
-                after = _redecide_batch(ruleset, state, batch, cmd, secret, previous, ledger, n, report, read)
+                after = _redecide_batch(ruleset, state, batch, cmd, secret, contents[start], ledger, n, report,
+                                        read)
             if any(r.type in UNDO_TYPES for r in batch):
                 state = _fold_undoing(ruleset, events[start:end], batch, state, before)
             else:  # a batch decided again to its very events has its state already: not evolved twice
                 state = after if after is not None else _fold(ruleset, events[start:end], state)
-            for r in batch:
-                previous = content_link(previous, r.payload)
             _after_batch(ruleset, ledger, batch, cmd, state, pending, keyed)
 
 
@@ -358,14 +370,15 @@ def _fold_undoing(ruleset: Ruleset, events: Sequence[Any], batch: Sequence[Row],
     return state
 
 
-def _command(ruleset: Ruleset, rows: Sequence[Row], lenient: bool) -> Any:
-    """The command of a batch (on its first row only); None for an inherited batch without one."""
+def _command(ruleset: Ruleset, rows: Sequence[Row], lenient: bool, decoded: Any = None) -> Any:
+    """The command of a batch (on its first row only); None for an inherited batch without one.
+    `decoded`: the command already decoded from that row (its encoding is checked all the same)."""
     seq = rows[0].seq
     try:
         if rows[0].command is None:
             raise IntegrityFailure(seq, "no command is recorded for the events it starts")
         try:
-            cmd = ruleset.decode_command(rows[0].command)
+            cmd = decoded if decoded is not None else ruleset.decode_command(rows[0].command)
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
             raise IntegrityFailure(seq, f"its recorded command is not valid ({err})") from None
         if ruleset.encode_command(cmd).decode() != rows[0].command:

@@ -107,8 +107,11 @@ class Store(Protocol):
     def create_game(self, game_id: str, created_at: str, secret: str | None,
                     rows: Sequence[NewRow], *more: Sequence[NewRow]) -> list[Row]:
         """Make a game (current log format) and append its first batches, in one transaction."""
-    def append(self, game_id: str, expected_seq: int, rows: Sequence[NewRow]) -> list[Row]:
-        """Append after expected_seq, all or nothing; Conflict if the log has moved on."""
+    def append(self, game_id: str, expected_seq: int, rows: Sequence[NewRow], *,
+               head: str | None = None, version: int | None = None) -> list[Row]:
+        """Append after expected_seq, all or nothing; Conflict if the log has moved on. `head` (the
+        hash at expected_seq) and `version` (the log format), when the caller holds them, spare a
+        store the reads: the write still fails on a stale head."""
     def import_rows(self, game_id: str, created_at: str, rows: Sequence[Row], version: int,
                     secret: str | None = None) -> None:
         """Store rows already numbered and chained in log format `version` (import, fork, copy)."""

@@ -185,7 +185,9 @@ class PostgresStore:
             self._put_rows(conn, game_id, out)
             return out
 
-    def append(self, game_id: str, expected_seq: int, rows: Sequence[NewRow]) -> list[Row]:
+    def append(self, game_id: str, expected_seq: int, rows: Sequence[NewRow], *,
+               head: str | None = None, version: int | None = None) -> list[Row]:
+        # the game's row is locked and read here anyway: what the caller holds is not needed
         import psycopg
         try:
             with self._write() as conn:

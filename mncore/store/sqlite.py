@@ -23,6 +23,7 @@ class SqliteStore:
 
     def __init__(self, path: str, *, create: bool = False) -> None:
         self.path = path
+        self._salts_made = False  # the salts table is known to exist (made in a write that committed)
         if os.path.isdir(path):
             raise StoreError(f"{path} is a directory, not a database file")
         if not create and not os.path.exists(path):
@@ -111,6 +112,7 @@ class SqliteStore:
             try:
                 yield conn
             except BaseException:
+                self._salts_made = False  # the table may have been made in what is undone
                 conn.execute("ROLLBACK TO write")
                 conn.execute("RELEASE write")
                 raise
@@ -123,6 +125,7 @@ class SqliteStore:
         try:
             yield conn
         except BaseException:
+            self._salts_made = False
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
@@ -238,16 +241,50 @@ class SqliteStore:
                 out += self._insert(conn, game_id, out[-1].seq, out[-1].hash, batch, CURRENT)
             return out
 
-    def append(self, game_id: str, expected_seq: int, rows: Sequence[NewRow]) -> list[Row]:
-        """Append after expected_seq, all or nothing; Conflict if the log has moved on."""
+    def append(self, game_id: str, expected_seq: int, rows: Sequence[NewRow], *,
+               head: str | None = None, version: int | None = None) -> list[Row]:
+        """Append after expected_seq, all or nothing; Conflict if the log has moved on.
+
+        With the head hash and log format the caller holds, no read comes first: the head record
+        moves from (expected_seq, head) to the new head only if it still stands there (a stale head
+        changes no row), and the events' primary key (game, seq) refuses a seq written meanwhile.
+        """
         with self._write() as conn:
+            written = (self._after_head(conn, game_id, expected_seq, head, rows, version)
+                       if head is not None and version is not None and rows else None)
+            if written is not None:
+                return written
             found = conn.execute("select seq, hash from events where game_id = ? "
                                  "order by seq desc limit 1", [game_id]).fetchone()
-            seq, head = (found[0], found[1]) if found else (0, GENESIS_HASH)
+            seq, found_head = (found[0], found[1]) if found else (0, GENESIS_HASH)
             if seq != expected_seq:
                 raise Conflict(game_id, expected_seq, seq)
             version = conn.execute("select schema from games where id = ?", [game_id]).fetchone()[0]
-            return self._insert(conn, game_id, seq, head, rows, int(version))
+            return self._insert(conn, game_id, seq, found_head, rows, int(version))
+
+    def _after_head(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str, rows: Sequence[NewRow],
+                    version: int) -> list[Row] | None:
+        """The rows written after (seq, head) if the head record stands there; None, nothing
+        written, if it does not (moved on, or a database from before head records): the caller
+        then reads the log's head."""
+        out = chained(seq, head, rows, version)
+        try:
+            moved = conn.execute("update heads set seq = ?, hash = ? where game_id = ? and seq = ? and hash = ?",
+                                 [out[-1].seq, out[-1].hash, game_id, seq, head]).rowcount
+        except sqlite3.OperationalError:  # no heads table yet
+            return None
+        if moved != 1:
+            return None
+        try:
+            self._put_events(conn, game_id, out)
+        except sqlite3.IntegrityError:  # a seq taken although the head record said otherwise
+            raise Conflict(game_id, seq, self._stored_seq(conn, game_id)) from None
+        return out
+
+    @staticmethod
+    def _stored_seq(conn: sqlite3.Connection, game_id: str) -> int:
+        found = conn.execute("select max(seq) from events where game_id = ?", [game_id]).fetchone()
+        return int(found[0] or 0)
 
     def import_rows(self, game_id: str, created_at: str, rows: Sequence[Row], version: int,
                     secret: str | None = None) -> None:
@@ -294,6 +331,12 @@ class SqliteStore:
                          "snapshots where game_id = ? order by seq desc limit 2)", [game_id, game_id])
 
     def _put_rows(self, conn: sqlite3.Connection, game_id: str, rows: Sequence[Row]) -> None:
+        self._put_events(conn, game_id, rows)
+        if rows:
+            self._set_head(conn, game_id, rows[-1].seq, rows[-1].hash)
+
+    def _put_events(self, conn: sqlite3.Connection, game_id: str, rows: Sequence[Row]) -> None:
+        """The rows and their salts (the head record is the caller's)."""
         conn.executemany(
             "insert into events (game_id, seq, type, payload, recorded_at, actor, command, batch, hash)"
             " values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -301,10 +344,10 @@ class SqliteStore:
              for r in rows])
         salted = [(game_id, r.seq, encode_salts(r.salts)) for r in rows if r.salts]
         if salted:
-            self._create_salts(conn)
+            if not self._salts_made:  # tables are never dropped: asked once per connection
+                self._create_salts(conn)
+                self._salts_made = True
             conn.executemany("insert into salts (game_id, seq, salts) values (?, ?, ?)", salted)
-        if rows:
-            self._set_head(conn, game_id, rows[-1].seq, rows[-1].hash)
 
     def _set_head(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str) -> None:
         self._create_heads(conn)

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import random
-from typing import cast
 from collections.abc import Callable, Iterator
 
 import msgspec
 
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder
-from mncore.rulesets.empires.decide import decide
+from mncore.rulesets.empires.decide import decide_folded
 from mncore.dice import Rng
 from mncore.errors import CommandRejected
 from mncore.protocol import Option
-from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.flow import pending, rules_for, waiting as flow_waiting
 from mncore.rulesets.empires.rules import cards
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.state import GameState
@@ -30,12 +29,13 @@ STYLES: dict[str, dict[str, float]] = {
 
 
 class Choice(msgspec.Struct, frozen=True, kw_only=True):
-    """An order a player chose, and the events it caused."""
+    """An order a player chose, the events it caused, and the state they fold into."""
 
     empire: Empire
     line: str
     order: AnyOrder
     events: list[ev.AnyEvent]
+    after: GameState | None = None  # None: fold the events (a pick of its own may leave it out)
 
 
 def candidate_lines(option: Option, rand: random.Random, samples: int = 6) -> list[str]:
@@ -69,10 +69,10 @@ def _options(state: GameState, empire: Empire) -> list[Option]:
 def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
            styles: dict[Empire, str] | None = None) -> Choice | None:
     """One legal order for one of the empires the game waits for, or None if nobody must act."""
-    waiting = sorted({p.empire for p in pending(state)})
+    waiting = sorted({e for e, _ in flow_waiting(state)})
     if not waiting:
         return None
-    empire = cast(Empire, rand.choice(waiting))
+    empire = rand.choice(waiting)
     weights = STYLES[(styles or {}).get(empire, style)]
     lines: list[str] = []
     for option in _options(state, empire):
@@ -82,10 +82,10 @@ def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random
     for line in lines:
         try:
             order = parse_order(line, state, empire)
-            events = decide(state, order, rng)
+            events, after = decide_folded(state, order, rng)
         except CommandRejected:
             continue
-        return Choice(empire=empire, line=line, order=order, events=events)
+        return Choice(empire=empire, line=line, order=order, events=events, after=after)
     raise RuntimeError(f"{empire} must act ({[p.text for p in pending(state) if p.empire == empire]}) "
                        f"but none of its {len(lines)} listed options is accepted")
 
@@ -103,7 +103,7 @@ def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], m
         choice = (pick or choose)(state, rand, rng_for(n), style, styles)
         if choice is None:
             return
-        state = replay(choice.events, state)
+        state = choice.after if choice.after is not None else replay(choice.events, state)
         yield choice
         if state.winner is not None:
             return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol, assert_never
+from typing import Protocol, assert_never, cast
 
 from mncore.rulesets.empires import events as ev
 from mncore.dice import Rng
@@ -69,6 +69,22 @@ def pending(state: GameState) -> list[Pending]:
     return first or list(rules_for(state.phase).pending(state))
 
 
+def waiting(state: GameState) -> list[tuple[Empire, str]]:
+    """pending() without its words: who must decide what kind of thing, as (empire, kind).
+
+    What the rules and scripted players ask: the words of a turn in Move and Battle name every battle
+    and conquest open, which costs more than deciding the order.
+    """
+    if state.winner is not None or state.board is None:
+        return []
+    first = cards.pending(state) if state.cities is not None else []
+    if first:
+        return [(cast(Empire, p.empire), p.kind) for p in first]
+    if state.phase == "move":
+        return military.waiting(state)
+    return [(cast(Empire, p.empire), p.kind) for p in rules_for(state.phase).pending(state)]
+
+
 def public_pending(state: GameState) -> list[Pending]:
     """The decisions pending, as every empire may read them (status, show, views).
 
@@ -112,7 +128,7 @@ def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.
     """settle(), with the state those events fold into (folded once, as they are made)."""
     out: list[ev.AnyEvent] = []
     for _ in range(limit):
-        if state.winner is not None or pending(state):
+        if state.winner is not None or waiting(state):
             return out, state
         closing = list(rules_for(state.phase).end(state, rng))
         state = replay(closing, state)

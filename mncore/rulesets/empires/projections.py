@@ -50,7 +50,9 @@ def level(state: GameState, empire: Empire, track: Track) -> int:
         base = sum(unit_count(state, empire).values()) - greek_fire(state, empire)
     else:
         kinds = track_buildings(track)
-        base = sum(1 for _, _, k in held_buildings(state, empire) if k in kinds)
+        # held_buildings() counted without listing them: the kind is asked first, the holder then
+        base = sum(1 for ps in state.provinces.values() for sid, k in ps.buildings.items()
+                   if k in kinds and ps.occupied.get(sid, ps.controller) == empire)
     return base + bonus(state, empire, track) + boost(state, empire, track)
 
 

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from mncore.dice import Rng
 from mncore.errors import CommandRejected
 from mncore.rulesets.empires.autoplay import STYLES, Choice, candidate_lines
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.decide import decide
-from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.decide import decide_folded
+from mncore.rulesets.empires.flow import pending, rules_for, waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
 from mncore.rulesets.empires.rules import payment
-from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, control_places,
+from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
                                                      face_up, free_spaces, is_pyramids, markers_left,
                                                      rank_cost, trireme_sea_problem, units_left)
 from mncore.rulesets.empires.rules.battle import enemies_at
@@ -44,20 +44,20 @@ def draw(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
          styles: dict[Empire, str] | None = None) -> Choice | None:
     """One legal order (with its events) for one of the empires the game waits for, or None if
     nobody must act: the first line of lines() that decide() accepts."""
-    waiting = sorted({p.empire for p in pending(state)})
+    waiting = sorted({e for e, _ in flow_waiting(state)})
     if not waiting:
         return None
-    empire = cast(Empire, rand.choice(waiting))
+    empire = rand.choice(waiting)
     weights = STYLES[(styles or {}).get(empire, style)]
     tried = 0
     for line in lines(state, empire, rand, weights):
         tried += 1
         try:
             order = parse_order(line, state, empire)
-            events = decide(state, order, rng)
+            events, after = decide_folded(state, order, rng)
         except CommandRejected:
             continue
-        return Choice(empire=empire, line=line, order=order, events=events)
+        return Choice(empire=empire, line=line, order=order, events=events, after=after)
     raise RuntimeError(f"{empire} must act ({[p.text for p in pending(state) if p.empire == empire]}) "
                        f"but none of the {tried} orders drawn is accepted")
 
@@ -115,9 +115,9 @@ def _unit(state: GameState, empire: Empire, rand: random.Random, kind: UnitKind,
         if kind == "trireme":
             seas = _first(rand, sorted(state.seas), lambda s: trireme_sea_problem(state, empire, s) is None)
             return _paid(state, empire, rand, cost, [f"build trireme in {s}" for s in seas])
+        may = _may_build_in(state, empire)
         provinces = _first(rand, sorted(state.provinces), lambda p: (
-            build_place_problem(state, empire, p) is None
-            and (kind == "legion" or state.provinces[p].fortress is None)))
+            may(p) and (kind == "legion" or state.provinces[p].fortress is None)))
         return _paid(state, empire, rand, cost, [f"build {kind} in {p}" for p in provinces])
     return family
 
@@ -128,8 +128,8 @@ def _building(state: GameState, empire: Empire, rand: random.Random) -> list[str
     if not kinds:
         return []
     kind = rand.choice(kinds)
-    places = _first(rand, sorted(state.provinces), lambda p: (
-        build_place_problem(state, empire, p) is None and bool(free_spaces(state, p, kind))))
+    may = _may_build_in(state, empire)
+    places = _first(rand, sorted(state.provinces), lambda p: may(p) and bool(free_spaces(state, p, kind)))
     out = []
     for pid in places:
         free = free_spaces(state, pid, kind)
@@ -145,6 +145,19 @@ def _tiles(state: GameState, empire: Empire, rand: random.Random, cost: int) -> 
     verbs = {"hero": "recruit", "wonder": "build"}
     picks = [f"{verbs[tile(rs, t).kind]} {t}" for t in _some(rand, shown) if tile(rs, t).kind in verbs]
     return _paid(state, empire, rand, cost, picks)
+
+
+def _may_build_in(state: GameState, empire: Empire) -> Callable[[ProvinceId], bool]:
+    """Whether build_place_problem() is None in a province, asked only of the capital's province and
+    those the empire controls: the others are refused anyway, and the refusal's words cost more
+    than the answer."""
+    capital = capital_of(state, empire)
+
+    def may(pid: ProvinceId) -> bool:
+        ps = state.provinces.get(pid)
+        return (ps is not None and (ps.controller == empire or pid == capital)
+                and build_place_problem(state, empire, pid) is None)
+    return may
 
 
 def _paid(state: GameState, empire: Empire, rand: random.Random, cost: int, orders: list[str]) -> list[str]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from mncore.cache import ObjectCache
 from mncore.rulesets.empires.ids import EMPIRES, Empire, TileId
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import HookPoint, Tile, load_ruleset, tiles_at
-from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.state import EmpireState, GameState
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,17 +37,30 @@ def power(tile: TileId, on: Point[F]) -> Callable[[F], F]:
 
 def powers_of(state: GameState, empire: Empire, at: HookPoint) -> list[Tile]:
     """The tiles whose power the empire may use at that point (held or copied), in the data's order."""
+    if not has_at(state, empire, at):  # most empires hold no power at most points: ask the few it holds
+        return []
     return [t for t in tiles_at(load_ruleset(), at) if has_power(state, empire, t.id)]
 
 
 def has_at(state: GameState, empire: Empire, at: HookPoint) -> bool:
-    """Whether the empire may use a power at that point."""
-    return bool(powers_of(state, empire, at))
+    """Whether the empire may use a power at that point (it holds or copied one of its tiles)."""
+    es = state.empires.get(empire)
+    return es is not None and _holds(es, _ids_of(tiles_at(load_ruleset(), at)))
+
+
+def _holds(es: EmpireState, ids: frozenset[TileId]) -> bool:
+    return es.copied in ids or not ids.isdisjoint(es.tiles)
+
+
+# the ids of a point's tiles, made once per tuple of tiles (tiles_at keeps one per ruleset and point)
+_ids_of: ObjectCache[tuple[Tile, ...], frozenset[TileId]] = ObjectCache(
+    lambda tiles: frozenset(t.id for t in tiles), limit=256)
 
 
 def holders_at(state: GameState, at: HookPoint) -> list[Empire]:
     """The empires that may use a power at that point, in the fixed empire order."""
-    return [e for e in EMPIRES if e in state.empires and has_at(state, e, at)]
+    ids = _ids_of(tiles_at(load_ruleset(), at))  # asked once for every empire
+    return [e for e in EMPIRES if e in state.empires and _holds(state.empires[e], ids)] if ids else []
 
 
 def ids_at(at: HookPoint) -> tuple[TileId, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.board import Province
+from mncore.rulesets.empires.board import Province, Space
 from mncore.rulesets.empires.commands import ChooseLegendaryBonus, CollectCommand, TakeColossusCommodity
 from mncore.dice import Rng
 from mncore.rulesets.empires.draws import LegendaryDraws
@@ -29,36 +29,52 @@ def canonical(bag: Bag) -> Bag:
 
 # --- what is owed ----------------------------------------------------------------------------------------
 
-def _province_income(state: GameState, province: Province, ps: ProvinceState, empire: Empire
-                     ) -> tuple[Bag, int, list[str]]:
-    """What one province yields to one empire: only the buildings it holds count (1.1, 4.3.2)."""
-    held = {sid: kind for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire}
+def _province_income(state: GameState, province: Province, ps: ProvinceState, empire: Empire,
+                     legions: bool = True) -> tuple[Bag, int, list[str]]:
+    """What one province yields to one empire: only the buildings it holds count (1.1, 4.3.2).
+    `legions`: whether a power may add to it (powers.caravan_legions is asked only then)."""
+    held = sorted((sid, kind) for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire)
+    kinds = {kind for _, kind in held}
     # a temple or market doubles only for the empire holding it; alone it yields nothing (ruling R3)
-    temple = "temple" in held.values()
-    market = "market" in held.values()
-    spaces = {s.id: s for s in province.spaces}
+    temple = "temple" in kinds
+    market = "market" in kinds
     gained: Bag = {}
     draws = 0
     sources: list[str] = []
-    for sid, kind in sorted(held.items()):
-        where = f"{province.name}, {spaces[sid].name or title(sid)}"
+    for sid, kind in held:
+        if kind not in _YIELDING:
+            continue
+        space = _space(province, sid)
+        where = f"{province.name}, {space.name or title(sid)}"
         if kind in ("city", "capital"):
             n = 2 if temple else 1
-            gained = bag_add(gained, {COIN: n})
+            gained[COIN] = gained.get(COIN, 0) + n
             sources.append(f"{where}: {n} coin" + (" (doubled by the temple)" if temple else ""))
         elif kind == "legendary":
-            gained = bag_add(gained, {COIN: 1})
+            gained[COIN] = gained.get(COIN, 0) + 1
             draws += 1
             sources.append(f"{where}: 1 coin and 1 legendary commodity")
-        elif kind == "caravan":
-            commodity = spaces[sid].commodity
+        else:
+            commodity = space.commodity
             assert commodity is not None, "a caravan space always shows its commodity"
             n = 2 if market else 1
-            gained = bag_add(gained, {commodity: n})
+            gained[commodity] = gained.get(commodity, 0) + n
             sources.append(f"{where}: {n} {commodity}" + (" (doubled by the market)" if market else ""))
-    extra, lines = powers.caravan_legions(state, province, ps, empire, market)
-    gained, sources = bag_add(gained, extra), sources + lines
+    if legions:
+        extra, lines = powers.caravan_legions(state, province, ps, empire, market)
+        gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
+
+
+# the buildings that yield by themselves (temples and markets only double others)
+_YIELDING = frozenset({"city", "capital", "legendary", "caravan"})
+
+
+def _space(province: Province, sid: str) -> Space:
+    found = next((s for s in province.spaces if s.id == sid), None)
+    if found is None:
+        raise KeyError(sid)  # as a lookup of the province's spaces by id: a building on no space
+    return found
 
 
 def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
@@ -66,15 +82,22 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     gained: Bag = {}
     draws = 0
     sources: list[str] = []
+    # a province yields nothing to an empire holding none of its buildings, unless a power adds to it
+    everywhere = powers.has_at(state, empire, "caravan_legions")
     for province in state.geo_board.provinces:
         ps = state.provinces.get(province.id)
-        if ps is None:
+        if ps is None or not (everywhere or _holds_any(ps, empire)):
             continue
-        g, d, s = _province_income(state, province, ps, empire)
-        gained, draws, sources = bag_add(gained, g), draws + d, sources + s
+        g, d, s = _province_income(state, province, ps, empire, everywhere)
+        gained, draws = bag_add(gained, g), draws + d
+        sources += s
     extra, lines = powers.income(state, empire)
     gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
+
+
+def _holds_any(ps: ProvinceState, empire: Empire) -> bool:
+    return any(holder_of(ps, sid) == empire for sid in ps.buildings)
 
 
 def legendary_bonuses(state: GameState, empire: Empire) -> list[ProvinceId]:
@@ -121,9 +144,11 @@ def collection(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
     for token in sorted({t for bag, _, _ in owed.values() for t in bag}):
         wants = {emp: owed[emp][0].get(token, 0) for emp in state.empires}
         given = share(wants, state.supply.get(token, 0), order)
-        for emp in state.empires:
-            got[emp] = bag_add(got[emp], {token: given[emp]})
-            missed[emp] = bag_add(missed[emp], {token: wants[emp] - given[emp]})
+        for emp in state.empires:  # each token once: a count is set, or left out when none
+            if given[emp]:
+                got[emp][token] = given[emp]
+            if wants[emp] - given[emp]:
+                missed[emp][token] = wants[emp] - given[emp]
     draws = LegendaryDraws(state, rng)
     before, after = _legendary_draws({emp: owed[emp][1] for emp in state.empires}, order, draws, missed)
     out: list[ev.AnyEvent] = list(draws.used)  # legendary commodities fixed in a sandbox (R7)

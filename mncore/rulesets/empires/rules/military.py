@@ -72,7 +72,10 @@ def legion_destinations(state: GameState, empire: Empire, pid: ProvinceId) -> li
     """Provinces in play adjacent to pid, or adjoining it through the empire's triremes (4.1.2)."""
     g = geo(state.geo_board)
     seas = conquest.trireme_seas(state, empire)
-    return [p for p in sorted(state.provinces) if g.adjacent_or_adjoining(pid, p, seas)]
+    near = g.adjacent(pid)
+    if not seas:  # no trireme chain: the land borders alone
+        return [p for p in sorted(state.provinces) if p in near]
+    return [p for p in sorted(state.provinces) if p in near or g.is_adjoining(pid, p, seas)]
 
 
 # --- the phase ----------------------------------------------------------------------------------------
@@ -81,25 +84,42 @@ def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     return []
 
 
-def pending(state: GameState) -> list[Pending]:
+def waiting(state: GameState) -> list[tuple[Empire, str]]:
+    """Who must decide what kind of thing now, as (empire, kind), without the words (4.0, 4.1)."""
     step = move_step(state)
     peace = undecided_peace(state)
     if peace:
+        return [(e, "peace") for e in peace]
+    if step.losses:
+        return [(x.empire, "losses") for x in step.losses]
+    if step.active is not None:
+        return [(step.active, "turn")]
+    if any(e not in step.done for e in state.empires):
+        return [(military_leader(state), "mover")]
+    return []
+
+
+def pending(state: GameState) -> list[Pending]:
+    """waiting(), each decision in words (the words cost the battles and conquests open: say them only
+    when shown)."""
+    step = move_step(state)
+    found = waiting(state)
+    if not found:
+        return []
+    kind = found[0][1]
+    if kind == "peace":
         whom = "EMPIRE|barbarians" if barbarians.in_play(state) else "EMPIRE"  # ruling R67
         return [Pending(empire=e, kind="peace",
                         text=f"Statue of Zeus: declare peace with an opponent (peace with {whom}) or "
-                             "not (no peace)") for e in peace]
-    if step.losses:
+                             "not (no peace)") for e, _ in found]
+    if kind == "losses":
         return [Pending(empire=x.empire, kind="losses",
                         text=f"choose {x.hits} unit(s) lost in {place_name(state, x.place)} "
                              f"(lose ... in {x.place})") for x in step.losses]
-    if step.active is not None:
-        return [Pending(empire=step.active, kind="turn", text=_turn_text(state, step))]
-    if any(e not in step.done for e in state.empires):
-        left = ", ".join(title(e) for e in state.empires if e not in step.done)
-        return [Pending(empire=military_leader(state), kind="mover",
-                        text=f"name the next empire to move and battle ({left})")]
-    return []
+    if kind == "turn":
+        return [Pending(empire=found[0][0], kind="turn", text=_turn_text(state, step))]
+    left = ", ".join(title(e) for e in state.empires if e not in step.done)
+    return [Pending(empire=found[0][0], kind="mover", text=f"name the next empire to move and battle ({left})")]
 
 
 def _turn_text(state: GameState, step: MoveStep) -> str:
@@ -377,19 +397,19 @@ def _foes(state: GameState, place: str, empire: Empire) -> list[str]:
 
 def options(state: GameState, empire: Empire) -> list[Option]:
     out: list[Option] = []
-    for p in pending(state):
-        if p.empire != empire:
+    for who, kind in waiting(state):
+        if who != empire:
             continue
-        if p.kind == "peace":
+        if kind == "peace":
             out += [Option(kind="peace", order=f"peace with {e}") for e in peace_partners(state, empire)]
             out += barbarian_orders.peace_option(state, empire)
             out.append(Option(kind="peace", order="no peace"))
-        elif p.kind == "mover":
+        elif kind == "mover":
             step = move_step(state)
             out += [Option(kind="mover", order=f"mover {e}") for e in state.empires if e not in step.done]
-        elif p.kind == "losses":
+        elif kind == "losses":
             out += _loss_options(state, empire)
-        elif p.kind == "turn":
+        elif kind == "turn":
             out += _turn_options(state, empire)
     return out
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import msgspec
 
@@ -49,13 +50,24 @@ TEXTS: tuple[PhaseText, ...] = (
 )
 
 
-def verbs() -> dict[str, list[tuple[str | None, Parser]]]:
+def verbs() -> Mapping[str, Sequence[tuple[str | None, Parser]]]:
     """Each order verb with its parsers and the phase each belongs to."""
+    return _VERBS
+
+
+def _verb_table() -> Mapping[str, Sequence[tuple[str | None, Parser]]]:
     table: dict[str, list[tuple[str | None, Parser]]] = {}
     for text in TEXTS:
         for verb, parser in text.verbs.items():
             table.setdefault(verb, []).append((text.phase, parser))
-    return table
+    return MappingProxyType({verb: tuple(parsers) for verb, parsers in table.items()})
+
+
+_VERBS = _verb_table()  # built once: every order line is parsed against it
+
+# characters that make shlex read a line otherwise than str.split() (quotes, escapes, comments); a
+# printable line has no whitespace but the space, which both split on alike
+_SHELL_SYNTAX = frozenset("'\"\\#")
 
 
 def parse_order(text: str, state: GameState, empire: Empire) -> AnyOrder:
@@ -66,7 +78,7 @@ def parse_order(text: str, state: GameState, empire: Empire) -> AnyOrder:
     if line.startswith("{"):
         return _parse_json(line, empire)
     try:
-        words = shlex.split(line)
+        words = line.split() if line.isprintable() and _SHELL_SYNTAX.isdisjoint(line) else shlex.split(line)
     except ValueError as err:
         raise InvalidCommand(f"cannot read the order '{line}': {err}") from None
     table = verbs()
