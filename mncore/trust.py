@@ -104,8 +104,10 @@ def advanced(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> Ledger
         return ledger
     if not (ledger.published or (batches == 2 and row.type == "KeysPublished")):
         return ledger
-    after = Ledger(keys=dict(ledger.keys), published=ledger.published, signed_only=ledger.signed_only,
-                   nonces=dict(ledger.nonces), acted=dict(ledger.acted))
+    # every field carried over: a copy that lost `pbem` stopped the service's answers (forced,
+    # standing) after any signed block, and froze that loss into the next snapshot
+    after = msgspec.structs.replace(ledger, keys=dict(ledger.keys), nonces=dict(ledger.nonces),
+                                    acted=dict(ledger.acted))
     note_row(after, ruleset, row, batches)
     return after
 

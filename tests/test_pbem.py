@@ -426,6 +426,41 @@ def test_K1_K6_a_signed_only_game_takes_undo_and_standing_orders_as_signed_block
     assert "signed order blocks carry a valid signature" in ok(db, "verify", "g")
 
 
+def test_K6_a_standing_order_is_applied_after_another_sides_signed_block(tmp_path: Path) -> None:
+    """Greece leaves 'offer coin coin coin' before the value is played; Carthage's signed 'trade 3'
+    makes it legal, and the service applies it in the same mn order (the ledger a signed block
+    leaves still says the game has a pace or standing orders: the mailed game's stall)."""
+    db, keys = tmp_path / "mn.db", tmp_path / "keys"
+    ok(db, "new", *THREE, "--seed", "orders", "--id", "g", "--keys-dir", str(keys), "--signed-only")
+    assert _signed(db, keys, "greece", "standing offer coin coin coin").exit_code == 0
+
+    played = _signed(db, keys, "carthage", "trade 3")
+
+    assert played.exit_code == 0 and played.stdout.startswith(
+        "    9  Carthage, the Trade Leader, plays the exchange marker for 3.\n"
+        "   10  Trading: Rome, Greece, Carthage take part; Carthage claims first.\n"
+        "   11  [standing] Greece placed 3 resources face down.\n")
+    assert verified(db)
+
+
+def test_K5_K6_the_service_still_answers_once_a_snapshot_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot after every batch: the game read back from it still has its pace and standing
+    orders, so Greece's standing offer is applied after Carthage's signed block, as without one."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "1")
+    db, keys = tmp_path / "mn.db", tmp_path / "keys"
+    ok(db, "new", *THREE, "--seed", "orders", "--id", "g", "--keys-dir", str(keys), "--signed-only")
+    assert _signed(db, keys, "greece", "standing offer coin coin coin").exit_code == 0
+    store = open_store(str(db))
+
+    assert _signed(db, keys, "carthage", "trade 3").exit_code == 0
+    thawed = game.current(store, "g")
+    answered = game.advance(store, "g")
+
+    assert store.last_snapshot_seq("g") >= 10 and thawed.ledger.pbem
+    assert [r.actor for r in rows(db)[10:]] == ["standing"] and answered == []
+
+
 def test_K2_a_signed_consent_completes_the_undo(tmp_path: Path) -> None:
     """After the reveal, Carthage signs 'undo' (its request), Rome and Greece sign 'consent 12'; the
     last consent takes the batch back in its own batch."""
