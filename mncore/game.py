@@ -19,8 +19,8 @@ from mncore.dice import Rng, commitment
 from mncore.errors import CommandRejected, DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.host import PublishKeys, SignedOrders
 from mncore.logread import collector_paused, content_head, decoded, decode_rows, fold, ruleset_of
-from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, ForcedOrders, OrderBatch,
-                         SetPace, SetStandingOrders, StandingOrder, UndoBatch, UpgradeLog)
+from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, OrderBatch, SetPace,
+                         SetStandingOrders, UndoBatch, UpgradeLog)
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Snapshot, Store
 from mncore.verify import Head, Report, verify_rows, verify_side_rows
@@ -690,7 +690,7 @@ def submit_batch(store: Store, loaded: Current, side: str, lines: Sequence[str],
     (the same drawing and batching as a signed block's, its draws keyed by the content chain); then
     whatever the service answers for the sides by itself (advance)."""
     ruleset = loaded.ruleset
-    if len(lines) == 1:
+    if len(lines) == 1 and not pbem.is_queue_line(lines[0]):
         command: Any = ruleset.parse_order(lines[0], loaded.state, side)
     else:
         command = OrderBatch(side=side, orders=tuple(lines))
@@ -769,17 +769,12 @@ def advance(store: Store, game_id: str, limit: int = 200, cur: Current | None = 
 
 
 def _service_answer(loaded: Loaded) -> Any:
-    """The first answer the service gives now for a side, or None."""
-    from mncore.protocol import Defaults
+    """The first answer the service gives now for a side, or None (pbem.service_answer)."""
     ruleset = loaded.ruleset
     for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
-        if isinstance(ruleset, Defaults) and pbem.takes_forced(loaded.rows, side):
-            only = ruleset.forced_orders(loaded.state, side)
-            if only:
-                return ForcedOrders(side=side, orders=tuple(only))
-        line = pbem.standing_choice(ruleset, loaded.state, side, loaded.rows)
-        if line is not None:
-            return StandingOrder(side=side, order=line)
+        answer = pbem.service_answer(ruleset, loaded.state, side, loaded.rows)
+        if answer is not None:
+            return answer
     return None
 
 

@@ -246,6 +246,7 @@ def play(tmp: Path) -> tuple[Path, Script]:
         table = Table(tmp, (host, port), received)
         table.clock = clock
         table.start()
+        still, last = 0, -1  # cycles in a row in which the log did not grow; its last event
         for cycle in range(MAX_CYCLES):
             script.cycles = cycle
             status = json.loads(table.mn("status", GAME, "--json").stdout)
@@ -253,6 +254,10 @@ def play(tmp: Path) -> tuple[Path, Script]:
                 print(f"cycle {cycle}: round {status['round']}, {status['phase']}", file=sys.stderr, flush=True)
             if status["winner"]:
                 break
+            still = still + 1 if status["head"]["seq"] == last else 0
+            last = status["head"]["seq"]
+            # a game nobody answers any more fails at once, saying whom it waits for, not after every cycle
+            assert still < 3, f"stalled at event {last}: {status['pending']}, no report and no answer"
             table.post()
             reports = table.reports()
             waiting = sorted({p["empire"] for p in status["pending"]} & set(reports))

@@ -35,7 +35,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.SecretRevealed():
             return f"The game's secret is revealed: {event.secret}."
         case (ev.BatchUndone() | ev.UndoConsented() | ev.Corrected() | ev.PaceSet()
-              | ev.StandingOrdersSet()):
+              | ev.StandingOrdersSet() | ev.OrdersQueued()):
             return sentence(event, title, viewer)
         case ev.LogUpgraded():
             return (f"The log is rewritten from format {event.from_version} into the current one; "
