@@ -547,7 +547,7 @@ def queue_refusal(ruleset: Ruleset, state: Any, side: str, line: str) -> str | N
     except SecretNeeded:
         return None  # legal as far as the rules go: it draws
     except CommandRejected as err:
-        return f"{err.message} [rule {err.section}]" if isinstance(err, RuleViolation) else err.message
+        return err.message  # a RuleViolation's ends with its rule
     return None
 
 
