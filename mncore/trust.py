@@ -178,7 +178,7 @@ def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: byte
         return pbem.decide(ruleset, state, act, secret=secret, draw_head=signing.draw_key(block), log=log)
     rng = Rng(secret, signing.draw_key(block))
     try:
-        return pbem.decide_lines(ruleset, state, block.side, block.orders, rng)
+        return pbem.decide_lines(ruleset, state, block.side, block.orders, rng, queue_ok=True)
     except InvalidCommand as err:
         if err.message.startswith("the orders change nothing"):
             raise InvalidCommand("the block's orders change nothing: there is nothing to record") from None

@@ -322,3 +322,22 @@ def test_the_outbox_can_write_only_the_reports_of_those_the_game_waits_for(
     result = mn(db, "mail", "outbox", toy, "--dir", str(tmp_path / "o"), "--waiting")
 
     assert result.stdout == "ann@example.org: [mn t1] set-up: report for Red\n"
+
+
+def test_a_block_may_queue_orders_for_the_senders_coming_decisions(
+        db: Path, keys: Path, toy: str, tmp_path: Path) -> None:
+    """Red musters and queues its next muster (K9): Red's report shows the queue; Blue's mailed pass
+    brings Red's decision, and the queued line is applied at once, marked [queued] in Blue's answer;
+    Blue's report never shows Red's line."""
+    red = _send(db, tmp_path, block(db, keys, toy, "red", "muster hill", "queue muster ford"), "red")
+    red_report = mn(db, "report", toy, "--as", "red", "--no-record")
+    blue_before = mn(db, "report", toy, "--as", "blue", "--no-record")
+
+    blue = _send(db, tmp_path, block(db, keys, toy, "blue", "pass"), "blue", sender="ben@example.org")
+
+    assert "    7  Red queued for its coming decisions of round 0: muster ford.\n" in red
+    assert "Your queued orders\n------------------\n  muster ford\n" in red_report.stdout
+    assert "   10  [queued] Red mustered a unit in Ford\n" in blue
+    assert "Red queued orders for its coming decisions of round 0.\n" in blue_before.stdout
+    assert "round 0: muster ford" not in blue_before.stdout and "Your queued orders" not in blue_before.stdout
+    assert mn(db, "verify", toy).exit_code == 0
