@@ -139,9 +139,14 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
     return cur
 
 
+# 2: snapshots of format 1 written after a signed order lost the ledger's pbem flag (trust.advanced),
+# and with it every forced answer and standing order after them: they are not read again
+SNAPSHOT_FORMAT = 2
+
+
 def engine_of(ruleset: Ruleset) -> str:
-    """What a snapshot is only good for: this engine's and this ruleset's versions."""
-    return f"mncore {__version__}; {ruleset.id}@{ruleset.version}"
+    """What a snapshot is only good for: this engine's, its snapshots' and this ruleset's versions."""
+    return f"mncore {__version__} snapshots {SNAPSHOT_FORMAT}; {ruleset.id}@{ruleset.version}"
 
 
 def _digest(snap: Snapshot) -> str:

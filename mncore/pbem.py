@@ -266,7 +266,7 @@ def split_queue(lines: Sequence[str]) -> tuple[list[str], tuple[str, ...] | None
 
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
            log: Log | None) -> tuple[list[Any], Any]:
-    """The events of a command of play by email and the state after them; a refusal cites K1 to K6."""
+    """The events of a command of play by email and the state after them; a refusal cites K1 to K6 or K9."""
     rng = Rng(secret, draw_head)
     if isinstance(command, OrderBatch):
         return decide_lines(ruleset, state, command.side, command.orders, rng, queue_ok=True)
