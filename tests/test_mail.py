@@ -341,3 +341,20 @@ def test_a_block_may_queue_orders_for_the_senders_coming_decisions(
     assert "Red queued orders for its coming decisions of round 0.\n" in blue_before.stdout
     assert "round 0: muster ford" not in blue_before.stdout and "Your queued orders" not in blue_before.stdout
     assert mn(db, "verify", toy).exit_code == 0
+
+
+def test_a_dropped_queue_is_mailed_to_its_player_with_the_reason(
+        db: Path, keys: Path, toy: str, tmp_path: Path) -> None:
+    """Red queues a muster in a place the map does not have; when Red must decide, the queue is
+    dropped (K9) and mn mail outbox --waiting writes Red's report, which says why and asks Red."""
+    _send(db, tmp_path, block(db, keys, toy, "red", "muster hill", "queue muster swamp"), "red")
+    _send(db, tmp_path, block(db, keys, toy, "blue", "pass"), "blue", sender="ben@example.org")
+
+    result = mn(db, "mail", "outbox", toy, "--dir", str(tmp_path / "o"), "--waiting")
+    (report,) = answers(tmp_path / "o")
+
+    assert result.stdout.startswith("ann@example.org: [mn t1]")
+    assert ("   10  [queued] Red's queued order 'muster swamp' is not legal now: unknown province "
+            "'swamp'; expected one of: Ford, Hill, Marsh; it is dropped, and Red decides itself (ruling "
+            "K9).\n") in body(report)
+    assert "You must decide\n---------------\nmuster: muster a unit or pass\n" in body(report)
