@@ -358,3 +358,16 @@ def test_a_dropped_queue_is_mailed_to_its_player_with_the_reason(
             "'swamp'; expected one of: Ford, Hill, Marsh; it is dropped, and Red decides itself (ruling "
             "K9).\n") in body(report)
     assert "You must decide\n---------------\nmuster: muster a unit or pass\n" in body(report)
+
+
+def test_standing_orders_still_answer_after_a_mailed_block_once_snapshots_are_read(
+        db: Path, keys: Path, toy: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mailed golden game's stall, small: with a snapshot after every batch, Blue's standing
+    'pass' still answers Blue's decision after Red's mailed block (the service once lost the game's
+    pace and standing orders in the ledger a signed block left, and nobody was asked)."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "1")
+    _send(db, tmp_path, block(db, keys, toy, "blue", "standing pass"), "blue", sender="ben@example.org")
+
+    red = _send(db, tmp_path, block(db, keys, toy, "red", "muster hill"), "red")
+
+    assert "    7  Red mustered a unit in Hill\n    8  [standing] Blue passed\n" in red
