@@ -1,6 +1,6 @@
 """The must-hold play-by-email game (issue 12): four empires to a win only through mail, through a local
-SMTP server, with a block sent twice, an undo granted and one refused, a host correction and a missed
-deadline defaulted; recorded in fixtures/pbem-4.jsonl by tests/pbem_golden.py, imported, verified (every
+SMTP server, with a block sent twice, an undo granted and one refused, a host correction, a missed
+deadline defaulted, and the players' queued orders for the round ahead, applied or dropped (K9); recorded in fixtures/pbem-4.jsonl by tests/pbem_golden.py, imported, verified (every
 signature, service act and draw), checked here for each of those moments, and played again through mail."""
 
 from __future__ import annotations
@@ -53,14 +53,18 @@ def test_every_order_of_the_mailed_game_was_a_players_signed_block(imported: Pat
 
 def test_the_mailed_game_holds_an_undo_a_correction_and_a_defaulted_deadline(imported: Path) -> None:
     """The log shows the undo granted and the one asked (K1/K2), the host's correction with its
-    reason (K3) and the deadline's default (K4, actor deadline)."""
+    reason (K3), the deadline's default (K4, actor deadline), and queued orders (K9) both applied
+    (actor queued) and dropped with the rule that refused them."""
     rows = open_store(str(imported)).rows(GAME)
     types = {r.type for r in rows}
     corrections = [json.loads(r.payload) for r in rows if r.type == "Corrected"]
+    queues = [json.loads(r.payload) for r in rows if r.type == "OrdersQueued"]
 
     assert {"BatchUndone", "UndoConsented"} <= types
     assert [c["reason"] for c in corrections] == [CORRECTION]
     assert any(r.actor == "deadline" for r in rows)
+    assert any(r.actor == "queued" and r.type != "OrdersQueued" for r in rows)
+    assert any(q["dropped"] and "[rule empires:" in q["reason"] for q in queues)
 
 
 @pytest.mark.slow
