@@ -198,7 +198,7 @@ class Table:
 
     def _ahead(self, state: Any, side: str) -> list[str]:
         """The player's answers in the rest of the round as it guesses it (K9)."""
-        round_, out = RULESET.meta(state).round, []
+        round_, out = RULESET.meta(state).round, list[str]()
         for _ in range(30):
             waiting = [p.empire for p in RULESET.pending(state)]
             if not waiting or len(out) >= 6 or RULESET.meta(state).over or RULESET.meta(state).round != round_:
