@@ -7,11 +7,17 @@ cycle the host mails a report to every empire the game waits for (mncore.report,
 report's JSON attached); the player reads its options from that JSON, signs a block (mncore.signing)
 and mails it; the host reads the mail (mncore.mail.inbox: the block found, applied whole or refused)
 and answers it. In the third configuration each player first mails its standing orders (K6): claim
-preferences, and whom to name to build and to move. A player puts several orders in one block while, as far as it can foresee, the game
-keeps waiting for it in the same phase; a block refused because the dice went otherwise costs another
-mail. The players know the rules: each candidate order of its options is tried on the host's state
+preferences, whom to name to build and to move, the legendary bonus to take, whom to give a tied
+title. A player puts several orders in one block while, as far as it can foresee, the game keeps
+waiting for it in the same phase; a block refused because the dice went otherwise costs another
+mail. In the fourth each block also queues (K9) the player's orders for its coming decisions of the
+round: the player plays the round ahead on its guess (its own dice guess, the other empires giving
+their documented defaults, docs/defaults.md) and queues its own answers in that course of play; a
+queued line the game refuses when its decision comes drops the queue and the player is asked.
+The players know the rules: each candidate order of its options is tried on the host's state
 before it is signed (a stand-in for a player who reads the rules, not a peek at hidden facts: only
-orders from its own report's options are signed). Pictures and exports are not attached (time).
+orders from its own report's options, or from the options of its guess of the game ahead, are
+signed). Pictures and exports are not attached (time).
 
 Prints, per number of empires: games, rounds, emails sent by each player per round (blocks), emails
 each player received per round (reports and answers), and whether the issue's goal (sent <= 3 per
@@ -56,7 +62,8 @@ from mncore.store import Store, open_store  # noqa: E402
 
 GOAL = 3.0
 MAX_CYCLES = int(__import__("os").environ.get("PBEM_CYCLES", "4000"))
-BATCH = 8  # at most this many orders in one block
+BATCH = 8  # at most this many orders given now in one block
+AHEAD = 40  # at most this many decisions of the round ahead played on a player's guess (K9)
 HOST = "host@example.org"
 _GUESS = Rng(b"a player's guess at the dice", "bench")
 
@@ -88,9 +95,8 @@ def _first_legal(state: Any, side: str, options: list[Option], rand: random.Rand
     return None
 
 
-def _orders(state: Any, side: str, options: list[Option], rand: random.Random) -> list[str]:
-    """The orders a player signs in one block: the first from its report's options, then more while
-    the game (as it foresees it) still waits for it alone in the same phase."""
+def _now(state: Any, side: str, options: list[Option], rand: random.Random) -> tuple[list[str], Any]:
+    """The orders given now and the state they lead to (as the player foresees it)."""
     phase = reports.phase_of(RULESET, state)
     out: list[str] = []
     while len(out) < BATCH:
@@ -100,23 +106,53 @@ def _orders(state: Any, side: str, options: list[Option], rand: random.Random) -
         line, state = found
         out.append(line)
         waiting = {p.empire for p in RULESET.pending(state)}
-        if waiting != {side} or reports.phase_of(RULESET, state) != phase or RULESET.meta(state).over:
+        if side not in waiting or reports.phase_of(RULESET, state) != phase or RULESET.meta(state).over:
             break
         options = RULESET.options(state, side)
+    return out, state
+
+
+def _queued(state: Any, side: str, rand: random.Random) -> list[str]:
+    """The player's answers to its coming decisions of the round, in the course of play it guesses:
+    its own dice guess, every other empire answering with its documented default (K9)."""
+    round_ = RULESET.meta(state).round
+    out: list[str] = []
+    for _ in range(AHEAD):
+        if RULESET.meta(state).over or RULESET.meta(state).round != round_ or len(out) >= BATCH:
+            break
+        waiting = [p.empire for p in RULESET.pending(state)]
+        if not waiting:
+            break
+        if side in waiting:
+            found = _first_legal(state, side, RULESET.options(state, side), rand)
+            if found is None:
+                break
+            out.append(found[0])
+            state = found[1]
+            continue
+        other = waiting[0]
+        guess = RULESET.default_orders(state, other)
+        try:
+            _, state = RULESET.decide(state, RULESET.parse_order(guess[0], state, other), _GUESS)
+        except (CommandRejected, IndexError):
+            break
     return out
 
 
 def standing_lines(side: str, empires: list[str], rand: random.Random) -> list[str]:
-    """A player's standing orders (K6), sent once: its claim preferences (every resource from every
-    other empire, in an order of its own, as many as the limit leaves room for), then whom it names
-    to build and to move next."""
+    """A player's standing orders (K6), sent once: whom it names to build and to move next, the
+    legendary bonus it takes, whom it gives a tied title, then its claim preferences (every resource
+    from every other empire, in an order of its own, as many as the limit leaves room for)."""
     names = list(empires)
     rand.shuffle(names)
+    legendary = [p.id for p in load_board().provinces if any(sp.kind == "legendary" for sp in p.spaces)]
+    fixed = [*(f"builder {e}" for e in names), *(f"mover {e}" for e in names),
+             *(f"bonus {pid} {take}" for pid in legendary for take in ("legendary", "coin")),
+             *(f"title {track} to {e}" for track in ("trade", "culture", "military") for e in names)]
     claims = [f"claim {t} from {e}" for t in TOKENS for e in empires if e != side]
     rand.shuffle(claims)
-    room = pbem_rules.MAX_STANDING - 2 * len(names)  # a side may leave so many lines, no more
-    return [f"standing {line}" for line in
-            [*claims[:room], *(f"builder {e}" for e in names), *(f"mover {e}" for e in names)]]
+    room = pbem_rules.MAX_STANDING - len(fixed)  # a side may leave so many lines, no more
+    return [f"standing {line}" for line in [*fixed, *claims[:max(room, 0)]]][:pbem_rules.MAX_STANDING]
 
 
 def _mail_block(store: Store, side: str, block: Any) -> None:
@@ -127,10 +163,10 @@ def _mail_block(store: Store, side: str, block: Any) -> None:
     _mail(outbox.answer_message(letter, HOST))
 
 
-def play(players: int, seed: int, forced: bool,
-         standing: bool = False) -> tuple[int, dict[str, int], dict[str, int], bool]:
-    """One game by mail to its end, with or without forced answers taken at once (K5) and standing
-    orders (K6): (rounds, mails sent per empire, mails received per empire, won)."""
+def play(players: int, seed: int, forced: bool, standing: bool = False,
+         queue: bool = False) -> tuple[int, dict[str, int], dict[str, int], bool]:
+    """One game by mail to its end, with or without forced answers taken at once (K5), standing
+    orders (K6) and queued orders (K9): (rounds, mails sent per empire, mails received per empire, won)."""
     rand = random.Random(seed)
     board = load_board()
     empires = playable_empires(board, players)
@@ -171,9 +207,11 @@ def play(players: int, seed: int, forced: bool,
                 got[side] += 1
                 doc = _report_json(mailed)
                 options = [Option(**o) for o in doc["options"]]
-                lines = _orders(loaded.state, side, options, rand)
+                lines, after = _now(loaded.state, side, options, rand)
                 if not lines:
                     continue
+                if queue:
+                    lines += [f"queue {line}" for line in _queued(after, side, rand)]
                 block = signing.sign(private[side][0], game=gid, side=side, seq=doc["receipt"]["seq"],
                                      head=doc["receipt"]["head"], orders=lines, nonce=next(nonces))
                 _mail_block(store, side, block)
@@ -194,16 +232,18 @@ def main() -> None:
     ticks = _clock()
     game.utc_now = lambda: next(ticks)  # the rows' times: see play()
     games = 1 if opts.quick else opts.runs
-    for forced, standing in ((False, False), (True, False), (True, True)):
+    for forced, standing, queue in ((False, False, False), (True, False, False), (True, True, False),
+                                    (True, True, True)):
         for players in (3, 4, 5):
             rounds = sent = got = won = 0
             for seed in range(games):
-                r, s, g, w = play(players, seed, forced, standing)
+                r, s, g, w = play(players, seed, forced, standing, queue)
                 rounds, sent, got, won = rounds + r, sent + sum(s.values()), got + sum(g.values()), won + w
             per_sent = sent / (players * rounds)
             per_got = got / (players * rounds)
             verdict = "met" if per_sent <= GOAL else "not met"
-            how = ("forced answers (K5) and standing orders (K6)" if standing
+            how = ("forced answers, standing and queued orders (K5, K6, K9)" if queue
+                   else "forced answers (K5) and standing orders (K6)" if standing
                    else "forced answers taken at once (K5)" if forced else "every decision mailed")
             print(f"{players} empires, {how}: {games} game(s), {won} won, {rounds} rounds; emails per "
                   f"player per round: {per_sent:.2f} sent (blocks), {per_got:.2f} received (reports "

@@ -144,7 +144,7 @@ def _check_batch(ctx: click.Context, loaded: game.Current, empire: str, lines: t
     rng = Rng(new_secret(), loaded.head[1])  # a throw-away secret, as for one order
     opened = loaded.meta.secret is not None
     try:
-        events, _ = decide_lines(ruleset, _as_known(loaded, empire), empire, lines, rng)
+        events, _ = decide_lines(ruleset, _as_known(loaded, empire), empire, lines, rng, queue_ok=True)
     except RuleViolation as err:
         if as_json:
             emit_json({"accepted": False, "orders": list(lines), "section": err.section,

@@ -297,7 +297,8 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
     """Give one or more orders (or '-' to read one per line from stdin), decided together.
 
     All the orders are decided in turn on the evolving state and written as one batch, or none:
-    a refused order names its number and text, and nothing is written. Then the game's service
+    a refused order names its number and text, and nothing is written. Lines 'queue ORDER' after
+    them wait for the empire's coming decisions of the round (ruling K9). Then the game's service
     answers what it may by itself: decisions with one legal answer, standing orders
     (docs/standing-orders.md). Orders are described in docs/orders.md; `mn options` lists them.
     In a game with keys, orders given this way are recorded as the host's; a player's own are

@@ -19,8 +19,8 @@ from mncore.dice import Rng, commitment
 from mncore.errors import CommandRejected, DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.host import PublishKeys, SignedOrders
 from mncore.logread import collector_paused, content_head, decoded, decode_rows, fold, ruleset_of
-from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, ForcedOrders, OrderBatch,
-                         SetPace, SetStandingOrders, StandingOrder, UndoBatch, UpgradeLog)
+from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, OrderBatch, SetPace,
+                         SetStandingOrders, UndoBatch, UpgradeLog)
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.store import NewRow, Row, Snapshot, Store
 from mncore.verify import Head, Report, verify_rows, verify_side_rows
@@ -139,9 +139,14 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
     return cur
 
 
+# 2: snapshots of format 1 written after a signed order lost the ledger's pbem flag (trust.advanced),
+# and with it every forced answer and standing order after them: they are not read again
+SNAPSHOT_FORMAT = 2
+
+
 def engine_of(ruleset: Ruleset) -> str:
-    """What a snapshot is only good for: this engine's and this ruleset's versions."""
-    return f"mncore {__version__}; {ruleset.id}@{ruleset.version}"
+    """What a snapshot is only good for: this engine's, its snapshots' and this ruleset's versions."""
+    return f"mncore {__version__} snapshots {SNAPSHOT_FORMAT}; {ruleset.id}@{ruleset.version}"
 
 
 def _digest(snap: Snapshot) -> str:
@@ -691,7 +696,7 @@ def submit_batch(store: Store, loaded: Current, side: str, lines: Sequence[str],
     (the same drawing and batching as a signed block's, its draws keyed by the content chain); then
     whatever the service answers for the sides by itself (advance)."""
     ruleset = loaded.ruleset
-    if len(lines) == 1:
+    if len(lines) == 1 and not pbem.is_queue_line(lines[0]):
         command: Any = ruleset.parse_order(lines[0], loaded.state, side)
     else:
         command = OrderBatch(side=side, orders=tuple(lines))
@@ -770,17 +775,12 @@ def advance(store: Store, game_id: str, limit: int = 200, cur: Current | None = 
 
 
 def _service_answer(loaded: Loaded) -> Any:
-    """The first answer the service gives now for a side, or None."""
-    from mncore.protocol import Defaults
+    """The first answer the service gives now for a side, or None (pbem.service_answer)."""
     ruleset = loaded.ruleset
     for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
-        if isinstance(ruleset, Defaults) and pbem.takes_forced(loaded.rows, side):
-            only = ruleset.forced_orders(loaded.state, side)
-            if only:
-                return ForcedOrders(side=side, orders=tuple(only))
-        line = pbem.standing_choice(ruleset, loaded.state, side, loaded.rows)
-        if line is not None:
-            return StandingOrder(side=side, order=line)
+        answer = pbem.service_answer(ruleset, loaded.state, side, loaded.rows)
+        if answer is not None:
+            return answer
     return None
 
 

@@ -114,7 +114,8 @@ def kernel_only(command: Any) -> NoReturn:
 DEADLINE = "deadline"  # the actor of a default applied when a deadline passed (mn tick)
 FORCED = "forced"  # the actor of a decision that had exactly one legal answer
 STANDING = "standing"  # the actor of an order a side left in advance (its standing orders)
-SERVICE_ACTORS = (DEADLINE, FORCED, STANDING)
+QUEUED = "queued"  # the actor of an order a side queued for a coming decision of the round (K9)
+SERVICE_ACTORS = (DEADLINE, FORCED, STANDING, QUEUED)
 
 
 class _Act(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -221,11 +222,35 @@ class StandingOrder(_Act, frozen=True, kw_only=True):
     order: str
 
 
+class OrdersQueued(_Act, frozen=True, kw_only=True):
+    """A side's queued orders from here on, for its coming decisions of `round` (K9); given by the
+    service, the queue dropped instead: `dropped`, the reason its first line was refused then."""
+
+    side: str
+    round: int
+    orders: tuple[str, ...]
+    dropped: tuple[str, ...]
+    reason: str
+
+
+class QueuedOrder(_Act, frozen=True, kw_only=True):
+    """The first of a side's queued orders, legal as written when the side must decide, applied (K9)."""
+
+    side: str
+    order: str
+
+
+class DropQueue(_Act, frozen=True, kw_only=True):
+    """A side's queued orders dropped: the first is not legal when the side must decide (K9)."""
+
+    side: str
+
+
 PbemCommand = (OrderBatch | UndoBatch | ConsentUndo | CorrectBatch | SetPace | DefaultOrders
-               | ForcedOrders | SetStandingOrders | StandingOrder)
-PbemEvent = BatchUndone | UndoConsented | Corrected | PaceSet | StandingOrdersSet
+               | ForcedOrders | SetStandingOrders | StandingOrder | QueuedOrder | DropQueue)
+PbemEvent = BatchUndone | UndoConsented | Corrected | PaceSet | StandingOrdersSet | OrdersQueued
 PBEM_COMMANDS = (OrderBatch, UndoBatch, ConsentUndo, CorrectBatch, SetPace, DefaultOrders,
-                 ForcedOrders, SetStandingOrders, StandingOrder)
+                 ForcedOrders, SetStandingOrders, StandingOrder, QueuedOrder, DropQueue)
 UNDO_TYPES = ("BatchUndone", "Corrected")  # events that undo the events before them (K1, K3)
 
 
@@ -253,8 +278,27 @@ def sentence(event: PbemEvent, name: Callable[[str], str], viewer: str | None) -
             if viewer is not None and viewer != side:
                 return f"{name(side)} left standing orders."
             return f"{name(side)} left standing orders: {'; '.join(orders)}."
+        case OrdersQueued():
+            return _queued(event, name, viewer)
         case _:
             assert_never(event)
+
+
+def _queued(event: OrdersQueued, name: Callable[[str], str], viewer: str | None) -> str:
+    """A side's queue set, withdrawn or dropped: its lines and the reason are its own (K9)."""
+    who, own = name(event.side), viewer is None or viewer == event.side
+    if event.dropped and not own:
+        return f"{who}'s queued orders were dropped: {who} decides itself (ruling K9)."
+    if event.dropped:
+        rest = len(event.dropped) - 1
+        after = f", with the {rest} queued after it" if rest else ""
+        return (f"{who}'s queued order '{event.dropped[0]}' is not legal now: {event.reason}; it is "
+                f"dropped{after}, and {who} decides itself (ruling K9).")
+    if not event.orders:
+        return f"{who} withdrew its queued orders."
+    if not own:
+        return f"{who} queued orders for its coming decisions of round {event.round}."
+    return f"{who} queued for its coming decisions of round {event.round}: {'; '.join(event.orders)}."
 
 
 def _events(first: int, last: int) -> str:

@@ -1,5 +1,5 @@
 """Play by email, whatever the game: batches of orders, undo and consent, corrections, deadlines and
-their defaults, forced answers and standing orders, each decided on the log (rulings K1 to K6)."""
+their defaults, forced answers, standing and queued orders, each decided on the log (rulings K1 to K6, K9)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,21 @@ import msgspec
 
 from mncore.dice import Rng, SecretNeeded
 from mncore.errors import CommandRejected, InvalidCommand, RuleViolation
-from mncore.host import (DEADLINE, PBEM_COMMANDS, FORCED, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo, Corrected,
-                         CorrectBatch, DefaultOrders, ForcedOrders, OrderBatch, PaceSet, SetPace,
-                         SetStandingOrders, SignedOrders, StandingOrder, StandingOrdersSet, UndoBatch,
-                         UndoConsented)
+from mncore.host import (DEADLINE, PBEM_COMMANDS, FORCED, QUEUED, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo,
+                         Corrected, CorrectBatch, DefaultOrders, DropQueue, ForcedOrders, OrderBatch,
+                         OrdersQueued, PaceSet, QueuedOrder, SetPace, SetStandingOrders, SignedOrders,
+                         StandingOrder, StandingOrdersSet, UndoBatch, UndoConsented)
 from mncore.protocol import HOST, Defaults, Ruleset
 from mncore.store import Row
 
 # acts that are not a side's move: an undo passes over them, and cannot take them back (K1)
-BESIDE_PLAY = ("ConsentUndo", "SetPace", "SetStandingOrders", "UndoBatch", "CorrectBatch")
+BESIDE_PLAY = ("ConsentUndo", "SetPace", "SetStandingOrders", "UndoBatch", "CorrectBatch", "DropQueue")
 MAX_HOURS = 24 * 366  # a deadline longer than a year is a typo
 MAX_TEXT = 2000  # characters of a correction's reason or of a standing order line
 MAX_STANDING = 64  # standing order lines a side may leave
 FORCED_LINE = "forced"  # a standing order: take my decisions with one legal answer at once (K5, K6)
+QUEUE_VERB = "queue"  # a batch's line `queue ORDER`: ORDER waits for the side's coming decision (K9)
+MAX_QUEUE = 64  # order lines a side may queue
 
 
 class Log(msgspec.Struct, kw_only=True):
@@ -96,7 +98,7 @@ def giver_of(ruleset: Ruleset, command: Any) -> str:
         return HOST
     side = getattr(command, "side", None)
     if isinstance(command, (SignedOrders, OrderBatch, UndoBatch, ConsentUndo, DefaultOrders, ForcedOrders,
-                            SetStandingOrders, StandingOrder)) and isinstance(side, str):
+                            SetStandingOrders, StandingOrder, QueuedOrder, DropQueue)) and isinstance(side, str):
         return side
     return ruleset.actor_of(command)
 
@@ -109,6 +111,8 @@ def service_actor(command: Any) -> str | None:
         return FORCED
     if isinstance(command, StandingOrder):
         return STANDING
+    if isinstance(command, QueuedOrder | DropQueue):
+        return QUEUED
     return None
 
 
@@ -206,11 +210,13 @@ def last_batch(ruleset: Ruleset, rows: Sequence[Row], side: str) -> int:
 # --- deciding the commands of play by email ---------------------------------------------------------
 
 def decide_lines(ruleset: Ruleset, state: Any, side: str, lines: Sequence[str],
-                 rng: Rng) -> tuple[list[Any], Any]:
+                 rng: Rng, queue_ok: bool = False) -> tuple[list[Any], Any]:
     """Order lines of one side decided in turn on the evolving state, all drawing from one Rng; a
-    refused line refuses them all, its number and text in the message (one batch or none)."""
+    refused line refuses them all, its number and text in the message (one batch or none).
+    `queue_ok` (a batch or a signed block): lines `queue ORDER` after them are the side's queue (K9)."""
+    now, queued = split_queue(lines) if queue_ok else (list(lines), None)
     out: list[Any] = []
-    for n, line in enumerate(lines, start=1):
+    for n, line in enumerate(now, start=1):
         try:
             cmd = ruleset.parse_order(line, state, side)
             if ruleset.actor_of(cmd) != side:
@@ -223,17 +229,47 @@ def decide_lines(ruleset: Ruleset, state: Any, side: str, lines: Sequence[str],
                     err.reason = f"order {n} ('{line}'): {err.reason}"
             raise
         out += events
+    if queued is not None:
+        event = OrdersQueued(side=side, round=ruleset.meta(state).round, orders=queued, dropped=(), reason="")
+        out.append(event)
+        state = ruleset.evolve(state, event)
     if not out:
         raise InvalidCommand("the orders change nothing: there is nothing to record")
     return out, state
 
 
+def is_queue_line(line: str) -> bool:
+    """Whether an order line is `queue ORDER` (or a lone `queue`, which withdraws the queue: K9)."""
+    return line.split(maxsplit=1)[:1] == [QUEUE_VERB]
+
+
+def split_queue(lines: Sequence[str]) -> tuple[list[str], tuple[str, ...] | None]:
+    """A batch's lines split into the orders given now and the queued ones (None: no queue line);
+    queue lines come last, a lone `queue` alone among them (K9)."""
+    first = next((n for n, line in enumerate(lines) if is_queue_line(line)), None)
+    if first is None:
+        return list(lines), None
+    queued = [line.split(maxsplit=1)[1:] for line in lines[first:]]
+    for n, (line, words) in enumerate(zip(lines[first:], queued, strict=True), start=first + 1):
+        if not is_queue_line(line):
+            raise InvalidCommand(f"order {n} ('{line}') is given now but comes after a queued order: "
+                                 "the queue lines come last (ruling K9)")
+        if not words and len(queued) > 1:
+            raise InvalidCommand(f"order {n}: a lone 'queue' withdraws the queue; it cannot stand "
+                                 "among queued orders")
+        if words and len(words[0]) > MAX_TEXT:
+            raise InvalidCommand(f"order {n} is {len(words[0]):,} characters long, more than {MAX_TEXT:,}")
+    if len(queued) > MAX_QUEUE:
+        raise InvalidCommand(f"{len(queued):,} queued orders: a side may queue {MAX_QUEUE} at most")
+    return list(lines[:first]), tuple(w[0] for w in queued if w)
+
+
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
            log: Log | None) -> tuple[list[Any], Any]:
-    """The events of a command of play by email and the state after them; a refusal cites K1 to K6."""
+    """The events of a command of play by email and the state after them; a refusal cites K1 to K6 or K9."""
     rng = Rng(secret, draw_head)
     if isinstance(command, OrderBatch):
-        return decide_lines(ruleset, state, command.side, command.orders, rng)
+        return decide_lines(ruleset, state, command.side, command.orders, rng, queue_ok=True)
     if log is None:
         raise InvalidCommand(f"{type(command).__name__} is decided on the log, which was not given")
     match command:
@@ -253,6 +289,10 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
             return _standing_set(ruleset, state, command)
         case StandingOrder():
             return _standing(ruleset, state, command, log, rng)
+        case QueuedOrder():
+            return _queued(ruleset, state, command, log, rng)
+        case DropQueue():
+            return _drop_queue(ruleset, state, command, log)
     raise InvalidCommand(f"{type(command).__name__} is not a command of play by email")
 
 
@@ -326,8 +366,9 @@ def _draws(ruleset: Ruleset, state: Any, command: Any) -> None:
     rng = Rng(None, "")
     if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders):
         if not (isinstance(command, SignedOrders) and act_kind(command.orders) is not None):
-            decide_lines(ruleset, state, command.side, command.orders, rng)
-    elif isinstance(command, StandingOrder):
+            decide_lines(ruleset, state, command.side, command.orders, rng,
+                         queue_ok=isinstance(command, SignedOrders | OrderBatch))
+    elif isinstance(command, StandingOrder | QueuedOrder):
         decide_lines(ruleset, state, command.side, [command.order], rng)
     elif not isinstance(command, PBEM_COMMANDS) and ruleset.actor_of(command) != HOST:
         ruleset.decide(state, command, rng)
@@ -475,6 +516,85 @@ def standing_choice(ruleset: Ruleset, state: Any, side: str, rows: Sequence[Row]
     """The standing order the service applies now for the side, or None."""
     orders = standing_of(rows, side)
     return _first_legal(ruleset, state, side, orders, Rng(None, "")) if orders else None
+
+
+# --- queued orders (K9) -------------------------------------------------------------------------------
+
+def queue_of(ruleset: Ruleset, rows: Sequence[Row], side: str, round_now: int) -> tuple[str, ...]:
+    """The side's queued orders still waiting: those of its last queue, less the ones applied since,
+    none once dropped or once the round they were queued in is over (K9). Undone rows do not count."""
+    gone = undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
+    queue: list[str] = []
+    round_ = -1
+    for r in rows:
+        if r.seq in gone:
+            continue
+        if r.type == "OrdersQueued":
+            q = msgspec.json.decode(r.payload, type=OrdersQueued)
+            if q.side == side:
+                queue, round_ = list(q.orders), q.round
+        elif queue and r.batch == r.seq and r.actor == QUEUED and r.command is not None:
+            cmd = msgspec.json.decode(r.command)
+            if cmd.get("type") == "QueuedOrder" and cmd.get("side") == side:
+                queue.pop(0)
+    return tuple(queue) if round_ == round_now else ()
+
+
+def queue_refusal(ruleset: Ruleset, state: Any, side: str, line: str) -> str | None:
+    """Why the rules refuse a queued line now, with the rule (None: they accept it as written)."""
+    try:
+        decide_lines(ruleset, state, side, [line], Rng(None, ""))
+    except SecretNeeded:
+        return None  # legal as far as the rules go: it draws
+    except CommandRejected as err:
+        return err.message  # a RuleViolation's ends with its rule
+    return None
+
+
+def service_answer(ruleset: Ruleset, state: Any, side: str, rows: Sequence[Row]) -> Any:
+    """The answer the service gives now for a side that must decide, or None: the first of its
+    queued orders if the rules accept it as written (K9); else a decision's one legal answer (K5,
+    the queue kept); else its queue dropped (K9: the side decides itself); else the first of its
+    standing orders legal now (K6)."""
+    queue = queue_of(ruleset, rows, side, ruleset.meta(state).round)
+    if queue and queue_refusal(ruleset, state, side, queue[0]) is None:
+        return QueuedOrder(side=side, order=queue[0])
+    if isinstance(ruleset, Defaults) and takes_forced(rows, side):
+        only = ruleset.forced_orders(state, side)
+        if only:
+            return ForcedOrders(side=side, orders=tuple(only))
+    if queue:
+        return DropQueue(side=side)
+    line = standing_choice(ruleset, state, side, rows)
+    return StandingOrder(side=side, order=line) if line is not None else None
+
+
+def _queued(ruleset: Ruleset, state: Any, command: QueuedOrder, log: Log,
+            rng: Rng) -> tuple[list[Any], Any]:
+    _must_decide(ruleset, state, command.side, "kernel:K9")
+    queue = queue_of(ruleset, log.rows, command.side, ruleset.meta(state).round)
+    if not queue or queue[0] != command.order:
+        raise RuleViolation("kernel:K9", f"'{command.order}' is not the first of "
+                                         f"{_name(ruleset, command.side)}'s queued orders")
+    return decide_lines(ruleset, state, command.side, [command.order], rng)
+
+
+def _drop_queue(ruleset: Ruleset, state: Any, command: DropQueue, log: Log) -> tuple[list[Any], Any]:
+    side = command.side
+    _must_decide(ruleset, state, side, "kernel:K9")
+    queue = queue_of(ruleset, log.rows, side, ruleset.meta(state).round)
+    if not queue:
+        raise RuleViolation("kernel:K9", f"{_name(ruleset, side)} has no queued orders to drop")
+    reason = queue_refusal(ruleset, state, side, queue[0])
+    if reason is None:
+        raise RuleViolation("kernel:K9", f"'{queue[0]}' is legal now: it is applied, not dropped")
+    if (takes_forced(log.rows, side) and isinstance(ruleset, Defaults)
+            and ruleset.forced_orders(state, side)):
+        raise RuleViolation("kernel:K9", f"{_name(ruleset, side)}'s decision has one legal answer: "
+                                         "it is taken at once (K5) and the queue kept")
+    event = OrdersQueued(side=side, round=ruleset.meta(state).round, orders=(), dropped=queue,
+                         reason=reason)
+    return [event], ruleset.evolve(state, event)
 
 
 # --- deadlines ---------------------------------------------------------------------------------------

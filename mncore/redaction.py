@@ -11,8 +11,8 @@ import msgspec
 from mncore import chain
 from mncore.chain import COMMAND, PAYLOAD, LOG_V1, split_field
 from mncore.errors import InvalidCommand
-from mncore.host import (DefaultOrders, ForcedOrders, OrderBatch, SetStandingOrders, SignedOrders,
-                         StandingOrder, StandingOrdersSet)
+from mncore.host import (DefaultOrders, ForcedOrders, OrderBatch, OrdersQueued, QueuedOrder, SetStandingOrders,
+                         SignedOrders, StandingOrder, StandingOrdersSet)
 from mncore.protocol import Hidden, Meta, Option, Ruleset
 from mncore.store import Row
 
@@ -45,11 +45,13 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
     out = list(ruleset.hidden(event))
     if isinstance(event, StandingOrdersSet):
         out.append(Hidden(field="payload/orders", visible_to=(event.side,)))  # a side's plans are its own
+    elif isinstance(event, OrdersQueued):  # so are its queued orders, and why they were dropped (K9)
+        out += [Hidden(field=f"payload/{f}", visible_to=(event.side,)) for f in ("orders", "dropped", "reason")]
     if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders | SetStandingOrders):
         # a block or batch carries its side's order lines (an offer's tokens among them) as text: the
         # whole list is its side's until the secret is out; a signature stays public
         out.append(Hidden(field="command/orders", visible_to=(command.side,)))
-    elif isinstance(command, StandingOrder):
+    elif isinstance(command, StandingOrder | QueuedOrder):
         out.append(Hidden(field="command/order", visible_to=(command.side,)))
     elif command is not None:
         out += ruleset.hidden_command(command)

@@ -70,6 +70,7 @@ class TurnReport(msgspec.Struct, frozen=True, kw_only=True):
     deadline: str | None  # when its decision falls to the default (docs/defaults.md), if ever
     corrections: list[Line]  # the host's corrections since `since`, each with its reason (K3)
     options: list[Option]  # the orders it may give now, whole lines or templates with their parts
+    queued: list[str]  # its queued orders still waiting for its coming decisions of the round (K9)
     waiting_for: list[Wait]  # what the game waits for from the other sides
     over: bool
     result: str
@@ -140,6 +141,7 @@ def of_game(loaded: game.Loaded, side: str, since: int) -> TurnReport:
         corrections=[ln for g in events for ln in g.events
                      if loaded.rows[ln.seq - 1].type == CORRECTED],
         options=redaction.options(ruleset, state, side) if not meta.over else [],
+        queued=list(pbem.queue_of(ruleset, loaded.rows, side, meta.round)),
         waiting_for=[w for w in pending if w.side != side],
         over=meta.over, result=meta.result,
         receipt=Receipt(game=game_id, seq=seq, head=hash_),
@@ -185,6 +187,10 @@ def _sections(r: TurnReport) -> list[tuple[str, list[str]]]:
         ("Your board", r.board.splitlines()),
         *([("Your resources", [r.resources])] if r.resources else []),
         ("You must decide", decide if not r.over else [f"Nothing: the game is over. {r.result}"]),
+        *([("Your queued orders", [*(f"  {ln}" for ln in r.queued),
+                                   "Applied in turn as your decisions come, each if legal as written "
+                                   "(ruling K9)."])]
+          if r.queued else []),
         ("The game also waits for",
          [f"{w.name}: {w.kind}: {w.text}" + (f" (deadline {w.due})" if w.due else "")
           for w in r.waiting_for] or ["Nobody else."]),

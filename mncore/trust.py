@@ -20,7 +20,7 @@ from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
 
 
-PBEM_SETTINGS = ("PaceSet", "StandingOrdersSet")  # after them the service may answer for a side
+PBEM_SETTINGS = ("PaceSet", "StandingOrdersSet", "OrdersQueued")  # after them the service may answer for a side
 
 
 class Ledger(msgspec.Struct, kw_only=True):
@@ -104,8 +104,10 @@ def advanced(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> Ledger
         return ledger
     if not (ledger.published or (batches == 2 and row.type == "KeysPublished")):
         return ledger
-    after = Ledger(keys=dict(ledger.keys), published=ledger.published, signed_only=ledger.signed_only,
-                   nonces=dict(ledger.nonces), acted=dict(ledger.acted))
+    # every field carried over: a copy that lost `pbem` stopped the service's answers (forced,
+    # standing) after any signed block, and froze that loss into the next snapshot
+    after = msgspec.structs.replace(ledger, keys=dict(ledger.keys), nonces=dict(ledger.nonces),
+                                    acted=dict(ledger.acted))
     note_row(after, ruleset, row, batches)
     return after
 
@@ -176,7 +178,7 @@ def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: byte
         return pbem.decide(ruleset, state, act, secret=secret, draw_head=signing.draw_key(block), log=log)
     rng = Rng(secret, signing.draw_key(block))
     try:
-        return pbem.decide_lines(ruleset, state, block.side, block.orders, rng)
+        return pbem.decide_lines(ruleset, state, block.side, block.orders, rng, queue_ok=True)
     except InvalidCommand as err:
         if err.message.startswith("the orders change nothing"):
             raise InvalidCommand("the block's orders change nothing: there is nothing to record") from None

@@ -5,7 +5,9 @@ its key file and mn sign, and reads nothing but the report mailed to it. Scripte
 nonces, so that the same game is played again exactly: `python tests/pbem_golden.py` rewrites the
 fixture (review the diff). Along the way: a block sent twice, an undo granted (with consent), a host
 correction, an undo asked that waits for consent, a deadline missed and defaulted, and after the
-reveal an undo refused; every refusal answered by mail, nothing written.
+reveal an undo refused; every refusal answered by mail, nothing written. Each block queues the
+player's answers for the rest of the round as it guesses it (K9), and no order after a battle's dice
+is given but as a queued one.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from click.testing import CliRunner, Result
 
 from mncli.cli import main
 from mncore import game, pbem, signing
-from mncore.dice import Rng
+from mncore.dice import Rng, SecretNeeded
 from mncore.errors import CommandRejected
 from mncore.protocol import HOST as HOST_SIDE, Option
 from mncore.rulesets.empires.autoplay import STYLES, candidate_lines
@@ -170,11 +172,13 @@ class Table:
                 "--head", report["receipt"]["head"], "--nonce", nonce, "-o", str(out), *lines)
         return out.read_text()
 
-    def choose(self, side: str, report: Any) -> list[str]:
-        """Orders from the player's report's options, several while it alone decides in one phase.
+    def choose(self, side: str, report: Any, queue: bool = False) -> list[str]:
+        """Orders from the player's report's options, several while it alone decides in one phase;
+        with `queue`, then its answers to its coming decisions of the round as `queue` lines (K9).
 
         The players know the rules: each candidate is tried on the host's state before it is signed
-        (a stand-in for a player reading the rules; it signs only lines of its own options)."""
+        (a stand-in for a player reading the rules; it signs only lines of its own options, or of
+        the options of its guess of the game ahead: the others giving their documented defaults)."""
         state = game.load(open_store(str(self.db)), GAME).state
         options = [Option(**o) for o in report["options"]]
         phase = RULESET.phase_of(state)
@@ -183,12 +187,33 @@ class Table:
             line = self._legal(state, side, options)
             if line is None:
                 break
+            drawn = queue and _draws(state, side, line)
             _, state = RULESET.decide(state, RULESET.parse_order(line, state, side), _GUESS)
             out.append(line)
             if ({p.empire for p in RULESET.pending(state)} != {side} or RULESET.phase_of(state) != phase
-                    or RULESET.meta(state).over):
-                break
+                    or RULESET.meta(state).over or drawn):
+                break  # after dice, only queued lines: each applied if the dice allow it (K9)
             options = RULESET.options(state, side)
+        return out + ([f"queue {line}" for line in self._ahead(state, side)] if queue and out else [])
+
+    def _ahead(self, state: Any, side: str) -> list[str]:
+        """The player's answers in the rest of the round as it guesses it (K9)."""
+        round_, out = RULESET.meta(state).round, list[str]()
+        for _ in range(30):
+            waiting = [p.empire for p in RULESET.pending(state)]
+            if not waiting or len(out) >= 6 or RULESET.meta(state).over or RULESET.meta(state).round != round_:
+                break
+            who = side if side in waiting else waiting[0]
+            line = (self._legal(state, side, RULESET.options(state, side)) if who == side
+                    else next(iter(RULESET.default_orders(state, who)), None))
+            if line is None:
+                break
+            try:
+                _, state = RULESET.decide(state, RULESET.parse_order(line, state, who), _GUESS)
+            except CommandRejected:
+                break
+            if who == side:
+                out.append(line)
         return out
 
     def _legal(self, state: Any, side: str, options: list[Option]) -> str | None:
@@ -203,6 +228,15 @@ class Table:
                 continue
             return line
         return None
+
+
+def _draws(state: Any, side: str, line: str) -> bool:
+    """Whether an order draws at random (a battle's dice): decided with no secret, it asks for one."""
+    try:
+        RULESET.decide(state, RULESET.parse_order(line, state, side), Rng(None, ""))
+    except SecretNeeded:
+        return True
+    return False
 
 
 def _body(msg: EmailMessage) -> str:
@@ -246,6 +280,7 @@ def play(tmp: Path) -> tuple[Path, Script]:
         table = Table(tmp, (host, port), received)
         table.clock = clock
         table.start()
+        still, last = 0, -1  # cycles in a row in which the log did not grow; its last event
         for cycle in range(MAX_CYCLES):
             script.cycles = cycle
             status = json.loads(table.mn("status", GAME, "--json").stdout)
@@ -253,13 +288,17 @@ def play(tmp: Path) -> tuple[Path, Script]:
                 print(f"cycle {cycle}: round {status['round']}, {status['phase']}", file=sys.stderr, flush=True)
             if status["winner"]:
                 break
+            still = still + 1 if status["head"]["seq"] == last else 0
+            last = status["head"]["seq"]
+            # a game nobody answers any more fails at once, saying whom it waits for, not after every cycle
+            assert still < 3, f"stalled at event {last}: {status['pending']}, no report and no answer"
             table.post()
             reports = table.reports()
             waiting = sorted({p["empire"] for p in status["pending"]} & set(reports))
             done = _moments(table, script, cycle, waiting)
             for side in waiting:
                 if side not in done:
-                    lines = table.choose(side, reports[side])
+                    lines = table.choose(side, reports[side], queue=True)
                     table.mail(side, table.sign(side, reports[side], lines, cycle))
                     table.ingest()
         table.mn("reveal", GAME)

@@ -474,3 +474,29 @@ def test_batches_standing_orders_defaults_and_undo_leak_nothing(tmp_path: Path) 
     assert {"standing", "deadline"} <= actors
     for viewer in SIDES[3]:
         _assert_no_leak(db, "g", viewer, _outputs(db, "g", viewer, tmp_path))
+
+
+def test_queued_orders_and_why_they_were_dropped_are_their_sides_own(tmp_path: Path) -> None:
+    """Carthage queues its claims, Rome queues an offer of gold it does not hold (dropped, with the
+    rule): no output made for another empire holds a queued line or the reason, plainly or as a
+    hash; each side's own report shows its own (ruling K9)."""
+    db = tmp_path / "pbem.db"
+    mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g",
+       "--seed", "orders")
+    mn(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold gold",
+       "queue claim wine from rome", "queue claim metal from greece")
+    assert "[queued] Rome's queued order 'offer gold gold gold'" in mn(
+        db, "order", "g", "--as", "rome", "queue offer gold gold gold")
+    rows = open_store(str(db)).rows("g")
+
+    assert [r.type for r in rows].count("OrdersQueued") == 3 and rows[-1].actor == "queued"
+    for viewer in SIDES[3]:
+        outputs = _outputs(db, "g", viewer, tmp_path)
+        _assert_no_leak(db, "g", viewer, outputs)
+        for owner, secret in (("carthage", "claim wine from rome"), ("rome", "offer gold gold gold"),
+                              ("rome", "behind its screen")):
+            if viewer == owner:
+                assert secret in outputs["log"]
+            else:
+                assert not [name for name, text in outputs.items() if secret in text], (viewer, secret)
+    assert "Your queued orders" in _outputs(db, "g", "carthage", tmp_path)["report"]

@@ -322,3 +322,52 @@ def test_the_outbox_can_write_only_the_reports_of_those_the_game_waits_for(
     result = mn(db, "mail", "outbox", toy, "--dir", str(tmp_path / "o"), "--waiting")
 
     assert result.stdout == "ann@example.org: [mn t1] set-up: report for Red\n"
+
+
+def test_a_block_may_queue_orders_for_the_senders_coming_decisions(
+        db: Path, keys: Path, toy: str, tmp_path: Path) -> None:
+    """Red musters and queues its next muster (K9): Red's report shows the queue; Blue's mailed pass
+    brings Red's decision, and the queued line is applied at once, marked [queued] in Blue's answer;
+    Blue's report never shows Red's line."""
+    red = _send(db, tmp_path, block(db, keys, toy, "red", "muster hill", "queue muster ford"), "red")
+    red_report = mn(db, "report", toy, "--as", "red", "--no-record")
+    blue_before = mn(db, "report", toy, "--as", "blue", "--no-record")
+
+    blue = _send(db, tmp_path, block(db, keys, toy, "blue", "pass"), "blue", sender="ben@example.org")
+
+    assert "    7  Red queued for its coming decisions of round 0: muster ford.\n" in red
+    assert "Your queued orders\n------------------\n  muster ford\n" in red_report.stdout
+    assert "   10  [queued] Red mustered a unit in Ford\n" in blue
+    assert "Red queued orders for its coming decisions of round 0.\n" in blue_before.stdout
+    assert "round 0: muster ford" not in blue_before.stdout and "Your queued orders" not in blue_before.stdout
+    assert mn(db, "verify", toy).exit_code == 0
+
+
+def test_a_dropped_queue_is_mailed_to_its_player_with_the_reason(
+        db: Path, keys: Path, toy: str, tmp_path: Path) -> None:
+    """Red queues a muster in a place the map does not have; when Red must decide, the queue is
+    dropped (K9) and mn mail outbox --waiting writes Red's report, which says why and asks Red."""
+    _send(db, tmp_path, block(db, keys, toy, "red", "muster hill", "queue muster swamp"), "red")
+    _send(db, tmp_path, block(db, keys, toy, "blue", "pass"), "blue", sender="ben@example.org")
+
+    result = mn(db, "mail", "outbox", toy, "--dir", str(tmp_path / "o"), "--waiting")
+    (report,) = answers(tmp_path / "o")
+
+    assert result.stdout.startswith("ann@example.org: [mn t1]")
+    assert ("   10  [queued] Red's queued order 'muster swamp' is not legal now: unknown province "
+            "'swamp'; expected one of: Ford, Hill, Marsh; it is dropped, and Red decides itself (ruling "
+            "K9).\n") in body(report)
+    assert "You must decide\n---------------\nmuster: muster a unit or pass\n" in body(report)
+
+
+def test_standing_orders_still_answer_after_a_mailed_block_once_snapshots_are_read(
+        db: Path, keys: Path, toy: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mailed golden game's stall, small: with a snapshot after every batch, Blue's standing
+    'pass' still answers Blue's decision after Red's mailed block (the service once lost the game's
+    pace and standing orders in the ledger a signed block left, and nobody was asked)."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "1")
+    _send(db, tmp_path, block(db, keys, toy, "blue", "standing pass"), "blue", sender="ben@example.org")
+
+    red = _send(db, tmp_path, block(db, keys, toy, "red", "muster hill"), "red")
+
+    assert "    7  Red mustered a unit in Hill\n    8  [standing] Blue passed\n" in red

@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from mncli.cli import main
 from mncore import game, pbem
 from mncore.dice import Rng, seeded_secret
-from mncore.host import BatchUndone, DefaultOrders, UndoBatch
+from mncore.host import BatchUndone, DefaultOrders, QueuedOrder, UndoBatch
 from mncore.errors import CommandRejected
 from mncore.protocol import NewGame
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
@@ -426,6 +426,41 @@ def test_K1_K6_a_signed_only_game_takes_undo_and_standing_orders_as_signed_block
     assert "signed order blocks carry a valid signature" in ok(db, "verify", "g")
 
 
+def test_K6_a_standing_order_is_applied_after_another_sides_signed_block(tmp_path: Path) -> None:
+    """Greece leaves 'offer coin coin coin' before the value is played; Carthage's signed 'trade 3'
+    makes it legal, and the service applies it in the same mn order (the ledger a signed block
+    leaves still says the game has a pace or standing orders: the mailed game's stall)."""
+    db, keys = tmp_path / "mn.db", tmp_path / "keys"
+    ok(db, "new", *THREE, "--seed", "orders", "--id", "g", "--keys-dir", str(keys), "--signed-only")
+    assert _signed(db, keys, "greece", "standing offer coin coin coin").exit_code == 0
+
+    played = _signed(db, keys, "carthage", "trade 3")
+
+    assert played.exit_code == 0 and played.stdout.startswith(
+        "    9  Carthage, the Trade Leader, plays the exchange marker for 3.\n"
+        "   10  Trading: Rome, Greece, Carthage take part; Carthage claims first.\n"
+        "   11  [standing] Greece placed 3 resources face down.\n")
+    assert verified(db)
+
+
+def test_K5_K6_the_service_still_answers_once_a_snapshot_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot after every batch: the game read back from it still has its pace and standing
+    orders, so Greece's standing offer is applied after Carthage's signed block, as without one."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "1")
+    db, keys = tmp_path / "mn.db", tmp_path / "keys"
+    ok(db, "new", *THREE, "--seed", "orders", "--id", "g", "--keys-dir", str(keys), "--signed-only")
+    assert _signed(db, keys, "greece", "standing offer coin coin coin").exit_code == 0
+    store = open_store(str(db))
+
+    assert _signed(db, keys, "carthage", "trade 3").exit_code == 0
+    thawed = game.current(store, "g")
+    answered = game.advance(store, "g")
+
+    assert store.last_snapshot_seq("g") >= 10 and thawed.ledger.pbem
+    assert [r.actor for r in rows(db)[10:]] == ["standing"] and answered == []
+
+
 def test_K2_a_signed_consent_completes_the_undo(tmp_path: Path) -> None:
     """After the reveal, Carthage signs 'undo' (its request), Rome and Greece sign 'consent 12'; the
     last consent takes the batch back in its own batch."""
@@ -499,3 +534,98 @@ def test_standing_orders_and_reasons_are_bounded_before_anything_is_written(db: 
     assert many.stderr == "Error: 65 standing orders: a side may leave 64 at most\n"
     assert slow.stderr == "Error: deadline of the game: 8785 hours is not 0 to 8784\n"
     assert len(rows(db)) == before
+
+
+# --- queued orders (K9) -----------------------------------------------------------------------------
+
+def test_K9_a_queued_order_waits_for_its_sides_decision_and_is_applied_as_written(db: Path) -> None:
+    """Carthage plays the marker and offers, and queues its claims: nothing is applied while Rome and
+    Greece offer; when Carthage must claim, its first queued line is applied, marked [queued]."""
+    queued = ok(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold gold",
+                "queue claim coin from rome", "queue claim gold from greece")
+    ok(db, "order", "g", "--as", "rome", "offer coin grain grain")
+
+    greece = ok(db, "order", "g", "--as", "greece", "offer coin coin coin")
+
+    assert queued.splitlines()[3] == ("   10  Carthage queued for its coming decisions of round 1: claim coin "
+                                      "from rome; claim gold from greece.")
+    assert greece.splitlines()[2] == "   14  [queued] Carthage claimed Coin from Rome."
+    assert rows(db)[13].actor == "queued"
+    assert pbem.queue_of(EMPIRES, rows(db), "carthage", 1) == ("claim gold from greece",)
+    assert verified(db)
+
+
+def test_K9_a_queued_order_refused_when_its_decision_comes_drops_the_queue_with_the_rule(db: Path) -> None:
+    """Rome queued an offer of gold it does not hold: when it must offer, the queue is dropped (the
+    line after it too) with the rule that refused it, and Rome is asked; Greece reads only that
+    Rome's queued orders were dropped."""
+    ok(db, "order", "g", "--as", "rome", "queue offer gold gold gold", "queue offer coin coin coin")
+
+    ok(db, "order", "g", "--as", "carthage", "trade 3")
+
+    assert ok(db, "log", "g", "--as", "rome", "--from", "10") == (
+        "   10  [queued] Rome's queued order 'offer gold gold gold' is not legal now: Rome does not hold "
+        "3 Gold behind its screen [rule empires:2.1]; it is dropped, with the 1 queued after it, and "
+        "Rome decides itself (ruling K9).\n")
+    assert ok(db, "log", "g", "--as", "greece", "--from", "7", "--to", "7") == (
+        "    7  Rome queued orders for its coming decisions of round 1.\n")
+    assert "Rome's queued orders were dropped: Rome decides itself (ruling K9)." in ok(
+        db, "log", "g", "--as", "greece", "--from", "10")
+    assert "rome" in [p["empire"] for p in doc(db, "status", "g")["pending"]]
+    assert pbem.queue_of(EMPIRES, rows(db), "rome", 1) == ()
+    assert verified(db)
+
+
+def test_K9_queue_lines_come_last_and_nothing_is_written_otherwise(db: Path) -> None:
+    """An order given now after a queued one: exit 2, naming it and the ruling; nothing written."""
+    before = len(rows(db))
+
+    result = mn(db, "order", "g", "--as", "carthage", "trade 3", "queue offer coin gold gold", "offer coin")
+
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: order 3 ('offer coin') is given now but comes after a queued order: "
+                             "the queue lines come last (ruling K9)\n")
+    assert len(rows(db)) == before
+
+
+def test_K9_a_forced_decision_is_taken_and_the_queue_kept(db: Path) -> None:
+    """With forced answers on, Carthage's queued claim of gold from Greece is refused when Carthage
+    claims from Greece's coins alone: the forced claim is taken, the queue kept for its next claim."""
+    ok(db, "deadline", "g", "--forced")
+    ok(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold gold",
+       "queue claim coin from rome", "queue claim gold from greece")
+    ok(db, "order", "g", "--as", "rome", "offer coin grain grain")
+    ok(db, "order", "g", "--as", "greece", "offer coin coin coin")
+
+    out = ok(db, "order", "g", "--as", "rome", "claim gold from carthage")
+
+    assert "[forced] Carthage claimed Coin from Greece." in out
+    assert pbem.queue_of(EMPIRES, rows(db), "carthage", 1) == ("claim gold from greece",)
+    assert verified(db)
+
+
+def test_K9_a_queue_lapses_when_its_round_ends(db: Path) -> None:
+    """A queue is for the round it was given in: read in another round, it holds nothing."""
+    ok(db, "order", "g", "--as", "rome", "queue offer coin coin coin")
+
+    assert pbem.queue_of(EMPIRES, rows(db), "rome", 1) == ("offer coin coin coin",)
+    assert pbem.queue_of(EMPIRES, rows(db), "rome", 2) == ()
+
+
+def test_K9_a_queued_act_naming_a_line_that_was_not_queued_is_refused(db: Path) -> None:
+    """A forged QueuedOrder naming a line Rome never queued, decided again as verify does: refused
+    under K9."""
+    store = open_store(str(db))
+    ok(db, "order", "g", "--as", "rome", "queue offer coin grain grain")
+    ok(db, "order", "g", "--as", "carthage", "trade 3")
+    loaded = game.load(store, "g")
+    forged = [r for r in loaded.rows if r.actor == "queued"]
+
+    with pytest.raises(CommandRejected) as refused:
+        pbem.decide(EMPIRES, game.load(store, "g", forged[0].seq - 1).state,
+                    QueuedOrder(side="rome", order="offer coin coin coin"), secret=None, draw_head="",
+                    log=pbem.Log(rows=loaded.rows[:forged[0].seq - 1], events=loaded.events[:forged[0].seq - 1]))
+
+    assert forged[0].seq == 10
+    assert refused.value.message == ("'offer coin coin coin' is not the first of Rome's queued orders "
+                                     "[rule kernel:K9]")

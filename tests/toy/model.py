@@ -11,8 +11,8 @@ from msgspec.structs import replace
 
 from mncore.geography import Links
 from mncore.protocol import ForkRef
-from mncore.host import (BatchUndone, Corrected, PaceSet, PbemCommand, PbemEvent, StandingOrdersSet,
-                         UndoConsented)
+from mncore.host import (BatchUndone, Corrected, OrdersQueued, PaceSet, PbemCommand, PbemEvent,
+                         StandingOrdersSet, UndoConsented)
 from mncore.host import (KeysPublished, LogUpgraded, PublishKeys, RevealSecret, SecretRevealed, SignedOrders,
                          UpgradeLog)
 
@@ -256,7 +256,7 @@ def evolve(state: State, event: AnyEvent) -> State:
             return replace(state, secret=secret)
         case LogUpgraded() | KeysPublished():
             return state
-        case BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet():
+        case BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet() | OrdersQueued():
             return state  # the kernel skips what was taken back and reads the rest from the log
         case _:
             assert_never(event)

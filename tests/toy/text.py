@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, cast
 
 from mncore.errors import InvalidCommand
-from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, PaceSet, SecretRevealed,
-                         StandingOrdersSet, UndoConsented, sentence)
+from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, OrdersQueued, PaceSet,
+                         SecretRevealed, StandingOrdersSet, UndoConsented, sentence)
 from mncore.names import resolve
 
 from toy.model import (PROVINCES, SIDES, AnyEvent, AnyOrder, Clash, ClashFought, GameCreated,
@@ -82,7 +82,8 @@ def describe(event: AnyEvent, viewer: str | None) -> str:
                     + ("; orders must be signed" if only else ""))
         case SecretRevealed():
             return "The game's secret was revealed: every draw can now be checked"
-        case (BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet()) as act:
+        case (BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet()
+              | OrdersQueued()) as act:
             return sentence(act, n, viewer)
         case LogUpgraded(previous_head=old):
             return f"The log was rewritten into the current format (old head {old})"

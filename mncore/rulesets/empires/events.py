@@ -8,6 +8,7 @@ from mncore.host import KeysPublished as KeysPublished, SecretRevealed as Secret
 from mncore.host import LogUpgraded as LogUpgraded
 from mncore.host import BatchUndone as BatchUndone, Corrected as Corrected, PaceSet as PaceSet
 from mncore.host import StandingOrdersSet as StandingOrdersSet, UndoConsented as UndoConsented
+from mncore.host import OrdersQueued as OrdersQueued
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Empire, Phase, Track
 from mncore.rulesets.empires.ids import BuildingKind, ProvinceId, TileId, Token, UnitKind  # phases 3 and 5
@@ -73,7 +74,7 @@ class PositionLoaded(Event, frozen=True, kw_only=True):
 
 CoreEvent = (GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
              | LogUpgraded | KeysPublished | BatchUndone | UndoConsented | Corrected | PaceSet
-             | StandingOrdersSet)
+             | StandingOrdersSet | OrdersQueued)
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------

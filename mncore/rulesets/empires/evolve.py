@@ -240,6 +240,11 @@ def _standing_orders_set(state: GameState, e: ev.StandingOrdersSet) -> GameState
     return state  # the kernel reads standing orders from the log (mncore/pbem.py)
 
 
+@handles(ev.OrdersQueued)
+def _orders_queued(state: GameState, e: ev.OrdersQueued) -> GameState:
+    return state  # the kernel reads queued orders from the log (mncore/pbem.py)
+
+
 @handles(ev.GameWon)
 def _game_won(state: GameState, e: ev.GameWon) -> GameState:
     return replace(state, winner=Victory(empires=e.empires, condition=e.condition, round=state.round,

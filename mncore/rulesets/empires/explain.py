@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from mncore.rulesets.empires import events as ev
-from mncore.host import DefaultOrders, ForcedOrders, OrderBatch, StandingOrder
+from mncore.host import DefaultOrders, ForcedOrders, OrderBatch, QueuedOrder, StandingOrder
 from mncore.rulesets.empires.commands import AnyCommand, Order, SignedOrders, decode_command
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.evolve import replay
@@ -103,7 +103,7 @@ def _command_text(command: str | None, viewer: Empire | None = None) -> str:
     cmd: AnyCommand = decode_command(command)
     if isinstance(cmd, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders):
         return "; ".join(cmd.orders)  # a block or batch of lines (signed: recorded as the signer's)
-    if isinstance(cmd, StandingOrder):
+    if isinstance(cmd, StandingOrder | QueuedOrder):
         return cmd.order
     if isinstance(cmd, Order):
         return format_order(cmd)

@@ -35,7 +35,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.SecretRevealed():
             return f"The game's secret is revealed: {event.secret}."
         case (ev.BatchUndone() | ev.UndoConsented() | ev.Corrected() | ev.PaceSet()
-              | ev.StandingOrdersSet()):
+              | ev.StandingOrdersSet() | ev.OrdersQueued()):
             return sentence(event, title, viewer)
         case ev.LogUpgraded():
             return (f"The log is rewritten from format {event.from_version} into the current one; "
@@ -56,6 +56,10 @@ def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
             return replace(event, display=tuple(d for d in display if d.face_up))
         case ev.PositionLoaded(state=state):
             return replace(event, state=masked(state, viewer))
+        case ev.StandingOrdersSet(side=side) if side != viewer:
+            return replace(event, orders=())  # a side's plans are its own (redaction.declared)
+        case ev.OrdersQueued(side=side) if side != viewer:
+            return replace(event, orders=(), dropped=(), reason="")
     return None
 
 
