@@ -158,3 +158,49 @@ expansions = ["ierusalem"]
         "    commodity: ceramic | gems | papyrus | metal | spices | stone | wood | gold | grain | oil | sheep | wine"
         " | gladiator\n")
     assert "croesus" not in after.stdout
+
+
+SIEGE = """\
+round = 2
+phase = "move"
+titles = { military = "rome" }
+[step]
+active = "rome"
+stage = "land"
+[empires.rome]
+tiles = ["caesar"]
+[empires.greece]
+tiles = ["pericles"]
+[empires.carthage]
+[provinces.macedonia]
+controller = "greece"
+legions = { rome = 2, greece = 1 }
+[seas]
+SEA = { greece = 1 }
+[cities]
+expansions = ["troia"]
+hands = { greece = ["siege-vessels"] }
+"""
+
+
+def test_lc_5_3_siege_vessels_refused_and_not_offered_without_a_trireme_next_to_the_battle(tmp_path: Path
+                                                                                           ) -> None:
+    """Siege Vessels with Greece's only trireme in Mare Cyprium, far from Macedonia: `mn options` does not
+    offer them and the order is refused, citing the card and ruling R235; with the trireme in Mare Aegaeum,
+    next to Macedonia, the same order is offered."""
+    far, near, pos = tmp_path / "far.db", tmp_path / "near.db", tmp_path / "pos.toml"
+    pos.write_text(SIEGE.replace("SEA", "mare-cyprium"))
+    mn(far, "new", "--position", str(pos), "--id", "g")
+    pos.write_text(SIEGE.replace("SEA", "mare-aegaeum"))
+    mn(near, "new", "--position", str(pos), "--id", "g")
+
+    written = len(open_store(str(far)).rows("g"))
+    played = mn(far, "order", "g", "--as", "greece", "play siege-vessels in macedonia on rome")
+
+    assert played.exit_code == 1 and played.stdout == ""
+    assert played.stderr == ("Error: 'play siege-vessels in macedonia on rome': Greece has no trireme in a sea "
+                             "next to Macedonia: Siege Vessels would add no die (ruling R235) "
+                             "[rule empires:lc.5.3.siege-vessels]\n")
+    assert len(open_store(str(far)).rows("g")) == written
+    assert not any(line.startswith("play ") for line in mn(far, "options", "g", "--as", "greece").stdout.splitlines())
+    assert mn(near, "options", "g", "--as", "greece").stdout.splitlines()[0] == "play siege-vessels in macedonia on rome"

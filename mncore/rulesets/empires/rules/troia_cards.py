@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mncore.errors import InvalidCommand, require
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.cities import CardInfo
 from mncore.rulesets.empires.commands import PlayBonusCard
 from mncore.rulesets.empires.ids import Empire
@@ -49,6 +50,10 @@ def effect(state: GameState, order: PlayBonusCard, used: CardInfo, section: str)
         raise InvalidCommand(f"name the opponent: 'on EMPIRE' ({', '.join(facing)})")
     require(opp in facing, section, f"{title(emp)} faces no battle against {title(opp)} in {place_name(state, place)}")
     match used.effect:
+        case "siege":
+            require(siege_triremes(state, emp, place) > 0, section,
+                    f"{title(emp)} has no trireme in a sea next to {place_name(state, place)}: Siege Vessels "
+                    "would add no die (ruling R235)")
         case "destroy-fortress":
             require(move_step(state).active == emp, section, "Catapults are played by the Attacker, the active empire")
             require(state.provinces[place].fortress == opp, section,
@@ -83,14 +88,14 @@ def targets(state: GameState, empire: Empire, info: CardInfo) -> list[str]:
             if info.effect == "destroy-fortress" and (move_step(state).active != empire
                                                       or state.provinces[place].fortress != opp):
                 continue
-            if info.effect == "siege" and not _siege_triremes(state, empire, place):
+            if info.effect == "siege" and not siege_triremes(state, empire, place):
                 continue
             out.append(f" in {place} on {opp}")
     return out
 
 
-def _siege_triremes(state: GameState, empire: Empire, place: str) -> int:
-    from mncore.rulesets.empires.board import geo
+def siege_triremes(state: GameState, empire: Empire, place: str) -> int:
+    """The empire's triremes in the seas next to the province: Siege Vessels' dice (lc.5.3.siege-vessels)."""
     return sum(state.seas.get(s, {}).get(empire, 0) for s in geo(state.geo_board).province(place).seas)
 
 
