@@ -174,8 +174,9 @@ def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[e
         case PeaceWithBarbarians():
             _require_peace_turn(state, order.empire)
             return barbarian_orders.declare_peace(state, order)
-        case ChooseLosses():
-            return _then_settle(state, fold, [battle.choose_losses(state, order)], order.place)
+        case ChooseLosses():  # a loss where no battle was fought this turn is a War card's (R235)
+            fought = order.place in move_step(state).battles
+            return _then_settle(state, fold, [battle.choose_losses(state, order)], order.place, battle=fought)
     _require_turn(state, order.empire)
     match order:
         case MoveTriremes():
@@ -213,12 +214,13 @@ def _require_turn(state: GameState, empire: Empire) -> None:
                               f"{place_name(state, x.place)}")
 
 
-def _then_settle(state: GameState, fold: Fold, events: list[ev.AnyEvent], *places: str) -> list[ev.AnyEvent]:
+def _then_settle(state: GameState, fold: Fold, events: list[ev.AnyEvent], *places: str, battle: bool = True
+                 ) -> list[ev.AnyEvent]:
     """Events followed by the occupations they end in the provinces concerned (4.3, R43)."""
     after = fold(events, state)
     for place in places:
         if place in after.provinces:
-            ended = conquest.settle_occupations(after, place)
+            ended = conquest.settle_occupations(after, place, battle)
             events, after = events + ended, fold(ended, after)
     return events
 

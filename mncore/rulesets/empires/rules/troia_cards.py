@@ -118,6 +118,7 @@ def battle_wins(state: GameState) -> list[ev.AnyEvent]:
 
 
 def occupations_after(state: GameState, events: list[ev.AnyEvent]) -> list[ev.AnyEvent]:
-    """The occupations a War card's destroyed units end, as a battle's losses would (4.3, ruling R43)."""
+    """The occupations a War card's destroyed units end: those too few legions are left to hold (R43, R235).
+    No battle was fought there, so units of both sides left there end nothing by themselves (4.3)."""
     places = sorted({e.place for e in events if isinstance(e, ev.UnitsLost) and e.place in state.provinces})
-    return [x for p in places for x in conquest.settle_occupations(state, p)]
+    return [x for p in places for x in conquest.settle_occupations(state, p, battle=False)]
