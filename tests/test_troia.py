@@ -204,3 +204,65 @@ def test_lc_5_3_siege_vessels_refused_and_not_offered_without_a_trireme_next_to_
     assert len(open_store(str(far)).rows("g")) == written
     assert not any(line.startswith("play ") for line in mn(far, "options", "g", "--as", "greece").stdout.splitlines())
     assert mn(near, "options", "g", "--as", "greece").stdout.splitlines()[0] == "play siege-vessels in macedonia on rome"
+
+
+BOTH = """\
+board = "setup:atlantis"
+round = 2
+phase = "move"
+titles = { military = "atlantis" }
+[step]
+active = "atlantis"
+stage = "land"
+[empires.rome]
+[empires.greece]
+[empires.babylon]
+[empires.egypt]
+[empires.carthage]
+[empires.atlantis]
+tiles = ["atlas", "chiron", "achilles"]
+centaurs = "gadeira"
+myrmidons = "gadeira"
+[provinces.gadeira]
+controller = "atlantis"
+legions = { atlantis = 3 }
+[provinces.atlantis]
+controller = "atlantis"
+[provinces.mestoria]
+controller = "atlantis"
+[cities]
+expansions = ["troia"]
+hands = { atlantis = ["chariots"] }
+"""
+SIX = ("--empire", "rome", "--empire", "greece", "--empire", "carthage", "--empire", "egypt", "--empire",
+       "babylon", "--empire", "atlantis")
+
+
+def test_lc_5_3_chariots_the_centaurs_and_the_myrmidons_with_atlantis(tmp_path: Path) -> None:
+    """`mn new --setup atlantis --expansion troia` is a game (Achilles among the tiles besides Chiron's
+    board); an empire holding the Centaurs and the Myrmidons plays Chariots: both step a second time,
+    as `mn options` offers and the log says (ruling R236)."""
+    db, pos = tmp_path / "g.db", tmp_path / "pos.toml"
+    made = mn(db, "new", "--setup", "atlantis", "--expansion", "troia", *SIX, "--seed", "s", "--id", "new")
+    setup = EMPIRES.decode_event(open_store(str(db)).rows("new")[1].payload)
+    assert made.exit_code == 0 and made.stdout == "new\n"
+    assert isinstance(setup, ev.CitiesSetUp) and "achilles" in setup.added
+    pos.write_text(BOTH)
+    mn(db, "new", "--position", str(pos), "--id", "g")
+
+    for order in ("play chariots", "move legion gadeira to atlantis with centaurs",
+                  "move legion gadeira to atlantis with myrmidons"):
+        assert mn(db, "order", "g", "--as", "atlantis", order).exit_code == 0, order
+    offered = [x for x in mn(db, "options", "g", "--as", "atlantis").stdout.splitlines()
+               if x.startswith("move ")]
+    moved = mn(db, "order", "g", "--as", "atlantis", "move legion atlantis to mestoria with myrmidons")
+    again = mn(db, "order", "g", "--as", "atlantis", "move legion mestoria to atlantis with myrmidons")
+
+    assert offered == ["move legion atlantis to gadeira with centaurs", "move legion atlantis to mestoria with centaurs",
+                       "move legion atlantis to gadeira with myrmidons", "move legion atlantis to mestoria with myrmidons",
+                       "move legion gadeira to atlantis", "move legion gadeira to hesperides"]
+    assert moved.stdout.splitlines()[0] == ("    7  Atlantis moves the Myrmidons from Atlantis to Mestoria "
+                                            "(1 making a second step, Chariots).")
+    assert again.exit_code == 1 and again.stderr == (
+        "Error: 'move legion mestoria to atlantis with myrmidons': Atlantis's Myrmidons have moved this turn; "
+        "each unit moves once (twice with Chariots, from a province free of opponents) [rule empires:4.1]\n")

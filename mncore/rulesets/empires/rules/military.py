@@ -14,7 +14,7 @@ from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.projections import great_cities
-from mncore.rulesets.empires.rules import atlantis, barbarian_orders, barbarians, battle, conquest, guards
+from mncore.rulesets.empires.rules import atlantis, barbarian_orders, barbarians, battle, conquest, guards, land_units
 from mncore.rulesets.empires.rules import troia  # the Troia expansion (lc.5)
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.naming import title
@@ -310,13 +310,7 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     require(order.count >= 1, "4.1.2", "move at least one legion")
     require(dst.id in state.provinces, "setup.players",
             f"{dst.name} is covered with this number of players and cannot be entered")
-    unmoved = unmoved_legions(state, order.empire, src.id)
-    free = unmoved + troia.second_steps(state, order.empire, src.id)  # Chariots (R236)
-    require(free >= order.count, "4.1",
-            f"{title(order.empire)} has {free} legion(s) in {src.name} that have not moved this turn; "
-            "each unit moves once")
-    atlantis.require_move(state, order, free)
-    troia.require_move(state, order, free)
+    again = land_units.require_move(state, order)  # the Centaurs, the Myrmidons, Chariots (R55, R230, R236)
     adjacent = g.is_adjacent(src.id, dst.id)
     across = troia.crossing_seas(state, order)  # Odysseus (R233)
     by_sea = not adjacent and g.is_adjoining(src.id, dst.id, conquest.trireme_seas(state, order.empire) | across)
@@ -334,7 +328,7 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     events: list[ev.AnyEvent] = [ev.LegionsMoved(empire=order.empire, from_province=src.id,
                                                  to_province=dst.id, count=order.count, by_sea=by_sea,
                                                  centaurs=order.centaurs, myrmidons=order.myrmidons,
-                                                 across=order.across, again=max(0, order.count - unmoved))]
+                                                 across=order.across, again=again)]
     return _then_settle(state, fold, events, src.id)
 
 
@@ -430,9 +424,9 @@ def _turn_options(state: GameState, empire: Empire) -> list[Option]:
                 for e in enemies_at(state, s, empire)]
     if step.stage != "battles":
         for p in sorted(state.provinces):
-            centaurs = atlantis.centaurs_in(state, empire, p) and not step.centaurs_moved
-            myrmidons = troia.myrmidons_in(state, empire, p) and not step.myrmidons_moved
-            plain = unmoved_legions(state, empire, p) + troia.second_steps(state, empire, p) - centaurs - myrmidons
+            centaurs = land_units.may_step(state, empire, p, "centaurs")
+            myrmidons = land_units.may_step(state, empire, p, "myrmidons")
+            plain = sum(land_units.plain(state, empire, p))
             targets = [t for t in legion_destinations(state, empire, p) if _may_enter(state, empire, t)]
             out += [Option(kind="move-legion", order=f"move legion {p} to {t}") for t in targets if plain > 0]
             out += [Option(kind="move-legion", order=f"move legion {p} to {t} with centaurs")
