@@ -197,7 +197,13 @@ class FixedTile(_S, frozen=True, kw_only=True, tag_field="kind", tag="tile"):
     tile: TileId
 
 
-FixedOutcome = FixedDice | FixedLegendary | FixedTile
+class FixedBarbarianDice(_S, frozen=True, kw_only=True, tag_field="kind", tag="barbarian-dice"):
+    """The dice the Punic War's Barbarians roll in the next battle they fight, one per unit (ruling R7)."""
+
+    dice: tuple[int, ...]
+
+
+FixedOutcome = FixedDice | FixedLegendary | FixedTile | FixedBarbarianDice
 
 
 # --- the Legendary City expansions: objectives, Bonus Cards and their effects (lc.3) -----------------
