@@ -249,6 +249,11 @@ def test_lc_5_3_chariots_the_centaurs_and_the_myrmidons_with_atlantis(tmp_path: 
     assert isinstance(setup, ev.CitiesSetUp) and "achilles" in setup.added
     pos.write_text(BOTH)
     mn(db, "new", "--position", str(pos), "--id", "g")
+    two = mn(db, "order", "g", "--as", "atlantis", "move 2 legions gadeira to hesperides")
+    assert two.exit_code == 1 and two.stderr == (
+        "Error: 'move 2 legions gadeira to hesperides': Atlantis has 1 legion(s) besides the Centaurs and the "
+        "Myrmidons in Gadeira that have not moved this turn; each unit moves once; move the Centaurs and the "
+        "Myrmidons with 'with centaurs' or 'with myrmidons' [rule empires:4.1]\n")
 
     for order in ("play chariots", "move legion gadeira to atlantis with centaurs",
                   "move legion gadeira to atlantis with myrmidons"):

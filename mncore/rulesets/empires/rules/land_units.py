@@ -86,6 +86,5 @@ def _too_many(state: GameState, empire: Empire, src: ProvinceId, free: int) -> s
     named = [f"'with {u}'" for u in SPECIALS if stands_in(state, empire, src, u)]
     besides = " and ".join(f"the {_NAME[u]}" for u in SPECIALS if stands_in(state, empire, src, u))
     return (f"{title(empire)} has {free} legion(s){' besides ' + besides if besides else ''} in "
-            f"{place_name(state, src)} "
-            "that have not moved this turn; each unit moves once"
-            + (f"; move the {besides} with {' or '.join(named)}" if named else ""))
+            f"{place_name(state, src)} that have not moved this turn; each unit moves once"
+            + (f"; move {besides} with {' or '.join(named)}" if named else ""))
