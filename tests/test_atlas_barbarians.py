@@ -201,3 +201,57 @@ def test_atlas_barbarians_drawn_on_the_board(tmp_path: Path) -> None:
             '<title>2 Barbarians legions</title>') in svg
     assert '<path class="fortress" data-province="macedonia" data-empire="barbarians"' in svg
     assert '<g class="triremes" data-sea="mare-ionium" data-empire="barbarians" data-count="1">' in svg
+
+
+def test_atlas_punic_wonders_mn_show_and_mn_rules_give_the_punic_war_powers(tmp_path: Path) -> None:
+    """In a Punic War game `mn show` prints the Hanging Gardens' and the Statue of Zeus' powers as the Punic
+    War changes them (rulings R67, R68); a standard game prints no such line; `mn rules` on each wonder's
+    section points to the Punic War's ruling."""
+    db = tmp_path / "g.db"
+    mn(db, "new", "--setup", "punic-war", "--empire", "rome", "--empire", "carthage", "--seed", "s", "--id", "g")
+    mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--seed", "s", "--id", "std")
+
+    text = mn(db, "show", "g", "--as", "rome").stdout.splitlines()
+    start = text.index("Powers changed in this set-up (atlas.punic-wonders):")
+
+    assert text[start + 1:start + 3] == [
+        "  Hanging Gardens: When unused resources are discarded at the end of the Build phase, you may keep up "
+        "to 3 gold (a legendary gold counts) as well as the 2 coins everyone may keep; gold pays for Barbarian "
+        "moves (ruling R68).",
+        "  Statue of Zeus: As Move and Battle begins you may make peace with your opponent (his legions in your "
+        "provinces go home to his capital's province) or with the Barbarians (theirs stay), not the same one "
+        "two rounds running: for the rest of the round neither of you may fight the other, you enter none of "
+        "the other's provinces, and no Barbarian unit is moved into a place holding your units (ruling R67)."]
+    assert not any(line.startswith("Powers changed") for line in mn(db, "show", "std").stdout.splitlines())
+    assert mn(db, "rules", "11.hanging-gardens").stdout.splitlines()[-1] == (
+        "  see ruling R68: The Punic War's Hanging Gardens")
+    assert mn(db, "rules", "11.statue-of-zeus").stdout.splitlines()[-1] == (
+        "  see ruling R67: The Statue of Zeus and the Barbarians")
+
+
+def test_r7_fix_dice_barbarians_in_a_sandbox(tmp_path: Path) -> None:
+    """Ruling R7: in a Punic War sandbox `fix dice barbarians N ...` fixes the Barbarians' dice for their
+    next battle, offered by `mn options` and used (and logged) when they fight; a game without them refuses
+    it as bad input, nothing written."""
+    db = _position_game(tmp_path)
+    other = tmp_path / "std.db"
+    (tmp_path / "std.toml").write_text("round = 2\nphase = \"move\"\n[empires.rome]\n[empires.greece]\n"
+                                       "[empires.carthage]\n")
+    mn(other, "new", "--position", str(tmp_path / "std.toml"), "--id", "s")
+
+    fixed = mn(db, "order", "g", "--as", "carthage", "fix dice barbarians 4")
+    options = mn(db, "options", "g", "--as", "carthage").stdout.splitlines()
+    fought = mn(db, "order", "g", "--as", "rome", "barbarians move legion macedonia to dalmatia pay coin")
+    written = len(open_store(str(other)).rows("s"))
+    refused = mn(other, "order", "s", "--as", "rome", "fix dice barbarians 3")
+
+    assert fixed.stdout.splitlines()[0] == ("    3  Carthage fixes the Barbarians' dice for their next battle: 4 "
+                                            "(sandbox, ruling R7).")
+    assert options[options.index("fix dice {empire} {die}    # one die per unit that empire rolls in its next "
+                                 "battle: fix dice rome 5 4 3") + 1] == "    empire: rome | carthage | barbarians"
+    assert fought.exit_code == 0
+    assert fought.stdout.splitlines()[1] == ("    5  (fixed) the Barbarians' dice in Dalmatia are 4, fixed in the "
+                                             "sandbox, not rolled.")
+    assert refused.exit_code == 2 and refused.stderr == (
+        "Error: 'fix dice barbarians 3': there are no Barbarians in this game (the Punic War only)\n")
+    assert len(open_store(str(other)).rows("s")) == written

@@ -158,3 +158,116 @@ expansions = ["ierusalem"]
         "    commodity: ceramic | gems | papyrus | metal | spices | stone | wood | gold | grain | oil | sheep | wine"
         " | gladiator\n")
     assert "croesus" not in after.stdout
+
+
+SIEGE = """\
+round = 2
+phase = "move"
+titles = { military = "rome" }
+[step]
+active = "rome"
+stage = "land"
+[empires.rome]
+tiles = ["caesar"]
+[empires.greece]
+tiles = ["pericles"]
+[empires.carthage]
+[provinces.macedonia]
+controller = "greece"
+legions = { rome = 2, greece = 1 }
+[seas]
+SEA = { greece = 1 }
+[cities]
+expansions = ["troia"]
+hands = { greece = ["siege-vessels"] }
+"""
+
+
+def test_lc_5_3_siege_vessels_refused_and_not_offered_without_a_trireme_next_to_the_battle(tmp_path: Path
+                                                                                           ) -> None:
+    """Siege Vessels with Greece's only trireme in Mare Cyprium, far from Macedonia: `mn options` does not
+    offer them and the order is refused, citing the card and ruling R235; with the trireme in Mare Aegaeum,
+    next to Macedonia, the same order is offered."""
+    far, near, pos = tmp_path / "far.db", tmp_path / "near.db", tmp_path / "pos.toml"
+    pos.write_text(SIEGE.replace("SEA", "mare-cyprium"))
+    mn(far, "new", "--position", str(pos), "--id", "g")
+    pos.write_text(SIEGE.replace("SEA", "mare-aegaeum"))
+    mn(near, "new", "--position", str(pos), "--id", "g")
+
+    written = len(open_store(str(far)).rows("g"))
+    played = mn(far, "order", "g", "--as", "greece", "play siege-vessels in macedonia on rome")
+
+    assert played.exit_code == 1 and played.stdout == ""
+    assert played.stderr == ("Error: 'play siege-vessels in macedonia on rome': Greece has no trireme in a sea "
+                             "next to Macedonia: Siege Vessels would add no die (ruling R235) "
+                             "[rule empires:lc.5.3.siege-vessels]\n")
+    assert len(open_store(str(far)).rows("g")) == written
+    assert not any(line.startswith("play ") for line in mn(far, "options", "g", "--as", "greece").stdout.splitlines())
+    assert mn(near, "options", "g", "--as", "greece").stdout.splitlines()[0] == "play siege-vessels in macedonia on rome"
+
+
+BOTH = """\
+board = "setup:atlantis"
+round = 2
+phase = "move"
+titles = { military = "atlantis" }
+[step]
+active = "atlantis"
+stage = "land"
+[empires.rome]
+[empires.greece]
+[empires.babylon]
+[empires.egypt]
+[empires.carthage]
+[empires.atlantis]
+tiles = ["atlas", "chiron", "achilles"]
+centaurs = "gadeira"
+myrmidons = "gadeira"
+[provinces.gadeira]
+controller = "atlantis"
+legions = { atlantis = 3 }
+[provinces.atlantis]
+controller = "atlantis"
+[provinces.mestoria]
+controller = "atlantis"
+[cities]
+expansions = ["troia"]
+hands = { atlantis = ["chariots"] }
+"""
+SIX = ("--empire", "rome", "--empire", "greece", "--empire", "carthage", "--empire", "egypt", "--empire",
+       "babylon", "--empire", "atlantis")
+
+
+def test_lc_5_3_chariots_the_centaurs_and_the_myrmidons_with_atlantis(tmp_path: Path) -> None:
+    """`mn new --setup atlantis --expansion troia` is a game (Achilles among the tiles besides Chiron's
+    board); an empire holding the Centaurs and the Myrmidons plays Chariots: both step a second time,
+    as `mn options` offers and the log says (ruling R236)."""
+    db, pos = tmp_path / "g.db", tmp_path / "pos.toml"
+    made = mn(db, "new", "--setup", "atlantis", "--expansion", "troia", *SIX, "--seed", "s", "--id", "new")
+    setup = EMPIRES.decode_event(open_store(str(db)).rows("new")[1].payload)
+    assert made.exit_code == 0 and made.stdout == "new\n"
+    assert isinstance(setup, ev.CitiesSetUp) and "achilles" in setup.added
+    pos.write_text(BOTH)
+    mn(db, "new", "--position", str(pos), "--id", "g")
+    two = mn(db, "order", "g", "--as", "atlantis", "move 2 legions gadeira to hesperides")
+    assert two.exit_code == 1 and two.stderr == (
+        "Error: 'move 2 legions gadeira to hesperides': Atlantis has 1 legion(s) besides the Centaurs and the "
+        "Myrmidons in Gadeira that have not moved this turn; each unit moves once; move the Centaurs and the "
+        "Myrmidons with 'with centaurs' or 'with myrmidons' [rule empires:4.1]\n")
+
+    for order in ("play chariots", "move legion gadeira to atlantis with centaurs",
+                  "move legion gadeira to atlantis with myrmidons"):
+        assert mn(db, "order", "g", "--as", "atlantis", order).exit_code == 0, order
+    offered = [x for x in mn(db, "options", "g", "--as", "atlantis").stdout.splitlines()
+               if x.startswith("move ")]
+    moved = mn(db, "order", "g", "--as", "atlantis", "move legion atlantis to mestoria with myrmidons")
+    again = mn(db, "order", "g", "--as", "atlantis", "move legion mestoria to atlantis with myrmidons")
+
+    assert offered == ["move legion atlantis to gadeira with centaurs", "move legion atlantis to mestoria with centaurs",
+                       "move legion atlantis to gadeira with myrmidons", "move legion atlantis to mestoria with myrmidons",
+                       "move legion gadeira to atlantis", "move legion gadeira to hesperides"]
+    assert moved.stdout.splitlines()[0] == ("    7  Atlantis moves the Myrmidons from Atlantis to Mestoria "
+                                            "(1 making a second step, Chariots).")
+    assert again.exit_code == 1 and again.stderr == (
+        "Error: 'move legion mestoria to atlantis with myrmidons': Atlantis's Myrmidons have moved this turn; "
+        "each unit moves once (twice with Chariots, from a province free of opponents) [rule empires:4.1]\n")

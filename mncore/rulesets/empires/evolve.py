@@ -511,7 +511,7 @@ def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
         state = _with_cities(state, fights=(), tactics=())  # a turn's battles end with it (R234, R235)
     return _with_step(state, replace(move_step(state), active=e.mover, stage="naval", moved_triremes={},
                                      moved_legions={}, battles=(), losses=(), decided=(),
-                                     centaurs_moved=False, myrmidons_moved=False, chariots=False, twice={},
+                                     centaurs_moved=False, myrmidons_moved=False, chariots=False, twice={}, twice_units=(),
                                      crossing=""))
 
 
@@ -570,6 +570,8 @@ def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
     state = with_province(state, e.to_province, legions=_legions_plus(dst, e.empire, e.count))
     moved = move_step(state).moved_legions
     if e.centaurs:
+        if move_step(state).centaurs_moved:  # a second step, with Chariots (R236)
+            state = _in_move_step(state, twice_units=(*move_step(state).twice_units, "centaurs"))
         state = with_empire(state, e.empire, centaurs=e.to_province)
         state = _in_move_step(state, centaurs_moved=True)
     if e.myrmidons or e.across or e.again:
@@ -582,6 +584,8 @@ def _legions_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
 def _troia_moved(state: GameState, e: ev.LegionsMoved) -> GameState:
     """The Myrmidons moved; Odysseus' sea chosen; Chariots' second steps counted (lc.5)."""
     if e.myrmidons:
+        if move_step(state).myrmidons_moved:  # a second step, with Chariots (R236)
+            state = _in_move_step(state, twice_units=(*move_step(state).twice_units, "myrmidons"))
         state = with_empire(state, e.empire, myrmidons=e.to_province)
         state = _in_move_step(state, myrmidons_moved=True)
     if e.across and not move_step(state).crossing:

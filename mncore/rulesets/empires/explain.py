@@ -19,7 +19,8 @@ from mncore.rulesets.empires.rules import tactics, trade
 from mncore.rulesets.empires.rules.battle import forced_losses
 from mncore.rulebook import Cited
 from mncore.rulesets.empires.book import RULEBOOK
-from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState, Loss, trade_step
+from mncore.rulesets.empires.state import (FixedBarbarianDice, FixedDice, FixedLegendary, FixedTile, GameState, Loss,
+                                           trade_step)
 from mncore.store import Row
 from mncore.rulesets.empires.text import describe, format_order, redact_event, title
 
@@ -87,7 +88,7 @@ def _fixed_before(events: Sequence[ev.AnyEvent], in_batch: int) -> list[ev.Fixed
     used = [e for e in events[len(events) - 1 - in_batch:-1] if isinstance(e, ev.FixedOutcomeUsed)]
     match event:
         case ev.BattleFought(place=place) | ev.BarbarianBattleFought(place=place):
-            return [u for u in used if isinstance(u.outcome, FixedDice) and u.place == place]
+            return [u for u in used if isinstance(u.outcome, FixedDice | FixedBarbarianDice) and u.place == place]
         case (ev.ResourcesCollected(empire=emp) | ev.LegendaryBonusTaken(empire=emp)
               | ev.Pillaged(empire=emp)):
             return [u for u in used if isinstance(u.outcome, FixedLegendary) and u.empire == emp]

@@ -8,6 +8,7 @@ from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.flow import describe_phase, public_pending
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
 from mncore.rulesets.empires.projections import holder_of, tracks, unit_count
+from mncore.rulesets.empires.rules import barbarians
 from mncore.rulesets.empires.rules.buildable import markers_left
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, TradeStep, bag_total
@@ -249,6 +250,10 @@ def show_text(doc: dict[str, Any]) -> str:
     if variant is not None and variant.foreign_trade:
         out.append("Foreign Trade: " + (", ".join(f"Legendary {title(c)}" for c in doc["foreign_trade"])
                                         or "nothing face up"))
+    changed = barbarians.changed_powers(doc["setup"])
+    if changed:  # the tiles whose power this set-up changes, in its own words (atlas.punic-wonders)
+        out.append("Powers changed in this set-up (atlas.punic-wonders):")
+        out += [f"  {t.name}: {barbarians.power_text(doc['setup'], t)}" for t in changed]
     if doc.get("cities"):
         out += _cities_text(doc["cities"])
     if doc.get("barbarians"):

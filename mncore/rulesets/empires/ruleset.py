@@ -122,6 +122,8 @@ class Tile(_Data, frozen=True, kw_only=True):
     # the expansion that brings it: a board ("atlantis", in play only with that board) or a Legendary
     # City ("ierusalem", cities.py); "" for the base game
     expansion: str = ""
+    # its power in the Punic War, where that set-up changes it (atlas.punic-wonders, rulings R67, R68)
+    punic_power: str = ""
     centaurs: int = 0  # what rebuilding the Centaurs costs (atlas.chiron)
     myrmidons: int = 0  # what rebuilding the Myrmidons costs (10.achilles)
     # at a hook point, act with another tile's code and this tile's numbers (an owner's tile: docs/tiles.md)

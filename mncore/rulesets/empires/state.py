@@ -144,6 +144,7 @@ class MoveStep(_S, frozen=True, kw_only=True, tag="move"):
     myrmidons_moved: bool = False  # the active empire's Myrmidons moved this turn (10.achilles)
     chariots: bool = False  # the active empire played Chariots this turn (lc.5.3.chariots)
     twice: dict[ProvinceId, int] = {}  # legions there that made their second step (Chariots, R236)
+    twice_units: tuple[str, ...] = ()  # "centaurs", "myrmidons": made their second step (Chariots, R236)
     crossing: SeaId = ""  # the sea Odysseus crosses this turn (10.odysseus, ruling R233)
 
 
@@ -196,7 +197,13 @@ class FixedTile(_S, frozen=True, kw_only=True, tag_field="kind", tag="tile"):
     tile: TileId
 
 
-FixedOutcome = FixedDice | FixedLegendary | FixedTile
+class FixedBarbarianDice(_S, frozen=True, kw_only=True, tag_field="kind", tag="barbarian-dice"):
+    """The dice the Punic War's Barbarians roll in the next battle they fight, one per unit (ruling R7)."""
+
+    dice: tuple[int, ...]
+
+
+FixedOutcome = FixedDice | FixedLegendary | FixedTile | FixedBarbarianDice
 
 
 # --- the Legendary City expansions: objectives, Bonus Cards and their effects (lc.3) -----------------

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from mncore.errors import require
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import BuildUnit, MoveLegions
+from mncore.rulesets.empires.commands import BuildUnit
 from mncore.rulesets.empires.ids import Empire, ProvinceId, TileId
 from mncore.rulesets.empires.naming import title as name
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.buildable import build_place_problem, capital_of
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tiles_at
-from mncore.rulesets.empires.state import GameState, move_step
+from mncore.rulesets.empires.state import GameState
 
 SECTION = "atlas.chiron"
 
@@ -53,18 +53,6 @@ def rebuild(state: GameState, order: BuildUnit) -> list[ev.AnyEvent]:
     require(problem is None, "3.1.2", problem or "")
     payment.require_set(state, emp, order.pay, info.centaurs, "the Centaurs")
     return [ev.CentaursBuilt(empire=emp, province=order.place, paid=order.pay)]
-
-
-def require_move(state: GameState, order: MoveLegions, free: int) -> None:
-    """Which legions may move: the Centaurs only if they stand there unmoved; the others besides them."""
-    here = centaurs_in(state, order.empire, order.from_province) and not move_step(state).centaurs_moved
-    if order.centaurs:
-        require(bool(here), SECTION, f"{name(order.empire)}'s Centaurs are not in "
-                f"{order.from_province} or have moved this turn; each unit moves once")
-        return
-    require(order.count <= free - here, "4.1",
-            f"{name(order.empire)} has {free - here} legion(s) besides the Centaurs in "
-            f"{order.from_province} that have not moved; move the Centaurs with 'with centaurs'")
 
 
 def strike(state: GameState, place: ProvinceId, attacker: Empire, defender: Empire) -> list[ev.AnyEvent]:

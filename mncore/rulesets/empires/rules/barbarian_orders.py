@@ -14,7 +14,7 @@ from mncore.rulesets.empires.rules import battle
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.rules.barbarians import SECTION, at_peace, horde, in_play, units
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import GameState, move_step
+from mncore.rulesets.empires.state import FixedBarbarianDice, GameState, move_step
 
 MOST_MOVES = 5  # "up to a maximum of 5 moves" (HANGING GARDENS; ruling R64)
 BARBARIANS = "barbarians"  # the word orders and dice use for them
@@ -114,16 +114,19 @@ def _fight(state: GameState, place: str, empire: Empire, attacker: str, by: Empi
     faces = dice_set.sea_faces if sea else dice_set.land_faces
     b = horde(state)
     rolling = b.triremes.get(place, 0) if sea else b.legions.get(place, 0)
-    theirs = fixed.get(BARBARIANS)
+    queued = next((f for f in state.fixed if isinstance(f, FixedBarbarianDice)), None)
+    theirs = fixed.get(BARBARIANS, queued.dice if queued is not None else None)
     if theirs is not None:
         draws.require_faces(theirs, faces, "sea battle" if sea else "land battle")
         require(len(theirs) == rolling, "R7", f"the Barbarians roll {rolling} dice in "
-                                              f"{battle.place_name(state, place)}, not {len(theirs)}")
+                                              f"{battle.place_name(state, place)}, not {len(theirs)}"
+                                              + ("" if BARBARIANS in fixed else " fixed ('fix clear' forgets them)"))
     barbarian_dice = theirs if theirs is not None else tuple(rng.roll(faces) for _ in range(rolling))
+    used = [ev.FixedOutcomeUsed(outcome=queued, place=place)] if queued and BARBARIANS not in fixed else []
     units_, extra = battle.dice_count(state, place, empire)
     mine, record = draws.battle_dice(state, rng, empire, units_ + sum(extra.values()), faces, place,
                                      fixed.get(empire))
-    return [*([record] if record else []),
+    return [*used, *([record] if record else []),
             resolve(state, place, empire, attacker == "empire", by, barbarian_dice, mine)]
 
 

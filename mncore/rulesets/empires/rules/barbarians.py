@@ -5,6 +5,7 @@ from __future__ import annotations
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.ids import Empire, ProvinceId, Token, commodity_of
+from mncore.rulesets.empires.ruleset import Tile, load_ruleset
 from mncore.rulesets.empires.state import Barbarians, GameState
 
 SECTION = "atlas.barbarians"
@@ -44,8 +45,22 @@ def build_block(state: GameState, pid: ProvinceId) -> str | None:
 
 def punic_war(state: GameState) -> bool:
     """Whether the game plays the Punic War, whose wonders change (atlas.punic-wonders)."""
-    chosen = atlas.variant(state.options.setup)
+    return punic_setup(state.options.setup)
+
+
+def punic_setup(setup: str) -> bool:
+    chosen = atlas.variant(setup)
     return chosen is not None and chosen.barbarians is not None
+
+
+def power_text(setup: str, tile: Tile) -> str:
+    """A tile's power as it acts under that set-up: the Punic War's own where it changes it (R67, R68)."""
+    return tile.punic_power if tile.punic_power and punic_setup(setup) else tile.power
+
+
+def changed_powers(setup: str) -> list[Tile]:
+    """The tiles whose power the set-up changes: the Punic War's wonders (atlas.punic-wonders)."""
+    return [t for t in load_ruleset().tiles if t.punic_power] if punic_setup(setup) else []
 
 
 GARDENS_GOLD = 3  # "a total of 3 Gold in addition to the 2 Coins" (HANGING GARDENS, ruling R68)

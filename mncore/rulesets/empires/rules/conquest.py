@@ -41,13 +41,14 @@ def _ended(ps: ProvinceState, pid: ProvinceId, empire: Empire, reason: str,
                                reason=reason)
 
 
-def settle_occupations(state: GameState, pid: ProvinceId) -> list[ev.AnyEvent]:
+def settle_occupations(state: GameState, pid: ProvinceId, battle: bool = True) -> list[ev.AnyEvent]:
     """Occupations that end now in a province: too few legions left to hold them (ruling R43), or
-    several empires' units there after its battle (4.3: at war, the Conqueror occupies nothing)."""
+    several empires' units there after its battle (4.3: at war, the Conqueror occupies nothing).
+    battle=False: units lost to a War card before any battle there, which end only the first (R235)."""
     ps = state.provinces[pid]
     step = move_step(state)
     settled = not any(x.place == pid for x in step.losses)
-    war = settled and len(empires_at(state, pid)) > 1
+    war = battle and settled and len(empires_at(state, pid)) > 1
     out: list[ev.AnyEvent] = []
     for emp in EMPIRES:
         if emp not in state.empires or not placements(ps, emp):

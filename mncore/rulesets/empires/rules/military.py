@@ -14,7 +14,7 @@ from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.projections import great_cities
-from mncore.rulesets.empires.rules import atlantis, barbarian_orders, barbarians, battle, conquest, guards
+from mncore.rulesets.empires.rules import atlantis, barbarian_orders, barbarians, battle, conquest, guards, land_units
 from mncore.rulesets.empires.rules import troia  # the Troia expansion (lc.5)
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.naming import title
@@ -174,8 +174,9 @@ def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[e
         case PeaceWithBarbarians():
             _require_peace_turn(state, order.empire)
             return barbarian_orders.declare_peace(state, order)
-        case ChooseLosses():
-            return _then_settle(state, fold, [battle.choose_losses(state, order)], order.place)
+        case ChooseLosses():  # a loss where no battle was fought this turn is a War card's (R235)
+            fought = order.place in move_step(state).battles
+            return _then_settle(state, fold, [battle.choose_losses(state, order)], order.place, battle=fought)
     _require_turn(state, order.empire)
     match order:
         case MoveTriremes():
@@ -213,12 +214,13 @@ def _require_turn(state: GameState, empire: Empire) -> None:
                               f"{place_name(state, x.place)}")
 
 
-def _then_settle(state: GameState, fold: Fold, events: list[ev.AnyEvent], *places: str) -> list[ev.AnyEvent]:
+def _then_settle(state: GameState, fold: Fold, events: list[ev.AnyEvent], *places: str, battle: bool = True
+                 ) -> list[ev.AnyEvent]:
     """Events followed by the occupations they end in the provinces concerned (4.3, R43)."""
     after = fold(events, state)
     for place in places:
         if place in after.provinces:
-            ended = conquest.settle_occupations(after, place)
+            ended = conquest.settle_occupations(after, place, battle)
             events, after = events + ended, fold(ended, after)
     return events
 
@@ -308,13 +310,7 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     require(order.count >= 1, "4.1.2", "move at least one legion")
     require(dst.id in state.provinces, "setup.players",
             f"{dst.name} is covered with this number of players and cannot be entered")
-    unmoved = unmoved_legions(state, order.empire, src.id)
-    free = unmoved + troia.second_steps(state, order.empire, src.id)  # Chariots (R236)
-    require(free >= order.count, "4.1",
-            f"{title(order.empire)} has {free} legion(s) in {src.name} that have not moved this turn; "
-            "each unit moves once")
-    atlantis.require_move(state, order, free)
-    troia.require_move(state, order, free)
+    again = land_units.require_move(state, order)  # the Centaurs, the Myrmidons, Chariots (R55, R230, R236)
     adjacent = g.is_adjacent(src.id, dst.id)
     across = troia.crossing_seas(state, order)  # Odysseus (R233)
     by_sea = not adjacent and g.is_adjoining(src.id, dst.id, conquest.trireme_seas(state, order.empire) | across)
@@ -332,7 +328,7 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     events: list[ev.AnyEvent] = [ev.LegionsMoved(empire=order.empire, from_province=src.id,
                                                  to_province=dst.id, count=order.count, by_sea=by_sea,
                                                  centaurs=order.centaurs, myrmidons=order.myrmidons,
-                                                 across=order.across, again=max(0, order.count - unmoved))]
+                                                 across=order.across, again=again)]
     return _then_settle(state, fold, events, src.id)
 
 
@@ -428,9 +424,9 @@ def _turn_options(state: GameState, empire: Empire) -> list[Option]:
                 for e in enemies_at(state, s, empire)]
     if step.stage != "battles":
         for p in sorted(state.provinces):
-            centaurs = atlantis.centaurs_in(state, empire, p) and not step.centaurs_moved
-            myrmidons = troia.myrmidons_in(state, empire, p) and not step.myrmidons_moved
-            plain = unmoved_legions(state, empire, p) + troia.second_steps(state, empire, p) - centaurs - myrmidons
+            centaurs = land_units.may_step(state, empire, p, "centaurs")
+            myrmidons = land_units.may_step(state, empire, p, "myrmidons")
+            plain = sum(land_units.plain(state, empire, p))
             targets = [t for t in legion_destinations(state, empire, p) if _may_enter(state, empire, t)]
             out += [Option(kind="move-legion", order=f"move legion {p} to {t}") for t in targets if plain > 0]
             out += [Option(kind="move-legion", order=f"move legion {p} to {t} with centaurs")

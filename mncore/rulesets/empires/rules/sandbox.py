@@ -9,7 +9,7 @@ from mncore.errors import InvalidCommand, require
 from mncore.rulesets.empires.ruleset import load_ruleset, tile as tile_info
 from mncore.protocol import Option
 from mncore.rulesets.empires.ids import COMMODITIES, Empire
-from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState
+from mncore.rulesets.empires.state import FixedBarbarianDice, FixedDice, FixedLegendary, FixedTile, GameState
 from mncore.rulesets.empires.naming import title
 
 
@@ -31,6 +31,12 @@ def fix(state: GameState, order: FixOutcome) -> list[ev.AnyEvent]:
             if empire not in state.empires:
                 raise InvalidCommand(f"{title(empire)} is not in this game")
             require(bool(dice), "R7", "fix at least one die: one per die the empire rolls (ruling R7)")
+            require_faces(dice, all_faces(), "battle")
+        case FixedBarbarianDice(dice=dice):
+            require_sandbox(state, "battle dice")
+            if state.barbarians is None:
+                raise InvalidCommand("there are no Barbarians in this game (the Punic War only)")
+            require(bool(dice), "R7", "fix at least one die: one per unit the Barbarians roll with (ruling R7)")
             require_faces(dice, all_faces(), "battle")
         case FixedLegendary(commodity=commodity):
             require_sandbox(state, "the legendary commodity drawn")
@@ -54,8 +60,9 @@ def options(state: GameState, empire: Empire) -> list[Option]:
     if not state.options.sandbox or state.winner is not None:
         return []
     faces = tuple(str(f) for f in sorted(set(all_faces())))
+    sides = (*state.empires, *(("barbarians",) if state.barbarians is not None else ()))
     out = [Option(kind="fix", template="fix dice {empire} {die}",
-                  parts={"empire": tuple(state.empires), "die": faces},
+                  parts={"empire": sides, "die": faces},
                   note="one die per unit that empire rolls in its next battle: fix dice rome 5 4 3")]
     # every kind, not what the pile holds, and the face-down tiles sorted, not in their order: the
     # pile and the order are face down (1.2, set-up step 5)

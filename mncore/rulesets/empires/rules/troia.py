@@ -58,21 +58,6 @@ def rebuild(state: GameState, order: BuildUnit) -> list[ev.AnyEvent]:
     return [ev.MyrmidonsBuilt(empire=emp, province=order.place, paid=order.pay)]
 
 
-def require_move(state: GameState, order: MoveLegions, free: int) -> None:
-    """The Myrmidons move only if they stand there unmoved; other legions move besides them."""
-    here = myrmidons_in(state, order.empire, order.from_province) and not move_step(state).myrmidons_moved
-    if order.myrmidons:
-        require(not order.centaurs, SECTION, "the Myrmidons and the Centaurs move in separate orders")
-        require(bool(here), SECTION, f"{name(order.empire)}'s Myrmidons are not in "
-                f"{order.from_province} or have moved this turn; each unit moves once")
-        return
-    if order.centaurs:
-        return
-    require(order.count <= free - here, "4.1",
-            f"{name(order.empire)} has {free - here} legion(s) besides the Myrmidons in "
-            f"{order.from_province} that have not moved; move the Myrmidons with 'with myrmidons'")
-
-
 def extra_dice(state: GameState, place: ProvinceId, empire: Empire) -> dict[str, int]:
     """The Myrmidons' second die in a land battle (ruling R230)."""
     return {"myrmidons": 1} if myrmidons_in(state, empire, place) else {}
@@ -135,16 +120,3 @@ def crossing_seas(state: GameState, order: MoveLegions) -> frozenset[str]:
 def odysseus_tile(state: GameState, empire: Empire) -> TileId | None:
     tiles = powers.powers_of(state, empire, "sea_crossing")
     return tiles[0].id if tiles else None
-
-
-# --- Chariots' second steps (lc.5.3.chariots, ruling R236) -----------------------------------------------
-
-def second_steps(state: GameState, empire: Empire, pid: ProvinceId) -> int:
-    """Legions that moved into pid this turn and may step again with Chariots: none if opponents are there."""
-    step = move_step(state)
-    if not step.chariots:
-        return 0
-    ps = state.provinces[pid]
-    if any(n for e, n in ps.legions.items() if e != empire) or ps.fortress not in (None, empire):
-        return 0
-    return step.moved_legions.get(pid, 0) - step.twice.get(pid, 0)

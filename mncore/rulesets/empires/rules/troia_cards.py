@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mncore.errors import InvalidCommand, require
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.cities import CardInfo
 from mncore.rulesets.empires.commands import PlayBonusCard
 from mncore.rulesets.empires.ids import Empire
@@ -49,6 +50,10 @@ def effect(state: GameState, order: PlayBonusCard, used: CardInfo, section: str)
         raise InvalidCommand(f"name the opponent: 'on EMPIRE' ({', '.join(facing)})")
     require(opp in facing, section, f"{title(emp)} faces no battle against {title(opp)} in {place_name(state, place)}")
     match used.effect:
+        case "siege":
+            require(siege_triremes(state, emp, place) > 0, section,
+                    f"{title(emp)} has no trireme in a sea next to {place_name(state, place)}: Siege Vessels "
+                    "would add no die (ruling R235)")
         case "destroy-fortress":
             require(move_step(state).active == emp, section, "Catapults are played by the Attacker, the active empire")
             require(state.provinces[place].fortress == opp, section,
@@ -83,14 +88,14 @@ def targets(state: GameState, empire: Empire, info: CardInfo) -> list[str]:
             if info.effect == "destroy-fortress" and (move_step(state).active != empire
                                                       or state.provinces[place].fortress != opp):
                 continue
-            if info.effect == "siege" and not _siege_triremes(state, empire, place):
+            if info.effect == "siege" and not siege_triremes(state, empire, place):
                 continue
             out.append(f" in {place} on {opp}")
     return out
 
 
-def _siege_triremes(state: GameState, empire: Empire, place: str) -> int:
-    from mncore.rulesets.empires.board import geo
+def siege_triremes(state: GameState, empire: Empire, place: str) -> int:
+    """The empire's triremes in the seas next to the province: Siege Vessels' dice (lc.5.3.siege-vessels)."""
     return sum(state.seas.get(s, {}).get(empire, 0) for s in geo(state.geo_board).province(place).seas)
 
 
@@ -113,6 +118,7 @@ def battle_wins(state: GameState) -> list[ev.AnyEvent]:
 
 
 def occupations_after(state: GameState, events: list[ev.AnyEvent]) -> list[ev.AnyEvent]:
-    """The occupations a War card's destroyed units end, as a battle's losses would (4.3, ruling R43)."""
+    """The occupations a War card's destroyed units end: those too few legions are left to hold (R43, R235).
+    No battle was fought there, so units of both sides left there end nothing by themselves (4.3)."""
     places = sorted({e.place for e in events if isinstance(e, ev.UnitsLost) and e.place in state.provinces})
-    return [x for p in places for x in conquest.settle_occupations(state, p)]
+    return [x for p in places for x in conquest.settle_occupations(state, p, battle=False)]

@@ -10,12 +10,13 @@ from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.ids import LEGENDARY_PREFIX, Empire
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire, resolve_tile
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedOutcome, FixedTile
+from mncore.rulesets.empires.state import FixedBarbarianDice, FixedDice, FixedLegendary, FixedOutcome, FixedTile
 from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, Parser, bounded, is_number
 from mncore.rulesets.empires.naming import tile_name, title
 
-USAGE = ("fix dice EMPIRE N [N ...] | fix legendary COMMODITY | fix tile TILE | fix clear   "
-         "(sandboxes only: the next battle dice of EMPIRE, legendary commodity drawn, tile turned up)")
+USAGE = ("fix dice EMPIRE|barbarians N [N ...] | fix legendary COMMODITY | fix tile TILE | fix clear   "
+         "(sandboxes only: the next battle dice of EMPIRE or the Barbarians, legendary commodity drawn, "
+         "tile turned up)")
 
 
 def parse_dice(words: list[str], usage: str) -> tuple[int, ...]:
@@ -34,7 +35,9 @@ def _fix(ctx: Ctx, words: list[str]) -> AnyOrder:
     outcome: FixedOutcome
     if what == "clear" and not rest:
         return ClearFixedOutcomes(empire=ctx.empire)
-    if what == "dice" and len(rest) >= 2:
+    if what == "dice" and len(rest) >= 2 and rest[0].lower() == "barbarians":  # the Punic War (R7)
+        outcome = FixedBarbarianDice(dice=parse_dice(rest[1:], USAGE))
+    elif what == "dice" and len(rest) >= 2:
         outcome = FixedDice(empire=resolve_empire(rs, rest[0]), dice=parse_dice(rest[1:], USAGE))
     elif what == "legendary" and rest:
         name = " ".join(rest)
@@ -56,6 +59,8 @@ def format_order(order: AnyOrder) -> str | None:
             return "fix clear"
         case FixOutcome(outcome=FixedDice(empire=empire, dice=dice)):
             return f"fix dice {empire} {' '.join(map(str, dice))}"
+        case FixOutcome(outcome=FixedBarbarianDice(dice=dice)):
+            return f"fix dice barbarians {' '.join(map(str, dice))}"
         case FixOutcome(outcome=FixedLegendary(commodity=commodity)):
             return f"fix legendary {commodity}"
         case FixOutcome(outcome=FixedTile(tile=tile)):
@@ -70,6 +75,8 @@ def _what(outcome: FixedOutcome) -> str:
     match outcome:
         case FixedDice(empire=empire, dice=dice):
             return f"{title(empire)}'s dice for its next battle: {', '.join(map(str, dice))}"
+        case FixedBarbarianDice(dice=dice):
+            return f"the Barbarians' dice for their next battle: {', '.join(map(str, dice))}"
         case FixedLegendary(commodity=commodity):
             return ("the next legendary commodity drawn" +
                     (f": {title(commodity)}" if commodity else ", face down"))
@@ -84,6 +91,9 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"{title(emp)} fixes {_what(outcome)} (sandbox, ruling R7)."
         case ev.FixedOutcomeUsed(outcome=FixedDice(empire=emp, dice=dice), place=place):
             return (f"(fixed) {title(emp)}'s dice in {title(place)} are {', '.join(map(str, dice))}, "
+                    "fixed in the sandbox, not rolled.")
+        case ev.FixedOutcomeUsed(outcome=FixedBarbarianDice(dice=dice), place=place):
+            return (f"(fixed) the Barbarians' dice in {title(place)} are {', '.join(map(str, dice))}, "
                     "fixed in the sandbox, not rolled.")
         case ev.FixedOutcomeUsed(outcome=FixedLegendary(commodity=commodity), empire=emp):
             what = f"a legendary {title(commodity)}" if commodity else "a legendary commodity"
