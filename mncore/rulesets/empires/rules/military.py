@@ -361,12 +361,7 @@ def attack(state: GameState, order: Attack, rng: Rng, fold: Fold) -> list[ev.Any
         events += atlantis.strike(fold(events, state) if events else state, place, order.empire, order.opponent)
     events += battle.fight(fold(events, state) if events else state, place, order.empire, order.opponent,
                            rng, order.dice)
-    after = fold(events, state)
-    for loss in move_step(after).losses:
-        forced = battle.forced_losses(after, loss)
-        if forced is not None:
-            events.append(forced)
-    return _then_settle(state, fold, events, place)
+    return _with_forced_losses(state, fold, events, place)
 
 
 def end_turn(state: GameState, order: EndMoveTurn) -> list[ev.AnyEvent]:
