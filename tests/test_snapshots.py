@@ -1,5 +1,5 @@
-"""Snapshots: a cache of the folded state along a log, never trusted over the log, never verified from
-(over both stores)."""
+"""Snapshots: a cache of the folded state along a log, never trusted over the log, never verified from,
+checked against it by mn verify (over both stores)."""
 
 from __future__ import annotations
 
@@ -81,6 +81,7 @@ def test_a_golden_game_played_with_snapshots_every_few_events_is_the_game_played
     assert fast.state == with_.state == without.state
     assert (fast.head, fast.draw_head, fast.batches) == (with_.head, with_.draw_head, game._batches(with_))
     assert fast.ledger == trust.ledger_of(with_.ruleset, with_.rows)
+    assert snapcheck.check_snapshots(store, "g") == snapcheck.SnapshotCheck(checked=2)
     for upto in (1, 8, 100, 333):
         assert game.current(store, "g", upto).state == game.load(store, "g", upto).state
 
@@ -113,7 +114,7 @@ def test_a_golden_games_snapshots_all_match_and_a_forged_one_fails_verify(
     all match; one of another state (well formed, its digest made anew) fails it, naming its seq,
     while mn status, which trusts the cache, shows that state."""
     db = new_db("g")
-    loaded = _played(db, 50, monkeypatch)
+    _played(db, 50, monkeypatch)
     before = _mn(db, "verify", "g")
     store = open_store(db)
     seq = store.last_snapshot_seq("g")
@@ -214,6 +215,26 @@ def test_a_forged_snapshot_with_a_good_digest_fails_verify_naming_its_seq_while_
     assert (dropped.exit_code, dropped.stderr) == (4, _FORGED + "it was deleted: commands now fold the log instead\n")
     assert _mn(db, "status", "g") == honest
     assert _mn(db, "verify", "g") == _verified(db) + "  - snapshots: 1 checked against the log, all match\n"
+
+
+def test_snapshots_after_an_undo_match_the_log_folded_without_the_event_taken_back(
+        new_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """K1: an event taken back is left out of the state a snapshot caches; verify's replay, which
+    streams every event, folds such a log again from the start, as game.current does."""
+    db = new_db("g")
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "1")
+    _mn(db, "new", "--ruleset", "toy", "--empire", "red", "--empire", "blue", "--player", "red=Ann",
+        "--player", "blue=Ben", "--seed", "toy", "--id", "g")
+    _mn(db, "order", "g", "--as", "red", "muster ford")
+    _mn(db, "undo", "g", "--as", "red")
+    _mn(db, "order", "g", "--as", "red", "muster ford")
+    _mn(db, "order", "g", "--as", "blue", "muster ford")
+
+    check = snapcheck.check_snapshots(open_store(db), "g")
+
+    assert [s.seq for s in open_store(db).snapshots("g")] == [7, 9]
+    assert check == snapcheck.SnapshotCheck(checked=2)
+    assert _mn(db, "verify", "g").endswith("  - snapshots: 2 checked against the log, all match\n")
 
 
 @pytest.mark.parametrize("edit, differs", [

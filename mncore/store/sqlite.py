@@ -88,7 +88,7 @@ class SqliteStore:
 
     @staticmethod
     def _create_snapshots(conn: sqlite3.Connection) -> None:
-        # folded states cached along a log (game.current); mn verify never reads them
+        # folded states cached along a log (game.current); mn verify checks them, never folds from them
         conn.execute("create table if not exists snapshots (game_id text, seq integer, head_hash text, "
                      "engine text, draw_head text, batches integer, ledger text, state blob, "
                      "digest text, primary key (game_id, seq))")
