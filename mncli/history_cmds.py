@@ -9,8 +9,9 @@ import click
 
 from mncli.common import (as_option, check_output, db_file, emit_json, json_option, open_store, side_arg,
                           to_builtins, write_output)
-from mncore import game
-from mncore.errors import DataError, IntegrityFailure, StoreError
+from mncore import game, snapcheck
+from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
+from mncore.snapcheck import Mismatch, SnapshotCheck
 from mncore.verify import Report
 
 
@@ -49,17 +50,24 @@ def import_cmd(ctx: click.Context, file: str, game_id: str | None) -> None:
 @click.argument("target", metavar="GAME|FILE")
 @click.option("--head", "held", default=None, metavar="HASH",
               help="A head hash you kept (from a report, receipt or earlier export): the log must hold it.")
+@click.option("--drop-bad-snapshots", "drop", is_flag=True,
+              help="Delete the cached snapshots of GAME that do not match its log (still exit 4).")
 @json_option
 @click.pass_context
-def verify(ctx: click.Context, target: str, held: str | None, as_json: bool) -> None:
+def verify(ctx: click.Context, target: str, held: str | None, drop: bool, as_json: bool) -> None:
     """Check the hash chain, replay the log and decide every command again; exit 4 if anything fails.
 
     Once the secret is revealed (mn reveal), every random outcome is recomputed too. The log is
     held to the head hash recorded beside it (the database's record, or the export's header) and
     to any --head you kept, so that a log cut short or rewritten is caught.
-    FILE may be an export or a dispute bundle (mn dispute).
+    FILE may be an export or a dispute bundle (mn dispute). Of a stored GAME whose log verifies,
+    each cached snapshot the service would read is checked against one replay of the log: one that
+    differs (a forged database) fails, with exit 4.
     """
+    snaps: SnapshotCheck | None = None
     if os.path.exists(target) and not _is_db_game(ctx, target):
+        if drop:
+            raise InvalidCommand(f"--drop-bad-snapshots: {target} is a file; only a stored game has snapshots")
         data = _read(target)
         from mncli.audit_cmds import verify_bundle_file
         if verify_bundle_file(ctx, data, target, as_json, held):  # a dispute bundle (docs/disputes.md)
@@ -67,13 +75,18 @@ def verify(ctx: click.Context, target: str, held: str | None, as_json: bool) -> 
         report = game.verify_export(data, target, held)
         where = target
     else:
-        report = game.verify_game(open_store(ctx), target, held)
+        store = open_store(ctx)
+        report = game.verify_game(store, target, held)
         where = f"game {target}"
+        snaps = snapcheck.check_snapshots(store, target) if report.ok else None
+        if snaps is not None and drop:
+            snapcheck.drop_mismatched(store, target, snaps)
+    ok = report.ok and (snaps is None or snaps.ok)
     if as_json:
-        emit_json(to_builtins(report))
+        emit_json({**to_builtins(report), "ok": ok, "snapshots": None if snaps is None else to_builtins(snaps)})
     else:
-        _print(report, where)
-    if not report.ok:
+        _print(report, where, snaps)
+    if not ok:
         ctx.exit(IntegrityFailure.exit_code)
 
 
@@ -103,13 +116,39 @@ def _is_db_game(ctx: click.Context, target: str) -> bool:
         return False
 
 
-def _print(report: Report, where: str) -> None:
-    if report.ok:
-        click.echo(f"{where}: verified, {report.events} events")
-        for line in report.proven:
-            click.echo(f"  - {line}")
-    else:
+def _print(report: Report, where: str, snaps: SnapshotCheck | None) -> None:
+    if not report.ok:
         click.echo(f"{where}: FAILED at event {report.first_bad}: {report.reason}", err=True)
+        return
+    click.echo(f"{where}: verified, {report.events} events")
+    for line in report.proven:
+        click.echo(f"  - {line}")
+    if snaps is not None:
+        click.echo(f"  - snapshots: {_snapshots_line(snaps)}")
+        for m in snaps.mismatched:
+            click.echo(f"{where}: FAILED: {_mismatch_line(where, m, m.seq in snaps.dropped)}", err=True)
+
+
+def _snapshots_line(snaps: SnapshotCheck) -> str:
+    """How many cached snapshots were checked and how they stand, or none."""
+    bad = len(snaps.mismatched)
+    parts = [] if not snaps.checked else [
+        f"{snaps.checked} checked against the log, " + (f"{bad} do not match" if bad else "all match")]
+    if snaps.other_engine:
+        parts.append(f"{snaps.other_engine} of another engine version ignored")
+    if snaps.unusable:
+        parts.append(f"{snaps.unusable} damaged or left behind by the log ignored")
+    return "; ".join(parts) or "none"
+
+
+def _mismatch_line(where: str, m: Mismatch, dropped: bool) -> str:
+    # the log verifies: only the cache lies, and the commands that read the present trust it
+    fix = ("it was deleted: commands now fold the log instead" if dropped
+           else f"`mn verify {where.removeprefix('game ')} --drop-bad-snapshots` deletes it")
+    return (f"the snapshot at event {m.seq} does not match the log ({', '.join(m.differs)} "
+            f"{'differs' if len(m.differs) == 1 else 'differ'}): the database was edited; mn status, "
+            "show, options and orders read the game from it, so they would show and decide on that "
+            f"forged state, while the log itself verifies; {fix}")
 
 
 def _read(path: str) -> bytes:

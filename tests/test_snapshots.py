@@ -1,18 +1,20 @@
-"""Snapshots: a cache of the folded state along a log, never trusted over the log, never verified from
-(over both stores)."""
+"""Snapshots: a cache of the folded state along a log, never trusted over the log, never verified from,
+checked against it by mn verify (over both stores)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from msgspec.structs import replace
 
 from golden import GAMES, play, without_clock
 from mncli.cli import main
-from mncore import game, trust
+from mncore import game, snapcheck, trust
 from mncore.store import is_postgres, open_store
 
 CONDITIONS = sorted(GAMES)
@@ -79,6 +81,7 @@ def test_a_golden_game_played_with_snapshots_every_few_events_is_the_game_played
     assert fast.state == with_.state == without.state
     assert (fast.head, fast.draw_head, fast.batches) == (with_.head, with_.draw_head, game._batches(with_))
     assert fast.ledger == trust.ledger_of(with_.ruleset, with_.rows)
+    assert snapcheck.check_snapshots(store, "g") == snapcheck.SnapshotCheck(checked=2)
     for upto in (1, 8, 100, 333):
         assert game.current(store, "g", upto).state == game.load(store, "g", upto).state
 
@@ -105,24 +108,184 @@ def test_a_corrupted_or_mismatched_snapshot_is_ignored_and_commands_answer_from_
 
 
 @pytest.mark.slow
-def test_verify_never_reads_snapshots(new_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """A snapshot of another state (well formed, its digest made anew) changes what status says,
-    which trusts the cache, but never what mn verify says: verify folds the log alone."""
+def test_a_golden_games_snapshots_all_match_and_a_forged_one_fails_verify(
+        new_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """mn verify never folds from a snapshot but checks each against its replay: a golden game's
+    all match; one of another state (well formed, its digest made anew) fails it, naming its seq,
+    while mn status, which trusts the cache, shows that state."""
     db = new_db("g")
-    loaded = _played(db, 50, monkeypatch)
+    _played(db, 50, monkeypatch)
     before = _mn(db, "verify", "g")
     store = open_store(db)
     seq = store.last_snapshot_seq("g")
-    early = game.current(store, "g", 3)
-    snap = store.latest_snapshot("g", None, game.engine_of(loaded.ruleset))
-    assert snap is not None and snap.seq == seq
+    assert before.endswith("  - snapshots: 2 checked against the log, all match\n")
+    assert "every random outcome recomputes" in before
     status = _mn(db, "status", "g")
-    forged = replace(snap, state=loaded.ruleset.encode_state(early.state))
-    store.put_snapshot("g", replace(forged, digest=game._digest(forged)))
+    _forge(db, seq, 3)
 
     assert _mn(db, "status", "g") != status
-    assert _mn(db, "verify", "g") == before
-    assert "every random outcome recomputes" in before
+    result = _run(db, "verify", "g")
+    assert (result.exit_code, result.stdout) == (4, before.replace("2 checked against the log, all match",
+                                                                   "2 checked against the log, 1 do not match"))
+    assert result.stderr.startswith(f"game g: FAILED: the snapshot at event {seq} does not match the log "
+                                    "(state differs)")
+
+
+def _run(db: str, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--db", db, *args])
+
+
+def _forge(db: str, seq: int, at: int) -> None:
+    """Write the state at event `at` into the snapshot at `seq`, its digest made anew, as one who
+    can write the database would."""
+    store = open_store(db)
+    snap = next(s for s in store.snapshots("g") if s.seq == seq)
+    cur = game.current(store, "g", at)
+    forged = replace(snap, state=cur.ruleset.encode_state(cur.state))
+    store.put_snapshot("g", replace(forged, digest=game._digest(forged)))
+
+
+def _toy(db: str, monkeypatch: pytest.MonkeyPatch, every: int = 1) -> None:
+    """A toy game g of 7 events whose two last appends each wrote a snapshot (at 5 and 7)."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", str(every))
+    _mn(db, "new", "--ruleset", "toy", "--empire", "red", "--empire", "blue", "--player", "red=Ann",
+        "--player", "blue=Ben", "--seed", "toy", "--id", "g")
+    _mn(db, "order", "g", "--as", "red", "muster ford")
+    _mn(db, "order", "g", "--as", "blue", "muster ford")
+
+
+_VERIFIED = """game g: verified, 7 events
+  - the hash chain of all 7 events is intact, log format v2 covering whole rows (head {head})
+  - it holds the head hash given by the database's head record
+  - the whole log replays under the ruleset it was created with
+  - 2 commands decided again give exactly the stored events, each given by the side its row names
+  - 2 hidden fields are hashed as salted commitments, each opened by its salt
+  - 1 commands that drew at random cannot be checked until the secret is revealed (mn reveal)
+"""
+
+
+def _verified(db: str) -> str:
+    """What mn verify says of the toy game g's log (its head hash depends on the clock)."""
+    return _VERIFIED.format(head=open_store(db).head("g")[1][:16])
+
+
+_FORGED = ("game g: FAILED: the snapshot at event 7 does not match the log (state differs): the database was "
+           "edited; mn status, show, options and orders read the game from it, so they would show and "
+           "decide on that forged state, while the log itself verifies; ")
+
+
+def test_an_honest_games_snapshots_all_match_the_log(new_db: Callable[[str], str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """mn verify GAME replays the log once and finds each snapshot's state, ledger, draw head and
+    batches at its seq; with no snapshot it says none."""
+    db = new_db("g")
+    _toy(db, monkeypatch)
+    assert [s.seq for s in open_store(db).snapshots("g")] == [5, 7]
+
+    result = _run(db, "verify", "g")
+
+    assert (result.exit_code, result.stdout) == (0, _verified(db) + "  - snapshots: 2 checked against the log, all match\n")
+    _sql(db, "delete from snapshots")
+    assert _mn(db, "verify", "g") == _verified(db) + "  - snapshots: none\n"
+
+
+def test_a_forged_snapshot_with_a_good_digest_fails_verify_naming_its_seq_while_status_shows_it(
+        new_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11: a snapshot is never trusted over the log. One whose digest holds but whose state is
+    not the log's is what mn status shows (its limit: docs/security.md), and mn verify fails on it
+    (exit 4) naming its seq and what differs; --drop-bad-snapshots deletes it."""
+    db = new_db("g")
+    _toy(db, monkeypatch)
+    honest = _mn(db, "status", "g")
+    _forge(db, 7, 5)
+
+    forged_status = _mn(db, "status", "g")
+    result = _run(db, "verify", "g")
+    as_json = _run(db, "verify", "g", "--json")
+
+    assert "clash phase" in honest and "muster phase" in forged_status
+    assert (result.exit_code, result.stdout) == (4, _verified(db) + "  - snapshots: 2 checked against the log, 1 do not match\n")
+    assert result.stderr == _FORGED + "`mn verify g --drop-bad-snapshots` deletes it\n"
+    doc = json.loads(as_json.stdout)
+    assert (as_json.exit_code, doc["ok"], doc["first_bad"], doc["snapshots"]) == (4, False, None, {
+        "checked": 2, "other_engine": 0, "unusable": 0, "mismatched": [{"seq": 7, "differs": ["state"]}],
+        "dropped": []})
+
+    dropped = _run(db, "verify", "g", "--drop-bad-snapshots")
+    assert (dropped.exit_code, dropped.stderr) == (4, _FORGED + "it was deleted: commands now fold the log instead\n")
+    assert _mn(db, "status", "g") == honest
+    assert _mn(db, "verify", "g") == _verified(db) + "  - snapshots: 1 checked against the log, all match\n"
+
+
+def test_snapshots_after_an_undo_match_the_log_folded_without_the_event_taken_back(
+        new_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """K1: an event taken back is left out of the state a snapshot caches; verify's replay, which
+    streams every event, folds such a log again from the start, as game.current does."""
+    db = new_db("g")
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "1")
+    _mn(db, "new", "--ruleset", "toy", "--empire", "red", "--empire", "blue", "--player", "red=Ann",
+        "--player", "blue=Ben", "--seed", "toy", "--id", "g")
+    _mn(db, "order", "g", "--as", "red", "muster ford")
+    _mn(db, "undo", "g", "--as", "red")
+    _mn(db, "order", "g", "--as", "red", "muster ford")
+    _mn(db, "order", "g", "--as", "blue", "muster ford")
+
+    check = snapcheck.check_snapshots(open_store(db), "g")
+
+    assert [s.seq for s in open_store(db).snapshots("g")] == [7, 9]
+    assert check == snapcheck.SnapshotCheck(checked=2)
+    assert _mn(db, "verify", "g").endswith("  - snapshots: 2 checked against the log, all match\n")
+
+
+@pytest.mark.parametrize("edit, differs", [
+    ("update snapshots set batches = batches + 1 where seq = 7", ["batches"]),
+    ("update snapshots set draw_head = 'ab' || substr(draw_head, 3) where seq = 7", ["draw head"]),
+    ("update snapshots set ledger = '{\"pbem\":true}' where seq = 7", ["ledger"]),
+])
+def test_each_part_of_a_snapshot_is_held_to_the_log(new_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch,
+                                                    edit: str, differs: list[str]) -> None:
+    """Ledger, draw head and batches are checked as the state is: an edit with its digest made anew
+    is named."""
+    db = new_db("g")
+    _toy(db, monkeypatch)
+    _sql(db, edit)
+    store = open_store(db)
+    snap = next(s for s in store.snapshots("g") if s.seq == 7)
+    store.put_snapshot("g", replace(snap, digest=game._digest(snap)))
+
+    check = snapcheck.check_snapshots(open_store(db), "g")
+
+    assert (check.checked, check.mismatched) == (2, [snapcheck.Mismatch(seq=7, differs=differs)])
+
+
+def test_a_snapshot_of_another_engine_or_a_damaged_one_is_ignored_not_failed(
+        new_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot the service would never read (another engine version's, or a digest that does not
+    hold) is counted as ignored: the log and the snapshots it would read still verify (exit 0)."""
+    db = new_db("g")
+    _toy(db, monkeypatch)
+    _sql(db, "update snapshots set engine = 'mncore 0.0.0; elsewhere@1' where seq = 5")
+    _sql(db, "update snapshots set batches = batches + 1 where seq = 7")
+
+    result = _run(db, "verify", "g")
+
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == _verified(db) + ("  - snapshots: 1 of another engine version ignored; "
+                                         "1 damaged or left behind by the log ignored\n")
+
+
+def test_drop_bad_snapshots_of_an_export_file_is_bad_input(new_db: Callable[[str], str], tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """An export has no snapshots: the option is refused (exit 2), nothing checked."""
+    db = new_db("g")
+    _toy(db, monkeypatch)
+    path = tmp_path / "g.jsonl"
+    _mn(db, "export", "g", "-o", str(path))
+
+    result = _run(db, "verify", str(path), "--drop-bad-snapshots")
+
+    assert (result.exit_code, result.stderr) == (2, f"Error: --drop-bad-snapshots: {path} is a file; only a "
+                                                    "stored game has snapshots\n")
 
 
 def test_rewriting_a_log_drops_its_snapshots(new_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:

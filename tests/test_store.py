@@ -255,6 +255,25 @@ def test_snapshots_keep_the_two_latest_and_only_while_the_log_still_holds_their_
     assert store.last_snapshot_seq("g") == 0 and store.head("g") == (3, rows[2].hash)
 
 
+def test_a_games_snapshots_are_listed_whatever_their_engine_or_head_and_one_can_be_dropped(
+        new_db: Callable[[str], str]) -> None:
+    """snapshots() lists every snapshot kept of a game, by seq (mn verify checks them against the
+    log); drop_snapshot deletes one, and no other game's."""
+    store = open_store(new_db("a"), create=True)
+    assert store.snapshots("g") == []  # no snapshots table yet: nothing, not an error
+    rows = store.create_game("g", "t", "00", _rows(5))
+    store.create_game("h", "t", "00", _rows(5))
+    store.put_snapshot("h", _snap(4, "hh"))
+    store.put_snapshot("g", _snap(5, "not the row's hash"))
+    store.put_snapshot("g", _snap(3, rows[2].hash, "another engine"))
+
+    assert store.snapshots("g") == [_snap(3, rows[2].hash, "another engine"), _snap(5, "not the row's hash")]
+    store.drop_snapshot("g", 5)
+    store.drop_snapshot("g", 99)
+    assert store.snapshots("g") == [_snap(3, rows[2].hash, "another engine")]
+    assert store.snapshots("h") == [_snap(4, "hh")]
+
+
 def test_a_rewrite_from_a_head_that_moved_on_is_a_conflict(new_db: Callable[[str], str]) -> None:
     """mn upgrade's rewrite holds to the head it read, like an append."""
     store = open_store(new_db("a"), create=True)

@@ -102,6 +102,9 @@ class Store(Protocol):
         row's at its seq, or None."""
     def last_snapshot_seq(self, game_id: str) -> int:
         """The seq of the game's last snapshot (0: none)."""
+    def snapshots(self, game_id: str) -> list[Snapshot]:
+        """Every snapshot the store keeps of a game, by seq, whatever its engine or head (mn verify
+        checks them against the log); a row that does not read as a snapshot is left out."""
 
     # writes
     def create_game(self, game_id: str, created_at: str, secret: str | None,
@@ -120,6 +123,8 @@ class Store(Protocol):
         """Replace a game's whole log atomically (mn upgrade); Conflict if it moved from expected."""
     def put_snapshot(self, game_id: str, snap: Snapshot) -> None:
         """Cache a fold (replacing one at the same seq), keeping only the game's two latest."""
+    def drop_snapshot(self, game_id: str, seq: int) -> None:
+        """Delete the game's snapshot at seq, if there is one (a forged one: mn verify)."""
     def bulk(self) -> AbstractContextManager[None]:
         """Many writes as one transaction (self-play, the demo): durable together at the end, none if
         the block raises; each write inside undone alone if it fails."""
@@ -165,6 +170,10 @@ def latest_snapshot_sql(mark: str) -> str:
             "from snapshots s join events e on e.game_id = s.game_id and e.seq = s.seq "
             f"and e.hash = s.head_hash where s.game_id = {mark} and s.seq <= {mark} and s.engine = {mark} "
             "order by s.seq desc limit 1")
+
+
+SNAPSHOTS_SQL = ("select seq, head_hash, engine, draw_head, batches, ledger, state, digest from snapshots "
+                 "where game_id = {mark} order by seq")
 
 
 def snapshot_of(r: Sequence[object]) -> Snapshot | None:

@@ -13,8 +13,8 @@ import msgspec
 
 from mncore.chain import CURRENT, GENESIS_HASH
 from mncore.errors import Conflict, MareNostrumError, StoreError
-from mncore.store.base import (GameRow, NewRow, Row, Snapshot, chained, decode_salts, encode_salts,
-                               latest_snapshot_sql, snapshot_of, unknown_game)
+from mncore.store.base import (SNAPSHOTS_SQL, GameRow, NewRow, Row, Snapshot, chained, decode_salts,
+                               encode_salts, latest_snapshot_sql, snapshot_of, unknown_game)
 
 if TYPE_CHECKING:
     import psycopg
@@ -172,6 +172,10 @@ class PostgresStore:
         rows = self._query("select max(seq) from snapshots where game_id = %s", [game_id])
         return int(rows[0][0] or 0)
 
+    def snapshots(self, game_id: str) -> list[Snapshot]:
+        found = (snapshot_of(r) for r in self._query(SNAPSHOTS_SQL.format(mark="%s"), [game_id]))
+        return [s for s in found if s is not None]
+
     # --- writes --------------------------------------------------------------------------------
 
     def create_game(self, game_id: str, created_at: str, secret: str | None,
@@ -235,6 +239,10 @@ class PostgresStore:
                  snap.state, snap.digest])
             conn.execute("delete from snapshots where game_id = %s and seq not in (select seq from snapshots "
                          "where game_id = %s order by seq desc limit 2)", [game_id, game_id])
+
+    def drop_snapshot(self, game_id: str, seq: int) -> None:
+        with self._write() as conn:
+            conn.execute("delete from snapshots where game_id = %s and seq = %s", [game_id, seq])
 
     @staticmethod
     def _head_in(conn: psycopg.Connection[Any], game_id: str) -> tuple[int, str]:

@@ -14,8 +14,8 @@ import msgspec
 
 from mncore.chain import CURRENT, GENESIS_HASH
 from mncore.errors import Conflict, StoreError
-from mncore.store.base import (GameRow, NewRow, Row, Snapshot, chained, decode_salts, encode_salts,
-                               latest_snapshot_sql, snapshot_of, unknown_game)
+from mncore.store.base import (SNAPSHOTS_SQL, GameRow, NewRow, Row, Snapshot, chained, decode_salts,
+                               encode_salts, latest_snapshot_sql, snapshot_of, unknown_game)
 
 
 class SqliteStore:
@@ -88,7 +88,7 @@ class SqliteStore:
 
     @staticmethod
     def _create_snapshots(conn: sqlite3.Connection) -> None:
-        # folded states cached along a log (game.current); mn verify never reads them
+        # folded states cached along a log (game.current); mn verify checks them, never folds from them
         conn.execute("create table if not exists snapshots (game_id text, seq integer, head_hash text, "
                      "engine text, draw_head text, batches integer, ledger text, state blob, "
                      "digest text, primary key (game_id, seq))")
@@ -225,6 +225,13 @@ class SqliteStore:
         rows = self._query("select max(seq) from snapshots where game_id = ?", [game_id])
         return int(rows[0][0] or 0)
 
+    def snapshots(self, game_id: str) -> list[Snapshot]:
+        """Every snapshot kept of the game, by seq (a row that does not read as one left out)."""
+        if "snapshots" not in self._tables():
+            return []
+        found = (snapshot_of(tuple(r)) for r in self._query(SNAPSHOTS_SQL.format(mark="?"), [game_id]))
+        return [s for s in found if s is not None]
+
     # --- writes --------------------------------------------------------------------------------
 
     def create_game(self, game_id: str, created_at: str, secret: str | None,
@@ -329,6 +336,13 @@ class SqliteStore:
                           snap.ledger, snap.state, snap.digest])
             conn.execute("delete from snapshots where game_id = ? and seq not in (select seq from "
                          "snapshots where game_id = ? order by seq desc limit 2)", [game_id, game_id])
+
+    def drop_snapshot(self, game_id: str, seq: int) -> None:
+        """Delete the game's snapshot at seq, if there is one."""
+        if "snapshots" not in self._tables():
+            return
+        with self._write() as conn:
+            conn.execute("delete from snapshots where game_id = ? and seq = ?", [game_id, seq])
 
     def _put_rows(self, conn: sqlite3.Connection, game_id: str, rows: Sequence[Row]) -> None:
         self._put_events(conn, game_id, rows)
