@@ -11,6 +11,8 @@ import msgspec
 from msgspec.structs import replace
 
 from mncore.dice import Rng
+from mncore import explaining
+from mncore.explaining import Explanation
 from mncore.rulebook import Cited
 from mncore.errors import InvalidCommand
 from mncore.rulesets.classic import commands as cm, events as ev
@@ -120,22 +122,6 @@ def conceal(state: State, viewer: str, rng: Rng) -> State:
 
 # --- explanations --------------------------------------------------------------------------------
 
-class Explanation(msgspec.Struct, frozen=True, kw_only=True):
-    """Why event `seq` happened (mn explain), in the fields every ruleset gives: its cause, the rules
-    and rulings it applies, its figures."""
-
-    seq: int
-    type: str
-    text: str
-    actor: str  # who gave the order of its batch: a civilisation or "host"
-    batch: int  # seq of the batch's first event
-    command: str  # that order's line, "(hidden)" where the viewer may not read it, or the host's command
-    direct: bool  # the order's own event, rather than one that followed by itself
-    sections: list[Cited] = []
-    rulings: list[Cited] = []
-    details: list[str] = []
-
-
 def explain(rows: Sequence[Row], seq: int, viewer: str | None) -> Explanation:
     from mncore.rulesets.classic.book import RULEBOOK
     from mncore.rulesets.classic.text import describe, format_order
@@ -199,21 +185,8 @@ def _rules(event: ev.AnyEvent) -> list[str]:
 def render_explanation(x: Explanation) -> str:
     """The explanation as text for mn explain, laid out as every ruleset's."""
     from mncore.rulesets.classic.text import n
-    how = "the order's own event" if x.direct else "followed by itself from that order"
-    who = n(x.actor) if x.actor != "host" else "the host"
-    lines = [f"Event {x.seq} ({x.type}): {x.text}",
-             f"Caused by: {who}: '{x.command}' (batch starting at event {x.batch}); {how}."]
-    if x.sections:
-        lines.append("Rules applied:")
-        lines += [f"  {c.id:<18} {c.title}" for c in x.sections]
-    if x.rulings:
-        lines.append("Rulings applied:")
-        lines += [f"  {c.id:<18} {c.title} (the whole ruling: mn rules --ruleset classic {c.id})"
-                  for c in x.rulings]
-    if x.details:
-        lines.append("Details:")
-        lines += [f"  {d}" for d in x.details]
-    return "\n".join(lines)
+    return explaining.render(x, n(x.actor) if x.actor != "host" else "the host",
+                             lambda c: f"{c.title} (the whole ruling: mn rules --ruleset classic {c.id})")
 
 
 # --- differences ---------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from mncore.rulesets.empires.ids import Empire, Track
 from mncore.rulesets.empires.projections import track_composition
 from mncore.rulesets.empires.rules import tactics, trade
 from mncore.rulesets.empires.rules.battle import forced_losses
+from mncore import explaining
+from mncore.explaining import Explanation
 from mncore.rulebook import Cited
 from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.state import (FixedBarbarianDice, FixedDice, FixedLegendary, FixedTile, GameState, Loss,
@@ -27,21 +29,6 @@ from mncore.rulesets.empires.text import describe, format_order, redact_event, t
 _REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|(?:setup|atlas)\.[a-z0-9][a-z0-9-]*|\d+\.\d+(?:\.\d+)?)\b")
 # where a battle modifier or extra die comes from, when its source is not a tile of 10 or 11
 _SOURCE_SECTIONS = {"fortress": "4.2", "myrmidons": "10.achilles", "siege-vessels": "lc.5.3.siege-vessels"}
-
-
-class Explanation(msgspec.Struct, frozen=True, kw_only=True):
-    """Why event `seq` happened (mn explain): its cause, the rules it applies, its figures."""
-
-    seq: int
-    type: str
-    text: str
-    actor: str  # who gave the order of its batch: an empire or "host"
-    batch: int  # seq of the batch's first event
-    command: str  # the order line (or the host's command) that caused the batch
-    direct: bool  # the order's own event, rather than one that followed by itself (flow)
-    sections: list[Cited]
-    rulings: list[Cited]
-    details: list[str]
 
 
 def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Explanation:
@@ -296,17 +283,4 @@ def _ruling_line(c: Cited) -> str:
 
 def render(x: Explanation) -> str:
     """The explanation as text for mn explain."""
-    how = "the order's own event" if x.direct else "followed by itself from that order"
-    who = title(x.actor) if x.actor != "host" else "the host"
-    lines = [f"Event {x.seq} ({x.type}): {x.text}",
-             f"Caused by: {who}: '{x.command}' (batch starting at event {x.batch}); {how}."]
-    if x.sections:
-        lines.append("Rules applied:")
-        lines += [f"  {c.id:<18} {c.title}" for c in x.sections]
-    if x.rulings:
-        lines.append("Rulings applied:")
-        lines += [f"  {c.id:<18} {_ruling_line(c)}" for c in x.rulings]
-    if x.details:
-        lines.append("Details:")
-        lines += [f"  {d}" for d in x.details]
-    return "\n".join(lines)
+    return explaining.render(x, title(x.actor) if x.actor != "host" else "the host", _ruling_line)
