@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 import sys
-from typing import Any
 
 import click
 
 from mncli.common import (as_option, check_output, emit_json, json_option, open_store, side_arg, to_builtins,
                           with_audits, write_output)
-from mncore import game, redaction
-from mncore.dice import Rng, new_secret, seeded_secret
+from mncore import checking, game, redaction
+from mncore.dice import new_secret, seeded_secret
 from mncore.dispute import is_bundle, make_bundle, verify_bundle
 from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
 from mncore.names import resolve_side_in_game
-from mncore.pbem import decide_lines
-from mncore.protocol import Conceals, Ruleset
+from mncore.protocol import Ruleset
 from mncore.store import Store
 
 
@@ -93,78 +90,30 @@ def check(ctx: click.Context, game_id: str, order_lines: tuple[str, ...], as_emp
     draws) shown are only an example.
     """
     loaded = game.current(open_store(ctx), game_id)
-    ruleset = loaded.ruleset
-    empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
-    if len(order_lines) > 1:
-        _check_batch(ctx, loaded, empire, order_lines, as_json)
-        return
-    order = ruleset.parse_order(order_lines[0], loaded.state, empire)
-    # a throw-away secret: the real draws depend on the game's secret, never shown here
-    rng = Rng(new_secret(), loaded.head[1])
-    state = _as_known(loaded, empire)
-    opened = loaded.meta.secret is not None
+    empire = resolve_side_in_game(loaded.ruleset, loaded.state, as_empire)
+    orders = checking.written(loaded, empire, order_lines)
+    key = "order" if len(orders) == 1 else "orders"
     try:
-        events, _ = ruleset.decide(state, order, rng)
+        checked = checking.check_orders(loaded, empire, order_lines)
     except RuleViolation as err:
         if as_json:
-            emit_json({"accepted": False, "order": ruleset.format_order(order), "section": err.section,
-                       "reason": err.reason})
+            emit_json({"accepted": False, key: orders[0] if len(orders) == 1 else list(orders),
+                       "section": err.section, "reason": err.reason})
             ctx.exit(err.exit_code)
         raise
-    random = rng.counter > 0
     if as_json:
-        emit_json({"accepted": True, "order": ruleset.format_order(order), "random_example": random,
-                   "events": [{"type": type(e).__name__,
-                               "event": redaction.event_doc(ruleset, e, empire, opened),
-                               "text": redaction.describe(ruleset, e, empire, opened)}
-                              for e in events]})
+        emit_json({"accepted": True, key: orders[0] if len(orders) == 1 else list(orders),
+                   "random_example": checked.random_example,
+                   "events": [{"type": e.type, "event": e.event, "text": e.text} for e in checked.events]})
         return
-    click.echo(f"Accepted: '{ruleset.format_order(order)}' would cause {len(events)} event(s):")
-    for e in events:
-        click.echo(f"  {redaction.describe(ruleset, e, empire, opened)}")
-    if random:
+    what = f"'{orders[0]}'" if len(orders) == 1 else f"the {len(orders)} orders, as one batch,"
+    click.echo(f"Accepted: {what} would cause {len(checked.events)} event(s):")
+    for e in checked.events:
+        click.echo(f"  {e.text}")
+    if checked.random_example:
+        given = "order is" if len(orders) == 1 else "orders are"
         click.echo("Random outcomes above are only an example: the real ones come from the game's "
-                   "secret when the order is given.")
-
-
-def _as_known(loaded: game.Current, empire: str) -> Any:
-    """The state to decide on: with stand-ins for what the side may not know, drawn from public facts
-    only, so that two games differing only in hidden facts answer alike."""
-    ruleset = loaded.ruleset
-    if isinstance(ruleset, Conceals) and loaded.meta.secret is None:
-        public = Rng(hashlib.sha256(b"mn check|" + loaded.head[1].encode()).digest(), empire)
-        return ruleset.conceal(loaded.state, empire, public)
-    return loaded.state
-
-
-def _check_batch(ctx: click.Context, loaded: game.Current, empire: str, lines: tuple[str, ...],
-                 as_json: bool) -> None:
-    """mn check with several orders: the batch as mn order would decide it, or its first refusal."""
-    ruleset = loaded.ruleset
-    rng = Rng(new_secret(), loaded.head[1])  # a throw-away secret, as for one order
-    opened = loaded.meta.secret is not None
-    try:
-        events, _ = decide_lines(ruleset, _as_known(loaded, empire), empire, lines, rng, queue_ok=True)
-    except RuleViolation as err:
-        if as_json:
-            emit_json({"accepted": False, "orders": list(lines), "section": err.section,
-                       "reason": err.reason})
-            ctx.exit(err.exit_code)
-        raise
-    random = rng.counter > 0
-    if as_json:
-        emit_json({"accepted": True, "orders": list(lines), "random_example": random,
-                   "events": [{"type": type(e).__name__,
-                               "event": redaction.event_doc(ruleset, e, empire, opened),
-                               "text": redaction.describe(ruleset, e, empire, opened)}
-                              for e in events]})
-        return
-    click.echo(f"Accepted: the {len(lines)} orders, as one batch, would cause {len(events)} event(s):")
-    for e in events:
-        click.echo(f"  {redaction.describe(ruleset, e, empire, opened)}")
-    if random:
-        click.echo("Random outcomes above are only an example: the real ones come from the game's "
-                   "secret when the orders are given.")
+                   f"secret when the {given} given.")
 
 
 # --- mn diff -------------------------------------------------------------------------------------

@@ -30,10 +30,16 @@ class Hidden(msgspec.Struct, frozen=True, kw_only=True):
     `field` is its root and JSON path: "payload/offer", "payload/display/3/tile", "command/tokens".
     The log's hash covers its salted commitment (chain.py); outputs made for a side not in
     `visible_to` carry the commitment only. An empty `visible_to`: nobody yet (the host only).
+
+    `revealed`: the field turns face up a fact hidden until this event (the offers flipped at
+    once). Once recorded it is public and nothing commits it; in the events an order not given
+    would cause (`mn check`) it is withheld from the sides not in `visible_to`, who may not know
+    yet what it would show.
     """
 
     field: str
     visible_to: tuple[str, ...] = ()
+    revealed: bool = False
 
 
 class Option(msgspec.Struct, frozen=True, kw_only=True):
@@ -136,7 +142,8 @@ class Ruleset(Protocol):
     def redact(self, event: Any, viewer: str | None) -> Any:
         """The event as viewer may see it (None: the host, who sees everything)."""
     def hidden(self, event: Any) -> list[Hidden]:
-        """The fields of an event's payload hidden from some sides when it is recorded (payload/...)."""
+        """The fields of an event's payload hidden from some sides (payload/...): when it is recorded,
+        and, marked `revealed`, in a hypothetical order's events only."""
     def hidden_command(self, command: Any) -> list[Hidden]:
         """The fields of a command hidden from some sides (command/...): an offer's tokens."""
     def view(self, state: Any, viewer: str | None) -> dict[str, Any]: ...

@@ -41,8 +41,9 @@ class SideRow(msgspec.Struct, frozen=True, kw_only=True):
 # --- what is hidden, and the salts that commit it ---------------------------------------------------
 
 def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
-    """The hidden fields of an event (payload/...) and of the command on its row (command/...)."""
-    out = list(ruleset.hidden(event))
+    """The hidden fields of a recorded event (payload/...) and of the command on its row (command/...):
+    what the log commits. A field an event turns face up is public once recorded."""
+    out = recorded(ruleset, event)
     if isinstance(event, StandingOrdersSet):
         out.append(Hidden(field="payload/orders", visible_to=(event.side,)))  # a side's plans are its own
     elif isinstance(event, OrdersQueued):  # so are its queued orders, and why they were dropped (K9)
@@ -56,6 +57,11 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
     elif command is not None:
         out += ruleset.hidden_command(command)
     return out
+
+
+def recorded(ruleset: Ruleset, event: Any) -> list[Hidden]:
+    """The hidden fields of an event's payload once it is in the log (not those it turns face up)."""
+    return [h for h in ruleset.hidden(event) if not h.revealed]
 
 
 def row_hidden(ruleset: Ruleset, row: Row) -> list[Hidden]:
@@ -126,16 +132,84 @@ def rows_for(ruleset: Ruleset, rows: Sequence[Row], viewer: str | None, opened: 
 
 def event_doc(ruleset: Ruleset, event: Any, viewer: str | None, opened: bool,
               commitments: dict[str, str] | None = None) -> Any:
-    """The event's JSON as viewer may read it: hidden fields become their commitment, or
-    {"hidden": true} for an event not in the log (mn check)."""
+    """A recorded event's JSON as viewer may read it: hidden fields become their commitment (a
+    format-1 log, which has none: {"hidden": true})."""
+    return _doc(ruleset, event, _shut(recorded(ruleset, event), viewer, opened), commitments or {})
+
+
+def _shut(hidden: Sequence[Hidden], viewer: str | None, opened: bool) -> list[str]:
+    return [h.field for h in hidden if not may_see(h, viewer, opened)]
+
+
+def _doc(ruleset: Ruleset, event: Any, shut: Sequence[str], commitments: dict[str, str]) -> Any:
     doc = msgspec.json.decode(ruleset.encode_event(event))
-    for h in ruleset.hidden(event):
-        if may_see(h, viewer, opened):
-            continue
-        root, parts = split_field(h.field)
-        hex_ = (commitments or {}).get(h.field)
-        chain.set_path(doc, parts, {chain.COMMIT_KEY: hex_} if hex_ else dict(WITHHELD))
+    for field in shut:
+        hex_ = commitments.get(field)
+        chain.set_path(doc, split_field(field)[1], {chain.COMMIT_KEY: hex_} if hex_ else dict(WITHHELD))
     return doc
+
+
+# --- events an order not given would cause (mn check) ------------------------------------------------
+
+UNSHOWN = "what it would turn face up of others' hidden facts is not shown"
+
+
+class Hypothetical(msgspec.Struct, frozen=True, kw_only=True):
+    """One event a hypothetical order would cause, as the side asking may read it."""
+
+    type: str
+    event: Any  # its JSON, each field hidden from the side {"hidden": true}
+    text: str
+    withheld: tuple[str, ...] = ()  # the fields withheld (payload/...)
+
+
+def hypothetical(ruleset: Ruleset, events: Sequence[Any], viewer: str, opened: bool) -> list[Hypothetical]:
+    """Events an order not given would cause, as viewer may read them: besides the fields hidden once
+    recorded, what they would turn face up of facts viewer may not know now (the others' offers) is
+    withheld, so that the answer is the same whatever those facts are."""
+    out = []
+    for event in events:
+        hidden = ruleset.hidden(event)
+        shut = _shut(hidden, viewer, opened)
+        text = ruleset.describe(_without(ruleset, event, shut), viewer)
+        if any(h.revealed and h.field in shut for h in hidden):
+            text = f"{text.removesuffix('.')} ({UNSHOWN})" + ("." if text.endswith(".") else "")
+        out.append(Hypothetical(type=ruleset.event_type_of(event), event=_doc(ruleset, event, shut, {}),
+                                text=text, withheld=tuple(shut)))
+    return out
+
+
+def _without(ruleset: Ruleset, event: Any, shut: Sequence[str]) -> Any:
+    """The event with each shut field gone: an entry of a map left out, a field of the event emptied,
+    so that its sentence cannot say what it held."""
+    doc = msgspec.json.decode(ruleset.encode_event(event))
+    for field in shut:
+        parts = split_field(field)[1]
+        parent = chain.get_path(doc, parts[:-1])
+        if isinstance(parent, dict) and _is_entry(ruleset, doc, parts):
+            del parent[parts[-1]]
+        else:
+            chain.set_path(doc, parts, _empty(chain.get_path(doc, parts)))
+    return ruleset.decode_event(msgspec.json.encode(doc))
+
+
+def _is_entry(ruleset: Ruleset, doc: Any, parts: list[str]) -> bool:
+    """Whether the path's last part is a key of a map (may go) rather than a field (must stay)."""
+    trial = msgspec.json.decode(msgspec.json.encode(doc))
+    del chain.get_path(trial, parts[:-1])[parts[-1]]
+    try:
+        ruleset.decode_event(msgspec.json.encode(trial))
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return False
+    return True
+
+
+def _empty(value: Any) -> Any:
+    """The empty value of a JSON value's kind: what a withheld field reads as."""
+    for kind, empty in ((dict, {}), (list, []), (str, ""), (bool, False), (int, 0), (float, 0.0)):
+        if isinstance(value, kind):
+            return empty
+    return None
 
 
 def describe(ruleset: Ruleset, event: Any, viewer: str | None, opened: bool) -> str:

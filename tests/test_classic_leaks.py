@@ -18,7 +18,7 @@ from mncore.rulesets.classic.autoplay import play_stored
 from mncore.rulesets.classic.demo import STYLES, demo_command
 from mncore.rulesets.classic.seam import RULESET
 from mncore.store import Row, open_store
-from test_leaks import HEX, _candidate_hashes, _truncated_copy, mn
+from test_leaks import HEX, _candidate_hashes, _truncated_copy, mn, own_order
 
 TIME = re.compile(r"\d{4}-\d\d-\d\dT[0-9:.]+\+00:00")
 
@@ -54,6 +54,7 @@ def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
         "position": mn(db, "position", gid, "--as", viewer),
         "replay": mn(db, "replay", gid, "--to", str(max(1, last - 2)), "--as", viewer, "--json"),
         "check": mn(db, "check", gid, "--as", viewer, "done", "--json"),
+        "check own": mn(db, "check", gid, "--as", viewer, *own_order(db, gid, viewer), "--json"),
         "draw": mn(db, "draw", gid, "--as", viewer, "-o", "-"),
     }
     for seq in range(max(1, last - 6), last + 1):

@@ -91,6 +91,7 @@ def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
         "replay": mn(db, "replay", gid, "--to", str(max(1, last - 3)), "--as", viewer, "--json"),
         "diff": mn(db, "diff", gid, "--at", "2", "--as", viewer, "--json"),
         "check": mn(db, "check", gid, "--as", viewer, "done", "--json"),
+        "check own": mn(db, "check", gid, "--as", viewer, *own_order(db, gid, viewer), "--json"),
         "draw": mn(db, "draw", gid, "--as", viewer, "-o", "-"),
         "report": mn(db, "report", gid, "--as", viewer, "--no-record"),
         "report --format json": mn(db, "report", gid, "--as", viewer, "--no-record", "--format", "json"),
@@ -100,6 +101,17 @@ def _outputs(db: Path, gid: str, viewer: str, tmp: Path) -> dict[str, str]:
     mn(db, "dispute", gid, "--at", str(last), "-o", str(bundle), "--as", viewer)
     out["dispute"] = bundle.read_text()
     return out
+
+
+def own_order(db: Path, gid: str, viewer: str) -> list[str]:
+    """The first order line viewer may give now (its pending decision, an offer say), else `done`:
+    what `mn check` is asked in the leak search."""
+    for option in json.loads(mn(db, "options", gid, "--as", viewer, "--json")):
+        if option["order"]:
+            return [option["order"]]
+        if option["template"] and all(option["parts"].get(k) for k in re.findall(r"{(\w+)}", option["template"])):
+            return [option["template"].format(**{k: v[0] for k, v in option["parts"].items()})]
+    return ["done"]
 
 
 def _snippets(field: str, value: Any) -> list[str]:

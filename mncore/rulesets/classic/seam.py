@@ -189,6 +189,9 @@ class Classic:
                 return [Hidden(field="payload/cards", visible_to=(civ,))]  # face down (3.2.2)
             case ev.CardGiven(civ=civ, to=to, card=card) if card:
                 return [Hidden(field="payload/card", visible_to=(civ, to))]  # 3.2.6
+            case ev.OffersRevealed(offers=offers):
+                # turned face up together (3.2.2): before, in an order not given, each is its civ's
+                return [Hidden(field=f"payload/offers/{c}", visible_to=(c,), revealed=True) for c in offers]
             case ev.PositionLoaded(state=state):
                 return hidden_in_state(state, "payload/state")
         return []

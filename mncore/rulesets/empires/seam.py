@@ -17,10 +17,10 @@ from mncore.store import Row
 from mncore.rulesets.empires import atlas, commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.evolve import evolve
-from mncore.rulesets.empires.ids import EXPANSIONS, TRACKS, Empire, Expansion
+from mncore.rulesets.empires.ids import COIN, EXPANSIONS, TRACKS, Empire, Expansion
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
-from mncore.rulesets.empires.state import CitiesState, ForkInfo, GameState
+from mncore.rulesets.empires.state import CitiesState, ForkInfo, GameState, TradeStep, bag_total
 
 
 _STATE_ENCODER = msgspec.msgpack.Encoder()
@@ -257,13 +257,18 @@ class Empires:
         return tuple(PHASES)
 
     def conceal(self, state: Any, viewer: str, rng: Rng) -> GameState:
-        """The face-down display tiles and the legendary pile in an order drawn from rng: what
-        `mn check` turns up or draws then says nothing of the real order (the future draws)."""
+        """The face-down display tiles and the legendary pile in an order drawn from rng, and others'
+        face-down offers as coins of the same number: what `mn check` turns up, draws or flips then
+        says nothing of the real order (the future draws) or of the real offers."""
         s = cast(GameState, state)
         down = [d.tile for d in s.display if not d.face_up]
         stand_in = iter(rng.shuffled(sorted(down)))
         display = tuple(d if d.face_up else replace(d, tile=next(stand_in)) for d in s.display)
         s = replace(s, display=display, legendary_pile=tuple(rng.shuffled(sorted(s.legendary_pile))))
+        step = s.step
+        if isinstance(step, TradeStep) and not step.revealed:
+            offers = {e: (b if e == viewer else {COIN: bag_total(b)}) for e, b in step.offers.items()}
+            s = replace(s, step=replace(step, offers=offers))
         return s if s.cities is None else replace(s, cities=self._conceal_cards(s.cities, viewer, rng))
 
     @staticmethod

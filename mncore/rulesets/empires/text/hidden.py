@@ -20,6 +20,9 @@ def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
             return [Hidden(field="payload/gained", visible_to=(emp,))]
         case ev.ResourcesOffered(empire=emp):
             return [Hidden(field="payload/offer", visible_to=(emp,))]  # face down until revealed (2.1)
+        case ev.OffersRevealed(offers=offers):
+            # flipped at once (2.1): in an order not given, nobody sees another's offer before it is
+            return [Hidden(field=f"payload/offers/{e}", visible_to=(e,), revealed=True) for e in offers]
         case ev.ResourcesDiscarded(empire=emp):
             return [Hidden(field="payload/discarded", visible_to=(emp,))]
         case ev.StorageChosen(empire=emp):
