@@ -183,8 +183,7 @@ def explain_cmd(ctx: click.Context, game_id: str, seq: int, as_empire: str | Non
     loaded = game.load(store, game_id)
     ruleset = with_audits(loaded.ruleset)
     viewer = redaction.viewer_of(loaded.meta, side_arg(ruleset, loaded.state, as_empire))
-    # the rows pass the redaction boundary: a command viewer may not read whole is left out
-    found = ruleset.explain(redaction.rows_for(ruleset, loaded.rows, viewer, False), seq, viewer)
+    found = redaction.explain(ruleset, loaded.rows, seq, viewer, False)
     if as_json:
         emit_json(to_builtins(found))
     else:

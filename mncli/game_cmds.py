@@ -425,7 +425,7 @@ def reveal(ctx: click.Context, game_id: str, force: bool) -> None:
     rows = game.reveal(store, game_id, force)
     ruleset = game.current(store, game_id, 1).ruleset
     for r in rows:
-        click.echo(f"{r.seq:>5}  {ruleset.describe(ruleset.decode_event(r.payload), None)}")
+        click.echo(f"{r.seq:>5}  {redaction.describe(ruleset, ruleset.decode_event(r.payload), None, True)}")
 
 
 @click.command("fork")

@@ -107,8 +107,7 @@ def _audits(ruleset: Ruleset) -> Any:
 
 
 def _explanation(ruleset: Any, rows: Sequence[Row], at: int, viewer: str | None = None) -> msgspec.Raw:
-    shown = redaction.rows_for(ruleset, rows, viewer, False)
-    return msgspec.Raw(_ENCODER.encode(ruleset.explain(shown, at, viewer)))
+    return msgspec.Raw(_ENCODER.encode(redaction.explain(ruleset, rows, at, viewer, False)))
 
 
 def _positions(ruleset: Any, rows: Sequence[Row], at: int, viewer: str | None = None

@@ -254,9 +254,9 @@ PBEM_COMMANDS = (OrderBatch, UndoBatch, ConsentUndo, CorrectBatch, SetPace, Defa
 UNDO_TYPES = ("BatchUndone", "Corrected")  # events that undo the events before them (K1, K3)
 
 
-def sentence(event: PbemEvent, name: Callable[[str], str], viewer: str | None) -> str:
-    """One sentence for a kernel event of play by email as viewer may read it (None: the host),
-    sides named by `name`; a side's standing orders are its own."""
+def sentence(event: PbemEvent, name: Callable[[str], str], withheld: frozenset[str]) -> str:
+    """One sentence for a kernel event of play by email as the boundary let its reader see it, the
+    fields `withheld` gone (a side's standing and queued orders are its own), sides named by `name`."""
     match event:
         case BatchUndone(side=side, batch=b, through=t, consented=c):
             agreed = f", with the consent of {', '.join(name(s) for s in c)}" if c else ""
@@ -275,18 +275,19 @@ def sentence(event: PbemEvent, name: Callable[[str], str], viewer: str | None) -
         case StandingOrdersSet(side=side, orders=orders):
             if not orders:
                 return f"{name(side)} withdrew its standing orders."
-            if viewer is not None and viewer != side:
+            if "payload/orders" in withheld:
                 return f"{name(side)} left standing orders."
             return f"{name(side)} left standing orders: {'; '.join(orders)}."
         case OrdersQueued():
-            return _queued(event, name, viewer)
+            return _queued(event, name, "payload/orders" not in withheld)
         case _:
             assert_never(event)
 
 
-def _queued(event: OrdersQueued, name: Callable[[str], str], viewer: str | None) -> str:
-    """A side's queue set, withdrawn or dropped: its lines and the reason are its own (K9)."""
-    who, own = name(event.side), viewer is None or viewer == event.side
+def _queued(event: OrdersQueued, name: Callable[[str], str], own: bool) -> str:
+    """A side's queue set, withdrawn or dropped, as its own reader (own) or another reads it: the lines
+    and the reason are withheld from others (K9), who learn only that the queue was set or dropped."""
+    who = name(event.side)
     if event.dropped and not own:
         return f"{who}'s queued orders were dropped: {who} decides itself (ruling K9)."
     if event.dropped:

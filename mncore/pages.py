@@ -61,7 +61,7 @@ def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
         rounds[round_] = ruleset.series(state, viewer)  # the last event of each round stands for it
         explained = ""
         if isinstance(ruleset, Audits):
-            explained = ruleset.render_explanation(ruleset.explain(rows, row.seq, viewer))
+            explained = ruleset.render_explanation(redaction.explain(ruleset, rows, row.seq, viewer, opened))
         events.append({"seq": row.seq, "round": round_,
                        "text": redaction.describe(ruleset, event, viewer, opened),
                        "explain": explained})

@@ -10,6 +10,7 @@ import msgspec
 from mncore.dice import Rng
 
 if TYPE_CHECKING:
+    from mncore.seen import Seen
     from mncore.rulebook import Rulebook
     from mncore.store import Row
 
@@ -40,6 +41,9 @@ class Hidden(msgspec.Struct, frozen=True, kw_only=True):
     field: str
     visible_to: tuple[str, ...] = ()
     revealed: bool = False
+    # what the others read in its place (of the field's type: the public part of a bag); None: the
+    # field's empty value, or for an entry of a map, no entry
+    public: Any = None
 
 
 class Option(msgspec.Struct, frozen=True, kw_only=True):
@@ -138,9 +142,9 @@ class Ruleset(Protocol):
     def options(self, state: Any, side: str) -> list[Option]: ...
     def parse_order(self, text: str, state: Any, side: str) -> Any: ...
     def format_order(self, command: Any) -> str: ...
-    def describe(self, event: Any, viewer: str | None) -> str: ...
-    def redact(self, event: Any, viewer: str | None) -> Any:
-        """The event as viewer may see it (None: the host, who sees everything)."""
+    def describe(self, seen: Seen[Any]) -> str:
+        """The event's sentence, made of the event as the boundary lets its reader see it
+        (redaction.seen_event): what is withheld is already gone, `seen.withheld` names it."""
     def hidden(self, event: Any) -> list[Hidden]:
         """The fields of an event's payload hidden from some sides (payload/...): when it is recorded,
         and, marked `revealed`, in a hypothetical order's events only."""
@@ -158,7 +162,9 @@ class Ruleset(Protocol):
 class Audits(Protocol):
     """The audit tools a ruleset may offer beyond the protocol: explain, diff, positions."""
 
-    def explain(self, rows: Sequence[Row], seq: int, viewer: str | None) -> Any: ...
+    def explain(self, rows: Sequence[Row], seq: int, see: Callable[[Any], Seen[Any]]) -> Any:
+        """Event seq explained from the rows its reader may read, each event as `see` (the boundary:
+        redaction.explain) lets it see it."""
     def render_explanation(self, explanation: Any) -> str: ...
     def diff(self, a: Any, b: Any) -> list[Any]: ...
     def read_position(self, path: str) -> Any: ...

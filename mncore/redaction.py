@@ -14,8 +14,10 @@ from mncore.errors import InvalidCommand
 from mncore.host import (DefaultOrders, ForcedOrders, OrderBatch, OrdersQueued, QueuedOrder, SetStandingOrders,
                          SignedOrders, StandingOrder, StandingOrdersSet)
 from mncore.protocol import Hidden, Meta, Option, Ruleset
+from mncore.seen import _MINT, Seen
 from mncore.store import Row
 
+MASK = "(withheld)"  # an order line others read in place of a side's own
 WITHHELD: dict[str, Any] = {"hidden": True}  # a hidden value in an output no row's salt commits
 
 
@@ -42,12 +44,8 @@ class SideRow(msgspec.Struct, frozen=True, kw_only=True):
 
 def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
     """The hidden fields of a recorded event (payload/...) and of the command on its row (command/...):
-    what the log commits. A field an event turns face up is public once recorded."""
+    what the log commits."""
     out = recorded(ruleset, event)
-    if isinstance(event, StandingOrdersSet):
-        out.append(Hidden(field="payload/orders", visible_to=(event.side,)))  # a side's plans are its own
-    elif isinstance(event, OrdersQueued):  # so are its queued orders, and why they were dropped (K9)
-        out += [Hidden(field=f"payload/{f}", visible_to=(event.side,)) for f in ("orders", "dropped", "reason")]
     if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders | SetStandingOrders):
         # a block or batch carries its side's order lines (an offer's tokens among them) as text: the
         # whole list is its side's until the secret is out; a signature stays public
@@ -60,8 +58,19 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
 
 
 def recorded(ruleset: Ruleset, event: Any) -> list[Hidden]:
-    """The hidden fields of an event's payload once it is in the log (not those it turns face up)."""
+    """The hidden fields of an event's payload once it is in the log: the ruleset's (not those it turns
+    face up, public once recorded) and the kernel's own events'."""
+    if isinstance(event, StandingOrdersSet):  # a side's plans are its own; that it has some is public
+        return [Hidden(field="payload/orders", visible_to=(event.side,), public=_masked(event.orders))]
+    if isinstance(event, OrdersQueued):  # so are its queued orders, and why they were dropped (K9)
+        return [Hidden(field=f"payload/{f}", visible_to=(event.side,), public=_masked(getattr(event, f)))
+                for f in ("orders", "dropped", "reason")]
     return [h for h in ruleset.hidden(event) if not h.revealed]
+
+
+def _masked(lines: tuple[str, ...] | str) -> tuple[str, ...] | None:
+    """What others read in place of a side's order lines: that there are some, not what they say."""
+    return (MASK,) if lines and not isinstance(lines, str) else None
 
 
 def row_hidden(ruleset: Ruleset, row: Row) -> list[Hidden]:
@@ -169,38 +178,62 @@ def hypothetical(ruleset: Ruleset, events: Sequence[Any], viewer: str, opened: b
     withheld, so that the answer is the same whatever those facts are."""
     out = []
     for event in events:
-        hidden = ruleset.hidden(event)
-        shut = _shut(hidden, viewer, opened)
-        text = ruleset.describe(_without(ruleset, event, shut), viewer)
-        if any(h.revealed and h.field in shut for h in hidden):
+        hidden = recorded(ruleset, event) + [h for h in ruleset.hidden(event) if h.revealed]
+        shut = [h for h in hidden if not may_see(h, viewer, opened)]
+        text = ruleset.describe(Seen(_without(ruleset, event, shut), viewer,
+                                     frozenset(h.field for h in shut), _MINT))
+        if any(h.revealed for h in shut):
             text = f"{text.removesuffix('.')} ({UNSHOWN})" + ("." if text.endswith(".") else "")
-        out.append(Hypothetical(type=ruleset.event_type_of(event), event=_doc(ruleset, event, shut, {}),
-                                text=text, withheld=tuple(shut)))
+        fields = [h.field for h in shut]
+        out.append(Hypothetical(type=ruleset.event_type_of(event), event=_doc(ruleset, event, fields, {}),
+                                text=text, withheld=tuple(fields)))
     return out
 
 
-def _without(ruleset: Ruleset, event: Any, shut: Sequence[str]) -> Any:
-    """The event with each shut field gone: an entry of a map left out, a field of the event emptied,
-    so that its sentence cannot say what it held."""
+def seen_event(ruleset: Ruleset, event: Any, viewer: str | None, opened: bool) -> Seen[Any]:
+    """A recorded event as viewer may see it: each field its declaration hides from viewer withheld
+    (read as the declared public part, else empty). Every sentence made for a side is made of one."""
+    viewer = None if opened else viewer
+    shut = [h for h in recorded(ruleset, event) if not may_see(h, viewer, opened)]
+    return Seen(_without(ruleset, event, shut) if shut else event, viewer, frozenset(h.field for h in shut),
+                _MINT)
+
+
+def _without(ruleset: Ruleset, event: Any, shut: Sequence[Hidden]) -> Any:
+    """The event with each shut field withheld: its declared public part, else an entry of a map left
+    out or a field of the event emptied, so that nothing made of it can say what it held."""
     doc = msgspec.json.decode(ruleset.encode_event(event))
-    for field in shut:
-        parts = split_field(field)[1]
+    for h in shut:
+        parts = split_field(h.field)[1]
         parent = chain.get_path(doc, parts[:-1])
-        if isinstance(parent, dict) and _is_entry(ruleset, doc, parts):
-            del parent[parts[-1]]
-        else:
+        if h.public is not None:
+            chain.set_path(doc, parts, msgspec.to_builtins(h.public))
+        elif not (isinstance(parent, dict) and _decodes(ruleset, doc, parts, _GONE)
+                  or _decodes(ruleset, doc, parts, None)):
             chain.set_path(doc, parts, _empty(chain.get_path(doc, parts)))
     return ruleset.decode_event(msgspec.json.encode(doc))
 
 
-def _is_entry(ruleset: Ruleset, doc: Any, parts: list[str]) -> bool:
-    """Whether the path's last part is a key of a map (may go) rather than a field (must stay)."""
+_GONE = object()  # the path's entry left out: a map's key, or a field with its default
+
+
+def _decodes(ruleset: Ruleset, doc: Any, parts: list[str], value: Any) -> bool:
+    """Set the path to value (or leave it out) if the event still decodes so: a withheld field reads
+    as absent, else null, before it reads as an empty value that looks like a real one (a count of 0)."""
     trial = msgspec.json.decode(msgspec.json.encode(doc))
-    del chain.get_path(trial, parts[:-1])[parts[-1]]
+    parent = chain.get_path(trial, parts[:-1])
+    if value is _GONE:
+        del parent[parts[-1]]
+    else:
+        chain.set_path(trial, parts, value)
     try:
         ruleset.decode_event(msgspec.json.encode(trial))
     except (msgspec.DecodeError, msgspec.ValidationError):
         return False
+    if value is _GONE:
+        del chain.get_path(doc, parts[:-1])[parts[-1]]
+    else:
+        chain.set_path(doc, parts, value)
     return True
 
 
@@ -213,8 +246,8 @@ def _empty(value: Any) -> Any:
 
 
 def describe(ruleset: Ruleset, event: Any, viewer: str | None, opened: bool) -> str:
-    """The event's sentence for viewer (the ruleset withholds what its redact() hides)."""
-    return ruleset.describe(event, None if opened else viewer)
+    """The event's sentence for viewer, made from the event as viewer may see it."""
+    return ruleset.describe(seen_event(ruleset, event, viewer, opened))
 
 
 def options(ruleset: Ruleset, state: Any, side: str) -> list[Option]:
@@ -250,6 +283,14 @@ def log_doc(ruleset: Ruleset, row: Row, viewer: str | None, opened: bool, versio
     if withheld:
         out["withheld"] = withheld
     return out
+
+
+def explain(audits: Any, rows: Sequence[Row], seq: int, viewer: str | None, opened: bool) -> Any:
+    """mn explain's answer for viewer (an `Audits` ruleset's): made from the rows it may read, each
+    event in it as it may see it."""
+    viewer = None if opened else viewer
+    return audits.explain(rows_for(audits, rows, viewer, opened), seq,
+                          lambda event: seen_event(audits, event, viewer, opened))
 
 
 def viewer_of(meta: Meta, viewer: str | None) -> str | None:

@@ -76,3 +76,18 @@ def assert_refused(play: Play, empire: str, line: str, section: str) -> None:
 
 def of_type(events: list[ev.AnyEvent], kind: type) -> list:  # type: ignore[type-arg]
     return [e for e in events if isinstance(e, kind)]
+
+
+def said_to(event: ev.AnyEvent, viewer: str | None) -> str:
+    """The event's sentence as viewer reads it: through the redaction boundary, as every output makes it."""
+    from mncore import redaction
+    from mncore.rulesets.empires.seam import RULESET
+    return redaction.describe(RULESET, event, viewer, False)
+
+
+def seen_by(event: ev.AnyEvent, viewer: str | None) -> ev.AnyEvent:
+    """The event as viewer may see it (redaction.seen_event): each field hidden from it withheld."""
+    from mncore import redaction
+    from mncore.rulesets.empires.seam import RULESET
+    seen: ev.AnyEvent = redaction.seen_event(RULESET, event, viewer, False).value
+    return seen

@@ -10,8 +10,8 @@ from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.state import collect_step
 from mncore.rulesets.empires.rules import collect
 from mncore.rulesets.empires.state import bag_sub, bag_total
-from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
-from support import FIVE, Play, assert_refused, new_game, of_type
+from mncore.rulesets.empires.text import format_order, parse_order
+from support import FIVE, Play, assert_refused, new_game, of_type, said_to, seen_by
 
 ALL_LEGENDARY = ("ceramic", "gems", "papyrus", "metal", "spices", "stone", "wood",
                  "gold", "grain", "oil", "sheep", "wine", "gladiator")
@@ -143,10 +143,10 @@ def test_1_2_legendary_draws_are_hidden_from_other_empires() -> None:
     rome = next(e for e in of_type(out, ev.ResourcesCollected) if e.empire == "rome")
     token = next(t for t in rome.gained if t.startswith("legendary-"))
     name = token.removeprefix("legendary-").title()
-    assert name in describe(rome, "rome")
-    assert name not in describe(rome, "greece") and "1 legendary commodity face down" in describe(rome, "greece")
-    assert token not in redact_event(rome, "greece").gained  # type: ignore[union-attr]
-    assert redact_event(rome, "greece").drawn == 1  # type: ignore[union-attr]
+    assert name in said_to(rome, "rome")
+    assert name not in said_to(rome, "greece") and "1 legendary commodity face down" in said_to(rome, "greece")
+    assert token not in seen_by(rome, "greece").gained  # type: ignore[union-attr]
+    assert seen_by(rome, "greece").drawn == 1  # type: ignore[union-attr]
 
 
 # --- occupation (4.3.2, 9.0) -----------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def test_11_colossus_takes_one_commodity_of_its_choice_after_collecting() -> Non
     assert play.state.empires["rome"].resources["gems"] == 1
     assert play.state.supply["gems"] == gems - 1
     assert play.state.phase == "trade"
-    assert "Rome took 1 Gems" in describe(out[0], "greece")
+    assert "Rome took 1 Gems" in said_to(out[0], "greece")
 
 
 def test_11_colossus_refuses_a_commodity_the_reserve_does_not_hold() -> None:
@@ -293,7 +293,7 @@ def test_R20_no_legendary_left_is_recorded_as_missed() -> None:
 
     rome = next(e for e in of_type(out, ev.ResourcesCollected) if e.empire == "rome")
     assert rome.missed["legendary"] == 1 and rome.drawn == 0
-    assert "short of" in describe(rome, None)
+    assert "short of" in said_to(rome, None)
 
 
 def test_collect_resources_are_conserved() -> None:

@@ -8,8 +8,8 @@ import copy
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.state import trade_step
 from mncore.rulesets.empires.rules import trade
-from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
-from support import FIVE, FOUR, Play, THREE, assert_refused, new_game, of_type
+from mncore.rulesets.empires.text import format_order, parse_order
+from support import FIVE, FOUR, Play, THREE, assert_refused, new_game, of_type, said_to, seen_by
 
 # The rulebook's players, as empires: Grady leads Trade (Carthage, the starting Trade Leader).
 GRADY, KIRSTEN, DAVE, BILL = "carthage", "greece", "rome", "egypt"
@@ -104,9 +104,9 @@ def test_2_1_offers_are_hidden_from_the_other_empires_until_all_are_in() -> None
     out = play.order("rome", "offer coin wine wine")
 
     offer = of_type(out, ev.ResourcesOffered)[0]
-    assert describe(offer, "greece") == "Rome placed 3 resources face down."
-    assert redact_event(offer, "greece").offer == {}  # type: ignore[union-attr]
-    assert "Wine" in describe(offer, "rome") and redact_event(offer, "rome") == offer
+    assert said_to(offer, "greece") == "Rome placed 3 resources face down."
+    assert seen_by(offer, "greece").offer == {}  # type: ignore[union-attr]
+    assert "Wine" in said_to(offer, "rome") and seen_by(offer, "rome") == offer
     assert not trade_step(play.state).revealed and not of_type(out, ev.OffersRevealed)
 
 
@@ -145,7 +145,7 @@ def test_R23_an_empire_with_too_few_resources_sits_out() -> None:
 
     opened = of_type(out, ev.TradeOpened)[0]
     assert opened.sitting_out == ("greece",) and "greece" not in opened.participants
-    assert "Greece sits out, holding only 2" in describe(opened, None)
+    assert "Greece sits out, holding only 2" in said_to(opened, None)
     assert_refused(play, "greece", "offer coin oil", "R23")
 
 
@@ -157,11 +157,11 @@ def test_R23_the_log_says_who_takes_part_in_good_english() -> None:
     one = ev.TradeOpened(participants=("rome",), sitting_out=("greece",), held={"rome": 3, "greece": 0})
     two = ev.TradeOpened(participants=("rome", "egypt"), opener="rome")
 
-    assert describe(nobody, None) == (
+    assert said_to(nobody, None) == (
         "Trading: nobody takes part; Rome sits out, holding no resources, Greece sits out, holding only "
         "1 resource, Egypt sits out, holding only 2 resources (ruling R23).")
-    assert describe(one, None).startswith("Trading: Rome takes part; Greece sits out, holding no resources")
-    assert describe(two, None) == "Trading: Rome, Egypt take part; Rome claims first."
+    assert said_to(one, None).startswith("Trading: Rome takes part; Greece sits out, holding no resources")
+    assert said_to(two, None) == "Trading: Rome, Egypt take part; Rome claims first."
 
 
 def test_10_antigone_may_offer_from_zero_to_five_resources() -> None:

@@ -19,8 +19,8 @@ from mncore.rulesets.empires.decide import create_game
 from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile
 from mncore.store import open_store
-from mncore.rulesets.empires.text import describe, format_order, parse_order, redact_event
-from support import FIVE, Play, new_game, of_type
+from mncore.rulesets.empires.text import format_order, parse_order
+from support import FIVE, Play, new_game, of_type, said_to, seen_by
 from test_rules_battle import example_1_in_cyrenaica
 from test_rules_collect import rome_holds_ierusalem, start_collect
 from test_rules_conquest import asia_with_troia
@@ -297,11 +297,11 @@ def test_R4_a_fixed_legendary_commodity_is_hidden_from_the_other_empires() -> No
     wine = play.state.legendary_pile[0]
     fixed = play.order("rome", f"fix legendary {wine}")[0]
 
-    seen_by_greece = describe(fixed, "greece")
+    seen_by_greece = said_to(fixed, "greece")
 
     assert wine.title() not in seen_by_greece and "face down" in seen_by_greece
-    assert wine.title() in describe(fixed, "rome") and wine.title() in describe(fixed, None)
-    assert redact_event(fixed, "greece") == ev.OutcomeFixed(empire="rome",
+    assert wine.title() in said_to(fixed, "rome") and wine.title() in said_to(fixed, None)
+    assert seen_by(fixed, "greece") == ev.OutcomeFixed(empire="rome",
                                                            outcome=FixedLegendary(commodity=None))
 
 

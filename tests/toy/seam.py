@@ -7,6 +7,7 @@ from typing import Any, cast
 import msgspec
 from msgspec.structs import replace
 
+from mncore.seen import Seen
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
 from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
@@ -132,11 +133,8 @@ class Toy:
     def format_order(self, command: Any) -> str:
         return text.format_order(command)
 
-    def describe(self, event: Any, viewer: str | None) -> str:
-        return text.describe(event, viewer)
-
-    def redact(self, event: Any, viewer: str | None) -> Any:
-        return text.redact(event, viewer)
+    def describe(self, seen: Seen[Any]) -> str:
+        return text.describe(seen.value, seen.withheld)
 
     def hidden(self, event: Any) -> list[Hidden]:
         # a reserve is drawn face down: only its side sees how many (1.2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from mncore.seen import Withheld
 from mncore.errors import InvalidCommand
 from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, OrdersQueued, PaceSet,
                          SecretRevealed, StandingOrdersSet, UndoConsented, sentence)
@@ -49,19 +50,13 @@ def format_order(cmd: Any) -> str:
     return type(cmd).__name__
 
 
-def redact(event: AnyEvent, viewer: str | None) -> AnyEvent:
-    """A reserve is face down: another side sees that it was drawn, not how many."""
-    if isinstance(event, ReserveDrawn) and viewer is not None and viewer != event.side:
-        return ReserveDrawn(side=event.side, count=None)
-    return event
-
-
-def describe(event: AnyEvent, viewer: str | None) -> str:
+def describe(event: AnyEvent, withheld: Withheld) -> str:
+    """One sentence for an event as the boundary let its reader see it (the fields `withheld` gone)."""
     n = board().name
-    match redact(event, viewer):
+    match event:
         case GameCreated(sides=sides, players=players):
             return "Toy game created: " + ", ".join(f"{n(s)} ({players[s]})" for s in sides)
-        case ReserveDrawn(side=s, count=None):
+        case ReserveDrawn(side=s) if "payload/count" in withheld:
             return f"{n(s)} drew a face-down reserve"
         case ReserveDrawn(side=s, count=c):
             return f"{n(s)} drew a reserve of {c}"
@@ -84,7 +79,7 @@ def describe(event: AnyEvent, viewer: str | None) -> str:
             return "The game's secret was revealed: every draw can now be checked"
         case (BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet()
               | OrdersQueued()) as act:
-            return sentence(act, n, viewer)
+            return sentence(act, n, withheld)
         case LogUpgraded(previous_head=old):
             return f"The log was rewritten into the current format (old head {old})"
     return type(event).__name__

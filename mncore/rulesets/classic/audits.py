@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from msgspec.structs import replace
 
+from mncore.seen import Seen
 from mncore.dice import Rng
 from mncore import explaining
 from mncore.explaining import Explanation
@@ -122,7 +123,8 @@ def conceal(state: State, viewer: str, rng: Rng) -> State:
 
 # --- explanations --------------------------------------------------------------------------------
 
-def explain(rows: Sequence[Row], seq: int, viewer: str | None) -> Explanation:
+def explain(rows: Sequence[Row], seq: int, see: Callable[[ev.AnyEvent], Seen[ev.AnyEvent]]) -> Explanation:
+    """Event seq explained, each event as `see` (the redaction boundary) lets its reader see it."""
     from mncore.rulesets.classic.book import RULEBOOK
     from mncore.rulesets.classic.text import describe, format_order
     if not 1 <= seq <= len(rows):
@@ -132,8 +134,9 @@ def explain(rows: Sequence[Row], seq: int, viewer: str | None) -> Explanation:
     first = rows[row.batch - 1]
     command = format_order(cm.decode_command(first.command)) if first.command else "(hidden)"
     refs = [r.removeprefix("classic:") for r in _rules(event)]
+    seen = see(event)
     return Explanation(
-        seq=seq, type=type(event).__name__, text=describe(event, viewer), actor=first.actor, batch=row.batch,
+        seq=seq, type=type(event).__name__, text=describe(seen.value, seen.withheld), actor=first.actor, batch=row.batch,
         command=command, direct=seq == row.batch,
         sections=[Cited(id=r, title=RULEBOOK.index[r]) for r in refs if r in RULEBOOK.index],
         rulings=[Cited(id=r, title=RULEBOOK.rulings[r].title, decision=RULEBOOK.rulings[r].decision)

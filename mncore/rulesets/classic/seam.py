@@ -8,6 +8,7 @@ from typing import Any, cast
 import msgspec
 from msgspec.structs import replace
 
+from mncore.seen import Seen
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, RuleViolation
 from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
@@ -177,11 +178,8 @@ class Classic:
     def format_order(self, command: Any) -> str:
         return text.format_order(command)
 
-    def describe(self, event: Any, viewer: str | None) -> str:
-        return text.describe(event, viewer)
-
-    def redact(self, event: Any, viewer: str | None) -> Any:
-        return text.redact(event, viewer)
+    def describe(self, seen: Seen[Any]) -> str:
+        return text.describe(seen.value, seen.withheld)
 
     def hidden(self, event: Any) -> list[Hidden]:
         match event:
@@ -226,8 +224,8 @@ class Classic:
 
     # --- audits ----------------------------------------------------------------------------------
 
-    def explain(self, rows: Sequence[Row], seq: int, viewer: str | None) -> Any:
-        return audits.explain(rows, seq, viewer)
+    def explain(self, rows: Sequence[Row], seq: int, see: Callable[[Any], Seen[Any]]) -> Any:
+        return audits.explain(rows, seq, see)
 
     def render_explanation(self, explanation: Any) -> str:
         return audits.render_explanation(explanation)

@@ -7,6 +7,7 @@ from typing import Any, cast
 import msgspec
 from msgspec.structs import replace
 
+from mncore.seen import Withheld
 from mncore.errors import InvalidCommand
 from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, OrdersQueued, PaceSet,
                          SecretRevealed, StandingOrdersSet, UndoConsented, sentence)
@@ -15,7 +16,6 @@ from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import BUILDINGS, ITEMS, ROLES, Aftermath, Item, Mover, Role
 from mncore.rulesets.classic.rules.common import card_of
-from mncore.rulesets.classic.hiding import state_for
 from mncore.rulesets.classic.state import State
 
 USAGE = ("award ROLE to CIV | ask N | offer CARD... | offer nothing | take CARD from CIV | give CARD | "
@@ -204,22 +204,6 @@ def format_order(cmd: Any) -> str:
     return type(cmd).__name__
 
 
-# --- what each side may see ----------------------------------------------------------------------
-
-def redact(event: ev.AnyEvent, viewer: str | None) -> ev.AnyEvent:
-    """A face-down offer is its player's (3.2.2); the Director's card is his and its receiver's (3.2.6)."""
-    if viewer is None:
-        return event
-    match event:
-        case ev.CardsOffered(civ=civ) if viewer != civ:
-            return ev.CardsOffered(civ=civ, cards=None)
-        case ev.CardGiven(civ=civ, to=to) if viewer not in (civ, to):
-            return ev.CardGiven(civ=civ, to=to, card=None)
-        case ev.PositionLoaded(state=state):
-            return ev.PositionLoaded(state=state_for(state, viewer))
-    return event
-
-
 def _cards(cards: dict[str, int] | tuple[str, ...] | tuple[tuple[str, ...], ...]) -> str:
     if isinstance(cards, dict):
         return ", ".join(f"{k} {v}" for k, v in cards.items()) or "nothing"
@@ -227,8 +211,9 @@ def _cards(cards: dict[str, int] | tuple[str, ...] | tuple[tuple[str, ...], ...]
     return ", ".join(flat) or "nothing"
 
 
-def describe(event: ev.AnyEvent, viewer: str | None) -> str:
-    match redact(event, viewer):
+def describe(event: ev.AnyEvent, withheld: Withheld = frozenset()) -> str:
+    """One sentence for an event as the boundary let its reader see it (the fields `withheld` gone)."""
+    match event:
         case ev.GameCreated(civs=civs, players=players, neutrals=neutrals, options=o, powers=pw):
             return ("Classic game created: " + ", ".join(f"{n(c)} ({players[c]})" for c in civs)
                     + (f"; neutral: {', '.join(n(c) for c in neutrals)}" if neutrals else "")
@@ -330,7 +315,7 @@ def describe(event: ev.AnyEvent, viewer: str | None) -> str:
             return "The game's secret was revealed: every draw can now be checked"
         case (BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet()
               | OrdersQueued()) as act:
-            return sentence(act, n, viewer)
+            return sentence(act, n, withheld)
         case LogUpgraded(previous_head=old):
             return f"The log was rewritten into the current format (old head {old})"
     return type(event).__name__

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -13,7 +13,7 @@ from mncore.host import DefaultOrders, ForcedOrders, OrderBatch, QueuedOrder, St
 from mncore.rulesets.empires.commands import AnyCommand, Order, SignedOrders, decode_command
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.evolve import replay
-from mncore.rulesets.empires.ids import Empire, Track
+from mncore.rulesets.empires.ids import Track
 from mncore.rulesets.empires.projections import track_composition
 from mncore.rulesets.empires.rules import tactics, trade
 from mncore.rulesets.empires.rules.battle import forced_losses
@@ -23,16 +23,18 @@ from mncore.rulebook import Cited
 from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.state import (FixedBarbarianDice, FixedDice, FixedLegendary, FixedTile, GameState, Loss,
                                            trade_step)
+from mncore.seen import Seen
 from mncore.store import Row
-from mncore.rulesets.empires.text import describe, format_order, redact_event, title
+from mncore.rulesets.empires.text import describe, format_order, title
 
 _REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|(?:setup|atlas)\.[a-z0-9][a-z0-9-]*|\d+\.\d+(?:\.\d+)?)\b")
 # where a battle modifier or extra die comes from, when its source is not a tile of 10 or 11
 _SOURCE_SECTIONS = {"fortress": "4.2", "myrmidons": "10.achilles", "siege-vessels": "lc.5.3.siege-vessels"}
 
 
-def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Explanation:
-    """Explain event seq of a log (rows from 1 to at least seq), as viewer may see it."""
+def explain(rows: Sequence[Row], seq: int, see: Callable[[ev.AnyEvent], Seen[ev.AnyEvent]]) -> Explanation:
+    """Explain event seq of a log (rows from 1 to at least seq), each event as `see` (the redaction
+    boundary) lets its reader see it."""
     if not 1 <= seq <= len(rows):
         raise InvalidCommand(f"no event {seq}: the log has events 1 to {len(rows)}")
     events, before = _folded(rows, seq)
@@ -40,15 +42,16 @@ def explain(rows: Sequence[Row], seq: int, viewer: Empire | None = None) -> Expl
     first = rows[row.batch - 1]
     fixed = _fixed_before(events, seq - row.batch)
     refs = _references(event) + _readings(event, before) + (["R7"] if fixed else [])
+    seen, shown = see(event), [see(f) for f in fixed]
     return Explanation(
         seq=seq, type=ev.event_type(event),
-        text=describe(event, viewer) + (" (fixed)" if fixed else ""), actor=first.actor,
-        batch=row.batch, command=_command_text(first.command, viewer),
+        text=describe(seen.value, seen.withheld) + (" (fixed)" if fixed else ""), actor=first.actor,
+        batch=row.batch, command=_command_text(first.command, seen.viewer),
         direct=all(isinstance(e, ev.FixedOutcomeUsed) for e in events[row.batch - 1:-1]),
         sections=[Cited(id=r, title=RULEBOOK.index[r]) for r in refs if r in RULEBOOK.index],
         rulings=[Cited(id=r, title=RULEBOOK.rulings[r].title, decision=RULEBOOK.rulings[r].decision)
                  for r in refs if r in RULEBOOK.rulings],
-        details=details(redact_event(event, viewer), before) + [describe(f, viewer) for f in fixed])
+        details=details(seen.value, before) + [describe(f.value, f.withheld) for f in shown])
 
 
 # the last log explained, how far, its events decoded and the state folded so far: explaining each
@@ -84,7 +87,7 @@ def _fixed_before(events: Sequence[ev.AnyEvent], in_batch: int) -> list[ev.Fixed
     return []
 
 
-def _command_text(command: str | None, viewer: Empire | None = None) -> str:
+def _command_text(command: str | None, viewer: str | None = None) -> str:
     if command is None:
         # the redaction boundary leaves out a command whose hidden parts viewer may not read
         return "(not shown: it holds choices hidden from you)" if viewer else "(no command recorded)"

@@ -61,6 +61,7 @@ SpaceRef = str
 Token = str
 COIN: Token = "coin"
 LEGENDARY_PREFIX = "legendary-"
+FACE_DOWN: Token = "legendary-face-down"  # a legendary token as the others read it: drawn face down (1.2)
 
 
 def legendary(commodity: Commodity) -> Token:

@@ -13,6 +13,7 @@ from mncore.errors import InvalidCommand, RuleViolation
 from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
                          upgrade_events)
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
+from mncore.seen import Seen
 from mncore.store import Row
 from mncore.rulesets.empires import atlas, commands as cm, events as ev, render
 from mncore.rulesets.empires.book import RULEBOOK
@@ -206,13 +207,9 @@ class Empires:
         from mncore.rulesets.empires.text import format_order
         return format_order(command)
 
-    def describe(self, event: Any, viewer: str | None) -> str:
+    def describe(self, seen: Seen[Any]) -> str:
         from mncore.rulesets.empires.text import describe
-        return describe(event, cast(Empire | None, viewer))
-
-    def redact(self, event: Any, viewer: str | None) -> Any:
-        from mncore.rulesets.empires.text import redact_event
-        return redact_event(event, cast(Empire | None, viewer))
+        return describe(seen.value, seen.withheld)
 
     def hidden(self, event: Any) -> list[Hidden]:
         from mncore.rulesets.empires.text.hidden import hidden_event
@@ -287,9 +284,9 @@ class Empires:
 
     # --- audits: explain, diff, positions ------------------------------------------------------
 
-    def explain(self, rows: Sequence[Row], seq: int, viewer: str | None) -> Any:
+    def explain(self, rows: Sequence[Row], seq: int, see: Callable[[Any], Seen[Any]]) -> Any:
         from mncore.rulesets.empires.explain import explain
-        return explain(rows, seq, cast(Empire | None, viewer))
+        return explain(rows, seq, see)
 
     def render_explanation(self, explanation: Any) -> str:
         from mncore.rulesets.empires.explain import render as render_explanation

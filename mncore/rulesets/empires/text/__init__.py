@@ -15,38 +15,37 @@ from mncore.rulesets.empires.events import AnyEvent
 from mncore.rulesets.empires.ids import Empire, Phase
 from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.state import GameState
+from mncore.seen import Withheld
 from mncore.rulesets.empires.text import barbarians, build, cities, collect, core, leadership, military, sandbox, trade
 from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, Parser, shown
 
-__all__ = ["Ctx", "Parser", "describe", "format_order", "parse_order", "redact_event", "tile_name", "title",
+__all__ = ["Ctx", "Parser", "describe", "format_order", "parse_order", "tile_name", "title",
            "verbs"]
 
-Describe = Callable[[AnyEvent, Empire | None], str | None]
-Redact = Callable[[AnyEvent, Empire | None], AnyEvent | None]
+Describe = Callable[[AnyEvent, Withheld], str | None]
 
 
 @dataclass(frozen=True)
 class PhaseText:
-    """One text module's parts: its order verbs, order lines, sentences and redaction (None: it has none)."""
+    """One text module's parts: its order verbs, order lines (None: it has none) and sentences."""
 
     phase: Phase | None  # whose orders its verbs parse; a verb of several phases goes to the current one's
     verbs: Mapping[str, Parser]
     format_order: Callable[[AnyOrder], str | None] | None
     describe: Describe
-    redact: Redact | None
 
 
 # In the order they are asked: the first module that answers gives the sentence or the order line.
 TEXTS: tuple[PhaseText, ...] = (
-    PhaseText(None, {}, None, core.describe, core.redact),
-    PhaseText("collect", collect.VERBS, collect.format_order, collect.describe, collect.redact),
-    PhaseText("trade", trade.VERBS, trade.format_order, trade.describe, trade.redact),
-    PhaseText("build", build.VERBS, build.format_order, build.describe, build.redact),
-    PhaseText("move", military.VERBS, military.format_order, military.describe, military.redact),
-    PhaseText("move", barbarians.VERBS, barbarians.format_order, barbarians.describe, None),
-    PhaseText("leadership", leadership.VERBS, leadership.format_order, leadership.describe, None),
-    PhaseText(None, sandbox.VERBS, sandbox.format_order, sandbox.describe, sandbox.redact),
-    PhaseText(None, cities.VERBS, cities.format_order, cities.describe, cities.redact),
+    PhaseText(None, {}, None, core.describe),
+    PhaseText("collect", collect.VERBS, collect.format_order, collect.describe),
+    PhaseText("trade", trade.VERBS, trade.format_order, trade.describe),
+    PhaseText("build", build.VERBS, build.format_order, build.describe),
+    PhaseText("move", military.VERBS, military.format_order, military.describe),
+    PhaseText("move", barbarians.VERBS, barbarians.format_order, barbarians.describe),
+    PhaseText("leadership", leadership.VERBS, leadership.format_order, leadership.describe),
+    PhaseText(None, sandbox.VERBS, sandbox.format_order, sandbox.describe),
+    PhaseText(None, cities.VERBS, cities.format_order, cities.describe),
 )
 
 
@@ -134,22 +133,13 @@ def format_order(order: AnyOrder) -> str:
     return msgspec.json.encode(order).decode()
 
 
-def describe(event: AnyEvent, viewer: Empire | None = None) -> str:
-    """One readable sentence for an event, as seen by viewer (None: the host, who sees everything)."""
+def describe(event: AnyEvent, withheld: Withheld = frozenset()) -> str:
+    """One readable sentence for an event as the boundary let its reader see it (redaction.seen_event),
+    the fields `withheld` gone from it; the host's, with nothing withheld, by default."""
     for text in TEXTS:
-        sentence = text.describe(event, viewer)
+        sentence = text.describe(event, withheld)
         if sentence is not None:
             return sentence
     return f"{type(event).__name__}"
 
-
-def redact_event(event: AnyEvent, viewer: Empire | None) -> AnyEvent:
-    """The event as viewer may see it: hidden parts withheld (None: the host sees everything)."""
-    if viewer is None:
-        return event
-    for text in TEXTS:
-        shown = text.redact(event, viewer) if text.redact else None
-        if shown is not None:
-            return shown
-    return event
 

@@ -3,10 +3,10 @@ sentences for their events."""
 
 from __future__ import annotations
 
+from mncore.seen import Withheld
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, AttackBarbarians, MoveBarbarians, PeaceWithBarbarians
-from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.names import resolve_empire, resolve_place, resolve_province, resolve_sea
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import load_ruleset
@@ -96,7 +96,7 @@ def _name(place: str) -> str:
     return title(place)
 
 
-def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
     match event:
         case ev.BarbariansMoved(empire=emp, unit=unit, from_place=src, to_place=dst, paid=paid):
             return (f"{title(emp)} pays {title(paid)} to move a Barbarian {unit} from {_name(src)} to "

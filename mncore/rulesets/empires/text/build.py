@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 
+from mncore.seen import Withheld
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import (AnyOrder, BuildBuilding, BuildControl, BuildTile, BuildUnit,
                              ChooseBuilder, EndBuildTurn, KeepCommodities)
 from mncore.errors import InvalidCommand
-from mncore.rulesets.empires.ids import (COIN, LEGENDARY_PREFIX, SPACE_KINDS, BuildingKind, Empire, TileId, Token,
+from mncore.rulesets.empires.ids import (COIN, LEGENDARY_PREFIX, SPACE_KINDS, BuildingKind, TileId, Token,
                         UnitKind, legendary)
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire, resolve_province, resolve_sea, resolve_tile
 from mncore.rulesets.empires.ruleset import load_ruleset, tile
@@ -202,7 +203,7 @@ def format_order(order: AnyOrder) -> str | None:
     return None
 
 
-def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
     match event:
         case ev.BuilderChosen(empire=emp, builder=builder):
             return (f"{title(emp)}, the Culture Leader, names {'itself' if builder == emp else title(builder)} "
@@ -227,27 +228,15 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.BuildTurnEnded(empire=emp):
             return f"{title(emp)} has finished building."
         case ev.StorageChosen(empire=emp, keep=keep):
-            if viewer is not None and viewer != emp:
+            if "payload/keep" in withheld:
                 return f"{title(emp)} chooses what to keep with the Hanging Gardens."
             return f"{title(emp)} keeps {show_tokens(keep)} with the Hanging Gardens."
         case ev.ResourcesDiscarded(empire=emp, discarded=discarded, count=count):
-            if viewer is not None and viewer != emp:
+            if "payload/discarded" in withheld:
                 return f"{title(emp)} discards {count} unstored resource{'s' if count != 1 else ''}."
             return f"{title(emp)} discards {show_tokens(discarded)} at the end of the Build phase."
         case ev.TilesTurnedUp(tiles=tiles):
             return f"Turned face up on the display: {', '.join(tile_name(t) for t in tiles)}."
-    return None
-
-
-def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
-    """What another empire may see: discards and Hanging Gardens choices are behind the screen."""
-    if viewer is None:
-        return None
-    match event:
-        case ev.ResourcesDiscarded(empire=emp) if emp != viewer:
-            return ev.ResourcesDiscarded(empire=emp, discarded={}, count=event.count)
-        case ev.StorageChosen(empire=emp) if emp != viewer:
-            return ev.StorageChosen(empire=emp, keep=())
     return None
 
 
@@ -261,11 +250,9 @@ def _tile_sentence(event: ev.TileGained) -> str:
             f"paying {show_tokens(event.paid)}.")
 
 
-
 def _place(place_id: str) -> str:
     return title(place_id)
 
 
 def _building(kind: str) -> str:
     return {"capital": "capital city", "legendary": "legendary city"}.get(kind, kind)
-

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
 
+from mncore.seen import Withheld
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import card_info, load_city, objective_info
 from mncore.rulesets.empires.commands import (AnyOrder, ChooseBonusCard, DrawBonusCards, LaunchFreeTrireme,
                                               PlaceHalicarnassus, PlayBonusCard)
-from mncore.rulesets.empires.ids import TRACKS, Empire, Track
+from mncore.rulesets.empires.ids import TRACKS, Track
 from mncore.rulesets.empires.names import resolve_empire, resolve_place, resolve_province, resolve_sea, resolve_tile
 from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.ruleset import load_ruleset
@@ -133,8 +133,6 @@ def _names(cards: tuple[str, ...]) -> str:
     return ", ".join(_name(c) for c in cards)
 
 
-def _sees(viewer: Empire | None, *who: Empire) -> bool:
-    return viewer is None or viewer in who
 
 
 def _place(event_place: str) -> str:
@@ -144,7 +142,7 @@ def _place(event_place: str) -> str:
     return names.get(event_place, event_place)
 
 
-def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
     match event:
         case ev.CitiesSetUp():
             cities = [load_city(x) for x in event.expansions]
@@ -160,18 +158,18 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return (f"{title(emp)} fulfilled the Objective {info.name}"
                     + (f" ({detail})" if detail else "") + f": the tile is turned to its used side{then}.")
         case ev.BonusCardsDrawn(empire=emp, deck=deck, count=n, cards=cards):
-            seen = f": {_names(cards)}" if _sees(viewer, emp) and cards else ", face down"
+            seen = f": {_names(cards)}" if "payload/cards" not in withheld and cards else ", face down"
             return f"{title(emp)} drew {n} {load_city(deck).deck} Bonus Card{'s' * (n != 1)}{seen}."
         case ev.BonusCardKept(empire=emp, card=card):
-            return f"{title(emp)} kept {_name(card) if _sees(viewer, emp) and card else 'one card'}, face down."
+            return f"{title(emp)} kept {_name(card) if 'payload/card' not in withheld and card else 'one card'}, face down."
         case ev.BonusCardsPassed(empire=emp, to=to, count=n, cards=cards):
-            what = _names(cards) if _sees(viewer, emp, to) and cards else f"{n} card{'s' * (n != 1)}"
+            what = _names(cards) if "payload/cards" not in withheld and cards else f"{n} card{'s' * (n != 1)}"
             return f"{title(emp)} passed {what} to {title(to)}."
         case ev.BonusCardsDiscarded(empire=emp, count=n, cards=cards):
-            what = _names(cards) if _sees(viewer, emp) and cards else f"{n} card{'s' * (n != 1)}"
+            what = _names(cards) if "payload/cards" not in withheld and cards else f"{n} card{'s' * (n != 1)}"
             return f"{title(emp)} discarded {what}: every empire has received a card."
         case ev.DiscardCardDrawn(empire=emp, tile=t, card=card):
-            what = _name(card) if _sees(viewer, emp) and card else "a card"
+            what = _name(card) if "payload/card" not in withheld and card else "a card"
             return f"{title(emp)} drew {what} from the discard pile ({tile_name(t)})."
         case ev.BonusCardPlayed(empire=emp, played=card, as_card=as_card):
             if as_card:
@@ -195,7 +193,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.FreeTriremeBuilt(empire=emp, tile=t, sea=sea):
             return f"{title(emp)} built {tile_name(t)}'s free trireme in {_place(sea)}."
         case ev.DiscardsTaken(empire=emp, tile=t, taken=taken):
-            what = show_tokens(taken) if _sees(viewer, emp) and taken else "discarded commodities"
+            what = show_tokens(taken) if "payload/taken" not in withheld and taken else "discarded commodities"
             return f"{title(emp)} took {what} with {tile_name(t)}."
         case ev.OfferChanged(empire=emp, offer=offer):
             return f"{title(emp)} changed its offer to {show_tokens(offer)}."
@@ -212,18 +210,4 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"{title(owner)} must lose one unit of its choice in {_place(place)} (Cretan Archers)."
         case ev.BattleWon(empire=emp, place=place, over=over):
             return f"{title(emp)} won the battle in {_place(place)} over {title(over)}: a Battle Victory marker."
-    return None
-
-
-def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
-    """Cards in hand are face down: only those who look at them see them (lc.3.2)."""
-    match event:
-        case ev.BonusCardsDrawn(empire=emp) | ev.BonusCardsDiscarded(empire=emp) if not _sees(viewer, emp):
-            return replace(event, cards=())
-        case ev.BonusCardsPassed(empire=emp, to=to) if not _sees(viewer, emp, to):
-            return replace(event, cards=())
-        case ev.BonusCardKept(empire=emp) | ev.DiscardCardDrawn(empire=emp) if not _sees(viewer, emp):
-            return replace(event, card="")
-        case ev.DiscardsTaken(empire=emp) if not _sees(viewer, emp):
-            return replace(event, taken={})
     return None

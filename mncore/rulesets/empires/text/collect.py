@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
 
+from mncore.seen import Withheld
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, ChooseLegendaryBonus, TakeColossusCommodity
 from mncore.errors import InvalidCommand
-from mncore.rulesets.empires.ids import Empire, is_legendary
 from mncore.rulesets.empires.names import resolve, resolve_commodity
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import Bag, bag_total
+from mncore.rulesets.empires.state import Bag
 from mncore.rulesets.empires.text.base import Ctx, need
 from mncore.rulesets.empires.naming import title
 
@@ -57,17 +56,14 @@ def _bag_words(bag: Bag) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
-def _public(bag: Bag) -> Bag:
-    return {t: n for t, n in bag.items() if not is_legendary(t)}
 
 
-def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
     match event:
         case ev.ResourcesCollected(empire=emp, gained=gained, missed=missed, drawn=drawn):
-            sees_all = viewer is None or viewer == emp
-            shown = gained if sees_all else _public(gained)
-            text = f"{title(emp)} collected {_bag_words(shown)}"
-            if drawn and not sees_all:
+            # others read the public part only (text/hidden.py), and how many were drawn face down
+            text = f"{title(emp)} collected {_bag_words(gained)}"
+            if drawn and "payload/gained" in withheld:
                 text += f" and {drawn} legendary commodit{'y' if drawn == 1 else 'ies'} face down"
             if missed:
                 text += f"; the reserve was short of {_bag_words(missed)} (ruling R20)"
@@ -82,21 +78,9 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
         case ev.LegendaryBonusTaken(empire=emp, province=pid, take=take, gained=gained):
             what = ("an extra coin" if take == "coin" else
                     f"a legendary {title(next(iter(gained)).removeprefix('legendary-'))}"
-                    if gained and (viewer is None or viewer == emp) else
+                    if gained else
                     "a legendary commodity face down")
             return f"{title(emp)} took {what} for the temple by the legendary city in {title(pid)}."
         case ev.ColossusCommodityTaken(empire=emp, commodity=commodity):
             return f"{title(emp)} took 1 {title(commodity)} from the reserve with the Colossus of Rhodes."
-    return None
-
-
-def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
-    """Legendary commodities are drawn face down: other empires see only how many (1.2)."""
-    match event:
-        case ev.ResourcesCollected(empire=emp, gained=gained) if viewer is not None and viewer != emp:
-            if bag_total(_public(gained)) == bag_total(gained):
-                return None
-            return replace(event, gained=_public(gained))
-        case ev.LegendaryBonusTaken(empire=emp, take="legendary") if viewer is not None and viewer != emp:
-            return replace(event, gained={})
     return None

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
 
+from mncore.seen import Withheld
 from mncore.host import sentence
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.state import FixedLegendary, GameState, TradeStep
-from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.naming import tile_name, title
 
 
-def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
     match event:
         case ev.GameCreated():
             who = ", ".join(f"{title(e)} ({p})" for e, p in event.players.items())
@@ -36,7 +34,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"The game's secret is revealed: {event.secret}."
         case (ev.BatchUndone() | ev.UndoConsented() | ev.Corrected() | ev.PaceSet()
               | ev.StandingOrdersSet() | ev.OrdersQueued()):
-            return sentence(event, title, viewer)
+            return sentence(event, title, withheld)
         case ev.LogUpgraded():
             return (f"The log is rewritten from format {event.from_version} into the current one; "
                     f"its old head was {event.previous_head}.")
@@ -44,33 +42,3 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             who = " and ".join(title(e) for e in event.empires)
             return f"{who} {'win' if len(event.empires) > 1 else 'wins'} the game ({event.condition}). {event.detail}".strip()
     return None
-
-
-def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
-    """Face-down tiles are the future draws: nobody sees their order; a loaded position shows a
-    viewer only what it may see (text/hidden.py names the same fields)."""
-    if viewer is None:
-        return None
-    match event:
-        case ev.TilesDisplayed(display=display):
-            return replace(event, display=tuple(d for d in display if d.face_up))
-        case ev.PositionLoaded(state=state):
-            return replace(event, state=masked(state, viewer))
-        case ev.StandingOrdersSet(side=side) if side != viewer:
-            return replace(event, orders=())  # a side's plans are its own (redaction.declared)
-        case ev.OrdersQueued(side=side) if side != viewer:
-            return replace(event, orders=(), dropped=(), reason="")
-    return None
-
-
-def masked(state: GameState, viewer: Empire) -> GameState:
-    """The state without what viewer may not see: others' screens and offers, piles, face-down tiles."""
-    step = state.step
-    if isinstance(step, TradeStep) and not step.revealed:
-        step = replace(step, offers={e: (b if e == viewer else {}) for e, b in step.offers.items()})
-    return replace(
-        state, empires={e: (es if e == viewer else replace(es, resources={}))
-                        for e, es in state.empires.items()},
-        legendary_pile=(), display=tuple(d for d in state.display if d.face_up), step=step,
-        fixed=tuple(replace(f, commodity=None) if isinstance(f, FixedLegendary) else f
-                    for f in state.fixed))

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from mncore.protocol import Hidden
 from mncore.rulesets.empires import commands as cm, events as ev
-from mncore.rulesets.empires.ids import Empire, is_legendary
+from mncore.rulesets.empires.ids import FACE_DOWN, Empire, TileId, is_legendary
 from mncore.rulesets.empires.state import Bag, FixedLegendary, FixedOutcome, GameState, TradeStep
+
+
+# a face-down tile as every reader reads it: one fixed tile standing in for all, which says nothing of
+# the real one (sentences count face-down tiles and never name them; views show them unnamed)
+FACE_DOWN_TILE: TileId = get_args(TileId)[0]
 
 
 def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
@@ -13,9 +20,13 @@ def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
     match event:
         case ev.TilesDisplayed(display=display):
             # the face-down order is the future draws: nobody may see it (set-up step 5)
-            return [Hidden(field=f"payload/display/{i}/tile") for i, d in enumerate(display) if not d.face_up]
-        case ev.ResourcesCollected(empire=emp, gained=gained) | ev.Pillaged(empire=emp, gained=gained):
-            return _if_legendary(gained, "payload/gained", emp)
+            return [Hidden(field=f"payload/display/{i}/tile", public=FACE_DOWN_TILE)
+                    for i, d in enumerate(display) if not d.face_up]
+        case ev.ResourcesCollected(empire=emp, gained=gained):
+            # others read the ordinary tokens; `drawn` says how many legendary ones were drawn (1.2)
+            return _if_legendary(gained, emp, {t: n for t, n in gained.items() if not is_legendary(t)})
+        case ev.Pillaged(empire=emp, gained=gained):
+            return _if_legendary(gained, emp, _face_down(gained))
         case ev.LegendaryBonusTaken(empire=emp, take="legendary"):
             return [Hidden(field="payload/gained", visible_to=(emp,))]
         case ev.ResourcesOffered(empire=emp):
@@ -72,7 +83,8 @@ def hidden_in_state(state: GameState, at: str) -> list[Hidden]:
            for e, es in state.empires.items() if es.resources]
     if state.legendary_pile:
         out.append(Hidden(field=f"{at}/legendary_pile"))
-    out += [Hidden(field=f"{at}/display/{i}/tile") for i, d in enumerate(state.display) if not d.face_up]
+    out += [Hidden(field=f"{at}/display/{i}/tile", public=FACE_DOWN_TILE)
+            for i, d in enumerate(state.display) if not d.face_up]
     step = state.step
     if isinstance(step, TradeStep) and not step.revealed:
         out += [Hidden(field=f"{at}/step/offers/{e}", visible_to=(e,)) for e in step.offers]
@@ -93,8 +105,15 @@ def _hidden_cities(state: GameState, at: str) -> list[Hidden]:
     return out
 
 
-def _if_legendary(gained: Bag, field: str, emp: Empire) -> list[Hidden]:
-    return [Hidden(field=field, visible_to=(emp,))] if any(is_legendary(t) for t in gained) else []
+def _if_legendary(gained: Bag, emp: Empire, public: Bag) -> list[Hidden]:
+    return [Hidden(field="payload/gained", visible_to=(emp,), public=public)] if any(map(is_legendary, gained)) else []
+
+
+def _face_down(gained: Bag) -> Bag:
+    """The bag as the others read it: each legendary token a face-down one, the rest as they are."""
+    out = {t: n for t, n in gained.items() if not is_legendary(t)}
+    down = sum(n for t, n in gained.items() if is_legendary(t))
+    return {**out, FACE_DOWN: down} if down else out
 
 
 def _fixed(outcome: FixedOutcome, at: str, who: tuple[Empire, ...]) -> list[Hidden]:

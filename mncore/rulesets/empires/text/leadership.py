@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mncore.seen import Withheld
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, AwardTitle
 from mncore.errors import InvalidCommand
@@ -41,7 +42,7 @@ def _shown(n: int) -> str:
     return f"15+{n - 15}" if n > 15 else str(n)
 
 
-def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
     match event:
         case ev.TitleClaimed(track=track, empire=emp, levels=levels, decided_by=by, drawn=drawn):
             how = (f", {title(by)} breaking the tie" if by else "") + (", drawn among the tied" if drawn else "")

@@ -4,15 +4,15 @@ and sentences for its events."""
 from __future__ import annotations
 
 
-from msgspec.structs import replace
 
+from mncore.seen import Withheld
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import (AnyOrder, Attack, ChooseLosses, ChooseMover, DeclarePeace, EndMoveTurn,
                              HoldConquest, MoveLegions, MoveTriremes, OccupyBuildings, OccupyMarker,
                              Pillage, PlaceCirceLegion)
 from mncore.errors import InvalidCommand
-from mncore.rulesets.empires.ids import Empire, ProvinceId, is_legendary
+from mncore.rulesets.empires.ids import FACE_DOWN, Empire, ProvinceId
 from mncore.rulesets.empires.names import normalise, resolve_empire, resolve_place, resolve_province, resolve_sea
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, bag_tokens
@@ -305,15 +305,14 @@ def _side(side: ev.BattleSide, negated_by: dict[Empire, dict[str, int]]) -> str:
             f"{neg}")
 
 
-def _gains(gained: dict[str, int], hidden: bool) -> str:
+def _gains(gained: dict[str, int]) -> str:
     if not gained:
         return "nothing"
-    tokens = ["a legendary commodity" if hidden and is_legendary(t) else t.replace("-", " ")
-              for t in bag_tokens(gained)]
+    tokens = ["a legendary commodity" if t == FACE_DOWN else t.replace("-", " ") for t in bag_tokens(gained)]
     return ", ".join(tokens)
 
 
-def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
     match event:
         case ev.MoverChosen(empire=emp, mover=mover):
             return f"{title(emp)}, the Military Leader, names {title(mover)} to move and battle."
@@ -349,9 +348,8 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return (f"{title(emp)}'s legions no longer occupy {', '.join(what)} in {_name(pid)}"
                     + (f": {reason}." if reason else "."))
         case ev.Pillaged(empire=emp, province=pid, space=space, gained=gained):
-            hidden = viewer is not None and viewer != emp
             return (f"{title(emp)} pillages the {space.replace('-', ' ')} in {_name(pid)} and gains "
-                    f"{_gains(gained, hidden)}.")
+                    f"{_gains(gained)}.")
         case ev.BuildingsOccupied(empire=emp, province=pid, spaces=spaces):
             return f"{title(emp)} occupies {', '.join(spaces)} in {_name(pid)}."
         case ev.MarkerOccupied(empire=emp, province=pid):
@@ -368,13 +366,4 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"{title(emp)} places a legion on {space} in {_name(pid)} to act as a caravan (Circe)."
         case ev.MoveTurnEnded(empire=emp):
             return f"{title(emp)} ends its Move and Battle turn."
-    return None
-
-
-def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
-    """Legendary commodities are drawn face down: others do not see which one a pillager took (1.2)."""
-    match event:
-        case ev.Pillaged(empire=emp, gained=gained) if viewer is not None and viewer != emp:
-            if any(is_legendary(t) for t in gained):
-                return replace(event, gained={t: n for t, n in gained.items() if not is_legendary(t)})
     return None

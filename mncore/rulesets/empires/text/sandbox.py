@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
 
+from mncore.seen import Withheld
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, ClearFixedOutcomes, FixOutcome
 from mncore.errors import InvalidCommand
-from mncore.rulesets.empires.ids import LEGENDARY_PREFIX, Empire
+from mncore.rulesets.empires.ids import LEGENDARY_PREFIX
 from mncore.rulesets.empires.names import resolve_commodity, resolve_empire, resolve_tile
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import FixedBarbarianDice, FixedDice, FixedLegendary, FixedOutcome, FixedTile
@@ -84,9 +84,8 @@ def _what(outcome: FixedOutcome) -> str:
             return f"the next tile turned up: {tile_name(tile)}"
 
 
-def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
-    shown = redact(event, viewer) or event
-    match shown:
+def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
+    match event:
         case ev.OutcomeFixed(empire=emp, outcome=outcome):
             return f"{title(emp)} fixes {_what(outcome)} (sandbox, ruling R7)."
         case ev.FixedOutcomeUsed(outcome=FixedDice(empire=emp, dice=dice), place=place):
@@ -110,18 +109,3 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
 
 def _hidden(outcome: FixedOutcome) -> FixedOutcome:
     return FixedLegendary(commodity=None) if isinstance(outcome, FixedLegendary) else outcome
-
-
-def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
-    """A fixed legendary commodity is drawn face down: only its fixer and its drawer see it (R4)."""
-    if viewer is None:
-        return None
-    match event:
-        case ev.OutcomeFixed(empire=emp, outcome=FixedLegendary()) if viewer != emp:
-            return replace(event, outcome=_hidden(event.outcome))
-        case ev.FixedOutcomeUsed(empire=emp, outcome=FixedLegendary()) if viewer != emp:
-            return replace(event, outcome=_hidden(event.outcome))
-        case ev.FixedOutcomesCleared(empire=emp, cleared=cleared) if viewer != emp:
-            if any(isinstance(o, FixedLegendary) for o in cleared):
-                return replace(event, cleared=tuple(_hidden(o) for o in cleared))
-    return None

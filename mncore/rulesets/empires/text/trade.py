@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
 
+from mncore.seen import Withheld
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import (AnyOrder, ClaimForeign, ClaimResource, DiscardOffered, GiveResource,
                                               OfferResources, PlayExchangeMarker)
@@ -131,7 +131,7 @@ def _held(n: int) -> str:
     return "no resources" if n == 0 else f"only {n} resource{'s' * (n != 1)}"
 
 
-def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
+def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
     match event:
         case ev.ExchangeMarkerPlayed(empire=emp, value=value):
             return f"{title(emp)}, the Trade Leader, plays the exchange marker for {value}."
@@ -142,7 +142,7 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
                                          for e in out) + " (ruling R23)"
             return text + (f"; {title(opener)} claims first." if opener else ".")
         case ev.ResourcesOffered(empire=emp, offer=bag, count=count):
-            if viewer is None or viewer == emp:
+            if "payload/offer" not in withheld:
                 return f"{title(emp)} offered {_words(bag)} face down."
             return f"{title(emp)} placed {count} resource{'s' if count != 1 else ''} face down."
         case ev.OffersRevealed(offers=offers):
@@ -161,12 +161,4 @@ def describe(event: ev.AnyEvent, viewer: Empire | None) -> str | None:
             return f"{title(emp)} discarded {title(token)} from its offer: the Barbarians' claim (atlas.punic-trade)."
         case ev.ResourceGiven(empire=emp, to=to, token=token):
             return f"{title(emp)} gave {title(token)} to {title(to)}, who had claimed one too few (2.2.1)."
-    return None
-
-
-def redact(event: ev.AnyEvent, viewer: Empire | None) -> ev.AnyEvent | None:
-    """An offer stays face down until all are revealed (2.1): others see only how many."""
-    match event:
-        case ev.ResourcesOffered(empire=emp) if viewer is not None and viewer != emp:
-            return replace(event, offer={})
     return None
