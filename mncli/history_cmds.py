@@ -118,7 +118,9 @@ def _is_db_game(ctx: click.Context, target: str) -> bool:
 
 def _print(report: Report, where: str, snaps: SnapshotCheck | None) -> None:
     if not report.ok:
-        click.echo(f"{where}: FAILED at event {report.first_bad}: {report.reason}", err=True)
+        # first_bad 0: an export's header, which contradicts the log below it
+        at = "in its header" if report.first_bad == 0 else f"at event {report.first_bad}"
+        click.echo(f"{where}: FAILED {at}: {report.reason}", err=True)
         return
     click.echo(f"{where}: verified, {report.events} events")
     for line in report.proven:

@@ -19,6 +19,8 @@ from mncore.host import SecretRevealed
 from mncore.protocol import HOST, Audits, Ruleset
 from mncore.rulebook import Cited
 from mncore.chain import VERSIONS, link
+from mncore.dice import commitment
+from mncore.sealing import chain_version
 from mncore.store import Row
 from mncore.verify import Head, verify_rows, verify_side_rows
 
@@ -146,6 +148,10 @@ def verify_bundle(data: bytes, held: str | None = None) -> BundleCheck:
     """
     try:
         bundle = _decode(data)
+        _check_fields(bundle)
+        if _digest(bundle) != bundle.digest:
+            raise _Failed(f"the digest does not match the bundle: one of {', '.join(sealed_fields())}, "
+                          "which the log cannot vouch for, was edited")
         proven = _check(bundle)
         if held is not None:
             if held not in {line.hash for line in bundle.log}:
@@ -171,14 +177,93 @@ def _decode(data: bytes) -> Bundle:
         raise _Failed(f"not a readable dispute bundle ({err})") from None
     if not 1 <= bundle.at <= MAX_NUMBER:
         raise _Failed(f"at: {number_text(bundle.at)} is not an event number (1 to {MAX_NUMBER:,})")
-    if (bundle.format, bundle.also_format) != (FORMAT, FORMAT) or bundle.version not in VERSIONS:
-        raise _Failed(f"format {bundle.format} v{bundle.version} is not {FORMAT} "
-                      f"v{' or v'.join(map(str, VERSIONS))}")
     if _encode(bundle) != data:
         raise _Failed("the file is not byte for byte the bundle it decodes to (edited or re-encoded)")
-    if _digest(bundle) != bundle.digest:
-        raise _Failed("the digest does not match the bundle's contents (edited)")
     return bundle
+
+
+# the parts recomputed from the log whole (_check); every other field is the bundle's header
+EVIDENCE = ("log", "before", "after", "explanation")
+# the header fields checked against the log one by one (_check_fields); the digest alone covers the rest
+VOUCHED = ("format", "also_format", "version", "at", "ruleset", "commitment", "secret", "head_hash")
+
+
+def sealed_fields() -> list[str]:
+    """The header fields the log cannot vouch for, which only the digest covers (and the digest)."""
+    return [f for f in Bundle.__struct_fields__ if f not in EVIDENCE and f not in VOUCHED]
+
+
+def _check_fields(bundle: Bundle) -> None:
+    """Each header field the log vouches for, against the log: _Failed naming the first edited one."""
+    rows = [_row(line) for line in bundle.log]
+    if not rows:
+        raise _Failed("the log is empty")
+    first = msgspec.json.decode(rows[0].payload)
+    for field, problem in (("format", _named_format(bundle.format)),
+                           ("also_format", _named_format(bundle.also_format)),
+                           ("version", _version(bundle, rows)), ("head_hash", _head(bundle, rows)),
+                           ("at", _at(bundle, rows)), ("ruleset", _ruleset(bundle, first)),
+                           ("commitment", _commitment(bundle, first)), ("secret", _secret(bundle)),
+                           ("made_for", _made_for(bundle))):
+        if problem is not None:
+            raise _Failed(f"its {field} {problem}")
+
+
+def _named_format(value: str) -> str | None:
+    return None if value == FORMAT else f"is '{value}', not {FORMAT} (edited)"
+
+
+def _version(bundle: Bundle, rows: list[Row]) -> str | None:
+    found = chain_version(rows)
+    if found == bundle.version or (found is None and bundle.version in VERSIONS):
+        return None  # no format matches event 1: the chain check names it
+    if found is None:
+        return f"v{bundle.version} is not a log format this mn knows (v{' or v'.join(map(str, VERSIONS))})"
+    return f"says log format v{bundle.version}, but the log's chain is in format v{found} (edited)"
+
+
+def _head(bundle: Bundle, rows: list[Row]) -> str | None:
+    if rows[-1].hash == bundle.head_hash:
+        return None
+    return f"{bundle.head_hash[:16]} is not the hash of the log's last event ({rows[-1].hash[:16]})"
+
+
+def _at(bundle: Bundle, rows: list[Row]) -> str | None:
+    if bundle.at > len(rows) or _batch_end(rows, bundle.at) != len(rows):
+        return f"says event {bundle.at}, but the log ends with the batch of event {rows[-1].batch}"
+    explained = msgspec.json.decode(bundle.explanation)
+    if not isinstance(explained, dict) or explained.get("seq") != bundle.at:
+        return f"says event {bundle.at}, but the explanation is of another event"
+    return None
+
+
+def _ruleset(bundle: Bundle, first: Any) -> str | None:
+    recorded = f"{first.get('ruleset_id')}@{first.get('ruleset_version')}" if isinstance(first, dict) else "?"
+    return None if bundle.ruleset == recorded else f"says {bundle.ruleset}, but the log's first event records {recorded}"
+
+
+def _commitment(bundle: Bundle, first: Any) -> str | None:
+    recorded = first.get("commitment") if isinstance(first, dict) else None
+    return None if bundle.commitment == recorded else "is not the one in the log's first event"
+
+
+def _secret(bundle: Bundle) -> str | None:
+    if bundle.secret is None:
+        return None
+    try:
+        if commitment(bytes.fromhex(bundle.secret)) == bundle.commitment:
+            return None
+    except ValueError:
+        pass
+    return "does not match the commitment of the log's first event"
+
+
+def _made_for(bundle: Bundle) -> str | None:
+    if bundle.made_for is None and any(line.withheld for line in bundle.log):
+        return "names no side, but the log withholds hidden fields"
+    if bundle.made_for is not None and bundle.secret is not None:
+        return f"names {bundle.made_for}, but the secret is out: a bundle then withholds nothing"
+    return None
 
 
 def _check(bundle: Bundle) -> list[str]:

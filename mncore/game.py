@@ -22,12 +22,13 @@ from mncore.logread import collector_paused, content_head, decoded, decode_rows,
 from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, OrderBatch, SetPace,
                          SetStandingOrders, UndoBatch, UpgradeLog)
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
+from mncore.sealing import (CHECKED, EXPORT_FORMAT, ExportHeader as ExportHeader, HeaderEdited,
+                            chain_version, header_problem, sealed, sealed_only)
 from mncore.store import NewRow, Row, Snapshot, Store
 from mncore.verify import Head, Report, verify_rows, verify_side_rows
 
 from mncore import logs as log
 
-EXPORT_FORMAT = "mare-nostrum/log"  # an export's version is the log format of its game (chain.py)
 
 
 def utc_now() -> str:
@@ -411,13 +412,31 @@ def verify_export(data: bytes, source: str, held: str | None = None) -> Report:
     """
     parsed = _parse(data, source)
     header = parsed.header
+    try:
+        _check_header(parsed, source)
+    except HeaderEdited as err:
+        return Report(ok=False, events=len(parsed.rows), head_hash=header.head_hash, first_bad=0,
+                      reason=err.reason, version=header.version, made_for=header.made_for)
     heads = [Head(source="the export header", seq=header.events, hash=header.head_hash)]
     if held is not None:
         heads.append(Head(source="the head you hold", hash=held, last=False))
     if parsed.withheld:
-        return verify_side_rows(parsed.rows, header.version, parsed.withheld, heads,
-                                header.made_for or "one side")
-    return verify_rows(parsed.rows, header.version, heads)
+        report = verify_side_rows(parsed.rows, header.version, parsed.withheld, heads,
+                                  header.made_for or "one side")
+    else:
+        report = verify_rows(parsed.rows, header.version, heads)
+    if report.ok:
+        report.proven.append(_header_proof(header))
+    return report
+
+
+def _header_proof(header: ExportHeader) -> str:
+    """What the header's check proved: every field, or all but those an older mn left unsealed."""
+    if header.seal:
+        return (f"every field of its header holds: {', '.join(CHECKED)} against the log; "
+                f"{', '.join(sealed_only()[:-1])} by its seal (game {header.game})")
+    return (f"its header's {', '.join(CHECKED)} hold against the log; it has no seal (an export of an "
+            f"older mn), so nothing vouches for its game id {header.game}")
 
 
 def upgrade(store: Store, game_id: str) -> Loaded:
@@ -502,19 +521,6 @@ def rechain(rows: Sequence[Row], version: int) -> list[Row]:
 
 # --- export and import -----------------------------------------------------------------------------------
 
-class ExportHeader(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
-                   omit_defaults=True):
-    """The first line of an export: what it is, which game, how long, where its chain ends."""
-
-    format: str
-    version: int
-    game: str
-    ruleset: str
-    events: int
-    head_hash: str
-    made_for: str | None = None  # an export made for one empire, with hidden parts withheld
-
-
 class ExportLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True,
                  omit_defaults=True):
     """One event of an export: its store row with the payload embedded as canonical JSON.
@@ -565,9 +571,9 @@ def export_lines(loaded: Loaded, viewer: str | None = None) -> list[bytes]:
     """
     rows, ruleset, meta = loaded.rows, loaded.ruleset, loaded.meta
     head = rows[-1].hash if rows else GENESIS_HASH
-    header = ExportHeader(format=EXPORT_FORMAT, version=loaded.version, game=loaded.game_id,
-                          ruleset=f"{meta.ruleset_id}@{meta.ruleset_version}",
-                          events=len(rows), head_hash=head, made_for=viewer)
+    header = sealed(ExportHeader(format=EXPORT_FORMAT, version=loaded.version, game=loaded.game_id,
+                                 ruleset=f"{meta.ruleset_id}@{meta.ruleset_version}",
+                                 events=len(rows), head_hash=head, made_for=viewer))
     opened = meta.secret is not None
     return [_LINE.encode(header)] + [
         _LINE.encode(export_line(ruleset, r, viewer, opened, loaded.version)) for r in rows]
@@ -587,6 +593,7 @@ def parse_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
     The hash chain is not checked here: verify_rows() does that and names the first bad event.
     """
     parsed = _parse(data, source)
+    _known_format(parsed.header, source)
     if parsed.withheld:
         seq = min(parsed.withheld)
         raise DataError(source, [f"line {seq + 1}: this export was made for "
@@ -608,9 +615,6 @@ def _parse(data: bytes, source: str) -> ParsedExport:
     if not 0 <= header.events <= MAX_NUMBER:
         raise DataError(source, [f"line 1: events: {number_text(header.events)} is not a count of "
                                  f"events (0 to {MAX_NUMBER:,})"])
-    if header.format != EXPORT_FORMAT or header.version not in VERSIONS:
-        raise DataError(source, [f"line 1: format {header.format} v{header.version} is not "
-                                 f"{EXPORT_FORMAT} v{' or v'.join(map(str, VERSIONS))}"])
     rows: list[Row] = []
     withheld: dict[int, dict[str, str]] = {}
     for i, raw in enumerate(lines[1:], start=2):
@@ -635,6 +639,26 @@ def _parse(data: bytes, source: str) -> ParsedExport:
                         actor=line.actor, batch=line.batch, hash=line.hash, salts=line.salts,
                         command=None if bytes(line.command) == b"null" else bytes(line.command).decode()))
     return ParsedExport(header=header, rows=rows, withheld=withheld)
+
+
+def _known_format(header: ExportHeader, source: str) -> None:
+    """DataError for a file this mn cannot read (another format, or a log format it does not know)."""
+    if header.format != EXPORT_FORMAT or header.version not in VERSIONS:
+        raise DataError(source, [f"line 1: format {header.format} v{header.version} is not "
+                                 f"{EXPORT_FORMAT} v{' or v'.join(map(str, VERSIONS))}"])
+
+
+def _check_header(parsed: ParsedExport, source: str) -> None:
+    """IntegrityFailure naming the header field that the rows below it contradict (edited).
+
+    A version this mn does not know, with a chain in no format it knows, is a newer file: DataError.
+    """
+    header = parsed.header
+    if header.version not in VERSIONS and chain_version(parsed.rows) is None:
+        _known_format(header, source)
+    problem = header_problem(header, parsed.rows, bool(parsed.withheld))
+    if problem is not None:
+        raise HeaderEdited(problem)
 
 
 def read_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
@@ -673,6 +697,9 @@ def check_import(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
     with the line at fault; nothing is stored."""
     header, rows = read_export(data, source)
     ruleset_of(rows[0].payload, source) if rows else None  # an unknown ruleset is bad input (exit 2)
+    problem = header_problem(header, rows, False)
+    if problem is not None:
+        raise HeaderEdited(f"{source}, line 1: {problem}; nothing imported")
     report = verify_rows(rows, header.version)
     if not report.ok:
         raise IntegrityFailure(report.first_bad or 1, f"{source}, line {(report.first_bad or 1) + 1}: "

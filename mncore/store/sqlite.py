@@ -39,10 +39,21 @@ class SqliteStore:
             raise StoreError(f"{path} is not a SQLite database ({err})") from None
         if {"games", "events"} <= tables:
             return
-        if not create:
+        if not create and not self._empty():
             raise StoreError(f"{path} is a SQLite file but not a mare-nostrum database "
                              "(no games or events table)")
-        self._create_schema()
+        self._make_schema()
+
+    def _empty(self) -> bool:
+        """Nothing at all in the file: an empty database (an `mn new`, `mn import` or `mn copy-db`
+        killed before its first commit leaves one; sqlite makes the file before any table)."""
+        return not self.conn.execute("select 1 from sqlite_master limit 1").fetchall()
+
+    def _make_schema(self) -> None:
+        try:
+            self._create_schema()
+        except sqlite3.Error as err:  # a read-only file or folder: say so, not a traceback
+            raise StoreError(f"{self.path}: cannot make the tables of a mare-nostrum database ({err})") from None
 
     def _tables(self) -> set[str]:
         return {r[0] for r in self.conn.execute("select name from sqlite_master where type = 'table'")}
