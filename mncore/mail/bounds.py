@@ -81,10 +81,15 @@ class Gate:
         """Count and hold the next bytes of the mail; nothing more once a limit is passed."""
         if self.refusal or not data:
             return
+        room = self.limits.max_bytes - self.size
         self.size += len(data)
-        if self.size > self.limits.max_bytes:
-            return self._refuse(f"the mail is over the {size_text(self.limits.max_bytes)} limit on its "
-                                f"size (--max-bytes)")
+        # the bytes within the limit are still read: the headers the refusal's answer needs are there
+        self._lines(data[:room] if room < len(data) else data)
+        if not self.refusal and self.size > self.limits.max_bytes:
+            self._refuse(f"the mail is over the {size_text(self.limits.max_bytes)} limit on its size "
+                         f"(--max-bytes)")
+
+    def _lines(self, data: bytes) -> None:
         buf = self.partial + data
         # a final '\r' may be the first half of '\r\n': it waits for the next chunk
         cut = len(buf) - 1 if buf.endswith(b"\r") else len(buf)
