@@ -63,13 +63,15 @@ _LIMITS = bounds.Limits()
               metavar="BYTES", help="A larger mail is refused unread (answered with the limit).")
 @click.option("--max-line", type=click.IntRange(min=1), default=_LIMITS.max_line, show_default=True,
               metavar="BYTES", help="A mail with a longer line (or Content-Type header) is refused unread.")
+@click.option("--max-lines", type=click.IntRange(min=1), default=_LIMITS.max_lines, show_default=True,
+              metavar="N", help="A mail of more lines is refused unread.")
 @click.option("--max-parts", type=click.IntRange(min=1), default=_LIMITS.max_parts, show_default=True,
               metavar="N", help="A mail of more MIME parts is refused unread.")
 @click.option("--max-depth", type=click.IntRange(min=1), default=_LIMITS.max_depth, show_default=True,
               metavar="N", help="A mail whose MIME parts nest deeper is refused unread.")
 @click.pass_context
-def ingest(ctx: click.Context, source: str, outbox_dir: str, max_bytes: int, max_line: int, max_parts: int,
-           max_depth: int) -> None:
+def ingest(ctx: click.Context, source: str, outbox_dir: str, max_bytes: int, max_line: int, max_lines: int,
+           max_parts: int, max_depth: int) -> None:
     """Read mail (.eml, mbox, or a Maildir's unseen messages), apply every signed block in it, each
     whole or not at all, and write an answer to each message: applied with its receipt, or refused
     with the rule or reason (nothing written for a refused block).
@@ -82,7 +84,8 @@ def ingest(ctx: click.Context, source: str, outbox_dir: str, max_bytes: int, max
     store = open_store(ctx)
     box = outbox.maildir(outbox_dir)
     book = books.load(books.path_for(ctx.obj["db"]))
-    limits = bounds.Limits(max_bytes=max_bytes, max_line=max_line, max_parts=max_parts, max_depth=max_depth)
+    limits = bounds.Limits(max_bytes=max_bytes, max_line=max_line, max_lines=max_lines, max_parts=max_parts,
+                           max_depth=max_depth)
     count = 0
     for where, mail in inbox.messages(source, sys.stdin.buffer if source == "-" else None, limits):
         letter = inbox.letter_of(store, mail)

@@ -115,6 +115,17 @@ def test_a_line_over_the_limit_inside_a_block_is_refused_naming_the_limit(
     assert parsed == []
 
 
+def test_a_mail_of_too_many_lines_is_refused_naming_the_limit(
+        db: Path, keys: Path, toy: str, tmp_path: Path, parsed: list[int]) -> None:
+    """A valid block after 3,000 empty lines, against a limit of 2,000 lines: refused, nothing written."""
+    raw = HEADERS + b"\n" * 3_000 + signed(db, keys, toy)
+
+    text = refused(db, tmp_path, raw, "--max-lines", "2000")
+
+    assert "the mail has more than 2,000 lines, the limit (--max-lines)" in text
+    assert parsed == []
+
+
 def test_a_mail_of_too_many_parts_is_refused_naming_the_limit(
         db: Path, keys: Path, toy: str, tmp_path: Path, parsed: list[int]) -> None:
     """150 text parts, one of them a valid block, against the default 100: refused, nothing written."""
@@ -248,11 +259,11 @@ def test_limits_below_one_are_refused_by_the_command(db: Path, toy: str, tmp_pat
 
 
 def test_ingest_help_names_every_limit(db: Path) -> None:
-    """mn mail ingest --help lists the four limits with their defaults."""
+    """mn mail ingest --help lists the five limits with their defaults."""
     text = " ".join(mn(db, "mail", "ingest", "--help").output.split())
 
-    for option, default in (("--max-bytes", "8388608"), ("--max-line", "4000"), ("--max-parts", "100"),
-                            ("--max-depth", "10")):
+    for option, default in (("--max-bytes", "8388608"), ("--max-line", "4000"), ("--max-lines", "200000"),
+                            ("--max-parts", "100"), ("--max-depth", "10")):
         assert option in text and f"default: {default};" in text
 
 
