@@ -321,3 +321,13 @@ def test_the_gate_counts_the_parts_the_parser_builds_and_keeps_every_byte(
 
     assert gate.close() == raw
     assert gate.parts == len(list(report.walk())) - 1
+
+
+def test_a_content_type_the_header_parser_cannot_read_is_refused_not_a_traceback(
+        db: Path, toy: str, tmp_path: Path, parsed: list[int]) -> None:
+    """A Content-Type on which Python's header parser raises IndexError: answered, never parsed."""
+    raw = HEADERS + b"Content-Type: a2idu0/a(>op)ue0'uo\x80;a\x80r3*\n\nhello\n"
+
+    text = refused(db, tmp_path, raw)
+
+    assert "a Content-Type header of the mail cannot be read" in text and parsed == []

@@ -188,23 +188,26 @@ class Gate:
 
     def _header(self, name: bytes) -> str:
         lines = self.answer.get(name)
-        if not lines:
+        try:
+            return str(_header_message(lines).get(name[:-1].decode(), "")).strip() if lines else ""
+        except Exception:  # an unreadable header: the answer goes without it (to the host, untitled)
             return ""
-        return _header_message(lines).get(name[:-1].decode(), "").strip()
 
     def _body_begins(self) -> None:
         """The header section has ended: open what its Content-Type says the body is."""
         self.in_headers, self.top = False, False
         parent = self.stack[-1] if self.stack else None
-        msg = _header_message(self.content_type, parent is not None and parent.digest)
-        if msg.get_content_type() == "message/delivery-status":
+        kind = _body_kind(self.content_type, parent is not None and parent.digest)
+        if kind is None:
+            self._refuse("a Content-Type header of the mail cannot be read")
+        elif kind[0] == "message/delivery-status":
             self._open(_Frame(separator=None, status=True))
-        elif msg.get_content_maintype() == "message":
+        elif kind[0].startswith("message/"):
             self._open(_Frame(separator=None))
             self._section()
-        elif msg.get_content_maintype() == "multipart" and (boundary := msg.get_boundary()) is not None:
-            self._open(_Frame(separator=b"--" + boundary.encode("ascii", "surrogateescape"),
-                              digest=msg.get_content_subtype() == "digest"))
+        elif kind[0].startswith("multipart/") and kind[1] is not None:
+            self._open(_Frame(separator=b"--" + kind[1].encode("ascii", "surrogateescape"),
+                              digest=kind[0] == "multipart/digest"))
 
     def _open(self, frame: _Frame) -> None:
         self.stack.append(frame)
@@ -226,6 +229,16 @@ def _header_message(lines: list[bytes], digest: bool = False) -> EmailMessage:
         except (ValueError, email.errors.MessageError):  # a field without a colon: no type stated
             pass
     return msg
+
+
+def _body_kind(lines: list[bytes], digest: bool) -> tuple[str, str | None] | None:
+    """The body's content type and boundary, read from its Content-Type as the email parser reads it;
+    None if that cannot be read."""
+    msg = _header_message(lines, digest)
+    try:
+        return msg.get_content_type(), msg.get_boundary()
+    except Exception:  # the header parser raises more than MessageError; the mail is refused, not a traceback
+        return None
 
 
 def gated(chunks: Iterable[bytes], limits: Limits) -> bytes | Refusal:
