@@ -10,7 +10,7 @@ import click
 from mncli.common import open_store
 from mncore import game
 from mncore.errors import InvalidCommand
-from mncore.mail import book as books, inbox, outbox
+from mncore.mail import book as books, bounds, inbox, outbox
 from mncore.names import resolve_side_in_game
 
 
@@ -52,25 +52,43 @@ def address(ctx: click.Context, game_id: str, side_text: str, address: str) -> N
     books.save(path, book)
 
 
+_LIMITS = bounds.Limits()
+
+
 @mail.command("ingest")
 @click.argument("source", metavar="PATH|-")
 @click.option("--outbox", "outbox_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
               help="The Maildir the answers are written to (made if missing).")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=_LIMITS.max_bytes, show_default=True,
+              metavar="BYTES", help="A larger mail is refused unread (answered with the limit).")
+@click.option("--max-line", type=click.IntRange(min=1), default=_LIMITS.max_line, show_default=True,
+              metavar="BYTES", help="A mail with a longer line (or Content-Type header) is refused unread.")
+@click.option("--max-lines", type=click.IntRange(min=1), default=_LIMITS.max_lines, show_default=True,
+              metavar="N", help="A mail of more lines is refused unread.")
+@click.option("--max-parts", type=click.IntRange(min=1), default=_LIMITS.max_parts, show_default=True,
+              metavar="N", help="A mail of more MIME parts is refused unread.")
+@click.option("--max-depth", type=click.IntRange(min=1), default=_LIMITS.max_depth, show_default=True,
+              metavar="N", help="A mail whose MIME parts nest deeper is refused unread.")
 @click.pass_context
-def ingest(ctx: click.Context, source: str, outbox_dir: str) -> None:
+def ingest(ctx: click.Context, source: str, outbox_dir: str, max_bytes: int, max_line: int, max_lines: int,
+           max_parts: int, max_depth: int) -> None:
     """Read mail (.eml, mbox, or a Maildir's unseen messages), apply every signed block in it, each
     whole or not at all, and write an answer to each message: applied with its receipt, or refused
     with the rule or reason (nothing written for a refused block).
+
+    Each mail is read in chunks within the limits below, before it is parsed: one that passes a limit
+    is not parsed at all, and its answer names the limit (docs/pbem.md, "Mail limits").
 
     Exits 0 when every message was read, whatever became of its blocks: the answers say that.
     """
     store = open_store(ctx)
     box = outbox.maildir(outbox_dir)
     book = books.load(books.path_for(ctx.obj["db"]))
-    data = sys.stdin.buffer.read() if source == "-" else None
+    limits = bounds.Limits(max_bytes=max_bytes, max_line=max_line, max_lines=max_lines, max_parts=max_parts,
+                           max_depth=max_depth)
     count = 0
-    for where, msg in inbox.messages(source, data):
-        letter = inbox.read_letter(store, msg)
+    for where, mail in inbox.messages(source, sys.stdin.buffer if source == "-" else None, limits):
+        letter = inbox.letter_of(store, mail)
         games = {o.game for o in letter.outcomes if o.game}
         page = book.games.get(next(iter(games))) if len(games) == 1 else None
         outbox.put(box, outbox.answer_message(letter, outbox.host_address(page)))

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import email
+import email.parser
 import email.policy
-import mailbox
+import io
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from email.message import EmailMessage
+from typing import BinaryIO
 
 import msgspec
 
 from mncore import game, pbem, redaction, signing
 from mncore.errors import DataError, MareNostrumError, RuleViolation
 from mncore.host import SERVICE_ACTORS, UNDO_TYPES, SignedOrders
-from mncore.mail import blocks
+from mncore.mail import blocks, bounds
 from mncore.store import Row, Store
 
 
@@ -44,77 +45,128 @@ class Letter(msgspec.Struct, frozen=True, kw_only=True):
     outcomes: list[Outcome]
 
 
+Mail = EmailMessage | bounds.Refusal  # a message read within the limits, or the limit it passed
+
+
 def _parse(data: bytes) -> EmailMessage:
-    msg = email.message_from_bytes(data, policy=email.policy.default)
+    parser = email.parser.BytesFeedParser(policy=email.policy.default)
+    parser.feed(data)
+    msg = parser.close()
     assert isinstance(msg, EmailMessage)  # the default policy makes EmailMessage objects
     return msg
 
 
-def messages(path: str, data: bytes | None = None) -> Iterator[tuple[str, EmailMessage]]:
-    """(where, message) for each message at path: a Maildir (its unseen messages, each marked seen
-    once read), an mbox (a file starting 'From '), or one .eml; `data` is stdin's bytes for '-'."""
+def _chunks(stream: BinaryIO, first: bytes = b"") -> Iterator[bytes]:
+    if first:
+        yield first
+    while chunk := stream.read(bounds.CHUNK):
+        yield chunk
+
+
+def _mail(chunks: Iterable[bytes], limits: bounds.Limits) -> Mail:
+    """One message: parsed only once all of it was read within the limits."""
+    read = bounds.gated(chunks, limits)
+    return read if isinstance(read, bounds.Refusal) else _parse(read)
+
+
+def messages(path: str, stream: BinaryIO | None = None,
+             limits: bounds.Limits | None = None) -> Iterator[tuple[str, Mail]]:
+    """(where, message or refusal) for each message at path: a Maildir (its unseen messages, each
+    marked seen once read), an mbox (a file starting 'From '), or one .eml; `stream` is stdin for '-'.
+    Each is read in chunks within the limits, so a huge or hostile mail is refused unparsed."""
+    limits = limits or bounds.Limits()
     if path == "-":
-        yield from _from_bytes("stdin", data or b"")
+        yield from _from_stream("stdin", stream or io.BytesIO(), limits)
         return
     if os.path.isdir(path):
-        yield from _maildir(path)
+        yield from _maildir(path, limits)
         return
     try:
         with open(path, "rb") as f:
-            raw = f.read()
+            yield from _from_stream(path, f, limits)
     except OSError as err:
         raise DataError(path, [f"cannot read it ({err.strerror})"]) from None
-    yield from _from_bytes(path, raw, path)
 
 
-def _from_bytes(source: str, raw: bytes, path: str | None = None) -> Iterator[tuple[str, EmailMessage]]:
-    if not raw.strip():
+def _from_stream(source: str, stream: BinaryIO, limits: bounds.Limits) -> Iterator[tuple[str, Mail]]:
+    first = stream.read(bounds.CHUNK)
+    if not first.strip() and len(first) < bounds.CHUNK:
         raise DataError(source, ["empty: no message to read"])
-    if not raw.startswith(b"From "):
-        yield source, _parse(raw)
-        return
-    if path is None:  # an mbox on stdin: the mailbox module reads files only
-        for n, chunk in enumerate(_mbox_chunks(raw), start=1):
-            yield f"{source} message {n}", _parse(chunk)
-        return
-    box = mailbox.mbox(path, create=False)
-    for n, key in enumerate(box.keys(), start=1):
-        yield f"{source} message {n}", _parse(box.get_bytes(key))
+    if first.startswith(b"From "):
+        yield from _mbox(source, _chunks(stream, first), limits)
+    else:
+        yield source, _mail(_chunks(stream, first), limits)
 
 
-def _mbox_chunks(raw: bytes) -> list[bytes]:
-    """An mbox's messages, split at its 'From ' lines, their '>From ' lines unquoted (mboxrd)."""
-    out: list[list[bytes]] = []
-    for line in raw.split(b"\n"):
-        if line.startswith(b"From "):
-            out.append([])
-        elif out:
-            out[-1].append(line[1:] if line.lstrip(b">").startswith(b"From ") else line)
-    return [b"\n".join(lines) for lines in out]
+_FROM_LINE = b"\nFrom "
 
 
-def _maildir(path: str) -> Iterator[tuple[str, EmailMessage]]:
+def _mbox(source: str, chunks: Iterator[bytes], limits: bounds.Limits) -> Iterator[tuple[str, Mail]]:
+    """An mbox's messages, split at its 'From ' lines as the bytes stream in; a message refused is
+    skipped to the next 'From ' line unheld."""
+    buf, n, gate = b"", 0, None
+    for chunk in chunks:
+        buf += chunk
+        while True:
+            if gate is None:  # inside a 'From ' line: dropped, up to its end
+                end = buf.find(b"\n")
+                if end < 0:
+                    buf = b""
+                    break
+                buf, n, gate = buf[end + 1:], n + 1, bounds.Gate(limits, unquote_from=True)
+            at = buf.find(_FROM_LINE)
+            if at < 0:
+                keep = len(_FROM_LINE) - 1  # a 'From ' line may start in this chunk and end in the next
+                gate.feed(buf[:-keep])
+                buf = buf[-keep:]
+                break
+            gate.feed(buf[:at + 1])
+            yield f"{source} message {n}", _closed(gate)
+            buf, gate = buf[at + 1:], None
+    if gate is not None:
+        gate.feed(buf)
+        yield f"{source} message {n}", _closed(gate)
+
+
+def _closed(gate: bounds.Gate) -> Mail:
+    read = gate.close()
+    return read if isinstance(read, bounds.Refusal) else _parse(read)
+
+
+def _maildir(path: str, limits: bounds.Limits) -> Iterator[tuple[str, Mail]]:
     if not all(os.path.isdir(os.path.join(path, sub)) for sub in ("cur", "new", "tmp")):
         raise DataError(path, ["a folder that is not a Maildir (cur/, new/ and tmp/ expected)"])
-    box = mailbox.Maildir(path, factory=None, create=False)
     # a message read before has flag S: each message is taken once
-    for key in sorted((k for k, _, flags in entries(path) if "S" not in flags), key=arrival):
-        stored = box.get_message(key)
-        yield f"{path} {key}", _parse(box.get_bytes(key))
-        stored.set_subdir("cur")
-        stored.add_flag("S")
-        box[key] = stored
+    unseen = [(key, sub, name) for key, sub, name in _files(path) if "S" not in _flags(name)]
+    for key, sub, name in sorted(unseen, key=lambda e: arrival(e[0])):
+        file = os.path.join(path, sub, name)
+        try:
+            with open(file, "rb") as f:
+                mail = _mail(_chunks(f), limits)
+        except OSError as err:
+            raise DataError(file, [f"cannot read it ({err.strerror})"]) from None
+        yield f"{path} {key}", mail
+        # marked seen by its name alone, as Maildir readers do: the mail itself is not read again
+        os.rename(file, os.path.join(path, "cur", f"{key}:2,{''.join(sorted({*_flags(name), 'S'}))}"))
+
+
+def _files(path: str) -> Iterator[tuple[str, str, str]]:
+    for sub in ("new", "cur"):
+        for name in os.listdir(os.path.join(path, sub)):
+            if not name.startswith("."):
+                yield name.partition(":")[0], sub, name
+
+
+def _flags(name: str) -> str:
+    info = name.partition(":")[2]  # Maildir's "KEY:2,FLAGS"
+    return info[2:] if info.startswith("2,") else ""
 
 
 def entries(path: str) -> Iterator[tuple[str, str, str]]:
     """(key, subdir, flags) of each message of a Maildir, read from the file names alone: a box that
     grows all game long is not parsed whole for each message taken from it."""
-    for sub in ("new", "cur"):
-        for name in os.listdir(os.path.join(path, sub)):
-            if name.startswith("."):
-                continue
-            key, _, info = name.partition(":")  # Maildir's "KEY:2,FLAGS"
-            yield key, sub, info[2:] if info.startswith("2,") else ""
+    for key, sub, name in _files(path):
+        yield key, sub, _flags(name)
 
 
 _KEY = re.compile(r"(\d+)\.M(\d+)P\d+Q(\d+)")
@@ -182,3 +234,14 @@ def read_letter(store: Store, msg: EmailMessage) -> Letter:
     return Letter(sender=str(msg.get("Reply-To") or msg.get("From") or ""),
                   subject=str(msg.get("Subject") or ""), message_id=str(msg.get("Message-ID") or ""),
                   outcomes=outcomes)
+
+
+def letter_of(store: Store, mail: Mail) -> Letter:
+    """A message read within the limits, its blocks applied; or one refused unread, answered with the
+    limit it passed (none of it quoted back)."""
+    if isinstance(mail, EmailMessage):
+        return read_letter(store, mail)
+    return Letter(sender=mail.sender, subject=mail.subject, message_id=mail.message_id,
+                  outcomes=[Outcome(applied=False, code=2, message=(
+                      f"{mail.reason}: it was not read, so no block in it was; send the signed block "
+                      f"in a smaller mail (without quoting the report's attachments)"))])
