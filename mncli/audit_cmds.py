@@ -65,7 +65,8 @@ def position(ctx: click.Context, game_id: str, at: int | None, output: str | Non
     upto = _upto(store.head(game_id)[0], at, game_id)
     loaded = game.load(store, game_id, upto)
     viewer = redaction.viewer_of(loaded.meta, side_arg(loaded.ruleset, loaded.state, as_empire))
-    _write(ctx, output, with_audits(loaded.ruleset).write_position(loaded.state, viewer))
+    audits = with_audits(loaded.ruleset)
+    _write(ctx, output, audits.write_position(redaction.seen_state(audits, loaded.state, viewer)))
 
 
 COMMANDS: list[click.Command] = [position]

@@ -7,7 +7,7 @@ import sys
 import click
 
 from mncli.common import as_option, check_output, open_store, side_arg, write_output
-from mncore import game
+from mncore import game, redaction
 from mncore.errors import InvalidCommand
 from mncore.protocol import Pictures, Ruleset
 
@@ -42,7 +42,8 @@ def draw(ctx: click.Context, game_id: str, at: int | None, as_empire: str | None
         raise InvalidCommand(f"--at {at}: game {game_id} has events 1 to {last}")
     loaded = game.load(store, game_id, at)
     ruleset = _pictures(loaded.ruleset)
-    _write(ctx, output, ruleset.draw_svg(loaded.state, side_arg(loaded.ruleset, loaded.state, as_empire)))
+    viewer = side_arg(loaded.ruleset, loaded.state, as_empire)
+    _write(ctx, output, ruleset.draw_svg(redaction.seen_state(loaded.ruleset, loaded.state, viewer)))
 
 
 @click.command("html")

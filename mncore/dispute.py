@@ -121,7 +121,7 @@ def _positions(ruleset: Any, rows: Sequence[Row], at: int, viewer: str | None = 
 
 
 def _doc(ruleset: Any, state: Any, viewer: str | None) -> dict[str, Any]:
-    out: dict[str, Any] = msgspec.to_builtins(ruleset.position_doc(state, viewer), order="deterministic")
+    out: dict[str, Any] = msgspec.to_builtins(ruleset.position_doc(redaction.seen_state(ruleset, state, viewer)), order="deterministic")
     return out
 
 

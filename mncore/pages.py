@@ -56,9 +56,10 @@ def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
     for row, event, folded in zip(loaded.rows, loaded.events,
                                   pbem.states(ruleset, loaded.rows, loaded.events)):
         state = ruleset.named(folded, loaded.game_id)  # an undo steps back (rulings K1, K3)
-        frames.add(ruleset.draw_svg(state, viewer))
+        seen = redaction.seen_state(ruleset, state, viewer)
+        frames.add(ruleset.draw_svg(seen))
         round_ = ruleset.meta(state).round
-        rounds[round_] = ruleset.series(state, viewer)  # the last event of each round stands for it
+        rounds[round_] = ruleset.series(seen)  # the last event of each round stands for it
         explained = ""
         if isinstance(ruleset, Audits):
             explained = ruleset.render_explanation(redaction.explain(ruleset, rows, row.seq, viewer, opened))

@@ -150,7 +150,12 @@ class Ruleset(Protocol):
         and, marked `revealed`, in a hypothetical order's events only."""
     def hidden_command(self, command: Any) -> list[Hidden]:
         """The fields of a command hidden from some sides (command/...): an offer's tokens."""
-    def view(self, state: Any, viewer: str | None) -> dict[str, Any]: ...
+    def hidden_state(self, state: Any) -> list[Hidden]:
+        """The fields of a state hidden from some sides (state/...): what every view, picture and
+        position made for a side withholds (redaction.seen_state), each with the stand-in others read."""
+    def view(self, seen: Seen[Any]) -> dict[str, Any]:
+        """The state as the boundary lets its reader see it (redaction.seen_state): the document of
+        docs/json.md; what `seen.withheld` names is shown as withheld (None, or a count)."""
     def show_text(self, view: dict[str, Any]) -> str: ...
     def status_text(self, state: Any) -> str: ...
     def resolve_side(self, text: str) -> str:
@@ -169,9 +174,9 @@ class Audits(Protocol):
     def diff(self, a: Any, b: Any) -> list[Any]: ...
     def read_position(self, path: str) -> Any: ...
     def position_command(self, state: Any) -> Any: ...
-    def position_doc(self, state: Any, viewer: str | None = None) -> dict[str, Any]:
-        """The position as a document; for a viewer, what it may see only (not loadable)."""
-    def write_position(self, state: Any, viewer: str | None = None) -> str: ...
+    def position_doc(self, seen: Seen[Any]) -> dict[str, Any]:
+        """The position as a document; for a side, what it may see only (not loadable)."""
+    def write_position(self, seen: Seen[Any]) -> str: ...
 
 
 @runtime_checkable
@@ -195,10 +200,10 @@ class Maps(Protocol):
 class Pictures(Protocol):
     """A ruleset that can draw its board (`mn draw`, `mn html`), each picture from a viewer's view only."""
 
-    def draw_svg(self, state: Any, viewer: str | None) -> str:
-        """The board at this state as viewer may see it, one SVG document."""
-    def series(self, state: Any, viewer: str | None) -> dict[str, dict[str, float]]:
-        """What to chart over the rounds, as viewer may see it: series name -> side -> value."""
+    def draw_svg(self, seen: Seen[Any]) -> str:
+        """The board at this state as the boundary lets its reader see it, one SVG document."""
+    def series(self, seen: Seen[Any]) -> dict[str, dict[str, float]]:
+        """What to chart over the rounds, as its reader may see it: series name -> side -> value."""
     def side_colour(self, side: str) -> str:
         """The side's colour in pictures and charts (#rrggbb)."""
 

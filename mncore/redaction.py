@@ -15,6 +15,7 @@ from mncore.host import (DefaultOrders, ForcedOrders, OrderBatch, OrdersQueued, 
                          SignedOrders, StandingOrder, StandingOrdersSet)
 from mncore.protocol import Hidden, Meta, Option, Ruleset
 from mncore.seen import _MINT, Seen
+from mncore.withholding import withhold
 from mncore.store import Row
 
 MASK = "(withheld)"  # an order line others read in place of a side's own
@@ -180,7 +181,7 @@ def hypothetical(ruleset: Ruleset, events: Sequence[Any], viewer: str, opened: b
     for event in events:
         hidden = recorded(ruleset, event) + [h for h in ruleset.hidden(event) if h.revealed]
         shut = [h for h in hidden if not may_see(h, viewer, opened)]
-        text = ruleset.describe(Seen(_without(ruleset, event, shut), viewer,
+        text = ruleset.describe(Seen(withhold(event, shut), viewer,
                                      frozenset(h.field for h in shut), _MINT))
         if any(h.revealed for h in shut):
             text = f"{text.removesuffix('.')} ({UNSHOWN})" + ("." if text.endswith(".") else "")
@@ -195,54 +196,8 @@ def seen_event(ruleset: Ruleset, event: Any, viewer: str | None, opened: bool) -
     (read as the declared public part, else empty). Every sentence made for a side is made of one."""
     viewer = None if opened else viewer
     shut = [h for h in recorded(ruleset, event) if not may_see(h, viewer, opened)]
-    return Seen(_without(ruleset, event, shut) if shut else event, viewer, frozenset(h.field for h in shut),
+    return Seen(withhold(event, shut) if shut else event, viewer, frozenset(h.field for h in shut),
                 _MINT)
-
-
-def _without(ruleset: Ruleset, event: Any, shut: Sequence[Hidden]) -> Any:
-    """The event with each shut field withheld: its declared public part, else an entry of a map left
-    out or a field of the event emptied, so that nothing made of it can say what it held."""
-    doc = msgspec.json.decode(ruleset.encode_event(event))
-    for h in shut:
-        parts = split_field(h.field)[1]
-        parent = chain.get_path(doc, parts[:-1])
-        if h.public is not None:
-            chain.set_path(doc, parts, msgspec.to_builtins(h.public))
-        elif not (isinstance(parent, dict) and _decodes(ruleset, doc, parts, _GONE)
-                  or _decodes(ruleset, doc, parts, None)):
-            chain.set_path(doc, parts, _empty(chain.get_path(doc, parts)))
-    return ruleset.decode_event(msgspec.json.encode(doc))
-
-
-_GONE = object()  # the path's entry left out: a map's key, or a field with its default
-
-
-def _decodes(ruleset: Ruleset, doc: Any, parts: list[str], value: Any) -> bool:
-    """Set the path to value (or leave it out) if the event still decodes so: a withheld field reads
-    as absent, else null, before it reads as an empty value that looks like a real one (a count of 0)."""
-    trial = msgspec.json.decode(msgspec.json.encode(doc))
-    parent = chain.get_path(trial, parts[:-1])
-    if value is _GONE:
-        del parent[parts[-1]]
-    else:
-        chain.set_path(trial, parts, value)
-    try:
-        ruleset.decode_event(msgspec.json.encode(trial))
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return False
-    if value is _GONE:
-        del chain.get_path(doc, parts[:-1])[parts[-1]]
-    else:
-        chain.set_path(doc, parts, value)
-    return True
-
-
-def _empty(value: Any) -> Any:
-    """The empty value of a JSON value's kind: what a withheld field reads as."""
-    for kind, empty in ((dict, {}), (list, []), (str, ""), (bool, False), (int, 0), (float, 0.0)):
-        if isinstance(value, kind):
-            return empty
-    return None
 
 
 def describe(ruleset: Ruleset, event: Any, viewer: str | None, opened: bool) -> str:
@@ -255,9 +210,22 @@ def options(ruleset: Ruleset, state: Any, side: str) -> list[Option]:
     return ruleset.options(state, side)
 
 
+def seen_state(ruleset: Ruleset, state: Any, viewer: str | None) -> Seen[Any]:
+    """A state as viewer may see it (None: the host, or anyone once the secret is out): each field the
+    ruleset's declaration (`hidden_state`) hides from viewer withheld. Every view, picture and position
+    made for a side is made of one."""
+    shut = [h for h in ruleset.hidden_state(state) if not may_see(h, viewer, False)]
+    return Seen(withhold(state, shut) if shut else state, viewer, frozenset(h.field for h in shut), _MINT)
+
+
+def as_host(value: Any) -> Seen[Any]:
+    """A value as the host sees it (or anyone once the secret is out): nothing withheld."""
+    return Seen(value, None, frozenset(), _MINT)
+
+
 def view(ruleset: Ruleset, state: Any, viewer: str | None) -> dict[str, Any]:
     """The state as viewer may see it (show, replay, status --json)."""
-    out: dict[str, Any] = ruleset.view(state, viewer)
+    out: dict[str, Any] = ruleset.view(seen_state(ruleset, state, viewer))
     return out
 
 
@@ -301,7 +269,7 @@ def viewer_of(meta: Meta, viewer: str | None) -> str | None:
 def diff_views(ruleset: Ruleset, a: Any, b: Any, viewer: str) -> list[dict[str, Any]]:
     """What differs between two states as viewer sees them (mn diff --as): its views, path by path."""
     out: list[dict[str, Any]] = []
-    _diff(ruleset.view(a, viewer), ruleset.view(b, viewer), [], out)
+    _diff(view(ruleset, a, viewer), view(ruleset, b, viewer), [], out)
     return out
 
 

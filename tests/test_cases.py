@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
+from mncore.redaction import as_host
 from mncore.rulesets.empires.render import view
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.decide import decide
@@ -110,7 +111,7 @@ def test_case(path: Path) -> None:
     expect = case.get("expect", {})
     for wanted in expect.get("events", []):
         assert any(matches(e, wanted) for e in caused), wanted
-    shown = json.loads(json.dumps(view(engine.state, None)))
+    shown = json.loads(json.dumps(view(as_host(engine.state))))
     for dotted, value in expect.get("view", {}).items():
         assert lookup(shown, dotted) == value, dotted
     for dotted in expect.get("null", []):
@@ -136,7 +137,7 @@ def test_the_whole_corpus_plays_the_same_through_the_cli(tmp_path: Path) -> None
     for n, path in enumerate(CASES):
         case = load_case(path)
         db, pos = str(tmp_path / f"{n}.db"), tmp_path / f"{n}.toml"
-        pos.write_text(write_position(position_state(case["position"], str(path), path.parent)))
+        pos.write_text(write_position(as_host(position_state(case["position"], str(path), path.parent))))
         created = run.invoke(main, ["--db", db, "new", "--position", str(pos), "--id", "case",
                                     "--seed", case.get("seed", "case")])
         assert created.exit_code == 0, (path.stem, created.output)

@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from mncore import redaction
 from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
 from mncore.errors import RuleViolation
 from mncore.protocol import NewGame
@@ -108,7 +109,7 @@ def test_case(path: Path) -> None:
         assert any(subset(e, wanted) for e in found), (wanted, [e["type"] for e in found])
     for kind in expect.get("no_events", []):
         assert all(e["type"] != kind for e in found), kind
-    view = RULESET.view(table.state, None)
+    view = RULESET.view(redaction.as_host(table.state))
     for dotted, value in expect.get("view", {}).items():
         assert lookup(view, dotted) == value, dotted
     for dotted, n in expect.get("lengths", {}).items():

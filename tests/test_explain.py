@@ -11,6 +11,7 @@ from click.testing import CliRunner, Result
 
 from both import IDS, SPECS, Spec
 from mncli.cli import main
+from mncore.redaction import as_host
 from mncore import redaction
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.position import position_state, write_position
@@ -111,7 +112,7 @@ def test_2_2_the_two_empire_stop_cites_ruling_r27(tmp_path: Path) -> None:
     case_path = Path(__file__).parent / "cases" / "2_2_two_empires_left_stop_trading.toml"
     case = tomllib.loads(case_path.read_text())
     db, path = tmp_path / "mn.db", tmp_path / "p.toml"
-    path.write_text(write_position(position_state(case["position"], str(case_path), case_path.parent)))
+    path.write_text(write_position(as_host(position_state(case["position"], str(case_path), case_path.parent))))
     assert mn(db, "new", "--position", str(path), "--id", "t").exit_code == 0
     for step in case["orders"]:
         mn(db, "order", "t", "--as", step["empire"], step["order"])

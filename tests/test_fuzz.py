@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mncli.cli import main
+from mncore.redaction import as_host
 from mncore import game
 from mncore.dispute import make_bundle, verify_bundle
 from mncore.dice import Rng
@@ -206,7 +207,7 @@ def _mutations(text: str) -> st.SearchStrategy[str]:
 @pytest.fixture(scope="module")
 def position_text(made: tuple[Path, bytes]) -> str:
     store = open_store(str(made[0]))
-    text = write_position(game.load(store, "g").state)
+    text = write_position(as_host(game.load(store, "g").state))
     store.close()
     return text
 

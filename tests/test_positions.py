@@ -16,6 +16,7 @@ from msgspec.structs import replace
 
 from both import IDS, SPECS, Spec
 from mncli.cli import main
+from mncore.redaction import as_host
 from mncore.rulesets.empires import events as ev
 from mncore import game
 from mncore.rulesets.empires.autoplay import candidate_lines
@@ -117,7 +118,7 @@ def test_positions_write_and_read_back_to_the_same_state_at_any_point_of_a_real_
     n = data.draw(st.integers(1, len(events)), label="event")
     state = replay(events[:n])
 
-    back = position(write_position(state))
+    back = position(write_position(as_host(state)))
 
     assert comparable(back) == comparable(state)
 
@@ -130,7 +131,7 @@ def test_the_round_trip_holds_at_every_event_of_a_three_player_game() -> None:
 
     for event in events:
         state = replay([event], state)
-        assert comparable(position(write_position(state))) == comparable(state)
+        assert comparable(position(write_position(as_host(state)))) == comparable(state)
 
 
 def test_a_position_on_a_board_of_ones_own_embeds_the_board(tmp_path: Path) -> None:
@@ -138,7 +139,7 @@ def test_a_position_on_a_board_of_ones_own_embeds_the_board(tmp_path: Path) -> N
     board = replace(replay(_events()[:1]).geo_board, id="my-board")
     state = replace(replay(_events()[:40]), board=board, board_digest=board_digest(board))
 
-    text = write_position(state)
+    text = write_position(as_host(state))
 
     assert 'board = "default"' not in text and 'id = "my-board"' in text
     assert comparable(position(text)) == comparable(state)
@@ -299,7 +300,7 @@ def test_the_games_identity_is_not_part_of_a_position() -> None:
 def test_mn_new_position_starts_a_sandbox_game_that_verifies(tmp_path: Path) -> None:
     """The game opens with GameCreated and PositionLoaded, is a sandbox, and re-decides under verify."""
     db, path = tmp_path / "mn.db", tmp_path / "p.toml"
-    path.write_text(write_position(replay(_events()[:60])))
+    path.write_text(write_position(as_host(replay(_events()[:60]))))
 
     created = mn(db, "new", "--position", str(path), "--seed", "s", "--id", "pos")
     verified = mn(db, "verify", "pos")
@@ -316,7 +317,7 @@ def test_mn_new_position_starts_a_sandbox_game_that_verifies(tmp_path: Path) -> 
 def test_a_position_game_plays_on_and_still_verifies(tmp_path: Path) -> None:
     """Orders given in a position game are checked and the whole log verifies."""
     db, path = tmp_path / "mn.db", tmp_path / "p.toml"
-    path.write_text(write_position(replay(_events()[:30])))
+    path.write_text(write_position(as_host(replay(_events()[:30]))))
     assert mn(db, "new", "--position", str(path), "--seed", "s", "--id", "pos").exit_code == 0
     store = open_store(str(db))
     loaded = game.load(store, "pos")

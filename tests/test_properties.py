@@ -10,7 +10,8 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mncore.rulesets.empires.render import view
+from mncore import redaction
+from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.autoplay import candidate_lines, choose
 from mncore.rulesets.empires.decide import decide
@@ -77,11 +78,11 @@ def check_tracks_equal_a_recount(state: GameState) -> None:
 
 
 def check_hidden_information(state: GameState) -> None:
-    """No empire's view shows another's resources or unrevealed offer."""
+    """No empire's view shows another's resources (an empty screen hides nothing) or unrevealed offer."""
     for viewer in state.empires:
-        doc = view(state, viewer)
+        doc = redaction.view(RULESET, state, viewer)
         for emp, e in doc["empires"].items():
-            assert (e["resources"] is None) == (emp != viewer)
+            assert (e["resources"] is None) == (emp != viewer and bool(state.empires[emp].resources))
         if doc["trade"] and not doc["trade"]["revealed"]:
             for emp, offer in doc["trade"]["offers"].items():
                 assert emp == viewer or set(offer) == {"hidden"}

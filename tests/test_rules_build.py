@@ -12,6 +12,7 @@ from mncore.errors import InvalidCommand, RuleViolation
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.projections import level
+from mncore.redaction import as_host
 from mncore.rulesets.empires.render import view
 from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.rules.powers import has_power
@@ -281,7 +282,7 @@ def test_3_1_1_the_view_counts_seven_markers_besides_the_capitals() -> None:
     play = building(holding(at_build(), "rome", {"coin": 3}), "rome")
     play.order("rome", "build control in dalmatia pay 3 coin")
 
-    shown = view(play.state, None)["empires"]
+    shown = view(as_host(play.state))["empires"]
 
     assert {e: shown[e]["control_markers_left"] for e in shown} == {
         e: build.markers_left(play.state, e) for e in play.state.empires}

@@ -164,6 +164,7 @@ def report_mail(loaded: game.Loaded, side: str, since: int, page: GameBook) -> t
                              f"mn mail address {loaded.game_id} {side} ADDRESS")
     r = reports.of_game(loaded, side, since)
     viewer = redaction.viewer_of(loaded.meta, side)
-    svg = ruleset.draw_svg(loaded.state, viewer) if isinstance(ruleset, Pictures) else None
+    svg = (ruleset.draw_svg(redaction.seen_state(loaded.ruleset, loaded.state, viewer))
+           if isinstance(ruleset, Pictures) else None)
     export = b"".join(line + b"\n" for line in game.export_lines(loaded, side))
     return r, report_message(r, to, host_address(page), svg, export)

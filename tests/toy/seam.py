@@ -145,8 +145,12 @@ class Toy:
     def hidden_command(self, command: Any) -> list[Hidden]:
         return []
 
-    def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
-        return text.view(state, viewer)
+    def hidden_state(self, state: Any) -> list[Hidden]:
+        # each reserve is its side's (1.2): what others read of it is nothing
+        return [Hidden(field=f"state/reserves/{s}", visible_to=(s,)) for s in state.reserves]
+
+    def view(self, seen: Seen[Any]) -> dict[str, Any]:
+        return text.view(seen)
 
     def show_text(self, view: dict[str, Any]) -> str:
         return text.show_text(view)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from mncore.seen import Withheld
+from mncore.seen import Seen, Withheld
 from mncore.errors import InvalidCommand
 from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, OrdersQueued, PaceSet,
                          SecretRevealed, StandingOrdersSet, UndoConsented, sentence)
@@ -85,8 +85,9 @@ def describe(event: AnyEvent, withheld: Withheld) -> str:
     return type(event).__name__
 
 
-def view(state: State, viewer: str | None) -> dict[str, Any]:
-    """The game as viewer may see it: another side's reserve is hidden."""
+def view(seen: Seen[State]) -> dict[str, Any]:
+    """The game as the boundary lets its reader see it: a reserve withheld is left out, so reads None."""
+    state = seen.value
     return {
         "game": state.game_id, "ruleset": state.ruleset_id, "round": state.round,
         "phase": state.phase, "fair_play": state.options.fair_play, "sandbox": state.options.sandbox,
@@ -94,8 +95,7 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "pending": [{"side": p.empire, "kind": p.kind, "text": p.text} for p in pending(state)],
         "provinces": {p: {"holder": state.holders.get(p), "units": dict(state.units.get(p, {}))}
                       for p in PROVINCES},
-        "reserves": {s: (state.reserves.get(s) if viewer in (None, s) else None)
-                     for s in state.sides},
+        "reserves": {s: state.reserves.get(s) for s in state.sides},
     }
 
 

@@ -18,7 +18,6 @@ from mncore.rulebook import Cited
 from mncore.errors import InvalidCommand
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.ids import TAX
-from mncore.rulesets.classic.hiding import state_for
 from mncore.rulesets.classic.state import State
 from mncore.store import Row
 
@@ -69,16 +68,25 @@ def creation_events(cmd: cm.CreateFromPosition, commitment: str) -> list[ev.AnyE
     return [created, ev.PositionLoaded(state=replace(pos, commitment=commitment, options=options))]
 
 
-def position_doc(state: State, viewer: str | None = None) -> dict[str, Any]:
+def position_doc(seen: Seen[State]) -> dict[str, Any]:
+    """The position as a document; for a side (redaction.seen_state), others' hands and unrevealed
+    offers empty, and every hand's size beside them."""
+    state = seen.value
     # through JSON, so that the document is plain data (lists, not tuples) as a bundle reads it back
-    doc: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(_portable(state_for(state, viewer))))
-    if viewer is not None:
+    doc: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(_portable(state)))
+    if seen.viewer is not None:
+        if "hands" in doc:
+            doc["hands"] = {c: ({} if f"state/hands/{c}" in seen.withheld else h) for c, h in doc["hands"].items()}
+        trade = doc.get("trade", {})
+        if "offers" in trade:
+            trade["offers"] = {c: ([] if f"state/trade/offers/{c}" in seen.withheld else v)
+                               for c, v in trade["offers"].items()}
         doc["hand_sizes"] = {c: sum(h.values()) for c, h in state.hands.items()}
     return doc
 
 
-def write_position(state: State, viewer: str | None = None) -> str:
-    return HEADER + dumps_toml(position_doc(state, viewer))
+def write_position(seen: Seen[State]) -> str:
+    return HEADER + dumps_toml(position_doc(seen))
 
 
 def dumps_toml(doc: dict[str, Any]) -> str:

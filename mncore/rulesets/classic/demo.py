@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from mncore import game
+from mncore import game, redaction
 from mncore.dice import seeded_secret
 from mncore.errors import InvalidCommand
 from mncore.protocol import Ruleset
@@ -56,7 +56,7 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
     loaded = play_stored(store, loaded, secret, random.Random(seed), max_orders, styles, progress)
     state = loaded.state
     echo("")
-    echo(show_text(view(state, None)))
+    echo(show_text(view(redaction.as_host(state))))
     echo("")
     if state.winner is None:
         echo(f"No winner after {len(loaded.rows)} events (stopped at --max-orders {max_orders}).")

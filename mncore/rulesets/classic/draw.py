@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 
+from mncore.seen import Seen
 from mncore.rulesets.classic.components import Board, game_data
 from mncore.rulesets.classic.render import view
 from mncore.rulesets.classic.state import State
@@ -45,11 +46,11 @@ def point(place: str) -> tuple[float, float] | None:
     return round(MARGIN + (lon - WEST) * SCALE_X, 1), round(MARGIN + 20 + (NORTH - lat) * SCALE_Y, 1)
 
 
-def draw_svg(state: State, viewer: str | None) -> str:
+def draw_svg(seen: Seen[State]) -> str:
     """Seas, land borders and coasts, then each province coloured by its influence with its buildings
     and units. Drawn from the viewer's view only, so it shows nothing that view withholds."""
-    doc = view(state, viewer)
-    board = state.the_board()
+    doc = view(seen)
+    board = seen.value.the_board()
     title = (f"Round {doc['round']}, {doc['phase'] or 'set-up'} phase: the reconstructed 2003 board with "
              "the Mythology board (not the printed board)")
     parts = [f'<text x="{MARGIN}" y="22" font-size="14">{escape(title)}</text>', *_links(board)]
@@ -129,9 +130,9 @@ def _name(civ: str) -> str:
     return next((c.name for c in game_data().civ if c.id == civ), civ)
 
 
-def series(state: State, viewer: str | None) -> dict[str, dict[str, float]]:
+def series(seen: Seen[State]) -> dict[str, dict[str, float]]:
     """Heroes and wonders held, provinces under influence, and cards in hand, per civilisation."""
-    doc = view(state, viewer)
+    doc = view(seen)
     provinces = {c: float(sum(1 for p in doc["provinces"].values() if p["influence"] == c)) for c in doc["civs"]}
     return {"Heroes and wonders": {c: float(len(v["cards"])) for c, v in doc["civs"].items()},
             "Provinces": provinces,

@@ -6,14 +6,17 @@ from typing import Any
 
 import msgspec
 
+from mncore.seen import Seen
 from mncore.rulesets.classic.flow import pending
 from mncore.rulesets.classic.powers import describe_effect
 from mncore.rulesets.classic.rules.common import name, role_count
 from mncore.rulesets.classic.state import State
 
 
-def view(state: State, viewer: str | None) -> dict[str, Any]:
-    """The game as viewer may see it: others' hands and unrevealed offers by count only."""
+def view(seen: Seen[State]) -> dict[str, Any]:
+    """The game as the boundary lets its reader see it (redaction.seen_state): what it withholds (others'
+    hands and unrevealed offers) shown by count only."""
+    state, shut = seen.value, seen.withheld
     t = state.trade
     return {
         "game": state.game_id, "ruleset": state.ruleset_id, "round": state.round, "phase": state.phase,
@@ -24,7 +27,7 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "pending": [{"side": p.empire, "kind": p.kind, "text": p.text} for p in pending(state)],
         "roles": dict(state.roles),
         "order": list(state.turns.order),
-        "civs": {c: _civ(state, c, viewer) for c in state.civs},
+        "civs": {c: _civ(state, c, f"state/hands/{c}" not in shut) for c in state.civs},
         "neutrals": list(state.neutrals),
         "provinces": {p: _land(state, p) for p in sorted(state.lands)},
         "seas": {s: dict(here) for s, here in sorted(state.seas.items()) if here},
@@ -36,20 +39,19 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
             "cards": {p.card: [describe_effect(e) for e in p.effects] for p in state.powers.power}},
         "trade": {
             "asked": t.asked, "traders": list(t.traders), "revealed": t.revealed,
-            "offers": {c: (list(v) if t.revealed or viewer in (None, c) else len(v))
-                       for c, v in t.offers.items()},
+            "offers": {c: (len(v) if f"state/trade/offers/{c}" in shut else list(v)) for c, v in t.offers.items()},
             "open": {c: list(v) for c, v in t.open.items()},
             "taken": {c: list(v) for c, v in t.taken.items()}, "taker": t.taker,
         },
     }
 
 
-def _civ(state: State, civ: str, viewer: str | None) -> dict[str, Any]:
+def _civ(state: State, civ: str, visible: bool) -> dict[str, Any]:
     hand = state.hand(civ)
     god = state.gods.get(civ)
     return {
         "player": state.players.get(civ, ""),
-        "hand": dict(hand) if viewer in (None, civ) else None,
+        "hand": dict(hand) if visible else None,
         "hand_size": sum(hand.values()),
         "cards": list(state.cards.get(civ, ())),
         "god": None if god is None else {"god": god.god, "face_up": god.face_up},

@@ -204,8 +204,11 @@ class Classic:
                 return hidden_in_state(state, "command/position")
         return []
 
-    def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
-        return render.view(state, viewer)
+    def hidden_state(self, state: Any) -> list[Hidden]:
+        return hidden_in_state(state, "state")
+
+    def view(self, seen: Seen[Any]) -> dict[str, Any]:
+        return render.view(seen)
 
     def show_text(self, view: dict[str, Any]) -> str:
         return render.show_text(view)
@@ -239,11 +242,11 @@ class Classic:
     def position_command(self, state: Any) -> cm.CreateFromPosition:
         return audits.position_command(state)
 
-    def position_doc(self, state: Any, viewer: str | None = None) -> dict[str, Any]:
-        return audits.position_doc(state, viewer)
+    def position_doc(self, seen: Seen[Any]) -> dict[str, Any]:
+        return audits.position_doc(seen)
 
-    def write_position(self, state: Any, viewer: str | None = None) -> str:
-        return audits.write_position(state, viewer)
+    def write_position(self, seen: Seen[Any]) -> str:
+        return audits.write_position(seen)
 
 
     # --- the demonstration game and the board ------------------------------------------------------
@@ -270,13 +273,13 @@ class Classic:
 
     # --- pictures: mn draw, mn html (a schematic of the board) -------------------------------------
 
-    def draw_svg(self, state: Any, viewer: str | None) -> str:
+    def draw_svg(self, seen: Seen[Any]) -> str:
         from mncore.rulesets.classic.draw import draw_svg
-        return draw_svg(state, viewer)
+        return draw_svg(seen)
 
-    def series(self, state: Any, viewer: str | None) -> dict[str, dict[str, float]]:
+    def series(self, seen: Seen[Any]) -> dict[str, dict[str, float]]:
         from mncore.rulesets.classic.draw import series
-        return series(state, viewer)
+        return series(seen)
 
     def side_colour(self, side: str) -> str:
         from mncore.rulesets.classic.draw import colour

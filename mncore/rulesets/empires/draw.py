@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from mncore.seen import Seen
 from mncore.cache import ObjectCache
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.board import Board, Layout, layout_of
@@ -12,6 +13,7 @@ from mncore.rulesets.empires.boardtypes import Point
 from mncore.rulesets.empires.ids import TRACKS
 from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.render import view
+from mncore.rulesets.empires.state import GameState
 
 # Okabe & Ito's palette, safe for the common colour-blindnesses; every mark carries the empire's letter
 # as well, so that no fact is told by colour alone. (colour, light tint for areas, text on the colour)
@@ -34,10 +36,9 @@ PANEL = 400  # the width of the side panel: empires, leader tracks, tiles
 SEA, WATER, LAND, COVERED = "#CFE3F0", "#B9D6EA", "#EFE6CF", "#BDBDBD"
 
 
-def draw_svg(state: Any, viewer: str | None) -> str:
-    """The board at this state as viewer sees it: drawn from view(state, viewer) and the public board."""
-    board = state.geo_board
-    return picture(view(state, viewer), board)  # type: ignore[arg-type]
+def draw_svg(seen: Seen[GameState]) -> str:
+    """The board at this state as the boundary lets its reader see it: drawn from its view and the public board."""
+    return picture(view(seen), seen.value.geo_board)
 
 
 def picture(doc: dict[str, Any], board: Board) -> str:

@@ -13,6 +13,7 @@ import msgspec
 from msgspec.structs import replace
 
 import mncore
+from mncore.seen import Seen, Withheld
 from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, board_digest, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
@@ -24,7 +25,7 @@ from mncore.rulesets.empires.flow import rules_for, settle
 from mncore.rulesets.empires.ids import (COIN, COMMODITIES, Commodity, Empire, commodity_of,
                                           is_legendary)
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
-from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub, bag_total
+from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub
 from mncore.rulesets.empires.state import CitiesState  # the Legendary City expansions
 from mncore.rulesets.empires.positioncheck import holdings, place_name, validate_position
 
@@ -324,55 +325,45 @@ def controlled(state: GameState) -> dict[Empire, tuple[str, ...]]:
 
 # --- writing -------------------------------------------------------------------------------------------
 
-def position_doc(state: GameState, viewer: Empire | None = None) -> dict[str, Any]:
+def position_doc(seen: Seen[GameState]) -> dict[str, Any]:
     """The position of a state as a document: every field that differs from what a reader assumes.
 
-    For a viewer, what it may see only (text/hidden.py): others' screens and offers as counts, the
-    legendary pile as its size, face-down tiles without their names. Such a document is a view, not
-    a position to load.
+    For a side, what the boundary lets it see (redaction.seen_state, text/hidden.py): what it withholds
+    is shown by its count (others' screens and offers, the legendary pile, decks, the discard pile and
+    others' hands) or left out (face-down tiles' names, a fixed legendary commodity). Such a document is
+    a view, not a position to load.
     """
-    doc = _position_doc(state)
-    return doc if viewer is None else _for_viewer(doc, state, viewer)
+    doc = _position_doc(seen.value)
+    return doc if seen.viewer is None else _as_withheld(doc, seen.viewer, seen.withheld)
 
 
-def _for_viewer(doc: dict[str, Any], state: GameState, viewer: Empire) -> dict[str, Any]:
-    out = dict(doc)
+def _as_withheld(doc: dict[str, Any], viewer: str, shut: Withheld) -> dict[str, Any]:
+    """The document with each withheld part shown as withheld: its stand-in's count, or nothing."""
+    out: dict[str, Any] = _counts(doc, "state", shut)
     out["viewer"] = viewer
-    out["empires"] = {e: ({**d, "resources": None, "resource_count": bag_total(state.empires[e].resources)}
-                          if e != viewer and "resources" in d else d)
-                      for e, d in doc.get("empires", {}).items()}
-    for e in out["empires"]:
-        out["empires"][e] = {k: v for k, v in out["empires"][e].items() if v is not None}
-    if "display" in doc:
-        out["display"] = [d if d.get("face_up") else {k: v for k, v in d.items() if k != "tile"}
-                          for d in doc["display"]]
-    if "legendary_pile" in doc:
-        out["legendary_pile"] = len(state.legendary_pile)
-    step = doc.get("step")
-    if isinstance(step, dict) and "offers" in step and not step.get("revealed"):
-        out["step"] = {**step, "offers": {e: (b if e == viewer else {"hidden": bag_total(b)})
-                                          for e, b in step["offers"].items()}}
-    if "fixed" in doc:
-        out["fixed"] = [{k: v for k, v in f.items() if k != "commodity"} if f.get("kind") == "legendary"
-                        else f for f in doc["fixed"]]
-    if isinstance(doc.get("cities"), dict):
-        out["cities"] = _cities_for_viewer(doc["cities"], viewer)
+    for e, d in out.get("empires", {}).items():
+        if isinstance(d.get("resources"), int):  # withheld: a count stands for the screen
+            out["empires"][e] = {**{k: v for k, v in d.items() if k != "resources"}, "resource_count": d["resources"]}
+    step = out.get("step")
+    if isinstance(step, dict) and "offers" in step:
+        step["offers"] = {e: ({"hidden": b} if isinstance(b, int) else b) for e, b in step["offers"].items()}
+    if "display" in out:
+        out["display"] = [{k: v for k, v in d.items() if not (k == "tile" and not d.get("face_up"))}
+                          for d in out["display"]]
+    if "fixed" in out:
+        out["fixed"] = [{k: v for k, v in f.items() if v is not None} for f in out["fixed"]]
     return out
 
 
-def _cities_for_viewer(cities: dict[str, Any], viewer: Empire) -> dict[str, Any]:
-    """Decks and the discard pile as sizes, others' hands as counts, a passed hand for its holder only."""
-    out = dict(cities)
-    if "decks" in cities:
-        out["decks"] = {x: len(cards) for x, cards in cities["decks"].items()}
-    if "discard" in cities:
-        out["discard"] = len(cities["discard"])
-    if "hands" in cities:
-        out["hands"] = {e: (h if e == viewer else len(h)) for e, h in cities["hands"].items()}
-    if "draws" in cities:
-        out["draws"] = [d if d.get("holder") == viewer else {**d, "hand": len(d.get("hand", []))}
-                        for d in cities["draws"]]
-    return out
+def _counts(node: Any, path: str, shut: Withheld) -> Any:
+    """Each withheld part of the document as its size: a stand-in bag's total, a stand-in list's length."""
+    if path in shut:
+        return sum(node.values()) if isinstance(node, dict) else len(node) if isinstance(node, list) else None
+    if isinstance(node, dict):
+        return {k: _counts(v, f"{path}/{k}", shut) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_counts(v, f"{path}/{i}", shut) for i, v in enumerate(node)]
+    return node
 
 
 def _position_doc(state: GameState) -> dict[str, Any]:
@@ -431,15 +422,15 @@ def _trim(value: Any) -> Any:
     return value
 
 
-def write_position(state: GameState, viewer: Empire | None = None) -> str:
+def write_position(seen: Seen[GameState]) -> str:
     """The position of a state as TOML text, which read_position turns back into the same state;
-    for a viewer, what it may see of it (not loadable)."""
+    for a side, what it may see of it (not loadable)."""
     head = ("# A Mare Nostrum: Empires position (docs/positions.md). Fields left out take their "
             "documented defaults.\n")
-    if viewer is not None:
-        head = (f"# What {viewer} may see of a Mare Nostrum: Empires position: hidden parts are "
+    if seen.viewer is not None:
+        head = (f"# What {seen.viewer} may see of a Mare Nostrum: Empires position: hidden parts are "
                 "withheld, so it cannot be loaded.\n")
-    return head + dumps_toml(position_doc(state, viewer))
+    return head + dumps_toml(position_doc(seen))
 
 
 def dumps_toml(doc: dict[str, Any]) -> str:

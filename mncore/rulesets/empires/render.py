@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from mncore.seen import Seen, Withheld
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.flow import describe_phase, public_pending
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
@@ -15,10 +16,12 @@ from mncore.rulesets.empires.state import GameState, TradeStep, bag_total
 from mncore.rulesets.empires.text import tile_name, title
 
 
-def view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
-    """The state as viewer may see it: others' resources as counts, hidden offers and tiles withheld."""
-    doc = _view(state, viewer)
-    doc["cities"] = _cities(state, viewer) if state.cities is not None else None
+def view(seen: Seen[GameState]) -> dict[str, Any]:
+    """The state as the boundary lets its reader see it (redaction.seen_state): what it withholds (others'
+    screens and offers, face-down tiles and cards) shown as withheld, by count where the count is public."""
+    state, shut = seen.value, seen.withheld
+    doc = _view(state, cast(Empire | None, seen.viewer), shut)
+    doc["cities"] = _cities(state, cast(Empire | None, seen.viewer), shut) if state.cities is not None else None
     doc["barbarians"] = _barbarians(state)
     return doc
 
@@ -47,7 +50,7 @@ def _barbarians_text(b: dict[str, Any]) -> list[str]:
     return out
 
 
-def _view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
+def _view(state: GameState, viewer: Empire | None, shut: Withheld) -> dict[str, Any]:
     levels = tracks(state)
     return {
         "game": state.game_id,
@@ -62,17 +65,18 @@ def _view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
             "round": state.winner.round, "detail": state.winner.detail},
         "pending": [{"empire": p.empire, "kind": p.kind, "text": p.text} for p in public_pending(state)],
         "titles": dict(state.titles),
-        "empires": {emp: _empire(state, emp, viewer, levels[emp]) for emp in state.empires},
+        "empires": {emp: _empire(state, emp, f"state/empires/{emp}/resources" not in shut, levels[emp])
+                    for emp in state.empires},
         "provinces": {pid: _province(state, pid) for pid in sorted(state.provinces)},
         "seas": {sid: {"name": _sea_name(state, sid),
                        "triremes": {e: n for e, n in sorted(t.items()) if n}}
                  for sid, t in sorted(state.seas.items())},
-        "display": [{"tile": d.tile if (d.face_up or viewer is None) else None,
-                     "face_up": d.face_up} for d in state.display],
+        "display": [{"tile": None if f"state/display/{i}/tile" in shut else d.tile, "face_up": d.face_up}
+                    for i, d in enumerate(state.display)],
         "exchange": {"holder": state.exchange_holder,
                      "played": [load_ruleset().components.exchange_markers[i]
                                 for i in state.exchange_played]},
-        "trade": _trade(state, viewer),
+        "trade": _trade(state, shut),
         "supply": dict(sorted(state.supply.items())),
         "legendary_pile": len(state.legendary_pile),
         # the Punic War's face-up Foreign Trade commodities (atlas.punic-trade): public, as any face-up piece
@@ -80,10 +84,8 @@ def _view(state: GameState, viewer: Empire | None) -> dict[str, Any]:
     }
 
 
-def _empire(state: GameState, emp: Empire, viewer: Empire | None,
-            levels: dict[Track, int]) -> dict[str, Any]:
+def _empire(state: GameState, emp: Empire, visible: bool, levels: dict[Track, int]) -> dict[str, Any]:
     es = state.empires[emp]
-    visible = viewer is None or viewer == emp
     return {
         "player": es.player,
         "resources": dict(sorted(es.resources.items())) if visible else None,
@@ -123,8 +125,8 @@ def _sea_name(state: GameState, sid: str) -> str:
     return next(s.name for s in state.geo_board.seas if s.id == sid)
 
 
-def _cities(state: GameState, viewer: Empire | None) -> dict[str, Any]:
-    """The expansions: objectives (public), deck and discard sizes, hands as that viewer may see them."""
+def _cities(state: GameState, viewer: Empire | None, shut: Withheld) -> dict[str, Any]:
+    """The expansions: objectives (public), deck and discard sizes, hands as their reader may see them."""
     from mncore.rulesets.empires.rules.cards import play_options
     cs = state.cities
     assert cs is not None
@@ -134,13 +136,13 @@ def _cities(state: GameState, viewer: Empire | None) -> dict[str, Any]:
         "objectives": {o: cs.fulfilled.get(o) for o in cs.objectives},
         "decks": {x: len(cards) for x, cards in cs.decks.items()},
         "discard": len(cs.discard),
-        "hands": {e: (sorted(cs.hands.get(e, ())) if viewer is None or viewer == e else None)
+        "hands": {e: (None if f"state/cities/hands/{e}" in shut else sorted(cs.hands.get(e, ())))
                   for e in state.empires},
         "hand_counts": {e: len(cs.hands.get(e, ())) for e in state.empires},
         "draw": None if draw is None else {
             "drawer": draw.drawer, "objective": draw.objective, "count": draw.count,
             "holder": draw.holder, "received": list(draw.received),
-            "cards": (list(draw.hand) if viewer is None or viewer == draw.holder else len(draw.hand))},
+            "cards": (len(draw.hand) if "state/cities/draws/0/hand" in shut else list(draw.hand))},
         "may_play": ([o.order or o.template for o in play_options(state, viewer)]
                      if viewer is not None else []),
         "boosts": [{"empire": b.empire, "track": b.track, "amount": b.amount}
@@ -159,14 +161,14 @@ def _troia(state: GameState) -> dict[str, Any]:
             "battle_cards": [{"empire": t.empire, "played": t.played, "place": t.place} for t in cs.tactics]}
 
 
-def _trade(state: GameState, viewer: Empire | None) -> dict[str, Any] | None:
+def _trade(state: GameState, shut: Withheld) -> dict[str, Any] | None:
     step = state.step
     if not isinstance(step, TradeStep) or step.value is None:
         return None
     offers: dict[str, Any] = {}
     for emp, bag in sorted(step.offers.items()):
-        shown = step.revealed or viewer is None or viewer == emp
-        offers[emp] = dict(sorted(bag.items())) if shown else {"hidden": bag_total(bag)}
+        withheld = f"state/step/offers/{emp}" in shut
+        offers[emp] = {"hidden": bag_total(bag)} if withheld else dict(sorted(bag.items()))
     return {"value": step.value, "revealed": step.revealed, "offers": offers,
             "claimant": step.claimant,
             **({"discarding": step.discarding} if step.discarding else {}),

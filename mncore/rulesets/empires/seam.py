@@ -219,8 +219,12 @@ class Empires:
         from mncore.rulesets.empires.text.hidden import hidden_command
         return hidden_command(command)
 
-    def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
-        return render.view(state, cast(Empire | None, viewer))
+    def hidden_state(self, state: Any) -> list[Hidden]:
+        from mncore.rulesets.empires.text.hidden import hidden_in_state
+        return hidden_in_state(state)
+
+    def view(self, seen: Seen[Any]) -> dict[str, Any]:
+        return render.view(seen)
 
     def show_text(self, view: dict[str, Any]) -> str:
         return render.show_text(view)
@@ -304,13 +308,13 @@ class Empires:
         from mncore.rulesets.empires.position import creation_command
         return creation_command(state)
 
-    def position_doc(self, state: Any, viewer: str | None = None) -> dict[str, Any]:
+    def position_doc(self, seen: Seen[Any]) -> dict[str, Any]:
         from mncore.rulesets.empires.position import position_doc
-        return position_doc(state, cast(Empire | None, viewer))
+        return position_doc(seen)
 
-    def write_position(self, state: Any, viewer: str | None = None) -> str:
+    def write_position(self, seen: Seen[Any]) -> str:
         from mncore.rulesets.empires.position import write_position
-        return write_position(state, cast(Empire | None, viewer))
+        return write_position(seen)
 
     # --- the board and the demonstration game --------------------------------------------------
 
@@ -328,12 +332,12 @@ class Empires:
 
     # --- pictures: mn draw, mn html ------------------------------------------------------------
 
-    def draw_svg(self, state: Any, viewer: str | None) -> str:
+    def draw_svg(self, seen: Seen[Any]) -> str:
         from mncore.rulesets.empires.draw import draw_svg
-        return draw_svg(state, viewer)
+        return draw_svg(seen)
 
-    def series(self, state: Any, viewer: str | None) -> dict[str, dict[str, float]]:
-        doc = render.view(state, cast(Empire | None, viewer))
+    def series(self, seen: Seen[Any]) -> dict[str, dict[str, float]]:
+        doc = render.view(seen)
         return {title(t): {e: float(v["tracks"][t]) for e, v in doc["empires"].items()} for t in TRACKS}
 
     def side_colour(self, side: str) -> str:

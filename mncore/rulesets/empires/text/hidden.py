@@ -7,9 +7,10 @@ from typing import get_args
 from mncore.protocol import Hidden
 from mncore.rulesets.empires import commands as cm, events as ev
 from mncore.rulesets.empires.ids import FACE_DOWN, Empire, TileId, is_legendary
-from mncore.rulesets.empires.state import Bag, FixedLegendary, FixedOutcome, GameState, TradeStep
+from mncore.rulesets.empires.state import Bag, FixedLegendary, FixedOutcome, GameState, TradeStep, bag_total
 
 
+WITHHELD = "withheld"  # a token, card or commodity a reader may not see, standing in for it (counts stay)
 # a face-down tile as every reader reads it: one fixed tile standing in for all, which says nothing of
 # the real one (sentences count face-down tiles and never name them; views show them unnamed)
 FACE_DOWN_TILE: TileId = get_args(TileId)[0]
@@ -77,17 +78,19 @@ def hidden_command(command: cm.AnyCommand) -> list[Hidden]:
     return []
 
 
-def hidden_in_state(state: GameState, at: str) -> list[Hidden]:
-    """The screens, piles and face-down tiles of a whole state (a position) as hidden fields."""
-    out = [Hidden(field=f"{at}/empires/{e}/resources", visible_to=(e,))
+def hidden_in_state(state: GameState, at: str = "state") -> list[Hidden]:
+    """The screens, piles and face-down tiles of a whole state (a view, a position) as hidden fields;
+    what others read keeps how many there are, which is public (a screen's count, a pile's size)."""
+    out = [Hidden(field=f"{at}/empires/{e}/resources", visible_to=(e,), public=_counted(es.resources))
            for e, es in state.empires.items() if es.resources]
     if state.legendary_pile:
-        out.append(Hidden(field=f"{at}/legendary_pile"))
+        out.append(Hidden(field=f"{at}/legendary_pile", public=_cards(state.legendary_pile)))
     out += [Hidden(field=f"{at}/display/{i}/tile", public=FACE_DOWN_TILE)
             for i, d in enumerate(state.display) if not d.face_up]
     step = state.step
     if isinstance(step, TradeStep) and not step.revealed:
-        out += [Hidden(field=f"{at}/step/offers/{e}", visible_to=(e,)) for e in step.offers]
+        out += [Hidden(field=f"{at}/step/offers/{e}", visible_to=(e,), public=_counted(b))
+                for e, b in step.offers.items()]
     out += [h for i, o in enumerate(state.fixed) for h in _fixed(o, f"{at}/fixed/{i}", ())]
     return out + _hidden_cities(state, f"{at}/cities")
 
@@ -97,12 +100,22 @@ def _hidden_cities(state: GameState, at: str) -> list[Hidden]:
     cs = state.cities
     if cs is None:
         return []
-    out = [Hidden(field=f"{at}/decks/{x}") for x, cards in cs.decks.items() if cards]
-    out += [Hidden(field=f"{at}/discard")] if cs.discard else []
-    out += [Hidden(field=f"{at}/hands/{e}", visible_to=(e,)) for e in cs.hands]
-    out += [Hidden(field=f"{at}/draws/{i}/hand", visible_to=(d.holder,) if d.holder else ())
+    out = [Hidden(field=f"{at}/decks/{x}", public=_cards(cards)) for x, cards in cs.decks.items() if cards]
+    out += [Hidden(field=f"{at}/discard", public=_cards(cs.discard))] if cs.discard else []
+    out += [Hidden(field=f"{at}/hands/{e}", visible_to=(e,), public=_cards(h)) for e, h in cs.hands.items()]
+    out += [Hidden(field=f"{at}/draws/{i}/hand", visible_to=(d.holder,) if d.holder else (), public=_cards(d.hand))
             for i, d in enumerate(cs.draws) if d.hand]
     return out
+
+
+def _counted(bag: Bag) -> Bag:
+    """A bag as the others read it: how many tokens, not which."""
+    return {WITHHELD: bag_total(bag)}
+
+
+def _cards(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """Face-down cards or commodities as the others read them: how many, not which."""
+    return (WITHHELD,) * len(cards)
 
 
 def _if_legendary(gained: Bag, emp: Empire, public: Bag) -> list[Hidden]:
