@@ -317,6 +317,7 @@ def test_K10_verify_recomputes_every_service_draw_after_the_reveal(tmp_path: Pat
     out = ok(db, "verify", "t")
 
     assert "every random outcome recomputes" in out
+    assert "draws are keyed under ruling K10" in out
 
 
 def _forged(rows: list[Row], seq: int, payload: str) -> list[Row]:
@@ -387,3 +388,22 @@ def test_a_draw_scheme_this_engine_does_not_know_is_refused(tmp_path: Path) -> N
 
     assert report.first_bad == published.seq
     assert "draw scheme 7 is not one this engine knows" in (report.reason or "")
+
+
+def test_K10_a_correction_cannot_re_roll_a_service_act(tmp_path: Path) -> None:
+    """The host takes back Red's queued clash with a correction (K3); the service applies the queued
+    clash again, and it rolls the very dice it rolled before: the act taken back is not counted."""
+    db, keys = toy(tmp_path, "corrected")
+    _red_queues(db, keys)
+    before = _blue_musters(db, keys, pace=False)
+    row, clash = _clash(before)
+
+    ok(db, "correct", "t", "--batch", str(row.batch), "--reason", "re-rolling, to see if it can")
+
+    after = rows_of(db, "t")
+    again = [r for r in after if r.type == "ClashFought"]
+    assert len(again) == 2 and again[1].seq > row.seq
+    assert after[again[1].batch - 1].actor == "queued"
+    assert json.loads(again[1].payload) == clash
+    assert keys_at(after, again[1]) == keys_at(before, row)
+    assert mn(db, "verify", "t").exit_code == 0
