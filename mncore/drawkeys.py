@@ -43,12 +43,16 @@ def batch_key(scheme: int, command: Any, content_head: str, rows: Sequence[Row] 
 def service_key(rows: Sequence[Row], side: str) -> str:
     """The key of an act the service takes for `side` (a deadline's default, a forced answer, a
     standing or queued order) under K10: the signature of the side's last signed block in the log
-    (taken back or not), and how many of the service's acts for the side are still in play after it.
+    (taken back or not), and how many of the service's answers for the side are still in play
+    after it (the index of the decision this act answers, counted from that block).
 
     Nothing the host controls enters: not the content head (which moves with every act of the
     host's and with the order it applies other players' blocks in), not the time of a tick, not
-    the host's deadline, pace or correction acts. A correction that takes back a service act gives
-    its successor the same index and so the same dice: the host cannot re-roll by correcting.
+    the host's deadline, pace or correction acts, not which kind of act answers (forced, default,
+    standing, queued). A correction that takes back a service act gives its successor the same
+    index and so the same dice: the host cannot re-roll by correcting. Only the side's own blocks
+    move the key, and the host cannot apply one after an act for the side that it was signed
+    before (the block is then stale: trust.check_block), only withhold it.
     """
     gone = pbem.undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
     acts = 0
@@ -59,7 +63,7 @@ def service_key(rows: Sequence[Row], side: str) -> str:
             found = _signature(r.command)
             if found is not None:
                 return f"service:{side}:{found}:{acts}"
-        elif r.actor in SERVICE_ACTORS and r.seq not in gone and _side(r.command) == side:
+        elif r.actor in SERVICE_ACTORS and r.seq not in gone and _answers(r.command, side):
             acts += 1
     # the side never signed: nothing in the key is secret from the host (docs/security.md)
     return f"service:{side}:-:{acts}"
@@ -74,8 +78,15 @@ class _Sided(msgspec.Struct):
 _DECODER = msgspec.json.Decoder(_Sided)
 
 
-def _side(command: str) -> str:
-    return _DECODER.decode(command).side
+# the service's acts that answer a decision; a queue dropped (DropQueue) answers none and draws
+# nothing: counting it would let the host move the index by turning forced answers on or off
+# (with them, a forced answer; without, the queue dropped and then the same answer by default)
+ANSWERS = ("DefaultOrders", "ForcedOrders", "StandingOrder", "QueuedOrder")
+
+
+def _answers(command: str, side: str) -> bool:
+    found = _DECODER.decode(command)
+    return found.side == side and found.type in ANSWERS
 
 
 def _signature(command: str) -> str | None:

@@ -407,3 +407,29 @@ def test_K10_a_correction_cannot_re_roll_a_service_act(tmp_path: Path) -> None:
     assert json.loads(again[1].payload) == clash
     assert keys_at(after, again[1]) == keys_at(before, row)
     assert mn(db, "verify", "t").exit_code == 0
+
+
+def _row(seq: int, actor: str, command: dict[str, Any] | None, type_: str = "Happened",
+         payload: dict[str, Any] | None = None) -> Row:
+    return Row(seq=seq, type=type_, payload=json.dumps(payload or {"type": type_}), recorded_at=T0,
+               actor=actor, command=json.dumps(command) if command else None, batch=seq, hash="")
+
+
+def test_K10_the_index_counts_the_sides_answers_in_play_since_its_last_block() -> None:
+    """service_key: Red's last signed block, then the service's answers for Red after it: a forced
+    answer and a standing order count, a queue dropped (it answers nothing), Blue's acts, the
+    host's pace and an act taken back by a correction do not."""
+    log = [_row(1, "red", {"type": "SignedOrders", "side": "red", "signature": "aa"}),
+           _row(2, "red", {"type": "SignedOrders", "side": "red", "signature": "bb"}),
+           _row(3, "forced", {"type": "ForcedOrders", "side": "red"}),
+           _row(4, "queued", {"type": "DropQueue", "side": "red"}),
+           _row(5, "host", {"type": "SetPace", "hours": 1}),
+           _row(6, "deadline", {"type": "DefaultOrders", "side": "blue"}),
+           _row(7, "standing", {"type": "StandingOrder", "side": "red"}),
+           _row(8, "deadline", {"type": "DefaultOrders", "side": "red"}),
+           _row(9, "host", {"type": "CorrectBatch", "batch": 8}, "Corrected",
+                {"type": "Corrected", "batch": 8, "through": 8, "reason": "r"})]
+
+    assert drawkeys.service_key(log, "red") == "service:red:bb:2"
+    assert drawkeys.service_key(log[:2], "red") == "service:red:bb:0"
+    assert drawkeys.service_key(log, "blue") == "service:blue:-:1"
