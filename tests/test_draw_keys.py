@@ -69,40 +69,23 @@ def give(db: Path, game_id: str, text: str) -> None:
     ok(db, "order", game_id, "--signed", "-", input=text)
 
 
-def keys_of(rows: Sequence[Row]) -> list[tuple[str, str, str]]:
-    """(actor, command type, draw key) of every batch of a log, as the service decided it."""
-    ledger = trust.ledger_of(_ruleset(rows), rows)
-    out = []
-    for i, r in enumerate(rows):
-        if r.batch == r.seq and r.command is not None:
-            cmd = _ruleset(rows).decode_command(r.command)
-            key = drawkeys.batch_key(ledger.draws, cmd, content_head(rows[:i]), rows[:i])
-            out.append((r.actor, type(cmd).__name__, key))
-    return out
-
-
-def _ruleset(rows: Sequence[Row]) -> Any:
-    return ruleset_of(rows[0].payload, "log")
+def keys_of(rows: Sequence[Row]) -> list[tuple[Row, str]]:
+    """The first row of every batch of a log with the key its draws came from (mncore/drawkeys.py),
+    under the scheme the log records."""
+    ruleset = ruleset_of(rows[0].payload, "log")
+    ledger = trust.ledger_of(ruleset, rows)
+    return [(r, drawkeys.batch_key(ledger.draws, ruleset.decode_command(r.command), content_head(rows[:i]),
+                                   rows[:i]))
+            for i, r in enumerate(rows) if r.batch == r.seq and r.command is not None]
 
 
 def service_acts(rows: Sequence[Row]) -> list[tuple[str, str, str, list[str]]]:
     """Each act of the service (actor, side, draw key, its events), in the order they were taken."""
-    keys = iter(keys_of(rows))
-    out = []
-    batches: dict[int, list[str]] = {}
+    events: dict[int, list[str]] = {}
     for r in rows:
-        batches.setdefault(r.batch, []).append(r.payload)
-    for r in rows:
-        if r.batch != r.seq or r.command is None:
-            continue
-        actor, _, key = next(keys)
-        if actor in SERVICE_ACTORS:
-            out.append((actor, json.loads(r.command)["side"], key, batches[r.seq]))
-    return out
-
-
-def signed_keys(rows: Sequence[Row]) -> set[str]:
-    return {key for actor, kind, key in keys_of(rows) if kind == "SignedOrders"}
+        events.setdefault(r.batch, []).append(r.payload)
+    return [(r.actor, json.loads(r.command or "")["side"], key, events[r.seq])
+            for r, key in keys_of(rows) if r.actor in SERVICE_ACTORS]
 
 
 # --- Empires: three empires offer face down at once -----------------------------------------------
@@ -269,10 +252,8 @@ def rows_of_actor(rows: Sequence[Row], row: Row) -> str:
 
 
 def keys_at(rows: Sequence[Row], row: Row) -> str:
-    first = rows[row.batch - 1]
-    ledger = trust.ledger_of(_ruleset(rows), rows)
-    cmd = _ruleset(rows).decode_command(first.command)
-    return drawkeys.batch_key(ledger.draws, cmd, content_head(rows[:first.seq - 1]), rows[:first.seq - 1])
+    """The key the draws of the batch holding `row` came from."""
+    return next(key for first, key in keys_of(rows) if first.seq == row.batch)
 
 
 def test_K10_a_host_with_a_copy_of_the_database_cannot_compute_the_dice_a_block_leads_to(
