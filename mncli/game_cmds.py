@@ -47,7 +47,7 @@ from mncore.store import Row
               help="Publish a key a player made (mn keygen) for SIDE instead of making one.")
 @click.option("--signed-only", is_flag=True,
               help="Take signed orders only (mn order --signed): refuse every unsigned order.")
-@click.option("--draw-scheme", "draw_scheme", type=click.Choice(sorted(drawkeys.SCHEMES)), default="k10",
+@click.option("--draw-scheme", "draw_scheme", type=click.Choice(sorted(drawkeys.SCHEMES)), default=None,
               hidden=True, help="How the service's acts draw (ruling K10); legacy only to play again a "
                                 "game recorded before it, which its log then says.")
 @ruleset_option
@@ -56,7 +56,7 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
         seed: str | None, board_file: str | None, display: str, setup: str | None,
         game_options: tuple[str, ...], expansions: tuple[str, ...], game_id: str | None,
         position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...], signed_only: bool,
-        draw_scheme: str, ruleset_name: str) -> None:
+        draw_scheme: str | None, ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
 
     \b
@@ -71,6 +71,9 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     keyed = bool(keys_dir or public_keys or signed_only)
     if position_file is not None and keyed:
         raise InvalidCommand("a game started at a position is a sandbox: it takes no keys")
+    if draw_scheme is not None and not keyed:
+        raise InvalidCommand("--draw-scheme is the scheme of a game with keys: give --keys-dir or "
+                             "--public-key too")
     if position_file is not None:
         from mncli.audit_cmds import new_from_position
         click.echo(new_from_position(ctx, ruleset, position_file, seed, game_id,
@@ -93,7 +96,8 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     secret = seeded_secret(seed) if seed is not None else new_secret()
     if keyed:
         click.echo(_new_with_keys(ctx, ruleset, cmd, secret, game_id or game.new_game_id(), keys_dir,
-                                  public_keys, signed_only, drawkeys.SCHEMES[draw_scheme]))
+                                  public_keys, signed_only,
+                                  drawkeys.SCHEMES[draw_scheme] if draw_scheme else drawkeys.LATEST))
         return
     loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id)
     click.echo(loaded.game_id)

@@ -414,3 +414,14 @@ def test_K10_the_index_counts_the_sides_answers_in_play_since_its_last_block() -
     assert drawkeys.service_key(log, "red") == "service:red:bb:2"
     assert drawkeys.service_key(log[:2], "red") == "service:red:bb:0"
     assert drawkeys.service_key(log, "blue") == "service:blue:-:1"
+
+
+def test_a_draw_scheme_for_a_game_without_keys_is_bad_input(tmp_path: Path) -> None:
+    """mn new --draw-scheme without keys: exit 2, one Error line, no database written."""
+    db = tmp_path / "none.db"
+
+    result = mn(db, "new", *THREE, "--draw-scheme", "legacy")
+
+    assert result.exit_code == 2
+    assert "--draw-scheme is the scheme of a game with keys" in result.output
+    assert "Traceback" not in result.output and not db.exists()
