@@ -9,7 +9,7 @@ import click
 
 from mncli.common import (as_option, emit_json, json_option, open_store, order_lines, ruleset_option,
                           side_arg, to_builtins)
-from mncore import game, pbem, redaction, registry
+from mncore import drawkeys, game, pbem, redaction, registry
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.host import SERVICE_ACTORS, PublishKeys
@@ -47,13 +47,16 @@ from mncore.store import Row
               help="Publish a key a player made (mn keygen) for SIDE instead of making one.")
 @click.option("--signed-only", is_flag=True,
               help="Take signed orders only (mn order --signed): refuse every unsigned order.")
+@click.option("--draw-scheme", "draw_scheme", type=click.Choice(sorted(drawkeys.SCHEMES)), default=None,
+              hidden=True, help="How the service's acts draw (ruling K10); legacy only to play again a "
+                                "game recorded before it, which its log then says.")
 @ruleset_option
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,
         seed: str | None, board_file: str | None, display: str, setup: str | None,
         game_options: tuple[str, ...], expansions: tuple[str, ...], game_id: str | None,
         position_file: str | None, keys_dir: str | None, public_keys: tuple[str, ...], signed_only: bool,
-        ruleset_name: str) -> None:
+        draw_scheme: str | None, ruleset_name: str) -> None:
     """Create a game and print its id alone on stdout.
 
     \b
@@ -68,6 +71,9 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     keyed = bool(keys_dir or public_keys or signed_only)
     if position_file is not None and keyed:
         raise InvalidCommand("a game started at a position is a sandbox: it takes no keys")
+    if draw_scheme is not None and not keyed:
+        raise InvalidCommand("--draw-scheme is the scheme of a game with keys: give --keys-dir or "
+                             "--public-key too")
     if position_file is not None:
         from mncli.audit_cmds import new_from_position
         click.echo(new_from_position(ctx, ruleset, position_file, seed, game_id,
@@ -90,14 +96,16 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     secret = seeded_secret(seed) if seed is not None else new_secret()
     if keyed:
         click.echo(_new_with_keys(ctx, ruleset, cmd, secret, game_id or game.new_game_id(), keys_dir,
-                                  public_keys, signed_only))
+                                  public_keys, signed_only,
+                                  drawkeys.SCHEMES[draw_scheme] if draw_scheme else drawkeys.LATEST))
         return
     loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id)
     click.echo(loaded.game_id)
 
 
 def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes, game_id: str,
-                   keys_dir: str | None, public_keys: tuple[str, ...], signed_only: bool) -> str:
+                   keys_dir: str | None, public_keys: tuple[str, ...], signed_only: bool,
+                   draws: int) -> str:
     """Create a game whose second batch publishes a key per side; the private keys made here are
     written before the game is stored and removed again if it cannot be."""
     from mncore import signing  # imported by the commands that sign, not by every command
@@ -121,7 +129,7 @@ def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes
                              "give --keys-dir DIR to make them (or --public-key SIDE=HEX)")
     made = signing.make_key_files(keys_dir, game_id, missing) if keys_dir and missing else {}
     keys = PublishKeys(keys={s: given[s] if s in given else made[s][1] for s in sides},
-                       signed_only=signed_only)
+                       signed_only=signed_only, draws=draws)
     try:
         loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id, keys)
     except BaseException:
@@ -152,8 +160,8 @@ def status(ctx: click.Context, game_id: str, now: str | None, as_json: bool) -> 
                                    "pending", "titles") if k in doc}
         ledger = loaded.ledger
         out["head"] = {"seq": loaded.head[0], "hash": loaded.head[1]}
-        out["signing"] = ({"keys": ledger.keys, "signed_only": ledger.signed_only}
-                          if ledger.published else None)
+        out["signing"] = ({"keys": ledger.keys, "signed_only": ledger.signed_only,
+                           "draws": drawkeys.scheme_name(ledger.draws)} if ledger.published else None)
         if waiting:
             out["waiting"] = [{"side": w.side, "since": w.since, "since_event": w.since_seq, "due": w.due,
                                "overdue": w.due is not None and pbem.is_past(w.due, at)}

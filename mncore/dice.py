@@ -34,10 +34,12 @@ def commitment(secret: bytes) -> str:
 
 
 class Rng:
-    """Draws derived from HMAC-SHA256(secret, head hash ‖ counter): the same log gives the same draws.
+    """Draws derived from HMAC-SHA256(secret, key ‖ counter): the same log gives the same draws.
 
-    The head hash is the hash of the last event before the command being decided, so no player can
-    know a draw before the log reaches that point, and anyone can recompute it once the secret is out.
+    The key is the content head before the command (no player can know a draw before the log
+    reaches that point), or in a game with keys a signed block's signature and, under ruling K10,
+    the service's acts keyed by their side's last signed block (mncore/drawkeys.py), so that the
+    host's schedule moves no draw. Anyone can recompute them once the secret is out.
     """
 
     def __init__(self, secret: bytes | None, head_hash: str) -> None:

@@ -142,7 +142,8 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
 
 # 2: snapshots of format 1 written after a signed order lost the ledger's pbem flag (trust.advanced),
 # and with it every forced answer and standing order after them: they are not read again
-SNAPSHOT_FORMAT = 2
+# 3: the ledger holds the log's draw scheme (K10); a ledger of format 2 encodes without it
+SNAPSHOT_FORMAT = 3
 
 
 def engine_of(ruleset: Ruleset) -> str:

@@ -69,6 +69,7 @@ class PublishKeys(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=T
 
     keys: dict[str, str]  # side -> public key, 64 hex digits
     signed_only: bool = False  # refuse every order that is not signed by its side
+    draws: int = 0  # how the service's acts draw (mncore/drawkeys.py): 0 as before, 1 ruling K10
 
 
 class KeysPublished(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -77,6 +78,9 @@ class KeysPublished(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields
 
     keys: dict[str, str]  # side -> public key, 64 hex digits
     signed_only: bool = False
+    # the draw scheme of the log from here on (mncore/drawkeys.py); absent in logs made before
+    # ruling K10, which keep the scheme they were played under
+    draws: int = 0
 
 
 class SignedOrders(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,

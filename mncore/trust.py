@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from mncore import pbem
+from mncore import drawkeys, pbem
 from mncore.dice import Rng
 from mncore.errors import AlreadyApplied, InvalidCommand, SigningRefused, StaleOrders
 from mncore.host import PBEM_COMMANDS, KeysPublished, PublishKeys, SignedOrders
@@ -31,6 +31,7 @@ class Ledger(msgspec.Struct, kw_only=True):
     signed_only: bool = False
     nonces: dict[str, int] = {}  # nonce of each signed block applied -> its batch's first event
     acted: dict[str, int] = {}  # side -> first event of the last batch that carried its order
+    draws: int = 0  # the draw scheme the log records (mncore/drawkeys.py; K10)
     pbem: bool = False  # the log sets a pace or standing orders: the service may act (mncore/pbem.py)
 
 
@@ -59,7 +60,7 @@ def note(ledger: Ledger, ruleset: Ruleset, command: Any, batch: int) -> None:
     """Record a batch that was applied (its command, its first event) in the ledger."""
     if isinstance(command, PublishKeys):
         ledger.keys, ledger.published = dict(command.keys), True
-        ledger.signed_only = command.signed_only
+        ledger.signed_only, ledger.draws = command.signed_only, command.draws
         return
     if isinstance(command, SignedOrders):
         ledger.nonces[command.nonce] = batch
@@ -116,8 +117,9 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
            ledger: Ledger, batch: int, log: pbem.Log | None = None) -> tuple[list[Any], Any]:
     """The events of any command as the log's batch number `batch` (1: the creation), and the state.
 
-    A signed block's draws are keyed by its signature (signing.draw_key); every other command's by
-    the content chain's head, as before keys existed. The commands of play by email (mncore/pbem.py)
+    A signed block's draws are keyed by its signature; the service's acts for a side, in a log of
+    draw scheme K10, by that side's last signed block; every other command's by the content
+    chain's head `draw_head` (mncore/drawkeys.py). The commands of play by email (mncore/pbem.py)
     read the log before them (`log`).
     """
     if isinstance(command, PublishKeys):
@@ -133,7 +135,8 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
                              "sign the order with the side's key (mn sign) and give it with "
                              "mn order --signed")
     if isinstance(command, PBEM_COMMANDS):
-        return pbem.decide(ruleset, state, command, secret=secret, draw_head=draw_head, log=log)
+        key = drawkeys.batch_key(ledger.draws, command, draw_head, log.rows if log is not None else None)
+        return pbem.decide(ruleset, state, command, secret=secret, draw_head=key, log=log)
     return ruleset.decide(state, command, Rng(secret, draw_head))
 
 
@@ -160,7 +163,11 @@ def publish_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: Publis
                              "(64 lowercase hex digits)")
     if len(set(command.keys.values())) != len(command.keys):
         raise InvalidCommand("two sides have the same public key")
-    return [KeysPublished(keys=dict(command.keys), signed_only=command.signed_only)]
+    if command.draws not in drawkeys.SCHEMES.values():
+        raise InvalidCommand(f"draw scheme {command.draws} is not one this engine knows "
+                             f"({', '.join(f'{n} {name}' for name, n in drawkeys.SCHEMES.items())})")
+    return [KeysPublished(keys=dict(command.keys), signed_only=command.signed_only,
+                          draws=command.draws)]
 
 
 def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: bytes | None,

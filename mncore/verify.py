@@ -37,6 +37,7 @@ class Report(msgspec.Struct, kw_only=True):
     hidden: int = 0  # hidden fields hashed as their salted commitments
     opened: int = 0  # of those, the ones this log or export opens (its salts)
     made_for: str | None = None  # an export made for one side: what it could check
+    draws: int = 0  # the draw scheme the log records (mncore/drawkeys.py; ruling K10)
     proven: list[str] = []
 
 
@@ -321,6 +322,7 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: 
             else:  # a batch decided again to its very events has its state already: not evolved twice
                 state = after if after is not None else _fold(ruleset, events[start:end], state)
             _after_batch(ruleset, ledger, batch, cmd, state, pending, keyed)
+    report.draws = ledger.draws  # the draws above were decided again under it (trust.decide)
 
 
 class _Prefix(Sequence[Row]):
@@ -518,6 +520,10 @@ def _proven(report: Report) -> list[str]:
     elif report.random_unchecked:
         out.append(f"{report.random_unchecked} commands that drew at random cannot be checked until "
                    "the secret is revealed (mn reveal)")
+    if report.draws:
+        out.append("draws are keyed under ruling K10: each signed block's by its signature, each act "
+                   "of the service for a side by that side's last signed block and the act's index "
+                   "after it")
     if report.inherited:
         out.append(f"events 1 to {report.inherited} were copied from the game this one forks; "
                    "verify that game for them")

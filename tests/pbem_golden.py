@@ -122,7 +122,8 @@ class Table:
             public += ["--public-key", f"{side}={key.public}"]
         self.mn("new", *[a for e in EMPIRES for a in ("--empire", e)],
                 *[a for e in EMPIRES for a in ("--player", f"{e}={PLAYERS[e]}")],
-                "--seed", SEED, "--id", GAME, "--signed-only", *public)
+                "--seed", SEED, "--id", GAME, "--signed-only", *public,
+                "--draw-scheme", "legacy")  # recorded before ruling K10: played again as it was
         for side in EMPIRES:
             self.mn("mail", "address", GAME, side, address(side))
         self.mn("mail", "address", GAME, "host", HOST)

@@ -1,0 +1,427 @@
+"""Draws nobody can foresee or steer in games with keys (ruling K10, docs/security.md): the host's
+schedule (which block first, a deadline or pace act slipped in, when it ticks) changes no draw; a
+block's dice and those of the service's acts after it are a function of its signature; verify
+recomputes them under the scheme the log records, and logs made before K10 verify as they did."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from click.testing import CliRunner, Result
+
+from mncli.cli import main
+from mncore import drawkeys, game, signing, trust
+from mncore.dice import Rng, seeded_secret
+from mncore.logread import content_head, ruleset_of
+from mncore.host import SERVICE_ACTORS, SignedOrders
+from mncore.store import Row, open_store
+from mncore.verify import verify_rows
+
+THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
+T0 = "2030-01-01T00:00:00+00:00"
+LATE = "2100-01-01T00:00:00+00:00"
+LATER = "2200-06-01T12:00:00+00:00"
+
+
+def mn(db: Path, *args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(main, ["--db", str(db), *args], input=input)
+
+
+def ok(db: Path, *args: str, input: str | None = None) -> str:
+    result = mn(db, *args, input=input)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def rows_of(db: Path, game_id: str) -> list[Row]:
+    return open_store(str(db)).rows(game_id)
+
+
+def head_of(db: Path, game_id: str) -> tuple[int, str]:
+    last = rows_of(db, game_id)[-1]
+    return last.seq, last.hash
+
+
+def block(keys: Path, game_id: str, side: str, at: tuple[int, str], *orders: str, n: int = 0) -> str:
+    """A block signed with the side's key file against `at`, with a fixed nonce (the same every run)."""
+    key = signing.read_key_file(str(keys / f"{game_id}-{side}.key"))
+    nonce = hashlib.sha256(f"{game_id}|{side}|{at[0]}|{n}".encode()).hexdigest()[:32]
+    return signing.armour(signing.sign(key.private, game=game_id, side=side, seq=at[0], head=at[1],
+                                       orders=orders, nonce=nonce))
+
+
+def branch(db: Path, name: str) -> Path:
+    """A copy of the host's database (its secret included), to play another schedule on."""
+    out = db.parent / f"{name}.db"
+    with sqlite3.connect(db) as src, sqlite3.connect(out) as dst:
+        src.backup(dst)
+    return out
+
+
+def give(db: Path, game_id: str, text: str) -> None:
+    ok(db, "order", game_id, "--signed", "-", input=text)
+
+
+def keys_of(rows: Sequence[Row]) -> list[tuple[Row, str]]:
+    """The first row of every batch of a log with the key its draws came from (mncore/drawkeys.py),
+    under the scheme the log records."""
+    ruleset = ruleset_of(rows[0].payload, "log")
+    ledger = trust.ledger_of(ruleset, rows)
+    return [(r, drawkeys.batch_key(ledger.draws, ruleset.decode_command(r.command), content_head(rows[:i]),
+                                   rows[:i]))
+            for i, r in enumerate(rows) if r.batch == r.seq and r.command is not None]
+
+
+def service_acts(rows: Sequence[Row]) -> list[tuple[str, str, str, list[str]]]:
+    """Each act of the service (actor, side, draw key, its events), in the order they were taken."""
+    events: dict[int, list[str]] = {}
+    for r in rows:
+        events.setdefault(r.batch, []).append(r.payload)
+    return [(r.actor, json.loads(r.command or "")["side"], key, events[r.seq])
+            for r, key in keys_of(rows) if r.actor in SERVICE_ACTORS]
+
+
+# --- Empires: three empires offer face down at once -----------------------------------------------
+
+def empires(tmp_path: Path, name: str, *extra: str) -> tuple[Path, Path]:
+    """A signed-only three-empire game with a pace (deadlines of an hour, forced answers taken)."""
+    db, keys = tmp_path / f"{name}.db", tmp_path / f"keys-{name}"
+    ok(db, "new", *THREE, "--seed", "draws", "--id", "g", "--display", "experienced", "--keys-dir",
+       str(keys), "--signed-only", *extra)
+    ok(db, "deadline", "g", "--hours", "1", "--forced", "--now", T0)
+    return db, keys
+
+
+def test_K10_new_games_with_keys_record_the_draw_scheme(tmp_path: Path) -> None:
+    """mn new --keys-dir records draws = 1 (K10) in KeysPublished; mn status --json shows it."""
+    db, _ = empires(tmp_path, "a")
+
+    published = next(json.loads(r.payload) for r in rows_of(db, "g") if r.type == "KeysPublished")
+    status = json.loads(ok(db, "status", "g", "--json"))
+
+    assert published["draws"] == drawkeys.K10
+    assert status["signing"]["draws"] == "k10"
+
+
+def _carthage_queues(db: Path, keys: Path) -> tuple[int, str]:
+    """Carthage plays the marker, offers, and queues its claims; the head after it."""
+    give(db, "g", block(keys, "g", "carthage", head_of(db, "g"), "trade 3", "offer coin gold gold",
+                        "queue claim coin from rome", "queue claim gold from greece"))
+    return head_of(db, "g")
+
+
+def _offers(db: Path, keys: Path, at: tuple[int, str]) -> tuple[str, str]:
+    """Rome's and Greece's offers, both signed against the same head (offers are simultaneous)."""
+    return (block(keys, "g", "rome", at, "offer coin grain grain"),
+            block(keys, "g", "greece", at, "offer coin coin coin"))
+
+
+def _play(db: Path, blocks: dict[str, str], schedule: Sequence[str]) -> list[tuple[str, str, str, list[str]]]:
+    """The schedule's steps on db (a side's block, or the host's pace act); the service's acts."""
+    for step in schedule:
+        if step == "pace":
+            ok(db, "deadline", "g", "--hours", "2", "--forced", "--now", T0)
+        else:
+            give(db, "g", blocks[step])
+    return service_acts(rows_of(db, "g"))
+
+
+SCHEDULES = [("rome", "greece"), ("greece", "rome"), ("rome", "pace", "greece")]
+
+
+def _schedules(tmp_path: Path, name: str, *extra: str) -> list[list[tuple[str, str, str, list[str]]]]:
+    """One game to where Rome and Greece must offer, then each schedule on a copy of its database."""
+    db, keys = empires(tmp_path, name, *extra)
+    at = _carthage_queues(db, keys)
+    rome, greece = _offers(db, keys, at)
+    return [_play(branch(db, f"{name}-{n}"), {"rome": rome, "greece": greece}, schedule)
+            for n, schedule in enumerate(SCHEDULES)]
+
+
+def test_K10_the_order_of_two_blocks_and_a_pace_act_between_them_change_no_service_draw(
+        tmp_path: Path) -> None:
+    """Rome's and Greece's offers applied A then B, B then A, and A, a pace act, B: Carthage's queued
+    claim (the service's act after both) has the same draw key and events in all three; under the
+    old scheme (the content head) the key moves with the schedule."""
+    results = _schedules(tmp_path, "k10")
+    legacy = _schedules(tmp_path, "legacy", "--draw-scheme", "legacy")
+
+    assert results[0] and results[0][0][:2] == ("queued", "carthage")
+    assert results[0] == results[1] == results[2]
+    assert results[0][0][2].startswith("service:carthage:")
+    assert len({acts[0][2] for acts in legacy}) == 3  # the old scheme: each schedule its own dice
+
+
+TICKS = [(LATE, True, False), (LATER, False, False), (LATER, True, True)]  # when, Rome's block first, pace
+
+
+def _ticks(tmp_path: Path, name: str, *extra: str) -> list[list[tuple[str, str, str, list[str]]]]:
+    """Greece leaves its standing order `forced`; Rome offers, Greece never does; on copies of that game the host ticks at one time or another,
+    before or after Rome's standing orders (a signed block that answers no decision), after a pace
+    act of its own or not: the service's acts for Greece and Carthage in each."""
+    db, keys = empires(tmp_path, name, *extra)
+    give(db, "g", block(keys, "g", "greece", head_of(db, "g"), "standing forced"))
+    at = _carthage_queues(db, keys)
+    give(db, "g", _offers(db, keys, at)[0])
+    outcomes = []
+    for n, (when, standing_first, pace) in enumerate(TICKS):
+        copy = branch(db, f"{name}-{n}")
+        if standing_first:
+            give(copy, "g", block(keys, "g", "rome", head_of(copy, "g"), "standing done", n=n))
+        if pace:
+            ok(copy, "deadline", "g", "--hours", "3", "--forced", "--now", T0)
+        ok(copy, "tick", "g", "--now", when)
+        if not standing_first:
+            give(copy, "g", block(keys, "g", "rome", head_of(copy, "g"), "standing done", n=n))
+        outcomes.append([a for a in service_acts(rows_of(copy, "g")) if a[1] != "rome"])
+    return outcomes
+
+
+def test_K10_a_tick_earlier_or_later_and_a_host_act_before_it_change_no_default_draw(
+        tmp_path: Path) -> None:
+    """Greece's default (the deadline's act) and Carthage's queued claim after it have the same
+    draw keys and events however the host times its tick; under the old scheme they do not."""
+    outcomes = _ticks(tmp_path, "k10")
+    legacy = _ticks(tmp_path, "legacy", "--draw-scheme", "legacy")
+
+    assert outcomes[0][0][:2] == ("deadline", "greece")
+    assert outcomes[0][0][2].startswith("service:greece:")
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+    assert len({acts[0][2] for acts in legacy}) > 1
+
+
+# --- the toy: a queued clash rolls dice -----------------------------------------------------------------
+
+def toy(tmp_path: Path, name: str, *extra: str) -> tuple[Path, Path]:
+    db, keys = tmp_path / f"{name}.db", tmp_path / f"keys-{name}"
+    ok(db, "new", "--ruleset", "toy", "--empire", "red", "--empire", "blue", "--seed", "toy", "--id",
+       "t", "--keys-dir", str(keys), "--signed-only", *extra)
+    return db, keys
+
+
+def _clash(rows: Sequence[Row]) -> tuple[Row, dict[str, Any]]:
+    found = next(r for r in rows if r.type == "ClashFought")
+    return found, json.loads(found.payload)
+
+
+def _red_queues(db: Path, keys: Path, nonce: int = 0) -> None:
+    """Red musters to the ford and queues its clash there."""
+    give(db, "t", block(keys, "t", "red", head_of(db, "t"), "muster ford", "queue clash ford", n=nonce))
+
+
+def _blue_musters(db: Path, keys: Path, *, pace: bool) -> list[Row]:
+    """Blue musters to the ford too (after a pace act of the host's, or not): Red's queued clash is
+    then applied by the service, rolling dice."""
+    if pace:
+        ok(db, "deadline", "t", "--hours", "5", "--now", T0)
+    give(db, "t", block(keys, "t", "blue", head_of(db, "t"), "muster ford"))
+    return rows_of(db, "t")
+
+
+def _with_and_without_pace(tmp_path: Path, name: str, *extra: str) -> tuple[list[Row], list[Row]]:
+    db, keys = toy(tmp_path, name, *extra)
+    _red_queues(db, keys)
+    return (_blue_musters(branch(db, f"{name}-plain"), keys, pace=False),
+            _blue_musters(branch(db, f"{name}-paced"), keys, pace=True))
+
+
+def test_K10_a_queued_clash_rolls_the_same_dice_with_or_without_a_pace_act_before_it(
+        tmp_path: Path) -> None:
+    """The clash Red queued is rolled by the service (actor queued) from Red's block's signature:
+    a pace act of the host's slipped in before Blue's block leaves its dice as they were; under
+    the old scheme it moves its key."""
+    plain, paced = _with_and_without_pace(tmp_path, "k10")
+    old_plain, old_paced = _with_and_without_pace(tmp_path, "old", "--draw-scheme", "legacy")
+
+    row, clash = _clash(plain)
+    assert rows_of_actor(plain, row) == "queued"
+    assert _clash(paced)[1] == clash
+    assert keys_at(plain, row) == keys_at(paced, _clash(paced)[0])
+    assert keys_at(old_plain, _clash(old_plain)[0]) != keys_at(old_paced, _clash(old_paced)[0])
+
+
+def rows_of_actor(rows: Sequence[Row], row: Row) -> str:
+    return rows[row.batch - 1].actor
+
+
+def keys_at(rows: Sequence[Row], row: Row) -> str:
+    """The key the draws of the batch holding `row` came from."""
+    return next(key for first, key in keys_of(rows) if first.seq == row.batch)
+
+
+def test_K10_a_host_with_a_copy_of_the_database_cannot_compute_the_dice_a_block_leads_to(
+        tmp_path: Path) -> None:
+    """The host copies its database (and so holds the secret) before Red's block arrives. Red may
+    sign the same orders with any nonce: two such blocks, applied to two copies of that same
+    database, roll different dice for the clash the service applies after them; and the dice
+    rolled are exactly Rng(secret, key of Red's signature). So they are a function of a signature
+    the copy cannot produce, not of anything the host holds."""
+    db, keys = toy(tmp_path, "real")
+    copy = branch(db, "copy")
+
+    _red_queues(db, keys, nonce=0)
+    _red_queues(copy, keys, nonce=1)
+    real, other = _blue_musters(db, keys, pace=False), _blue_musters(copy, keys, pace=False)
+
+    row, clash = _clash(real)
+    red = next(msgspec.json.decode(r.command or "", type=SignedOrders) for r in real
+               if r.actor == "red" and r.command)
+    rng = Rng(seeded_secret("toy"), f"service:red:{red.signature}:0")
+    present = game.load(open_store(str(db)), "t", row.seq - 1).state.present("ford")
+    expected = {s: rng.roll((1, 2, 3, 4, 5, 6)) for s in present}
+    assert rows_of_actor(real, row) == "queued"
+    assert clash["rolls"] == expected
+    assert _clash(other)[1]["rolls"] != clash["rolls"]
+
+
+# --- verify: the scheme the log records ---------------------------------------------------------------
+
+def _revealed_toy(tmp_path: Path) -> tuple[Path, list[Row]]:
+    db, keys = toy(tmp_path, "revealed")
+    _red_queues(db, keys)
+    _blue_musters(db, keys, pace=True)
+    ok(db, "reveal", "t", "--force")
+    return db, rows_of(db, "t")
+
+
+def test_K10_verify_recomputes_every_service_draw_after_the_reveal(tmp_path: Path) -> None:
+    """mn verify of a K10 game, its secret revealed: every draw recomputes, exit 0."""
+    db, _ = _revealed_toy(tmp_path)
+
+    out = ok(db, "verify", "t")
+
+    assert "every random outcome recomputes" in out
+    assert "draws are keyed under ruling K10" in out
+
+
+def _forged(rows: list[Row], seq: int, payload: str) -> list[Row]:
+    out = [msgspec.structs.replace(r, payload=payload) if r.seq == seq else r for r in rows]
+    return game.rechain(out, 2)
+
+
+def test_K10_verify_fails_on_a_forged_draw_of_a_service_act(tmp_path: Path) -> None:
+    """The queued clash's rolls changed in the database and the chain rehashed (a host rewriting its
+    own log): mn verify names that event and exits 4."""
+    db, rows = _revealed_toy(tmp_path)
+    row, clash = _clash(rows)
+    rolls = {s: 7 - v for s, v in clash["rolls"].items()}
+    store = open_store(str(db))
+    store.rewrite_log("t", (rows[-1].seq, rows[-1].hash),
+                      _forged(rows, row.seq, json.dumps({**clash, "rolls": rolls}, separators=(",", ":"))), 2)
+
+    result = mn(db, "verify", "t")
+
+    assert result.exit_code == 4
+    assert f"event {row.seq}" in result.output and "differs from what its command produces" in result.output
+
+
+def test_K10_the_scheme_a_log_records_is_bound_by_every_signed_block_after_it(tmp_path: Path) -> None:
+    """The same K10 log with its recorded scheme taken out of KeysPublished (and of PublishKeys),
+    the chain rehashed so that the draws would be checked under the old scheme: the first signed
+    block after it no longer answers an event of this log (its signed head named the scheme), so
+    verify fails there and the host cannot swap the scheme of a game under way."""
+    _, rows = _revealed_toy(tmp_path)
+    published = next(r for r in rows if r.type == "KeysPublished")
+    event = {k: v for k, v in json.loads(published.payload).items() if k != "draws"}
+    command = {k: v for k, v in json.loads(published.command or "").items() if k != "draws"}
+    edited = [msgspec.structs.replace(r, payload=json.dumps(event, separators=(",", ":")),
+                                      command=json.dumps(command, separators=(",", ":")))
+              if r.seq == published.seq else r for r in rows]
+    first_block = next(r for r in rows if r.actor == "red")
+
+    report = verify_rows(game.rechain(edited, 2), 2)
+
+    assert report.first_bad == first_block.seq
+    assert "the block answers event" in (report.reason or "")
+
+
+@pytest.mark.parametrize("fixture", ["pbem-4.jsonl", "game-6-1.jsonl"])
+def test_logs_made_before_K10_still_verify_under_their_own_scheme(fixture: str, tmp_path: Path) -> None:
+    """The golden mailed game (signed, keys without a draw scheme: the old one) and a game without
+    keys verify as they did: every draw recomputes."""
+    path = Path(__file__).parent.parent / "fixtures" / fixture
+
+    result = mn(tmp_path / "v.db", "verify", str(path))
+
+    assert result.exit_code == 0, result.output
+    assert "every random outcome recomputes" in result.stdout
+
+
+def test_a_draw_scheme_this_engine_does_not_know_is_refused(tmp_path: Path) -> None:
+    """PublishKeys with draws = 7: refused, naming the schemes known; verify fails such a log."""
+    db, _ = toy(tmp_path, "seven")
+    rows = rows_of(db, "t")
+    published = next(r for r in rows if r.type == "KeysPublished")
+    event = {**json.loads(published.payload), "draws": 7}
+    command = {**json.loads(published.command or ""), "draws": 7}
+    edited = [msgspec.structs.replace(r, payload=json.dumps(event, separators=(",", ":")),
+                                      command=json.dumps(command, separators=(",", ":")))
+              if r.seq == published.seq else r for r in rows]
+
+    report = verify_rows(game.rechain(edited, 2), 2)
+
+    assert report.first_bad == published.seq
+    assert "draw scheme 7 is not one this engine knows" in (report.reason or "")
+
+
+def test_K10_a_correction_cannot_re_roll_a_service_act(tmp_path: Path) -> None:
+    """The host takes back Red's queued clash with a correction (K3); the service applies the queued
+    clash again, and it rolls the very dice it rolled before: the act taken back is not counted."""
+    db, keys = toy(tmp_path, "corrected")
+    _red_queues(db, keys)
+    before = _blue_musters(db, keys, pace=False)
+    row, clash = _clash(before)
+
+    ok(db, "correct", "t", "--batch", str(row.batch), "--reason", "re-rolling, to see if it can")
+
+    after = rows_of(db, "t")
+    again = [r for r in after if r.type == "ClashFought"]
+    assert len(again) == 2 and again[1].seq > row.seq
+    assert after[again[1].batch - 1].actor == "queued"
+    assert json.loads(again[1].payload) == clash
+    assert keys_at(after, again[1]) == keys_at(before, row)
+    assert mn(db, "verify", "t").exit_code == 0
+
+
+def _row(seq: int, actor: str, command: dict[str, Any] | None, type_: str = "Happened",
+         payload: dict[str, Any] | None = None) -> Row:
+    return Row(seq=seq, type=type_, payload=json.dumps(payload or {"type": type_}), recorded_at=T0,
+               actor=actor, command=json.dumps(command) if command else None, batch=seq, hash="")
+
+
+def test_K10_the_index_counts_the_sides_answers_in_play_since_its_last_block() -> None:
+    """service_key: Red's last signed block, then the service's answers for Red after it: a forced
+    answer and a standing order count, a queue dropped (it answers nothing), Blue's acts, the
+    host's pace and an act taken back by a correction do not."""
+    log = [_row(1, "red", {"type": "SignedOrders", "side": "red", "signature": "aa"}),
+           _row(2, "red", {"type": "SignedOrders", "side": "red", "signature": "bb"}),
+           _row(3, "forced", {"type": "ForcedOrders", "side": "red"}),
+           _row(4, "queued", {"type": "DropQueue", "side": "red"}),
+           _row(5, "host", {"type": "SetPace", "hours": 1}),
+           _row(6, "deadline", {"type": "DefaultOrders", "side": "blue"}),
+           _row(7, "standing", {"type": "StandingOrder", "side": "red"}),
+           _row(8, "deadline", {"type": "DefaultOrders", "side": "red"}),
+           _row(9, "host", {"type": "CorrectBatch", "batch": 8}, "Corrected",
+                {"type": "Corrected", "batch": 8, "through": 8, "reason": "r"})]
+
+    assert drawkeys.service_key(log, "red") == "service:red:bb:2"
+    assert drawkeys.service_key(log[:2], "red") == "service:red:bb:0"
+    assert drawkeys.service_key(log, "blue") == "service:blue:-:1"
+
+
+def test_a_draw_scheme_for_a_game_without_keys_is_bad_input(tmp_path: Path) -> None:
+    """mn new --draw-scheme without keys: exit 2, one Error line, no database written."""
+    db = tmp_path / "none.db"
+
+    result = mn(db, "new", *THREE, "--draw-scheme", "legacy")
+
+    assert result.exit_code == 2
+    assert "--draw-scheme is the scheme of a game with keys" in result.output
+    assert "Traceback" not in result.output and not db.exists()
