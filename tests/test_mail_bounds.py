@@ -331,3 +331,14 @@ def test_a_content_type_the_header_parser_cannot_read_is_refused_not_a_traceback
     text = refused(db, tmp_path, raw)
 
     assert "a Content-Type header of the mail cannot be read" in text and parsed == []
+
+
+def test_mn_mail_open_reads_a_mailed_report_within_the_limits(tmp_path: Path) -> None:
+    """A player's `mn mail open` is a reader too: a mail over the size limit is refused (exit 2, the
+    limit named) before it is parsed."""
+    huge = tmp_path / "huge.eml"
+    huge.write_bytes(b"From: host@example.org\r\nSubject: report\r\n\r\n"
+                     + (b"y" * 76 + b"\r\n") * (9 * 1024 * 1024 // 78))
+    result = mn(tmp_path / "none.db", "mail", "open", str(huge))
+    assert result.exit_code == 2
+    assert "8 MiB" in result.output and "huge.eml" in result.output

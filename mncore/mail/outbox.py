@@ -13,6 +13,7 @@ import msgspec
 
 from mncore import game, redaction, report as reports
 from mncore.errors import DataError, InvalidCommand
+from mncore.mail import bounds
 from mncore.mail.book import DEFAULT_FROM, GameBook
 from mncore.mail.inbox import Letter, Outcome, arrival, entries
 from mncore.protocol import Pictures
@@ -82,13 +83,16 @@ def answer_message(letter: Letter, sender: str) -> EmailMessage:
     return msg
 
 
-def read_message(path: str) -> EmailMessage:
-    """A mail from a .eml file; DataError if it cannot be read."""
+def read_message(path: str, limits: bounds.Limits | None = None) -> EmailMessage:
+    """A mail from a .eml file, read within the mail limits (mn mail open: a player's mail may be
+    hostile too); DataError if it cannot be read or passes a limit."""
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            data = bounds.gated(iter(lambda: f.read(bounds.CHUNK), b""), limits or bounds.Limits())
     except OSError as err:
         raise DataError(path, [f"cannot read it ({err.strerror})"]) from None
+    if isinstance(data, bounds.Refusal):
+        raise DataError(path, [data.reason])
     msg = email.message_from_bytes(data, policy=email.policy.default)
     if not isinstance(msg, EmailMessage) or not msg.keys():
         raise DataError(path, ["not a mail (no headers)"])
