@@ -78,11 +78,11 @@ def check_tracks_equal_a_recount(state: GameState) -> None:
 
 
 def check_hidden_information(state: GameState) -> None:
-    """No empire's view shows another's resources (an empty screen hides nothing) or unrevealed offer."""
+    """No empire's view shows another's resources or unrevealed offer."""
     for viewer in state.empires:
         doc = redaction.view(RULESET, state, viewer)
         for emp, e in doc["empires"].items():
-            assert (e["resources"] is None) == (emp != viewer and bool(state.empires[emp].resources))
+            assert (e["resources"] is None) == (emp != viewer)
         if doc["trade"] and not doc["trade"]["revealed"]:
             for emp, offer in doc["trade"]["offers"].items():
                 assert emp == viewer or set(offer) == {"hidden"}

@@ -46,7 +46,7 @@ def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
         case ev.FixedOutcomesCleared(empire=emp, cleared=cleared):
             return [h for i, o in enumerate(cleared) for h in _fixed(o, f"payload/cleared/{i}", (emp,))]
         case ev.PositionLoaded(state=state):
-            return hidden_in_state(state, "payload/state")
+            return hidden_in_state(state, "payload/state", committed=True)
         # the Legendary City expansions: cards in hand are face down (lc.3.2)
         case ev.BonusCardsDrawn(empire=emp) | ev.BonusCardsDiscarded(empire=emp):
             return [Hidden(field="payload/cards", visible_to=(emp,))]
@@ -72,17 +72,19 @@ def hidden_command(command: cm.AnyCommand) -> list[Hidden]:
         case cm.FixOutcome(empire=emp, outcome=outcome):
             return _fixed(outcome, "command/outcome", (emp,))
         case cm.CreateFromPosition(position=state):
-            return hidden_in_state(state, "command/position")
+            return hidden_in_state(state, "command/position", committed=True)
         case cm.ChooseBonusCard(empire=emp):
             return [Hidden(field="command/card", visible_to=(emp,))]  # kept face down (lc.3.2)
     return []
 
 
-def hidden_in_state(state: GameState, at: str = "state") -> list[Hidden]:
+def hidden_in_state(state: GameState, at: str = "state", committed: bool = False) -> list[Hidden]:
     """The screens, piles and face-down tiles of a whole state (a view, a position) as hidden fields;
-    what others read keeps how many there are, which is public (a screen's count, a pile's size)."""
+    what others read keeps how many there are, which is public (a screen's count, a pile's size).
+    `committed`: for a position in the log, whose JSON leaves an empty screen out, so that there is
+    nothing there to commit; a view withholds every other screen, empty or not."""
     out = [Hidden(field=f"{at}/empires/{e}/resources", visible_to=(e,), public=_counted(es.resources))
-           for e, es in state.empires.items() if es.resources]
+           for e, es in state.empires.items() if es.resources or not committed]
     if state.legendary_pile:
         out.append(Hidden(field=f"{at}/legendary_pile", public=_cards(state.legendary_pile)))
     out += [Hidden(field=f"{at}/display/{i}/tile", public=FACE_DOWN_TILE)
