@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from mncli.common import open_store, ruleset_option
-from mncore import registry
+from mncore import players as scripted, registry
 from mncore.errors import InvalidCommand
-from mncore.protocol import Demo
 
 
 @click.command("demo")
@@ -22,12 +21,13 @@ from mncore.protocol import Demo
 def demo(ctx: click.Context, players: int, seed: str, max_orders: int, ruleset_name: str) -> None:
     """Play a demonstration game between scripted players to a win, then verify its log."""
     ruleset = registry.by_name(ruleset_name)
-    if not isinstance(ruleset, Demo):
+    demo = scripted.demo_for(ruleset)
+    if demo is None:
         raise InvalidCommand(f"{ruleset.name} has no demonstration game")
-    low, high = getattr(ruleset, "demo_players", (3, 5))  # a ruleset may say how many it plays
+    low, high = demo.players
     if not low <= players <= high:
         raise InvalidCommand(f"--players {players}: {ruleset.name} plays {low} to {high}")
-    ruleset.demo(open_store(ctx, create=True), players, seed, max_orders, click.echo)
+    demo.play(ruleset, open_store(ctx, create=True), players, seed, max_orders, click.echo)
 
 
 COMMANDS = [demo]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import msgspec
@@ -179,12 +180,19 @@ class Audits(Protocol):
     def write_position(self, seen: Seen[Any]) -> str: ...
 
 
-@runtime_checkable
-class Demo(Protocol):
-    """A ruleset that can play a demonstration game between scripted players."""
+@dataclass(frozen=True)
+class Demo:
+    """A ruleset's demonstration game between scripted players (`mn demo`).
 
-    def demo(self, store: Any, players: int, seed: str, max_orders: int,
-             echo: Callable[[str], None]) -> str: ...
+    Not a capability of the seam: the scripted players play through the service (mncore.game), which
+    finds rulesets through the registry, so a seam that named them would close a circle. Each ruleset's
+    demo module builds one; mncore.players finds it by the ruleset's id, above the service.
+    """
+
+    ruleset_id: str
+    players: tuple[int, int]  # the fewest and the most scripted players it seats
+    # play(ruleset, store, players, seed, max_orders, echo) -> the game's id
+    play: Callable[[Ruleset, Any, int, str, int, Callable[[str], None]], str]
 
 
 @runtime_checkable

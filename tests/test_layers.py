@@ -4,42 +4,69 @@ from __future__ import annotations
 
 import ast
 import fnmatch
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Set
 from pathlib import Path
+from typing import TypeAlias
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("mncore", "mncli")
 E = "mncore.rulesets.empires"
+C = "mncore.rulesets.classic"
 
-# The layers, lowest first. A module may import its own layer and any lower one, never a higher one.
-# A layer given as a dict holds independent groups: a group may not import another group of its layer.
-# Patterns are module names or globs; the most specific pattern (an exact name, else the longest glob)
-# places a module.
-LAYERS: tuple[tuple[str, list[str] | dict[str, list[str]]], ...] = (
-    ("kernel", ["mncore", "mncore.*"]),
+# A layer is a list of patterns (module names or globs), a stack or a set of groups side by side.
+# In a stack (a tuple, lowest first) a module may import its own layer and any lower one, never a higher
+# one. Side by side (a dict), the groups are independent: a group may not import another. The most
+# specific pattern (an exact name, else the longest glob) places a module.
+Layer: TypeAlias = "list[str] | tuple[tuple[str, Layer], ...] | dict[str, Layer]"
+
+# Each ruleset's own layers, lowest first. The rules check and return events and the reducer applies
+# them and checks nothing: neither knows the other, the rules see the state after their own events
+# through the Fold (rules/fold.py) the flow passes in.
+EMPIRES: Layer = (
     ("ids", [f"{E}.ids"]),
     ("data", [f"{E}.data", f"{E}.ruleset", f"{E}.boardtypes", f"{E}.boardcheck", f"{E}.board",
               f"{E}.names", f"{E}.naming", f"{E}.book", f"{E}.atlas", f"{E}.cities"]),
     ("state", [f"{E}.state"]),
     ("facts", [f"{E}.events", f"{E}.commands", f"{E}.projections", f"{E}.draws", f"{E}.rules.fold"]),
-    # the rules check and return events; the reducer applies them and checks nothing: neither knows the other
     ("rules | reducer", {"rules": [f"{E}.rules", f"{E}.rules.*", f"{E}.powers", f"{E}.powers.*"],
                          "reducer": [f"{E}.evolve"]}),
     ("flow", [f"{E}.flow", f"{E}.decide"]),
     ("text", [f"{E}.text", f"{E}.text.*"]),
     ("views", [f"{E}.render", f"{E}.explain", f"{E}.diff", f"{E}.position", f"{E}.positioncheck",
-               f"{E}.autoplay", f"{E}.defaults", f"{E}.sampler", f"{E}.maptext", f"{E}.draw"]),
-    # the seam is the package as the kernel sees it; the demo plays through the kernel's service
-    ("ruleset packages", ["mncore.rulesets", E, f"{E}.seam", f"{E}.demo"]),
+               f"{E}.defaults", f"{E}.maptext", f"{E}.draw"]),
+    ("seam", [E, f"{E}.seam"]),
+)
+CLASSIC: Layer = (
+    ("ids", [f"{C}.ids"]),
+    ("data", [f"{C}.data", f"{C}.components", f"{C}.book", f"{C}.powers"]),
+    ("state", [f"{C}.state"]),
+    ("facts", [f"{C}.events", f"{C}.commands", f"{C}.rules.fold"]),
+    ("rules | reducer", {"rules": [f"{C}.rules", f"{C}.rules.*"], "reducer": [f"{C}.evolve"]}),
+    ("flow", [f"{C}.flow"]),
+    ("text", [f"{C}.text"]),
+    ("views", [f"{C}.render", f"{C}.draw", f"{C}.maptext", f"{C}.hiding", f"{C}.audits"]),
+    ("seam", [C, f"{C}.seam"]),
+)
+RULESETS = {"empires": E, "classic": C}
+
+# The whole tree. The kernel knows no game; the rulesets stand on it; the registry finds them by id; the
+# service and what reads logs stand on the registry; the scripted players play through the service,
+# found by mncore.players; the CLI last. The registry's imports of the seams are edges like any other.
+LAYERS: Layer = (
+    ("kernel", ["mncore", "mncore.*"]),
+    ("rulesets", {"empires": EMPIRES, "classic": CLASSIC}),
+    ("registry", ["mncore.registry"]),
+    ("service", ["mncore.logread", "mncore.game", "mncore.verify", "mncore.snapcheck", "mncore.checking",
+                 "mncore.dispute", "mncore.hosting", "mncore.report", "mncore.pages", "mncore.mail.inbox",
+                 "mncore.mail.outbox", "mncore.schemas", "mncore.generated"]),
+    ("players", {"empires": [f"{E}.autoplay", f"{E}.sampler", f"{E}.demo"],
+                 "classic": [f"{C}.autoplay", f"{C}.demo"]}),
+    ("players' registry", ["mncore.players"]),
     ("cli", ["mncli", "mncli.*"]),
 )
 
-# The kernel is written against the Ruleset protocol and names no ruleset: only the registry, the one
-# place that finds rulesets by id, imports ruleset packages.
-KERNEL_MAY_IMPORT_RULESETS = {"mncore.registry"}
-# Kernel modules that still import a ruleset directly, not through the Ruleset protocol (none now; the
-# test fails while an entry is stale).
-KERNEL_NOT_YET_BEHIND_THE_PROTOCOL: set[str] = set()
+# The two lookup tables by ruleset id, the only kernel modules that import a ruleset's modules.
+LOOKUPS = {"mncore.registry", "mncore.players"}
 
 
 def _module_name(path: Path) -> str:
@@ -67,37 +94,78 @@ def _imported(name: str, path: Path) -> Iterator[str]:
                 yield submodule if submodule in MODULES else source
 
 
-def _graph() -> dict[str, set[str]]:
-    return {name: {m for m in _imported(name, path) if m.split(".")[0] in PACKAGES and m != name
-                   and not _lookup(name, m)}
-            for name, path in MODULES.items()}
+Graph: TypeAlias = Mapping[str, Set[str]]
+GRAPH: Graph = {name: {m for m in _imported(name, path) if m.split(".")[0] in PACKAGES and m != name}
+                for name, path in MODULES.items()}
+
+# A place in LAYERS: per level, the index of a stack's layer or the name of a group side by side.
+Step: TypeAlias = "int | str"
 
 
-def _lookup(module: str, target: str) -> bool:
-    """The registry's imports of ruleset packages: a run-time lookup by the id a log records (the
-    plugin point), not a dependency of the kernel; every other edge counts."""
-    return module == "mncore.registry" and target.startswith("mncore.rulesets.")
+def _patterns(layer: Layer, path: tuple[Step, ...] = ()) -> Iterator[tuple[str, tuple[Step, ...]]]:
+    """Every pattern of a layer, with the place it gives."""
+    if isinstance(layer, list):
+        yield from ((pattern, path) for pattern in layer)
+    elif isinstance(layer, tuple):
+        for index, (_, inner) in enumerate(layer):
+            yield from _patterns(inner, (*path, index))
+    else:
+        for group, inner in layer.items():
+            yield from _patterns(inner, (*path, group))
 
 
-GRAPH = _graph()
+PATTERNS = list(_patterns(LAYERS))
 
 
-def _place(module: str) -> tuple[int, str]:
-    """(layer index, group) of a module, by the most specific pattern that matches it."""
-    best: tuple[tuple[bool, int], int, str] | None = None
-    for index, (_, spec) in enumerate(LAYERS):
-        groups = spec if isinstance(spec, dict) else {"": spec}
-        for group, patterns in groups.items():
-            for pattern in patterns:
-                if fnmatch.fnmatchcase(module, pattern):
-                    rank = (pattern == module, len(pattern))
-                    if best is None or rank > best[0]:
-                        best = (rank, index, group)
-    assert best is not None, f"{module} is in no layer: add it to LAYERS"
-    return best[1], best[2]
+def _placing(module: str) -> tuple[str, tuple[Step, ...]]:
+    """(pattern, place) of a module, by the most specific pattern that matches it."""
+    found = [(pattern == module, len(pattern), pattern, path) for pattern, path in PATTERNS
+             if fnmatch.fnmatchcase(module, pattern)]
+    assert found, f"{module} is in no layer: add it to LAYERS"
+    _, _, pattern, path = max(found, key=lambda f: (f[0], f[1]))
+    return pattern, path
 
 
-def _cycles() -> list[list[str]]:
+def _place(module: str) -> tuple[Step, ...]:
+    return _placing(module)[1]
+
+
+def _name(path: tuple[Step, ...]) -> str:
+    """A place in words: 'rulesets/classic/rules | reducer/rules'."""
+    names, layer = [], LAYERS
+    for step in path:
+        if isinstance(step, int):
+            assert isinstance(layer, tuple)
+            name, layer = layer[step]
+        else:
+            assert isinstance(layer, dict)
+            name, layer = step, layer[step]
+        names.append(name)
+    return "/".join(names)
+
+
+def _allowed(source: tuple[Step, ...], target: tuple[Step, ...]) -> bool:
+    """Whether a module at source may import one at target: where their places part, the target lies
+    lower in a stack; parting side by side (another group) is never allowed."""
+    for s, t in zip(source, target):
+        if s != t:
+            return isinstance(s, int) and isinstance(t, int) and t < s
+    return True
+
+
+def _upward(graph: Graph) -> list[str]:
+    """Every import of a higher layer or of another group side by side."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        here = _place(module)
+        for target in sorted(targets):
+            there = _place(target)
+            if not _allowed(here, there):
+                found.append(f"{module} ({_name(here)}) imports {target} ({_name(there)})")
+    return found
+
+
+def _cycles(graph: Graph) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan's algorithm)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -107,7 +175,7 @@ def _cycles() -> list[list[str]]:
     def visit(v: str) -> None:
         index[v] = low[v] = len(index)
         stack.append(v)
-        for w in sorted(GRAPH[v]):
+        for w in sorted(graph.get(v, ())):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -123,14 +191,19 @@ def _cycles() -> list[list[str]]:
             if len(component) > 1:
                 out.append(sorted(component))
 
-    for v in sorted(GRAPH):
+    for v in sorted(graph):
         if v not in index:
             visit(v)
     return out
 
 
 def _is_kernel(module: str) -> bool:
-    return module.startswith("mncore") and not module.startswith("mncore.rulesets")
+    return module.startswith("mncore") and not module.startswith("mncore.rulesets.")
+
+
+def _with(edge: tuple[str, str]) -> Graph:
+    """GRAPH with one more import."""
+    return {**GRAPH, edge[0]: GRAPH[edge[0]] | {edge[1]}}
 
 
 def test_every_import_names_a_module_that_exists() -> None:
@@ -146,54 +219,84 @@ def test_every_module_has_a_layer() -> None:
         _place(module)
 
 
+def test_each_ruleset_module_is_placed_by_its_own_layers() -> None:
+    """A ruleset's module is placed by a pattern of that ruleset, never by the kernel's `mncore.*`:
+    each ruleset package under mncore/rulesets/ declares its layers, so they are checked."""
+    astray = []
+    for module in MODULES:
+        parts = module.split(".")
+        if module.startswith("mncore.rulesets.") and len(parts) > 2:
+            package = ".".join(parts[:3])
+            pattern, _ = _placing(module)
+            if not pattern.startswith(package):
+                astray.append(f"{module} placed by {pattern}")
+
+    assert not astray, "\n".join(astray)
+    assert {".".join(m.split(".")[:3]) for m in MODULES if m.startswith("mncore.rulesets.")} == set(RULESETS.values())
+
+
 def test_no_import_cycle() -> None:
-    """No group of modules imports itself round, even through imports inside functions."""
-    cycles = _cycles()
+    """No group of modules imports itself round, even through imports inside functions or the registry."""
+    cycles = _cycles(GRAPH)
 
     assert not cycles, "\n".join("import cycle among " + ", ".join(c) for c in cycles)
 
 
 def test_no_upward_import() -> None:
-    """No module imports a higher layer, or another group of its own layer (the kernel's pending list apart)."""
-    upward = []
-    for module, targets in sorted(GRAPH.items()):
-        layer, group = _place(module)
-        for target in sorted(targets):
-            t_layer, t_group = _place(target)
-            if t_layer > layer or (t_layer == layer and t_group != group):
-                if _is_kernel(module) and module in KERNEL_NOT_YET_BEHIND_THE_PROTOCOL | KERNEL_MAY_IMPORT_RULESETS:
-                    continue
-                upward.append(f"{module} ({LAYERS[layer][0]}) imports {target} ({LAYERS[t_layer][0]})")
+    """No module imports a higher layer, or another group of its own layer: no exemption, the registry's
+    imports of the seams and the players' of the service included."""
+    upward = _upward(GRAPH)
 
     assert not upward, "\n".join(upward)
 
 
+def test_the_registry_edges_are_in_the_graph() -> None:
+    """The registry's run-time lookups of the seams are edges of the graph like any other."""
+    assert {f"{E}.seam", f"{C}.seam"} <= GRAPH["mncore.registry"]
+
+
+def test_a_seam_naming_its_players_would_fail() -> None:
+    """The circle this test once missed: a seam importing its demo (which plays through mncore.game,
+    which reads logs through the registry) is both a cycle through the registry and an upward import."""
+    for short, package in RULESETS.items():
+        graph = _with((f"{package}.seam", f"{package}.demo"))
+
+        assert any({"mncore.registry", "mncore.game", f"{package}.seam"} <= set(c) for c in _cycles(graph)), short
+        assert f"{package}.seam (rulesets/{short}/seam) imports {package}.demo (players/{short})" in _upward(graph)
+
+
+def test_a_ruleset_importing_another_would_fail() -> None:
+    """The rulesets stand side by side: one importing another's module is refused."""
+    assert _upward(_with((f"{C}.flow", f"{E}.ids")))
+
+
 def test_the_kernel_names_no_ruleset_and_no_cli() -> None:
-    """Only the registry imports a ruleset; the pending list is exactly the modules that still do."""
-    naming = {m for m, targets in GRAPH.items() if _is_kernel(m) and m not in KERNEL_MAY_IMPORT_RULESETS
-              and any(t.startswith("mncore.rulesets") for t in targets)}
+    """Only the two lookup tables by ruleset id (the registry, the players') import a ruleset's module."""
+    naming = sorted(m for m, targets in GRAPH.items() if _is_kernel(m) and m not in LOOKUPS
+                    and any(t.startswith("mncore.rulesets.") for t in targets))
     cli = sorted(m for m, targets in GRAPH.items() if _is_kernel(m) and any(t.startswith("mncli") for t in targets))
 
-    assert sorted(naming) == sorted(KERNEL_NOT_YET_BEHIND_THE_PROTOCOL)
+    assert naming == []
     assert cli == []
 
 
 def test_the_rules_import_neither_the_reducer_nor_presentation() -> None:
-    """No rules module imports evolve, flow, decide, text, render, explain or autoplay (stated apart from LAYERS)."""
-    above = (f"{E}.evolve", f"{E}.flow", f"{E}.decide", f"{E}.text", f"{E}.render", f"{E}.explain",
-             f"{E}.autoplay")
-    found = sorted(f"{m} -> {t}" for m, targets in GRAPH.items() if m.startswith(f"{E}.rules")
-                   for t in targets if t.startswith(above))
+    """No rules module of any ruleset imports its evolve, flow, decide, text, views or players (stated
+    apart from LAYERS)."""
+    found = []
+    for package in RULESETS.values():
+        above = tuple(f"{package}.{m}" for m in ("evolve", "flow", "decide", "text", "render", "explain",
+                                                 "autoplay", "sampler", "demo"))
+        found += sorted(f"{m} -> {t}" for m, targets in GRAPH.items() if m.startswith(f"{package}.rules")
+                        for t in targets if t.startswith(above))
 
     assert not found, "\n".join(found)
 
 
 def test_no_dynamic_import() -> None:
-    """No importlib.import_module or __import__ (they hide edges from this graph); the registry apart."""
+    """No importlib.import_module or __import__ (they hide edges from this graph)."""
     found = []
     for module, path in MODULES.items():
-        if module in KERNEL_MAY_IMPORT_RULESETS:
-            continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call):
                 f = node.func

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from mncore import game, redaction
 from mncore.dice import seeded_secret
 from mncore.errors import InvalidCommand
-from mncore.protocol import Ruleset
+from mncore.protocol import Demo, Ruleset
 from mncore.rulesets.classic.autoplay import play_stored
 from mncore.rulesets.classic.commands import CreateGame
 from mncore.rulesets.classic.components import game_data, load_board
+from mncore.rulesets.classic.ids import RULESET_ID
 from mncore.rulesets.classic.render import show_text, view
 from mncore.rulesets.classic.rules.setup import leave_out
 from mncore.rulesets.classic.state import State
@@ -75,3 +76,7 @@ def _round_line(ruleset: Ruleset, state: State) -> str:
                      f"{sum(1 for x in state.lands.values() if x.influence == c)} provinces"
                      for c in state.civs)
     return f"Round {state.round}: {held}"
+
+
+# found by mncore.players (the seam may not name it: this module plays through the service)
+DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 6), play=play_demo)

@@ -8,7 +8,7 @@ from mncore.dice import Rng
 from mncore.errors import require
 from mncore.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm, events as ev
-from mncore.rulesets.classic.evolve import evolve
+from mncore.rulesets.classic.evolve import evolve, replay
 from mncore.rulesets.classic.ids import PHASES, Phase
 from mncore.rulesets.classic.rules import commerce, construction, military, offering, roles, setup
 from mncore.rulesets.classic.powers import describe_effect
@@ -71,7 +71,7 @@ def begin(state: State, rng: Rng) -> list[ev.AnyEvent]:
         case "offering":
             return offering.begin(state)
         case "construction":
-            return construction.begin(state)
+            return construction.begin(state, replay)
         case "military":
             return military.begin(state, rng)
     return []
@@ -114,29 +114,29 @@ def _rules(state: State, order: cm.AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
         case cm.Offer():
             return commerce.offer(state, order)
         case cm.Take():
-            return commerce.take(state, order)
+            return commerce.take(state, order, replay)
         case cm.Give():
             return commerce.give(state, order)
         case cm.Pray():
             return offering.pray(state, order)
         case cm.Invoke():
-            return offering.invoke(state, order)
+            return offering.invoke(state, order, replay)
         case cm.Build():
             return construction.build(state, order)
         case cm.PlaceInfluence():
             return construction.place_influence(state, order)
         case cm.Buy():
-            return construction.buy(state, order)
+            return construction.buy(state, order, replay)
         case cm.Sail():
             return military.sail(state, order)
         case cm.Attack():
             return military.attack(state, order, rng)
         case cm.March():
-            return military.march(state, order, rng)
+            return military.march(state, order, rng, replay)
         case cm.Place():
             return setup.place(state, order)
         case cm.Blockade() | cm.LetPass():
-            return military.blockade(state, order, rng)
+            return military.blockade(state, order, rng, replay)
         case cm.EndTurn():
             return _end_turn(state, order)
         case _:

@@ -39,7 +39,6 @@ class Classic:
     rulebook = RULEBOOK
     event_type: Any = ev.AnyEvent
     command_type: Any = cm.AnyCommand
-    demo_players = (3, 6)
 
     def encode_event(self, event: Any) -> bytes:
         return ev.encode_event(event)
@@ -250,11 +249,6 @@ class Classic:
 
 
     # --- the demonstration game and the board ------------------------------------------------------
-
-    def demo(self, store: Any, players: int, seed: str, max_orders: int,
-             echo: Callable[[str], None]) -> str:
-        from mncore.rulesets.classic.demo import play_demo
-        return play_demo(self, store, players, seed, max_orders, echo)
 
     def map_text(self, place: str | None, board_file: str | None, setup: str | None = None) -> str:
         from mncore.rulesets.classic.maptext import map_text

@@ -13,11 +13,12 @@ from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.ids import EMPIRES, Empire
 from mncore.rulesets.empires.projections import tracks
+from mncore.rulesets.empires.ruleset import RULESET_ID
 from mncore.rulesets.empires.render import show_text, view
 from mncore.rulesets.empires.rules.setup import playable_empires
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import title
-from mncore.protocol import Ruleset
+from mncore.protocol import Demo, Ruleset
 from mncore.store import Store
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
@@ -69,3 +70,7 @@ def _round_line(state: GameState) -> str:
              for e in EMPIRES if e in levels]
     held = ", ".join(f"{t} {title(e)}" for t, e in state.titles.items())
     return f"Round {state.round}: levels (trade/culture/military) {'; '.join(parts)}; titles: {held}"
+
+
+# found by mncore.players (the seam may not name it: this module plays through the service)
+DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 5), play=play_demo)

@@ -344,11 +344,6 @@ class Empires:
         from mncore.rulesets.empires.draw import PALETTE
         return PALETTE[side][0]
 
-    def demo(self, store: Any, players: int, seed: str, max_orders: int,
-             echo: Callable[[str], None]) -> str:
-        from mncore.rulesets.empires.demo import play_demo
-        return play_demo(self, store, players, seed, max_orders, echo)
-
     # --- turn reports: mn report, mn mail (play by email) ----------------------------------------
 
     def phase_of(self, state: Any) -> str:

@@ -10,6 +10,7 @@ from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.ids import TAX
 from mncore.rulesets.classic.rules import powers
 from mncore.rulesets.classic.rules.common import name, require_in_hand
+from mncore.rulesets.classic.rules.fold import Fold
 from mncore.rulesets.classic.state import Land, State, Units
 
 
@@ -109,7 +110,7 @@ def legal_sources(state: State, civ: str) -> list[str]:
     return out
 
 
-def take(state: State, cmd: cm.Take) -> list[ev.AnyEvent]:
+def take(state: State, cmd: cm.Take, fold: Fold) -> list[ev.AnyEvent]:
     t = state.trade
     require(state.phase == "commerce" and t.revealed and not t.done and not t.short, "3.2.4",
             "cards are taken once the offers are face up")
@@ -121,10 +122,10 @@ def take(state: State, cmd: cm.Take) -> list[ev.AnyEvent]:
             f"only 2 trades in a row may be made between {name(state, cmd.civ)} and "
             f"{name(state, cmd.source)}")
     events: list[ev.AnyEvent] = [ev.CardTaken(civ=cmd.civ, source=cmd.source, card=cmd.card)]
-    return events + after_take(state, cmd)
+    return events + after_take(state, cmd, fold)
 
 
-def after_take(state: State, cmd: cm.Take) -> list[ev.AnyEvent]:
+def after_take(state: State, cmd: cm.Take, fold: Fold) -> list[ev.AnyEvent]:
     """The chain's end: all taken (the one short gets the Director's card, 3.2.6), or stuck (C6)."""
     t = state.trade
     rest = {c: list(cards) for c, cards in t.open.items()}
@@ -135,15 +136,10 @@ def after_take(state: State, cmd: cm.Take) -> list[ev.AnyEvent]:
         if short and short[0] != state.roles.get("director"):
             return []  # the Director gives a card: see give()
         return [ev.TradeEnded()]
-    nxt = _after(state, cmd)
+    nxt = fold([ev.CardTaken(civ=cmd.civ, source=cmd.source, card=cmd.card)], state)  # the chain's next step
     if legal_sources(nxt, cmd.source):
         return []
     return [ev.TradeEnded(returned={c: tuple(v) for c, v in rest.items() if v})]
-
-
-def _after(state: State, cmd: cm.Take) -> State:
-    from mncore.rulesets.classic.evolve import evolve  # the chain's next step, to test it
-    return evolve(state, ev.CardTaken(civ=cmd.civ, source=cmd.source, card=cmd.card))
 
 
 def short_player(state: State) -> str:

@@ -12,6 +12,7 @@ from mncore.rulesets.classic.rules.common import (at_war, cost, creatures, name,
                                                   require_turn)
 from mncore.rulesets.classic.powers import FreeUnit
 from mncore.rulesets.classic.rules import powers
+from mncore.rulesets.classic.rules.fold import Fold
 from mncore.rulesets.classic.rules.victory import after_purchase
 from mncore.rulesets.classic.state import State, Units
 
@@ -29,26 +30,24 @@ def price(state: State, civ: str, item: str) -> int:
     return max(1, base - cut) if cut else base
 
 
-def begin(state: State) -> list[ev.AnyEvent]:
+def begin(state: State, fold: Fold) -> list[ev.AnyEvent]:
     """As Construction begins, in its order: the units powers give for nothing (FreeUnit, C16)."""
-    from mncore.rulesets.classic.evolve import replay
     out: list[ev.AnyEvent] = []
     for civ in state.turns.order:
-        placed = free_unit_events(state, civ, powers.free_units(state, civ))
-        state = replay(placed, state)
+        placed = free_unit_events(state, civ, powers.free_units(state, civ), fold)
+        state = fold(placed, state)
         out += placed
     return out
 
 
-def free_unit_events(state: State, civ: str, found: list[tuple[str, FreeUnit]]) -> list[ev.AnyEvent]:
+def free_unit_events(state: State, civ: str, found: list[tuple[str, FreeUnit]], fold: Fold) -> list[ev.AnyEvent]:
     """Each free unit placed in civ's capital where the rules allow one there (5.7-5.9); else none."""
-    from mncore.rulesets.classic.evolve import evolve
     capital = state.the_board().capital_of(civ)
     out: list[ev.AnyEvent] = []
     for card, effect in found:
         if build_problem(state, civ, effect.unit, capital) is None:
             built = ev.ItemBuilt(civ=civ, item=effect.unit, province=capital, power=card)
-            state = evolve(state, built)
+            state = fold([built], state)  # the next unit is checked against the one placed
             out.append(built)
     return out
 
@@ -140,7 +139,7 @@ def buyable(state: State, civ: str) -> list[str]:
             if c.id not in held and c.id not in state.set_aside and c.civ in ("", civ)]
 
 
-def buy(state: State, cmd: cm.Buy) -> list[ev.AnyEvent]:
+def buy(state: State, cmd: cm.Buy, fold: Fold) -> list[ev.AnyEvent]:
     require_turn(state, cmd.civ, "construction", "5")
     ids = {c.id for c in game_data().card}
     if cmd.card not in ids:
@@ -152,7 +151,7 @@ def buy(state: State, cmd: cm.Buy) -> list[ev.AnyEvent]:
     due = price(state, cmd.civ, "pyramids" if card.kind == "pyramids" else "hero")
     require_payment(state, cmd.civ, cmd.pay, due, card.name)
     bought = ev.CardBought(civ=cmd.civ, card=cmd.card, paid=_pay(cmd))
-    return [bought, *after_purchase(state, bought)]
+    return [bought, *after_purchase(state, bought, fold)]
 
 
 def end_turn(state: State, cmd: cm.EndTurn) -> list[ev.AnyEvent]:

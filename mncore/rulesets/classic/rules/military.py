@@ -13,6 +13,7 @@ from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.rules import powers
 from mncore.rulesets.classic.rules.common import at_war, name, require_turn
+from mncore.rulesets.classic.rules.fold import Fold
 from mncore.rulesets.classic.ids import Aftermath, Mover
 from mncore.rulesets.classic.state import Land, State, Units
 
@@ -137,7 +138,7 @@ def sea_route(state: State, civ: str, source: str, dest: str) -> tuple[str, ...]
     return None
 
 
-def march(state: State, cmd: cm.March, rng: Rng) -> list[ev.AnyEvent]:
+def march(state: State, cmd: cm.March, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     require_turn(state, cmd.civ, "military", "6.1")
     board = state.the_board()
     for pid in (cmd.source, cmd.dest):
@@ -160,14 +161,13 @@ def march(state: State, cmd: cm.March, rng: Rng) -> list[ev.AnyEvent]:
     if greek:
         return [ev.BlockadeDeclared(greek=greek, civ=cmd.civ, unit=cmd.unit, count=cmd.count,
                                     source=cmd.source, dest=cmd.dest, via=via, then=cmd.then, sack=cmd.sack)]
-    return _go(state, cmd, via, rng)
+    return _go(state, cmd, via, rng, fold)
 
 
-def _go(state: State, cmd: cm.March, via: tuple[str, ...], rng: Rng) -> list[ev.AnyEvent]:
-    from mncore.rulesets.classic.evolve import evolve
+def _go(state: State, cmd: cm.March, via: tuple[str, ...], rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     marched = ev.Marched(civ=cmd.civ, unit=cmd.unit, count=cmd.count, source=cmd.source, dest=cmd.dest,
                          via=via)
-    return [marched, *_fight(evolve(state, marched), cmd, rng)]
+    return [marched, *_fight(fold([marched], state), cmd, rng, fold)]
 
 
 def _blockader(state: State, civ: str, dest: str, via: tuple[str, ...]) -> str:
@@ -180,10 +180,9 @@ def _blockader(state: State, civ: str, dest: str, via: tuple[str, ...]) -> str:
     return holder if any(state.seas.get(s, {}).get(holder, 0) for s in via) else ""
 
 
-def blockade(state: State, cmd: cm.Blockade | cm.LetPass, rng: Rng) -> list[ev.AnyEvent]:
+def blockade(state: State, cmd: cm.Blockade | cm.LetPass, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     """6.13: the Greek player attacks the transporting triremes in one sea of the chain, or lets the
     march pass; a chain broken sends the units back to their start, free to move again."""
-    from mncore.rulesets.classic.evolve import evolve
     b = state.blockade
     require(b is not None, "6.13", "no invasion waits at a blockade")
     assert b is not None
@@ -191,19 +190,19 @@ def blockade(state: State, cmd: cm.Blockade | cm.LetPass, rng: Rng) -> list[ev.A
     march = cm.March(civ=b.civ, unit=cast(Mover, b.unit), count=b.count, source=b.source, dest=b.dest,
                      then=cast(Aftermath, b.then), sack=b.sack)
     if isinstance(cmd, cm.LetPass):
-        return [ev.BlockadeEnded(broken=True), *_go(evolve(state, ev.BlockadeEnded(broken=True)), march,
-                                                     b.via, rng)]
+        passed = ev.BlockadeEnded(broken=True)
+        return [passed, *_go(fold([passed], state), march, b.via, rng, fold)]
     require(cmd.sea in b.via, "6.13", f"{name(state, cmd.sea)} is not a sea of the invasion's chain: "
                                       + ", ".join(name(state, s) for s in b.via))
     here = state.seas.get(cmd.sea, {})
     require(here.get(cmd.civ, 0) > 0, "6.13", f"{name(state, cmd.civ)} has no trireme in {name(state, cmd.sea)}")
     fought = _naval(state, cmd.sea, cmd.civ, b.civ, rng)
-    after = evolve(state, fought)
+    after = fold([fought], state)
     route = sea_route(after, b.civ, b.source, b.dest)
     ended = ev.BlockadeEnded(broken=route is not None)
     if route is None:
         return [fought, ended]
-    return [fought, ended, *_go(evolve(after, ended), march, route, rng)]
+    return [fought, ended, *_go(fold([ended], after), march, route, rng, fold)]
 
 
 def _require_aftermath(state: State, cmd: cm.March) -> None:
@@ -220,9 +219,8 @@ def _require_aftermath(state: State, cmd: cm.March) -> None:
                 f"the influence marker in {name(state, land.influence)}'s capital is never converted")
 
 
-def _fight(state: State, cmd: cm.March, rng: Rng) -> list[ev.AnyEvent]:
+def _fight(state: State, cmd: cm.March, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     """6.5: battles with every other civilisation's ground units there, then the invader's choice."""
-    from mncore.rulesets.classic.evolve import evolve
     out: list[ev.AnyEvent] = []
     for enemy in sorted((c for c in state.land(cmd.dest).present() if c != cmd.civ),
                         key=lambda c: _seat(state, c)):
@@ -230,7 +228,7 @@ def _fight(state: State, cmd: cm.March, rng: Rng) -> list[ev.AnyEvent]:
             break
         fought = battle(state, cmd.dest, cmd.civ, enemy, rng)
         out.append(fought)
-        state = evolve(state, fought)
+        state = fold([fought], state)  # the next battle is fought with what is left
     land = state.land(cmd.dest)
     if land.present() == [cmd.civ] and cmd.then:
         out += _aftermath(state, land, cmd)

@@ -9,6 +9,7 @@ from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.powers import ExtraCards, FreeUnit
 from mncore.rulesets.classic.rules.common import name, require_in_hand, require_turn, set_problem
 from mncore.rulesets.classic.rules.construction import free_unit_events
+from mncore.rulesets.classic.rules.fold import Fold
 from mncore.rulesets.classic.rules.powers import gains
 from mncore.rulesets.classic.state import State
 
@@ -37,10 +38,9 @@ def pray(state: State, cmd: cm.Pray) -> list[ev.AnyEvent]:
             ev.TurnEnded(civ=cmd.civ)]
 
 
-def invoke(state: State, cmd: cm.Invoke) -> list[ev.AnyEvent]:
+def invoke(state: State, cmd: cm.Invoke, fold: Fold) -> list[ev.AnyEvent]:
     """4.3: at any time while held face up (C17); an owner's power acts then (C16), a shipped god has
     none (C3)."""
-    from mncore.rulesets.classic.evolve import evolve
     held = state.gods.get(cmd.civ)
     require(state.winner is None and bool(state.civs), "game", "the game is not running")
     require(held is not None and held.god == cmd.god, "4.3",
@@ -49,14 +49,14 @@ def invoke(state: State, cmd: cm.Invoke) -> list[ev.AnyEvent]:
     require(held.face_up, "4.3", f"{name(state, cmd.god)} is face down until the next Offering phase")
     turned = ev.GodInvoked(civ=cmd.civ, god=cmd.god,
                            powered=bool(state.powers is not None and state.powers.of(cmd.god)))
-    return [turned, *invoked(evolve(state, turned), cmd.civ, cmd.god)]
+    return [turned, *invoked(fold([turned], state), cmd.civ, cmd.god, fold)]
 
 
-def invoked(state: State, civ: str, god: str) -> list[ev.AnyEvent]:
+def invoked(state: State, civ: str, god: str, fold: Fold) -> list[ev.AnyEvent]:
     """A god's effects that act once, when it is invoked (C17): its cards, its free units."""
     effects = state.powers.of(god) if state.powers is not None else ()
     return (gains(civ, [(god, e) for e in effects if isinstance(e, ExtraCards)])
-            + free_unit_events(state, civ, [(god, e) for e in effects if isinstance(e, FreeUnit)]))
+            + free_unit_events(state, civ, [(god, e) for e in effects if isinstance(e, FreeUnit)], fold))
 
 
 def end_turn(state: State, cmd: cm.EndTurn) -> list[ev.AnyEvent]:
