@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -50,6 +53,7 @@ def _older(source: Path, schema: list[str], tables: list[str]) -> Path:
     """A database with an earlier version's tables, holding the rows of those tables of a game."""
     old = source.parent / "old.db"
     with sqlite3.connect(old) as conn:
+        conn.execute("PRAGMA journal_mode = WAL")  # as every version made its files
         for sql in schema:
             conn.execute(sql)
         conn.execute("attach database ? as src", [str(source)])
@@ -147,3 +151,38 @@ def test_an_older_database_that_cannot_be_written_is_read_as_it_is_and_migrated_
 
     assert _tables(old) == EVERY_TABLE and len(_applied(old)) == MIGRATION_COUNT
     assert store.recorded_head("g") == (9, written[-1].hash)
+
+
+# Each racer is ready with everything imported, then opens the database when the go file appears.
+_OPENER = """
+import os, sys, time
+import mncore.store.sqlite_schema  # imported before the start, as the rest, so that they open at once
+from mncore.store import open_store
+db, go = sys.argv[1:3]
+print("ready", flush=True)
+while not os.path.exists(go):
+    time.sleep(0.001)
+print(open_store(db).head("g")[0])
+"""
+
+
+@pytest.mark.slow
+def test_six_processes_opening_an_older_database_at_once_migrate_it_once_and_all_read_it(tmp_path: Path) -> None:
+    """Six processes open a database of the previous version at the same moment: each reads it, and
+    every migration is recorded once (the first takes the write lock, the others then find it done)."""
+    old = _older(_played(tmp_path), PREVIOUS, ["games", "events", "heads", "salts"])
+    go = tmp_path / "go"
+    procs = [subprocess.Popen([sys.executable, "-c", _OPENER, str(old), str(go)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    assert all(p.stdout and p.stdout.readline() == "ready\n" for p in procs)
+    holder = sqlite3.connect(old, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # the write lock held, so that all six come to it before any migrates
+    go.touch()
+    time.sleep(0.5)  # (not a timing assertion: the test holds whether they all arrived or not)
+    holder.execute("COMMIT")
+    holder.close()
+    outcomes = [(p.wait(timeout=120), p.stdout.read() if p.stdout else "", p.stderr.read() if p.stderr else "")
+                for p in procs]
+
+    assert outcomes == [(0, "8\n", "")] * 6
+    assert [name for name, _ in _applied(old)] == ["games_and_events", "heads", "salts", "snapshots"]
