@@ -104,7 +104,7 @@ class SqliteStore:
             self.conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.OperationalError:
             pass
-        with self._transaction() as conn:
+        with self._write(migrating=True) as conn:
             migrate(conn)
 
     def close(self) -> None:
@@ -118,16 +118,9 @@ class SqliteStore:
             yield
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction on the current schema (an older database is migrated first)."""
-        if not self._current and not self.conn.in_transaction:
-            self._migrate()
-        with self._transaction() as conn:
-            yield conn
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One transaction, taking the write lock at once so that a racer waits or loses."""
+    def _write(self, *, migrating: bool = False) -> Iterator[sqlite3.Connection]:
+        """One write transaction on the current schema (an older database is migrated first, unless
+        this is the migration's), taking the write lock at once so that a racer waits or loses."""
         conn = self.conn
         if conn.in_transaction:  # inside bulk(): the outer transaction holds the lock already
             conn.execute("SAVEPOINT write")
@@ -139,6 +132,8 @@ class SqliteStore:
                 raise
             conn.execute("RELEASE write")
             return
+        if not (self._current or migrating):
+            self._migrate()
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
@@ -404,5 +399,5 @@ def _guarded(method: Callable[Concatenate[SqliteStore, _P], _T]) -> Callable[Con
 
 for _name, _method in list(vars(SqliteStore).items()):
     if (callable(_method) and not isinstance(_method, staticmethod) and not _name.startswith("__")
-            and _name not in ("_write", "_transaction", "bulk")):
+            and _name not in ("_write", "bulk")):
         setattr(SqliteStore, _name, _guarded(_method))
