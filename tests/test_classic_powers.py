@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore.rulesets.classic.audits import dumps_toml
+from mncore.tomltext import toml_text
 
 TILES = """\
 [[power]]
@@ -127,7 +127,7 @@ def _with_god(db: Path, tmp_path: Path) -> None:
     mn(db, "position", "p1", "-o", str(path))
     position: dict[str, Any] = tomllib.loads(path.read_text())
     position["gods"] = {"rome": {"god": "zeus"}}
-    path.write_text(dumps_toml(position))
+    path.write_text(toml_text(position))
     result = mn(db, "new", "--ruleset", "classic", "--position", str(path), "--id", "s1")
     assert result.exit_code == 0, result.output
 
@@ -179,7 +179,7 @@ def test_c16_a_position_with_a_bad_power_is_refused_naming_it(db: Path, tiles: P
     mn(db, "position", "p1", "-o", str(path))
     position: dict[str, Any] = tomllib.loads(path.read_text())
     position["powers"]["power"][1]["effects"][0]["card"] = "silk"
-    path.write_text(dumps_toml(position))
+    path.write_text(toml_text(position))
 
     result = mn(db, "new", "--ruleset", "classic", "--position", str(path), "--id", "s2")
 

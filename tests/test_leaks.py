@@ -300,8 +300,9 @@ def test_position_and_dispute_take_as_and_withhold_the_screens(tmp_path: Path) -
     mn(db, "dispute", "g", "--at", "2", "-o", str(tmp_path / "b.json"), "--as", "rome")
     bundle = json.loads((tmp_path / "b.json").read_text())
 
-    assert "greece = { player" in text and "resource_count" in text
-    assert "[empires.greece]" not in text
+    greece = text.split("\n[empires.greece]\n")[1].split("\n\n")[0]
+    assert "resource_count = 9" in greece and "resources" not in greece
+    assert "[empires.greece.resources]" not in text and "[empires.rome.resources]" in text
     assert "resources" not in bundle["after"]["empires"]["greece"]
     assert mn(db, "verify", str(tmp_path / "b.json")).startswith(str(tmp_path / "b.json"))
 

@@ -1,4 +1,4 @@
-"""The SQLite store: the only module that touches SQLite (through sqlite-utils), WAL mode."""
+"""The SQLite store: with sqlite_schema.py the only code that touches SQLite, WAL mode."""
 
 from __future__ import annotations
 
@@ -17,13 +17,30 @@ from mncore.errors import Conflict, StoreError
 from mncore.store.base import (SNAPSHOTS_SQL, GameRow, NewRow, Row, Snapshot, chained, decode_salts,
                                encode_salts, latest_snapshot_sql, snapshot_of, unknown_game)
 
+# How many migrations sqlite_schema.py holds (a test keeps the two equal): a database that records
+# as many in sqlite-utils' table is current, known without importing sqlite-utils.
+MIGRATION_COUNT = 4
+
+
+def _applied(conn: sqlite3.Connection) -> int:
+    """How many of our migrations the database records (0: new, or from before migrations)."""
+    try:
+        found = conn.execute("select count(*) from _sqlite_migrations where migration_set = 'mare-nostrum'")
+    except sqlite3.OperationalError:  # no such table
+        return 0
+    return int(found.fetchone()[0])
+
+
+def _table_names(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+
 
 class SqliteStore:
     """A mare-nostrum SQLite database file (the default store, embedded: no server)."""
 
     def __init__(self, path: str, *, create: bool = False) -> None:
         self.path = path
-        self._salts_made = False  # the salts table is known to exist (made in a write that committed)
+        self._current = False  # every migration applied: every table there
         if os.path.isdir(path):
             raise StoreError(f"{path} is a directory, not a database file")
         if not create and not os.path.exists(path):
@@ -34,75 +51,61 @@ class SqliteStore:
             conn.execute("PRAGMA busy_timeout = 10000")
             conn.row_factory = sqlite3.Row
             self.conn = conn
-            tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+            self._current = _applied(conn) >= MIGRATION_COUNT  # one query: all a current database costs
+            tables = set() if self._current else _table_names(conn)
         except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
             raise StoreError(f"{path} is not a SQLite database ({err})") from None
+        if self._current:
+            return
         if {"games", "events"} <= tables:
+            self._upgrade()
             return
         if not create and not self._empty():
             raise StoreError(f"{path} is a SQLite file but not a mare-nostrum database "
                              "(no games or events table)")
-        self._make_schema()
+        self._migrate()
+
+    def _upgrade(self) -> None:
+        """An older database brought to the current schema; one this process cannot write to (a
+        read-only file, a lock held too long) is read as it is, and migrated by its next write."""
+        try:
+            self._migrate()
+        except StoreError:
+            pass
 
     def _empty(self) -> bool:
         """Nothing at all in the file: an empty database (an `mn new`, `mn import` or `mn copy-db`
         killed before its first commit leaves one; sqlite makes the file before any table)."""
         return not self.conn.execute("select 1 from sqlite_master limit 1").fetchall()
 
-    def _make_schema(self) -> None:
+    def _migrate(self) -> None:
         try:
-            self._create_schema()
+            self._apply_migrations()
         except sqlite3.Error as err:  # a read-only file or folder: say so, not a traceback
             raise StoreError(f"{self.path}: cannot make the tables of a mare-nostrum database ({err})") from None
-
-    def _tables(self) -> set[str]:
-        return {r[0] for r in self.conn.execute("select name from sqlite_master where type = 'table'")}
+        self._current = True
 
     def _query(self, sql: str, args: Sequence[object] = ()) -> list[sqlite3.Row]:
         """Reads go through plain sqlite3: the hot path of every command pays for nothing more."""
         return self.conn.execute(sql, args).fetchall()
 
-    def _create_schema(self) -> None:
-        """All three tables in one transaction: several `mn new` on a missing file all succeed."""
-        import sqlite_utils  # creating a database is rare: only then is sqlite-utils imported
+    def _has(self, table: str) -> bool:
+        """The table is there (only a database this process could not migrate may lack one)."""
+        return self._current or table in _table_names(self.conn)
 
-        conn = self.conn
+    def _apply_migrations(self) -> None:
+        """Every pending migration in one transaction: of several `mn new` on a missing file, one
+        makes the tables, the others wait for its lock and find nothing left to do."""
+        from mncore.store.sqlite_schema import migrate  # rare: only then is sqlite-utils imported
+
         try:
             # outside the transaction (SQLite will not switch journals inside one); a racer that
             # holds the file may leave it in rollback mode for this connection, which is still correct
-            conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.OperationalError:
             pass
-        db = sqlite_utils.Database(conn)
-        games = db.create_table_sql("games", {"id": str, "created_at": str, "secret": str, "schema": int},
-                                    pk="id", if_not_exists=True)
-        events = db.create_table_sql(
-            "events", {"game_id": str, "seq": int, "type": str, "payload": str, "recorded_at": str,
-                       "actor": str, "command": str, "batch": int, "hash": str},
-            pk=("game_id", "seq"), not_null={"payload", "hash", "type"}, if_not_exists=True)
-        with self._write() as conn:
-            conn.execute(games)
-            conn.execute(events)
-            self._create_heads(conn)
-
-    @staticmethod
-    def _create_heads(conn: sqlite3.Connection) -> None:
-        # the last hash each write left, apart from the events: deleting a log's last rows shows
-        conn.execute("create table if not exists heads (game_id text primary key, seq integer, "
-                     "hash text)")
-
-    @staticmethod
-    def _create_salts(conn: sqlite3.Connection) -> None:
-        # the salts that open each row's hidden fields: an imported game has no secret to derive them
-        conn.execute("create table if not exists salts (game_id text, seq integer, salts text, "
-                     "primary key (game_id, seq))")
-
-    @staticmethod
-    def _create_snapshots(conn: sqlite3.Connection) -> None:
-        # folded states cached along a log (game.current); mn verify checks them, never folds from them
-        conn.execute("create table if not exists snapshots (game_id text, seq integer, head_hash text, "
-                     "engine text, draw_head text, batches integer, ledger text, state blob, "
-                     "digest text, primary key (game_id, seq))")
+        with self._write(migrating=True) as conn:
+            migrate(conn)
 
     def close(self) -> None:
         self.conn.close()
@@ -115,20 +118,22 @@ class SqliteStore:
             yield
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, taking the write lock at once so that a racer waits or loses."""
+    def _write(self, *, migrating: bool = False) -> Iterator[sqlite3.Connection]:
+        """One write transaction on the current schema (an older database is migrated first, unless
+        this is the migration's), taking the write lock at once so that a racer waits or loses."""
         conn = self.conn
         if conn.in_transaction:  # inside bulk(): the outer transaction holds the lock already
             conn.execute("SAVEPOINT write")
             try:
                 yield conn
             except BaseException:
-                self._salts_made = False  # the table may have been made in what is undone
                 conn.execute("ROLLBACK TO write")
                 conn.execute("RELEASE write")
                 raise
             conn.execute("RELEASE write")
             return
+        if not (self._current or migrating):
+            self._migrate()
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as err:
@@ -136,7 +141,6 @@ class SqliteStore:
         try:
             yield conn
         except BaseException:
-            self._salts_made = False
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
@@ -166,7 +170,7 @@ class SqliteStore:
 
     def recorded_head(self, game_id: str) -> tuple[int, str] | None:
         """The head the last write recorded beside the log, or None (a database from before heads)."""
-        if "heads" not in self._tables():
+        if not self._has("heads"):
             return None
         rows = self._query("select seq, hash from heads where game_id = ?", [game_id])
         return (rows[0]["seq"], rows[0]["hash"]) if rows else None
@@ -193,7 +197,7 @@ class SqliteStore:
         args: list[object] = [game_id, start] + ([end] if end is not None else [])
         found = [Row(seq=r[0], type=r[1], payload=r[2], recorded_at=r[3], actor=r[4], command=r[5],
                      batch=r[6], hash=r[7]) for r in self._query(sql, args)]
-        if not found or "salts" not in self._tables():
+        if not found or not self._has("salts"):
             return found
         salts = {r["seq"]: decode_salts(r["salts"], r["seq"]) for r in self._query(
             "select seq, salts from salts where game_id = ? and seq >= ? and seq <= ?",
@@ -224,21 +228,21 @@ class SqliteStore:
     def latest_snapshot(self, game_id: str, upto: int | None, engine: str) -> Snapshot | None:
         """The last snapshot at or before upto made by this engine whose head hash is still the hash
         of the stored row at its seq (a rewritten or edited log leaves it behind), or None."""
-        if "snapshots" not in self._tables():
+        if not self._has("snapshots"):
             return None
         rows = self._query(latest_snapshot_sql("?"), [game_id, upto if upto is not None else 2**62, engine])
         return snapshot_of(tuple(rows[0])) if rows else None
 
     def last_snapshot_seq(self, game_id: str) -> int:
         """The seq of the game's last snapshot (0: none)."""
-        if "snapshots" not in self._tables():
+        if not self._has("snapshots"):
             return 0
         rows = self._query("select max(seq) from snapshots where game_id = ?", [game_id])
         return int(rows[0][0] or 0)
 
     def snapshots(self, game_id: str) -> list[Snapshot]:
         """Every snapshot kept of the game, by seq (a row that does not read as one left out)."""
-        if "snapshots" not in self._tables():
+        if not self._has("snapshots"):
             return []
         found = (snapshot_of(tuple(r)) for r in self._query(SNAPSHOTS_SQL.format(mark="?"), [game_id]))
         return [s for s in found if s is not None]
@@ -283,14 +287,11 @@ class SqliteStore:
     def _after_head(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str, rows: Sequence[NewRow],
                     version: int) -> list[Row] | None:
         """The rows written after (seq, head) if the head record stands there; None, nothing
-        written, if it does not (moved on, or a database from before head records): the caller
+        written, if it does not (moved on, or a game from before head records): the caller
         then reads the log's head."""
         out = chained(seq, head, rows, version)
-        try:
-            moved = conn.execute("update heads set seq = ?, hash = ? where game_id = ? and seq = ? and hash = ?",
-                                 [out[-1].seq, out[-1].hash, game_id, seq, head]).rowcount
-        except sqlite3.OperationalError:  # no heads table yet
-            return None
+        moved = conn.execute("update heads set seq = ?, hash = ? where game_id = ? and seq = ? and hash = ?",
+                             [out[-1].seq, out[-1].hash, game_id, seq, head]).rowcount
         if moved != 1:
             return None
         try:
@@ -330,9 +331,7 @@ class SqliteStore:
             if found is None or (found[0], found[1]) != expected:
                 raise Conflict(game_id, expected[0], found[0] if found else 0)
             conn.execute("delete from events where game_id = ?", [game_id])
-            self._create_salts(conn)
             conn.execute("delete from salts where game_id = ?", [game_id])
-            self._create_snapshots(conn)
             conn.execute("delete from snapshots where game_id = ?", [game_id])
             conn.execute("update games set schema = ? where id = ?", [version, game_id])
             self._put_rows(conn, game_id, rows)
@@ -340,7 +339,6 @@ class SqliteStore:
     def put_snapshot(self, game_id: str, snap: Snapshot) -> None:
         """Cache a fold (replacing one at the same seq), and keep only the game's two latest."""
         with self._write() as conn:
-            self._create_snapshots(conn)
             conn.execute("insert or replace into snapshots (game_id, seq, head_hash, engine, draw_head, "
                          "batches, ledger, state, digest) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          [game_id, snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches,
@@ -350,7 +348,7 @@ class SqliteStore:
 
     def drop_snapshot(self, game_id: str, seq: int) -> None:
         """Delete the game's snapshot at seq, if there is one."""
-        if "snapshots" not in self._tables():
+        if not self._has("snapshots"):
             return
         with self._write() as conn:
             conn.execute("delete from snapshots where game_id = ? and seq = ?", [game_id, seq])
@@ -369,13 +367,9 @@ class SqliteStore:
              for r in rows])
         salted = [(game_id, r.seq, encode_salts(r.salts)) for r in rows if r.salts]
         if salted:
-            if not self._salts_made:  # tables are never dropped: asked once per connection
-                self._create_salts(conn)
-                self._salts_made = True
             conn.executemany("insert into salts (game_id, seq, salts) values (?, ?, ?)", salted)
 
     def _set_head(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str) -> None:
-        self._create_heads(conn)
         conn.execute("insert into heads (game_id, seq, hash) values (?, ?, ?) on conflict(game_id) "
                      "do update set seq = excluded.seq, hash = excluded.hash", [game_id, seq, head])
 

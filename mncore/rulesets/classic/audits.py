@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ import msgspec
 from msgspec.structs import replace
 
 from mncore.seen import Seen
+from mncore.tomltext import toml_text
 from mncore.dice import Rng
 from mncore import explaining
 from mncore.explaining import Explanation
@@ -21,8 +21,8 @@ from mncore.rulesets.classic.ids import TAX
 from mncore.rulesets.classic.state import State
 from mncore.store import Row
 
-HEADER = ("# A classic Mare Nostrum position (docs/classic.md): the whole state of a game; "
-          "`mn new --ruleset classic --position FILE` starts a sandbox from it.\n")
+HEADER = ("A classic Mare Nostrum position (docs/classic.md): the whole state of a game; "
+          "`mn new --ruleset classic --position FILE` starts a sandbox from it.")
 
 
 # --- positions -----------------------------------------------------------------------------------
@@ -86,36 +86,7 @@ def position_doc(seen: Seen[State]) -> dict[str, Any]:
 
 
 def write_position(seen: Seen[State]) -> str:
-    return HEADER + dumps_toml(position_doc(seen))
-
-
-def dumps_toml(doc: dict[str, Any]) -> str:
-    """A document as TOML: its scalars, then a table per mapping with one line per entry."""
-    lines = [f"{_key(k)} = {_inline(v)}" for k, v in doc.items() if not isinstance(v, dict)]
-    for k, v in doc.items():
-        if isinstance(v, dict):
-            lines += ["", f"[{_key(k)}]"]
-            lines += [f"{_key(kk)} = {_inline(vv, multiline=True)}" for kk, vv in v.items()]
-    return "\n".join(lines) + "\n"
-
-
-def _key(k: str) -> str:
-    return json.dumps(str(k))
-
-
-def _inline(v: Any, multiline: bool = False) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int | float):
-        return str(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{_key(k)} = {_inline(x)}" for k, x in v.items() if x is not None) + "}"
-    items = [_inline(x) for x in v]
-    if multiline and any(isinstance(x, dict) for x in v):
-        return "[\n  " + ",\n  ".join(items) + ",\n]"
-    return "[" + ", ".join(items) + "]"
+    return toml_text(position_doc(seen), HEADER)
 
 
 def conceal(state: State, viewer: str, rng: Rng) -> State:

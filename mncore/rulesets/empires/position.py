@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections import Counter
@@ -14,6 +13,7 @@ from msgspec.structs import replace
 
 import mncore
 from mncore.seen import Seen, Withheld
+from mncore.tomltext import toml_text
 from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, board_digest, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
@@ -425,69 +425,12 @@ def _trim(value: Any) -> Any:
 def write_position(seen: Seen[GameState]) -> str:
     """The position of a state as TOML text, which read_position turns back into the same state;
     for a side, what it may see of it (not loadable)."""
-    head = ("# A Mare Nostrum: Empires position (docs/positions.md). Fields left out take their "
-            "documented defaults.\n")
+    head = ("A Mare Nostrum: Empires position (docs/positions.md). Fields left out take their "
+            "documented defaults.")
     if seen.viewer is not None:
-        head = (f"# What {seen.viewer} may see of a Mare Nostrum: Empires position: hidden parts are "
-                "withheld, so it cannot be loaded.\n")
-    return head + dumps_toml(position_doc(seen))
-
-
-def dumps_toml(doc: dict[str, Any]) -> str:
-    """A small TOML writer for position documents (str, int, bool, lists and tables; no None)."""
-    lines: list[str] = []
-    _toml_table(lines, [], doc)
-    return "\n".join(lines).strip() + "\n"
-
-
-def _is_table(v: object) -> bool:
-    return isinstance(v, dict) and any(isinstance(x, dict) or _is_table_array(x) for x in v.values())
-
-
-def _is_table_array(v: object) -> bool:
-    return (isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
-            and any(_is_table(x) or any(isinstance(y, list) and y and isinstance(y[0], dict)
-                                        for y in x.values()) for x in v))
-
-
-def _toml_table(lines: list[str], path: list[str], table: dict[str, Any],
-                header: str | None = None) -> None:
-    """A table's simple keys under its header (none when it has none), then its sub-tables."""
-    simple = [(k, v) for k, v in table.items() if not _is_table(v) and not _is_table_array(v)]
-    if header is not None and (simple or header.startswith("[[")):
-        lines += ["", header]
-    for k, v in simple:
-        lines.append(f"{_key(k)} = {_inline(v, multiline=True)}")
-    for k, v in table.items():
-        dotted = ".".join(_key(p) for p in [*path, k])
-        if _is_table(v):
-            _toml_table(lines, [*path, k], v, f"[{dotted}]")
-        elif _is_table_array(v):
-            for item in v:
-                _toml_table(lines, [*path, k], item, f"[[{dotted}]]")
-
-
-def _key(k: str) -> str:
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k, ensure_ascii=False)
-
-
-def _inline(v: object, multiline: bool = False) -> str:
-    if v is None:
-        raise ValueError("TOML has no null: a position never writes None")
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_inline(x)}" for k, x in v.items()) + " }" if v else "{}"
-    if isinstance(v, list | tuple):
-        items = [_inline(x) for x in v]
-        if multiline and any(isinstance(x, dict) for x in v):
-            return "[\n" + "".join(f"  {i},\n" for i in items) + "]"
-        return "[" + ", ".join(items) + "]"
-    raise ValueError(f"cannot write {type(v).__name__} in a position")
+        head = (f"What {seen.viewer} may see of a Mare Nostrum: Empires position: hidden parts are "
+                "withheld, so it cannot be loaded.")
+    return toml_text(position_doc(seen), head)
 
 
 # --- a game from a position ---------------------------------------------------------------------------
