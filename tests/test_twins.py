@@ -1,0 +1,145 @@
+"""Twin games that differ in one hidden fact only give every side that may not know it the same outputs,
+byte for byte, and the side that knows it different ones (issue 23: the leak search's twins).
+
+What is compared is every output made for a side (`test_leaks._outputs`: log and log --json, export --as,
+show, status, options, position --as, replay, diff, check with its own first legal order, draw, report,
+explain, dispute), after `test_leaks._normal` puts one letter in place of each 64-digit hex string and
+each clock time. That is sound: such a string is a chain hash or a salted commitment, SHA-256 over the
+row or the value with a salt derived from the game's secret (docs/log-format.md), so it differs between
+twins whatever differs and tells a reader without the secret nothing; that no hash or commitment in an
+output opens to a candidate a script can enumerate is what `test_leaks._assert_no_leak` checks on the
+same outputs. Times are the clock's, which runs on between the twins.
+
+Every draw is keyed on the content chain's head (ruling K10, `mncore/drawkeys.py`), which a hidden fact
+changes, so twins are compared up to the next public draw: each pair stops at the hidden fact.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from mncli.cli import main
+from mncore import game
+from mncore.dice import seeded_secret
+from mncore.protocol import NewGame
+from mncore.rulesets.empires import atlas
+from mncore.rulesets.empires.autoplay import play_stored
+from mncore.rulesets.empires.seam import RULESET as EMPIRES
+from mncore.rulesets.empires.state import TradeStep
+from mncore.store import open_store
+from test_leaks import SIDES, _copy, _normal, _outputs, mn
+
+
+# --- the comparison -------------------------------------------------------------------------------
+
+def _run(db: Path, *args: str) -> str:
+    """A command that must succeed (an order the twin is made of must not be refused)."""
+    result = CliRunner().invoke(main, ["--db", str(db), *args])
+    assert result.exit_code == 0, (args, result.output)
+    return result.stdout
+
+
+def _differing(left: dict[str, str], right: dict[str, str]) -> list[str]:
+    assert left.keys() == right.keys()
+    return [name for name in left if _normal(left[name]) != _normal(right[name])]
+
+
+def assert_twins(a: Path, b: Path, sides: Sequence[str], knowers: Sequence[str], tmp: Path,
+                 gid: str = "g") -> None:
+    """Every side not among `knowers` gets the same outputs from both twins; each knower (none: the host,
+    for a fact nobody may see) gets different ones, so that the twins really differ."""
+    for viewer in sides:
+        if viewer in knowers:
+            continue
+        left, right = _outputs(a, gid, viewer, tmp), _outputs(b, gid, viewer, tmp)
+        assert _differing(left, right) == [], viewer
+    for knower in knowers:
+        left, right = _outputs(a, gid, knower, tmp), _outputs(b, gid, knower, tmp)
+        assert _differing(left, right), f"{knower} sees no difference: the twins are not twins"
+    if not knowers:
+        assert _normal(mn(a, "log", gid, "--json")) != _normal(mn(b, "log", gid, "--json"))
+
+
+def twin_orders(db: Path, tmp: Path, side: str, first: Sequence[str], second: Sequence[str]) -> tuple[Path, Path]:
+    """Two byte-for-byte copies of the game, side then giving one batch of order lines in each."""
+    a, b = tmp / "a.db", tmp / "b.db"
+    for path, lines in ((a, first), (b, second)):
+        _copy(db, path)
+        _run(path, "order", "g", "--as", side, *lines)
+    return a, b
+
+
+# --- scripted Empires games stopped where a hidden choice is open ----------------------------------
+
+def scripted(tmp: Path, sides: Sequence[str], options: dict[str, str], seed: int,
+             ready: Callable[[Any], bool], orders: int = 400) -> tuple[Path, Any]:
+    """An Empires game between the scripted players, from a known secret, stopped at the first state
+    `ready` accepts."""
+    db = tmp / "played.db"
+    store = open_store(str(db), create=True)
+    secret = seeded_secret(f"twins-{seed}")
+    cmd = EMPIRES.new_game(NewGame(sides=tuple(sides), options=options))
+    loaded = game.create(store, EMPIRES, cmd, secret, "g")
+    rand = random.Random(seed)
+    for _ in range(orders):
+        if ready(loaded.state):
+            return db, loaded.state
+        played = play_stored(store, loaded, secret, rand, 1)
+        assert isinstance(played, game.Loaded) and played.state.winner is None, "the game ended first"
+        loaded = played
+    raise AssertionError("the scripted game never reached the moment the twins are made at")
+
+
+def offer_choices(state: Any) -> tuple[str, list[str]] | None:
+    """An empire still to offer, not the last one, and the token sets it may offer (at least two)."""
+    step = state.step
+    if state.phase != "trade" or not isinstance(step, TradeStep) or step.value is None or step.revealed:
+        return None
+    waiting = [e for e in step.participants if e not in step.offers]
+    if len(waiting) < 2:
+        return None
+    tokens = [v for o in EMPIRES.options(state, waiting[0]) if (o.template or "").startswith("offer")
+              for v in o.parts.get("tokens", ())]
+    return (waiting[0], tokens) if len(tokens) >= 2 else None
+
+
+def offer_twins(tmp: Path, sides: Sequence[str], options: dict[str, str], seed: int) -> tuple[Path, Path, str]:
+    """Twins in which one empire offered different tokens face down (as many), before the last offer."""
+    db, state = scripted(tmp, sides, options, seed, lambda s: offer_choices(s) is not None)
+    found = offer_choices(state)
+    assert found is not None
+    offerer, tokens = found
+    a, b = twin_orders(db, tmp, offerer, [f"offer {tokens[0]}"], [f"offer {tokens[-1]}"])
+    return a, b, offerer
+
+
+EXPANSIONS = ["troia", "ierusalem", "syracusae"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setup,seed", [("atlantis", 31), ("punic-war", 32), ("alternative-3", 33),
+                                        ("alternative-4", 34), ("alternative-5", 35)])
+def test_atlas_twins_differing_in_one_offer_look_the_same_to_the_others(tmp_path: Path, setup: str,
+                                                                        seed: int) -> None:
+    """In each Atlas set-up, twins differing only in one empire's face-down offer (2.1) give every other
+    empire the same outputs, and the offerer different ones."""
+    chosen = atlas.variant(setup)
+    assert chosen is not None
+    a, b, offerer = offer_twins(tmp_path, chosen.empires, {"setup": setup}, seed)
+    assert_twins(a, b, chosen.empires, [offerer], tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("expansion,seed", [(x, 40 + i) for i, x in enumerate(EXPANSIONS)])
+def test_legendary_city_twins_differing_in_one_offer_look_the_same_to_the_others(
+        tmp_path: Path, expansion: str, seed: int) -> None:
+    """With each Legendary City expansion, twins differing only in one empire's face-down offer give
+    every other empire the same outputs, and the offerer different ones."""
+    a, b, offerer = offer_twins(tmp_path, SIDES[3], {"expansions": expansion}, seed)
+    assert_twins(a, b, SIDES[3], [offerer], tmp_path)
