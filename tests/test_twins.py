@@ -143,3 +143,33 @@ def test_legendary_city_twins_differing_in_one_offer_look_the_same_to_the_others
     every other empire the same outputs, and the offerer different ones."""
     a, b, offerer = offer_twins(tmp_path, SIDES[3], {"expansions": expansion}, seed)
     assert_twins(a, b, SIDES[3], [offerer], tmp_path)
+
+
+def card_choices(state: Any) -> tuple[str, str, str, str] | None:
+    """The empire choosing which of its drawn Bonus Cards to keep (lc.3.2), two of its choices that pass
+    the rest to the same empire, and that empire."""
+    for emp in state.empires:
+        lines = [o.order.split() for o in EMPIRES.options(state, emp) if (o.order or "").startswith("choose ")]
+        for first in lines:
+            for second in lines:
+                if first[1] != second[1] and first[2:] == second[2:] and first[2] == "pass":
+                    return emp, " ".join(first), " ".join(second), first[-1]
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("expansion,seed", [(x, 50 + i) for i, x in enumerate(EXPANSIONS)])
+def test_twins_differing_in_the_bonus_cards_passed_look_the_same_to_the_others(
+        tmp_path: Path, expansion: str, seed: int) -> None:
+    """The holder keeps one drawn Bonus Card and passes the rest face down (lc.3.2): twins in which it
+    kept another card, so passed others to the same empire, give the third empire the same outputs, and
+    the holder and the receiver different ones."""
+    db, state = scripted(tmp_path, SIDES[3], {"expansions": expansion}, seed,
+                         lambda s: card_choices(s) is not None)
+    found = card_choices(state)
+    assert found is not None
+    holder, first, second, to = found
+    a, b = twin_orders(db, tmp_path, holder, [first], [second])
+    rows = open_store(str(a)).rows("g")
+    assert [r.type for r in rows[-2:]] == ["BonusCardKept", "BonusCardsPassed"]
+    assert_twins(a, b, SIDES[3], [holder, to], tmp_path)
