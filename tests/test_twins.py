@@ -173,3 +173,37 @@ def test_twins_differing_in_the_bonus_cards_passed_look_the_same_to_the_others(
     rows = open_store(str(a)).rows("g")
     assert [r.type for r in rows[-2:]] == ["BonusCardKept", "BonusCardsPassed"]
     assert_twins(a, b, SIDES[3], [holder, to], tmp_path)
+
+
+# --- play by email: a side's queued and standing orders (rulings K9, K6) ----------------------------
+
+def _orders_game(tmp: Path) -> Path:
+    """A game of Rome, Greece and Carthage from a known secret, Carthage to open the trade."""
+    db = tmp / "orders.db"
+    _run(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g",
+         "--seed", "orders")
+    return db
+
+
+def test_twins_differing_in_a_queued_order_look_the_same_to_the_others(tmp_path: Path) -> None:
+    """Carthage opens a trade and offers, then queues a claim of wine from Rome in one twin, of metal
+    from Greece in the other (K9): Rome and Greece get the same outputs, Carthage different ones."""
+    db = _orders_game(tmp_path)
+    opening = ["trade 3", "offer coin gold gold"]
+    a, b = twin_orders(db, tmp_path, "carthage", [*opening, "queue claim wine from rome"],
+                       [*opening, "queue claim metal from greece"])
+    assert [r.type for r in open_store(str(a)).rows("g")].count("OrdersQueued") == 1
+    assert_twins(a, b, SIDES[3], ["carthage"], tmp_path)
+
+
+def test_twins_differing_in_a_standing_order_look_the_same_to_the_others(tmp_path: Path) -> None:
+    """Rome leaves a standing claim of wine from Greece in one twin, of gold from Carthage in the other
+    (K6): Greece and Carthage get the same outputs, Rome different ones."""
+    db = _orders_game(tmp_path)
+    _run(db, "order", "g", "--as", "carthage", "trade 3")
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    for path, line in ((a, "claim wine from greece"), (b, "claim gold from carthage")):
+        _copy(db, path)
+        _run(path, "standing", "g", "--as", "rome", line, "done")
+    assert open_store(str(a)).rows("g")[-1].type == "StandingOrdersSet"
+    assert_twins(a, b, SIDES[3], ["rome"], tmp_path)
