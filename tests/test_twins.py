@@ -16,6 +16,7 @@ changes, so twins are compared up to the next public draw: each pair stops at th
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -31,6 +32,7 @@ from mncore.protocol import NewGame
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
+from mncore.rulesets.empires.ids import is_legendary
 from mncore.rulesets.empires.state import TradeStep
 from mncore.store import open_store
 from test_leaks import SIDES, _copy, _normal, _outputs, mn
@@ -149,7 +151,8 @@ def card_choices(state: Any) -> tuple[str, str, str, str] | None:
     """The empire choosing which of its drawn Bonus Cards to keep (lc.3.2), two of its choices that pass
     the rest to the same empire, and that empire."""
     for emp in state.empires:
-        lines = [o.order.split() for o in EMPIRES.options(state, emp) if (o.order or "").startswith("choose ")]
+        lines = [(o.order or "").split() for o in EMPIRES.options(state, emp)
+                 if (o.order or "").startswith("choose ")]
         for first in lines:
             for second in lines:
                 if first[1] != second[1] and first[2:] == second[2:] and first[2] == "pass":
@@ -207,3 +210,59 @@ def test_twins_differing_in_a_standing_order_look_the_same_to_the_others(tmp_pat
         _run(path, "standing", "g", "--as", "rome", line, "done")
     assert open_store(str(a)).rows("g")[-1].type == "StandingOrdersSet"
     assert_twins(a, b, SIDES[3], ["rome"], tmp_path)
+
+
+# --- positions: the face-down display and the legendary pile (set-up step 5, 1.2) ----------------------
+
+def position_twins(tmp: Path, first: str, second: str) -> tuple[Path, Path]:
+    """Two sandbox games started from the same known secret at positions `first` and `second`."""
+    a, b = tmp / "a.db", tmp / "b.db"
+    for path, text in ((a, first), (b, second)):
+        (tmp / f"{path.stem}.toml").write_text(text)
+        _run(path, "new", "--position", str(tmp / f"{path.stem}.toml"), "--seed", "twins", "--id", "g")
+    return a, b
+
+
+def test_twins_differing_in_the_face_down_display_order_look_the_same_to_every_side(tmp_path: Path) -> None:
+    """Two games at one position but for the order of two face-down tiles of the display (set-up step
+    5: the future draws) give every empire the same outputs; only the host's log tells them apart."""
+    db = tmp_path / "new.db"
+    _run(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g",
+         "--seed", "tiles")
+    lines = _run(db, "position", "g").splitlines()
+    down = [i for i, line in enumerate(lines) if "face_up = false" in line]
+    swapped = list(lines)
+    swapped[down[0]], swapped[down[1]] = lines[down[1]], lines[down[0]]
+    assert swapped != lines
+    a, b = position_twins(tmp_path, "\n".join(lines) + "\n", "\n".join(swapped) + "\n")
+    assert_twins(a, b, SIDES[3], [], tmp_path)
+
+
+def collect_position(tmp: Path) -> tuple[str, str]:
+    """The position at the start of a Collect phase in which an empire draws a legendary commodity face
+    down (1.2), from a scripted game, and that empire."""
+    db, _ = scripted(tmp, SIDES[3], {}, 60, lambda s: any(
+        is_legendary(t) for es in s.empires.values() for t in es.resources))
+    rows = open_store(str(db)).rows("g")
+    drawn = next(r for r in rows if r.type == "ResourcesCollected" and json.loads(r.payload).get("drawn"))
+    began = max(r.seq for r in rows[:drawn.seq] if r.type == "PhaseBegan")
+    return _run(db, "position", "g", "--at", str(began)), json.loads(drawn.payload)["empire"]
+
+
+@pytest.mark.slow
+def test_twins_differing_in_the_legendary_pile_order_look_the_same_to_the_others(tmp_path: Path) -> None:
+    """Two games at the start of a Collect phase but for the order of the face-down legendary pile give
+    the empire drawing from it different commodities (1.2), and every other empire the same outputs."""
+    text, drawer = collect_position(tmp_path)
+    assert 'phase = "collect"' in text and "legendary_pile" not in text  # the pile is the whole rest
+    (tmp_path / "at.toml").write_text(text)
+    pile: list[str] = list(EMPIRES.read_position(str(tmp_path / "at.toml")).legendary_pile)
+    assert len(set(pile)) > 1
+
+    def with_pile(order: list[str]) -> str:
+        return text.replace('phase = "collect"\n', f'phase = "collect"\nlegendary_pile = {json.dumps(order)}\n')
+
+    a, b = position_twins(tmp_path, with_pile(pile), with_pile(pile[::-1]))
+    screens = [game.load(open_store(str(x)), "g").state.empires[drawer].resources for x in (a, b)]
+    assert screens[0] != screens[1]
+    assert_twins(a, b, SIDES[3], [drawer], tmp_path)
