@@ -29,6 +29,9 @@ from mncli.cli import main
 from mncore import game
 from mncore.dice import seeded_secret
 from mncore.protocol import NewGame
+from mncore.rulesets.classic.autoplay import play_stored as play_classic
+from mncore.rulesets.classic.demo import STYLES, demo_command
+from mncore.rulesets.classic.seam import RULESET as CLASSIC
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
@@ -214,12 +217,12 @@ def test_twins_differing_in_a_standing_order_look_the_same_to_the_others(tmp_pat
 
 # --- positions: the face-down display and the legendary pile (set-up step 5, 1.2) ----------------------
 
-def position_twins(tmp: Path, first: str, second: str) -> tuple[Path, Path]:
+def position_twins(tmp: Path, first: str, second: str, *options: str) -> tuple[Path, Path]:
     """Two sandbox games started from the same known secret at positions `first` and `second`."""
     a, b = tmp / "a.db", tmp / "b.db"
     for path, text in ((a, first), (b, second)):
         (tmp / f"{path.stem}.toml").write_text(text)
-        _run(path, "new", "--position", str(tmp / f"{path.stem}.toml"), "--seed", "twins", "--id", "g")
+        _run(path, "new", "--position", str(tmp / f"{path.stem}.toml"), "--seed", "twins", "--id", "g", *options)
     return a, b
 
 
@@ -266,3 +269,113 @@ def test_twins_differing_in_the_legendary_pile_order_look_the_same_to_the_others
     screens = [game.load(open_store(str(x)), "g").state.empires[drawer].resources for x in (a, b)]
     assert screens[0] != screens[1]
     assert_twins(a, b, SIDES[3], [drawer], tmp_path)
+
+
+# --- the 2003 game: a face-down offer, the Director's card, a hand (3.2.2, 3.2.6) -------------------------
+
+def classic_scripted(tmp: Path, players: int, seed: str, ready: Callable[[Any], bool]) -> tuple[Path, Any, tuple[str, ...]]:
+    """A game of the 2003 edition between the scripted players, from a known secret, stopped at the first
+    state `ready` accepts; and its civilisations."""
+    db = tmp / "played.db"
+    cmd = demo_command(players)
+    store = open_store(str(db), create=True)
+    secret = seeded_secret(seed)
+    loaded = game.create(store, CLASSIC, cmd, secret, "g")
+    rand = random.Random(seed)
+    for _ in range(400):
+        if ready(loaded.state):
+            return db, loaded.state, cmd.civs
+        played = play_classic(store, loaded, secret, rand, 1, dict(zip(cmd.civs, STYLES)))
+        assert isinstance(played, game.Loaded), "the game ended first"
+        loaded = played
+    raise AssertionError("the scripted game never reached the moment the twins are made at")
+
+
+def classic_choices(state: Any, kind: str) -> tuple[str, list[str]] | None:
+    """The civilisation with at least two orders of this kind to choose from now, and those orders."""
+    for civ in state.civs:
+        lines = [o.order for o in CLASSIC.options(state, civ) if o.kind == kind and o.order]
+        if len(lines) >= 2:
+            return civ, lines
+    return None
+
+
+@pytest.mark.slow
+def test_classic_twins_differing_in_the_directors_card_look_the_same_to_the_others(tmp_path: Path) -> None:
+    """The Director gives one of its cards to a trader (3.2.6): twins in which it gave another give the
+    third civilisation the same outputs, and the Director and the receiver different ones."""
+    db, state, civs = classic_scripted(tmp_path, 3, "twins-give",
+                                       lambda s: classic_choices(s, "give") is not None)
+    found = classic_choices(state, "give")
+    assert found is not None
+    director, lines = found
+    a, b = twin_orders(db, tmp_path, director, [lines[0]], [lines[-1]])
+    given = next(json.loads(r.payload) for r in open_store(str(a)).rows("g") if r.type == "CardGiven")
+    assert_twins(a, b, civs, [director, given["to"]], tmp_path)
+
+
+def classic_offer(state: Any) -> tuple[str, str, str] | None:
+    """A trader still to offer, not the last one, and two different offers it may make (3.2.2)."""
+    t = state.trade
+    waiting = [c for c in t.traders if c not in t.offers]
+    if not t.asked or len(waiting) < 2 or "offer" not in {o.kind for o in CLASSIC.options(state, waiting[0])}:
+        return None
+    cards = [c for c, n in sorted(state.hand(waiting[0]).items()) for _ in range(n)]
+    first, second = cards[:t.asked], cards[-t.asked:]
+    return (waiting[0], "offer " + " ".join(first), "offer " + " ".join(second)) if first != second else None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [4, 6])
+def test_classic_twins_differing_in_one_offer_look_the_same_to_the_others(tmp_path: Path, players: int) -> None:
+    """Twins in which one trader offered other cards face down (3.2.2), not last, give every other
+    civilisation the same outputs, the offerer different ones."""
+    db, state, civs = classic_scripted(tmp_path, players, f"twins-offer-{players}",
+                                       lambda s: classic_offer(s) is not None)
+    found = classic_offer(state)
+    assert found is not None
+    offerer, first, second = found
+    a, b = twin_orders(db, tmp_path, offerer, [first], [second])
+    assert open_store(str(a)).rows("g")[-1].type == "CardsOffered"
+    assert_twins(a, b, civs, [offerer], tmp_path)
+
+
+def test_classic_twins_differing_in_a_hand_look_the_same_to_the_others(tmp_path: Path) -> None:
+    """Two games at one position but for the cards in Rome's hand (as many) give Greece and Carthage the
+    same outputs, and Rome different ones."""
+    db = tmp_path / "new.db"
+    _run(db, "new", "--ruleset", "classic", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
+         "--seed", "hands", "--id", "g")
+    text = _run(db, "position", "g")
+    hand = '"rome" = {"oil" = 1, "tax" = 2, "wine" = 1}'
+    assert hand in text
+    a, b = position_twins(tmp_path, text, text.replace(hand, '"rome" = {"oil" = 2, "tax" = 2}'),
+                          "--ruleset", "classic")
+    assert_twins(a, b, ("rome", "greece", "carthage"), ["rome"], tmp_path)
+
+
+@pytest.mark.slow
+def test_classic_the_state_after_the_directors_card_does_not_say_where_it_went(tmp_path: Path) -> None:
+    """Right after the Director's card is given (3.2.6), before the trade ends in the same batch, another
+    civilisation reads each civ's cards taken and in hand as one count: not the card among the receiver's
+    cards taken, nor whether it came from the Director's hand (the leak the twins found)."""
+    db, state, civs = classic_scripted(tmp_path, 3, "twins-give",
+                                       lambda s: classic_choices(s, "give") is not None)
+    found = classic_choices(state, "give")
+    assert found is not None
+    director = found[0]
+    _run(db, "order", "g", "--as", director, found[1][0])
+    rows = open_store(str(db)).rows("g")
+    given = next(r for r in rows if r.type == "CardGiven")
+    to = json.loads(given.payload)["to"]
+    third = next(c for c in civs if c not in (director, to))
+    before = json.loads(_run(db, "replay", "g", "--to", str(given.seq - 1), "--as", third, "--json"))
+
+    after = json.loads(_run(db, "replay", "g", "--to", str(given.seq), "--as", third, "--json"))
+    own = json.loads(_run(db, "replay", "g", "--to", str(given.seq), "--as", to, "--json"))
+
+    assert after["trade"]["taken"][director] == after["trade"]["taken"][to] == []
+    total = {c: before["civs"][c]["hand_size"] + len(before["trade"]["taken"].get(c, [])) for c in civs}
+    assert after["civs"][director]["hand_size"] == total[director] - 1
+    assert after["civs"][to]["hand_size"] == total[to] + 1
+    assert len(own["trade"]["taken"][to]) == len(before["trade"]["taken"].get(to, [])) + 1
