@@ -7,8 +7,8 @@ explain, dispute), after `test_leaks._normal` puts one letter in place of each 6
 each clock time. That is sound: such a string is a chain hash or a salted commitment, SHA-256 over the
 row or the value with a salt derived from the game's secret (docs/log-format.md), so it differs between
 twins whatever differs and tells a reader without the secret nothing; that no hash or commitment in an
-output opens to a candidate a script can enumerate is what `test_leaks._assert_no_leak` checks on the
-same outputs. Times are the clock's, which runs on between the twins.
+output opens to a candidate a script can enumerate is checked on the same outputs by the leak search's
+own check (`test_leaks._assert_no_leak`, `test_classic_leaks._assert_no_leak`). Times are the clock's, which runs on between the twins.
 
 Every draw is keyed on the content chain's head (ruling K10, `mncore/drawkeys.py`), which a hidden fact
 changes, so twins are compared up to the next public draw: each pair stops at the hidden fact.
@@ -16,18 +16,23 @@ changes, so twins are compared up to the next public draw: each pair stops at th
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+import re
+import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore import game
+from mncore import game, signing
 from mncore.dice import seeded_secret
+from mncore.host import SignedOrders
 from mncore.protocol import NewGame
 from mncore.rulesets.classic.autoplay import play_stored as play_classic
 from mncore.rulesets.classic.demo import STYLES, demo_command
@@ -38,7 +43,9 @@ from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.rulesets.empires.ids import is_legendary
 from mncore.rulesets.empires.state import TradeStep
 from mncore.store import open_store
+from test_classic_leaks import _assert_no_leak as classic_no_leak
 from test_leaks import SIDES, _copy, _normal, _outputs, mn
+from test_leaks import _assert_no_leak as empires_no_leak
 
 
 # --- the comparison -------------------------------------------------------------------------------
@@ -64,11 +71,22 @@ def assert_twins(a: Path, b: Path, sides: Sequence[str], knowers: Sequence[str],
             continue
         left, right = _outputs(a, gid, viewer, tmp), _outputs(b, gid, viewer, tmp)
         assert _differing(left, right) == [], viewer
+        no_leak(a, gid, viewer, left)
     for knower in knowers:
         left, right = _outputs(a, gid, knower, tmp), _outputs(b, gid, knower, tmp)
         assert _differing(left, right), f"{knower} sees no difference: the twins are not twins"
     if not knowers:
         assert _normal(mn(a, "log", gid, "--json")) != _normal(mn(b, "log", gid, "--json"))
+
+
+def no_leak(db: Path, gid: str, viewer: str, outputs: dict[str, str]) -> None:
+    """The leak search's own check of outputs made for viewer: no other side's hidden value in them,
+    plainly or as a hash or commitment a script could open by trying candidates. Not of `check own`:
+    the side's own hypothetical offer may read as another's hidden one (both one coin), and the twins
+    already show that answer is the same whatever the other's is."""
+    classic = game.load(open_store(str(db)), gid).ruleset.id == CLASSIC.id
+    (classic_no_leak if classic else empires_no_leak)(
+        db, gid, viewer, {name: text for name, text in outputs.items() if name != "check own"})
 
 
 def twin_orders(db: Path, tmp: Path, side: str, first: Sequence[str], second: Sequence[str]) -> tuple[Path, Path]:
@@ -379,3 +397,120 @@ def test_classic_the_state_after_the_directors_card_does_not_say_where_it_went(t
     assert after["civs"][director]["hand_size"] == total[director] - 1
     assert after["civs"][to]["hand_size"] == total[to] + 1
     assert len(own["trade"]["taken"][to]) == len(before["trade"]["taken"].get(to, [])) + 1
+
+
+# --- signed blocks (docs/security.md) ------------------------------------------------------------------
+
+SIGNATURE = re.compile(r"\b[0-9a-f]{128}\b")
+
+
+def keyed_game(tmp: Path, name: str) -> tuple[Path, Path]:
+    """A game with keys that takes signed orders only, Carthage's signed `trade 3` applied; the keys."""
+    db, keys = tmp / f"{name}.db", tmp / f"{name}-keys"
+    _run(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g",
+         "--seed", "orders", "--keys-dir", str(keys), "--signed-only")
+    give(db, keys, "carthage", ["trade 3"])
+    return db, keys
+
+
+def sign(db: Path, keys: Path, side: str, lines: Sequence[str], nonce: str, at: int | None = None) -> Path:
+    """side's block of order lines, signed against the head (or event `at`), with a fixed nonce."""
+    head = json.loads(_run(db, "status", "g", "--json"))["head"]
+    seq = head["seq"] if at is None else at
+    hash_ = head["hash"] if at is None else open_store(str(db)).rows("g")[at - 1].hash
+    block = db.parent / f"{side}-{nonce[:4]}.block"
+    _run(db, "sign", "--key", str(keys / f"g-{side}.key"), "--seq", str(seq), "--head", hash_, "--nonce",
+         nonce, "-o", str(block), *lines)
+    return block
+
+
+def give(db: Path, keys: Path, side: str, lines: Sequence[str], nonce: str = "0" * 32) -> None:
+    _run(db, "order", "g", "--signed", str(sign(db, keys, side, lines, nonce)))
+
+
+def test_a_signed_blocks_lines_cannot_be_found_by_checking_its_signature_against_candidates(
+        tmp_path: Path) -> None:
+    """The signature of Rome's block covers its lines and its nonce: the outputs made for Greece and
+    Carthage withhold the nonce with the lines, so a script cannot check candidate lines against the
+    public signature (the leak the twins found: with the nonce shown, a script found the offer among
+    a few hundred candidates)."""
+    db, keys = keyed_game(tmp_path, "k")
+    give(db, keys, "rome", ["offer grain grain wine"], "ab" * 16)
+    row = open_store(str(db)).rows("g")[-1]
+    block = msgspec.json.decode(row.command or "", type=SignedOrders)
+    candidates = [("offer " + " ".join(c),) for c in itertools.combinations_with_replacement(
+        ["coin", "grain", "wine", "oil", "metal", "sheep", "gold", "spices"], 3)]
+    found = [c for c in candidates if signing.signature_ok(msgspec.structs.replace(block, orders=c))]
+    assert found == [("offer grain grain wine",)]  # what a script finds if it has the nonce
+
+    exported = next(json.loads(line) for line in mn(db, "export", "g", "--as", "greece").splitlines()
+                    if json.loads(line).get("seq") == row.seq)
+
+    assert exported["command"]["nonce"] == {"commit": exported["withheld"]["command/nonce"]}
+    assert exported["command"]["signature"] == block.signature
+    for viewer in ("greece", "carthage"):
+        outputs = _outputs(db, "g", viewer, tmp_path)
+        assert not [name for name, text in outputs.items() if block.nonce in text], viewer
+    assert block.nonce in mn(db, "export", "g", "--as", "rome")
+
+
+def _signed_normal(text: str) -> str:
+    """As `_normal`, and each signature one letter: Ed25519 over the lines and the withheld nonce, it
+    differs between twins and, the nonce unknown, no candidate can be checked against it."""
+    return _normal(SIGNATURE.sub("S", text))
+
+
+def test_twins_differing_in_a_signed_blocks_lines_look_the_same_to_the_others(tmp_path: Path) -> None:
+    """In a game taking signed orders only, twins in which Rome's signed block offered other tokens
+    (the same nonce) give Greece and Carthage the same outputs but for hashes, commitments and the
+    signature, and Rome different ones."""
+    db, keys = keyed_game(tmp_path, "k")
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    for path, offer in ((a, "offer grain grain wine"), (b, "offer metal oil oil")):
+        _copy(db, path)
+        give(path, keys, "rome", [offer], "cd" * 16)
+    for viewer in ("greece", "carthage"):
+        left, right = _outputs(a, "g", viewer, tmp_path), _outputs(b, "g", viewer, tmp_path)
+        assert [n for n in left if _signed_normal(left[n]) != _signed_normal(right[n])] == [], viewer
+        no_leak(a, "g", viewer, left)
+    mine = [_signed_normal(mn(x, "export", "g", "--as", "rome")) for x in (a, b)]
+    assert mine[0] != mine[1]
+
+
+def test_a_signed_block_not_applied_changes_nothing_any_side_reads(tmp_path: Path) -> None:
+    """Greece signs an offer against an event before the trade opened, and the host is handed it: stale,
+    it is refused and nothing is written, so the database and every output made for Rome and Carthage
+    are the same as in the twin in which Greece signed nothing."""
+    db, keys = keyed_game(tmp_path, "k")
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    _copy(db, a)
+    _copy(db, b)
+    block = sign(a, keys, "greece", ["offer grain grain wine"], "ef" * 16, at=7)
+    refused = CliRunner().invoke(main, ["--db", str(a), "order", "g", "--signed", str(block)])
+
+    assert refused.exit_code != 0 and "stale" in refused.output
+    with sqlite3.connect(str(a)) as left, sqlite3.connect(str(b)) as right:
+        assert list(left.iterdump()) == list(right.iterdump())
+    for viewer in ("rome", "carthage"):
+        assert _differing(_outputs(a, "g", viewer, tmp_path), _outputs(b, "g", viewer, tmp_path)) == []
+
+
+def test_a_signed_block_recorded_with_its_nonce_bare_still_verifies(tmp_path: Path) -> None:
+    """A block recorded before the nonce was withheld (no salt for it: its hash covers it bare) verifies,
+    and the others read its nonce as it was hashed; a later block in the same log withholds its own."""
+    db, keys = keyed_game(tmp_path, "k")
+    give(db, keys, "rome", ["offer grain grain wine"], "ab" * 16)
+    store = open_store(str(db))
+    rows = store.rows("g")
+    last = rows[-1]
+    bare = msgspec.structs.replace(last, salts={f: s for f, s in last.salts.items() if f != "command/nonce"})
+    old = tmp_path / "old.db"
+    open_store(str(old), create=True).import_rows("g", "t", game.rechain([*rows[:-1], bare], 2), 2,
+                                                  store.secret("g"))
+
+    exported = mn(old, "export", "g", "--as", "greece")
+    (tmp_path / "greece.jsonl").write_text(exported)
+
+    assert mn(old, "verify", "g").startswith("game g: verified")
+    assert mn(old, "verify", str(tmp_path / "greece.jsonl")).startswith(f"{tmp_path / 'greece.jsonl'}: verified")
+    assert "ab" * 16 in exported and '"nonce":{"commit"' in exported  # Rome's bare, Carthage's withheld
