@@ -152,10 +152,9 @@ def test_atlas_twins_differing_in_one_offer_look_the_same_to_the_others(tmp_path
                                                                         seed: int) -> None:
     """In each Atlas set-up, twins differing only in one empire's face-down offer (2.1) give every other
     empire the same outputs, and the offerer different ones."""
-    chosen = atlas.variant(setup)
-    assert chosen is not None
-    a, b, offerer = offer_twins(tmp_path, chosen.empires, {"setup": setup}, seed)
-    assert_twins(a, b, chosen.empires, [offerer], tmp_path)
+    sides = _sides(setup)
+    a, b, offerer = offer_twins(tmp_path, sides, {"setup": setup}, seed)
+    assert_twins(a, b, sides, [offerer], tmp_path)
 
 
 @pytest.mark.slow
@@ -244,19 +243,33 @@ def position_twins(tmp: Path, first: str, second: str, *options: str) -> tuple[P
     return a, b
 
 
-def test_twins_differing_in_the_face_down_display_order_look_the_same_to_every_side(tmp_path: Path) -> None:
+def _sides(setup: str) -> tuple[str, ...]:
+    chosen = atlas.variant(setup) if setup else None
+    return chosen.empires if chosen is not None else tuple(SIDES[3])
+
+
+# not the set-ups with Atlantis in play (atlantis, alternative-4 and -5): the position `mn position`
+# writes of such a game counts more tokens than its supply check allows, and `mn new --position`
+# refuses it (a fault of positions, not of secrecy; their offers have twins above)
+DISPLAYS = [[], ["--setup", "punic-war"], ["--setup", "alternative-3"], *(["--expansion", x] for x in EXPANSIONS)]
+
+
+@pytest.mark.parametrize("options", DISPLAYS, ids=lambda o: o[-1] if o else "empires")
+def test_twins_differing_in_the_face_down_display_order_look_the_same_to_every_side(
+        tmp_path: Path, options: list[str]) -> None:
     """Two games at one position but for the order of two face-down tiles of the display (set-up step
-    5: the future draws) give every empire the same outputs; only the host's log tells them apart."""
+    5: the future draws) give every empire the same outputs, in every set-up and with every Legendary
+    City expansion; only the host's log tells them apart."""
+    sides = _sides(options[1] if options[:1] == ["--setup"] else "")
     db = tmp_path / "new.db"
-    _run(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g",
-         "--seed", "tiles")
+    _run(db, "new", *(a for e in sides for a in ("--empire", e)), *options, "--id", "g", "--seed", "tiles")
     lines = _run(db, "position", "g").splitlines()
     down = [i for i, line in enumerate(lines) if "face_up = false" in line]
     swapped = list(lines)
     swapped[down[0]], swapped[down[1]] = lines[down[1]], lines[down[0]]
     assert swapped != lines
     a, b = position_twins(tmp_path, "\n".join(lines) + "\n", "\n".join(swapped) + "\n")
-    assert_twins(a, b, SIDES[3], [], tmp_path)
+    assert_twins(a, b, sides, [], tmp_path)
 
 
 def collect_position(tmp: Path) -> tuple[str, str]:
