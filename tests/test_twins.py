@@ -527,3 +527,35 @@ def test_a_signed_block_recorded_with_its_nonce_bare_still_verifies(tmp_path: Pa
     assert mn(old, "verify", "g").startswith("game g: verified")
     assert mn(old, "verify", str(tmp_path / "greece.jsonl")).startswith(f"{tmp_path / 'greece.jsonl'}: verified")
     assert "ab" * 16 in exported and '"nonce":{"commit"' in exported  # Rome's bare, Carthage's withheld
+
+
+# --- the Legendary City expansions: Bonus Cards drawn face down (lc.3.2) ------------------------------------
+
+def card_drawer(state: Any) -> str | None:
+    """The empire that must say how many Bonus Cards it draws, if one must now."""
+    return next((e for e in state.empires if any(o.kind == "draw" for o in EMPIRES.options(state, e))), None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("expansion,seed", [(x, 50 + i) for i, x in enumerate(EXPANSIONS)])
+def test_twins_differing_in_a_bonus_card_decks_order_look_the_same_to_the_others(
+        tmp_path: Path, expansion: str, seed: int) -> None:
+    """Two games at one position but for the order of the face-down Bonus Card deck, the same empire
+    then drawing two cards (lc.3.2), give it different cards and every other empire the same outputs."""
+    db, state = scripted(tmp_path, SIDES[3], {"expansions": expansion}, seed, lambda s: card_drawer(s) is not None)
+    drawer = card_drawer(state)
+    assert drawer is not None
+    text = _run(db, "position", "g")
+    deck = next(line for line in text.splitlines() if line.startswith("decks = "))
+    cards = re.findall(r'"([a-z-]+)"', deck.split("[", 1)[1])
+    assert len(set(cards)) > 1
+    shuffled = deck.replace(json.dumps(cards)[1:-1].replace('","', '", "'),
+                            json.dumps(cards[::-1])[1:-1].replace('","', '", "'))
+    assert shuffled != deck
+    a, b = position_twins(tmp_path, text, text.replace(deck, shuffled))
+    for path in (a, b):
+        _run(path, "order", "g", "--as", drawer, "draw 2")
+    drawn = [next(json.loads(r.payload)["cards"] for r in open_store(str(x)).rows("g")
+                  if r.type == "BonusCardsDrawn") for x in (a, b)]
+    assert drawn[0] != drawn[1]
+    assert_twins(a, b, SIDES[3], [drawer], tmp_path)
