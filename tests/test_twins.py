@@ -10,8 +10,9 @@ twins whatever differs and tells a reader without the secret nothing; that no ha
 output opens to a candidate a script can enumerate is checked on the same outputs by the leak search's
 own check (`test_leaks._assert_no_leak`, `test_classic_leaks._assert_no_leak`). Times are the clock's, which runs on between the twins.
 
-Every draw is keyed on the content chain's head (ruling K10, `mncore/drawkeys.py`), which a hidden fact
-changes, so twins are compared up to the next public draw: each pair stops at the hidden fact.
+Every draw is keyed on the content chain's head or a signed block's signature (ruling K10,
+`mncore/drawkeys.py`), which a hidden fact changes, so twins are compared up to the next public draw:
+each pair stops at the hidden fact.
 """
 
 from __future__ import annotations
