@@ -20,6 +20,7 @@ from mncore.store import Row
 
 MASK = "(withheld)"  # an order line others read in place of a side's own
 WITHHELD: dict[str, Any] = {"hidden": True}  # a hidden value in an output no row's salt commits
+NONCE = "command/nonce"  # a signed block's nonce: its side's (a block recorded before, without its salt: bare)
 
 
 class SideRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,6 +52,10 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
         # a block or batch carries its side's order lines (an offer's tokens among them) as text: the
         # whole list is its side's until the secret is out; a signature stays public
         out.append(Hidden(field="command/orders", visible_to=(command.side,)))
+        if isinstance(command, SignedOrders):
+            # its signature covers the lines and the nonce: with the nonce public, a script would check
+            # the (public) signature against candidate lines; 128 withheld random bits forbid it
+            out.append(Hidden(field=NONCE, visible_to=(command.side,)))
     elif isinstance(command, StandingOrder | QueuedOrder):
         out.append(Hidden(field="command/order", visible_to=(command.side,)))
     elif command is not None:
@@ -76,7 +81,13 @@ def _masked(lines: tuple[str, ...] | str) -> tuple[str, ...] | None:
 
 def row_hidden(ruleset: Ruleset, row: Row) -> list[Hidden]:
     command = ruleset.decode_command(row.command) if row.command is not None else None
-    return declared(ruleset, ruleset.decode_event(row.payload), command)
+    return committed(declared(ruleset, ruleset.decode_event(row.payload), command), row.salts)
+
+
+def committed(hidden: list[Hidden], salts: dict[str, str]) -> list[Hidden]:
+    """The declared fields a recorded row commits: a signed block recorded before its nonce was
+    withheld has no salt for it, and keeps it bare and public, as its hash covers it."""
+    return [h for h in hidden if h.field != NONCE or h.field in salts]
 
 
 def salts_for(ruleset: Ruleset, secret: bytes | None, seq: int, event: Any,

@@ -135,7 +135,7 @@ def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], 
             raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
         if command is not None:
             commands[r.seq] = command
-        fields = {h.field for h in redaction.declared(ruleset, e, command)}
+        fields = {h.field for h in redaction.committed(redaction.declared(ruleset, e, command), r.salts)}
         for f in sorted(fields - set(r.salts)):
             raise IntegrityFailure(r.seq, f"its hidden field {f} is not committed (no salt): "
                                           "it was hashed bare, or its salt was left out")

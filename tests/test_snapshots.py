@@ -7,6 +7,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -235,6 +236,36 @@ def test_snapshots_after_an_undo_match_the_log_folded_without_the_event_taken_ba
     assert [s.seq for s in open_store(db).snapshots("g")] == [7, 9]
     assert check == snapcheck.SnapshotCheck(checked=2)
     assert _mn(db, "verify", "g").endswith("  - snapshots: 2 checked against the log, all match\n")
+
+
+def test_a_game_loads_when_an_event_after_an_undo_could_not_follow_the_events_taken_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """K1: game.current folds a log with an undo again from the start, without the events taken back,
+    and does not first fold the events after the undo onto them: a ruleset whose evolve trusts the
+    live log (Empires' legendary pile: a commodity drawn again once back in the pile) loads, as verify
+    replays it. Here evolve refuses a screen gone negative, which only the events taken back cause."""
+    from mncore.rulesets.empires.seam import RULESET as EMPIRES
+
+    evolve = EMPIRES.evolve
+
+    def strict(state: Any, event: Any) -> Any:
+        after = evolve(state, event)
+        if any(n < 0 for es in after.empires.values() for n in es.resources.values()):
+            raise ValueError("a screen went negative")
+        return after
+
+    db = str(tmp_path / "undo.db")
+    _mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--id", "g",
+        "--seed", "orders")
+    _mn(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold gold")  # its one coin
+    _mn(db, "undo", "g", "--as", "carthage")
+    _mn(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold oil")  # the same coin again
+    monkeypatch.setattr(type(EMPIRES), "evolve", staticmethod(strict))
+
+    state = game.current(open_store(db), "g").state
+
+    assert state.step.offers["carthage"] == {"coin": 1, "gold": 1, "oil": 1}
+    assert _mn(db, "verify", "g").startswith("game g: verified")
 
 
 @pytest.mark.parametrize("edit, differs", [
