@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import tomllib
 import random
 import re
 import sqlite3
@@ -31,6 +32,7 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
+from mncore.tomltext import toml_text
 from mncore import game, signing
 from mncore.dice import seeded_secret
 from mncore.host import SignedOrders
@@ -235,6 +237,13 @@ def test_twins_differing_in_a_standing_order_look_the_same_to_the_others(tmp_pat
 
 # --- positions: the face-down display and the legendary pile (set-up step 5, 1.2) ----------------------
 
+def edited(text: str, change: Callable[[dict[str, Any]], None]) -> str:
+    """A position file's text with its document changed as `change` says, written back as mn writes it."""
+    doc = tomllib.loads(text)
+    change(doc)
+    return toml_text(doc)
+
+
 def position_twins(tmp: Path, first: str, second: str, *options: str) -> tuple[Path, Path]:
     """Two sandbox games started from the same known secret at positions `first` and `second`."""
     a, b = tmp / "a.db", tmp / "b.db"
@@ -264,12 +273,15 @@ def test_twins_differing_in_the_face_down_display_order_look_the_same_to_every_s
     sides = _sides(options[1] if options[:1] == ["--setup"] else "")
     db = tmp_path / "new.db"
     _run(db, "new", *(a for e in sides for a in ("--empire", e)), *options, "--id", "g", "--seed", "tiles")
-    lines = _run(db, "position", "g").splitlines()
-    down = [i for i, line in enumerate(lines) if "face_up = false" in line]
-    swapped = list(lines)
-    swapped[down[0]], swapped[down[1]] = lines[down[1]], lines[down[0]]
-    assert swapped != lines
-    a, b = position_twins(tmp_path, "\n".join(lines) + "\n", "\n".join(swapped) + "\n")
+    text = _run(db, "position", "g")
+
+    def swap(doc: dict[str, Any]) -> None:
+        display = doc["display"]
+        i, j = [n for n, d in enumerate(display) if not d.get("face_up", True)][:2]
+        assert display[i]["tile"] != display[j]["tile"]
+        display[i]["tile"], display[j]["tile"] = display[j]["tile"], display[i]["tile"]
+
+    a, b = position_twins(tmp_path, text, edited(text, swap))
     assert_twins(a, b, sides, [], tmp_path)
 
 
@@ -295,7 +307,7 @@ def test_twins_differing_in_the_legendary_pile_order_look_the_same_to_the_others
     assert len(set(pile)) > 1
 
     def with_pile(order: list[str]) -> str:
-        return text.replace('phase = "collect"\n', f'phase = "collect"\nlegendary_pile = {json.dumps(order)}\n')
+        return edited(text, lambda doc: doc.update(legendary_pile=order))
 
     a, b = position_twins(tmp_path, with_pile(pile), with_pile(pile[::-1]))
     screens = [game.load(open_store(str(x)), "g").state.empires[drawer].resources for x in (a, b)]
@@ -379,9 +391,8 @@ def test_classic_twins_differing_in_a_hand_look_the_same_to_the_others(tmp_path:
     _run(db, "new", "--ruleset", "classic", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
          "--seed", "hands", "--id", "g")
     text = _run(db, "position", "g")
-    hand = '"rome" = {"oil" = 1, "tax" = 2, "wine" = 1}'
-    assert hand in text
-    a, b = position_twins(tmp_path, text, text.replace(hand, '"rome" = {"oil" = 2, "tax" = 2}'),
+    assert tomllib.loads(text)["hands"]["rome"] == {"oil": 1, "tax": 2, "wine": 1}
+    a, b = position_twins(tmp_path, text, edited(text, lambda doc: doc["hands"].update(rome={"oil": 2, "tax": 2})),
                           "--ruleset", "classic")
     assert_twins(a, b, ("rome", "greece", "carthage"), ["rome"], tmp_path)
 
@@ -547,13 +558,10 @@ def test_twins_differing_in_a_bonus_card_decks_order_look_the_same_to_the_others
     drawer = card_drawer(state)
     assert drawer is not None
     text = _run(db, "position", "g")
-    deck = next(line for line in text.splitlines() if line.startswith("decks = "))
-    cards = re.findall(r'"([a-z-]+)"', deck.split("[", 1)[1])
+    cards = tomllib.loads(text)["cities"]["decks"][expansion]
     assert len(set(cards)) > 1
-    shuffled = deck.replace(json.dumps(cards)[1:-1].replace('","', '", "'),
-                            json.dumps(cards[::-1])[1:-1].replace('","', '", "'))
-    assert shuffled != deck
-    a, b = position_twins(tmp_path, text, text.replace(deck, shuffled))
+    a, b = position_twins(tmp_path, text, edited(text, lambda doc: doc["cities"]["decks"].update(
+        {expansion: cards[::-1]})))
     for path in (a, b):
         _run(path, "order", "g", "--as", drawer, "draw 2")
     drawn = [next(json.loads(r.payload)["cards"] for r in open_store(str(x)).rows("g")
