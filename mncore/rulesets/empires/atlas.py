@@ -107,6 +107,12 @@ def extensions(name: str) -> tuple[Extension, ...]:
     return tuple(every[e] for e in chosen.extensions) if chosen else ()
 
 
+def face_up_first_game(name: str) -> int:
+    """How many tiles a first game's display shows with this set-up, at set-up and after every Build
+    phase (set-up step 5; the Atlantis board's extra tile spaces show six, ruling R53)."""
+    return max((e.face_up for e in extensions(name)), default=load_ruleset().numbers.face_up_first_game)
+
+
 def with_extensions(name: str) -> Ruleset:
     """The ruleset's data with the building supply the set-up's extension sets add (ruling R52)."""
     rs = load_ruleset()

@@ -280,7 +280,8 @@ class ResourcesDiscarded(Event, frozen=True, kw_only=True):
 
 
 class TilesTurnedUp(Event, frozen=True, kw_only=True):
-    """Face-down tiles of the display were turned face up until five are showing (set-up step 5)."""
+    """Face-down tiles of the display were turned face up until as many show as at set-up (set-up step 5;
+    six with the Atlantis board, ruling R53)."""
 
     tiles: tuple[TileId, ...]
 
