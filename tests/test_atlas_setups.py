@@ -337,3 +337,24 @@ display = ["chiron"]
     assert result.exit_code == 2
     assert ("display[0]: Chiron comes with the Atlantis board, which this game does not lay out "
             "[rule atlas.atlantis] (ruling R53)") in result.output
+
+
+def test_atlas_atlantis_a_position_on_the_atlantis_board_has_its_sets_reserves(tmp_path: Path) -> None:
+    """6 PLAYER EXPANSION, Additional Resources (ruling R52): the Atlantis set adds coins and commodities to
+    the reserves; a position on that board derives its reserve with them, as `mn new --setup` does."""
+    # given: an Atlantis position whose empires hold nothing, and a fresh Atlantis game
+    path = _position(tmp_path, 'board = "setup:atlantis"\nround = 2\nphase = "build"\n'
+                     + "".join(f"[empires.{e}]\n" for e in EMPIRES_OF["atlantis"]))
+    fresh = tmp_path / "fresh.db"
+    _new(fresh, "atlantis")
+    db = tmp_path / "g.db"
+
+    # when: a game is made from the position
+    made = mn(db, "new", "--position", str(path), "--id", "g")
+
+    # then: its reserve holds every coin and commodity the fresh game's set-up supplies
+    assert made.exit_code == 0, made.output
+    fresh_state = _state(fresh)
+    supplied = {t: fresh_state.supply.get(t, 0) + sum(es.resources.get(t, 0) for es in fresh_state.empires.values())
+                for t in fresh_state.supply}
+    assert _state(db).supply == supplied

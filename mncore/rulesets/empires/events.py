@@ -570,6 +570,9 @@ class CitiesSetUp(Event, frozen=True, kw_only=True):
     added: tuple[TileId, ...]
     objectives: tuple[str, ...]
     decks: dict[Expansion, tuple[CardId, ...]]  # the printed cards, face down, drawn at random
+    # tokens added to the reserves because a tile is in play: 2 gold with Midas (10.midas); absent in logs
+    # recorded before, which played without them (the former ruling R211)
+    supply: dict[Token, int] = {}
 
 
 class ObjectiveFulfilled(Event, frozen=True, kw_only=True):

@@ -10,7 +10,7 @@ import msgspec
 
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.board import Board
-from mncore.rulesets.empires.ids import COIN, EMPIRES, LEGENDARY_PREFIX, TOKENS, Empire, commodity_of, is_legendary
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TOKENS, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, TradeStep, bag_add
@@ -236,6 +236,16 @@ def _check_supply(state: GameState) -> list[str]:
     return problems
 
 
+def supply_limit(state: GameState) -> Bag:
+    """The coins and ordinary commodities the position's game supplies: its set-up's (an extension set's,
+    ruling R52) and what a tile in play adds (Midas's 2 gold, 10.midas)."""
+    from mncore.rulesets.empires.rules.expansions import reserve_added
+    setup = atlas.setup_of(state.board) if state.board is not None else None
+    in_play = [t for es in state.empires.values() for t in es.tiles] + [d.tile for d in state.display]
+    return bag_add(atlas.reserve_totals(setup or atlas.STANDARD),
+                   reserve_added(in_play) if state.cities is not None else {})
+
+
 def _check_resources(state: GameState, explicit_supply: bool) -> list[str]:
     """Coins and commodities (9.0 Q&A: only those supplied), legendary ones one of each."""
     comp = load_ruleset().components
@@ -245,7 +255,7 @@ def _check_resources(state: GameState, explicit_supply: bool) -> list[str]:
         problems += _check_bag("supply", state.supply)
         problems += [f"supply.{t}: a legendary commodity is never in the reserve" for t in state.supply
                      if t.startswith(LEGENDARY_PREFIX)]
-    limit: Bag = {COIN: comp.coins, **{str(c): n for c, n in comp.commodities.items()}}
+    limit = supply_limit(state)
     for token in sorted(limit):
         total = held.get(token, 0) + (state.supply.get(token, 0) if explicit_supply else 0)
         if total > limit[token]:
