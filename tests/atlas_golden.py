@@ -19,7 +19,7 @@ PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve", "Fay")
 # set-up -> (seed, style): found with `python tests/atlas_golden.py search`; these are the fixtures
 GAMES: dict[str, tuple[str, str]] = {
     "alternative-3": ("0", "general"),
-    "atlantis": ("5", "builder"),  # Chiron recruited, the Centaurs strike and are rebuilt
+    "atlantis": ("19", "builder"),  # Chiron recruited, the Centaurs strike and are rebuilt
     # Foreign Trade claims and discards; Barbarians moved and fought both ways, peace with them (R64-R67);
     # won by three great cities (R61)
     "punic-war": ("4", "general"),

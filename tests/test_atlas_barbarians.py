@@ -221,7 +221,8 @@ def test_atlas_punic_wonders_mn_show_and_mn_rules_give_the_punic_war_powers(tmp_
         "  Statue of Zeus: As Move and Battle begins you may make peace with your opponent (his legions in your "
         "provinces go home to his capital's province) or with the Barbarians (theirs stay), not the same one "
         "two rounds running: for the rest of the round neither of you may fight the other, you enter none of "
-        "the other's provinces, and no Barbarian unit is moved into a place holding your units (ruling R67)."]
+        "the other's provinces, and no Barbarian unit is moved into a province you control or a place holding "
+        "your units (ruling R67)."]
     assert not any(line.startswith("Powers changed") for line in mn(db, "show", "std").stdout.splitlines())
     assert mn(db, "rules", "11.hanging-gardens").stdout.splitlines()[-1] == (
         "  see ruling R68: The Punic War's Hanging Gardens")
@@ -255,3 +256,29 @@ def test_r7_fix_dice_barbarians_in_a_sandbox(tmp_path: Path) -> None:
     assert refused.exit_code == 2 and refused.stderr == (
         "Error: 'fix dice barbarians 3': there are no Barbarians in this game (the Punic War only)\n")
     assert len(open_store(str(other)).rows("s")) == written
+
+
+def test_atlas_punic_wonders_statue_of_zeus_at_peace_the_barbarians_stay_out_of_the_holders_provinces(
+        tmp_path: Path) -> None:
+    """STATUE OF ZEUS, "as if they were a real opponent", and 11.statue-of-zeus: at peace "neither of you may
+    ... enter the other's controlled Provinces" (ruling R67): while Carthage is at peace with the
+    Barbarians, Rome may not move them into a province Carthage controls, though no Carthaginian unit is
+    there; its options do not offer it."""
+    # given: Rome's turn; Carthage, at peace with the Barbarians, controls Dalmatia with no unit in it
+    pos = tmp_path / "peace.toml"
+    pos.write_text(POSITION.replace('[provinces.dalmatia]\ncontroller = "carthage"\nlegions = { carthage = 1 }\n',
+                                    '[provinces.dalmatia]\ncontroller = "carthage"\n')
+                   .replace('tiles = ["hannibal"]', 'tiles = ["hannibal", "statue-of-zeus"]'))
+    db = tmp_path / "g.db"
+    assert mn(db, "new", "--position", str(pos), "--id", "g", "--seed", "x").stdout == "g\n"
+    assert mn(db, "order", "g", "--as", "carthage", "peace with barbarians").exit_code == 0
+
+    # when: Rome asks for its options, then orders the move into Dalmatia anyway
+    options = mn(db, "options", "g", "--as", "rome").stdout.splitlines()
+    moved = mn(db, "order", "g", "--as", "rome", "barbarians move legion macedonia to dalmatia pay coin")
+
+    # then: the move is neither offered nor accepted, the refusal naming the ruling; Dacia stays open
+    assert "barbarians move legion macedonia to dacia pay {token}" in options
+    assert not any("to dalmatia" in line for line in options)
+    assert moved.exit_code == 1
+    assert "[rule empires:R67]" in moved.stderr and "controls Dalmatia" in moved.stderr

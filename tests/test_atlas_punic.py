@@ -184,3 +184,73 @@ def test_atlas_punic_a_position_keeps_the_foreign_trade_and_the_setup(tmp_path: 
     assert isinstance(state, GameState)
     assert state.options.setup == "punic-war"
     assert sorted(state.foreign_trade) == sorted(_state(db).foreign_trade)
+
+
+_PUNIC_POSITION = """\
+board = "setup:punic-war"
+round = 2
+phase = "build"
+titles = {{ trade = "carthage", culture = "carthage", military = "rome" }}
+display = [{display}]
+[empires.rome]
+tiles = [{rome}]
+[empires.carthage]
+tiles = ["hannibal"]
+[provinces.latium]
+controller = "rome"
+buildings = ["roma"]
+[provinces.africa]
+controller = "carthage"
+buildings = ["carthago"]
+"""
+
+
+def _position(tmp_path: Path, display: str, rome: str) -> Path:
+    path = tmp_path / "punic.toml"
+    path.write_text(_PUNIC_POSITION.format(display=display, rome=rome))
+    return path
+
+
+def test_atlas_punic_a_position_may_not_put_antigone_on_the_display(tmp_path: Path) -> None:
+    """WONDER TILES ABILITY CHANGES: "ANTIGONE is set aside and is not used in the game": a Punic War
+    position that shows her on the display is refused, naming the field and the rule, and no game is made."""
+    # given: a Punic War position with Antigone face up on the display
+    db, path = tmp_path / "g.db", _position(tmp_path, '"perseus", "antigone"', '"caesar"')
+
+    # when: a game is made from it
+    result = mn(db, "new", "--position", str(path), "--id", "g")
+
+    # then: bad input, naming display[1] and the set-up's section; nothing is stored
+    assert result.exit_code == 2
+    assert ("display[1]: Antigone is set aside by the set-up punic-war and not used in the game "
+            "[rule atlas.punic]") in result.output
+    assert "Perseus" not in result.output
+    assert not db.exists() or mn(db, "games").stdout == ""
+
+
+def test_atlas_punic_a_position_may_not_give_antigone_to_an_empire(tmp_path: Path) -> None:
+    """WONDER TILES ABILITY CHANGES: Antigone is not used in the game, so no empire holds her either."""
+    # given: a Punic War position in which Rome holds Antigone
+    db, path = tmp_path / "g.db", _position(tmp_path, '"perseus"', '"caesar", "antigone"')
+
+    # when: a game is made from it
+    result = mn(db, "new", "--position", str(path), "--id", "g")
+
+    # then: refused, naming empires.rome.tiles and the rule
+    assert result.exit_code == 2
+    assert ("empires.rome.tiles: Antigone is set aside by the set-up punic-war and not used in the game "
+            "[rule atlas.punic]") in result.output
+
+
+def test_atlas_punic_a_position_without_antigone_is_accepted(tmp_path: Path) -> None:
+    """The same Punic War position without Antigone is a game; she is nowhere in it."""
+    # given: the position with Perseus alone on the display
+    db, path = tmp_path / "g.db", _position(tmp_path, '"perseus"', '"caesar"')
+
+    # when: a game is made from it
+    result = mn(db, "new", "--position", str(path), "--id", "g")
+
+    # then: it is made, and Antigone is neither held nor shown
+    assert result.exit_code == 0, result.output
+    state = _state(db)
+    assert "antigone" not in {d.tile for d in state.display} | set(state.empires["rome"].tiles)

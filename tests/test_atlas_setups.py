@@ -279,3 +279,82 @@ def test_atlas_the_scripted_game_still_plays_exactly_as_recorded(
     again = tmp_path / "again.jsonl"
     again.write_bytes(b"".join(line + b"\n" for line in game.export_lines(loaded)))
     assert without_clock(again.read_bytes()) == without_clock(fixture(setup).read_bytes())
+
+
+def _position(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "position.toml"
+    path.write_text(text)
+    return path
+
+
+def test_atlas_setup_4_a_position_may_not_hold_a_discarded_starting_hero(tmp_path: Path) -> None:
+    """ALTERNATIVE GAME SETUPS, 4 players: "Starting heroes Hammurabi and Cleopatra are discarded and not
+    used in the game": a position of that set-up in which an empire holds Cleopatra is refused."""
+    # given: an alternative-4 position in which Greece holds Cleopatra
+    db = tmp_path / "g.db"
+    path = _position(tmp_path, """\
+board = "setup:alternative-4"
+round = 2
+phase = "build"
+[empires.rome]
+tiles = ["caesar"]
+[empires.greece]
+tiles = ["pericles", "cleopatra"]
+[empires.carthage]
+tiles = ["hannibal"]
+[empires.atlantis]
+tiles = ["atlas", "chiron"]
+""")
+
+    # when: a game is made from it
+    result = mn(db, "new", "--position", str(path), "--id", "g")
+
+    # then: refused, naming the field and the set-up's section; Chiron, of the Atlantis board laid out, is not
+    assert result.exit_code == 2
+    assert ("empires.greece.tiles: Cleopatra is set aside by the set-up alternative-4 and not used in the "
+            "game [rule atlas.setup-4]") in result.output
+    assert "Chiron" not in result.output
+
+
+def test_atlas_atlantis_an_atlantean_hero_needs_the_atlantis_board(tmp_path: Path) -> None:
+    """6 PLAYER EXPANSION (ruling R53): the Atlantis Hero tiles are mixed in with the Atlantis board; a
+    position on the standard board that shows Chiron is refused."""
+    # given: a standard three-player position with Chiron on the display
+    db = tmp_path / "g.db"
+    path = _position(tmp_path, """\
+round = 2
+phase = "build"
+display = ["chiron"]
+[empires.rome]
+[empires.greece]
+[empires.carthage]
+""")
+
+    # when: a game is made from it
+    result = mn(db, "new", "--position", str(path), "--id", "g")
+
+    # then: refused, naming the display's entry, the section and the ruling
+    assert result.exit_code == 2
+    assert ("display[0]: Chiron comes with the Atlantis board, which this game does not lay out "
+            "[rule atlas.atlantis] (ruling R53)") in result.output
+
+
+def test_atlas_atlantis_a_position_on_the_atlantis_board_has_its_sets_reserves(tmp_path: Path) -> None:
+    """6 PLAYER EXPANSION, Additional Resources (ruling R52): the Atlantis set adds coins and commodities to
+    the reserves; a position on that board derives its reserve with them, as `mn new --setup` does."""
+    # given: an Atlantis position whose empires hold nothing, and a fresh Atlantis game
+    path = _position(tmp_path, 'board = "setup:atlantis"\nround = 2\nphase = "build"\n'
+                     + "".join(f"[empires.{e}]\n" for e in EMPIRES_OF["atlantis"]))
+    fresh = tmp_path / "fresh.db"
+    _new(fresh, "atlantis")
+    db = tmp_path / "g.db"
+
+    # when: a game is made from the position
+    made = mn(db, "new", "--position", str(path), "--id", "g")
+
+    # then: its reserve holds every coin and commodity the fresh game's set-up supplies
+    assert made.exit_code == 0, made.output
+    fresh_state = _state(fresh)
+    supplied = {t: fresh_state.supply.get(t, 0) + sum(es.resources.get(t, 0) for es in fresh_state.empires.values())
+                for t in fresh_state.supply}
+    assert _state(db).supply == supplied

@@ -123,3 +123,28 @@ def test_every_section_of_the_rules_index_has_a_case_or_a_test() -> None:
     elsewhere = {"1.1", "1.3"}  # the board (test_classic_cli), the bank (no limit to its cards)
     missing = set(RULESET.rulebook.index) - covered - headings - elsewhere
     assert not missing, sorted(missing)
+
+
+def test_1_6_a_log_recorded_before_the_adjacent_provinces_folds_as_it_was_played() -> None:
+    """1.6, ruling C2: a GameCreated recorded before `neutral_lands` existed set up each neutral's home
+    provinces; folded now, it gives the same board it was played on (Arabia empty with Babylon neutral)."""
+    from mncore.rulesets.classic import events as ev
+    from mncore.rulesets.classic.components import load_board
+    from mncore.rulesets.classic.evolve import replay
+    from mncore.rulesets.classic.rules.setup import create
+
+    # given: a four-player game's creation with Babylon neutral, and the same event as an older log holds it
+    civs = ("rome", "greece", "carthage", "egypt")
+    cmd = cm.CreateGame(board=load_board(), civs=civs, players={c: c for c in civs})
+    created = create(cmd, Rng(seeded_secret("c2"), GENESIS_HASH), "0" * 64)[0]
+    assert isinstance(created, ev.GameCreated) and created.neutral_lands["babylon"] == ("arabia", "media",
+                                                                                        "mesopotamia")
+    older = msgspec.structs.replace(created, neutral_lands={})
+
+    # when: each is folded
+    now, then = replay([created], State()), replay([older], State())
+
+    # then: the new one fills Arabia; the older one leaves it as it was played, with the home provinces set up
+    assert now.lands["arabia"].influence == "babylon"
+    assert "arabia" not in then.lands or then.lands["arabia"].influence is None
+    assert then.lands["media"].influence == "babylon" and then.lands["mesopotamia"].influence == "babylon"

@@ -284,3 +284,87 @@ def test_lc_3_3_options_offer_a_template_where_the_player_chooses_the_payment(tm
 
     assert ("play port-of-piraeus in judea sea mare-aegyptium pay {payment6}    # 6 different resources\n"
             "    payment6: gems grain metal oil stone wine\n") in options
+
+
+# --- Midas's gold (10.midas) ---------------------------------------------------------------------------
+
+def _gold_in_reserve(db: Path) -> int:
+    state = game.load(open_store(str(db)), "g").state
+    return int(state.supply.get("gold", 0))  # type: ignore[attr-defined]
+
+
+def test_10_midas_in_play_two_gold_tokens_are_added_to_the_reserve(tmp_path: Path) -> None:
+    """10.midas: "If Midas is in play, add 2 Gold commodity tokens, from the Atlas expansion, to the
+    commodity reserve pile": with Syracusae, whose tiles bring Midas, the reserve holds 2 more gold than a
+    game without him, and the set-up's event records them."""
+    # given: a game with Syracusae (Midas among its tiles) and one without an expansion
+    sides = [a for e in ("rome", "greece", "carthage") for a in ("--empire", e)]
+    with_midas, without = tmp_path / "g.db", tmp_path / "plain" / "g.db"
+    without.parent.mkdir()
+
+    # when: both are made
+    mn(with_midas, "new", *sides, "--expansion", "syracusae", "--seed", "s", "--id", "g")
+    mn(without, "new", *sides, "--seed", "s", "--id", "g")
+
+    # then: Midas is on the display, the CitiesSetUp adds 2 gold, and the reserve holds them
+    setup = EMPIRES.decode_event(open_store(str(with_midas)).rows("g")[1].payload)
+    assert isinstance(setup, ev.CitiesSetUp) and "midas" in setup.added
+    assert setup.supply == {"gold": 2}
+    assert _gold_in_reserve(with_midas) == _gold_in_reserve(without) + 2
+
+
+def test_10_midas_not_in_play_no_gold_is_added(tmp_path: Path) -> None:
+    """10.midas: the tokens are added only "if Midas is in play": an expansion without him adds none."""
+    # given: a game with Ierusalem alone, which does not bring Midas
+    db = tmp_path / "g.db"
+
+    # when: it is made
+    mn(db, "new", *(a for e in ("rome", "greece", "carthage") for a in ("--empire", e)),
+       "--expansion", "ierusalem", "--seed", "s", "--id", "g")
+
+    # then: its set-up adds nothing to the reserve
+    setup = EMPIRES.decode_event(open_store(str(db)).rows("g")[1].payload)
+    assert isinstance(setup, ev.CitiesSetUp) and "midas" not in setup.added
+    assert setup.supply == {} and '"supply"' not in open_store(str(db)).rows("g")[1].payload
+
+
+def test_10_midas_a_log_recorded_without_the_tokens_replays_as_it_was_played() -> None:
+    """A CitiesSetUp recorded before the tokens were added (no `supply` field) decodes with none, so a game
+    folded from it has the reserves it was played with (re-deciding it, as `mn import` does, now adds them)."""
+    # given: a recorded set-up event without the field
+    payload = json.dumps({"type": "CitiesSetUp", "expansions": ["syracusae"], "removed": [], "added": ["midas"],
+                          "objectives": [], "decks": {}})
+
+    # when: it is decoded
+    setup = EMPIRES.decode_event(payload.encode())
+
+    # then: it adds nothing
+    assert isinstance(setup, ev.CitiesSetUp) and setup.supply == {}
+
+
+def test_10_midas_a_position_with_midas_in_play_supplies_his_two_gold(tmp_path: Path) -> None:
+    """10.midas in a position: with Midas held, the reserve the position derives holds his 2 gold, and an
+    empire may hold every gold token the game supplies with them (the base count and two)."""
+    # given: a Syracusae position in which Rome holds Midas and every gold token of the base game and two
+    from mncore.rulesets.empires.ruleset import load_ruleset
+    gold = load_ruleset().components.commodities["gold"]
+    pos = tmp_path / "midas.toml"
+    pos.write_text(f"""\
+round = 2
+phase = "build"
+[empires.rome]
+tiles = ["caesar", "midas"]
+resources = {{ gold = {gold + 2} }}
+[empires.greece]
+[empires.carthage]
+[cities]
+expansions = ["syracusae"]
+""")
+    db = tmp_path / "g.db"
+
+    # when: a game is made from it
+    made = mn(db, "new", "--position", str(pos), "--id", "g")
+
+    # then: accepted, the reserve holding no gold left
+    assert made.exit_code == 0, made.output
+    assert _gold_in_reserve(db) == 0

@@ -863,3 +863,40 @@ def test_3_0_build_events_read_as_sentences() -> None:
     assert "Greece places a control marker in Asia, paying coin coin coin." in lines
     assert "Greece recruits Hercules (hero/wonder number 2), paying coin coin coin coin coin coin coin." in lines
     assert all(line.endswith(".") and not line.startswith(type(e).__name__) for line, e in zip(lines, out))
+
+
+def _atlantis_first_game() -> Play:
+    """A first game of the Atlantis set-up (six players, the Atlantis board joined), at its Build phase."""
+    from mncore.dice import GENESIS_HASH, Rng, seeded_secret
+    from mncore.rulesets.empires import atlas
+    from mncore.rulesets.empires.board import load_board
+    from mncore.rulesets.empires.commands import CreateGame
+    from mncore.rulesets.empires.decide import create_game
+
+    players = {e: e.title() for e in ("rome", "greece", "babylon", "egypt", "carthage", "atlantis")}
+    cmd = CreateGame(board=atlas.board_for("atlantis", load_board()), players=players,  # type: ignore[arg-type]
+                     display="first-game", fair_play=False, setup="atlantis")
+    play = Play(seed="atlantis")
+    play.given(*create_game(cmd, Rng(seeded_secret("atlantis"), GENESIS_HASH), "0" * 64))
+    return play.given(ev.PhaseBegan(round=1, phase="build"))
+
+
+def test_atlas_atlantis_the_display_is_refilled_to_six_after_a_build_phase() -> None:
+    """6 PLAYER EXPANSION (ruling R53): "6 are placed face up", and set-up step 5 turns tiles up after each
+    Build phase until as many show again: six with the Atlantis board, not the base game's five."""
+    # given: a first Atlantis game whose display showed six tiles, two of them recruited this round
+    play = _atlantis_first_game()
+    up = [d.tile for d in play.state.display if d.face_up and d.tile != "pyramids"]
+    down = [d.tile for d in play.state.display if not d.face_up]
+    assert len(up) == 6
+    gains(play, "rome", up[0])
+    gains(play, "atlantis", up[1])
+    every_empire_built(play)
+
+    # when: the Build phase ends
+    out = build.end(play.state, play.rng())
+
+    # then: two face-down tiles are turned up, and six show again
+    assert of_type(out, ev.TilesTurnedUp) == [ev.TilesTurnedUp(tiles=tuple(down[:2]))]
+    play.given(*out)
+    assert sum(1 for d in play.state.display if d.face_up and d.tile != "pyramids") == 6

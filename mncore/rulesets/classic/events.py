@@ -26,6 +26,9 @@ class GameCreated(Event, frozen=True, kw_only=True):
     civs: tuple[str, ...]
     players: dict[str, str]
     neutrals: tuple[str, ...] = ()
+    # 1.6: the provinces about each neutral capital that get an influence marker, a legion and a fortress
+    # (ruling C2); absent in logs recorded before, which set up the neutrals' home provinces instead
+    neutral_lands: dict[str, tuple[str, ...]] = {}
     options: Options = Options()
     supply: dict[str, int] = {}  # building tokens for this number of players (1.5)
     powers: Powers | None = None  # an owner's tiles file, recorded whole (ruling C16)

@@ -127,7 +127,10 @@ def _created(state: State, e: ev.GameCreated) -> State:
             lands[pid] = _start(lands.get(pid, Land()), civ, board.prov(pid).resources, i == 0,
                                 bool(board.prov(pid).seas))
     for civ in e.neutrals:  # 1.6: a neutral capital and the provinces about it (ruling C2)
-        for i, pid in enumerate(data.civ_of(civ).home):
+        home = data.civ_of(civ).home
+        # a log recorded before neutral_lands set up the neutral's home provinces: it folds as played
+        about = e.neutral_lands[civ] if e.neutral_lands else home[1:]
+        for i, pid in enumerate((home[0], *about)):
             units = Units(legion=1, fortress=1, creature=1 if i == 0 else 0)
             lands[pid] = replace(lands.get(pid, Land()), influence=civ, units={civ: units})
     return replace(state, ruleset_id=e.ruleset_id, ruleset_version=e.ruleset_version,

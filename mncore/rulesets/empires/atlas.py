@@ -107,6 +107,23 @@ def extensions(name: str) -> tuple[Extension, ...]:
     return tuple(every[e] for e in chosen.extensions) if chosen else ()
 
 
+def face_up_first_game(name: str) -> int:
+    """How many tiles a first game's display shows with this set-up, at set-up and after every Build
+    phase (set-up step 5; the Atlantis board's extra tile spaces show six, ruling R53)."""
+    return max((e.face_up for e in extensions(name)), default=load_ruleset().numbers.face_up_first_game)
+
+
+def reserve_totals(name: str) -> dict[str, int]:
+    """The coins and commodities the game supplies with this set-up: the base game's components and what
+    its extension sets add (ruling R52)."""
+    rs = load_ruleset()
+    supply: dict[str, int] = {"coin": rs.components.coins, **dict(rs.components.commodities.items())}
+    for ext in extensions(name):
+        for token, n in ext.supply.items():
+            supply[token] = supply.get(token, 0) + n
+    return supply
+
+
 def with_extensions(name: str) -> Ruleset:
     """The ruleset's data with the building supply the set-up's extension sets add (ruling R52)."""
     rs = load_ruleset()
@@ -146,9 +163,16 @@ def board_for(name: str, base: Board) -> Board:
 
 def setup_of(board: Board) -> str | None:
     """The set-up variant whose board (on the shipped board) this is, if any: positions name it."""
-    digest = board_digest(board)
-    return next((v.id for v in load_setups().variants
-                 if board_digest(board_for(v.id, load_board())) == digest), None)
+    return _variant_digests().get(board_digest(board))
+
+
+@functools.cache
+def _variant_digests() -> dict[str, str]:
+    """Each set-up variant's board digest (on the shipped board) -> its id, the first of equal ones."""
+    out: dict[str, str] = {}
+    for v in load_setups().variants:
+        out.setdefault(board_digest(board_for(v.id, load_board())), v.id)
+    return out
 
 
 def join(base: Board, ext: Board) -> Board:

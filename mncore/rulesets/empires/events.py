@@ -280,7 +280,8 @@ class ResourcesDiscarded(Event, frozen=True, kw_only=True):
 
 
 class TilesTurnedUp(Event, frozen=True, kw_only=True):
-    """Face-down tiles of the display were turned face up until five are showing (set-up step 5)."""
+    """Face-down tiles of the display were turned face up until as many show as at set-up (set-up step 5;
+    six with the Atlantis board, ruling R53)."""
 
     tiles: tuple[TileId, ...]
 
@@ -569,6 +570,9 @@ class CitiesSetUp(Event, frozen=True, kw_only=True):
     added: tuple[TileId, ...]
     objectives: tuple[str, ...]
     decks: dict[Expansion, tuple[CardId, ...]]  # the printed cards, face down, drawn at random
+    # tokens added to the reserves because a tile is in play: 2 gold with Midas (10.midas); absent in logs
+    # recorded before, which played without them (the former ruling R211)
+    supply: dict[Token, int] = {}
 
 
 class ObjectiveFulfilled(Event, frozen=True, kw_only=True):

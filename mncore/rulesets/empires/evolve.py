@@ -126,12 +126,7 @@ def _starting_titles(setup: str, players: str) -> dict[Track, Empire]:
 
 def _supply(setup: str) -> dict[str, int]:
     """The reserves of coins and commodities, with what an expansion's set adds (ruling R52)."""
-    rs = load_ruleset()
-    supply: dict[str, int] = {"coin": rs.components.coins, **dict(rs.components.commodities.items())}
-    for ext in atlas.extensions(setup):
-        for token, n in ext.supply.items():
-            supply[token] = supply.get(token, 0) + n
-    return supply
+    return atlas.reserve_totals(setup)
 
 
 def _place_setup(state: GameState, board: Board, setup: Setup) -> GameState:
@@ -826,7 +821,9 @@ def _with_draw(state: GameState, **changes: object) -> GameState:
 
 @handles(ev.CitiesSetUp)
 def _cities_set_up(state: GameState, e: ev.CitiesSetUp) -> GameState:
-    return replace(state, cities=CitiesState(expansions=e.expansions, objectives=e.objectives, decks=dict(e.decks)))
+    # 10.midas: "If Midas is in play, add 2 Gold commodity tokens ... to the commodity reserve pile"
+    return replace(state, supply=bag_add(state.supply, e.supply),
+                   cities=CitiesState(expansions=e.expansions, objectives=e.objectives, decks=dict(e.decks)))
 
 
 @handles(ev.ObjectiveFulfilled)

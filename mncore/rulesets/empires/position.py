@@ -22,12 +22,12 @@ from mncore.bounds import set_aside_out_of_bounds
 from mncore.dice import Rng
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.flow import rules_for, settle
-from mncore.rulesets.empires.ids import (COIN, COMMODITIES, Commodity, Empire, commodity_of,
+from mncore.rulesets.empires.ids import (COMMODITIES, Commodity, Empire, commodity_of,
                                           is_legendary)
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub
 from mncore.rulesets.empires.state import CitiesState  # the Legendary City expansions
-from mncore.rulesets.empires.positioncheck import holdings, place_name, validate_position
+from mncore.rulesets.empires.positioncheck import holdings, place_name, supply_limit, validate_position
 
 # Fields of GameState that are the game's identity, options or randomness: never part of a position
 # (`fixed`: a sandbox's outcomes fixed by orders, checked when given; ruling R7).
@@ -298,9 +298,9 @@ def default_cities(cs: CitiesState, doc: dict[str, Any]) -> CitiesState:
 # --- defaults computed from the rest of the position ----------------------------------------------------
 
 def default_supply(state: GameState) -> Bag:
-    """The reserve: the component counts minus every coin and ordinary commodity held."""
-    comp = load_ruleset().components
-    total: Bag = {COIN: comp.coins, **{str(c): n for c, n in comp.commodities.items()}}
+    """The reserve: the component counts (the set-up's, with what a tile in play adds) minus every coin and
+    ordinary commodity held."""
+    total = supply_limit(state)
     ordinary = {t: n for t, n in holdings(state).items() if not is_legendary(t)}
     return {t: n for t, n in bag_sub(total, ordinary).items() if n > 0}
 

@@ -10,7 +10,7 @@ import msgspec
 
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.board import Board
-from mncore.rulesets.empires.ids import COIN, EMPIRES, LEGENDARY_PREFIX, TOKENS, Empire, commodity_of, is_legendary
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TOKENS, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, TradeStep, bag_add
@@ -24,7 +24,7 @@ def validate_position(state: GameState, explicit_supply: bool = False) -> list[s
     if problems:
         return problems
     for check in (_check_empires, _check_provinces, _check_seas, _check_supply, _check_tiles,
-                  _check_leadership, _check_step):
+                  _check_set_aside, _check_leadership, _check_step):
         problems += check(state)
     problems += _check_resources(state, explicit_supply)
     return problems + _check_cities(state) + _check_barbarians(state)
@@ -236,6 +236,16 @@ def _check_supply(state: GameState) -> list[str]:
     return problems
 
 
+def supply_limit(state: GameState) -> Bag:
+    """The coins and ordinary commodities the position's game supplies: its set-up's (an extension set's,
+    ruling R52) and what a tile in play adds (Midas's 2 gold, 10.midas)."""
+    from mncore.rulesets.empires.rules.expansions import reserve_added
+    setup = atlas.setup_of(state.board) if state.board is not None else None
+    in_play = [t for es in state.empires.values() for t in es.tiles] + [d.tile for d in state.display]
+    return bag_add(atlas.reserve_totals(setup or atlas.STANDARD),
+                   reserve_added(in_play) if state.cities is not None else {})
+
+
 def _check_resources(state: GameState, explicit_supply: bool) -> list[str]:
     """Coins and commodities (9.0 Q&A: only those supplied), legendary ones one of each."""
     comp = load_ruleset().components
@@ -245,7 +255,7 @@ def _check_resources(state: GameState, explicit_supply: bool) -> list[str]:
         problems += _check_bag("supply", state.supply)
         problems += [f"supply.{t}: a legendary commodity is never in the reserve" for t in state.supply
                      if t.startswith(LEGENDARY_PREFIX)]
-    limit: Bag = {COIN: comp.coins, **{str(c): n for c, n in comp.commodities.items()}}
+    limit = supply_limit(state)
     for token in sorted(limit):
         total = held.get(token, 0) + (state.supply.get(token, 0) if explicit_supply else 0)
         if total > limit[token]:
@@ -270,6 +280,26 @@ def _check_tiles(state: GameState) -> list[str]:
     seen.update(d.tile for d in state.display)
     return [f"tiles: {title(t)} appears {n} times among the empires' tiles and the display"
             for t, n in sorted(seen.items()) if n > 1]
+
+
+def _check_set_aside(state: GameState) -> list[str]:
+    """A set-up's tiles out of the game stay out: those it sets aside (the Punic War's Antigone, the
+    alternative set-ups' discarded starting heroes) and a board's heroes without their board (R53)."""
+    setup = atlas.setup_of(state.board) if state.board is not None else None
+    chosen = atlas.variant(setup) if setup else None
+    boards = atlas.tiles_in_play(setup or atlas.STANDARD)
+    out: dict[str, str] = {}
+    for t in load_ruleset().tiles:
+        if chosen is not None and t.id in chosen.discarded:
+            # e.g. WONDER TILES ABILITY CHANGES: "ANTIGONE is set aside and is not used in the game"
+            out[t.id] = f"is set aside by the set-up {chosen.id} and not used in the game [rule {chosen.section}]"
+        elif t.expansion in atlas.load_setups().extensions and t.expansion not in boards:
+            out[t.id] = (f"comes with the {t.expansion.title()} board, which this game does not lay out "
+                         "[rule atlas.atlantis] (ruling R53)")
+    held = [(f"empires.{e}.tiles", t) for e, es in state.empires.items() for t in es.tiles]
+    held += [(f"empires.{e}.copied", es.copied) for e, es in state.empires.items() if es.copied is not None]
+    held += [(f"display[{i}]", d.tile) for i, d in enumerate(state.display)]
+    return [f"{where}: {title(t)} {out[t]}" for where, t in held if t in out]
 
 
 def _check_leadership(state: GameState) -> list[str]:

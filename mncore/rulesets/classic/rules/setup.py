@@ -7,7 +7,7 @@ from mncore.dice import Rng
 from mncore.errors import InvalidCommand, require
 from mncore.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm, events as ev
-from mncore.rulesets.classic.components import game_data
+from mncore.rulesets.classic.components import Board, game_data
 from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION
 from mncore.rulesets.classic.rules.common import name, require_turn
 from mncore.rulesets.classic.rules.construction import build_problem
@@ -33,7 +33,7 @@ def create(cmd: cm.CreateGame, rng: Rng, commitment: str) -> list[ev.AnyEvent]:
     created = ev.GameCreated(
         ruleset_id=RULESET_ID, ruleset_version=RULESET_VERSION, commitment=commitment,
         board=cmd.board, civs=civs, players=dict(cmd.players), neutrals=neutrals, supply=supply,
-        powers=cmd.powers,
+        neutral_lands=neutral_lands(cmd.board, civs, neutrals, cmd.setup), powers=cmd.powers,
         options=Options(fair_play=cmd.fair_play, sandbox=not cmd.fair_play, variant=cmd.variant,
                         setup=cmd.setup))
     deck = sorted(c.id for c in data.card if c.kind in ("hero", "wonder") and not c.civ)
@@ -43,6 +43,25 @@ def create(cmd: cm.CreateGame, rng: Rng, commitment: str) -> list[ev.AnyEvent]:
         order = tuple(rng.shuffled(list(civs)))
         events += [ev.PhaseBegan(round=0, phase="setup"), ev.TurnOrder(order=order * data.advanced_turns)]
     return events
+
+
+def neutral_lands(board: Board, civs: tuple[str, ...], neutrals: tuple[str, ...], setup: str
+                  ) -> dict[str, tuple[str, ...]]:
+    """1.6: "Then place 1 Influence marker, 1 Legion and 1 Fortress in each adjacent province": each neutral
+    capital's land neighbours (ruling C2), but a province a played civilisation starts in, another
+    neutral capital, or one an earlier neutral (in the fixed order) took; an island capital with no land
+    neighbour, its home provinces."""
+    data = game_data()
+    taken = {p for c in civs for p in (data.civ_of(c).home[:1] if setup == "advanced" else data.civ_of(c).home)}
+    taken |= {board.capital_of(c) for c in neutrals}
+    out: dict[str, tuple[str, ...]] = {}
+    for civ in neutrals:
+        capital = board.capital_of(civ)
+        near = sorted(board.land().of(capital)) if capital in board.land() else []
+        about = near or [p for p in data.civ_of(civ).home if p != capital]
+        out[civ] = tuple(p for p in about if p not in taken)
+        taken |= set(out[civ])
+    return out
 
 
 # --- the advanced set-up (1.7) -----------------------------------------------------------------------

@@ -58,12 +58,23 @@ def move(state: GameState, order: MoveBarbarians, rng: Rng, fold: Fold) -> list[
                 f"{title(foe)} is at peace with the Barbarians this round (Statue of Zeus, ruling R67)")
         require(dst.id not in move_step(state).battles, "9.0",
                 f"a battle was already fought in {dst.name} this turn; only one battle per place per turn")
+    holder = peace_holder(state, dst.id)
+    require(holder is None, "R67",
+            f"{title(holder or '')} is at peace with the Barbarians this round and controls {dst.name}: neither "
+            "may enter the other's controlled provinces (Statue of Zeus, 11.statue-of-zeus; ruling R67)")
     require(not order.dice or bool(foes), "R7", f"no battle follows a move into {dst.name}: no dice to fix")
     events: list[ev.AnyEvent] = [ev.BarbariansMoved(empire=order.empire, unit=order.unit, from_place=src.id,
                                                     to_place=dst.id, paid=order.pay)]
     if foes:
         events += _fight(fold(events, state), dst.id, foes[0], "barbarians", order.empire, rng, order.dice)
     return events
+
+
+def peace_holder(state: GameState, place: str) -> Empire | None:
+    """The empire at peace with the Barbarians this round whose controlled province place is: at peace
+    "neither of you may ... enter the other's controlled Provinces" (11.statue-of-zeus; ruling R67)."""
+    owner = state.provinces[place].controller if place in state.provinces else None
+    return owner if owner is not None and at_peace(state, owner) else None
 
 
 def _require_payment(state: GameState, empire: Empire, token: Token) -> None:
@@ -171,7 +182,8 @@ def move_options(state: GameState, empire: Empire) -> list[Option]:
 
     def open_to(dst: str) -> bool:
         foes = [e for e in state.empires if battle.units_at(state, dst, e)]
-        return empire not in foes and not (foes and (dst in step.battles or any(at_peace(state, f) for f in foes)))
+        return (empire not in foes and peace_holder(state, dst) is None
+                and not (foes and (dst in step.battles or any(at_peace(state, f) for f in foes))))
 
     moves = [("legion", src, dst) for src in sorted(p for p, n in b.legions.items() if n)
              for dst in sorted(p for p in state.provinces if g.is_adjacent(src, p)) if open_to(dst)]

@@ -15,6 +15,7 @@ from mncore.rulesets.empires.state import build_step
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of, is_legendary
+from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.rules import atlantis, barbarians, payment, troia
 from mncore.rulesets.empires.rules.buildable import (_copy_problem, build_place_problem, buildings_left, capital_of,
                                     control_problem, copyable, culture_leader, free_spaces,
@@ -82,12 +83,13 @@ def storage(state: GameState) -> list[ev.AnyEvent]:
 
 
 def turn_up(state: GameState) -> list[ev.AnyEvent]:
-    """Set-up step 5 (first games): face-down tiles turned up until five tiles show again."""
+    """Set-up step 5 (first games): face-down tiles turned up until as many tiles show again as the
+    set-up showed (five; six with the Atlantis board, ruling R53)."""
     if state.options.display != "first-game":
         return []
     showing = sum(1 for d in state.display if d.face_up and not is_pyramids(d.tile))
     # the face-down order was drawn at set-up; a sandbox may fix the next tiles instead (R7)
-    tiles, used = turned_up(state, max(0, load_ruleset().numbers.face_up_first_game - showing))
+    tiles, used = turned_up(state, max(0, atlas.face_up_first_game(state.options.setup) - showing))
     return [*used, ev.TilesTurnedUp(tiles=tiles)] if tiles else []
 
 

@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import available, load_city
-from mncore.rulesets.empires.ids import Expansion, TileId
+from mncore.rulesets.empires.ids import Expansion, TileId, Token
 from mncore.rulesets.empires.ruleset import load_ruleset
 
 # lc.4: with 2 expansions 8 base tiles give way to 4 of each; with 3, 9 to 3 of each.
 _REPLACED = {2: 8, 3: 9}
+# 10.midas: "If Midas is in play, add 2 Gold commodity tokens, from the Atlas expansion, to the commodity
+# reserve pile" (ruling R211)
+_RESERVE_ADDED: dict[TileId, dict[Token, int]] = {"midas": {"gold": 2}}
+
+
+def reserve_added(tiles: Iterable[TileId]) -> dict[Token, int]:
+    """What the reserves gain because these tiles are in play (10.midas; ruling R211)."""
+    out: dict[Token, int] = {}
+    for t in tiles:
+        for token, n in _RESERVE_ADDED.get(t, {}).items():
+            out[token] = out.get(token, 0) + n
+    return out
 
 
 def check_expansions(chosen: tuple[Expansion, ...]) -> None:
@@ -44,7 +58,8 @@ def set_up(chosen: tuple[Expansion, ...], rng: Rng) -> ev.CitiesSetUp:
         # two expansions: a third objective drawn from the other four (lc.4)
         objectives = firsts + ([rng.choice(rest)] if len(cities) == 2 else [])
     return ev.CitiesSetUp(expansions=chosen, removed=tuple(removed), added=tuple(added),
-                          objectives=tuple(objectives), decks={c.id: c.deck_cards() for c in cities})
+                          objectives=tuple(objectives), decks={c.id: c.deck_cards() for c in cities},
+                          supply=reserve_added(added))
 
 
 def display_pool(setup: ev.CitiesSetUp | None) -> list[TileId]:

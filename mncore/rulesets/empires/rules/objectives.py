@@ -74,12 +74,13 @@ PLENTY_COINS = 9
 
 
 def _plenty(state: GameState, empire: Empire, kinds: int) -> str:
-    """Why the empire holds plenty in the Build phase (lc.7.2.1), or ''."""
+    """Why the empire holds plenty in the Build phase (lc.7.2.1), or ''. Whatever it holds counts, however
+    it came by it, kept from before the phase included (ruling R218)."""
     held = state.empires[empire].resources
     types = {commodity_of(t) for t in held if t != COIN}
-    if len(types) >= kinds:
-        return f"holds {len(types)} different commodities"
-    return f"holds {held[COIN]} coins" if held.get(COIN, 0) >= PLENTY_COINS else ""
+    why = (f"holds {len(types)} different commodities" if len(types) >= kinds else
+           f"holds {held[COIN]} coins" if held.get(COIN, 0) >= PLENTY_COINS else "")
+    return f"{why}; what it held before the phase counts, ruling R218" if why else ""
 
 
 def check(after: GameState, events: list[ev.AnyEvent], giver: Empire) -> list[ev.AnyEvent]:

@@ -89,7 +89,7 @@ def display(cmd: CreateGame, rng: Rng, cities: ev.CitiesSetUp | None = None) -> 
         return (*(DisplayTile(tile=t, face_up=True) for t in others), pyramids)
     order = rng.shuffled(others)
     # the Atlantis board's extra tile spaces show more tiles (ruling R53)
-    shown = max((e.face_up for e in atlas.extensions(cmd.setup)), default=rs.numbers.face_up_first_game)
+    shown = atlas.face_up_first_game(cmd.setup)
     return (*(DisplayTile(tile=t, face_up=i < shown) for i, t in enumerate(order)),
             pyramids)
 
