@@ -128,15 +128,17 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
             state = ruleset.evolve(state, e)
         return list(events), state
     if isinstance(command, SignedOrders):
-        return decide_block(ruleset, state, command, secret, log)
+        return decide_block(ruleset, state, command, secret, log, scheme=ledger.draws)
     if (giver(ruleset, command) != HOST and ledger.signed_only
             and pbem.service_actor(command) is None):
         raise SigningRefused("this game takes signed orders only (created with --signed-only): "
                              "sign the order with the side's key (mn sign) and give it with "
                              "mn order --signed")
     if isinstance(command, PBEM_COMMANDS):
-        key = drawkeys.batch_key(ledger.draws, command, draw_head, log.rows if log is not None else None)
-        return pbem.decide(ruleset, state, command, secret=secret, draw_head=key, log=log)
+        rows = log.rows if log is not None else None
+        key = drawkeys.batch_key(ledger.draws, command, draw_head, rows)
+        return pbem.decide(ruleset, state, command, secret=secret, draw_head=key, log=log,
+                           settle=drawkeys.settle_source(ledger.draws, command, rows))
     return ruleset.decide(state, command, Rng(secret, draw_head))
 
 
@@ -171,10 +173,12 @@ def publish_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: Publis
 
 
 def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: bytes | None,
-                 log: pbem.Log | None = None) -> tuple[list[Any], Any]:
+                 log: pbem.Log | None = None, *, scheme: int = drawkeys.LEGACY) -> tuple[list[Any], Any]:
     """The orders of a block decided in turn on the evolving state, all drawing from one Rng keyed by
-    its signature; a refused order refuses the whole block (it is one batch). A block of the
-    kernel's verbs (undo, consent N, standing ORDER: mncore/pbem.py) is decided on the log."""
+    its signature (what follows by itself as a phase ends, under the log's draw `scheme` K11, from
+    its settling generator: drawkeys.settle_source); a refused order refuses the whole block (it is
+    one batch). A block of the kernel's verbs (undo, consent N, standing ORDER: mncore/pbem.py) is
+    decided on the log."""
     from mncore import signing  # only signed games pay for its import
 
     if pbem.act_kind(block.orders) is not None:
@@ -183,7 +187,8 @@ def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: byte
                                  "which was not given")
         act = pbem.block_act(ruleset, block.side, block.orders, log)
         return pbem.decide(ruleset, state, act, secret=secret, draw_head=signing.draw_key(block), log=log)
-    rng = Rng(secret, signing.draw_key(block))
+    rows = log.rows if log is not None else None
+    rng = Rng(secret, signing.draw_key(block), drawkeys.settle_source(scheme, block, rows))
     try:
         return pbem.decide_lines(ruleset, state, block.side, block.orders, rng, queue_ok=True)
     except InvalidCommand as err:

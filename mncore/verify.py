@@ -7,7 +7,7 @@ from typing import Any, overload
 
 import msgspec
 
-from mncore import chain, pbem, redaction, trust
+from mncore import chain, drawkeys, pbem, redaction, trust
 from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.dice import SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
@@ -524,6 +524,10 @@ def _proven(report: Report) -> list[str]:
         out.append("draws are keyed under ruling K10: each signed block's by its signature, each act "
                    "of the service for a side by that side's last signed block and the act's index "
                    "after it")
+    if report.draws >= drawkeys.K11:
+        out.append("draws made as a phase ends or begins are keyed under ruling K11: by the round, "
+                   "the phase and the number of the players' order batches before, not by which "
+                   "block ended it")
     if report.inherited:
         out.append(f"events 1 to {report.inherited} were copied from the game this one forks; "
                    "verify that game for them")

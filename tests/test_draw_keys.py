@@ -99,15 +99,16 @@ def empires(tmp_path: Path, name: str, *extra: str) -> tuple[Path, Path]:
     return db, keys
 
 
-def test_K10_new_games_with_keys_record_the_draw_scheme(tmp_path: Path) -> None:
-    """mn new --keys-dir records draws = 1 (K10) in KeysPublished; mn status --json shows it."""
+def test_K11_new_games_with_keys_record_the_draw_scheme(tmp_path: Path) -> None:
+    """mn new --keys-dir records draws = 2 (K11, the latest) in KeysPublished; mn status --json
+    shows it."""
     db, _ = empires(tmp_path, "a")
 
     published = next(json.loads(r.payload) for r in rows_of(db, "g") if r.type == "KeysPublished")
     status = json.loads(ok(db, "status", "g", "--json"))
 
-    assert published["draws"] == drawkeys.K10
-    assert status["signing"]["draws"] == "k10"
+    assert published["draws"] == drawkeys.K11 == drawkeys.LATEST
+    assert status["signing"]["draws"] == "k11"
 
 
 def _carthage_queues(db: Path, keys: Path) -> tuple[int, str]:
