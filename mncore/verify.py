@@ -316,7 +316,7 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: 
                 report.on_log += on_log
                 _check_time(batch, cmd)
                 after = _redecide_batch(ruleset, state, batch, cmd, secret, contents[start], ledger, n, report,
-                                        read)
+                                        read, _Prefix(rows, start))
             if any(r.type in UNDO_TYPES for r in batch):
                 state = _fold_undoing(ruleset, events[start:end], batch, state, before)
             else:  # a batch decided again to its very events has its state already: not evolved twice
@@ -436,14 +436,15 @@ def _check_time(rows: Sequence[Row], cmd: Any) -> None:
 
 def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any, secret: bytes | None,
                     previous: str, ledger: trust.Ledger, batch: int, report: Report,
-                    read: pbem.Log | None = None) -> Any:
+                    read: pbem.Log | None = None, prior: Sequence[Row] | None = None) -> Any:
     """The state after the batch, its command decided again to exactly its stored events; None if
     its draws cannot be checked yet (no secret); IntegrityFailure if they differ. `read`: the log
-    before the batch, for the acts of play by email decided on it."""
+    before the batch, for the acts of play by email decided on it; `prior`: the rows before it, which
+    a K11 settle count reads."""
     seq = rows[0].seq
     try:
         produced, after = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
-                                       ledger=ledger, batch=batch, log=read)
+                                       ledger=ledger, batch=batch, log=read, rows=prior)
     except SecretNeeded:
         report.random_unchecked += 1
         return None
