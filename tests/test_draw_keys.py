@@ -626,3 +626,47 @@ def test_K11_verify_fails_on_a_forged_battle_die_drawn_as_the_military_phase_beg
 
     assert first.seq <= battles[0].seq and report.first_bad == battles[0].seq
     assert "differs from what its command produces" in (report.reason or "")
+
+
+def test_K11_the_count_holds_the_players_order_batches_in_play_and_nothing_the_host_gives() -> None:
+    """orders_before: a block giving orders now and the service's answers count; a block of only
+    standing orders, of only queued lines or an undo, a dropped queue, the host's acts (pace, a
+    correction, an unsigned order) and a batch taken back do not."""
+    log = [_row(1, "red", {"type": "SignedOrders", "side": "red", "orders": ["muster ford", "queue clash ford"]}),
+           _row(2, "blue", {"type": "SignedOrders", "side": "blue", "orders": ["standing pass"]}),
+           _row(3, "blue", {"type": "SignedOrders", "side": "blue", "orders": ["queue pass"]}),
+           _row(4, "host", {"type": "SetPace", "hours": 1}),
+           _row(5, "queued", {"type": "DropQueue", "side": "blue"}),
+           _row(6, "forced", {"type": "ForcedOrders", "side": "blue"}),
+           _row(7, "host", {"type": "OrderBatch", "side": "red", "orders": ["pass"]}),
+           _row(8, "queued", {"type": "QueuedOrder", "side": "red"}),
+           _row(9, "host", {"type": "CorrectBatch", "batch": 8}, "Corrected",
+                {"type": "Corrected", "batch": 8, "through": 8, "reason": "r"}),
+           _row(10, "red", {"type": "SignedOrders", "side": "red", "orders": ["undo"]})]
+
+    assert drawkeys.orders_before(log) == 2
+    assert drawkeys.orders_before(log[:8]) == 3
+    given = SignedOrders(game="t", side="red", seq=1, head="", key="", nonce="", orders=("pass",), signature="")
+    standing = msgspec.structs.replace(given, orders=("standing pass",))
+    source = drawkeys.settle_source(drawkeys.K11, given, log)
+    assert source is not None and source() == 2
+    assert drawkeys.settle_source(drawkeys.K10, given, log) is None  # older logs draw as they did
+    assert drawkeys.settle_source(drawkeys.K11, standing, log) is None
+
+
+def test_K11_a_batchs_settling_generator_is_keyed_by_label_and_count_and_never_drawn_twice() -> None:
+    """Rng.settling: under K11 the stream of settle:LABEL:N, the same generator (its counter running
+    on) for the same label in one batch; without a count (older schemes, the host's acts) the
+    batch's own generator, so that those logs draw as they did."""
+    secret = seeded_secret("settling")
+    keyed = Rng(secret, "signed:abc", lambda: 3)
+    plain = Rng(secret, "signed:abc")
+    expected = Rng(secret, "settle:4:trade:3")
+
+    first = keyed.settling("4:trade")
+    draws = [first.below(1000) for _ in range(3)]
+
+    assert keyed.settling("4:trade") is first
+    assert draws + [keyed.settling("4:trade").below(1000)] == [expected.below(1000) for _ in range(4)]
+    assert keyed.counter == 0  # the batch's own stream untouched
+    assert plain.settling("4:trade") is plain
