@@ -56,7 +56,7 @@ class Rng:
     def settling(self, label: str) -> Rng:
         """The generator of the draws that follow by themselves once a phase's decisions are in
         (`label`: the round and phase the settle step starts in; K11). Under K11 it is keyed by
-        `settle:LABEL:N`, N the number of the players' order batches in play before this one, so
+        `settle:LABEL:M`, M the number of the players' order batches in play before this one, so
         that which pending block the host applies last does not choose them; under older schemes,
         and for the host's own acts, it is this generator itself, as those logs were made. The same
         label twice in one batch gives the same generator, its counter running on: never a stream

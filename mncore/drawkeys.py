@@ -122,7 +122,7 @@ def is_order(command: Any) -> bool:
 
 
 def orders_before(rows: Sequence[Row]) -> int:
-    """The number of the players' order batches in `rows` still in play (K11's N): taken-back
+    """The number of the players' order batches in `rows` still in play (K11's M): taken-back
     batches are not counted, so a correction that takes back an act and lets the service give it
     again leaves the phase's draws as they were."""
     gone = pbem.undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
