@@ -48,8 +48,9 @@ from mncore.store import Row
 @click.option("--signed-only", is_flag=True,
               help="Take signed orders only (mn order --signed): refuse every unsigned order.")
 @click.option("--draw-scheme", "draw_scheme", type=click.Choice(sorted(drawkeys.SCHEMES)), default=None,
-              hidden=True, help="How the service's acts draw (ruling K10); legacy only to play again a "
-                                "game recorded before it, which its log then says.")
+              hidden=True, help="How the service's acts and a phase's end draw (rulings K10, K11); an "
+                                "older scheme only to play again a game recorded under it, which its "
+                                "log then says.")
 @ruleset_option
 @click.pass_context
 def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], random_empires: bool,

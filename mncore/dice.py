@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from mncore.chain import GENESIS_HASH as GENESIS_HASH  # the hash before a log's first event
@@ -40,12 +40,32 @@ class Rng:
     reaches that point), or in a game with keys a signed block's signature and, under ruling K10,
     the service's acts keyed by their side's last signed block (mncore/drawkeys.py), so that the
     host's schedule moves no draw. Anyone can recompute them once the secret is out.
+
+    `settle`, under ruling K11, gives the order count that keys what a ruleset's settle step draws
+    when a phase ends or begins (settling); without it those draws continue this stream.
     """
 
-    def __init__(self, secret: bytes | None, head_hash: str) -> None:
+    def __init__(self, secret: bytes | None, head_hash: str,
+                 settle: Callable[[], int] | None = None) -> None:
         self._secret = secret
         self._head = head_hash.encode("ascii")
         self.counter = 0
+        self._settle = settle
+        self._settling: dict[str, Rng] = {}
+
+    def settling(self, label: str) -> Rng:
+        """The generator of the draws that follow by themselves once a phase's decisions are in
+        (`label`: the round and phase the settle step starts in; K11). Under K11 it is keyed by
+        `settle:LABEL:M`, M the number of the players' order batches in play before this one, so
+        that which pending block the host applies last does not choose them; under older schemes,
+        and for the host's own acts, it is this generator itself, as those logs were made. The same
+        label twice in one batch gives the same generator, its counter running on: never a stream
+        drawn twice."""
+        if self._settle is None:
+            return self
+        if label not in self._settling:
+            self._settling[label] = _Settling(self._secret, label, self._settle)
+        return self._settling[label]
 
     def _block(self) -> int:
         if self._secret is None:
@@ -77,3 +97,20 @@ class Rng:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+class _Settling(Rng):
+    """A settling generator whose key is worked out at its first draw: counting the orders before a
+    batch reads the log, which most settle steps (no phase ends) never need."""
+
+    def __init__(self, secret: bytes | None, label: str, orders: Callable[[], int]) -> None:
+        super().__init__(secret, "")
+        self._label = label
+        self._orders = orders
+        self._keyed = False
+
+    def _block(self) -> int:
+        if not self._keyed and self._secret is not None:
+            self._head = f"settle:{self._label}:{self._orders()}".encode("ascii")
+            self._keyed = True
+        return super()._block()

@@ -7,7 +7,7 @@ was played under, so that every log ever written verifies as it did.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -19,8 +19,9 @@ from mncore.store import Row
 
 LEGACY = 0  # a signed block by its signature, every other batch by the content chain's head
 K10 = 1  # as LEGACY, but the service's acts for a side keyed by that side's last signed block
-SCHEMES = {"legacy": LEGACY, "k10": K10}
-LATEST = K10  # what mn new records for a game with keys
+K11 = 2  # as K10, but what a players' batch draws as a phase ends or begins keyed by game progress
+SCHEMES = {"legacy": LEGACY, "k10": K10, "k11": K11}
+LATEST = K11  # what mn new records for a game with keys
 
 
 def batch_key(scheme: int, command: Any, content_head: str, rows: Sequence[Row] | None) -> str:
@@ -92,6 +93,61 @@ def _answers(command: str, side: str) -> bool:
 def _signature(command: str) -> str | None:
     found = _DECODER.decode(command)
     return found.signature if found.type == "SignedOrders" and found.signature else None
+
+
+def settle_source(scheme: int, command: Any, rows: Sequence[Row] | None) -> Callable[[], int] | None:
+    """What keys the batch's settling draws under K11 (Rng.settling): the number of the players'
+    order batches in play before it, counted on `rows` (the log before it) only if the batch's
+    settle step draws. None (those draws continue the batch's own stream): an older scheme, or a
+    batch that is not a players' order (the host's acts: the host chose them anyway)."""
+    if scheme < K11 or not is_order(command):
+        return None
+
+    def count() -> int:
+        if rows is None:
+            raise InvalidCommand(f"{type(command).__name__} settles on the log before it, which was "
+                                 "not given")
+        return orders_before(rows)
+
+    return count
+
+
+def is_order(command: Any) -> bool:
+    """Whether a command is a players' order batch: a signed block that gives orders now (not only
+    kernel verbs, undo, consent, standing, nor only queued lines) or the service's answer for a
+    side. Nothing the host gives counts, so nothing the host gives moves the count."""
+    if isinstance(command, SignedOrders):
+        return _gives_orders(command.orders)
+    return type(command).__name__ in ANSWERS
+
+
+def orders_before(rows: Sequence[Row]) -> int:
+    """The number of the players' order batches in `rows` still in play (K11's M): taken-back
+    batches are not counted, so a correction that takes back an act and lets the service give it
+    again leaves the phase's draws as they were."""
+    gone = pbem.undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
+    return sum(1 for r in rows if r.batch == r.seq and r.command is not None and r.seq not in gone
+               and _counts(r.command))
+
+
+class _Lines(msgspec.Struct):
+    type: str = ""
+    orders: list[str] = []
+
+
+_LINES = msgspec.json.Decoder(_Lines)
+
+
+def _counts(command: str) -> bool:
+    found = _LINES.decode(command)
+    if found.type == "SignedOrders":
+        return _gives_orders(found.orders)
+    return found.type in ANSWERS
+
+
+def _gives_orders(lines: Sequence[str]) -> bool:
+    # queue lines come last (K9): a block gives orders now iff its first line is not one
+    return bool(lines) and pbem.act_kind(lines) is None and not pbem.is_queue_line(lines[0])
 
 
 def scheme_name(scheme: int) -> str:

@@ -283,7 +283,7 @@ def submit(store: Store, loaded: Loaded | Current, command: Any,
     read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
-                                 log=read)
+                                 log=read, rows=_stored(store, loaded))
     return _append(store, loaded, ledger, command, events, state,
                    trust.recorded_actor(ruleset, ledger, command), secret, now)
 
@@ -320,7 +320,7 @@ def submit_signed(store: Store, loaded: Loaded | Current,
     read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
-                                 log=read)
+                                 log=read, rows=rows)
     return _append(store, loaded, ledger, block, events, state, block.side, secret)
 
 
@@ -348,6 +348,11 @@ class _StoredLog(Sequence[Row]):
 
     def __iter__(self) -> Iterator[Row]:
         return self._store.stream_rows(self._game_id, 1, self._length)
+
+
+def _stored(store: Store, loaded: Loaded | Current) -> Sequence[Row]:
+    """The log before the next batch, each row read only if asked for (a K11 settle count)."""
+    return loaded.rows if isinstance(loaded, Loaded) else _StoredLog(store, loaded.game_id, loaded.head[0])
 
 
 def _ledger(loaded: Loaded | Current) -> trust.Ledger:

@@ -69,7 +69,7 @@ class PublishKeys(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=T
 
     keys: dict[str, str]  # side -> public key, 64 hex digits
     signed_only: bool = False  # refuse every order that is not signed by its side
-    draws: int = 0  # how the service's acts draw (mncore/drawkeys.py): 0 as before, 1 ruling K10
+    draws: int = 0  # the draw scheme (mncore/drawkeys.py): 0 as before, 1 ruling K10, 2 K11
 
 
 class KeysPublished(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,

@@ -4,7 +4,7 @@ their defaults, forced answers, standing and queued orders, each decided on the 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -265,9 +265,11 @@ def split_queue(lines: Sequence[str]) -> tuple[list[str], tuple[str, ...] | None
 
 
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
-           log: Log | None) -> tuple[list[Any], Any]:
-    """The events of a command of play by email and the state after them; a refusal cites K1 to K6 or K9."""
-    rng = Rng(secret, draw_head)
+           log: Log | None, settle: Callable[[], int] | None = None) -> tuple[list[Any], Any]:
+    """The events of a command of play by email and the state after them; a refusal cites K1 to K6 or K9.
+    `settle`: what keys the draws of a phase's end under K11 (Rng.settling), None to keep them in
+    `draw_head`'s stream."""
+    rng = Rng(secret, draw_head, settle)
     if isinstance(command, OrderBatch):
         return decide_lines(ruleset, state, command.side, command.orders, rng, queue_ok=True)
     if log is None:

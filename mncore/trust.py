@@ -114,21 +114,25 @@ def advanced(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> Ledger
 
 
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
-           ledger: Ledger, batch: int, log: pbem.Log | None = None) -> tuple[list[Any], Any]:
+           ledger: Ledger, batch: int, log: pbem.Log | None = None,
+           rows: Sequence[Row] | None = None) -> tuple[list[Any], Any]:
     """The events of any command as the log's batch number `batch` (1: the creation), and the state.
 
     A signed block's draws are keyed by its signature; the service's acts for a side, in a log of
     draw scheme K10, by that side's last signed block; every other command's by the content
     chain's head `draw_head` (mncore/drawkeys.py). The commands of play by email (mncore/pbem.py)
-    read the log before them (`log`).
+    read the log before them (`log`). Under K11 a players' batch whose settle step draws counts
+    the orders in the log before it: `log`'s rows, else `rows` (read only then: game.Current).
     """
+    before = log.rows if log is not None else rows
     if isinstance(command, PublishKeys):
         events = publish_events(ruleset, state, ledger, command, batch)
         for e in events:
             state = ruleset.evolve(state, e)
         return list(events), state
     if isinstance(command, SignedOrders):
-        return decide_block(ruleset, state, command, secret, log)
+        return decide_block(ruleset, state, command, secret, log, settle=drawkeys.settle_source(
+            ledger.draws, command, before))
     if (giver(ruleset, command) != HOST and ledger.signed_only
             and pbem.service_actor(command) is None):
         raise SigningRefused("this game takes signed orders only (created with --signed-only): "
@@ -136,7 +140,8 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
                              "mn order --signed")
     if isinstance(command, PBEM_COMMANDS):
         key = drawkeys.batch_key(ledger.draws, command, draw_head, log.rows if log is not None else None)
-        return pbem.decide(ruleset, state, command, secret=secret, draw_head=key, log=log)
+        return pbem.decide(ruleset, state, command, secret=secret, draw_head=key, log=log,
+                           settle=drawkeys.settle_source(ledger.draws, command, before))
     return ruleset.decide(state, command, Rng(secret, draw_head))
 
 
@@ -171,10 +176,13 @@ def publish_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: Publis
 
 
 def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: bytes | None,
-                 log: pbem.Log | None = None) -> tuple[list[Any], Any]:
+                 log: pbem.Log | None = None, *,
+                 settle: Callable[[], int] | None = None) -> tuple[list[Any], Any]:
     """The orders of a block decided in turn on the evolving state, all drawing from one Rng keyed by
-    its signature; a refused order refuses the whole block (it is one batch). A block of the
-    kernel's verbs (undo, consent N, standing ORDER: mncore/pbem.py) is decided on the log."""
+    its signature (what follows by itself as a phase ends, under K11, from the settling generator
+    `settle` keys: drawkeys.settle_source); a refused order refuses the whole block (it is one
+    batch). A block of the kernel's verbs (undo, consent N, standing ORDER: mncore/pbem.py) is
+    decided on the log."""
     from mncore import signing  # only signed games pay for its import
 
     if pbem.act_kind(block.orders) is not None:
@@ -183,7 +191,7 @@ def decide_block(ruleset: Ruleset, state: Any, block: SignedOrders, secret: byte
                                  "which was not given")
         act = pbem.block_act(ruleset, block.side, block.orders, log)
         return pbem.decide(ruleset, state, act, secret=secret, draw_head=signing.draw_key(block), log=log)
-    rng = Rng(secret, signing.draw_key(block))
+    rng = Rng(secret, signing.draw_key(block), settle)
     try:
         return pbem.decide_lines(ruleset, state, block.side, block.orders, rng, queue_ok=True)
     except InvalidCommand as err:

@@ -7,7 +7,7 @@ from typing import Any, overload
 
 import msgspec
 
-from mncore import chain, pbem, redaction, trust
+from mncore import chain, drawkeys, pbem, redaction, trust
 from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.dice import SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
@@ -316,7 +316,7 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: 
                 report.on_log += on_log
                 _check_time(batch, cmd)
                 after = _redecide_batch(ruleset, state, batch, cmd, secret, contents[start], ledger, n, report,
-                                        read)
+                                        read, _Prefix(rows, start))
             if any(r.type in UNDO_TYPES for r in batch):
                 state = _fold_undoing(ruleset, events[start:end], batch, state, before)
             else:  # a batch decided again to its very events has its state already: not evolved twice
@@ -436,14 +436,15 @@ def _check_time(rows: Sequence[Row], cmd: Any) -> None:
 
 def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any, secret: bytes | None,
                     previous: str, ledger: trust.Ledger, batch: int, report: Report,
-                    read: pbem.Log | None = None) -> Any:
+                    read: pbem.Log | None = None, prior: Sequence[Row] | None = None) -> Any:
     """The state after the batch, its command decided again to exactly its stored events; None if
     its draws cannot be checked yet (no secret); IntegrityFailure if they differ. `read`: the log
-    before the batch, for the acts of play by email decided on it."""
+    before the batch, for the acts of play by email decided on it; `prior`: the rows before it, which
+    a K11 settle count reads."""
     seq = rows[0].seq
     try:
         produced, after = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
-                                       ledger=ledger, batch=batch, log=read)
+                                       ledger=ledger, batch=batch, log=read, rows=prior)
     except SecretNeeded:
         report.random_unchecked += 1
         return None
@@ -524,6 +525,10 @@ def _proven(report: Report) -> list[str]:
         out.append("draws are keyed under ruling K10: each signed block's by its signature, each act "
                    "of the service for a side by that side's last signed block and the act's index "
                    "after it")
+    if report.draws >= drawkeys.K11:
+        out.append("draws made as a phase ends or begins are keyed under ruling K11: by the round, "
+                   "the phase and the number of the players' order batches before, not by which "
+                   "block ended it")
     if report.inherited:
         out.append(f"events 1 to {report.inherited} were copied from the game this one forks; "
                    "verify that game for them")

@@ -1,19 +1,24 @@
-"""Draws nobody can foresee or steer in games with keys (ruling K10, docs/security.md): the host's
-schedule (which block first, a deadline or pace act slipped in, when it ticks) changes no draw; a
-block's dice and those of the service's acts after it are a function of its signature; verify
-recomputes them under the scheme the log records, and logs made before K10 verify as they did."""
+"""Draws nobody can foresee or steer in games with keys (rulings K10, K11, docs/security.md): the
+host's schedule (which block first, a deadline or pace act slipped in, when it ticks) changes no
+draw; a block's dice and those of the service's acts after it are a function of its signature;
+under K11 what a phase's end draws (the 2003 game's battles as its military phase begins) is a
+function of the game's progress, not of which block came last; verify recomputes them under the
+scheme the log records, and logs made before K11 and K10 verify as they did."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import random
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
+
+import classic_signed
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
@@ -21,7 +26,9 @@ from mncore import drawkeys, game, signing, trust
 from mncore.dice import Rng, seeded_secret
 from mncore.logread import content_head, ruleset_of
 from mncore.host import SERVICE_ACTORS, SignedOrders
-from mncore.store import Row, open_store
+from mncore.rulesets.classic.flow import pending
+from mncore.rulesets.classic.rules import military as classic_military
+from mncore.store import Row, Store, open_store
 from mncore.verify import verify_rows
 
 THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
@@ -99,15 +106,16 @@ def empires(tmp_path: Path, name: str, *extra: str) -> tuple[Path, Path]:
     return db, keys
 
 
-def test_K10_new_games_with_keys_record_the_draw_scheme(tmp_path: Path) -> None:
-    """mn new --keys-dir records draws = 1 (K10) in KeysPublished; mn status --json shows it."""
+def test_K11_new_games_with_keys_record_the_draw_scheme(tmp_path: Path) -> None:
+    """mn new --keys-dir records draws = 2 (K11, the latest) in KeysPublished; mn status --json
+    shows it."""
     db, _ = empires(tmp_path, "a")
 
     published = next(json.loads(r.payload) for r in rows_of(db, "g") if r.type == "KeysPublished")
     status = json.loads(ok(db, "status", "g", "--json"))
 
-    assert published["draws"] == drawkeys.K10
-    assert status["signing"]["draws"] == "k10"
+    assert published["draws"] == drawkeys.K11 == drawkeys.LATEST
+    assert status["signing"]["draws"] == "k11"
 
 
 def _carthage_queues(db: Path, keys: Path) -> tuple[int, str]:
@@ -425,3 +433,240 @@ def test_a_draw_scheme_for_a_game_without_keys_is_bad_input(tmp_path: Path) -> N
     assert result.exit_code == 2
     assert "--draw-scheme is the scheme of a game with keys" in result.output
     assert "Traceback" not in result.output and not db.exists()
+
+
+# --- K11: what follows a phase's end, in the 2003 game ------------------------------------------------
+
+@pytest.fixture
+def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every row recorded at T0: the heads the scripted players sign, and so the game's course, are
+    the same on every run."""
+    monkeypatch.setattr(game, "utc_now", lambda: T0)
+
+
+def _offering(state: Any) -> bool:
+    """Two civilisations or more are to offer face down at once."""
+    return sum(p.kind == "offer" for p in pending(state)) >= 2
+
+
+def _settle_battles(rows: Sequence[Row], after: int = 0) -> tuple[Row, list[Row]]:
+    """The first batch after event `after` whose settle step fought battles, and those battles."""
+    found = _find_settle_battles(rows, after)
+    assert found is not None, "no battle fought as a military phase began"
+    return found
+
+
+def _find_settle_battles(rows: Sequence[Row], after: int = 0) -> tuple[Row, list[Row]] | None:
+    """As _settle_battles (a turn order known, then battles: a military phase's start, 6.10), or None."""
+    for r in rows:
+        if r.batch == r.seq and r.seq > after:
+            batch = [x.type for x in rows if x.batch == r.seq]
+            if "TurnOrder" in batch and "GroundBattle" in batch[batch.index("TurnOrder"):]:
+                return r, [x for x in rows if x.batch == r.seq and x.type == "GroundBattle"]
+    return None
+
+
+def _settle_key(store: Store, rows: Sequence[Row], first: Row) -> str:
+    """What K11 keys the batch's settle step by: the round and phase it starts in, and the players'
+    order batches in play before it."""
+    state = game.load(store, "c", first.seq - 1).state
+    return f"settle:{state.round}:{state.phase}:{drawkeys.orders_before(rows[:first.seq - 1])}"
+
+
+def _to_offers_before_battle(tmp_path: Path, draws: int) -> tuple[Path, random.Random]:
+    """The scripted 2003 game played to its first battle fought as a military phase began; a copy
+    of its database as it was when, in that round, two civilisations were to offer at once, and the
+    scripted players' dice for the rest (their random choices) as they were then."""
+    db = tmp_path / f"classic-{draws}.db"
+    store, loaded = classic_signed.new_game(db, draws)
+    rand, n, saved = random.Random(classic_signed.SEED), 0, {}
+    while (found := _find_settle_battles(store.rows("c"))) is None:
+        assert loaded.state.winner is None, "the game ended without a battle at a military phase's start"
+        loaded = classic_signed.play_until(store, loaded, _offering, rand, start=n)
+        saved[loaded.state.round] = (branch(db, f"offers-{draws}-{loaded.state.round}"), rand.getstate())
+        loaded = classic_signed.play_until(store, loaded, _next_round(loaded.state.round), rand, start=n + 1000)
+        n += 2000
+    copy, state = saved[game.load(store, "c", found[0].seq).state.round]
+    again = random.Random()
+    again.setstate(state)
+    return copy, again
+
+
+def _next_round(now: int) -> Callable[[Any], bool]:
+    return lambda state: bool(state.round > now)
+
+
+def _play_on(db: Path, name: str, blocks: Sequence[SignedOrders], rand: random.Random) -> tuple[Store, list[Row]]:
+    """On a copy of db, the blocks in order, then the scripted game on to its first battle at a
+    military phase's start."""
+    copy = open_store(str(branch(db, name)))
+    there = game.load(copy, "c")
+    seq = there.head[0]
+    for b in blocks:
+        there, _ = game.submit_signed(copy, there, b)
+
+    classic_signed.play_until(copy, there, lambda _: _find_settle_battles(copy.rows("c"), seq) is not None,
+                              rand, start=50000)
+    return copy, copy.rows("c")
+
+
+def _classic_offers(db: Path, rand: random.Random) -> list[SignedOrders]:
+    """The two civilisations' offers, signed against the same head."""
+    store = open_store(str(db))
+    loaded = game.load(store, "c")
+    a, b = sorted({p.empire for p in pending(loaded.state) if p.kind == "offer"})[:2]
+    return [classic_signed.block(loaded, civ, [classic_signed.line_for(loaded.state, civ, rand)], 40000 + i)
+            for i, civ in enumerate((a, b))]
+
+
+def _classic_schedules(tmp_path: Path, draws: int) -> list[tuple[Store, list[Row]]]:
+    """The two offers applied A then B and B then A, each schedule played on to the battle."""
+    db, rand = _to_offers_before_battle(tmp_path, draws)
+    state = rand.getstate()
+    a, b = _classic_offers(db, rand)
+    out = []
+    for name, order in (("ab", (a, b)), ("ba", (b, a))):
+        rand.setstate(state)
+        _classic_offers(db, rand)  # the same choices consumed in each schedule
+        out.append(_play_on(db, f"{name}-{draws}", order, rand))
+    return out
+
+
+def test_K11_the_2003_games_battles_at_the_military_phases_start_are_the_same_whichever_offer_came_last(
+        tmp_path: Path, frozen: None) -> None:
+    """Two civilisations' face-down offers applied A then B and B then A: the battles drawn as a
+    military phase begins are the same, and exactly those of Rng(secret, settle:R:P:M); under K10
+    they were drawn from the key of the block whose settle step fought them, which is signed
+    against another head in each schedule (so each schedule its own key)."""
+    (store, ab), (store_ba, ba) = _classic_schedules(tmp_path, drawkeys.K11)
+    (_, old_ab), (_, old_ba) = _classic_schedules(tmp_path, drawkeys.K10)
+
+    (first, battles), (first_ba, battles_ba) = _settle_battles(ab), _settle_battles(ba)
+    assert battles and [r.payload for r in battles] == [r.payload for r in battles_ba]
+    assert _settle_key(store, ab, first) == _settle_key(store_ba, ba, first_ba)
+    assert keys_at(ab, first) != keys_at(ba, first_ba)  # the batch's own key moved
+    assert _redrawn(store, ab, first) == [json.loads(r.payload) for r in battles]
+    assert keys_at(old_ab, _settle_battles(old_ab)[0]) != keys_at(old_ba, _settle_battles(old_ba)[0])
+
+
+def _redrawn(store: Store, rows: Sequence[Row], first: Row) -> list[dict[str, Any]]:
+    """The battles the military phase's start fights, on the state they were fought in, drawn from
+    the K11 settle key: the stored ones, if the log keyed them so."""
+    battle = next(r for r in rows if r.batch == first.seq and r.type == "GroundBattle")
+    state = game.load(store, "c", battle.seq - 1).state
+    events = classic_military.begin(state, Rng(seeded_secret(classic_signed.SEED),
+                                               _settle_key(store, rows, first)))
+    return [json.loads(msgspec.json.encode(e)) for e in events]
+
+
+def _standing_first_or_last(tmp_path: Path, draws: int) -> list[tuple[Store, list[Row]]]:
+    """From the offers before the battle, on one copy another civilisation's signed standing
+    orders (a block that answers no decision) applied first, on the other once the battles are
+    fought."""
+    db, rand = _to_offers_before_battle(tmp_path, draws)
+    state = rand.getstate()
+    store = open_store(str(db))
+    loaded = game.load(store, "c")
+    other = loaded.state.civs[-1]
+    standing = classic_signed.block(loaded, other, ["standing done"], 30000)
+    first = _play_on(db, f"standing-first-{draws}", [standing], rand)
+    rand.setstate(state)
+    copy, _ = _play_on(db, f"standing-last-{draws}", [], rand)
+    there = game.load(copy, "c")
+    game.submit_signed(copy, there, classic_signed.block(there, other, ["standing done"], 30001))
+    return [first, (copy, copy.rows("c"))]
+
+
+def test_K11_an_unrelated_signed_block_before_or_after_the_phases_end_moves_no_battle_die(
+        tmp_path: Path, frozen: None) -> None:
+    """Another civilisation's standing orders applied before the blocks that end the phase, or
+    after the battles: the same battles, the same settle key (a block of standing orders is not
+    counted), though the batch's own key moved (it answers another head)."""
+    (store, before), (store_after, after) = _standing_first_or_last(tmp_path, drawkeys.K11)
+
+    (first, battles), (first_after, battles_after) = _settle_battles(before), _settle_battles(after)
+    assert battles and [r.payload for r in battles] == [r.payload for r in battles_after]
+    assert _settle_key(store, before, first) == _settle_key(store_after, after, first_after)
+    assert keys_at(before, first) != keys_at(after, first_after)
+    assert any(r.type == "StandingOrdersSet" and r.seq < first.seq for r in before)
+    assert any(r.type == "StandingOrdersSet" and r.seq > first_after.seq for r in after)
+
+
+def _revealed_classic(tmp_path: Path, draws: int) -> tuple[Store, list[Row]]:
+    store, _ = _classic_schedules(tmp_path, draws)[0]
+    game.reveal(store, "c", force=True)
+    return store, store.rows("c")
+
+
+@pytest.mark.parametrize("draws", [drawkeys.K11, drawkeys.K10])
+def test_K11_and_K10_logs_of_the_2003_game_verify_every_draw_under_their_own_scheme(
+        draws: int, tmp_path: Path, frozen: None) -> None:
+    """The same scripted 2003 game recorded under K11 and under K10, its secret revealed: each
+    verifies, every draw recomputed under the scheme its log records (K10's battles from the
+    stream of the batch that fought them, K11's from the settle key)."""
+    _, rows = _revealed_classic(tmp_path, draws)
+
+    report = verify_rows(rows, 2)
+
+    assert report.first_bad is None, report.reason
+    assert report.secret_revealed and report.draws == draws
+
+
+def test_K11_verify_fails_on_a_forged_battle_die_drawn_as_the_military_phase_began(
+        tmp_path: Path, frozen: None) -> None:
+    """One die of a battle fought as a military phase began (a settle step's draw under K11)
+    changed and the chain rehashed: verify stops at that event."""
+    _, rows = _revealed_classic(tmp_path, drawkeys.K11)
+    first, battles = _settle_battles(rows)
+    doc = json.loads(battles[0].payload)
+    civ = doc["attacker"]
+    doc["rolls"][civ] = [7 - v for v in doc["rolls"][civ]]
+
+    report = verify_rows(_forged(rows, battles[0].seq, json.dumps(doc, separators=(",", ":"))), 2)
+
+    assert first.seq <= battles[0].seq and report.first_bad == battles[0].seq
+    assert "differs from what its command produces" in (report.reason or "")
+
+
+def test_K11_the_count_holds_the_players_order_batches_in_play_and_nothing_the_host_gives() -> None:
+    """orders_before: a block giving orders now and the service's answers count; a block of only
+    standing orders, of only queued lines or an undo, a dropped queue, the host's acts (pace, a
+    correction, an unsigned order) and a batch taken back do not."""
+    log = [_row(1, "red", {"type": "SignedOrders", "side": "red", "orders": ["muster ford", "queue clash ford"]}),
+           _row(2, "blue", {"type": "SignedOrders", "side": "blue", "orders": ["standing pass"]}),
+           _row(3, "blue", {"type": "SignedOrders", "side": "blue", "orders": ["queue pass"]}),
+           _row(4, "host", {"type": "SetPace", "hours": 1}),
+           _row(5, "queued", {"type": "DropQueue", "side": "blue"}),
+           _row(6, "forced", {"type": "ForcedOrders", "side": "blue"}),
+           _row(7, "host", {"type": "OrderBatch", "side": "red", "orders": ["pass"]}),
+           _row(8, "queued", {"type": "QueuedOrder", "side": "red"}),
+           _row(9, "host", {"type": "CorrectBatch", "batch": 8}, "Corrected",
+                {"type": "Corrected", "batch": 8, "through": 8, "reason": "r"}),
+           _row(10, "red", {"type": "SignedOrders", "side": "red", "orders": ["undo"]})]
+
+    assert drawkeys.orders_before(log) == 2
+    assert drawkeys.orders_before(log[:8]) == 3
+    given = SignedOrders(game="t", side="red", seq=1, head="", key="", nonce="", orders=("pass",), signature="")
+    standing = msgspec.structs.replace(given, orders=("standing pass",))
+    source = drawkeys.settle_source(drawkeys.K11, given, log)
+    assert source is not None and source() == 2
+    assert drawkeys.settle_source(drawkeys.K10, given, log) is None  # older logs draw as they did
+    assert drawkeys.settle_source(drawkeys.K11, standing, log) is None
+
+
+def test_K11_a_batchs_settling_generator_is_keyed_by_label_and_count_and_never_drawn_twice() -> None:
+    """Rng.settling: under K11 the stream of settle:LABEL:N, the same generator (its counter running
+    on) for the same label in one batch; without a count (older schemes, the host's acts) the
+    batch's own generator, so that those logs draw as they did."""
+    secret = seeded_secret("settling")
+    keyed = Rng(secret, "signed:abc", lambda: 3)
+    plain = Rng(secret, "signed:abc")
+    expected = Rng(secret, "settle:4:trade:3")
+
+    first = keyed.settling("4:trade")
+    draws = [first.below(1000) for _ in range(3)]
+
+    assert keyed.settling("4:trade") is first
+    assert draws + [keyed.settling("4:trade").below(1000)] == [expected.below(1000) for _ in range(4)]
+    assert keyed.counter == 0  # the batch's own stream untouched
+    assert plain.settling("4:trade") is plain

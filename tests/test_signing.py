@@ -108,9 +108,9 @@ def test_new_publishes_a_key_per_side_and_writes_each_private_key_for_its_owner_
         path = keys / f"t1-{side}.key"
         assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
         assert published["keys"][side] == private(keys, "t1", side).public
-    assert published["draws"] == 1  # ruling K10, recorded for every game made with keys
+    assert published["draws"] == 2  # ruling K11, recorded for every game made with keys
     assert doc(db, "status", toy)["signing"] == {"keys": published["keys"], "signed_only": False,
-                                                 "draws": "k10"}
+                                                 "draws": "k11"}
     assert mn(db, "verify", toy).exit_code == 0
 
 

@@ -78,7 +78,12 @@ def begin(state: State, rng: Rng) -> list[ev.AnyEvent]:
 
 
 def settle(state: State, rng: Rng) -> list[ev.AnyEvent]:
-    """Every event that follows by itself until a decision is pending or the game is won."""
+    """Every event that follows by itself until a decision is pending or the game is won.
+
+    Its draws (battles as the military phase begins) come from the batch's settling generator
+    (ruling K11): where several civilisations decide at once, the host chooses which of their
+    blocks ends the phase, and must not choose these dice by it."""
+    rng = rng.settling(f"{state.round}:{state.phase or 'setup'}")
     out: list[ev.AnyEvent] = []
     while True:
         step = _step(state, rng)

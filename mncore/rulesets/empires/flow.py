@@ -125,7 +125,12 @@ def settle(state: GameState, rng: Rng, limit: int = 50) -> list[ev.AnyEvent]:
 
 
 def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.AnyEvent], GameState]:
-    """settle(), with the state those events fold into (folded once, as they are made)."""
+    """settle(), with the state those events fold into (folded once, as they are made).
+
+    Its draws (ties for a title, legendary commodities at collection, cards drawn as a phase
+    begins) come from the batch's settling generator (ruling K11): where several empires decide at
+    once, the host chooses which of their blocks ends the phase, and must not choose these by it."""
+    rng = rng.settling(f"{state.round}:{state.phase}")
     out: list[ev.AnyEvent] = []
     for _ in range(limit):
         if state.winner is not None or waiting(state):
