@@ -13,7 +13,7 @@ from mncore import drawkeys, game, pbem, redaction, registry
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.host import SERVICE_ACTORS, PublishKeys
-from mncore.names import resolve_side_in_game, suggest
+from mncore.names import resolve_side_in_game, sides_in_words, suggest
 from mncore.protocol import NewGame, Ruleset
 from mncore.store import Row
 
@@ -390,20 +390,23 @@ def _read_text(source: str) -> str:
 
 @click.command("options")
 @click.argument("game_id", metavar="GAME")
-@as_option(required=True)
+@as_option(help="The empire whose orders to list [default: the one the game waits for, if only one].")
 @click.option("--all", "show_all", is_flag=True,
               help="List every value of each part, not the first few (see `more` in --json).")
 @json_option
 @click.pass_context
-def options(ctx: click.Context, game_id: str, as_empire: str, show_all: bool, as_json: bool) -> None:
+def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: bool, as_json: bool) -> None:
     """What an empire may order now: each legal order, or a template with its legal parts.
+
+    Without --as, the empire the game waits for; while it waits for several, --as must name one.
 
     A long list of values (ways to pay) is cut: the line after it says how many more there are,
     and --all lists them.
     """
     loaded = game.current(open_store(ctx), game_id)
     ruleset = loaded.ruleset
-    empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
+    empire = (resolve_side_in_game(ruleset, loaded.state, as_empire) if as_empire is not None
+              else _awaited_side(ruleset, loaded.state))
     found = redaction.options(ruleset, loaded.state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
@@ -421,6 +424,16 @@ def options(ctx: click.Context, game_id: str, as_empire: str, show_all: bool, as
             if more and not show_all:
                 click.echo(f"    ... {len(more)} more not shown: "
                            f"mn options {loaded.game_id} --as {empire} --all lists them")
+
+
+def _awaited_side(ruleset: Ruleset, state: Any) -> str:
+    """The one side the game waits for; else a refusal naming the sides it waits for."""
+    sides = list(dict.fromkeys(p.empire for p in ruleset.pending(state)))
+    if len(sides) == 1:
+        return sides[0]
+    if not sides:
+        raise InvalidCommand("the game waits for nobody; name the empire with --as")
+    raise InvalidCommand(f"the game waits for {sides_in_words(ruleset, state, sides)}; name one with --as")
 
 
 @click.command("reveal")

@@ -1,0 +1,53 @@
+"""What new users tripped on (issue 29), one test each, with the exact output and exit code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mncli.cli import main
+
+THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
+
+
+def mn(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["--db", str(db), *args])
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "mn.db"
+
+
+@pytest.fixture()
+def game(db: Path) -> str:
+    """Game g1, round 1: Carthage, the Trade Leader, is to play its exchange marker."""
+    result = mn(db, "new", *THREE, "--player", "rome=Ann", "--player", "greece=Ben", "--seed", "e",
+                "--id", "g1")
+    assert result.exit_code == 0, result.output
+    return "g1"
+
+
+# --- mn options without --as ------------------------------------------------------------------------
+
+def test_options_without_as_lists_the_orders_of_the_one_side_waited_for(db: Path, game: str) -> None:
+    """The game waits for Carthage alone: `mn options g1` is `mn options g1 --as carthage`."""
+    result = mn(db, "options", game)
+
+    assert result.exit_code == 0
+    assert result.stdout == mn(db, "options", game, "--as", "carthage").stdout
+    assert result.stdout.splitlines()[0] == "trade 5"
+
+
+def test_options_without_as_while_several_sides_decide_names_them(db: Path, game: str) -> None:
+    """All three empires offer at once: --as must say which, and the refusal names the three."""
+    assert mn(db, "order", game, "--as", "carthage", "trade 5").exit_code == 0
+
+    result = mn(db, "options", game)
+
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == ("Error: the game waits for Rome (Ann), Greece (Ben), Carthage; "
+                             "name one with --as\n")
