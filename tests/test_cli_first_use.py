@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,25 @@ def test_options_without_as_while_several_sides_decide_names_them(db: Path, game
     assert result.stdout == ""
     assert result.stderr == ("Error: the game waits for Rome (Ann), Greece (Ben), Carthage; "
                              "name one with --as\n")
+
+
+# --- --json before the command ----------------------------------------------------------------------
+
+def test_json_before_the_command_is_the_commands_own(db: Path, game: str) -> None:
+    """`mn --json status G` prints what `mn status G --json` prints, as --db works in either place."""
+    before = mn(db, "--json", "status", game)
+
+    assert before.exit_code == 0
+    assert before.stdout == mn(db, "status", game, "--json").stdout
+    assert json.loads(before.stdout)["game"] == "g1"
+
+
+def test_json_before_a_command_without_json_output_is_refused(db: Path, game: str) -> None:
+    """`mn reveal` prints no JSON: `mn --json reveal G` says so, exit 2, and reveals nothing."""
+    result = mn(db, "--json", "reveal", game, "--force")
+
+    assert result.exit_code == 2
+    assert result.stderr.endswith("Error: --json: mn reveal prints no JSON document\n")
+    assert json.loads(result.stdout) == {"error": {"code": 2, "kind": "UsageError",
+                                                   "message": "--json: mn reveal prints no JSON document"}}
+    assert "secret is revealed" not in mn(db, "log", game).stdout
