@@ -74,3 +74,21 @@ def test_json_before_a_command_without_json_output_is_refused(db: Path, game: st
     assert json.loads(result.stdout) == {"error": {"code": 2, "kind": "UsageError",
                                                    "message": "--json: mn reveal prints no JSON document"}}
     assert "secret is revealed" not in mn(db, "log", game).stdout
+
+
+# --- wording ----------------------------------------------------------------------------------------
+
+def test_one_card_is_a_card_in_the_2003_game(db: Path) -> None:
+    """The Director asks for one card: the log and the pending offers say "1 card", not "1 cards"."""
+    mn(db, "new", "--ruleset", "classic-2003", *THREE, "--seed", "cli", "--id", "c1")
+    assert mn(db, "order", "c1", "--as", "carthage", "ask 1").exit_code == 0
+
+    status = mn(db, "status", "c1")
+
+    assert mn(db, "log", "c1").stdout.splitlines()[-1] == (
+        "   12  Carthage asked for 1 card; trading: Rome, Greece, Carthage")
+    assert status.exit_code == 0
+    assert status.stdout.splitlines()[3:] == [
+        "  Rome: offer — offer 1 card face down",
+        "  Greece: offer — offer 1 card face down",
+        "  Carthage: offer — offer 1 card face down"]
