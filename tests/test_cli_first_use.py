@@ -92,3 +92,44 @@ def test_one_card_is_a_card_in_the_2003_game(db: Path) -> None:
         "  Rome: offer — offer 1 card face down",
         "  Greece: offer — offer 1 card face down",
         "  Carthage: offer — offer 1 card face down"]
+
+
+# --- help that says what new users needed -------------------------------------------------------------
+
+def test_tick_help_says_what_a_future_now_does() -> None:
+    """`mn tick --help` says that --now in the future applies every default overdue by then at once."""
+    result = CliRunner().invoke(main, ["tick", "--help"])
+
+    assert result.exit_code == 0
+    assert ("  --now in the future is taken as given: every deadline passed by then is\n"
+            "  overdue, and each of those defaults is applied at once, recorded at that time.\n"
+            "  Use it for tests and replays only.\n") in result.stdout
+
+
+def test_keygen_help_says_to_agree_the_game_id_with_the_host() -> None:
+    """Keys are made before the game: `mn keygen --help` says to agree the id given to mn new --id."""
+    result = CliRunner().invoke(main, ["keygen", "--help"])
+
+    assert result.exit_code == 0
+    assert ("  The game need not exist yet: agree its id with the host first, who then\n"
+            "  creates it with mn new --id GAME --public-key SIDE=HEX and never holds your\n") in result.stdout
+    assert ("  --game GAME        The game the key is for: agree its id with the host, who\n"
+            "                     creates it with mn new --id GAME.  [required]\n") in result.stdout
+
+
+def test_the_browser_tests_say_why_they_skip_and_how_to_get_chromium(tmp_path: Path) -> None:
+    """Without Chromium the browser tests are skipped and the summary prints how to get it."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "MN_CHROMIUM"} | {"PATH": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "tests/test_browser.py"], cwd=root, env=env, capture_output=True, text=True)
+
+    skipped = [line.split(": ", 1)[1] for line in run.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines()[-1].startswith("2 skipped")
+    assert skipped == 2 * ["no Chromium on this machine: install Debian's `chromium` (apt-get install -y "
+                           "chromium; CI's .ci/run does) to run the browser tests"]
