@@ -34,7 +34,8 @@ from mncore.store import Row
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
               help="One of the ruleset's own options, e.g. variant=long (docs/classic.md).")
 @click.option("--setup", "setup", default=None, metavar="NAME",
-              help="A set-up variant of the ruleset (mn rules lists them) [default: the standard one].")
+              help="A set-up variant of the ruleset (mn rules lists them); it plays its own empires, "
+                   "so --empire may be left out [default: the standard one].")
 @click.option("--expansion", "expansions", multiple=True, metavar="NAME",
               help="An expansion of the ruleset to play with (repeatable; Empires: the Legendary Cities).")
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")

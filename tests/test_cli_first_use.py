@@ -133,3 +133,38 @@ def test_the_browser_tests_say_why_they_skip_and_how_to_get_chromium(tmp_path: P
     assert run.stdout.splitlines()[-1].startswith("2 skipped")
     assert skipped == 2 * ["no Chromium on this machine: install Debian's `chromium` (apt-get install -y "
                            "chromium; CI's .ci/run does) to run the browser tests"]
+
+
+# --- set-ups that fix their empires -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("setup", "empires"), [
+    ("punic-war", ["rome", "carthage"]),
+    ("atlantis", ["rome", "greece", "babylon", "egypt", "carthage", "atlantis"])])
+def test_a_setup_alone_plays_the_empires_it_fixes(db: Path, setup: str, empires: list[str]) -> None:
+    """`mn new --setup punic-war` needs no --empire: the set-up names who plays; --player still names them."""
+    result = mn(db, "new", "--setup", setup, "--player", "rome=Ann", "--id", "s")
+
+    assert result.exit_code == 0 and result.stdout == "s\n"
+    shown = json.loads(mn(db, "show", "s", "--json").stdout)
+    assert sorted(shown["empires"]) == sorted(empires)
+    assert shown["empires"]["rome"]["player"] == "Ann"
+
+
+def test_a_player_for_an_empire_the_setup_does_not_play_is_refused(db: Path) -> None:
+    """Greece is not in the Punic War: --player greece=Ben is refused and no game is made."""
+    result = mn(db, "new", "--setup", "punic-war", "--player", "greece=Ben")
+
+    assert result.exit_code == 2
+    assert result.stderr == "Error: --player names Greece, which the set-up punic-war does not play\n"
+    assert mn(db, "games").stdout == ""
+
+
+def test_random_with_too_few_players_for_a_setup_says_how_many_names_it_needs(db: Path) -> None:
+    """--setup atlantis --random with three names: six --player names are needed."""
+    result = mn(db, "new", "--setup", "atlantis", "--random", "--player", "Ann", "--player", "Ben",
+                "--player", "Cat")
+
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: the set-up atlantis plays 6 empires (Rome, Greece, Babylon, Egypt, Carthage, "
+                             "Atlantis): --random needs 6 --player names, 3 given [rule atlas.atlantis]\n")
+    assert mn(db, "games").stdout == ""
