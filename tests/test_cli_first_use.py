@@ -168,3 +168,50 @@ def test_random_with_too_few_players_for_a_setup_says_how_many_names_it_needs(db
     assert result.stderr == ("Error: the set-up atlantis plays 6 empires (Rome, Greece, Babylon, Egypt, Carthage, "
                              "Atlantis): --random needs 6 --player names, 3 given [rule atlas.atlantis]\n")
     assert mn(db, "games").stdout == ""
+
+
+# --- the trade gift names the empire owed -----------------------------------------------------------
+
+GIFT = """
+round = 2
+phase = "trade"
+titles = { trade = "carthage" }
+[empires.rome]
+player = "Dave"
+resources = { oil = 1 }
+[empires.greece]
+player = "Kirsten"
+resources = { metal = 1 }
+[empires.carthage]
+player = "Grady"
+resources = { sheep = 1, wine = 1 }
+"""
+
+
+def test_the_gift_owed_to_the_one_empire_left_short_names_it(db: Path, tmp_path: Path) -> None:
+    """The 2.2.1 example: Grady (Carthage) claimed one more and Dave (Rome) one fewer: give to Rome."""
+    (tmp_path / "gift.toml").write_text(GIFT)
+    assert mn(db, "new", "--position", str(tmp_path / "gift.toml"), "--id", "g").exit_code == 0
+    for side, line in (("carthage", "trade 1"), ("rome", "offer oil"), ("greece", "offer metal"),
+                       ("carthage", "offer sheep"), ("carthage", "claim metal from greece"),
+                       ("greece", "claim sheep from carthage"), ("carthage", "claim oil from rome")):
+        assert mn(db, "order", "g", "--as", side, line).exit_code == 0
+
+    result = mn(db, "status", "g")
+
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[3:] == [
+        "  Carthage (Grady): give — give one resource to Rome, left short: give TOKEN to rome"]
+
+
+def test_a_gift_owed_to_one_of_two_empires_left_short_says_the_giver_chooses() -> None:
+    """Carthage claimed one more, Rome and Greece one fewer each: one gift, to either (ruling R28)."""
+    from mncore.rulesets.empires.rules.trade import gift_text
+    from mncore.rulesets.empires.state import Claim, TradeStep
+
+    step = TradeStep(value=1, participants=("carthage", "rome", "greece"), revealed=True, over=True,
+                     offered={"carthage": 1, "rome": 1, "greece": 1}, opener="carthage",
+                     claims=(Claim(claimant="carthage", source="rome", token="oil"),
+                             Claim(claimant="carthage", source="greece", token="metal")))
+    assert gift_text(step) == ("give one resource to Rome or Greece, each left short, your choice "
+                                "(1 owed in all, ruling R28): give TOKEN to EMPIRE")
