@@ -46,7 +46,8 @@ EMPIRES = Spec(
     hidden_word="resources:",
     waiting="  Carthage (Carthage): exchange-marker — play an exchange marker for one of its values "
             "(5, 0, 2, 1, 4, 3)",
-    sixth="    6  Round 1: the Trade phase begins.", round_began="    6  Round 1: the Trade phase begins.")
+    sixth="    6  Round 1: the Trade Resources phase begins.",
+    round_began="    6  Round 1: the Trade Resources phase begins.")
 
 CLASSIC = Spec(
     ruleset="classic", flag=("--ruleset", "classic"), new=("--ruleset", "classic", *THREE), side="carthage", legal="ask 1", legal_events=1,

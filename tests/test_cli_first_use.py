@@ -215,3 +215,10 @@ def test_a_gift_owed_to_one_of_two_empires_left_short_says_the_giver_chooses() -
                              Claim(claimant="carthage", source="greece", token="metal")))
     assert gift_text(step) == ("give one resource to Rome or Greece, each left short, your choice "
                                 "(1 owed in all, ruling R28): give TOKEN to EMPIRE")
+
+
+def test_the_log_and_status_give_the_phase_one_name(db: Path, game: str) -> None:
+    """The log's phase line and `mn status` both say "Trade Resources phase", the rulebook's name."""
+    assert mn(db, "log", game, "--from", "6", "--to", "6").stdout == (
+        "    6  Round 1: the Trade Resources phase begins.\n")
+    assert mn(db, "status", game).stdout.startswith("Game g1: round 1, Trade Resources phase\n")
