@@ -162,7 +162,8 @@ def option_lines(options: list[Option]) -> list[str]:
         for part, values in o.parts.items():
             more = o.more.get(part, ())
             out.append(f"    {part}: {' | '.join(values)}"
-                       + (f" (and {len(more)} more: mn options --all)" if more else ""))
+                       + (f" (and {len(more)} more: any other {part} the rules accept is taken too)"
+                          if more else ""))
     return out
 
 

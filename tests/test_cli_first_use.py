@@ -222,3 +222,71 @@ def test_the_log_and_status_give_the_phase_one_name(db: Path, game: str) -> None
     assert mn(db, "log", game, "--from", "6", "--to", "6").stdout == (
         "    6  Round 1: the Trade Resources phase begins.\n")
     assert mn(db, "status", game).stdout.startswith("Game g1: round 1, Trade Resources phase\n")
+
+
+# --- a report's orders: what a player can do with a cut list, and what tiles cost --------------------
+
+BUILDER = """
+round = 2
+phase = "build"
+[step]
+active = "rome"
+[empires.rome]
+player = "Ann"
+resources = { coin = 1, grain = 1, metal = 1, oil = 1, wine = 1, papyrus = 1 }
+[empires.greece]
+[empires.carthage]
+[provinces.latium]
+controller = "rome"
+"""
+
+IMHOTEP = """
+round = 2
+phase = "build"
+titles = { culture = "rome" }
+display = [{ tile = "hanging-gardens", face_up = true }, { tile = "hercules", face_up = true }]
+[step]
+active = "rome"
+[empires.rome]
+tiles = ["caesar", "imhotep"]
+resources = { coin = 8 }
+[empires.greece]
+[empires.carthage]
+[cities]
+expansions = ["ierusalem"]
+"""
+
+
+def test_a_reports_cut_list_of_payments_says_any_other_is_taken(db: Path, tmp_path: Path) -> None:
+    """A report by mail cannot send the player to `mn options --all`: it says any legal payment is taken."""
+    (tmp_path / "b.toml").write_text(BUILDER)
+    assert mn(db, "new", "--position", str(tmp_path / "b.toml"), "--id", "b").exit_code == 0
+
+    result = mn(db, "report", "b", "--as", "rome")
+
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    at = lines.index("  build control in {province} pay {payment}")
+    assert lines[at + 2] == ("      payment: grain metal oil | grain metal papyrus | grain metal wine | grain oil papyrus "
+                             "| grain oil wine | grain papyrus wine (and 4 more: any other payment the rules "
+                             "accept is taken too)")
+    assert "mn options --all" not in result.stdout
+
+
+def test_tile_options_say_what_the_tile_costs(db: Path, tmp_path: Path) -> None:
+    """Rome's third tile costs 8 (3.1.3), a wonder 7 with Imhotep: the options say so and pay that."""
+    (tmp_path / "i.toml").write_text(IMHOTEP)
+    assert mn(db, "new", "--position", str(tmp_path / "i.toml"), "--id", "i").exit_code == 0
+
+    result = mn(db, "options", "i", "--as", "rome")
+
+    lines = result.stdout.splitlines()
+    at = lines.index("recruit {hero} pay {payment}    # costs 8 resources")
+    assert result.exit_code == 0
+    assert lines[at:at + 6] == [
+        "recruit {hero} pay {payment}    # costs 8 resources",
+        "    hero: hercules",
+        "    payment: coin coin coin coin coin coin coin coin",
+        "build {wonder} pay {payment}    # costs 7 resources",
+        "    wonder: hanging-gardens",
+        "    payment: coin coin coin coin coin coin coin"]
