@@ -262,6 +262,7 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
             in_round[r.seq] = ruleset.meta(state).round
     docs = []
     gone = pbem.undone_seqs(loaded.rows)
+    marks = pbem.service_marks(loaded.rows)
     for r, event in zip(loaded.rows, loaded.events):
         if r.seq < start or (end is not None and r.seq > end):
             continue
@@ -274,7 +275,7 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
                 docs[-1]["undone"] = True
         else:
             text = redaction.describe(ruleset, event, viewer, opened)
-            click.echo(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{act_mark(r.actor)}{text}")
+            click.echo(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{act_mark(marks.get(r.seq, ''))}{text}")
     if as_json:
         emit_json(docs)
 
@@ -343,9 +344,10 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
 
 def echo_rows(ruleset: Ruleset, rows: list[Row], viewer: str | None, opened: bool) -> None:
     """Rows just written, one sentence each as viewer may read it, the service's acts marked."""
+    marks = pbem.service_marks(rows)
     for r in rows:
         text = redaction.describe(ruleset, ruleset.decode_event(r.payload), viewer, opened)
-        click.echo(f"{r.seq:>5}  {act_mark(r.actor)}{text}")
+        click.echo(f"{r.seq:>5}  {act_mark(marks.get(r.seq, ''))}{text}")
 
 
 def act_mark(actor: str) -> str:

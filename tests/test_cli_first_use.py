@@ -290,3 +290,19 @@ def test_tile_options_say_what_the_tile_costs(db: Path, tmp_path: Path) -> None:
         "build {wonder} pay {payment}    # costs 7 resources",
         "    wonder: hanging-gardens",
         "    payment: coin coin coin coin coin coin coin"]
+
+
+# --- the service's marks on its acts only -----------------------------------------------------------
+
+def test_a_standing_order_marks_its_act_and_not_the_phase_events_that_follow(db: Path, game: str) -> None:
+    """Carthage's standing 'trade 3' is applied: the marker is [standing]; trading beginning is not."""
+    result = mn(db, "standing", game, "--as", "carthage", "trade 3")
+
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:3] == [
+        "    7  Carthage left standing orders: trade 3.",
+        "    8  [standing] Carthage, the Trade Leader, plays the exchange marker for 3.",
+        "    9  Trading: Rome, Greece, Carthage take part; Carthage claims first."]
+    assert mn(db, "log", game, "--from", "8").stdout == (
+        "    8  [standing] Carthage, the Trade Leader, plays the exchange marker for 3.\n"
+        "    9  Trading: Rome, Greece, Carthage take part; Carthage claims first.\n")
