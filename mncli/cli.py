@@ -186,18 +186,21 @@ class LazyGroup(MnGroup):
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="DB",
               help=f"The database: a SQLite file (PATH or sqlite:///PATH) or postgresql://USER@HOST/DB "
                    f"[default: $MN_DB or ./{DEFAULT_DB}]")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON document on stdout, as the command's own --json does.")
 @click.option("-v", "--verbose", count=True, help="More log detail on stderr (-vv for debug).")
 @click.option("--log-format", type=click.Choice(["console", "json"]), default=None,
               help="Log format on stderr [default: console on a terminal, json otherwise].")
 @click.version_option(package_name="mare-nostrum", prog_name="mn")
 @click.pass_context
-def main(ctx: click.Context, db: str | None, verbose: int, log_format: str | None) -> None:
+def main(ctx: click.Context, db: str | None, as_json: bool, verbose: int, log_format: str | None) -> None:
     """mn: play, replay and audit games of Mare Nostrum: Empires, one verifiable event log each."""
     from mncli.logs import configure_logging
 
     ctx.ensure_object(dict)
     ctx.obj["db"] = db or os.environ.get("MN_DB") or DEFAULT_DB
     ctx.obj["verbose"] = verbose
+    ctx.obj["json"] = as_json
     configure_logging(verbose, log_format)
 
 
@@ -219,12 +222,33 @@ def _set_db(ctx: click.Context, _param: click.Parameter, value: str | None) -> N
         ctx.find_root().ensure_object(dict)["db"] = value
 
 
-def _with_db(command: click.Command) -> None:
-    """`--db` after the subcommand too (`mn status G --db X`): it sets the group's option."""
+def _global_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    """A command's --json, or the group's (`mn --json status G`)."""
+    return value or bool((ctx.find_root().obj or {}).get("json"))
+
+
+def _refusing_global_json(callback: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """The command's callback, refusing the group's --json first: the command prints no JSON."""
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if (click.get_current_context().find_root().obj or {}).get("json"):
+            raise click.UsageError(f"--json: mn {name} prints no JSON document")
+        return callback(*args, **kwargs)
+    return run
+
+
+def _with_db(command: click.Command, path: str = "") -> None:
+    """`--db` after the subcommand too (`mn status G --db X`): it sets the group's option. The
+    group's `--json` is passed down to the command's own, and refused by a command without one."""
+    name = f"{path} {command.name}".strip()
     if isinstance(command, click.Group):
         for sub in command.commands.values():
-            _with_db(sub)
+            _with_db(sub, name)
         return
+    own_json = [p for p in command.params if p.name == "as_json"]
+    for param in own_json:
+        param.callback = _global_json
+    if not own_json and command.callback is not None:
+        command.callback = _refusing_global_json(command.callback, name)
     command.params.append(click.Option(["--db"], type=click.Path(dir_okay=False), default=None,
                                        expose_value=False, callback=_set_db, is_eager=True,
                                        help="The database: a SQLite file or postgresql://... "

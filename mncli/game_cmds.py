@@ -13,7 +13,7 @@ from mncore import drawkeys, game, pbem, redaction, registry
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.host import SERVICE_ACTORS, PublishKeys
-from mncore.names import resolve_side_in_game, suggest
+from mncore.names import resolve_side_in_game, sides_in_words, suggest
 from mncore.protocol import NewGame, Ruleset
 from mncore.store import Row
 
@@ -34,7 +34,8 @@ from mncore.store import Row
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
               help="One of the ruleset's own options, e.g. variant=long (docs/classic.md).")
 @click.option("--setup", "setup", default=None, metavar="NAME",
-              help="A set-up variant of the ruleset (mn rules lists them) [default: the standard one].")
+              help="A set-up variant of the ruleset (mn rules lists them); it plays its own empires, "
+                   "so --empire may be left out [default: the standard one].")
 @click.option("--expansion", "expansions", multiple=True, metavar="NAME",
               help="An expansion of the ruleset to play with (repeatable; Empires: the Legendary Cities).")
 @click.option("--id", "game_id", default=None, help="The new game's id [default: a random one].")
@@ -262,6 +263,7 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
             in_round[r.seq] = ruleset.meta(state).round
     docs = []
     gone = pbem.undone_seqs(loaded.rows)
+    marks = pbem.service_marks(loaded.rows)
     for r, event in zip(loaded.rows, loaded.events):
         if r.seq < start or (end is not None and r.seq > end):
             continue
@@ -274,7 +276,7 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
                 docs[-1]["undone"] = True
         else:
             text = redaction.describe(ruleset, event, viewer, opened)
-            click.echo(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{act_mark(r.actor)}{text}")
+            click.echo(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{act_mark(marks.get(r.seq, ''))}{text}")
     if as_json:
         emit_json(docs)
 
@@ -343,9 +345,10 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
 
 def echo_rows(ruleset: Ruleset, rows: list[Row], viewer: str | None, opened: bool) -> None:
     """Rows just written, one sentence each as viewer may read it, the service's acts marked."""
+    marks = pbem.service_marks(rows)
     for r in rows:
         text = redaction.describe(ruleset, ruleset.decode_event(r.payload), viewer, opened)
-        click.echo(f"{r.seq:>5}  {act_mark(r.actor)}{text}")
+        click.echo(f"{r.seq:>5}  {act_mark(marks.get(r.seq, ''))}{text}")
 
 
 def act_mark(actor: str) -> str:
@@ -391,20 +394,23 @@ def _read_text(source: str) -> str:
 
 @click.command("options")
 @click.argument("game_id", metavar="GAME")
-@as_option(required=True)
+@as_option(help="The empire whose orders to list [default: the one the game waits for, if only one].")
 @click.option("--all", "show_all", is_flag=True,
               help="List every value of each part, not the first few (see `more` in --json).")
 @json_option
 @click.pass_context
-def options(ctx: click.Context, game_id: str, as_empire: str, show_all: bool, as_json: bool) -> None:
+def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: bool, as_json: bool) -> None:
     """What an empire may order now: each legal order, or a template with its legal parts.
+
+    Without --as, the empire the game waits for; while it waits for several, --as must name one.
 
     A long list of values (ways to pay) is cut: the line after it says how many more there are,
     and --all lists them.
     """
     loaded = game.current(open_store(ctx), game_id)
     ruleset = loaded.ruleset
-    empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
+    empire = (resolve_side_in_game(ruleset, loaded.state, as_empire) if as_empire is not None
+              else _awaited_side(ruleset, loaded.state))
     found = redaction.options(ruleset, loaded.state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
@@ -422,6 +428,16 @@ def options(ctx: click.Context, game_id: str, as_empire: str, show_all: bool, as
             if more and not show_all:
                 click.echo(f"    ... {len(more)} more not shown: "
                            f"mn options {loaded.game_id} --as {empire} --all lists them")
+
+
+def _awaited_side(ruleset: Ruleset, state: Any) -> str:
+    """The one side the game waits for; else a refusal naming the sides it waits for."""
+    sides = list(dict.fromkeys(p.empire for p in ruleset.pending(state)))
+    if len(sides) == 1:
+        return sides[0]
+    if not sides:
+        raise InvalidCommand("the game waits for nobody; name the empire with --as")
+    raise InvalidCommand(f"the game waits for {sides_in_words(ruleset, state, sides)}; name one with --as")
 
 
 @click.command("reveal")

@@ -127,7 +127,10 @@ def _phases(ruleset: Ruleset, items: tuple[str, ...]) -> dict[str, int]:
 def tick(ctx: click.Context, game_id: str | None, all_games: bool, now: str | None) -> None:
     """Apply the documented default (docs/defaults.md) of every decision overdue now, as the
     deadline's act (ruling K4). Prints what it did and nothing else; exit 0 when nothing is due.
-    Meant for cron: `mn tick --all`."""
+    Meant for cron: `mn tick --all`.
+
+    --now in the future is taken as given: every deadline passed by then is overdue, and each of
+    those defaults is applied at once, recorded at that time. Use it for tests and replays only."""
     if bool(game_id) == all_games:
         raise InvalidCommand("give GAME or --all")
     store = open_store(ctx)

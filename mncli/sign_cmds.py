@@ -50,15 +50,17 @@ def sign(orders: tuple[str, ...], key_file: str, game_id: str | None, seq: int, 
 
 
 @click.command("keygen")
-@click.option("--game", "game_id", required=True, metavar="GAME", help="The game the key is for.")
+@click.option("--game", "game_id", required=True, metavar="GAME",
+              help="The game the key is for: agree its id with the host, who creates it with mn new --id GAME.")
 @click.option("--side", required=True, metavar="SIDE", help="Your side's id in that game.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="FILE",
               help="Where to write your private key (mode 0600; never overwritten).")
 def keygen(game_id: str, side: str, output: str) -> None:
     """Make your own key pair: the private key goes to FILE, the public key is printed for the host.
 
-    The host then creates the game with mn new --public-key SIDE=HEX, and never holds your private
-    key, so that no one but you can sign your orders (docs/security.md).
+    The game need not exist yet: agree its id with the host first, who then creates it with
+    mn new --id GAME --public-key SIDE=HEX and never holds your private key, so that no one but
+    you can sign your orders (docs/security.md).
     """
     private, public = signing.new_keypair()
     signing.write_key_file(output, signing.KeyFile(game=game_id, side=side, public=public,

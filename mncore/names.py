@@ -123,3 +123,8 @@ def _listed(ruleset: Ruleset, players: Mapping[str, str], sides: Iterable[str]) 
         name, player = ruleset.side_name(s), players.get(s, "")
         out.append(f"{name} ({player})" if player and player != name else name)
     return ", ".join(out)
+
+
+def sides_in_words(ruleset: Ruleset, state: Any, sides: Iterable[str]) -> str:
+    """Sides of this game as "Rome (Ann), Greece": each with its player, as refusals name them."""
+    return _listed(ruleset, ruleset.meta(state).players, sides)

@@ -11,7 +11,7 @@ import msgspec
 
 from mncore.dice import Rng, SecretNeeded
 from mncore.errors import CommandRejected, InvalidCommand, RuleViolation
-from mncore.host import (DEADLINE, PBEM_COMMANDS, FORCED, QUEUED, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo,
+from mncore.host import (DEADLINE, PBEM_COMMANDS, FORCED, QUEUED, SERVICE_ACTORS, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo,
                          Corrected, CorrectBatch, DefaultOrders, DropQueue, ForcedOrders, OrderBatch,
                          OrdersQueued, PaceSet, QueuedOrder, SetPace, SetStandingOrders, SignedOrders,
                          StandingOrder, StandingOrdersSet, UndoBatch, UndoConsented)
@@ -101,6 +101,30 @@ def giver_of(ruleset: Ruleset, command: Any) -> str:
                             SetStandingOrders, StandingOrder, QueuedOrder, DropQueue)) and isinstance(side, str):
         return side
     return ruleset.actor_of(command)
+
+
+def service_marks(rows: Sequence[Row]) -> dict[int, str]:
+    """The service's acts among rows, by seq: [forced], [standing], [deadline], [queued].
+
+    A batch the service took for a side is marked on its act, the batch's first event, and on any
+    later event of the batch that the side itself did (it names the side: a second order line's
+    event); what follows by itself (a phase beginning, trading starting, titles assessed) is not.
+    """
+    side_of: dict[int, Any] = {}
+    out: dict[int, str] = {}
+    for r in rows:
+        if r.actor not in SERVICE_ACTORS:
+            continue
+        if r.seq == r.batch:
+            command = msgspec.json.decode(r.command) if r.command else {}
+            side_of[r.batch] = command.get("side") if isinstance(command, dict) else None
+            out[r.seq] = r.actor
+            continue
+        payload = msgspec.json.decode(r.payload)
+        who = payload.get("empire", payload.get("civ")) if isinstance(payload, dict) else None
+        if who is not None and who == side_of.get(r.batch):
+            out[r.seq] = r.actor
+    return out
 
 
 def service_actor(command: Any) -> str | None:

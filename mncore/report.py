@@ -12,7 +12,6 @@ import msgspec
 
 from mncore import game, pbem, redaction, trust
 from mncore.errors import InvalidCommand
-from mncore.host import SERVICE_ACTORS
 from mncore.protocol import Option, Pending, Reports, Ruleset
 from mncore.store import Row
 
@@ -92,6 +91,7 @@ def grouped(ruleset: Ruleset, rows: list[Row], events: list[Any], side: str, sin
     """The events after `since`, one sentence each as side may read it, under their phase's heading
     (the phase of the state each event leads to; an event taken back changes no state)."""
     gone = pbem.undone_seqs(rows)
+    marks = pbem.service_marks(rows)
     state = ruleset.initial("")
     out: list[Group] = []
     for row, event in zip(rows, events, strict=True):
@@ -101,7 +101,7 @@ def grouped(ruleset: Ruleset, rows: list[Row], events: list[Any], side: str, sin
             continue
         heading = phase_of(ruleset, state)
         line = Line(seq=row.seq, text=redaction.describe(ruleset, event, side, opened),
-                    undone=row.seq in gone, act=row.actor if row.actor in SERVICE_ACTORS else "")
+                    undone=row.seq in gone, act=marks.get(row.seq, ""))
         if out and out[-1].phase == heading:
             out[-1].events.append(line)
         else:
@@ -162,7 +162,8 @@ def option_lines(options: list[Option]) -> list[str]:
         for part, values in o.parts.items():
             more = o.more.get(part, ())
             out.append(f"    {part}: {' | '.join(values)}"
-                       + (f" (and {len(more)} more: mn options --all)" if more else ""))
+                       + (f" (and {len(more)} more: any other {part} the rules accept is taken too)"
+                          if more else ""))
     return out
 
 

@@ -46,12 +46,13 @@ EMPIRES = Spec(
     hidden_word="resources:",
     waiting="  Carthage (Carthage): exchange-marker — play an exchange marker for one of its values "
             "(5, 0, 2, 1, 4, 3)",
-    sixth="    6  Round 1: the Trade phase begins.", round_began="    6  Round 1: the Trade phase begins.")
+    sixth="    6  Round 1: the Trade Resources phase begins.",
+    round_began="    6  Round 1: the Trade Resources phase begins.")
 
 CLASSIC = Spec(
     ruleset="classic", flag=("--ruleset", "classic"), new=("--ruleset", "classic", *THREE), side="carthage", legal="ask 1", legal_events=1,
     legal_type="TradeAsked",
-    legal_line="   12  Carthage asked for 1 cards; trading: Rome, Greece, Carthage", again="ask 2",
+    legal_line="   12  Carthage asked for 1 card; trading: Rome, Greece, Carthage", again="ask 2",
     again_refusal="the number of cards to offer is asked once, in the Commerce phase [rule classic:3.2.1]",
     json_legal='{"type": "Ask", "civ": "carthage", "count": 1}',
     json_side="the order is for Carthage, but given --as Rome", unknown_verb="cannot read 'sail away' as an order",

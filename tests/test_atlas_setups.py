@@ -160,7 +160,8 @@ def test_atlas_atlantis_refuses_other_than_six_players(tmp_path: Path) -> None:
     result = _new(tmp_path / "g.db", "atlantis", ("rome", "greece", "carthage"))
 
     assert result.exit_code == 2
-    assert result.stderr == "Error: the set-up atlantis is for 6 players; 3 given [rule atlas.atlantis]\n"
+    assert result.stderr == ("Error: the set-up atlantis plays 6 empires (Rome, Greece, Babylon, Egypt, Carthage, "
+                             "Atlantis): 3 named [rule atlas.atlantis]\n")
 
 
 def test_atlas_an_unknown_setup_is_refused_naming_the_setups(tmp_path: Path) -> None:

@@ -267,7 +267,7 @@ def test_K4_tick_applies_the_default_as_the_deadlines_act(db: Path) -> None:
     assert early == "" and again == ""
     assert out == ("Game g, deadlines passed at 2030-01-04T00:00:00Z:\n"
                    "    8  [deadline] Carthage, the Trade Leader, plays the exchange marker for 5.\n"
-                   "    9  [deadline] Trading: Rome, Greece, Carthage take part; Carthage claims first.\n"
+                   "    9  Trading: Rome, Greece, Carthage take part; Carthage claims first.\n"
                    + receipt(db))
     act = rows(db)[7]
     assert (act.actor, act.recorded_at) == ("deadline", "2030-01-04T00:00:00.000000+00:00")
@@ -372,7 +372,7 @@ def test_K6_a_standing_order_is_applied_when_the_side_must_decide(db: Path) -> N
 
     assert out == ("    7  Carthage left standing orders: trade 9; trade 3.\n"
                    "    8  [standing] Carthage, the Trade Leader, plays the exchange marker for 3.\n"
-                   "    9  [standing] Trading: Rome, Greece, Carthage take part; Carthage claims first.\n"
+                   "    9  Trading: Rome, Greece, Carthage take part; Carthage claims first.\n"
                    + receipt(db))
     assert rows(db)[7].actor == "standing"
     assert verified(db)

@@ -195,7 +195,8 @@ def apply_block(store: Store, text: str) -> Outcome:
     rows += game.advance(store, block.game)  # forced answers and standing orders, as mn order does
     after = game.current(store, block.game)
     ruleset, opened = after.ruleset, after.meta.secret is not None
-    events = tuple(f"{r.seq:>5}  {_mark(r.actor)}"
+    marks = pbem.service_marks(rows)
+    events = tuple(f"{r.seq:>5}  {_mark(marks.get(r.seq, ''))}"
                    f"{redaction.describe(ruleset, ruleset.decode_event(r.payload), block.side, opened)}"
                    for r in rows)
     return msgspec.structs.replace(base, applied=True, events=events, seq=after.head[0],

@@ -72,10 +72,14 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
 
 
 def _round_line(ruleset: Ruleset, state: State) -> str:
-    held = "; ".join(f"{ruleset.side_name(c)} {len(state.cards.get(c, ()))} cards, "
-                     f"{sum(1 for x in state.lands.values() if x.influence == c)} provinces"
+    held = "; ".join(f"{ruleset.side_name(c)} {_count(len(state.cards.get(c, ())), 'card')}, "
+                     f"{_count(sum(1 for x in state.lands.values() if x.influence == c), 'province')}"
                      for c in state.civs)
     return f"Round {state.round}: {held}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
 
 
 # found by mncore.players (the seam may not name it: this module plays through the service)

@@ -82,7 +82,7 @@ def show_text(doc: dict[str, Any]) -> str:
         god = info["god"]
         god_text = f"; god {_n(god['god'])} ({'face up' if god['face_up'] else 'face down'})" if god else ""
         cards = ", ".join(_n(c) for c in info["cards"]) or "none"
-        lines.append(f"  {_n(civ)} ({info['player']}): {info['hand_size']} cards ({hand}); heroes and "
+        lines.append(f"  {_n(civ)} ({info['player']}): {info['hand_size']} card{'s' * (info['hand_size'] != 1)} ({hand}); heroes and "
                      f"wonders: {cards}{god_text}")
     lines.append("Provinces:")
     for pid, land in doc["provinces"].items():

@@ -241,7 +241,7 @@ def describe(event: ev.AnyEvent, withheld: Withheld = frozenset()) -> str:
         case ev.CardsGained(civ=civ, power=card, cards=cards):
             return f"{n(civ)} gained {_cards(cards)} by the power of {n(card)} (rule classic:C16)"
         case ev.TradeAsked(civ=civ, count=count, traders=traders):
-            return (f"{n(civ)} asked for {count} cards; trading: "
+            return (f"{n(civ)} asked for {count} card{'s' * (count != 1)}; trading: "
                     + (", ".join(n(c) for c in traders) or "nobody"))
         case ev.CardsOffered(civ=civ, cards=None):
             return f"{n(civ)} offered cards face down"

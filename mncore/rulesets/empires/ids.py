@@ -15,6 +15,9 @@ COMMODITIES: tuple[Commodity, ...] = get_args(Commodity)
 
 Phase = Literal["collect", "trade", "build", "move", "leadership"]
 PHASES: tuple[Phase, ...] = get_args(Phase)
+# each phase's name in the rulebook, as status, reports and the log all name it
+PHASE_NAMES: dict[Phase, str] = {"collect": "Collect Resources", "trade": "Trade Resources", "build": "Build",
+                                 "move": "Move and Battle", "leadership": "Claim Leadership"}
 
 Track = Literal["trade", "culture", "military"]
 TRACKS: tuple[Track, ...] = get_args(Track)

@@ -137,7 +137,7 @@ class Empires:
         setup = spec.options.get("setup", atlas.STANDARD)
         atlas.variant(setup)  # an unknown set-up is refused before anything else
         expansions = self._expansions(spec.options.get("expansions", ""))
-        chosen, names = self._players(spec)
+        chosen, names = self._players(spec, atlas.variant(setup))
         board = atlas.board_for(setup, load_board(spec.board_file))
         return cm.CreateGame(board=board, players=chosen, random_players=names,
                              display=display, fair_play=spec.fair_play,  # type: ignore[arg-type]
@@ -155,7 +155,9 @@ class Empires:
         check_expansions(chosen)
         return chosen
 
-    def _players(self, spec: NewGame) -> tuple[dict[Empire, str], tuple[str, ...]]:
+    def _players(self, spec: NewGame, setup: atlas.Variant | None) -> tuple[dict[Empire, str], tuple[str, ...]]:
+        """Who plays which empire: named, drawn at random, or those a set-up variant fixes (--setup
+        punic-war alone plays Rome and Carthage)."""
         if spec.random_sides:
             if spec.sides:
                 raise InvalidCommand("--random draws the empires: do not also name them with --empire")
@@ -173,14 +175,16 @@ class Empires:
                                      f"{named[emp]}; give each empire one --player")
             named[emp] = name.strip()
         chosen: dict[Empire, str] = {}
-        for text in spec.sides:
+        sides = spec.sides or (setup.empires if setup is not None else ())
+        for text in sides:
             emp = self.resolve_side(text)
             if emp in chosen:
                 raise InvalidCommand(f"--empire {text}: {self.side_name(emp)} is named twice")
             chosen[emp] = named.pop(emp, self.side_name(emp))
         if named:
             raise InvalidCommand(f"--player names {', '.join(self.side_name(e) for e in named)}, "
-                                 "which is not among the --empire options")
+                                 + ("which is not among the --empire options" if spec.sides else
+                                    f"which the set-up {setup.id if setup else ''} does not play"))
         if not chosen:
             raise InvalidCommand("name the empires in play (--empire rome ...) or use --random")
         return chosen, ()

@@ -85,7 +85,7 @@ def offer(state: State, cmd: cm.Offer) -> list[ev.AnyEvent]:
     require(cmd.civ in t.traders, "3.2.2", f"{name(state, cmd.civ)} holds fewer than the {t.asked} "
                                            "cards asked and does not trade this turn")
     require(cmd.civ not in t.offers, "3.2.2", f"{name(state, cmd.civ)} has already offered")
-    require(len(cmd.cards) == t.asked, "3.2.2", f"offer exactly {t.asked} cards, not {len(cmd.cards)}")
+    require(len(cmd.cards) == t.asked, "3.2.2", f"offer exactly {t.asked} card{'s' * (t.asked != 1)}, not {len(cmd.cards)}")
     require_in_hand(state, cmd.civ, cmd.cards)
     events: list[ev.AnyEvent] = [ev.CardsOffered(civ=cmd.civ, cards=tuple(sorted(cmd.cards)))]
     offers = {**t.offers, cmd.civ: tuple(sorted(cmd.cards))}
@@ -173,7 +173,7 @@ def pending(state: State) -> list[Pending]:
     if t.asked is None:
         return [Pending(empire=director, kind="ask", text="ask how many cards each player offers")]
     if not t.revealed:
-        return [Pending(empire=c, kind="offer", text=f"offer {t.asked} cards face down")
+        return [Pending(empire=c, kind="offer", text=f"offer {t.asked} card{'s' * (t.asked != 1)} face down")
                 for c in t.traders if c not in t.offers]
     if short_player(state):
         return [Pending(empire=director, kind="give",

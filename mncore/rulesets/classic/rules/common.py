@@ -93,7 +93,7 @@ def require_payment(state: State, civ: str, pay: Sequence[Sequence[str]], cost: 
         require(not problem, "5.1", f"{problem}: not a set")
     require_in_hand(state, civ, [c for group in pay for c in group])
     value = sum(len(group) for group in pay)
-    require(value >= cost, "5.3", f"{what} costs {cost} cards; the sets given are worth {value}")
+    require(value >= cost, "5.3", f"{what} costs {cost} card{'s' * (cost != 1)}; the sets given are worth {value}")
 
 
 def require_in_hand(state: State, civ: str, cards: Sequence[str]) -> None:

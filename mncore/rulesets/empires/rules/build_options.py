@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from mncore.rulesets.empires.state import build_step
 from mncore.protocol import Option
-from mncore.rulesets.empires.ids import COIN, Empire, commodity_of, legendary
+from mncore.rulesets.empires.ids import COIN, Empire, TileId, commodity_of, legendary
 from mncore.rulesets.empires.rules import atlantis, barbarians, payment, troia
 from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
                                     copyable, culture_leader, face_up, free_spaces, is_pyramids,
                                     keep_waiting, markers_left, penthesilea_legions, perseus_open,
-                                    rank_cost, tile_rank, to_build, trireme_sea_problem, units_left)
+                                    rank_cost, tile_cost, tile_rank, to_build, trireme_sea_problem,
+                                    units_left)
 from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import load_ruleset, tile, tiles_at
@@ -42,14 +43,14 @@ def _pays(state: GameState, empire: Empire, cost: int) -> tuple[str, ...]:
 
 
 def _template(template: str, pays: tuple[str, ...], parts: dict[str, tuple[str, ...]] | None = None,
-              kind: str = "build") -> list[Option]:
+              kind: str = "build", note: str = "") -> list[Option]:
     """One option when every part has legal values and the empire can pay; else none."""
     parts = parts or {}
     if not pays or any(not values for values in parts.values()):
         return []
     more = {"payment": pays[SHOWN_PAYMENTS:]} if len(pays) > SHOWN_PAYMENTS else {}
     return [Option(kind=kind, template=template, parts={**parts, "payment": pays[:SHOWN_PAYMENTS]},
-                   more=more)]
+                   more=more, note=note)]
 
 
 def build_options(state: GameState, empire: Empire) -> list[Option]:
@@ -172,17 +173,32 @@ def _tile_options(state: GameState, empire: Empire, perseus: bool) -> list[Optio
         heroes = tuple(t for t in shown if tile(rs, t).kind == "hero"
                        and not (t in copiers and copies))
         wonders = tuple(t for t in shown if tile(rs, t).kind == "wonder")
-        out += _template(("perseus" if perseus else "recruit") + " {hero} pay {payment}", pays, {"hero": heroes},
-                         "tile")
-        out += _template(("perseus" if perseus else "build") + " {wonder} pay {payment}", pays, {"wonder": wonders},
-                         "tile")
+        out += _template(("perseus" if perseus else "recruit") + " {hero} pay {payment}",
+                         pays, {"hero": heroes},
+                         "tile", _costs_note(state, empire, heroes))
+        out += _template(("perseus" if perseus else "build") + " {wonder} pay {payment}",
+                         pays, {"wonder": wonders},
+                         "tile", _costs_note(state, empire, wonders))
         for copier in (t for t in copiers if t in shown and copies):
             out += _template(("perseus" if perseus else "recruit")
-                             + f" {copier} copy {{hero}} pay {{payment}}", pays, {"hero": copies}, "tile")
+                             + f" {copier} copy {{hero}} pay {{payment}}", pays, {"hero": copies}, "tile",
+                             _costs_note(state, empire, (copier,)))
     for pyramids in (t for t in face_up(state) if is_pyramids(t)):
         out += _template(("perseus" if perseus else "build") + f" {pyramids} pay {{payment}}",
-                         _pays(state, empire, rs.costs.pyramids), None, "tile")
+                         _pays(state, empire, rs.costs.pyramids), None, "tile",
+                         _costs_note(state, empire, (pyramids,)))
     return out
+
+
+def _costs_note(state: GameState, empire: Empire, tiles: tuple[TileId, ...]) -> str:
+    """What the tiles cost the empire (3.1.3, less its powers' discounts): one number when they agree."""
+    costs = {t: tile_cost(state, empire, t) for t in tiles}
+    known = {t: c for t, c in costs.items() if c is not None}
+    if not known:
+        return ""
+    if len(set(known.values())) == 1:
+        return f"costs {next(iter(known.values()))} resources"
+    return "costs " + ", ".join(f"{t} {c}" for t, c in known.items()) + " resources"
 
 
 def perseus_options(state: GameState, empire: Empire) -> list[Option]:

@@ -34,7 +34,7 @@ def assign_players(cmd: CreateGame, rng: Rng) -> dict[Empire, str]:
         raise InvalidCommand("choose every empire, or draw every empire at random, not both")
     names = list(cmd.players.values()) or list(cmd.random_players)
     count = len(names)
-    _require_player_count(cmd.setup, count)
+    _require_player_count(cmd.setup, count, bool(cmd.random_players))
     allowed = playable_empires(cmd.board, count)
     if cmd.random_players:
         return dict(zip(allowed, rng.shuffled(list(cmd.random_players)), strict=True))
@@ -55,12 +55,15 @@ def _section(setup: str) -> str:
     return chosen.section if chosen else "setup.players"
 
 
-def _require_player_count(setup: str, count: int) -> None:
+def _require_player_count(setup: str, count: int, drawn: bool) -> None:
     """The standard game is for 3 to 5 players; a set-up variant for its own number (Atlas expansion)."""
     chosen = atlas.variant(setup)
     if chosen is not None:
         if count != chosen.players:
-            raise InvalidCommand(f"the set-up {setup} is for {chosen.players} players; {count} given "
+            given = (f"--random needs {chosen.players} --player names, {count} given" if drawn
+                     else f"{count} named")
+            raise InvalidCommand(f"the set-up {setup} plays {chosen.players} empires "
+                                 f"({', '.join(e.title() for e in chosen.empires)}): {given} "
                                  f"[rule {chosen.section}]")
         return
     least, most = load_ruleset().numbers.min_players, load_ruleset().numbers.max_players

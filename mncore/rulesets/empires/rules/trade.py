@@ -140,10 +140,22 @@ def pending(state: GameState) -> list[Pending]:
         return [Pending(empire=step.claimant, kind="claim",
                         text="claim one resource from another empire's offer: claim TOKEN from EMPIRE")]
     if gift_due(state) and step.opener is not None:
-        shorts = ", ".join(title(e) for e in short_empires(step))
-        return [Pending(empire=step.opener, kind="give",
-                        text=f"give one resource to an empire left short ({shorts}): give TOKEN to EMPIRE")]
+        return [Pending(empire=step.opener, kind="give", text=gift_text(step))]
     return []
+
+
+def gift_text(step: TradeStep) -> str:
+    """The opener's gift owed (2.2.1), in words: to the one empire left short, named; else to one of
+    them, the giver's choice (ruling R28), with how many are owed in all."""
+    shorts = short_empires(step)
+    ahead = balance(step, step.opener) if step.opener is not None else 0
+    owed = min(ahead, -sum(balance(step, e) for e in shorts))
+    if len(shorts) == 1:
+        return (f"give one resource to {title(shorts[0])}, left short"
+                + (f" ({owed} owed, one at a time)" if owed > 1 else "") + f": give TOKEN to {shorts[0]}")
+    names = ", ".join(title(e) for e in shorts[:-1]) + f" or {title(shorts[-1])}"
+    return (f"give one resource to {names}, each left short, your choice "
+            f"({owed} owed in all, ruling R28): give TOKEN to EMPIRE")
 
 
 def _offer_text(state: GameState, empire: Empire, value: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from mncore.seen import Withheld
 from mncore.host import sentence
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.ids import PHASE_NAMES
 from mncore.rulesets.empires.naming import tile_name, title
 
 
@@ -23,10 +24,10 @@ def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
             down = sum(1 for d in event.display if not d.face_up)
             return f"Heroes and wonders displayed face up: {', '.join(up)}; {down} face down."
         case ev.PhaseBegan():
-            return f"Round {event.round}: the {title(event.phase)} phase begins."
+            return f"Round {event.round}: the {PHASE_NAMES[event.phase]} phase begins."
         case ev.PositionLoaded():
             return (f"The game starts from a position: round {event.state.round}, "
-                    f"{title(event.state.phase)} phase (a sandbox).")
+                    f"{PHASE_NAMES[event.state.phase]} phase (a sandbox).")
         case ev.KeysPublished():
             only = "; only signed orders are taken" if event.signed_only else ""
             return f"Public keys published for {', '.join(title(e) for e in event.keys)}{only}."
