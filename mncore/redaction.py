@@ -66,12 +66,17 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
 def recorded(ruleset: Ruleset, event: Any) -> list[Hidden]:
     """The hidden fields of an event's payload once it is in the log: the ruleset's (not those it turns
     face up, public once recorded) and the kernel's own events'."""
+    return [h for h in _event_fields(ruleset, event) if not h.revealed]
+
+
+def _event_fields(ruleset: Ruleset, event: Any) -> list[Hidden]:
+    """Every hidden field declared of an event's payload, those it turns face up included."""
     if isinstance(event, StandingOrdersSet):  # a side's plans are its own; that it has some is public
         return [Hidden(field="payload/orders", visible_to=(event.side,), public=_masked(event.orders))]
     if isinstance(event, OrdersQueued):  # so are its queued orders, and why they were dropped (K9)
         return [Hidden(field=f"payload/{f}", visible_to=(event.side,), public=_masked(getattr(event, f)))
                 for f in ("orders", "dropped", "reason")]
-    return [h for h in ruleset.hidden(event) if not h.revealed]
+    return ruleset.hidden(event)
 
 
 def _masked(lines: tuple[str, ...] | str) -> tuple[str, ...] | None:
@@ -190,8 +195,7 @@ def hypothetical(ruleset: Ruleset, events: Sequence[Any], viewer: str, opened: b
     withheld, so that the answer is the same whatever those facts are."""
     out = []
     for event in events:
-        hidden = recorded(ruleset, event) + [h for h in ruleset.hidden(event) if h.revealed]
-        shut = [h for h in hidden if not may_see(h, viewer, opened)]
+        shut = [h for h in _event_fields(ruleset, event) if not may_see(h, viewer, opened)]
         text = ruleset.describe(Seen(withhold(event, shut), viewer,
                                      frozenset(h.field for h in shut), _MINT))
         if any(h.revealed for h in shut):
