@@ -226,6 +226,13 @@ def test_the_demo_plays_six_players_to_a_win_that_verifies(db: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Result: Greece won by classic:7.1" in result.stdout
     assert "Verify: ok" in result.stdout
+    # each round's line counts the hands once the Commerce phase has filled them (3.1)
+    assert ("Round 1, after commerce: Rome 4 cards, 3 provinces; Greece 4 cards, 3 provinces; Carthage 4 "
+            "cards, 3 provinces; Egypt 4 cards, 3 provinces; Babylon 4 cards, 3 provinces; Atlantis 4 cards, "
+            "3 provinces\n") in result.stdout
+    assert ("Round 7, after commerce: Rome 10 cards, 6 provinces, 1 hero or wonder; Greece 12 cards, 8 "
+            "provinces; Carthage 4 cards, 3 provinces; Egypt 9 cards, 5 provinces, 2 heroes and wonders; "
+            "Babylon 13 cards, 8 provinces; Atlantis 4 cards, 3 provinces\n") in result.stdout
 
 
 def test_rules_prints_a_ruling_of_the_classic_game(db: Path) -> None:

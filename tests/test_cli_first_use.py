@@ -305,3 +305,22 @@ def test_a_standing_order_marks_its_act_and_not_the_phase_events_that_follow(db:
     assert mn(db, "log", game, "--from", "8").stdout == (
         "    8  [standing] Carthage, the Trade Leader, plays the exchange marker for 3.\n"
         "    9  Trading: Rome, Greece, Carthage take part; Carthage claims first.\n")
+
+
+# --- the demo's round lines ----------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_the_demo_says_its_levels_are_taken_as_a_round_begins_and_the_last_as_it_ends(db: Path) -> None:
+    """The last "begins" line differs from the final table; the "ends" line after it is the table's."""
+    result = mn(db, "demo")
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1] == ("Round 1 begins: levels (trade/culture/military) Rome 7/1/3; Greece 4/4/3; "
+                        "Carthage 7/1/2; titles: trade Carthage, culture Greece, military Rome")
+    assert lines[19:21] == [
+        "Round 19 begins: levels (trade/culture/military) Rome 10/4/16; Greece 8/7/17; Carthage 4/0/5; "
+        "titles: trade Rome, culture Greece, military Greece",
+        "Round 19 ends: levels (trade/culture/military) Rome 9/4/15; Greece 9/7/16; Carthage 5/0/5; "
+        "titles: trade Greece, culture Greece, military Greece"]
+    assert "Greece      Ben             9       7     15+1  trade, culture, military" in result.stdout

@@ -49,8 +49,10 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
     seen = {0}
 
     def progress(current: object) -> None:
+        # the hands are counted once the Commerce phase has filled them (3.1), not as the round
+        # begins, when the last Construction phase has spent them
         state: State = current.state  # type: ignore[attr-defined]
-        if state.round not in seen:
+        if state.round not in seen and state.phase in ("construction", "military"):
             seen.add(state.round)
             echo(_round_line(ruleset, state))
 
@@ -72,14 +74,16 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
 
 
 def _round_line(ruleset: Ruleset, state: State) -> str:
-    held = "; ".join(f"{ruleset.side_name(c)} {_count(len(state.cards.get(c, ())), 'card')}, "
+    held = "; ".join(f"{ruleset.side_name(c)} {_count(state.hand_size(c), 'card')}, "
                      f"{_count(sum(1 for x in state.lands.values() if x.influence == c), 'province')}"
+                     + (f", {_count(len(state.cards[c]), 'hero or wonder', 'heroes and wonders')}"
+                        if state.cards.get(c) else "")
                      for c in state.civs)
-    return f"Round {state.round}: {held}"
+    return f"Round {state.round}, after commerce: {held}"
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
+def _count(n: int, word: str, words: str = "") -> str:
+    return f"{n} {word if n == 1 else words or word + 's'}"
 
 
 # found by mncore.players (the seam may not name it: this module plays through the service)

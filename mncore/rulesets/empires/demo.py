@@ -48,6 +48,7 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
     loaded = play_stored(store, loaded, secret, random.Random(seed), max_orders, styles=styles,
                          on_order=progress, pick=draw)  # type: ignore[assignment]
     state = loaded.state
+    echo(_round_line(state, "ends"))
     echo("")
     echo(show_text(view(redaction.as_host(state))))
     echo("")
@@ -64,12 +65,13 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
     return loaded.game_id
 
 
-def _round_line(state: GameState) -> str:
+def _round_line(state: GameState, when: str = "begins") -> str:
+    """The levels and titles as a round begins (the last round's also as it ends: the final table's)."""
     levels = tracks(state)
     parts = [f"{title(e)} {levels[e]['trade']}/{levels[e]['culture']}/{levels[e]['military']}"
              for e in EMPIRES if e in levels]
     held = ", ".join(f"{t} {title(e)}" for t, e in state.titles.items())
-    return f"Round {state.round}: levels (trade/culture/military) {'; '.join(parts)}; titles: {held}"
+    return f"Round {state.round} {when}: levels (trade/culture/military) {'; '.join(parts)}; titles: {held}"
 
 
 # found by mncore.players (the seam may not name it: this module plays through the service)
