@@ -8,7 +8,7 @@ import click
 
 from mncli.common import (as_option, check_output, emit_json, json_option, open_store, side_arg, to_builtins,
                           with_audits, write_output)
-from mncore import checking, game, redaction
+from mncore import checking, game, positions, redaction
 from mncore.dice import new_secret, seeded_secret
 from mncore.dispute import is_bundle, make_bundle, verify_bundle
 from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
@@ -48,7 +48,9 @@ def _write(ctx: click.Context, output: str | None, text: str) -> None:
 
 @click.command("position")
 @click.argument("game_id", metavar="GAME")
-@click.option("--at", "at", type=int, default=None, help="The position after event N [default: now].")
+@click.option("--at", "at", type=int, default=None,
+              help="The position after event N [default: now]; the host's only where the game rested or "
+                   "a phase began (ruling K12).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the position to this file instead of stdout ('-': stdout).")
 @as_option(help="What this empire may see of the position (others' screens as counts); not loadable.")
@@ -66,6 +68,8 @@ def position(ctx: click.Context, game_id: str, at: int | None, output: str | Non
     loaded = game.load(store, game_id, upto)
     viewer = redaction.viewer_of(loaded.meta, side_arg(loaded.ruleset, loaded.state, as_empire))
     audits = with_audits(loaded.ruleset)
+    if viewer is None:  # only the host's position can be loaded (ruling K12)
+        positions.check_resting(store, loaded)
     _write(ctx, output, audits.write_position(redaction.seen_state(audits, loaded.state, viewer)))
 
 

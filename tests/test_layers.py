@@ -56,7 +56,7 @@ LAYERS: Layer = (
     ("kernel", ["mncore", "mncore.*"]),
     ("rulesets", {"empires": EMPIRES, "classic": CLASSIC}),
     ("registry", ["mncore.registry"]),
-    ("service", ["mncore.logread", "mncore.game", "mncore.verify", "mncore.snapcheck", "mncore.checking",
+    ("service", ["mncore.logread", "mncore.game", "mncore.positions", "mncore.verify", "mncore.snapcheck", "mncore.checking",
                  "mncore.dispute", "mncore.hosting", "mncore.report", "mncore.pages", "mncore.mail.inbox",
                  "mncore.mail.outbox", "mncore.schemas", "mncore.generated"]),
     ("players", {"empires": [f"{E}.autoplay", f"{E}.sampler", f"{E}.demo"],

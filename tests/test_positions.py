@@ -419,11 +419,51 @@ def test_mn_position_at_n_writes_the_state_after_event_n(tmp_path: Path) -> None
     assert mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
               "--seed", "s", "--id", "g").exit_code == 0
 
-    result = mn(db, "position", "g", "--at", "3", "-o", str(out))
+    result = mn(db, "position", "g", "--at", "6", "-o", str(out))
 
     assert result.exit_code == 0 and result.stdout == ""
-    expected = game.load(open_store(str(db)), "g", 3).state
+    expected = game.load(open_store(str(db)), "g", 6).state
     assert comparable(position(out.read_text())) == comparable(expected)
+
+
+def test_k12_a_position_inside_a_collection_is_refused_naming_where_to_take_it(tmp_path: Path) -> None:
+    """Events 1 to 6 of a new game are one outcome: after event 3 Rome has collected and the others not,
+    which a position cannot say (a game started there would collect again); a side's view may be taken."""
+    db, out = tmp_path / "mn.db", tmp_path / "at.toml"
+    assert mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
+              "--seed", "s", "--id", "g").exit_code == 0
+
+    result = mn(db, "position", "g", "--at", "3", "-o", str(out))
+    side = mn(db, "position", "g", "--at", "3", "--as", "rome")
+
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr == (
+        "Error: --at 3: event 3 is inside the outcome of one command (events 1 to 6), where the game never "
+        "rested: a game started there would do again the work done before it (such as collecting) [rule "
+        "kernel:K12]; take --at 6, after it\n")
+    assert side.exit_code == 0 and side.stdout
+
+
+def test_k12_a_position_where_a_phase_began_inside_an_outcome_is_that_phases_start(tmp_path: Path) -> None:
+    """A phase's start holds none of its work: taken there, the position is loadable and begins the phase
+    as in play; a point in the collection after it is refused, pointing to that start."""
+    db = tmp_path / "mn.db"
+    assert mn(db, "demo", "--players", "3", "--seed", "k12", "--max-orders", "40").exit_code == 0
+    store = open_store(str(db))
+    gid = store.games()[0].id
+    rows = store.rows(gid)
+    began = next(r for r in rows if r.type == "PhaseBegan" and r.seq > 6
+                 and rows[r.seq].type == "ResourcesCollected" and rows[r.seq].batch == r.batch)
+    inside = rows[began.seq + 1]  # the second empire's collection, the first's done
+    end = max(r.seq for r in rows if r.batch == began.batch)
+
+    at_start = mn(db, "position", gid, "--at", str(began.seq), "-o", str(tmp_path / "p.toml"))
+    refused = mn(db, "position", gid, "--at", str(inside.seq))
+
+    assert at_start.exit_code == 0, at_start.output
+    assert mn(db, "new", "--position", str(tmp_path / "p.toml"), "--id", "from").exit_code == 0
+    assert refused.exit_code == 2
+    assert refused.stderr.endswith(f"take --at {end}, after it, or --at {began.seq}, where its phase began\n")
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
