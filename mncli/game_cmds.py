@@ -103,6 +103,8 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
         return
     loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id)
     click.echo(loaded.game_id)
+    for notice in loaded.meta.notices:  # on stderr: stdout stays the id alone, for scripts
+        click.echo(f"Note: {notice}", err=True)
 
 
 def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes, game_id: str,

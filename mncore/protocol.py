@@ -74,6 +74,8 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     round: int = 0  # the round the game is in (0: before the first, or a game without rounds)
     players: dict[str, str] = {}  # side -> the name of who plays it (mn --as accepts it)
     phase: str = ""  # the phase the game is in, for per-phase deadlines ("" for a game without)
+    # what every player should know of how this game was set up, in words (mn new and mn show say it)
+    notices: tuple[str, ...] = ()
 
 
 class ForkRef(msgspec.Struct, frozen=True, kw_only=True):

@@ -324,3 +324,25 @@ def test_the_demo_says_its_levels_are_taken_as_a_round_begins_and_the_last_as_it
         "Round 19 ends: levels (trade/culture/military) Rome 9/4/15; Greece 9/7/16; Carthage 5/0/5; "
         "titles: trade Greece, culture Greece, military Greece"]
     assert "Greece      Ben             9       7     15+1  trade, culture, military" in result.stdout
+
+
+# --- the 2003 game without an owner's tiles file -----------------------------------------------------
+
+NO_POWERS = ("No owner's tiles file: heroes, wonders, gods and creatures have the rules' effects only, no "
+             "powers of their own (ruling classic:C3; docs/classic-tiles.md, mn new --option tiles=FILE).")
+
+
+def test_a_2003_game_without_a_tiles_file_says_its_cards_have_no_powers(db: Path) -> None:
+    """mn new says so on stderr (stdout is the id alone); mn show says it as its last line."""
+    new = mn(db, "new", "--ruleset", "classic", "--empire", "rome", "--empire", "greece", "--empire", "egypt",
+             "--id", "c1", "--seed", "x")
+    show = mn(db, "show", "c1")
+
+    assert (new.exit_code, new.stdout, new.stderr) == (0, "c1\n", f"Note: {NO_POWERS}\n")
+    assert show.exit_code == 0 and show.stdout.splitlines()[-1] == NO_POWERS
+
+
+def test_an_empires_game_has_no_such_notice(db: Path) -> None:
+    new = mn(db, "new", *THREE, "--id", "e1", "--seed", "x")
+
+    assert (new.exit_code, new.stdout, new.stderr) == (0, "e1\n", "")

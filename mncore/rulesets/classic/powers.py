@@ -58,6 +58,9 @@ class WinWith(Effect, frozen=True, kw_only=True):
 
 
 AnyEffect = ExtraCards | AutoSix | Discount | IgnoreBlockade | FreeUnit | WinWith
+# said by mn new and mn show of a game created without an owner's tiles file
+NO_POWERS = ("No owner's tiles file: heroes, wonders, gods and creatures have the rules' effects only, no "
+             "powers of their own (ruling classic:C3; docs/classic-tiles.md, mn new --option tiles=FILE).")
 LASTING = (AutoSix, Discount, IgnoreBlockade, WinWith)  # a god's: for the rest of the phase (C17)
 
 

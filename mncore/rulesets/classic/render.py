@@ -8,7 +8,7 @@ import msgspec
 
 from mncore.seen import Seen
 from mncore.rulesets.classic.flow import pending
-from mncore.rulesets.classic.powers import describe_effect
+from mncore.rulesets.classic.powers import NO_POWERS, describe_effect
 from mncore.rulesets.classic.rules.common import name, role_count
 from mncore.rulesets.classic.state import State
 
@@ -97,6 +97,8 @@ def show_text(doc: dict[str, Any]) -> str:
     if doc["powers"]:
         lines.append("Owner's powers (C16): " + "; ".join(f"{_n(c)}: {', '.join(e)}"
                                                       for c, e in doc["powers"]["cards"].items()))
+    else:
+        lines.append(NO_POWERS)
     if doc["seas"]:
         lines.append("Seas: " + "; ".join(f"{_n(s)} " + ", ".join(f"{_n(c)} {k}" for c, k in here.items())
                                           for s, here in doc["seas"].items()))

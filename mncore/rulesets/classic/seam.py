@@ -21,7 +21,7 @@ from mncore.rulesets.classic.components import game_data, load_board
 from mncore.rulesets.classic.evolve import evolve, replay
 from mncore.rulesets.classic.hiding import hidden_in_state
 from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION, Setup, Variant
-from mncore.rulesets.classic.powers import read as read_powers
+from mncore.rulesets.classic.powers import NO_POWERS, read as read_powers
 from mncore.rulesets.classic.state import State
 
 _STATE_ENCODER = msgspec.msgpack.Encoder()
@@ -106,7 +106,8 @@ class Classic:
         return Meta(ruleset_id=s.ruleset_id, ruleset_version=s.ruleset_version, commitment=s.commitment,
                     secret=s.secret, sides=s.civs, fair_play=s.options.fair_play,
                     sandbox=s.options.sandbox, forked_at=s.options.fork_of.at if s.options.fork_of else 0,
-                    over=won is not None, result=result, round=s.round, players=dict(s.players))
+                    over=won is not None, result=result, round=s.round, players=dict(s.players),
+                    notices=(NO_POWERS,) if s.civs and s.powers is None else ())
 
     def named(self, state: Any, game_id: str) -> State:
         return replace(cast(State, state), game_id=game_id)
