@@ -178,6 +178,7 @@ class LazyGroup(MnGroup):
         for command in found:
             if command.name not in self.commands:
                 _with_db(command)
+                _with_completion(command)
                 self.add_command(command)
         return {str(c.name) for c in found}
 
@@ -234,6 +235,14 @@ def _refusing_global_json(callback: Callable[..., Any], name: str) -> Callable[.
             raise click.UsageError(f"--json: mn {name} prints no JSON document")
         return callback(*args, **kwargs)
     return run
+
+
+def _with_completion(command: click.Command) -> None:
+    """Tab completes game ids, sides and order lines (mncli/completion.py), in subcommands too."""
+    from mncli.completion import attach
+
+    for sub in (command.commands.values() if isinstance(command, click.Group) else [command]):
+        _with_completion(sub) if isinstance(sub, click.Group) else attach(sub)
 
 
 def _with_db(command: click.Command, path: str = "") -> None:

@@ -346,3 +346,37 @@ def test_an_empires_game_has_no_such_notice(db: Path) -> None:
     new = mn(db, "new", *THREE, "--id", "e1", "--seed", "x")
 
     assert (new.exit_code, new.stdout, new.stderr) == (0, "e1\n", "")
+
+
+# --- shell completion --------------------------------------------------------------------------------
+
+def _complete(db: Path, words: list[str], incomplete: str) -> list[str]:
+    from click.shell_completion import BashComplete
+
+    return [c.value for c in BashComplete(main, {}, "mn", "_MN_COMPLETE").get_completions(
+        ["--db", str(db), *words], incomplete)]
+
+
+def test_tab_completes_the_game_ids_in_the_database(db: Path, game: str) -> None:
+    assert mn(db, "new", *THREE, "--id", "h2", "--seed", "x").exit_code == 0
+
+    assert _complete(db, ["status"], "") == ["g1", "h2"]
+    assert _complete(db, ["log"], "h") == ["h2"]
+
+
+def test_tab_completes_the_sides_of_the_game_named(db: Path, game: str) -> None:
+    assert _complete(db, ["options", "g1", "--as"], "") == ["rome", "greece", "carthage"]
+    assert _complete(db, ["order", "g1", "--as"], "G") == ["greece"]
+
+
+def test_tab_completes_the_verbs_of_the_orders_the_side_may_give(db: Path, game: str) -> None:
+    """Carthage is to play its exchange marker (`trade N`); a seeded game also takes `fix` (sandbox)."""
+    assert _complete(db, ["order", "g1", "--as", "carthage"], "") == ["trade", "fix"]
+    assert _complete(db, ["order", "g1", "--as", "carthage"], "t") == ["trade"]
+
+
+def test_tab_completion_without_a_database_offers_nothing_and_creates_none(tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+
+    assert _complete(db, ["status"], "") == []
+    assert not db.exists()
