@@ -122,8 +122,8 @@ class Rulebook:
 
 def render_basis(b: Basis) -> str:
     """One line: the kind, what the texts leave open, and each text quoted with its file and section."""
-    quoted = "".join(f" {q.file}, {q.section}: \"{q.words}\"." for q in b.texts)
-    return f"{b.kind}: {b.open}{quoted}"
+    quoted = "; ".join(f"{q.file}, {q.section}: \"{q.words}\"" for q in b.texts)
+    return f"{b.kind}: {b.open}" + (f" Words: {quoted}." if quoted else "")
 
 
 def render_ruling(r: Ruling) -> str:
