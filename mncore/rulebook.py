@@ -18,10 +18,11 @@ from mncore.errors import RuleViolation
 
 
 BasisKind = Literal["silence", "ambiguity", "conflict between texts", "component not in the texts",
-                    "the text restated", "not in the game"]
+                    "the text restated", "not in the game", "narrows the text"]
 """Why a ruling may decide at all: the texts say nothing, read two ways, disagree, lack a printed
 component's facts, or already say it (recorded for a reader who asked); or it is about this program,
-not the game. A ruling never overrides a sentence the texts state plainly."""
+not the game. A ruling never overrides a sentence the texts state plainly: one found doing so is marked
+"narrows the text" until the engine follows the text (tests/test_rulings_basis.py lists them)."""
 
 
 class Quote(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -123,7 +124,8 @@ class Rulebook:
 def render_basis(b: Basis) -> str:
     """One line: the kind, what the texts leave open, and each text quoted with its file and section."""
     quoted = "; ".join(f"{q.file}, {q.section}: \"{q.words}\"" for q in b.texts)
-    return f"{b.kind}: {b.open}" + (f" Words: {quoted}." if quoted else "")
+    end = "" if quoted.endswith(('."', '?"', '!"')) else "."
+    return f"{b.kind}: {b.open}" + (f" Words: {quoted}{end}" if quoted else "")
 
 
 def render_ruling(r: Ruling) -> str:

@@ -81,6 +81,19 @@ def test_every_clause_quoted_in_a_ruling_stands_in_a_text_of_its_ruleset() -> No
     assert wrong == []
 
 
+# Rulings found (issue 29) to make for a player a choice the text gives him; each says in its basis what
+# following the text would take. The list only shrinks: a new ruling may not narrow a text.
+NARROWING = {"R40", "R212", "R213", "C7", "C9"}
+
+
+def test_only_the_known_rulings_narrow_a_text_and_each_says_how_to_follow_it() -> None:
+    """A ruling that narrows a plain sentence is a defect on record, never a new way to decide."""
+    narrowing = {r.id for _, r in _rulings() if r.basis.kind == "narrows the text"}
+
+    assert narrowing == NARROWING
+    assert all("To follow the text" in r.basis.open for _, r in _rulings() if r.id in narrowing)
+
+
 def test_the_kernel_rules_on_the_service_only() -> None:
     """The kernel's rulings are about the service, which no game's text speaks of."""
     assert {r.basis.kind for r in KERNEL_BOOK.rulings.values()} == {"not in the game"}
