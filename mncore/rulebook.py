@@ -10,10 +10,35 @@ from __future__ import annotations
 import functools
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 
 from mncore.errors import RuleViolation
+
+
+BasisKind = Literal["silence", "ambiguity", "conflict between texts", "component not in the texts",
+                    "the text restated", "not in the game", "narrows the text"]
+"""Why a ruling may decide at all: the texts say nothing, read two ways, disagree, lack a printed
+component's facts, or already say it (recorded for a reader who asked); or it is about this program,
+not the game. A ruling never overrides a sentence the texts state plainly: one found doing so is marked
+"narrows the text" until the engine follows the text (tests/test_rulings_basis.py lists them)."""
+
+
+class Quote(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Words of a rules text, verbatim ("..." marks a cut), and where they stand."""
+
+    file: str  # a file of the rules texts, e.g. empires-rulebook.md
+    section: str  # the section or heading they stand under
+    words: str
+
+
+class Basis(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What a ruling rests on: its kind, what the texts leave open, and the words it rests on."""
+
+    kind: BasisKind
+    open: str  # what the texts do not say, or where they read two ways or disagree
+    texts: tuple[Quote, ...] = ()
 
 
 class Ruling(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -25,6 +50,7 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     clauses: str
     decision: str
     reason: str
+    basis: Basis
 
 
 class Cited(msgspec.Struct, frozen=True, kw_only=True):
@@ -95,7 +121,15 @@ class Rulebook:
         return self.header + "".join("\n" + render_ruling(r) for r in self.rulings.values())
 
 
+def render_basis(b: Basis) -> str:
+    """One line: the kind, what the texts leave open, and each text quoted with its file and section."""
+    quoted = "; ".join(f"{q.file}, {q.section}: \"{q.words}\"" for q in b.texts)
+    end = "" if quoted.endswith(('."', '?"', '!"')) else "."
+    return f"{b.kind}: {b.open}" + (f" Words: {quoted}{end}" if quoted else "")
+
+
 def render_ruling(r: Ruling) -> str:
     return (f"## {r.id} — {r.title}\n\n**Question.** {r.question}\n\n**Clauses.** {r.clauses}\n\n"
+            f"**Rests on.** {render_basis(r.basis)}\n\n"
             f"**Decision.** {r.decision}\n\n**Reason.** {r.reason}\n")
 

@@ -282,3 +282,57 @@ def test_atlas_punic_wonders_statue_of_zeus_at_peace_the_barbarians_stay_out_of_
     assert not any("to dalmatia" in line for line in options)
     assert moved.exit_code == 1
     assert "[rule empires:R67]" in moved.stderr and "controls Dalmatia" in moved.stderr
+
+
+def test_atlas_barbarians_a_position_may_not_hold_more_than_the_set(tmp_path: Path) -> None:
+    """atlas.punic: "8 Barbarian, 3 Trireme, and 3 Fortress Miniatures", all set up and never built (R63):
+    a position with 9 Barbarian legions or 4 triremes is refused, naming the field and the rule."""
+    # given: the Punic War position with 9 Barbarian legions and 4 Barbarian triremes
+    pos = tmp_path / "pos.toml"
+    pos.write_text(POSITION.replace("legions = { macedonia = 2 }", "legions = { macedonia = 9 }")
+                   .replace("triremes = { mare-ionium = 1 }", "triremes = { mare-ionium = 4 }"))
+    db = tmp_path / "g.db"
+
+    # when: a game is made from it
+    result = mn(db, "new", "--position", str(pos), "--id", "g")
+
+    # then: bad input, both counts named with the set's; nothing is stored
+    assert result.exit_code == 2
+    assert ("barbarians.legions: 9; the Punic War's set has 8, never built or rebuilt [rule atlas.barbarians] "
+            "(ruling R63)") in result.output
+    assert ("barbarians.triremes: 4; the Punic War's set has 3, never built or rebuilt [rule atlas.barbarians] "
+            "(ruling R63)") in result.output
+    assert not db.exists() or mn(db, "games").stdout == ""
+
+
+def test_atlas_punic_trade_a_position_shows_at_most_three_foreign_trade_commodities(tmp_path: Path) -> None:
+    """atlas.punic-trade: "Draw 3 Legendary Commodities and place them face up", replenished to 3: a
+    position with four face up is refused."""
+    # given: the Punic War position with four Foreign Trade commodities face up
+    pos = tmp_path / "pos.toml"
+    pos.write_text(POSITION.replace('round = 2\n', 'round = 2\nforeign_trade = ["wine", "oil", "gold", "gems"]\n'))
+    db = tmp_path / "g.db"
+
+    # when: a game is made from it
+    result = mn(db, "new", "--position", str(pos), "--id", "g")
+
+    # then: bad input naming foreign_trade and the rule
+    assert result.exit_code == 2
+    assert "foreign_trade: 4 face up;" in result.output and "[rule atlas.punic-trade]" in result.output
+
+
+def test_atlas_barbarians_a_standard_position_may_not_hold_barbarians(tmp_path: Path) -> None:
+    """atlas.barbarians: the Barbarians are the Punic War's; a position of the standard game with them is
+    refused."""
+    # given: the same position on the standard board, with Greece and Rome playing
+    pos = tmp_path / "pos.toml"
+    pos.write_text(POSITION.replace('board = "setup:punic-war"\n', "")
+                   .replace("[empires.carthage]", "[empires.greece]\ntiles = [\"pericles\"]\n[empires.carthage]"))
+    db = tmp_path / "g.db"
+
+    # when: a game is made from it
+    result = mn(db, "new", "--position", str(pos), "--id", "g")
+
+    # then: bad input naming barbarians and the rule
+    assert result.exit_code == 2
+    assert "barbarians: only the Punic War has Barbarians [rule atlas.barbarians]" in result.output

@@ -14,7 +14,8 @@ refusal messages carry it in brackets, namespaced by ruleset, e.g. `[rule classi
 
 Authority: `classic-mythology-summary.md` (a rules summary close to the printed rules) first;
 `classic-mythology-reference.md` (a longer reference) where the summary is silent. Where they disagree
-the summary wins, and each such choice is a ruling below.
+the summary wins, and each such choice is a ruling below. Each entry's **Rests on.** line names the kind
+of gap it fills and the words it rests on, quoted from the named file and section.
 
 This file is generated from `mncore/rulesets/classic/data/rulings.toml` by `python -m mncore.generated`;
 edit that file.

@@ -17,6 +17,12 @@ Authority: `empires-rulebook.md` (Mare Nostrum: Empires, rules v54) first, with 
 hero and wonder texts (chapters 10 and 11); `empires-overview.md` is a loose secondary summary, used
 only where the rulebook is silent.
 
+A ruling fills a silence, settles an ambiguity or chooses between texts that disagree; it never overrides
+a sentence the texts state plainly. Each entry's **Rests on.** line says which: its kind, what the texts
+leave open, and the words it rests on, quoted from the named file and section (`tests/test_rulings_basis.py`
+finds every quoted clause in the texts, from `MN_RULES_TEXTS` or `../shared/rules`). Where the review of
+issue 29 found a ruling making a choice that the text leaves to a player, the line says so.
+
 This file is generated from `mncore/rulesets/empires/data/rulings.toml` by `python -m mncore.generated`;
 edit that file.
 """

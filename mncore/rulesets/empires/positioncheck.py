@@ -13,7 +13,7 @@ from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TOKENS, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 from mncore.rulesets.empires.projections import unit_count
-from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, TradeStep, bag_add
+from mncore.rulesets.empires.state import Bag, Barbarians, GameState, ProvinceState, TradeStep, bag_add
 from mncore.rulesets.empires.text import title
 
 # --- the checks ----------------------------------------------------------------------------------------
@@ -31,10 +31,43 @@ def validate_position(state: GameState, explicit_supply: bool = False) -> list[s
 
 
 def _check_barbarians(state: GameState) -> list[str]:
-    """The Punic War's Barbarians stand on provinces in play and seas, in counts of at least one (R63)."""
+    """The Punic War's Barbarians stand on provinces in play and seas, in counts of at least one (R63),
+    never more than its set holds; a game without them has no Barbarians and no Foreign Trade."""
+    setup = atlas.setup_of(state.board) if state.board is not None else None
+    chosen = atlas.variant(setup) if setup else None
+    problems = _check_foreign_trade(state, chosen is not None and chosen.foreign_trade)
     b = state.barbarians
     if b is None:
-        return []
+        return problems
+    if chosen is None or chosen.barbarians is None:
+        return [*problems, "barbarians: only the Punic War has Barbarians [rule atlas.barbarians]"]
+    return problems + _barbarian_places(state, b) + _barbarian_set(b, chosen.barbarians)
+
+
+def _check_foreign_trade(state: GameState, in_play: bool) -> list[str]:
+    """The Foreign Trade commodities: the Punic War's only, 3 face up at most (atlas.punic-trade)."""
+    from mncore.rulesets.empires.rules.punic import FOREIGN_FACE_UP
+    if state.foreign_trade and not in_play:
+        return ["foreign_trade: only the Punic War has Foreign Trade commodities [rule atlas.punic-trade]"]
+    if len(state.foreign_trade) > FOREIGN_FACE_UP:
+        return [f"foreign_trade: {len(state.foreign_trade)} face up; \"Draw 3 Legendary Commodities and place "
+                f"them face up\", replenished to 3 [rule atlas.punic-trade]"]
+    return []
+
+
+def _barbarian_set(b: Barbarians, start: atlas.BarbarianSetup) -> list[str]:
+    """Never more Barbarian units than the set's miniatures, all on the board at set-up and never built
+    (ruling R63): "8 Barbarian, 3 Trireme, and 3 Fortress Miniatures"."""
+    counts = (("legions", sum(b.legions.values()), sum(start.legions.values())),
+              ("fortresses", len(b.fortresses), len(start.fortresses)),
+              ("triremes", sum(b.triremes.values()), sum(start.triremes.values())))
+    problems = [f"barbarians.{kind}: {n}; the Punic War's set has {most}, never built or rebuilt "
+                "[rule atlas.barbarians] (ruling R63)" for kind, n, most in counts if n > most]
+    return problems + [f"barbarians.fortresses: {p} is listed twice; one fortress a province"
+                       for p in sorted(set(b.fortresses)) if b.fortresses.count(p) > 1]
+
+
+def _barbarian_places(state: GameState, b: Barbarians) -> list[str]:
     problems = [f"barbarians.legions.{p}: not a province in play" for p in b.legions if p not in state.provinces]
     problems += [f"barbarians.fortresses: {p} is not a province in play" for p in b.fortresses
                  if p not in state.provinces]
