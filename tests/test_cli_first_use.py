@@ -274,7 +274,7 @@ def test_a_reports_cut_list_of_payments_says_any_other_is_taken(db: Path, tmp_pa
 
 
 def test_tile_options_say_what_the_tile_costs(db: Path, tmp_path: Path) -> None:
-    """Rome's third tile costs 8 (3.1.3), a wonder 7 with Imhotep (10.imhotep): each template says so."""
+    """Rome's third tile costs 8 (3.1.3), a wonder 7 with Imhotep: the options say so and pay that."""
     (tmp_path / "i.toml").write_text(IMHOTEP)
     assert mn(db, "new", "--position", str(tmp_path / "i.toml"), "--id", "i").exit_code == 0
 
@@ -283,12 +283,13 @@ def test_tile_options_say_what_the_tile_costs(db: Path, tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     at = lines.index("recruit {hero} pay {payment}    # costs 8 resources")
     assert result.exit_code == 0
-    assert lines[at:at + 5] == [
+    assert lines[at:at + 6] == [
         "recruit {hero} pay {payment}    # costs 8 resources",
         "    hero: hercules",
         "    payment: coin coin coin coin coin coin coin coin",
         "build {wonder} pay {payment}    # costs 7 resources",
-        "    wonder: hanging-gardens"]
+        "    wonder: hanging-gardens",
+        "    payment: coin coin coin coin coin coin coin"]
 
 
 # --- the service's marks on its acts only -----------------------------------------------------------

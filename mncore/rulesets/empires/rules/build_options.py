@@ -174,10 +174,10 @@ def _tile_options(state: GameState, empire: Empire, perseus: bool) -> list[Optio
                        and not (t in copiers and copies))
         wonders = tuple(t for t in shown if tile(rs, t).kind == "wonder")
         out += _template(("perseus" if perseus else "recruit") + " {hero} pay {payment}",
-                         pays, {"hero": heroes},
+                         _pays_for(state, empire, heroes, pays), {"hero": heroes},
                          "tile", _costs_note(state, empire, heroes))
         out += _template(("perseus" if perseus else "build") + " {wonder} pay {payment}",
-                         pays, {"wonder": wonders},
+                         _pays_for(state, empire, wonders, pays), {"wonder": wonders},
                          "tile", _costs_note(state, empire, wonders))
         for copier in (t for t in copiers if t in shown and copies):
             out += _template(("perseus" if perseus else "recruit")
@@ -188,6 +188,13 @@ def _tile_options(state: GameState, empire: Empire, perseus: bool) -> list[Optio
                          _pays(state, empire, rs.costs.pyramids), None, "tile",
                          _costs_note(state, empire, (pyramids,)))
     return out
+
+
+def _pays_for(state: GameState, empire: Empire, tiles: tuple[TileId, ...], pays: tuple[str, ...]) -> tuple[str, ...]:
+    """Ways to pay for these tiles: for their own cost when a power takes the same off each, else `pays`."""
+    costs = {tile_cost(state, empire, t) for t in tiles}
+    cost = next(iter(costs)) if len(costs) == 1 else None
+    return _pays(state, empire, cost) if cost is not None and cost != rank_cost(state, empire) else pays
 
 
 def _costs_note(state: GameState, empire: Empire, tiles: tuple[TileId, ...]) -> str:
