@@ -97,13 +97,13 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     cmd = ruleset.new_game(spec)
     secret = seeded_secret(seed) if seed is not None else new_secret()
     if keyed:
-        click.echo(_new_with_keys(ctx, ruleset, cmd, secret, game_id or game.new_game_id(), keys_dir,
-                                  public_keys, signed_only,
-                                  drawkeys.SCHEMES[draw_scheme] if draw_scheme else drawkeys.LATEST))
-        return
-    loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id)
-    click.echo(loaded.game_id)
-    for notice in loaded.meta.notices:  # on stderr: stdout stays the id alone, for scripts
+        made = _new_with_keys(ctx, ruleset, cmd, secret, game_id or game.new_game_id(), keys_dir,
+                              public_keys, signed_only,
+                              drawkeys.SCHEMES[draw_scheme] if draw_scheme else drawkeys.LATEST)
+    else:
+        made = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id).game_id
+    click.echo(made)
+    for notice in game.current(open_store(ctx), made).meta.notices:  # stderr: stdout is the id alone
         click.echo(f"Note: {notice}", err=True)
 
 

@@ -343,6 +343,14 @@ def test_a_2003_game_without_a_tiles_file_says_its_cards_have_no_powers(db: Path
     assert show.exit_code == 0 and show.stdout.splitlines()[-1] == NO_POWERS
 
 
+def test_a_2003_game_with_keys_says_so_too(db: Path, tmp_path: Path) -> None:
+    new = mn(db, "new", "--ruleset", "classic", "--empire", "rome", "--empire", "greece", "--empire", "egypt",
+             "--keys-dir", str(tmp_path / "keys"), "--id", "k1", "--seed", "x")
+
+    assert new.exit_code == 0 and new.stdout == "k1\n"
+    assert new.stderr.splitlines()[-1] == f"Note: {NO_POWERS}"
+
+
 def test_an_empires_game_has_no_such_notice(db: Path) -> None:
     new = mn(db, "new", *THREE, "--id", "e1", "--seed", "x")
 
