@@ -17,7 +17,7 @@ from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_link, link
 from mncore.dice import Rng, commitment
 from mncore.errors import CommandRejected, DataError, IntegrityFailure, InvalidCommand, StoreError
-from mncore.host import PublishKeys, SignedOrders
+from mncore.host import PublishKeys, RevealSecret, SignedOrders
 from mncore.logread import collector_paused, content_head, decoded, decode_rows, fold, ruleset_of
 from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, OrderBatch, SetPace,
                          SetStandingOrders, UndoBatch, UpgradeLog)
@@ -146,7 +146,9 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
 # 2: snapshots of format 1 written after a signed order lost the ledger's pbem flag (trust.advanced),
 # and with it every forced answer and standing order after them: they are not read again
 # 3: the ledger holds the log's draw scheme (K10); a ledger of format 2 encodes without it
-SNAPSHOT_FORMAT = 3
+# 4: the kernel folds its own events (mncore/envelope.py), no longer the rulesets: states cached by
+# the rulesets' folds are not trusted to agree
+SNAPSHOT_FORMAT = 4
 
 
 def engine_of(ruleset: Ruleset) -> str:
@@ -462,7 +464,7 @@ def upgrade(store: Store, game_id: str) -> Loaded:
     seq, old_head = loaded.head
     command = UpgradeLog(from_version=loaded.version, previous_head=old_head)
     ruleset = loaded.ruleset
-    events, _ = ruleset.decide(loaded.state, command, Rng(None, loaded.draw_head))
+    events = trust.host_events(ruleset, loaded.state, trust.Ledger(), command, _batches(loaded) + 1)
     secret_hex = store.secret(game_id) or loaded.meta.secret  # an imported game may have revealed it
     secret = bytes.fromhex(secret_hex) if secret_hex else None
     added = [Row(seq=n_seq, type=n.type, payload=n.payload, recorded_at=n.recorded_at, actor=HOST,
@@ -491,7 +493,7 @@ def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
     if not loaded.meta.over and not force:
         raise InvalidCommand(f"game {game_id} is still running: revealing the secret now lets every "
                              "player foresee the remaining draws; pass --force to reveal anyway (ruling K8)")
-    return submit(store, loaded, loaded.ruleset.reveal(secret))[1]
+    return submit(store, loaded, RevealSecret(secret=secret))[1]
 
 
 def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loaded:
