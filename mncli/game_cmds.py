@@ -329,20 +329,21 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
         raise InvalidCommand("--as EMPIRE is needed: whose orders are these?")
     lines = order_lines(orders)
     store = open_store(ctx)
-    loaded = game.current(store, game_id)
-    ruleset = loaded.ruleset
-    empire = resolve_side_in_game(ruleset, loaded.state, as_empire)
+    cur = game.current(store, game_id)
+    empire = resolve_side_in_game(cur.ruleset, cur.state, as_empire)
     try:
-        loaded, rows = game.submit_batch(store, loaded, empire, lines)
+        outcome = game.give(store, cur, game.batch_command(cur, empire, lines))
     except CommandRejected as err:
         if len(lines) == 1:  # several orders are named by number and text where they are decided
             err.message = f"'{lines[0]}': {err.message}"
         raise
-    answered = game.advance(store, game_id, cur=loaded)
-    after = game.current(store, game_id) if answered else loaded
-    rows += answered
-    echo_rows(ruleset, rows, empire, after.meta.secret is not None)
-    receipt(after)
+    echo_outcome(outcome, empire)
+
+
+def echo_outcome(outcome: game.Outcome, viewer: str | None) -> None:
+    """What a command wrote and what the service answered after it, as viewer may read it; the receipt."""
+    echo_rows(outcome.after.ruleset, outcome.rows, viewer, outcome.opened)
+    receipt(outcome.after)
 
 
 def echo_rows(ruleset: Ruleset, rows: list[Row], viewer: str | None, opened: bool) -> None:
@@ -370,16 +371,10 @@ def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str 
     text = _read_text(source)
     block = signing.parse_block(text, "stdin" if source == "-" else source)
     store = open_store(ctx)
-    loaded = game.current(store, game_id)
-    ruleset = loaded.ruleset
-    if as_empire is not None and ruleset.resolve_side(as_empire) != block.side:
+    cur = game.current(store, game_id)
+    if as_empire is not None and cur.ruleset.resolve_side(as_empire) != block.side:
         raise SigningRefused(f"the block is signed as {block.side}, not --as {as_empire}")
-    loaded, rows = game.submit_signed(store, loaded, block)
-    answered = game.advance(store, game_id, cur=loaded)
-    after = game.current(store, game_id) if answered else loaded
-    rows += answered
-    echo_rows(ruleset, rows, block.side, after.meta.secret is not None)
-    receipt(after)
+    echo_outcome(game.give(store, cur, block), block.side)
 
 
 def _read_text(source: str) -> str:

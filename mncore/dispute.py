@@ -15,7 +15,7 @@ from mncore.errors import InvalidCommand, MareNostrumError
 from mncore import pbem, redaction
 from mncore.game import ExportLine, export_line, utc_now
 from mncore.logread import fold, ruleset_of
-from mncore.host import SecretRevealed
+from mncore.host import RevealSecret, SecretRevealed
 from mncore.protocol import HOST, Audits, Ruleset
 from mncore.rulebook import Cited
 from mncore.chain import VERSIONS, link
@@ -329,7 +329,7 @@ def _with_reveal(ruleset: Ruleset, rows: list[Row], secret: str | None, version:
         raise _Failed("the secret is not hexadecimal") from None
     payload = ruleset.encode_event(SecretRevealed(secret=secret)).decode()
     seq, now = len(rows) + 1, utc_now()
-    command = ruleset.encode_command(ruleset.reveal(secret)).decode()
+    command = ruleset.encode_command(RevealSecret(secret=secret)).decode()
     head = link(version, rows[-1].hash, seq=seq, type="SecretRevealed", actor=HOST, batch=seq,
                 recorded_at=now, command=command, payload=payload)
     return [*rows, Row(seq=seq, type="SecretRevealed", payload=payload, recorded_at=now,

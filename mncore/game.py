@@ -1,4 +1,4 @@
-"""The game service: create, load, submit orders, verify, export/import, fork and reveal games."""
+"""The game service: create, load, give commands (and answer for the sides), verify, export/import, fork, reveal."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import hashlib
 import os
 import secrets as pysecrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, overload
 
 import msgspec
@@ -17,7 +18,7 @@ from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_link, link
 from mncore.dice import Rng, commitment
 from mncore.errors import CommandRejected, DataError, IntegrityFailure, InvalidCommand, StoreError
-from mncore.host import PublishKeys, SignedOrders
+from mncore.host import PublishKeys, RevealSecret, SignedOrders
 from mncore.logread import collector_paused, content_head, decoded, decode_rows, fold, ruleset_of
 from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, OrderBatch, SetPace,
                          SetStandingOrders, UndoBatch, UpgradeLog)
@@ -146,7 +147,9 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
 # 2: snapshots of format 1 written after a signed order lost the ledger's pbem flag (trust.advanced),
 # and with it every forced answer and standing order after them: they are not read again
 # 3: the ledger holds the log's draw scheme (K10); a ledger of format 2 encodes without it
-SNAPSHOT_FORMAT = 3
+# 4: the kernel folds its own events (mncore/envelope.py), no longer the rulesets: states cached by
+# the rulesets' folds are not trusted to agree
+SNAPSHOT_FORMAT = 4
 
 
 def engine_of(ruleset: Ruleset) -> str:
@@ -263,20 +266,98 @@ def create(store: Store | Callable[[], Store], ruleset: Ruleset, cmd: Any, secre
     return load(store, gid)
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What giving one command did: the rows written for it, the rows the service then answered by
+    itself for the sides (forced answers K5, standing orders K6, queued orders K9), and the game after
+    both (as it was given, a Loaded or a Current, or the Loaded the answers were folded onto)."""
+
+    written: list[Row]
+    answered: list[Row]
+    after: Loaded | Current
+
+    @property
+    def rows(self) -> list[Row]:
+        return self.written + self.answered
+
+    @property
+    def opened(self) -> bool:
+        """Whether the game's secret is revealed: every side may then read every field."""
+        return self.after.meta.secret is not None
+
+
+def give(store: Store, game: Loaded | Current | str, command: Any, now: str | None = None, *,
+         answer: bool = True) -> Outcome:
+    """The one way a command enters a game: decided (a signed block checked first: trust.check_block),
+    appended as one batch, then, with `answer`, whatever the service answers by itself after it
+    (advance). Nothing written if it is refused.
+
+    `game`: a full Loaded, its Current, or its id (loaded whole: the commands of play by email that
+    read the log, mncore/pbem.py). In a game with published keys an order that is not a signed block
+    is recorded as the host's, and refused if the game takes signed orders only. `now`: the time
+    recorded (the caller's clock for the deadline's acts; the machine's by default).
+    """
+    start = load(store, game) if isinstance(game, str) else game
+    if isinstance(command, SignedOrders):
+        after, written = _submit_block(store, start, command)
+    else:
+        after, written = _submit_command(store, start, command, now)
+    if not answer:
+        return Outcome(written=written, answered=[], after=after)
+    answered, after = _answers(store, after)
+    return Outcome(written=written, answered=answered, after=after)
+
+
+def batch_command(cur: Loaded | Current, side: str, lines: Sequence[str]) -> Any:
+    """The command of a side's order lines given together (`mn order GAME --as SIDE 'o1' 'o2'`): one
+    order line as the ruleset's order, several (or a `queue` line) as one OrderBatch, decided in turn
+    on the evolving state and written as one batch or not at all."""
+    if len(lines) == 1 and not pbem.is_queue_line(lines[0]):
+        return cur.ruleset.parse_order(lines[0], cur.state, side)
+    return OrderBatch(side=side, orders=tuple(lines))
+
+
+# --- the compatible names of give() (callers on other branches; each writes no service answer) -------
+
 @overload
 def submit(store: Store, loaded: Loaded, command: Any, now: str | None = None) -> tuple[Loaded, list[Row]]: ...
 @overload
 def submit(store: Store, loaded: Current, command: Any, now: str | None = None) -> tuple[Current, list[Row]]: ...
 def submit(store: Store, loaded: Loaded | Current, command: Any,
            now: str | None = None) -> tuple[Loaded | Current, list[Row]]:
-    """Decide one command against the game (a full Loaded or its Current) and append its events;
-    nothing written if refused. The game comes back as it was given, one batch longer.
+    """give() without the service's answers: the game as it was given, one batch longer, and the rows."""
+    outcome = give(store, loaded, command, now, answer=False)
+    return outcome.after, outcome.written
 
-    In a game with published keys an order given this way carries no signature: it is recorded as
-    the host's (actor "host"), and refused if the game takes signed orders only. The commands of
-    play by email that read the log (mncore/pbem.py) need a Loaded; `now` is the time recorded
-    (the caller's clock for the deadline's acts; the machine's by default).
-    """
+
+@overload
+def submit_signed(store: Store, loaded: Loaded, block: SignedOrders) -> tuple[Loaded, list[Row]]: ...
+@overload
+def submit_signed(store: Store, loaded: Current, block: SignedOrders) -> tuple[Current, list[Row]]: ...
+def submit_signed(store: Store, loaded: Loaded | Current,
+                  block: SignedOrders) -> tuple[Loaded | Current, list[Row]]:
+    """give() of a signed block, without the service's answers."""
+    outcome = give(store, loaded, block, answer=False)
+    return outcome.after, outcome.written
+
+
+def submit_batch(store: Store, loaded: Current, side: str, lines: Sequence[str],
+                 now: str | None = None) -> tuple[Current, list[Row]]:
+    """give() of a side's order lines (batch_command), without the service's answers."""
+    outcome = give(store, loaded, batch_command(loaded, side, lines), now, answer=False)
+    return outcome.after, outcome.written  # type: ignore[return-value]
+
+
+def submit_logged(store: Store, game_id: str, command: Any,
+                  now: str | None = None) -> tuple[Loaded, list[Row]]:
+    """give() on the whole log (the commands of play by email), without the service's answers."""
+    outcome = give(store, game_id, command, now, answer=False)
+    return outcome.after, outcome.written  # type: ignore[return-value]
+
+
+def _submit_command(store: Store, loaded: Loaded | Current, command: Any,
+                    now: str | None) -> tuple[Loaded | Current, list[Row]]:
+    """Decide one command that is not a signed block and append its events (trust.decide)."""
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
     secret = _secret(store, loaded)
@@ -288,21 +369,16 @@ def submit(store: Store, loaded: Loaded | Current, command: Any,
                    trust.recorded_actor(ruleset, ledger, command), secret, now)
 
 
-@overload
-def submit_signed(store: Store, loaded: Loaded, block: SignedOrders) -> tuple[Loaded, list[Row]]: ...
-@overload
-def submit_signed(store: Store, loaded: Current, block: SignedOrders) -> tuple[Current, list[Row]]: ...
-def submit_signed(store: Store, loaded: Loaded | Current,
-                  block: SignedOrders) -> tuple[Loaded | Current, list[Row]]:
+def _submit_block(store: Store, loaded: Loaded | Current, block: SignedOrders) -> tuple[Loaded | Current, list[Row]]:
     """Check a signed block (trust.check_block: this game, its side's key, unedited, new, still
-    pending), decide its orders in turn and append them as one batch; nothing written if refused.
+    pending), decide its orders in turn and append them as one batch.
 
     From a Current, the rows the check reads are read one by one, and the decision pending when
     the block was signed is folded from the snapshot before it."""
     ruleset = loaded.ruleset
     if pbem.act_kind(block.orders) is not None and isinstance(loaded, Current):
         # undo, consent and standing orders are decided on the whole log (mncore/pbem.py)
-        _, written = submit_signed(store, load(store, loaded.game_id), block)
+        _, written = _submit_block(store, load(store, loaded.game_id), block)
         return current(store, loaded.game_id), written
     ledger = _ledger(loaded)
     rows: Sequence[Row] = (loaded.rows if isinstance(loaded, Loaded)
@@ -462,7 +538,7 @@ def upgrade(store: Store, game_id: str) -> Loaded:
     seq, old_head = loaded.head
     command = UpgradeLog(from_version=loaded.version, previous_head=old_head)
     ruleset = loaded.ruleset
-    events, _ = ruleset.decide(loaded.state, command, Rng(None, loaded.draw_head))
+    events = trust.host_events(ruleset, loaded.state, trust.Ledger(), command, _batches(loaded) + 1)
     secret_hex = store.secret(game_id) or loaded.meta.secret  # an imported game may have revealed it
     secret = bytes.fromhex(secret_hex) if secret_hex else None
     added = [Row(seq=n_seq, type=n.type, payload=n.payload, recorded_at=n.recorded_at, actor=HOST,
@@ -491,7 +567,7 @@ def reveal(store: Store, game_id: str, force: bool = False) -> list[Row]:
     if not loaded.meta.over and not force:
         raise InvalidCommand(f"game {game_id} is still running: revealing the secret now lets every "
                              "player foresee the remaining draws; pass --force to reveal anyway (ruling K8)")
-    return submit(store, loaded, loaded.ruleset.reveal(secret))[1]
+    return give(store, loaded, RevealSecret(secret=secret), answer=False).written
 
 
 def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loaded:
@@ -726,26 +802,6 @@ def import_game(store: Store, header: ExportHeader, rows: list[Row],
 
 # --- play by email: batches, undo, corrections, deadlines, forced answers, standing orders ----------
 
-def submit_batch(store: Store, loaded: Current, side: str, lines: Sequence[str],
-                 now: str | None = None) -> tuple[Current, list[Row]]:
-    """A side's order lines decided together on the evolving state and written as one batch, or none
-    (the same drawing and batching as a signed block's, its draws keyed by the content chain); then
-    whatever the service answers for the sides by itself (advance)."""
-    ruleset = loaded.ruleset
-    if len(lines) == 1 and not pbem.is_queue_line(lines[0]):
-        command: Any = ruleset.parse_order(lines[0], loaded.state, side)
-    else:
-        command = OrderBatch(side=side, orders=tuple(lines))
-    return submit(store, loaded, command, now)
-
-
-def submit_logged(store: Store, game_id: str, command: Any,
-                  now: str | None = None) -> tuple[Loaded, list[Row]]:
-    """A command of play by email that reads the whole log (undo, consent, correction, pace,
-    standing orders, the deadline's acts), decided on the full game and appended; nothing if refused."""
-    return submit(store, load(store, game_id), command, now)
-
-
 def undo(store: Store, game_id: str, side: str) -> tuple[list[Row], list[str]]:
     """Take back the side's last batch (K1) if it may alone, or ask for it by recording its own
     consent (K2), which takes it back at once if every side it needs consented before; the rows
@@ -756,8 +812,8 @@ def undo(store: Store, game_id: str, side: str) -> tuple[list[Row], list[str]]:
     if side not in missing and missing:
         return [], missing  # asked already: nothing more to record
     act = ConsentUndo(side=side, batch=batch) if missing else UndoBatch(side=side, batch=batch)
-    loaded, rows = submit(store, loaded, act)
-    return rows + advance(store, game_id), undo_missing(loaded, batch) if missing else []
+    outcome = give(store, loaded, act)
+    return outcome.rows, undo_missing(_full(outcome.after), batch) if missing else []
 
 
 def last_batch(loaded: Loaded, side: str) -> int:
@@ -783,31 +839,48 @@ def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row
     """Record the side's consent to undoing a batch (K2): the consent that completes them (its
     giver's request among them) takes the batch back in the same batch. The rows written and the
     consents still wanted."""
-    loaded, rows = submit_logged(store, game_id, ConsentUndo(side=side, batch=batch))
-    return rows + advance(store, game_id), undo_missing(loaded, batch)
+    outcome = give(store, game_id, ConsentUndo(side=side, batch=batch))
+    return outcome.rows, undo_missing(_full(outcome.after), batch)
 
 
 def advance(store: Store, game_id: str, limit: int = 200, cur: Current | None = None) -> list[Row]:
+    """What the service answers by itself now (the rows written): give() answers after each command;
+    this is for a caller that wrote without answers. `cur`: the game as just written, if the caller
+    has it (saves a read)."""
+    return _answers(store, cur if cur is not None else current(store, game_id), limit)[0]
+
+
+def _answers(store: Store, after: Loaded | Current, limit: int = 200) -> tuple[list[Row], Loaded | Current]:
     """What the service answers by itself, in turn, until it has nothing to answer: a decision with one
-    legal answer when the pace takes them at once (K5), a side's standing order legal now (K6).
-    `cur`: the game as just written, if the caller has it (saves a read when there is nothing to do)."""
+    legal answer when the pace takes them at once (K5), a side's standing order legal now (K6), a
+    queued one (K9); the rows and the game after them. Each answer is folded forward from the state
+    the game is given in (the log read once beside it: the answers read it), never replayed."""
     out: list[Row] = []
-    if cur is not None and not cur.ledger.pbem:
-        return out
+    if not _ledger(after).pbem:
+        return out, after  # no pace, standing or queued orders ever set: the service never answers
+    loaded = _full(after, store)
     for _ in range(limit):
-        if not current(store, game_id).ledger.pbem:
-            return out
-        loaded = load(store, game_id)
         command = _service_answer(loaded)
         if command is None:
-            return out
+            break
         try:
-            out += submit(store, loaded, command)[1]
+            loaded, rows = _submit_command(store, loaded, command, None)  # type: ignore[assignment]
         except CommandRejected as err:  # the ruleset's answer is refused: a bug, never the user's
-            log.info("service answer refused", game=game_id, command=type(command).__name__,
+            log.info("service answer refused", game=loaded.game_id, command=type(command).__name__,
                      error=err.message)
-            return out
-    return out
+            break
+        out += rows
+    return out, loaded if out else after
+
+
+def _full(game: Loaded | Current, store: Store | None = None) -> Loaded:
+    """The game with its whole log beside its state: a Current's rows read and decoded, not folded."""
+    if isinstance(game, Loaded):
+        return game
+    assert store is not None, "a Current is read whole from its store"
+    rows, events = _decoded(store, game.game_id, None)
+    return Loaded(game_id=game.game_id, ruleset=game.ruleset, version=game.version, rows=rows,
+                  events=events, state=game.state, draw_head=game.draw_head)
 
 
 def _service_answer(loaded: Loaded) -> Any:
@@ -827,8 +900,8 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
     out: list[Row] = []
     if not current(store, game_id).ledger.pbem:
         return out  # no pace was ever set: no deadline can have passed
+    loaded = load(store, game_id)
     for _ in range(limit):
-        loaded = load(store, game_id)
         ruleset, defaults = loaded.ruleset, loaded.ruleset
         if not isinstance(defaults, Defaults) or loaded.meta.over:
             return out
@@ -838,29 +911,28 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
         if answer is None:
             return out
         w, orders = answer
-        out += submit(store, loaded, DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "",
-                                                   at=now), now)[1]
-        out += advance(store, game_id)
+        outcome = give(store, loaded, DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "", at=now),
+                       now)
+        out += outcome.rows
+        loaded = _full(outcome.after)
     return out
 
 
 def set_pace(store: Store, game_id: str, hours: int, phases: dict[str, int], forced: bool,
              now: str | None = None) -> list[Row]:
     """The host sets the deadlines and forced answers (K4, K5), then the service answers what it may."""
-    rows = submit_logged(store, game_id, SetPace(hours=hours, phases=phases, forced=forced), now)[1]
-    return rows + advance(store, game_id)
+    return give(store, game_id, SetPace(hours=hours, phases=phases, forced=forced), now).rows
 
 
 def set_standing(store: Store, game_id: str, side: str, orders: Sequence[str]) -> list[Row]:
     """A side's standing orders (K6), then whatever of them the service can apply at once."""
-    rows = submit_logged(store, game_id, SetStandingOrders(side=side, orders=tuple(orders)))[1]
-    return rows + advance(store, game_id)
+    return give(store, game_id, SetStandingOrders(side=side, orders=tuple(orders))).rows
 
 
 def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
     """The host's reasoned correction: the batch and every event after it taken back (K3), then what
     the service answers by itself in the state taken back to."""
-    return submit_logged(store, game_id, CorrectBatch(batch=batch, reason=reason))[1] + advance(store, game_id)
+    return give(store, game_id, CorrectBatch(batch=batch, reason=reason)).rows
 
 
 def waiting(store: Store, game_id: str) -> dict[str, pbem.Waiting]:

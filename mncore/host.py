@@ -319,3 +319,35 @@ def _hours(n: int) -> str:
 
 
 KERNEL_COMMANDS = (PublishKeys, SignedOrders, *PBEM_COMMANDS)  # decided by the kernel, not a ruleset
+
+# the kernel's own envelope of every log, whatever the game: no ruleset's union holds them
+# (mncore/envelope.py decodes them beside a ruleset's own)
+KernelEvent = SecretRevealed | LogUpgraded | KeysPublished | PbemEvent
+KernelCommand = RevealSecret | UpgradeLog | PublishKeys | SignedOrders | PbemCommand
+KERNEL_EVENTS = (SecretRevealed, LogUpgraded, KeysPublished, BatchUndone, UndoConsented, Corrected,
+                 PaceSet, StandingOrdersSet, OrdersQueued)
+ALL_KERNEL_COMMANDS = (RevealSecret, UpgradeLog, *KERNEL_COMMANDS)
+
+
+def kernel_sentence(event: KernelEvent, name: Callable[[str], str], withheld: frozenset[str]) -> str:
+    """One sentence for any kernel event as the boundary let its reader see it, sides named by `name`."""
+    match event:
+        case KeysPublished(keys=keys, signed_only=only):
+            return ("Public keys published for " + ", ".join(name(s) for s in keys)
+                    + ("; orders must be signed" if only else ""))
+        case SecretRevealed():
+            return "The game's secret was revealed: every draw can now be checked"
+        case LogUpgraded(previous_head=old):
+            return f"The log was rewritten into the current format (old head {old})"
+        case _:
+            return sentence(event, name, withheld)
+
+
+def order_lines(command: Any) -> tuple[str, ...] | None:
+    """The order lines a kernel command carries for a side (a block, a batch, a default, a standing or
+    queued order), or None for a command that carries none (the host's acts, a ruleset's command)."""
+    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders):
+        return command.orders
+    if isinstance(command, StandingOrder | QueuedOrder):
+        return (command.order,)
+    return None

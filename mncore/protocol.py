@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import msgspec
 
@@ -98,12 +98,18 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     options: dict[str, str] = {}  # the ruleset's own options (display=experienced)
 
 
-class Ruleset(Protocol):
+S = TypeVar("S")  # a ruleset's state
+E = TypeVar("E")  # its events (a log's: the kernel's beside them, mncore/envelope.py)
+C = TypeVar("C")  # its commands (likewise)
+
+
+class RulesetOf(Protocol[S, E, C]):
     """One game on the kernel: its codecs, its pure decide/evolve, its texts, views and rulebook.
 
-    `decide` is the one entry point for every command, creation and the host's included; it
-    returns the events and the state they fold into, so nothing is folded twice. States, events
-    and commands are the ruleset's own types: the kernel only stores, chains and passes them.
+    `decide` is the one entry point for every command of the game, creation included; the kernel's
+    own commands never reach it (mncore/trust.py decides them). It returns the events and the state
+    they fold into, so nothing is folded twice. S, E, C are the ruleset's own types: the kernel only
+    stores, chains and passes them. A seam built on mncore/kit.py has all but its game's own.
     """
 
     id: str  # recorded in the first event: "mare-nostrum-empires-2016"
@@ -111,59 +117,63 @@ class Ruleset(Protocol):
     version: int
     name: str
     rulebook: Rulebook
-    event_type: Any  # the tagged union of its events (schemas)
-    command_type: Any  # the tagged union of its commands (schemas)
+    event_type: Any  # the tagged union of a log's events (schemas): a type, not a value of E
+    command_type: Any  # the tagged union of a log's commands (schemas)
 
-    def encode_event(self, event: Any) -> bytes: ...
-    def decode_event(self, data: bytes | str) -> Any: ...
-    def event_type_of(self, event: Any) -> str: ...
-    def encode_command(self, command: Any) -> bytes: ...
-    def decode_command(self, data: bytes | str) -> Any: ...
+    def encode_event(self, event: E) -> bytes: ...
+    def decode_event(self, data: bytes | str) -> E: ...
+    def event_type_of(self, event: E) -> str: ...
+    def encode_command(self, command: C) -> bytes: ...
+    def decode_command(self, data: bytes | str) -> C: ...
 
-    def encode_state(self, state: Any) -> bytes:
+    def encode_state(self, state: S) -> bytes:
         """A folded state as bytes, for the snapshot cache (never hashed, never exported)."""
-    def decode_state(self, data: bytes) -> Any:
+    def decode_state(self, data: bytes) -> S:
         """A state encode_state wrote; msgspec.DecodeError or ValidationError if it is not one."""
 
-    def initial(self, commitment: str) -> Any:
+    def initial(self, commitment: str) -> S:
         """The state before the first event, for a game whose secret has this commitment."""
-    def evolve(self, state: Any, event: Any) -> Any: ...
-    def decide(self, state: Any, command: Any, rng: Rng) -> tuple[list[Any], Any]: ...
-    def meta(self, state: Any) -> Meta: ...
-    def named(self, state: Any, game_id: str) -> Any:
+    def evolve(self, state: S, event: E) -> S:
+        """The state after one event (the kernel's folded by the kernel: mncore/envelope.py)."""
+    def decide(self, state: S, command: C, rng: Rng) -> tuple[list[E], S]: ...
+    def meta(self, state: S) -> Meta:
+        """What the kernel reads of a state; its `secret` is the kernel's fold (mncore/envelope.py)."""
+    def named(self, state: S, game_id: str) -> S:
         """The state as loaded under that game id (views show it)."""
-    def actor_of(self, command: Any) -> str:
+    def actor_of(self, command: C) -> str:
         """The side that gives the command, or HOST."""
-    def fork_created(self, first: Any, commitment: str, fork: ForkRef) -> Any:
+    def fork_created(self, first: E, commitment: str, fork: ForkRef) -> E:
         """The first event of a fork: the parent's, with the new commitment, marked as a sandbox."""
-    def new_game(self, spec: NewGame) -> Any:
+    def new_game(self, spec: NewGame) -> C:
         """The creation command for `mn new`; InvalidCommand naming the option at fault."""
-    def reveal(self, secret: str) -> Any:
-        """The host's command that reveals the game's secret."""
 
-    def pending(self, state: Any) -> list[Pending]: ...
-    def options(self, state: Any, side: str) -> list[Option]: ...
-    def parse_order(self, text: str, state: Any, side: str) -> Any: ...
-    def format_order(self, command: Any) -> str: ...
-    def describe(self, seen: Seen[Any]) -> str:
+    def pending(self, state: S) -> list[Pending]: ...
+    def options(self, state: S, side: str) -> list[Option]: ...
+    def parse_order(self, text: str, state: S, side: str) -> C: ...
+    def format_order(self, command: C) -> str: ...
+    def describe(self, seen: Seen[E]) -> str:
         """The event's sentence, made of the event as the boundary lets its reader see it
         (redaction.seen_event): what is withheld is already gone, `seen.withheld` names it."""
-    def hidden(self, event: Any) -> list[Hidden]:
+    def hidden(self, event: E) -> list[Hidden]:
         """The fields of an event's payload hidden from some sides (payload/...): when it is recorded,
         and, marked `revealed`, in a hypothetical order's events only."""
-    def hidden_command(self, command: Any) -> list[Hidden]:
+    def hidden_command(self, command: C) -> list[Hidden]:
         """The fields of a command hidden from some sides (command/...): an offer's tokens."""
-    def hidden_state(self, state: Any) -> list[Hidden]:
+    def hidden_state(self, state: S) -> list[Hidden]:
         """The fields of a state hidden from some sides (state/...): what every view, picture and
         position made for a side withholds (redaction.seen_state), each with the stand-in others read."""
-    def view(self, seen: Seen[Any]) -> dict[str, Any]:
+    def view(self, seen: Seen[S]) -> dict[str, Any]:
         """The state as the boundary lets its reader see it (redaction.seen_state): the document of
         docs/json.md; what `seen.withheld` names is shown as withheld (None, or a count)."""
     def show_text(self, view: dict[str, Any]) -> str: ...
-    def status_text(self, state: Any) -> str: ...
+    def status_text(self, state: S) -> str: ...
     def resolve_side(self, text: str) -> str:
         """The side a user's text names (any case, aliases); InvalidCommand listing the sides."""
     def side_name(self, side: str) -> str: ...
+
+
+# a ruleset whatever its types: what the kernel, which knows no game, holds
+Ruleset: TypeAlias = RulesetOf[Any, Any, Any]
 
 
 @runtime_checkable

@@ -1,7 +1,7 @@
 """Who gave each batch: the keys a log publishes, signed blocks checked and decided, the host's orders.
 
-The one place that decides a command whatever it is (the kernel's PublishKeys and SignedOrders, or a
-ruleset's command), and says which actor its batch is recorded under; game.py and verify.py both
+The one place that decides a command whatever it is (the kernel's own: the host's keys, reveal and
+upgrade, signed blocks, play by email; or a ruleset's command, handed to it), and says which actor its batch is recorded under; game.py and verify.py both
 call it, so that what is written and what is checked again cannot drift apart.
 """
 
@@ -15,7 +15,8 @@ import msgspec
 from mncore import drawkeys, pbem
 from mncore.dice import Rng
 from mncore.errors import AlreadyApplied, InvalidCommand, SigningRefused, StaleOrders
-from mncore.host import PBEM_COMMANDS, KeysPublished, PublishKeys, SignedOrders
+from mncore.host import (PBEM_COMMANDS, KeysPublished, PublishKeys, RevealSecret, SignedOrders, UpgradeLog,
+                         reveal_events, upgrade_events)
 from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
 
@@ -125,8 +126,8 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
     the orders in the log before it: `log`'s rows, else `rows` (read only then: game.Current).
     """
     before = log.rows if log is not None else rows
-    if isinstance(command, PublishKeys):
-        events = publish_events(ruleset, state, ledger, command, batch)
+    if isinstance(command, PublishKeys | RevealSecret | UpgradeLog):
+        events = host_events(ruleset, state, ledger, command, batch)
         for e in events:
             state = ruleset.evolve(state, e)
         return list(events), state
@@ -143,6 +144,16 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
         return pbem.decide(ruleset, state, command, secret=secret, draw_head=key, log=log,
                            settle=drawkeys.settle_source(ledger.draws, command, before))
     return ruleset.decide(state, command, Rng(secret, draw_head))
+
+
+def host_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: PublishKeys | RevealSecret | UpgradeLog,
+                batch: int) -> list[Any]:
+    """The events of the host's kernel acts: publishing the keys, revealing the secret, upgrading the log."""
+    if isinstance(command, RevealSecret):
+        return list(reveal_events(ruleset.meta(state), command))
+    if isinstance(command, UpgradeLog):
+        return list(upgrade_events(command))
+    return list(publish_events(ruleset, state, ledger, command, batch))
 
 
 def publish_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: PublishKeys,

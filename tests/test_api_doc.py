@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_bot_example_of_the_api_doc_plays_orders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    """The bot of docs/api.md creates a game, gives orders through game.submit and reports."""
+    """The bot of docs/api.md creates a game, gives orders through game.give and reports."""
     code = re.search(r"```python\n(.*?)```", (ROOT / "docs" / "api.md").read_text(), re.S)
     assert code is not None
     monkeypatch.chdir(tmp_path)

@@ -11,10 +11,7 @@ from msgspec.structs import replace
 
 from mncore.geography import Links
 from mncore.protocol import ForkRef
-from mncore.host import (BatchUndone, Corrected, OrdersQueued, PaceSet, PbemCommand, PbemEvent,
-                         StandingOrdersSet, UndoConsented)
-from mncore.host import (KeysPublished, LogUpgraded, PublishKeys, RevealSecret, SecretRevealed, SignedOrders,
-                         UpgradeLog)
+from mncore import envelope
 
 RULESET_ID = "toy-2026"
 RULESET_VERSION = 1
@@ -178,8 +175,7 @@ class GameWon(Event, frozen=True, kw_only=True):
     condition: str  # the section of the victory condition
 
 
-AnyEvent = (GameCreated | ReserveDrawn | PhaseBegan | UnitMustered | Passed | ClashFought | GameWon
-            | SecretRevealed | LogUpgraded | KeysPublished | PbemEvent)
+AnyEvent = GameCreated | ReserveDrawn | PhaseBegan | UnitMustered | Passed | ClashFought | GameWon
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -210,26 +206,11 @@ class Clash(Command, frozen=True, kw_only=True):
 
 
 AnyOrder = Muster | Pass | Clash
-AnyCommand = CreateToy | RevealSecret | UpgradeLog | PublishKeys | SignedOrders | PbemCommand | AnyOrder
+AnyCommand = CreateToy | AnyOrder
 
-_ENCODER = msgspec.json.Encoder(order="deterministic")
-_EVENTS = msgspec.json.Decoder(AnyEvent)
-_COMMANDS = msgspec.json.Decoder(AnyCommand)
-
-
-def encode(obj: Event | Command | SecretRevealed | RevealSecret | LogUpgraded | UpgradeLog | KeysPublished
-           | PublishKeys | SignedOrders | PbemEvent | PbemCommand) -> bytes:
-    return _ENCODER.encode(obj)
-
-
-def decode_event(data: bytes | str) -> AnyEvent:
-    event: AnyEvent = _EVENTS.decode(data)
-    return event
-
-
-def decode_command(data: bytes | str) -> AnyCommand:
-    command: AnyCommand = _COMMANDS.decode(data)
-    return command
+# a stored log's events and commands: the toy's and the kernel's beside them (mncore/envelope.py)
+EVENTS: envelope.Codec[AnyEvent] = envelope.events(AnyEvent)
+COMMANDS: envelope.Codec[AnyCommand] = envelope.commands(AnyCommand)
 
 
 # --- evolve --------------------------------------------------------------------------------------
@@ -252,12 +233,6 @@ def evolve(state: State, event: AnyEvent) -> State:
                            units={**state.units, p: {winner: state.units[p][winner]}})
         case GameWon(sides=sides, condition=condition):
             return replace(state, winner=Won(sides=sides, condition=condition, round=state.round))
-        case SecretRevealed(secret=secret):
-            return replace(state, secret=secret)
-        case LogUpgraded() | KeysPublished():
-            return state
-        case BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet() | OrdersQueued():
-            return state  # the kernel skips what was taken back and reads the rest from the log
         case _:
             assert_never(event)
 

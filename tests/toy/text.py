@@ -6,11 +6,11 @@ from typing import Any, cast
 
 from mncore.seen import Seen, Withheld
 from mncore.errors import InvalidCommand
-from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, OrdersQueued, PaceSet,
-                         SecretRevealed, StandingOrdersSet, UndoConsented, sentence)
+from mncore import envelope
 from mncore.names import resolve
+from mncore.protocol import NewGame
 
-from toy.model import (PROVINCES, SIDES, AnyEvent, AnyOrder, Clash, ClashFought, GameCreated,
+from toy.model import (PROVINCES, SIDES, AnyEvent, AnyOrder, Clash, ClashFought, CreateToy, GameCreated,
                        GameWon, Muster, Pass, Passed, PhaseBegan, Province, ReserveDrawn, Side,
                        State, UnitMustered, board)
 from toy.rules import pending
@@ -20,6 +20,19 @@ USAGE = "muster PROVINCE | pass | clash PROVINCE"
 
 def side_of(text: str) -> Side:
     return cast(Side, resolve("side", text, {s: [board().name(s)] for s in SIDES}))
+
+
+def new_game(spec: NewGame) -> CreateToy:
+    """The creation command `mn new` asks for: the sides named (all by default), SIDE=NAME players."""
+    if spec.random_sides or spec.board_file or spec.options:
+        raise InvalidCommand("the toy takes only sides and players: no --random, --board or other options")
+    sides = tuple(side_of(s) for s in spec.sides) or SIDES
+    players: dict[Side, str] = {s: board().name(s) for s in sides}
+    for side, sep, who in (item.partition("=") for item in spec.players):
+        if not sep:
+            raise InvalidCommand(f"--player {side}: write SIDE=NAME")
+        players[side_of(side)] = who.strip()
+    return CreateToy(sides=sides, players=players, fair_play=spec.fair_play)
 
 
 def province_of(text: str) -> Province:
@@ -50,7 +63,7 @@ def format_order(cmd: Any) -> str:
     return type(cmd).__name__
 
 
-def describe(event: AnyEvent, withheld: Withheld) -> str:
+def _describe(event: AnyEvent, withheld: Withheld) -> str:
     """One sentence for an event as the boundary let its reader see it (the fields `withheld` gone)."""
     n = board().name
     match event:
@@ -72,17 +85,10 @@ def describe(event: AnyEvent, withheld: Withheld) -> str:
             return f"Clash in {n(p)}: {dice}; {n(w)} holds it{tie}"
         case GameWon(sides=sides, condition=c):
             return f"{' and '.join(n(s) for s in sides)} won (rule toy:{c})"
-        case KeysPublished(keys=keys, signed_only=only):
-            return ("Public keys published for " + ", ".join(n(s) for s in keys)
-                    + ("; orders must be signed" if only else ""))
-        case SecretRevealed():
-            return "The game's secret was revealed: every draw can now be checked"
-        case (BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet()
-              | OrdersQueued()) as act:
-            return sentence(act, n, withheld)
-        case LogUpgraded(previous_head=old):
-            return f"The log was rewritten into the current format (old head {old})"
     return type(event).__name__
+
+
+describe = envelope.describing(_describe, board().name)  # the kernel's events in the kernel's words
 
 
 def view(seen: Seen[State]) -> dict[str, Any]:

@@ -109,7 +109,7 @@ def explain(rows: Sequence[Row], seq: int, see: Callable[[ev.AnyEvent], Seen[ev.
     if not 1 <= seq <= len(rows):
         raise InvalidCommand(f"no event {seq}: the log has events 1 to {len(rows)}")
     row = rows[seq - 1]
-    event = ev.decode_event(row.payload)
+    event: Any = ev.decode_event(row.payload)  # the kernel's events too: they cite no section
     first = rows[row.batch - 1]
     command = format_order(cm.decode_command(first.command)) if first.command else "(hidden)"
     refs = [r.removeprefix("classic:") for r in _rules(event)]

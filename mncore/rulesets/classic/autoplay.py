@@ -122,7 +122,7 @@ def play_stored(store: Store, loaded: Any, secret: bytes, rand: random.Random, m
             break
         civ = waiting[0]
         order = _first_accepted(state, civ, styles.get(civ, "heroes"), rand, Rng(secret, loaded.head[1]))
-        loaded, _ = game.submit(store, loaded, order)
+        loaded = game.give(store, loaded, order, answer=False).after
         if on_order is not None:
             on_order(loaded)
     return loaded

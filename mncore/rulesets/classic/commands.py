@@ -1,10 +1,11 @@
-"""Every command of the classic game, one tagged union (with the kernel's), and their codec."""
+"""Every command of the classic game, one tagged union, and the codec of a log's (the kernel's beside them)."""
 
 from __future__ import annotations
 
 import msgspec
 
-from mncore.host import PbemCommand, PublishKeys, RevealSecret, SignedOrders, UpgradeLog
+from mncore import envelope
+from mncore.host import KernelCommand
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Item, Mover, Role, Setup, Variant
 from mncore.rulesets.classic.powers import Powers
@@ -128,17 +129,8 @@ class EndTurn(Order, frozen=True, kw_only=True):
 
 AnyOrder = AwardRole | Ask | Offer | Take | Give | Pray | Invoke | Build | PlaceInfluence | Buy | Sail \
     | Attack | March | Place | Blockade | LetPass | EndTurn
-AnyCommand = CreateGame | CreateFromPosition | RevealSecret | UpgradeLog | PublishKeys | SignedOrders \
-    | PbemCommand | AnyOrder
+AnyCommand = CreateGame | CreateFromPosition | AnyOrder
 
-_ENCODER = msgspec.json.Encoder(order="deterministic")
-_DECODER = msgspec.json.Decoder(AnyCommand)
-
-
-def encode_command(command: AnyCommand) -> bytes:
-    return _ENCODER.encode(command)
-
-
-def decode_command(data: bytes | str) -> AnyCommand:
-    command: AnyCommand = _DECODER.decode(data)
-    return command
+CODEC: envelope.Codec[AnyCommand | KernelCommand] = envelope.commands(AnyCommand)
+encode_command = CODEC.encode
+decode_command = CODEC.decode

@@ -1,10 +1,11 @@
-"""Every event of the classic game, one tagged union (with the kernel's), and their codec."""
+"""Every event of the classic game, one tagged union, and the codec of a log's (the kernel's beside them)."""
 
 from __future__ import annotations
 
 import msgspec
 
-from mncore.host import KeysPublished, LogUpgraded, PbemEvent, SecretRevealed
+from mncore import envelope
+from mncore.host import KernelEvent
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Building, Item, Phase, Role
 from mncore.rulesets.classic.powers import Powers
@@ -263,16 +264,8 @@ AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTi
             | GodsReturned | GodTaken | GodInvoked | TurnEnded | ItemBuilt | InfluencePlaced
             | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | BlockadeDeclared | BlockadeEnded
             | GroundBattle
-            | Sacked | Settled | GameWon | SecretRevealed | LogUpgraded | KeysPublished | PbemEvent)
+            | Sacked | Settled | GameWon)
 
-_ENCODER = msgspec.json.Encoder(order="deterministic")
-_DECODER = msgspec.json.Decoder(AnyEvent)
-
-
-def encode_event(event: AnyEvent) -> bytes:
-    return _ENCODER.encode(event)
-
-
-def decode_event(data: bytes | str) -> AnyEvent:
-    event: AnyEvent = _DECODER.decode(data)
-    return event
+CODEC: envelope.Codec[AnyEvent | KernelEvent] = envelope.events(AnyEvent)
+encode_event = CODEC.encode
+decode_event = CODEC.decode

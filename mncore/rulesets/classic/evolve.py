@@ -7,8 +7,6 @@ from typing import assert_never, cast
 
 from msgspec.structs import replace
 
-from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, OrdersQueued, PaceSet,
-                         SecretRevealed, StandingOrdersSet, UndoConsented)
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import TAX, Item
@@ -99,12 +97,6 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
         case ev.GameWon(civ=civ, condition=condition, detail=detail):
             return replace(state, winner=Won(civ=civ, condition=condition, round=state.round,
                                              detail=detail))
-        case SecretRevealed(secret=secret):
-            return replace(state, secret=secret)
-        case LogUpgraded() | KeysPublished():
-            return state
-        case BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet() | OrdersQueued():
-            return state  # the kernel skips what was taken back and reads the rest from the log
         case _:
             assert_never(event)
 

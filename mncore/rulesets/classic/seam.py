@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-import msgspec
-from msgspec.structs import replace
 
 from mncore.seen import Seen
 from mncore.dice import Rng
-from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
-                         upgrade_events)
+from mncore.errors import InvalidCommand
+from mncore.kit import Kit
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
 from mncore.store import Row
 from mncore.rulesets.classic import audits, commands as cm, events as ev, render, text
@@ -24,57 +21,20 @@ from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION, Setup, Vari
 from mncore.rulesets.classic.powers import NO_POWERS, read as read_powers
 from mncore.rulesets.classic.state import State
 
-_STATE_ENCODER = msgspec.msgpack.Encoder()
-_STATE_DECODER = msgspec.msgpack.Decoder(State)
 OPTIONS = {"variant": ("standard", "long"), "setup": ("basic", "advanced"), "tiles": ()}  # () any value
 
 
-class Classic:
+class Classic(Kit[State, ev.AnyEvent, cm.AnyCommand]):
     """Mare Nostrum (2003) with the Mythology expansion: 3 to 6 civilisations, reconstructed board."""
 
-    id = RULESET_ID
-    short = "classic"
-    version = RULESET_VERSION
+    id, short, version, rulebook = RULESET_ID, "classic", RULESET_VERSION, RULEBOOK
     name = "Mare Nostrum (2003) with the Mythology expansion"
-    rulebook = RULEBOOK
-    event_type: Any = ev.AnyEvent
-    command_type: Any = cm.AnyCommand
+    sentence = staticmethod(text.describe)
 
-    def encode_event(self, event: Any) -> bytes:
-        return ev.encode_event(event)
+    def play(self, state: State, command: cm.AnyCommand, rng: Rng) -> tuple[list[ev.AnyEvent], State]:
+        return self.folded(self._events(state, command, rng), state)
 
-    def decode_event(self, data: bytes | str) -> Any:
-        return ev.decode_event(data)
-
-    def event_type_of(self, event: Any) -> str:
-        return type(event).__name__
-
-    def encode_command(self, command: Any) -> bytes:
-        return cm.encode_command(command)
-
-    def decode_command(self, data: bytes | str) -> Any:
-        return cm.decode_command(data)
-
-    def encode_state(self, state: Any) -> bytes:
-        return _STATE_ENCODER.encode(state)
-
-    def decode_state(self, data: bytes) -> State:
-        return _STATE_DECODER.decode(data)
-
-    def initial(self, commitment: str) -> State:
-        return State(commitment=commitment)
-
-    def evolve(self, state: Any, event: Any) -> State:
-        return evolve(state, event)
-
-    def decide(self, state: Any, command: Any, rng: Rng) -> tuple[list[Any], State]:
-        try:
-            events = self._decide(state, command, rng)
-        except RuleViolation as err:
-            raise RULEBOOK.qualified(err) from None
-        return list(events), replay(events, state)
-
-    def _decide(self, state: State, command: cm.AnyCommand, rng: Rng) -> list[ev.AnyEvent]:
+    def _events(self, state: State, command: cm.AnyCommand, rng: Rng) -> list[ev.AnyEvent]:
         from mncore.rulesets.classic.flow import decide_order, settle
         from mncore.rulesets.classic.rules.roles import first_holders
         from mncore.rulesets.classic.rules.setup import create
@@ -87,38 +47,22 @@ class Classic:
             case cm.CreateFromPosition():
                 events = audits.creation_events(command, state.commitment)
                 return events + settle(replay(events, state), rng)
-            case RevealSecret():
-                return list(reveal_events(self.meta(state), command))
-            case UpgradeLog():
-                return list(upgrade_events(command))
-            case PublishKeys() | SignedOrders():
-                kernel_only(command)
-            case _ if isinstance(command, PBEM_COMMANDS):
-                kernel_only(command)
             case _:
                 return decide_order(state, command, rng)
 
-    def meta(self, state: Any) -> Meta:
-        s = cast(State, state)
-        won = s.winner
-        result = "" if won is None else (f"{self.side_name(won.civ)} won by classic:{won.condition} "
-                                         f"in round {won.round}")
-        return Meta(ruleset_id=s.ruleset_id, ruleset_version=s.ruleset_version, commitment=s.commitment,
-                    secret=s.secret, sides=s.civs, fair_play=s.options.fair_play,
-                    sandbox=s.options.sandbox, forked_at=s.options.fork_of.at if s.options.fork_of else 0,
-                    over=won is not None, result=result, round=s.round, players=dict(s.players),
-                    notices=(NO_POWERS,) if s.civs and s.powers is None else ())
-
-    def named(self, state: Any, game_id: str) -> State:
-        return replace(cast(State, state), game_id=game_id)
+    def meta(self, state: State) -> Meta:
+        won = state.winner
+        result = None if won is None else (f"{self.side_name(won.civ)} won by classic:{won.condition} "
+                                           f"in round {won.round}")
+        return self.game_meta(state, sides=state.civs, result=result, round=state.round,
+                              players=dict(state.players),
+                              notices=(NO_POWERS,) if state.civs and state.powers is None else ())
 
     def actor_of(self, command: Any) -> str:
         return str(command.civ) if isinstance(command, cm.Order) else HOST
 
     def fork_created(self, first: Any, commitment: str, fork: ForkRef) -> Any:
-        created = cast(ev.GameCreated, first)
-        return replace(created, commitment=commitment,
-                       options=replace(created.options, fair_play=False, sandbox=True, fork_of=fork))
+        return self.forked(first, commitment, fork)
 
     def new_game(self, spec: NewGame) -> cm.CreateGame:
         for key, value in spec.options.items():
@@ -138,31 +82,13 @@ class Classic:
         if spec.random_sides:
             raise InvalidCommand("name the civilisations in play (--empire rome ...); --random is not "
                                  "offered for this game")
-        named: dict[str, str] = {}
-        for item in spec.players:
-            side, sep, who = item.partition("=")
-            if not sep:
-                raise InvalidCommand(f"--player {item}: write CIVILISATION=NAME")
-            civ = self.resolve_side(side)
-            if civ in named:
-                raise InvalidCommand(f"--player {item}: {self.side_name(civ)} is already played by "
-                                     f"{named[civ]}; give each empire one --player")
-            named[civ] = who.strip()
-        chosen: dict[str, str] = {}
-        for typed in spec.sides:
-            civ = self.resolve_side(typed)
-            if civ in chosen:
-                raise InvalidCommand(f"--empire {typed}: {self.side_name(civ)} is named twice")
-            chosen[civ] = named.pop(civ, self.side_name(civ))
+        chosen, named = self.seated(spec.players, spec.sides, "CIVILISATION=NAME")
         if named:
             raise InvalidCommand(f"--player names {', '.join(self.side_name(c) for c in named)}, "
                                  "which is not among the --empire options")
         if not chosen:
             chosen = {c: self.side_name(c) for c in ("greece", "carthage", "babylon")}
         return chosen
-
-    def reveal(self, secret: str) -> RevealSecret:
-        return RevealSecret(secret=secret)
 
     def pending(self, state: Any) -> list[Pending]:
         from mncore.rulesets.classic.flow import pending
@@ -177,9 +103,6 @@ class Classic:
 
     def format_order(self, command: Any) -> str:
         return text.format_order(command)
-
-    def describe(self, seen: Seen[Any]) -> str:
-        return text.describe(seen.value, seen.withheld)
 
     def hidden(self, event: Any) -> list[Hidden]:
         match event:
@@ -207,14 +130,9 @@ class Classic:
     def hidden_state(self, state: Any) -> list[Hidden]:
         return hidden_in_state(state, "state")
 
-    def view(self, seen: Seen[Any]) -> dict[str, Any]:
-        return render.view(seen)
-
-    def show_text(self, view: dict[str, Any]) -> str:
-        return render.show_text(view)
-
-    def status_text(self, state: Any) -> str:
-        return render.status_text(state)
+    # the views of its state (render.py), as they are
+    view, show_text, status_text = (staticmethod(render.view), staticmethod(render.show_text),
+                                    staticmethod(render.status_text))
 
     def resolve_side(self, line: str) -> str:
         return text.civ_of(line)
@@ -281,7 +199,7 @@ class Classic:
         return colour(side)
 
 
-RULESET: Ruleset = Classic()
+RULESET: Ruleset = Classic(State, ev.CODEC, cm.CODEC, evolve)
 
 
 def _board_setup(setup: str | None) -> None:

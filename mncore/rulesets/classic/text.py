@@ -7,10 +7,9 @@ from typing import Any, cast
 import msgspec
 from msgspec.structs import replace
 
+from mncore import envelope
 from mncore.seen import Withheld
 from mncore.errors import InvalidCommand
-from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, OrdersQueued, PaceSet,
-                         SecretRevealed, StandingOrdersSet, UndoConsented, sentence)
 from mncore.names import resolve
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
@@ -211,7 +210,7 @@ def _cards(cards: dict[str, int] | tuple[str, ...] | tuple[tuple[str, ...], ...]
     return ", ".join(flat) or "nothing"
 
 
-def describe(event: ev.AnyEvent, withheld: Withheld = frozenset()) -> str:
+def _describe(event: ev.AnyEvent, withheld: Withheld = frozenset()) -> str:
     """One sentence for an event as the boundary let its reader see it (the fields `withheld` gone)."""
     match event:
         case ev.GameCreated(civs=civs, players=players, neutrals=neutrals, options=o, powers=pw):
@@ -308,17 +307,10 @@ def describe(event: ev.AnyEvent, withheld: Withheld = frozenset()) -> str:
             return f"{n(civ)} {verb} {n(p)}"
         case ev.GameWon(civ=civ, condition=c, detail=d):
             return f"{n(civ)} won (rule classic:{c}): {d}"
-        case KeysPublished(keys=keys, signed_only=only):
-            return ("Public keys published for " + ", ".join(n(s) for s in keys)
-                    + ("; orders must be signed" if only else ""))
-        case SecretRevealed():
-            return "The game's secret was revealed: every draw can now be checked"
-        case (BatchUndone() | UndoConsented() | Corrected() | PaceSet() | StandingOrdersSet()
-              | OrdersQueued()) as act:
-            return sentence(act, n, withheld)
-        case LogUpgraded(previous_head=old):
-            return f"The log was rewritten into the current format (old head {old})"
     return type(event).__name__
+
+
+describe = envelope.describing(_describe, n)  # the kernel's events in the kernel's words
 
 
 def _units(u: Any) -> str:

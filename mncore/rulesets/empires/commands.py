@@ -6,10 +6,8 @@ from typing import Literal
 
 import msgspec
 
-from mncore.host import PublishKeys as PublishKeys, RevealSecret as RevealSecret
-from mncore.host import SignedOrders as SignedOrders
-from mncore.host import PbemCommand
-from mncore.host import UpgradeLog as UpgradeLog
+from mncore import envelope
+from mncore.host import KernelCommand
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, Track
 from mncore.rulesets.empires.ids import BuildingKind, TileId, Token, UnitKind  # phase 3
@@ -55,8 +53,7 @@ class CreateFromPosition(Command, frozen=True, kw_only=True):
     begins: bool = False
 
 
-CoreCommand = (CreateGame | RevealSecret | CreateFromPosition | UpgradeLog | PublishKeys | SignedOrders
-               | PbemCommand)
+CoreCommand = CreateGame | CreateFromPosition
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------
@@ -378,14 +375,12 @@ AnyOrder = (CollectCommand | TradeCommand | BuildCommand | MoveCommand | Leaders
             | CitiesCommand)
 AnyCommand = CoreCommand | AnyOrder
 
-_ENCODER = msgspec.json.Encoder(order="deterministic")
-_DECODER = msgspec.json.Decoder(AnyCommand)
+# a stored log's commands: the game's and the kernel's beside them (mncore/envelope.py)
+CODEC: envelope.Codec[AnyCommand | KernelCommand] = envelope.commands(AnyCommand)
 
 
-def encode_command(command: AnyCommand) -> bytes:
-    return _ENCODER.encode(command)
+def encode_command(command: AnyCommand | KernelCommand) -> bytes:
+    return CODEC.encode(command)
 
 
-def decode_command(data: bytes | str) -> AnyCommand:
-    command: AnyCommand = _DECODER.decode(data)
-    return command
+decode_command = CODEC.decode

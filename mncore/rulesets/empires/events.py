@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from mncore.host import KeysPublished as KeysPublished, SecretRevealed as SecretRevealed
-from mncore.host import LogUpgraded as LogUpgraded
-from mncore.host import BatchUndone as BatchUndone, Corrected as Corrected, PaceSet as PaceSet
-from mncore.host import StandingOrdersSet as StandingOrdersSet, UndoConsented as UndoConsented
-from mncore.host import OrdersQueued as OrdersQueued
+from mncore import envelope
+from mncore.host import KernelEvent
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import Empire, Phase, Track
 from mncore.rulesets.empires.ids import BuildingKind, ProvinceId, TileId, Token, UnitKind  # phases 3 and 5
@@ -72,9 +69,7 @@ class PositionLoaded(Event, frozen=True, kw_only=True):
     state: GameState  # board, options, commitment and secret come from GameCreated, not from here
 
 
-CoreEvent = (GameCreated | TilesDisplayed | PhaseBegan | SecretRevealed | GameWon | PositionLoaded
-             | LogUpgraded | KeysPublished | BatchUndone | UndoConsented | Corrected | PaceSet
-             | StandingOrdersSet | OrdersQueued)
+CoreEvent = GameCreated | TilesDisplayed | PhaseBegan | GameWon | PositionLoaded
 
 
 # --- phase 1, Collect -------------------------------------------------------------------------------
@@ -778,20 +773,18 @@ TroiaEvent = MyrmidonsBuilt | BattleCardReady | ChariotsHarnessed | LossImposed 
 AnyEvent = (CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | LeadershipEvent
             | SandboxEvent | CitiesEvent | TroiaEvent)
 
-_ENCODER = msgspec.json.Encoder(order="deterministic")
-_DECODER = msgspec.json.Decoder(AnyEvent)
+# a stored log's events: the game's and the kernel's beside them (mncore/envelope.py)
+CODEC: envelope.Codec[AnyEvent | KernelEvent] = envelope.events(AnyEvent)
 
 
-def encode_event(event: AnyEvent) -> bytes:
+def encode_event(event: AnyEvent | KernelEvent) -> bytes:
     """The canonical (deterministic) JSON of an event: what the hash chain covers."""
-    return _ENCODER.encode(event)
+    return CODEC.encode(event)
 
 
-def decode_event(data: bytes | str) -> AnyEvent:
-    event: AnyEvent = _DECODER.decode(data)
-    return event
+decode_event = CODEC.decode
 
 
-def event_type(event: AnyEvent) -> str:
+def event_type(event: AnyEvent | KernelEvent) -> str:
     return type(event).__name__
 

@@ -24,7 +24,7 @@ from mncore.rulesets.empires.state import Fight, Tactic  # Troia
 
 
 Handler = Callable[[GameState, Any], GameState]
-E = TypeVar("E", bound=Struct)  # an event of the union (some are the kernel's: mncore.host)
+E = TypeVar("E", bound=Struct)  # an event of the game's union (the kernel folds its own: mncore.envelope)
 
 # event type -> its handler, filled by @handles next to each handler; tests/test_meta.py checks that
 # every event of ev.AnyEvent has one (what assert_never guaranteed for the match this replaces)
@@ -193,51 +193,6 @@ def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
 @handles(ev.TilesDisplayed)
 def _tiles_displayed(state: GameState, e: ev.TilesDisplayed) -> GameState:
     return replace(state, display=e.display)
-
-
-@handles(ev.LogUpgraded)
-def _log_upgraded(state: GameState, e: ev.LogUpgraded) -> GameState:
-    return state  # the log's format changed, not the game
-
-
-@handles(ev.SecretRevealed)
-def _secret_revealed(state: GameState, e: ev.SecretRevealed) -> GameState:
-    return replace(state, secret=e.secret)
-
-
-@handles(ev.KeysPublished)
-def _keys_published(state: GameState, e: ev.KeysPublished) -> GameState:
-    return state  # the kernel reads the keys from the log (mncore/trust.py)
-
-
-@handles(ev.BatchUndone)
-def _batch_undone(state: GameState, e: ev.BatchUndone) -> GameState:
-    return state  # the kernel's replay skips the events taken back (mncore/pbem.py)
-
-
-@handles(ev.Corrected)
-def _corrected(state: GameState, e: ev.Corrected) -> GameState:
-    return state  # the kernel's replay skips the events taken back (mncore/pbem.py)
-
-
-@handles(ev.UndoConsented)
-def _undo_consented(state: GameState, e: ev.UndoConsented) -> GameState:
-    return state  # the kernel reads consents from the log (mncore/pbem.py)
-
-
-@handles(ev.PaceSet)
-def _pace_set(state: GameState, e: ev.PaceSet) -> GameState:
-    return state  # the kernel reads the pace from the log (mncore/pbem.py)
-
-
-@handles(ev.StandingOrdersSet)
-def _standing_orders_set(state: GameState, e: ev.StandingOrdersSet) -> GameState:
-    return state  # the kernel reads standing orders from the log (mncore/pbem.py)
-
-
-@handles(ev.OrdersQueued)
-def _orders_queued(state: GameState, e: ev.OrdersQueued) -> GameState:
-    return state  # the kernel reads queued orders from the log (mncore/pbem.py)
 
 
 @handles(ev.GameWon)

@@ -8,11 +8,11 @@ from typing import Any
 
 import msgspec
 
+from mncore import envelope
 from mncore.rulesets.empires import events as ev
-from mncore.host import DefaultOrders, ForcedOrders, OrderBatch, QueuedOrder, StandingOrder
-from mncore.rulesets.empires.commands import AnyCommand, Order, SignedOrders, decode_command
+from mncore.rulesets.empires.commands import Order, decode_command
 from mncore.errors import InvalidCommand
-from mncore.rulesets.empires.evolve import replay
+from mncore.rulesets.empires.evolve import evolve, replay
 from mncore.rulesets.empires.ids import Track
 from mncore.rulesets.empires.projections import track_composition
 from mncore.rulesets.empires.rules import tactics, trade
@@ -54,19 +54,22 @@ def explain(rows: Sequence[Row], seq: int, see: Callable[[ev.AnyEvent], Seen[ev.
         details=details(seen.value, before) + [describe(f.value, f.withheld) for f in shown])
 
 
+_fold = envelope.evolving(evolve)
+
 # the last log explained, how far, its events decoded and the state folded so far: explaining each
 # event in turn (mn html) then folds the log once instead of once per event
-_last: list[tuple[Sequence[Row], int, list[ev.AnyEvent], GameState]] = []
+_last: list[tuple[Sequence[Row], int, list[Any], GameState]] = []
 
 
-def _folded(rows: Sequence[Row], seq: int) -> tuple[list[ev.AnyEvent], GameState]:
+def _folded(rows: Sequence[Row], seq: int) -> tuple[list[Any], GameState]:
     """Events 1..seq of rows decoded, and the state before event seq."""
     if _last and _last[0][0] is rows and _last[0][1] < seq:
         _, done, decoded, before = _last[0]
     else:
         done, decoded, before = 0, [], replay([])
     events = decoded + [ev.decode_event(r.payload) for r in rows[done:seq]]
-    before = replay(events[done:seq - 1], before) if seq - 1 > done else before
+    for e in events[done:seq - 1]:  # a stored log: the kernel's events among them
+        before = _fold(before, e)
     _last[:] = [(rows, seq - 1, events[:seq - 1], before)]
     return events, before
 
@@ -91,11 +94,10 @@ def _command_text(command: str | None, viewer: str | None = None) -> str:
     if command is None:
         # the redaction boundary leaves out a command whose hidden parts viewer may not read
         return "(not shown: it holds choices hidden from you)" if viewer else "(no command recorded)"
-    cmd: AnyCommand = decode_command(command)
-    if isinstance(cmd, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders):
-        return "; ".join(cmd.orders)  # a block or batch of lines (signed: recorded as the signer's)
-    if isinstance(cmd, StandingOrder | QueuedOrder):
-        return cmd.order
+    cmd = decode_command(command)
+    lines = envelope.order_lines(cmd)
+    if lines is not None:
+        return "; ".join(lines)  # a block or batch of lines (signed: recorded as the signer's)
     if isinstance(cmd, Order):
         return format_order(cmd)
     return f"{type(cmd).__name__} (the host)"

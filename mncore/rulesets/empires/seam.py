@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-import msgspec
 from msgspec.structs import replace
 
 from mncore.dice import Rng
-from mncore.errors import InvalidCommand, RuleViolation
-from mncore.host import (PBEM_COMMANDS, PublishKeys, RevealSecret, SignedOrders, UpgradeLog, kernel_only, reveal_events,
-                         upgrade_events)
+from mncore.errors import InvalidCommand
+from mncore.kit import Kit
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
 from mncore.seen import Seen
 from mncore.store import Row
@@ -24,59 +22,20 @@ from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ru
 from mncore.rulesets.empires.state import CitiesState, ForkInfo, GameState, TradeStep, bag_total
 
 
-_STATE_ENCODER = msgspec.msgpack.Encoder()
-_STATE_DECODER = msgspec.msgpack.Decoder(GameState)
 
 
-class Empires:
+class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
     """Mare Nostrum: Empires (2016), rules v54: 3 to 5 empires on the reconstructed reference board."""
 
-    id = RULESET_ID
-    short = "empires"
-    version = RULESET_VERSION
+    id, short, version, rulebook = RULESET_ID, "empires", RULESET_VERSION, RULEBOOK
     name = "Mare Nostrum: Empires (2016)"
-    rulebook = RULEBOOK
-    event_type: Any = ev.AnyEvent
-    command_type: Any = cm.AnyCommand
 
-    # --- codecs -------------------------------------------------------------------------------
+    def sentence(self, event: Any, withheld: frozenset[str]) -> str:
+        from mncore.rulesets.empires.text import describe  # the texts load at the first sentence
+        return describe(event, withheld)
 
-    def encode_event(self, event: Any) -> bytes:
-        return ev.encode_event(event)
-
-    decode_event = staticmethod(ev.decode_event)  # called once per row of every replay
-
-    def event_type_of(self, event: Any) -> str:
-        return ev.event_type(event)
-
-    def encode_command(self, command: Any) -> bytes:
-        return cm.encode_command(command)
-
-    def decode_command(self, data: bytes | str) -> Any:
-        return cm.decode_command(data)
-
-    # --- the fold and the decisions -------------------------------------------------------------
-
-    def encode_state(self, state: Any) -> bytes:
-        return _STATE_ENCODER.encode(state)
-
-    def decode_state(self, data: bytes) -> GameState:
-        return _STATE_DECODER.decode(data)
-
-    def initial(self, commitment: str) -> GameState:
-        return GameState(commitment=commitment)
-
-    # the reducer itself, not a method calling it: a bulk replay calls it once per event
-    evolve = staticmethod(evolve)
-
-    def decide(self, state: Any, command: Any, rng: Rng) -> tuple[list[Any], GameState]:
-        try:
-            return self._decide(state, command, rng)
-        except RuleViolation as err:
-            raise RULEBOOK.qualified(err) from None
-
-    def _decide(self, state: GameState, command: cm.AnyCommand, rng: Rng
-                ) -> tuple[list[Any], GameState]:
+    def play(self, state: GameState, command: cm.AnyCommand, rng: Rng
+             ) -> tuple[list[Any], GameState]:
         from mncore.rulesets.empires.decide import decide_folded
         from mncore.rulesets.empires.evolve import replay
 
@@ -88,33 +47,19 @@ class Empires:
             case cm.CreateFromPosition():
                 from mncore.rulesets.empires.position import creation_events
                 events = creation_events(command, rng, state.commitment)
-            case RevealSecret():
-                events = list(reveal_events(self.meta(state), command))
-            case UpgradeLog():
-                events = list(upgrade_events(command))
-            case PublishKeys() | SignedOrders():
-                kernel_only(command)
-            case _ if isinstance(command, PBEM_COMMANDS):
-                kernel_only(command)
             case _:
                 return decide_folded(state, command, rng)
         return events, replay(events, state)
 
-    def meta(self, state: Any) -> Meta:
-        s = cast(GameState, state)
-        won = s.winner
-        result = "" if won is None else (
+    # revealing the secret while the game runs is refused unless forced: ruling R6, now the kernel's
+    # K8 (mncore.game.reveal); Meta.secret is the kernel's fold (mncore/envelope.py)
+    def meta(self, state: GameState) -> Meta:
+        won = state.winner
+        result = None if won is None else (
             f"{' and '.join(self.side_name(e) for e in won.empires)} won by {won.condition} "
             f"in round {won.round}")
-        return Meta(ruleset_id=s.ruleset_id, ruleset_version=s.ruleset_version,
-                    commitment=s.commitment, secret=s.secret, sides=tuple(s.empires),
-                    fair_play=s.options.fair_play, sandbox=s.options.sandbox,
-                    forked_at=s.options.fork_of.at if s.options.fork_of else 0,
-                    over=won is not None, result=result, round=s.round,
-                    players={e: es.player for e, es in s.empires.items()}, phase=s.phase)
-
-    def named(self, state: Any, game_id: str) -> GameState:
-        return replace(cast(GameState, state), game_id=game_id)
+        return self.game_meta(state, sides=tuple(state.empires), result=result, round=state.round,
+                              players={e: es.player for e, es in state.empires.items()}, phase=state.phase)
 
     def actor_of(self, command: Any) -> str:
         return str(command.empire) if isinstance(command, cm.Order) else HOST
@@ -123,8 +68,7 @@ class Empires:
         # a sandbox with its own secret: ruling R5, now the kernel's K7
         assert isinstance(first, ev.GameCreated)
         info = ForkInfo(game=fork.game, at=fork.at, head_hash=fork.head_hash, commitment=fork.commitment)
-        return replace(first, commitment=commitment, options=replace(
-            first.options, fair_play=False, sandbox=True, fork_of=info))
+        return self.forked(first, commitment, info)  # type: ignore[no-any-return]
 
     def new_game(self, spec: NewGame) -> cm.CreateGame:
         from mncore.rulesets.empires.board import load_board
@@ -164,23 +108,8 @@ class Empires:
             if any("=" in p for p in spec.players):
                 raise InvalidCommand("with --random, give bare player names: --player Ann")
             return {}, spec.players
-        named: dict[Empire, str] = {}
-        for item in spec.players:
-            if "=" not in item:
-                raise InvalidCommand(f"--player {item}: write EMPIRE=NAME (or use --random)")
-            emp_text, name = item.split("=", 1)
-            emp = self.resolve_side(emp_text)
-            if emp in named:  # the later one would silently replace the first
-                raise InvalidCommand(f"--player {item}: {self.side_name(emp)} is already played by "
-                                     f"{named[emp]}; give each empire one --player")
-            named[emp] = name.strip()
-        chosen: dict[Empire, str] = {}
         sides = spec.sides or (setup.empires if setup is not None else ())
-        for text in sides:
-            emp = self.resolve_side(text)
-            if emp in chosen:
-                raise InvalidCommand(f"--empire {text}: {self.side_name(emp)} is named twice")
-            chosen[emp] = named.pop(emp, self.side_name(emp))
+        chosen, named = self.seated(spec.players, sides, "EMPIRE=NAME (or use --random)")
         if named:
             raise InvalidCommand(f"--player names {', '.join(self.side_name(e) for e in named)}, "
                                  + ("which is not among the --empire options" if spec.sides else
@@ -188,10 +117,6 @@ class Empires:
         if not chosen:
             raise InvalidCommand("name the empires in play (--empire rome ...) or use --random")
         return chosen, ()
-
-    def reveal(self, secret: str) -> RevealSecret:
-        # refused while the game runs unless forced: ruling R6, now the kernel's K8
-        return RevealSecret(secret=secret)
 
     # --- what is pending, what may be ordered, in words ----------------------------------------
 
@@ -211,10 +136,6 @@ class Empires:
         from mncore.rulesets.empires.text import format_order
         return format_order(command)
 
-    def describe(self, seen: Seen[Any]) -> str:
-        from mncore.rulesets.empires.text import describe
-        return describe(seen.value, seen.withheld)
-
     def hidden(self, event: Any) -> list[Hidden]:
         from mncore.rulesets.empires.text.hidden import hidden_event
         return hidden_event(event)
@@ -227,14 +148,9 @@ class Empires:
         from mncore.rulesets.empires.text.hidden import hidden_in_state
         return hidden_in_state(state)
 
-    def view(self, seen: Seen[Any]) -> dict[str, Any]:
-        return render.view(seen)
-
-    def show_text(self, view: dict[str, Any]) -> str:
-        return render.show_text(view)
-
-    def status_text(self, state: Any) -> str:
-        return render.status_text(state)
+    # the views of its state (render.py), as they are
+    view, show_text, status_text = (staticmethod(render.view), staticmethod(render.show_text),
+                                    staticmethod(render.status_text))
 
     def resolve_side(self, text: str) -> Empire:
         from mncore.rulesets.empires.names import resolve_empire
@@ -365,4 +281,4 @@ class Empires:
         return ", ".join(f"{n} {title(k)}" for k, n in held.items() if n) or "nothing"
 
 
-RULESET = Empires()
+RULESET = Empires(GameState, ev.CODEC, cm.CODEC, evolve)

@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 import msgspec
 
+from mncore import envelope
 from mncore.rulesets.empires.commands import AnyOrder, Order, decode_command
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires.events import AnyEvent
@@ -133,7 +134,7 @@ def format_order(order: AnyOrder) -> str:
     return msgspec.json.encode(order).decode()
 
 
-def describe(event: AnyEvent, withheld: Withheld = frozenset()) -> str:
+def _describe(event: AnyEvent, withheld: Withheld = frozenset()) -> str:
     """One readable sentence for an event as the boundary let its reader see it (redaction.seen_event),
     the fields `withheld` gone from it; the host's, with nothing withheld, by default."""
     for text in TEXTS:
@@ -141,5 +142,8 @@ def describe(event: AnyEvent, withheld: Withheld = frozenset()) -> str:
         if sentence is not None:
             return sentence
     return f"{type(event).__name__}"
+
+
+describe = envelope.describing(_describe, title)  # the kernel's events in the kernel's words
 
 

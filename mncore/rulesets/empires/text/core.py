@@ -1,10 +1,8 @@
-"""Sentences for the game's own events (creation, phases, reveal, victory)."""
+"""Sentences for the game's own events (creation, phases, victory)."""
 
 from __future__ import annotations
 
-
 from mncore.seen import Withheld
-from mncore.host import sentence
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.ids import PHASE_NAMES
 from mncore.rulesets.empires.naming import tile_name, title
@@ -28,17 +26,6 @@ def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
         case ev.PositionLoaded():
             return (f"The game starts from a position: round {event.state.round}, "
                     f"{PHASE_NAMES[event.state.phase]} phase (a sandbox).")
-        case ev.KeysPublished():
-            only = "; only signed orders are taken" if event.signed_only else ""
-            return f"Public keys published for {', '.join(title(e) for e in event.keys)}{only}."
-        case ev.SecretRevealed():
-            return f"The game's secret is revealed: {event.secret}."
-        case (ev.BatchUndone() | ev.UndoConsented() | ev.Corrected() | ev.PaceSet()
-              | ev.StandingOrdersSet() | ev.OrdersQueued()):
-            return sentence(event, title, withheld)
-        case ev.LogUpgraded():
-            return (f"The log is rewritten from format {event.from_version} into the current one; "
-                    f"its old head was {event.previous_head}.")
         case ev.GameWon():
             who = " and ".join(title(e) for e in event.empires)
             return f"{who} {'win' if len(event.empires) > 1 else 'wins'} the game ({event.condition}). {event.detail}".strip()
