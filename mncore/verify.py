@@ -201,7 +201,8 @@ def verify_side_rows(rows: Sequence[Row], version: int, withheld: dict[int, dict
 
 
 def _check_heads(rows: Sequence[Row], heads: Sequence[Head], report: Report) -> None:
-    at = {r.hash: r.seq for r in rows}
+    wanted = {h.hash for h in heads}  # only these: a map of every hash would grow with the log
+    at = {r.hash: r.seq for r in rows if r.hash in wanted}
     for h in heads:
         seq = at.get(h.hash)
         if seq is None:
@@ -343,10 +344,12 @@ def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, 
     ruleset, rows, events = span.ruleset, span.rows, span.events
     pending: dict[int, list[Pending]] = {}  # what each side was to decide after each batch (keyed logs)
     before: dict[int, Any] = {}  # the state before each batch: an undo goes back to it (K1)
+    undoes = any(r.type in UNDO_TYPES for r in rows)  # else no state is kept: memory would grow with the log
     with collector_paused():
         for n, (start, end) in enumerate(batches, start=first):
             batch = rows[start:end]
-            before[batch[0].seq] = state
+            if undoes:
+                before[batch[0].seq] = state
             inherited = batch[0].seq <= span.forked_at
             cmd = _command(ruleset, batch, lenient=inherited, decoded=span.commands.get(batch[0].seq))
             after = None

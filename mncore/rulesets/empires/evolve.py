@@ -47,7 +47,8 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
     """Apply one event. Checks nothing: decide() has already checked the rules."""
     # one dict lookup instead of a match that tries each class in turn
     after = HANDLERS[type(event)](state, event)
-    carry(state, after)  # the derived facts kept, if the state before had them (kept.py)
+    if state.__dict__:  # the derived facts kept, if the state before had them (kept.py)
+        carry(state, after)
     return after
 
 
