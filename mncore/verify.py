@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, overload
 
 import msgspec
@@ -104,11 +104,11 @@ def first_divergence(rows: Sequence[Row], version: int, secret: bytes | None = N
     return None
 
 
-def _check_chain(rows: Sequence[Row], version: int) -> None:
-    if not rows:
-        raise IntegrityFailure(1, "the log is empty")
+def _check_chain(rows: Iterable[Row], version: int) -> int:
+    """The chain of the rows, read once in order; how many there are."""
     what = "its payload" if version == LOG_V1 else "its row (seq, type, actor, batch, time, command, payload)"
     previous = GENESIS_HASH
+    i = 0
     for i, r in enumerate(rows, start=1):
         if r.seq != i:
             raise IntegrityFailure(i, f"event {i} is missing (the next stored event is {r.seq})")
@@ -122,6 +122,9 @@ def _check_chain(rows: Sequence[Row], version: int) -> None:
             raise IntegrityFailure(i, f"its hash does not match {what} and the chain before it "
                                       "(edited or corrupted)")
         previous = r.hash
+    if i == 0:
+        raise IntegrityFailure(1, "the log is empty")
+    return i
 
 
 def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], report: Report,
@@ -129,16 +132,22 @@ def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], 
     """Every field the ruleset hides is hashed as a commitment (it has a salt), and nothing else is;
     once the secret is out, every salt is the one it derives. Each command decoded is kept in
     `commands` by its seq, for the re-decision."""
-    secret = _revealed(rows)
-    created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
+    _check_hidden_pairs(ruleset, zip(rows, events, strict=True), _revealed(rows), events[0], report, commands)
+
+
+def _check_hidden_pairs(ruleset: Ruleset, pairs: Iterable[tuple[Row, Any]], secret: bytes | None, first: Any,
+                        report: Report, commands: dict[int, Any] | None) -> None:
+    """_check_hidden over (row, event) pairs read once; `secret`: the one the log reveals, `first` its
+    first event; commands kept only if `commands` is given."""
+    created = ruleset.meta(ruleset.evolve(ruleset.initial(""), first))
     if secret is not None and commitment(secret) != created.commitment:
         secret = None  # a wrong secret is named against the commitment by the re-decision
-    for r, e in zip(rows, events, strict=True):
+    for r, e in pairs:
         try:
             command = ruleset.decode_command(r.command) if r.command is not None else None
         except (msgspec.DecodeError, msgspec.ValidationError) as err:
             raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
-        if command is not None:
+        if command is not None and commands is not None:
             commands[r.seq] = command
         fields = {h.field for h in redaction.committed(redaction.declared(ruleset, e, command), r.salts)}
         for f in sorted(fields - set(r.salts)):
@@ -159,11 +168,15 @@ def _revealed(rows: Sequence[Row]) -> bytes | None:
     """The secret a log reveals (its SecretRevealed event), or None."""
     for r in rows:
         if r.type == "SecretRevealed":
-            try:
-                return bytes.fromhex(str(msgspec.json.decode(r.payload)["secret"]))
-            except (ValueError, KeyError, TypeError, msgspec.DecodeError):
-                return None
+            return _secret_of(r)
     return None
+
+
+def _secret_of(row: Row) -> bytes | None:
+    try:
+        return bytes.fromhex(str(msgspec.json.decode(row.payload)["secret"]))
+    except (ValueError, KeyError, TypeError, msgspec.DecodeError):
+        return None
 
 
 def verify_side_rows(rows: Sequence[Row], version: int, withheld: dict[int, dict[str, str]],
@@ -202,20 +215,24 @@ def verify_side_rows(rows: Sequence[Row], version: int, withheld: dict[int, dict
 
 def _check_heads(rows: Sequence[Row], heads: Sequence[Head], report: Report) -> None:
     wanted = {h.hash for h in heads}  # only these: a map of every hash would grow with the log
-    at = {r.hash: r.seq for r in rows if r.hash in wanted}
+    _check_heads_at({r.hash: r.seq for r in rows if r.hash in wanted}, len(rows), heads, report)
+
+
+def _check_heads_at(at: dict[str, int], count: int, heads: Sequence[Head], report: Report) -> None:
+    """The heads held against `at`, the seq of each of their hashes found in a log of `count` rows."""
     for h in heads:
         seq = at.get(h.hash)
         if seq is None:
-            raise IntegrityFailure(len(rows) + 1 if h.last else len(rows),
+            raise IntegrityFailure(count + 1 if h.last else count,
                                    f"{h.source} names head {h.hash[:16]}"
                                    + (f" at event {h.seq}" if h.seq else "")
                                    + ", which is not in this log: it was cut short or rewritten")
         if h.seq is not None and seq != h.seq:
             raise IntegrityFailure(seq, f"{h.source} puts head {h.hash[:16]} at event {h.seq}, "
                                         f"but it is the hash of event {seq}")
-        if h.last and seq != len(rows):
+        if h.last and seq != count:
             raise IntegrityFailure(seq + 1, f"{h.source} says the log ends at event {seq}, but it "
-                                            f"goes on to event {len(rows)}")
+                                            f"goes on to event {count}")
         report.heads_checked.append(h.source)
 
 
@@ -232,25 +249,38 @@ def _check_upgrades(rows: Sequence[Row], contents: Sequence[str], report: Report
     """Each LogUpgraded names the old head of the events before it: the content chain recomputes it."""
     for r, head in zip(rows, contents, strict=False):
         if r.type == "LogUpgraded":
-            try:
-                old = msgspec.json.decode(r.payload, type=dict[str, object]).get("previous_head")
-            except msgspec.DecodeError:
-                raise IntegrityFailure(r.seq, "the payload is not JSON") from None
-            if old != head:
-                raise IntegrityFailure(r.seq, "the old head it records is not the format-1 hash of the "
-                                              "events before it (the rewritten log is not the old one)")
-            report.upgraded_from = str(old)
+            _check_upgrade(r, head, report)
+
+
+def _check_upgrade(r: Row, head: str, report: Report) -> None:
+    try:
+        old = msgspec.json.decode(r.payload, type=dict[str, object]).get("previous_head")
+    except msgspec.DecodeError:
+        raise IntegrityFailure(r.seq, "the payload is not JSON") from None
+    if old != head:
+        raise IntegrityFailure(r.seq, "the old head it records is not the format-1 hash of the "
+                                      "events before it (the rewritten log is not the old one)")
+    report.upgraded_from = str(old)
 
 
 def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any], Any]:
     """The log's ruleset, its events (each in its canonical encoding) and the state they fold into."""
+    ruleset = _ruleset(rows[0])
+    events: list[Any] = []
+    state = _replay_into(ruleset, rows, _undone(rows), events)
+    return ruleset, events, state
+
+
+def _ruleset(first: Row) -> Ruleset:
     try:
-        ruleset = ruleset_of(rows[0].payload, "log")
+        return ruleset_of(first.payload, "log")
     except MareNostrumError as err:
         raise IntegrityFailure(1, err.message) from None
-    events: list[Any] = []
+
+
+def _replay_into(ruleset: Ruleset, rows: Iterable[Row], gone: set[int], events: list[Any] | None) -> Any:
+    """The fold of rows read once, each event checked canonical; kept in `events` if it is given."""
     state, evolve, encode = ruleset.initial(""), ruleset.evolve, ruleset.encode_event
-    gone = _undone(rows)
     with collector_paused():
         for r, event in decoded(ruleset, rows, "the payload is not a valid event"):
             if ruleset.event_type_of(event) != r.type:
@@ -265,8 +295,9 @@ def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any], Any]:
                     state = evolve(state, event)
             except Exception as err:  # a log that does not fold is corrupt, whatever the error
                 raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
-            events.append(event)
-    return ruleset, events, state
+            if events is not None:
+                events.append(event)
+    return state
 
 
 def _undone(rows: Sequence[Row]) -> set[int]:

@@ -10,11 +10,12 @@ import pytest
 from msgspec.structs import replace
 
 import classic_signed
-from mncore import game, verify
+from mncore import game, verify, verifystream
 from mncore.drawkeys import K11
 from mncore.game import rechain
-from mncore.store import Row, Store
+from mncore.store import Row, Store, open_store
 from mncore.verify import Head, verify_rows
+from mncore.verifystream import verify_stored
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 GOLDEN = sorted(FIXTURES.glob("*.jsonl"))
@@ -116,3 +117,73 @@ def _forty(store: Store, loaded: game.Loaded) -> game.Loaded:
         count[0] += 1
         return count[0] > 40
     return classic_signed.play_until(store, loaded, stop, random.Random(classic_signed.SEED))  # type: ignore[no-any-return]
+
+
+# --- the stored game read pass by pass (mncore/verifystream.py) -----------------------------------------
+
+def _stored(tmp_path: Path, rows: list[Row], version: int) -> tuple[Store, str]:
+    store = open_store(str(tmp_path / "streamed.db"), create=True)
+    store.import_rows("g", "2026-11-26T00:00:00+00:00", rows, version)
+    return store, "g"
+
+
+def _streamed_like_one_pass(monkeypatch: pytest.MonkeyPatch, store: Store, rows: list[Row], version: int,
+                            heads: list[Head]) -> verify.Report:
+    """verify_stored, read in small chunks and segments, with 1 and 2 workers, gives verify_rows' report."""
+    monkeypatch.setattr(verifystream, "CHUNK", 97)
+    monkeypatch.setattr(verifystream, "SEGMENT_ROWS", 61)
+    one = verify_rows(rows, version, heads, workers=1)
+    for workers in (1, 2):
+        streamed = verify_stored(store, "g", heads, workers=workers)
+        assert msgspec.json.encode(streamed) == msgspec.json.encode(one), workers
+    return one
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_a_stored_golden_game_read_pass_by_pass_has_the_report_of_one_pass(
+        path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    version, rows = _rows(path)
+    store, gid = _stored(tmp_path, rows, version)
+    heads = [Head(source="the database's head record", seq=len(rows), hash=rows[-1].hash)]
+    assert _streamed_like_one_pass(monkeypatch, store, rows, version, heads).ok
+
+
+@pytest.mark.parametrize("where", [0.1, 0.6])
+def test_a_stored_game_with_a_rehashed_forgery_has_the_report_of_one_pass(
+        where: float, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    version, rows = _rows(FIXTURES / "game-6-2.jsonl")
+    targets = [r for r in rows if r.type == "ResourcesCollected" and '"coin":1' in r.payload]
+    target = targets[int(len(targets) * where)]
+    forged = rechain([replace(r, payload=r.payload.replace('"coin":1', '"coin":9', 1)) if r.seq == target.seq
+                      else r for r in rows], version)
+    store, _ = _stored(tmp_path, forged, version)
+    report = _streamed_like_one_pass(monkeypatch, store, forged, version, [])
+    assert not report.ok and report.first_bad == target.seq
+
+
+def test_a_stored_game_edited_or_cut_has_the_report_of_one_pass(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    version, rows = _rows(FIXTURES / "game-6-3.jsonl")
+    seq = len(rows) // 2
+    edited = [replace(r, payload=r.payload.replace('"', ' "', 1)) if r.seq == seq else r for r in rows]
+    (tmp_path / "a").mkdir()
+    store, _ = _stored(tmp_path / "a", edited, version)
+    assert not _streamed_like_one_pass(monkeypatch, store, edited, version, []).ok
+    held = [Head(source="the database's head record", seq=len(rows), hash=rows[-1].hash)]
+    cut = rows[:-30]
+    (tmp_path / "b").mkdir()
+    store, _ = _stored(tmp_path / "b", cut, version)
+    report = _streamed_like_one_pass(monkeypatch, store, cut, version, held)
+    assert not report.ok and "cut short" in (report.reason or "")
+
+
+def test_a_stored_signed_game_is_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys published: verify_stored hands the whole log to verify_rows (its checks read what came before)."""
+    store, loaded = classic_signed.new_game(tmp_path / "signed.db", K11)
+    loaded = _forty(store, loaded)
+    whole: list[int] = []
+    real = verifystream.verify_rows
+    monkeypatch.setattr(verifystream, "verify_rows", lambda rows, *a, **k: (whole.append(len(rows)),
+                                                                             real(rows, *a, **k))[1])
+    report = verify_stored(store, loaded.game_id, [])
+    assert report.ok and whole == [len(store.rows(loaded.game_id))]
