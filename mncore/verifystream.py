@@ -22,8 +22,8 @@ from mncore.verify import (Head, Report, _check_chain, _check_heads_at, _check_h
                            _fold, _proven, _redecide_span, _replay_into, _ruleset, _secret_of, _Span, _workers,
                            verify_rows)
 
-CHUNK = 2000  # rows read from the store at a time
-SEGMENT_ROWS = 1000  # rows a worker decides again at a time (a segment ends where a batch does)
+CHUNK = 500  # rows read from the store at a time
+SEGMENT_ROWS = 500  # rows a worker decides again at a time (a segment ends where a batch does)
 _CONTEXT: tuple[Ruleset, bytes | None, int] | None = None  # the ruleset, secret, fork point: set before forking
 
 
@@ -125,9 +125,9 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
         else:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 waiting: deque[Any] = deque()
-                for task in tasks:  # at most two segments a worker in flight: memory stays bounded
+                for task in tasks:  # one segment a worker in flight, and one more: memory stays bounded
                     waiting.append(pool.apply_async(_decide_segment, (task,)))
-                    while len(waiting) > 2 * workers:
+                    while len(waiting) > workers + 1:
                         _merge(report, waiting.popleft().get())
                 while waiting:
                     _merge(report, waiting.popleft().get())
