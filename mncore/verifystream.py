@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from mncore import trust
+from mncore import trust, verify
 from mncore.chain import GENESIS_HASH, LOG_V1, content_link
 from mncore.dice import commitment
 from mncore.errors import IntegrityFailure
@@ -119,7 +119,8 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
     ledger = trust.Ledger()
     tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at)
     try:
-        if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        # a short log is decided here: starting processes would cost more than they save
+        if workers < 2 or survey.count < verify.SPLIT_MIN or "fork" not in multiprocessing.get_all_start_methods():
             for task in tasks:
                 _merge(report, _decide_segment(task))
         else:
