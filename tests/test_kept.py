@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from mncore import game, pbem
 from mncore.logread import decode_rows
 from mncore.rulesets.empires.autoplay import choose
-from mncore.rulesets.empires.evolve import evolve
+from mncore.rulesets.empires.evolve import HANDLERS
 from mncore.rulesets.empires.kept import has_kept, kept, recount
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState
@@ -24,8 +24,11 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.startswith("classic"))
 
 
-def _check(state: GameState, where: str) -> None:
-    assert has_kept(state), f"{where}: the facts were not carried by evolve"
+def _check(state: GameState, event: object, where: str) -> None:
+    """Carried by the game's own events (a kernel event may be folded by the kernel, which need not
+    carry them: they are then counted again when read), and equal to a recount."""
+    if type(event) in HANDLERS:
+        assert has_kept(state), f"{where}: the facts were not carried by evolve"
     assert kept(state).as_tuple() == recount(state).as_tuple(), where
 
 
@@ -38,8 +41,8 @@ def test_kept_facts_equal_their_recount_after_every_event_of_a_golden_game(path:
     kept(state)  # the first state counts them; every later one has them carried
     checked = 0
     for row, event in pbem.live(rows, events):
-        state = evolve(state, event)
-        _check(state, f"{path.name} event {row.seq} ({row.type})")
+        state = RULESET.evolve(state, event)
+        _check(state, event, f"{path.name} event {row.seq} ({row.type})")
         checked += 1
     assert checked > 100 and state.winner is not None
 
@@ -58,10 +61,10 @@ def test_kept_facts_equal_their_recount_after_every_event_of_random_play(seed: i
         if choice is None:
             break
         for i, event in enumerate(choice.events):
-            state = evolve(state, event)
-            _check(state, f"order {n} event {i} ({type(event).__name__})")
-        if choice.after is not None:  # the state the rules decided on carries them too
-            _check(choice.after, f"order {n}: the decided state")
+            state = RULESET.evolve(state, event)
+            _check(state, event, f"order {n} event {i} ({type(event).__name__})")
+        if choice.after is not None and choice.events:  # the state the rules decided on carries them too
+            _check(choice.after, choice.events[-1], f"order {n}: the decided state")
         play.given(*choice.events)
         if state.winner is not None:
             break
