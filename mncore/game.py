@@ -486,7 +486,8 @@ def verify_game(store: Store, game_id: str, held: str | None = None) -> Report:
         heads.append(Head(source="the database's head record", seq=recorded[0], hash=recorded[1]))
     if held is not None:
         heads.append(Head(source="the head you hold", hash=held, last=False))
-    return verify_rows(store.rows(game_id), store.log_version(game_id), heads)
+    from mncore.verifystream import verify_stored
+    return verify_stored(store, game_id, heads)
 
 
 def verify_export(data: bytes, source: str, held: str | None = None) -> Report:

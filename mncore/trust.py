@@ -38,6 +38,22 @@ class Ledger(msgspec.Struct, kw_only=True):
 
 def giver(ruleset: Ruleset, command: Any) -> str:
     """The side whose order a command is (a signed block's signer), or HOST."""
+    # a batch asks it three times (its check, its recorded actor, its decision): found once per command
+    # (commands are frozen; the command itself is held, so its id is not reused while remembered)
+    # (a tuple replaced whole: a thread reads one call's answer or another's, never a mix)
+    global _last_giver
+    last = _last_giver
+    if last[0] is command and last[1] is ruleset:
+        return last[2]
+    side = _giver(ruleset, command)
+    _last_giver = (command, ruleset, side)
+    return side
+
+
+_last_giver: tuple[Any, Any, str] = (None, None, HOST)
+
+
+def _giver(ruleset: Ruleset, command: Any) -> str:
     if isinstance(command, SignedOrders):
         return command.side
     if isinstance(command, PublishKeys):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import multiprocessing
+import os
+from collections.abc import Iterable, Sequence
 from typing import Any, overload
 
 import msgspec
@@ -60,11 +62,13 @@ class Head(msgspec.Struct, frozen=True, kw_only=True):
     last: bool = True  # the log must end there (a record or header); False: only reach it
 
 
-def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = ()) -> Report:
+def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = (), workers: int | None = None) -> Report:
     """Check a whole log in its format; the first failure stops the check and is named by its seq.
 
     `heads` are head hashes held apart from the log: each must be in the chain (and, for a record
     or a header, be its end), so that deleting the last rows or rewriting the log is caught.
+    `workers`: processes that decide the commands again, each a segment of the log (every core by
+    default; 1: one pass). The report is the one pass's, whatever the number.
     """
     head = rows[-1].hash if rows else GENESIS_HASH
     report = Report(ok=True, events=len(rows), head_hash=head, version=version)
@@ -77,7 +81,8 @@ def verify_rows(rows: Sequence[Row], version: int, heads: Sequence[Head] = ()) -
         commands: dict[int, Any] = {}
         if version != LOG_V1:
             _check_hidden(ruleset, rows, events, report, commands)
-        _redecide(ruleset, rows, events, final, report, contents, commands=commands)
+        if not _redecide_split(ruleset, rows, events, final, report, contents, commands, workers):
+            _redecide(ruleset, rows, events, final, report, contents, commands=commands)
     except IntegrityFailure as err:
         report.ok, report.first_bad, report.reason = False, err.seq, err.reason
         return report
@@ -99,11 +104,11 @@ def first_divergence(rows: Sequence[Row], version: int, secret: bytes | None = N
     return None
 
 
-def _check_chain(rows: Sequence[Row], version: int) -> None:
-    if not rows:
-        raise IntegrityFailure(1, "the log is empty")
+def _check_chain(rows: Iterable[Row], version: int) -> int:
+    """The chain of the rows, read once in order; how many there are."""
     what = "its payload" if version == LOG_V1 else "its row (seq, type, actor, batch, time, command, payload)"
     previous = GENESIS_HASH
+    i = 0
     for i, r in enumerate(rows, start=1):
         if r.seq != i:
             raise IntegrityFailure(i, f"event {i} is missing (the next stored event is {r.seq})")
@@ -117,6 +122,9 @@ def _check_chain(rows: Sequence[Row], version: int) -> None:
             raise IntegrityFailure(i, f"its hash does not match {what} and the chain before it "
                                       "(edited or corrupted)")
         previous = r.hash
+    if i == 0:
+        raise IntegrityFailure(1, "the log is empty")
+    return i
 
 
 def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], report: Report,
@@ -124,16 +132,22 @@ def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], 
     """Every field the ruleset hides is hashed as a commitment (it has a salt), and nothing else is;
     once the secret is out, every salt is the one it derives. Each command decoded is kept in
     `commands` by its seq, for the re-decision."""
-    secret = _revealed(rows)
-    created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
+    _check_hidden_pairs(ruleset, zip(rows, events, strict=True), _revealed(rows), events[0], report, commands)
+
+
+def _check_hidden_pairs(ruleset: Ruleset, pairs: Iterable[tuple[Row, Any]], secret: bytes | None, first: Any,
+                        report: Report, commands: dict[int, Any] | None) -> None:
+    """_check_hidden over (row, event) pairs read once; `secret`: the one the log reveals, `first` its
+    first event; commands kept only if `commands` is given."""
+    created = ruleset.meta(ruleset.evolve(ruleset.initial(""), first))
     if secret is not None and commitment(secret) != created.commitment:
         secret = None  # a wrong secret is named against the commitment by the re-decision
-    for r, e in zip(rows, events, strict=True):
+    for r, e in pairs:
         try:
             command = ruleset.decode_command(r.command) if r.command is not None else None
         except (msgspec.DecodeError, msgspec.ValidationError) as err:
             raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
-        if command is not None:
+        if command is not None and commands is not None:
             commands[r.seq] = command
         fields = {h.field for h in redaction.committed(redaction.declared(ruleset, e, command), r.salts)}
         for f in sorted(fields - set(r.salts)):
@@ -154,11 +168,15 @@ def _revealed(rows: Sequence[Row]) -> bytes | None:
     """The secret a log reveals (its SecretRevealed event), or None."""
     for r in rows:
         if r.type == "SecretRevealed":
-            try:
-                return bytes.fromhex(str(msgspec.json.decode(r.payload)["secret"]))
-            except (ValueError, KeyError, TypeError, msgspec.DecodeError):
-                return None
+            return _secret_of(r)
     return None
+
+
+def _secret_of(row: Row) -> bytes | None:
+    try:
+        return bytes.fromhex(str(msgspec.json.decode(row.payload)["secret"]))
+    except (ValueError, KeyError, TypeError, msgspec.DecodeError):
+        return None
 
 
 def verify_side_rows(rows: Sequence[Row], version: int, withheld: dict[int, dict[str, str]],
@@ -196,20 +214,25 @@ def verify_side_rows(rows: Sequence[Row], version: int, withheld: dict[int, dict
 
 
 def _check_heads(rows: Sequence[Row], heads: Sequence[Head], report: Report) -> None:
-    at = {r.hash: r.seq for r in rows}
+    wanted = {h.hash for h in heads}  # only these: a map of every hash would grow with the log
+    _check_heads_at({r.hash: r.seq for r in rows if r.hash in wanted}, len(rows), heads, report)
+
+
+def _check_heads_at(at: dict[str, int], count: int, heads: Sequence[Head], report: Report) -> None:
+    """The heads held against `at`, the seq of each of their hashes found in a log of `count` rows."""
     for h in heads:
         seq = at.get(h.hash)
         if seq is None:
-            raise IntegrityFailure(len(rows) + 1 if h.last else len(rows),
+            raise IntegrityFailure(count + 1 if h.last else count,
                                    f"{h.source} names head {h.hash[:16]}"
                                    + (f" at event {h.seq}" if h.seq else "")
                                    + ", which is not in this log: it was cut short or rewritten")
         if h.seq is not None and seq != h.seq:
             raise IntegrityFailure(seq, f"{h.source} puts head {h.hash[:16]} at event {h.seq}, "
                                         f"but it is the hash of event {seq}")
-        if h.last and seq != len(rows):
+        if h.last and seq != count:
             raise IntegrityFailure(seq + 1, f"{h.source} says the log ends at event {seq}, but it "
-                                            f"goes on to event {len(rows)}")
+                                            f"goes on to event {count}")
         report.heads_checked.append(h.source)
 
 
@@ -226,25 +249,38 @@ def _check_upgrades(rows: Sequence[Row], contents: Sequence[str], report: Report
     """Each LogUpgraded names the old head of the events before it: the content chain recomputes it."""
     for r, head in zip(rows, contents, strict=False):
         if r.type == "LogUpgraded":
-            try:
-                old = msgspec.json.decode(r.payload, type=dict[str, object]).get("previous_head")
-            except msgspec.DecodeError:
-                raise IntegrityFailure(r.seq, "the payload is not JSON") from None
-            if old != head:
-                raise IntegrityFailure(r.seq, "the old head it records is not the format-1 hash of the "
-                                              "events before it (the rewritten log is not the old one)")
-            report.upgraded_from = str(old)
+            _check_upgrade(r, head, report)
+
+
+def _check_upgrade(r: Row, head: str, report: Report) -> None:
+    try:
+        old = msgspec.json.decode(r.payload, type=dict[str, object]).get("previous_head")
+    except msgspec.DecodeError:
+        raise IntegrityFailure(r.seq, "the payload is not JSON") from None
+    if old != head:
+        raise IntegrityFailure(r.seq, "the old head it records is not the format-1 hash of the "
+                                      "events before it (the rewritten log is not the old one)")
+    report.upgraded_from = str(old)
 
 
 def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any], Any]:
     """The log's ruleset, its events (each in its canonical encoding) and the state they fold into."""
+    ruleset = _ruleset(rows[0])
+    events: list[Any] = []
+    state = _replay_into(ruleset, rows, _undone(rows), events)
+    return ruleset, events, state
+
+
+def _ruleset(first: Row) -> Ruleset:
     try:
-        ruleset = ruleset_of(rows[0].payload, "log")
+        return ruleset_of(first.payload, "log")
     except MareNostrumError as err:
         raise IntegrityFailure(1, err.message) from None
-    events: list[Any] = []
+
+
+def _replay_into(ruleset: Ruleset, rows: Iterable[Row], gone: set[int], events: list[Any] | None) -> Any:
+    """The fold of rows read once, each event checked canonical; kept in `events` if it is given."""
     state, evolve, encode = ruleset.initial(""), ruleset.evolve, ruleset.encode_event
-    gone = _undone(rows)
     with collector_paused():
         for r, event in decoded(ruleset, rows, "the payload is not a valid event"):
             if ruleset.event_type_of(event) != r.type:
@@ -259,8 +295,9 @@ def _replay(rows: Sequence[Row]) -> tuple[Ruleset, list[Any], Any]:
                     state = evolve(state, event)
             except Exception as err:  # a log that does not fold is corrupt, whatever the error
                 raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
-            events.append(event)
-    return ruleset, events, state
+            if events is not None:
+                events.append(event)
+    return state
 
 
 def _undone(rows: Sequence[Row]) -> set[int]:
@@ -287,6 +324,25 @@ def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
 
 def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: Any, report: Report,
               contents: Sequence[str], held: bytes | None = None, commands: dict[int, Any] | None = None) -> None:
+    start = _redecision(ruleset, rows, events, folded, report, held)
+    keyed = trust.publishes_keys(rows)
+    _redecide_span(_Span(ruleset=ruleset, rows=rows, events=events, contents=contents, commands=commands or {},
+                         secret=start.secret, forked_at=start.forked_at, keyed=keyed),
+                   start.batches, 1, start.state, trust.Ledger(), report)
+
+
+class _Start(msgspec.Struct, kw_only=True):
+    """Where the re-decision starts: the secret it draws with, the batches, the state before the first."""
+
+    secret: bytes | None
+    forked_at: int
+    batches: list[tuple[int, int]]
+    state: Any
+
+
+def _redecision(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: Any, report: Report,
+                held: bytes | None) -> _Start:
+    """The secret checked against the commitment of event 1, and the batches of the log."""
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
     final = ruleset.meta(folded)  # the state _replay folded the log into
     secret = bytes.fromhex(final.secret) if final.secret else None
@@ -296,17 +352,37 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: 
         seq = next(r.seq for r in rows if r.type == "SecretRevealed")
         raise IntegrityFailure(seq, "the revealed secret does not match the commitment of event 1")
     report.inherited = final.forked_at
-    state = ruleset.initial(created.commitment)
-    ledger = trust.Ledger()
-    keyed = trust.publishes_keys(rows)
+    return _Start(secret=secret, forked_at=final.forked_at, batches=_batches(rows),
+                  state=ruleset.initial(created.commitment))
+
+
+class _Span(msgspec.Struct, kw_only=True):
+    """What the re-decision of any run of batches reads (the whole log's)."""
+
+    ruleset: Any
+    rows: Sequence[Row]
+    events: list[Any]
+    contents: Sequence[str]
+    commands: dict[int, Any]
+    secret: bytes | None
+    forked_at: int
+    keyed: bool
+
+
+def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, state: Any,
+                   ledger: trust.Ledger, report: Report) -> None:
+    """Decide again the batches given (numbered from `first`), from the state and ledger before them."""
+    ruleset, rows, events = span.ruleset, span.rows, span.events
     pending: dict[int, list[Pending]] = {}  # what each side was to decide after each batch (keyed logs)
     before: dict[int, Any] = {}  # the state before each batch: an undo goes back to it (K1)
+    undoes = any(r.type in UNDO_TYPES for r in rows)  # else no state is kept: memory would grow with the log
     with collector_paused():
-        for n, (start, end) in enumerate(_batches(rows), start=1):
+        for n, (start, end) in enumerate(batches, start=first):
             batch = rows[start:end]
-            before[batch[0].seq] = state
-            inherited = batch[0].seq <= final.forked_at
-            cmd = _command(ruleset, batch, lenient=inherited, decoded=(commands or {}).get(batch[0].seq))
+            if undoes:
+                before[batch[0].seq] = state
+            inherited = batch[0].seq <= span.forked_at
+            cmd = _command(ruleset, batch, lenient=inherited, decoded=span.commands.get(batch[0].seq))
             after = None
             if not inherited:
                 _check_giver(ruleset, ledger, _Prefix(rows, start), batch, cmd, state, pending, report)
@@ -315,14 +391,111 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: 
                 read = pbem.Log(rows=rows[:start], events=events[:start]) if on_log else None
                 report.on_log += on_log
                 _check_time(batch, cmd)
-                after = _redecide_batch(ruleset, state, batch, cmd, secret, contents[start], ledger, n, report,
-                                        read, _Prefix(rows, start))
+                after = _redecide_batch(ruleset, state, batch, cmd, span.secret, span.contents[start], ledger, n,
+                                        report, read, _Prefix(rows, start))
             if any(r.type in UNDO_TYPES for r in batch):
                 state = _fold_undoing(ruleset, events[start:end], batch, state, before)
             else:  # a batch decided again to its very events has its state already: not evolved twice
                 state = after if after is not None else _fold(ruleset, events[start:end], state)
-            _after_batch(ruleset, ledger, batch, cmd, state, pending, keyed)
+            _after_batch(ruleset, ledger, batch, cmd, state, pending, span.keyed)
     report.draws = ledger.draws  # the draws above were decided again under it (trust.decide)
+
+
+# a log shorter than this is decided again in one pass: starting processes costs more than it saves
+SPLIT_MIN = 3000
+SEGMENTS_PER_WORKER = 4  # shorter segments even out the workers' loads
+_JOB: tuple[_Span, list[tuple[int, int, Any, trust.Ledger]], list[tuple[int, int]]] | None = None
+
+
+def _workers(asked: int | None) -> int:
+    if asked is not None:
+        return asked
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _redecide_split(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: Any, report: Report,
+                    contents: Sequence[str], commands: dict[int, Any], asked: int | None) -> bool:
+    """Decide the commands again in segments of the log, one process each, from the states and ledgers
+    this pass folds itself before each segment; False (nothing done) where one pass must do it: a
+    short log, one core, no fork, or a log of play by email (signed blocks, undos and the acts decided on
+    the log before them read what the batches before left: pending decisions, states taken back)."""
+    workers = _workers(asked)
+    if (workers < 2 or len(rows) < SPLIT_MIN or "fork" not in multiprocessing.get_all_start_methods()
+            or trust.publishes_keys(rows) or any(r.type in UNDO_TYPES for r in rows)):
+        return False
+    start = _redecision(ruleset, rows, events, folded, report, None)
+    span = _Span(ruleset=ruleset, rows=rows, events=events, contents=contents, commands=commands,
+                 secret=start.secret, forked_at=start.forked_at, keyed=False)
+    cuts = _segments(span, start, workers)
+    if cuts is None:
+        return False
+    segments, batches, ledger = cuts
+    global _JOB
+    _JOB = (span, segments, batches)
+    try:  # forked: the workers read the log, its events and the segments' states without a copy
+        with multiprocessing.get_context("fork").Pool(min(workers, len(segments))) as pool:
+            results = pool.map(_segment, range(len(segments)), chunksize=1)
+    finally:
+        _JOB = None
+    for counts, failure in results:
+        report.commands_checked += counts[0]
+        report.random_unchecked += counts[1]
+        report.signed_checked += counts[2]
+        report.on_log += counts[3]
+        if failure is not None:
+            raise IntegrityFailure(*failure)
+    report.draws = ledger.draws
+    return True
+
+
+def _segments(span: _Span, start: _Start, workers: int
+              ) -> tuple[list[tuple[int, int, Any, trust.Ledger]], list[tuple[int, int]], trust.Ledger] | None:
+    """(first batch number, end batch number, state, ledger) before each segment, the batches, and the
+    ledger after them all: the log folded and its commands noted, as the one pass does between its
+    decisions; None if a command of play by email is met (the one pass decides those)."""
+    ruleset, rows, events = span.ruleset, span.rows, span.events
+    size = max(1, len(rows) // (workers * SEGMENTS_PER_WORKER))
+    state, ledger = start.state, trust.Ledger()
+    segments: list[tuple[int, int, Any, trust.Ledger]] = []
+    batches = start.batches
+    next_cut = 0
+    with collector_paused():
+        for n, (first, end) in enumerate(batches, start=1):
+            if first >= next_cut:
+                segments.append((n, len(batches) + 1, state, msgspec.json.decode(msgspec.json.encode(ledger),
+                                                                                   type=trust.Ledger)))
+                next_cut = first + size
+            batch = rows[first:end]
+            try:
+                cmd = _command(ruleset, batch, lenient=batch[0].seq <= span.forked_at,
+                               decoded=span.commands.get(batch[0].seq))
+            except IntegrityFailure:  # the segment that holds it stops there, with this failure
+                break
+            if isinstance(cmd, (*PBEM_COMMANDS, SignedOrders)) and not isinstance(cmd, OrderBatch):
+                return None
+            state = _fold(ruleset, events[first:end], state)
+            if cmd is not None:
+                trust.note(ledger, ruleset, cmd, batch[0].seq)
+    bounded = [(a, segments[i + 1][0] if i + 1 < len(segments) else b, s, led)
+               for i, (a, b, s, led) in enumerate(segments)]
+    return bounded, batches, ledger
+
+
+def _segment(index: int) -> tuple[tuple[int, int, int, int], tuple[int, str] | None]:
+    """Decide again one segment in a worker: its counts, and its first failure (seq, reason)."""
+    assert _JOB is not None, "a segment is decided in a worker forked by _redecide_split"
+    span, segments, batches = _JOB
+    first, end, state, ledger = segments[index]
+    part = Report(ok=True, events=0, head_hash="")
+    failure = None
+    try:
+        _redecide_span(span, batches[first - 1:end - 1], first, state, ledger, part)
+    except IntegrityFailure as err:
+        failure = (err.seq, err.reason)
+    return (part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log), failure
 
 
 class _Prefix(Sequence[Row]):

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 
 from mncore.rulesets.empires import atlas, events as ev
 from mncore.rulesets.empires.board import Board, Setup
+from mncore.rulesets.empires.kept import carry
 from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, legendary, Empire, ProvinceId, TileId, Track
 from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import TitleTie  # phase 5
@@ -45,7 +46,10 @@ def handles(kind: type[E]) -> Callable[[Callable[[GameState, E], GameState]],
 def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
     """Apply one event. Checks nothing: decide() has already checked the rules."""
     # one dict lookup instead of a match that tries each class in turn
-    return HANDLERS[type(event)](state, event)
+    after = HANDLERS[type(event)](state, event)
+    if state.__dict__:  # the derived facts kept, if the state before had them (kept.py)
+        carry(state, after)
+    return after
 
 
 def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> GameState:
@@ -54,6 +58,8 @@ def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> Gam
     handlers = HANDLERS
     for e in events:
         s = handlers[type(e)](s, e)
+    if state is not None:
+        carry(state, s)  # the kept facts, for the provinces and seas all the events changed
     return s
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, Track
+from mncore.rulesets.empires.kept import kept
 from mncore.rulesets.empires.ruleset import load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import GameState, ProvinceState
 
@@ -27,12 +28,12 @@ def held_buildings(state: GameState, empire: Empire) -> list[tuple[ProvinceId, s
 def unit_count(state: GameState, empire: Empire) -> dict[str, int]:
     """The empire's units on the board, by kind; the Centaurs are not a legion of its supply and do not
     count for Military Leadership (atlas.chiron)."""
-    legions = sum(ps.legions.get(empire, 0) for ps in state.provinces.values())
+    facts = kept(state)  # counted over the board once, then carried by evolve
+    legions = facts.legions.get(empire, 0)
     legions -= state.empires[empire].centaurs is not None if empire in state.empires else 0
     legions -= state.empires[empire].myrmidons is not None if empire in state.empires else 0  # 10.achilles
-    fortresses = sum(1 for ps in state.provinces.values() if ps.fortress == empire)
-    triremes = sum(s.get(empire, 0) for s in state.seas.values())
-    return {"legion": legions, "trireme": triremes, "fortress": fortresses}
+    return {"legion": legions, "trireme": facts.triremes.get(empire, 0),
+            "fortress": facts.fortresses.get(empire, 0)}
 
 
 def bonus(state: GameState, empire: Empire, track: Track) -> int:
@@ -49,10 +50,8 @@ def level(state: GameState, empire: Empire, track: Track) -> int:
     if track == "military":
         base = sum(unit_count(state, empire).values()) - greek_fire(state, empire)
     else:
-        kinds = track_buildings(track)
-        # held_buildings() counted without listing them: the kind is asked first, the holder then
-        base = sum(1 for ps in state.provinces.values() for sid, k in ps.buildings.items()
-                   if k in kinds and ps.occupied.get(sid, ps.controller) == empire)
+        held = kept(state).held.get(empire, {})  # buildings held by kind, carried by evolve
+        base = sum(held.get(k, 0) for k in track_buildings(track))
     return base + bonus(state, empire, track) + boost(state, empire, track)
 
 

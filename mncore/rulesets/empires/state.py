@@ -293,7 +293,9 @@ class Barbarians(_S, frozen=True, kw_only=True):
     last_peace: tuple[Empire, ...] = ()  # those at peace with them last round
 
 
-class GameState(_S, frozen=True, kw_only=True):
+# dict=True: the instance dict (never encoded, compared or copied by replace) holds the facts derived
+# from the state that evolve carries forward (mncore/rulesets/empires/kept.py)
+class GameState(_S, frozen=True, kw_only=True, dict=True):
     """Everything the rules need to know about a game at one point of its log."""
 
     game_id: str = ""

@@ -13,6 +13,7 @@ from mncore.errors import require
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
+from mncore.rulesets.empires.kept import kept
 from mncore.rulesets.empires.projections import holder_of
 from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add, collect_step
@@ -84,9 +85,10 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     sources: list[str] = []
     # a province yields nothing to an empire holding none of its buildings, unless a power adds to it
     everywhere = powers.has_at(state, empire, "caravan_legions")
+    holdings = kept(state).holdings.get(empire, {})  # where it holds a building, carried by evolve
     for province in state.geo_board.provinces:
         ps = state.provinces.get(province.id)
-        if ps is None or not (everywhere or _holds_any(ps, empire)):
+        if ps is None or not (everywhere or province.id in holdings):
             continue
         g, d, s = _province_income(state, province, ps, empire, everywhere)
         gained, draws = bag_add(gained, g), draws + d
@@ -94,10 +96,6 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     extra, lines = powers.income(state, empire)
     gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
-
-
-def _holds_any(ps: ProvinceState, empire: Empire) -> bool:
-    return any(holder_of(ps, sid) == empire for sid in ps.buildings)
 
 
 def legendary_bonuses(state: GameState, empire: Empire) -> list[ProvinceId]:

@@ -1,0 +1,123 @@
+"""Facts derived from the board, kept beside a state and carried forward by evolve instead of recounted.
+
+Each empire's units on the board, the buildings it holds by kind, and the provinces where it holds one
+(what leader levels, supply limits and income read) are sums over the provinces and seas. A state
+folded from one that has them gets them by recounting only the provinces and seas evolve replaced
+(frozen Structs: an unchanged province is the very same object). They live in the state's instance
+dict, not in its fields, so no encoding of a state or of an event ever holds them: a state decoded or
+folded without them recounts them from scratch the first time they are read.
+"""
+
+from __future__ import annotations
+
+from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, SeaId
+from mncore.rulesets.empires.state import GameState, ProvinceState
+
+_KEY = "_kept"
+
+
+class Kept:
+    """Per empire: legions, triremes and fortresses on the board; buildings held, by kind; provinces
+    where it holds a building, with how many. Zero counts are left out; never changed once made."""
+
+    __slots__ = ("legions", "triremes", "fortresses", "held", "holdings")
+
+    def __init__(self, legions: dict[Empire, int], triremes: dict[Empire, int], fortresses: dict[Empire, int],
+                 held: dict[Empire, dict[BuildingKind, int]],
+                 holdings: dict[Empire, dict[ProvinceId, int]]) -> None:
+        self.legions, self.triremes, self.fortresses = legions, triremes, fortresses
+        self.held, self.holdings = held, holdings
+
+    def as_tuple(self) -> tuple[object, ...]:
+        """Comparable contents (tests: kept against recounted)."""
+        return (self.legions, self.triremes, self.fortresses, self.held, self.holdings)
+
+
+def kept(state: GameState) -> Kept:
+    """The state's kept facts: carried by evolve, or counted now (once per state object)."""
+    found: Kept | None = state.__dict__.get(_KEY)
+    if found is None:
+        found = recount(state)
+        state.__dict__[_KEY] = found
+    return found
+
+
+def has_kept(state: GameState) -> bool:
+    return _KEY in state.__dict__
+
+
+def recount(state: GameState) -> Kept:
+    """The facts counted from scratch over every province and sea."""
+    out = Kept({}, {}, {}, {}, {})
+    for pid, ps in state.provinces.items():
+        _province(out, pid, ps, 1)
+    for sea in state.seas.values():
+        _sea(out, sea, 1)
+    return out
+
+
+def carry(before: GameState, after: GameState) -> None:
+    """Give `after` the facts of `before` (if it has them) with the provinces and seas that changed
+    between the two recounted; nothing when `before` has none (a bulk replay never pays for them)."""
+    old: Kept | None = before.__dict__.get(_KEY)
+    if old is None or after is before:
+        return
+    if after.provinces is before.provinces and after.seas is before.seas:
+        after.__dict__[_KEY] = old
+        return
+    out = Kept(dict(old.legions), dict(old.triremes), dict(old.fortresses),
+               {e: dict(v) for e, v in old.held.items()}, {e: dict(v) for e, v in old.holdings.items()})
+    if after.provinces is not before.provinces:
+        for pid, ps in after.provinces.items():
+            was = before.provinces.get(pid)
+            if was is not ps:
+                if was is not None:
+                    _province(out, pid, was, -1)
+                _province(out, pid, ps, 1)
+        for pid, was in before.provinces.items():
+            if pid not in after.provinces:
+                _province(out, pid, was, -1)
+    if after.seas is not before.seas:
+        _seas(out, before.seas, after.seas)
+    after.__dict__[_KEY] = out
+
+
+def _seas(out: Kept, before: dict[SeaId, dict[Empire, int]], after: dict[SeaId, dict[Empire, int]]) -> None:
+    for sid, sea in after.items():
+        was = before.get(sid)
+        if was is not sea:
+            if was is not None:
+                _sea(out, was, -1)
+            _sea(out, sea, 1)
+    for sid, was in before.items():
+        if sid not in after:
+            _sea(out, was, -1)
+
+
+def _add(counts: dict[str, int], key: str, n: int) -> None:
+    total = counts.get(key, 0) + n
+    if total:
+        counts[key] = total
+    else:
+        counts.pop(key, None)
+
+
+def _province(out: Kept, pid: ProvinceId, ps: ProvinceState, sign: int) -> None:
+    for emp, n in ps.legions.items():
+        _add(out.legions, emp, sign * n)  # type: ignore[arg-type]
+    if ps.fortress is not None:
+        _add(out.fortresses, ps.fortress, sign)  # type: ignore[arg-type]
+    for sid, kind in ps.buildings.items():
+        holder = ps.occupied.get(sid, ps.controller)
+        if holder is not None:
+            _add(out.held.setdefault(holder, {}), kind, sign)  # type: ignore[arg-type]
+            _add(out.holdings.setdefault(holder, {}), pid, sign)
+    if sign < 0:  # an empire left holding nothing is left out, as in a recount
+        for table in (out.held, out.holdings):
+            for emp in [e for e, v in table.items() if not v]:
+                del table[emp]
+
+
+def _sea(out: Kept, sea: dict[Empire, int], sign: int) -> None:
+    for emp, n in sea.items():
+        _add(out.triremes, emp, sign * n)  # type: ignore[arg-type]

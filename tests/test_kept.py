@@ -1,0 +1,81 @@
+"""The facts kept beside an Empires state (kept.py) equal their recount after every event."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mncore import game, pbem
+from mncore.logread import decode_rows
+from mncore.rulesets.empires.autoplay import choose
+from mncore.rulesets.empires.evolve import HANDLERS
+from mncore.rulesets.empires.kept import has_kept, kept, recount
+from mncore.rulesets.empires.seam import RULESET
+from mncore.rulesets.empires.state import GameState
+
+from support import FIVE, FOUR, THREE, new_game
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.startswith("classic"))
+
+
+def _check(state: GameState, event: object, where: str) -> None:
+    """Carried by the game's own events (a kernel event may be folded by the kernel, which need not
+    carry them: they are then counted again when read), and equal to a recount."""
+    if type(event) in HANDLERS:
+        assert has_kept(state), f"{where}: the facts were not carried by evolve"
+    assert kept(state).as_tuple() == recount(state).as_tuple(), where
+
+
+@pytest.mark.parametrize("path", EMPIRES_FIXTURES, ids=lambda p: p.stem)
+def test_kept_facts_equal_their_recount_after_every_event_of_a_golden_game(path: Path) -> None:
+    _, rows = game.parse_export(path.read_bytes(), path.name)
+    ruleset, events = decode_rows(rows, path.name)
+    assert ruleset is RULESET or ruleset is not None and ruleset.id == RULESET.id
+    state: GameState = RULESET.initial("")
+    kept(state)  # the first state counts them; every later one has them carried
+    checked = 0
+    for row, event in pbem.live(rows, events):
+        state = RULESET.evolve(state, event)
+        _check(state, event, f"{path.name} event {row.seq} ({row.type})")
+        checked += 1
+    assert checked > 100 and state.winner is not None
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([THREE, FOUR, FIVE]),
+       style=st.sampled_from(["random", "builder", "general"]))
+def test_kept_facts_equal_their_recount_after_every_event_of_random_play(seed: int, players: dict,  # type: ignore[type-arg]
+                                                                         style: str) -> None:
+    play = new_game(players, seed=str(seed))
+    state = play.state
+    kept(state)
+    rand = random.Random(seed)
+    for n in range(300):
+        choice = choose(state, rand, play.rng(), style=style)
+        if choice is None:
+            break
+        for i, event in enumerate(choice.events):
+            state = RULESET.evolve(state, event)
+            _check(state, event, f"order {n} event {i} ({type(event).__name__})")
+        if choice.after is not None and choice.events:  # the state the rules decided on carries them too
+            _check(choice.after, choice.events[-1], f"order {n}: the decided state")
+        play.given(*choice.events)
+        if state.winner is not None:
+            break
+
+
+def test_kept_facts_are_never_encoded_and_a_decoded_state_recounts_them() -> None:
+    play = new_game(FIVE)
+    state = play.state
+    bare = msgspec.msgpack.encode(state), msgspec.json.encode(state)
+    facts = kept(state)
+    assert (msgspec.msgpack.encode(state), msgspec.json.encode(state)) == bare
+    thawed = RULESET.decode_state(RULESET.encode_state(state))
+    assert not has_kept(thawed) and thawed == state
+    assert kept(thawed).as_tuple() == facts.as_tuple()
