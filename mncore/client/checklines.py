@@ -142,8 +142,10 @@ def _examples(options: Sequence[Option]) -> list[str]:
         if len(names) == 1:
             out += [template.replace("{" + names[0] + "}", v) for v in o.parts.get(names[0], ())]
         else:
-            first = {p: (o.parts.get(p) or ("",))[0] for p in names}
-            out.append(_PART.sub(lambda m, first=first: first[m[1]], template))
+            line = template
+            for p in names:
+                line = line.replace("{" + p + "}", (o.parts.get(p) or ("",))[0])
+            out.append(line)
     return out
 
 
