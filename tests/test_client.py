@@ -131,3 +131,107 @@ def test_sign_with_the_report_takes_its_receipt_and_the_host_applies_the_block(t
     assert (code, err) == (0, "")
     assert "Seq: 7\n" in block
     assert "Carthage offered" in mn(db, "order", "g1", "--signed", str(block_file))
+
+
+# --- mn play ----------------------------------------------------------------------------------------
+
+def _toy_report(tmp: Path) -> tuple[Path, Path, Path]:
+    """The toy game t1 (keys made by the host) and Red's first report mail."""
+    from mailkit import mn as kit_mn, new_toy
+
+    db = tmp / "toy.db"
+    new_toy(db, tmp / "keys")
+    mail = tmp / "red.eml"
+    assert kit_mn(db, "report", "t1", "--as", "red", "--format", "eml", "-o", str(mail)).exit_code == 0
+    return db, tmp / "keys" / "t1-red.key", mail
+
+
+def _play(*args: str, input: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["play", *args], input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_play_shows_the_decision_and_refuses_a_typo_and_an_illegal_order_before_signing(
+        tmp_path: Path) -> None:
+    """Red's report read by mn play: the board and numbered legal orders; a typo and an order of the
+    wrong turn are both listed, with a suggestion or the rule, and nothing is signed (exit 1)."""
+    _, key, mail = _toy_report(tmp_path)
+
+    code, out, err = _play(str(mail), "--key", str(key), input="muster swmp\nmuster marsh\n")
+
+    assert (code, out) == (1, f"""\
+Game t1, set-up: report for Red
+(from {mail}; its export verified against head {_receipt(mail)[1][:16]})
+
+Game t1: round 1, muster phase
+  Hill   held by Red: Red 1
+  Ford   held by nobody: no units
+  Marsh  held by Blue: Blue 1
+Reserves: Red 3, Blue hidden
+You must decide:
+  muster: muster a unit or pass
+Your legal orders now:
+   1. muster hill
+   2. muster ford
+   3. pass
+Orders, one a line (a number, or the order; blank line or end of input to finish):
+""")
+    assert err == (
+        "line 1 ('muster swmp'): unknown province 'swmp'; expected one of: Ford, Hill, Marsh\n"
+        "line 2 ('muster marsh'): not among your legal orders now (report event 5, muster: muster a unit or "
+        "pass); did you mean 'muster hill'? (the legal orders: mn play, or the report's 'You must decide')\n"
+        "2 problem(s): nothing was signed (--force signs anyway)\n")
+
+
+def _receipt(mail: Path) -> tuple[int, str]:
+    from mailkit import read_eml
+
+    seq, head = str(read_eml(mail)["X-MN-Receipt"]).split()
+    return int(seq), head
+
+
+def test_play_signs_a_picked_order_against_the_receipt_and_the_host_applies_it(tmp_path: Path) -> None:
+    """Picking option 2 signs `muster ford` against the report's receipt; the block is applied."""
+    from mailkit import mn as kit_mn
+
+    db, key, mail = _toy_report(tmp_path)
+
+    code, out, err = _play(str(mail), "--key", str(key), "-o", str(tmp_path / "b.txt"), input="2\n")
+
+    assert (code, err) == (0, "")
+    assert out.endswith(f"Signed block written to {tmp_path / 'b.txt'}: paste it into your reply to the host.\n")
+    assert "Order: muster ford\n" in (tmp_path / "b.txt").read_text()
+    applied = kit_mn(db, "order", "t1", "--signed", str(tmp_path / "b.txt"))
+    assert applied.exit_code == 0 and "Red mustered a unit in Ford" in applied.stdout
+
+
+def test_play_sends_the_block_as_a_reply_over_smtp_and_reads_the_latest_report_of_a_maildir(
+        tmp_path: Path) -> None:
+    """From a Maildir holding two of Red's reports, the later one is read; the signed block goes to the
+    host as a reply threaded under it (a real SMTP server on loopback)."""
+    import mailbox
+
+    from mailkit import mn as kit_mn, read_eml, smtp_server
+
+    db, key, first = _toy_report(tmp_path)
+    kit_mn(db, "order", "t1", "--as", "red", "pass")
+    kit_mn(db, "order", "t1", "--as", "blue", "pass")
+    later = tmp_path / "red2.eml"
+    kit_mn(db, "report", "t1", "--as", "red", "--format", "eml", "-o", str(later))
+    box = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
+    for path in (later, first):
+        box.add(path.read_bytes())
+
+    with smtp_server() as (host, port, received):
+        code, out, err = _play(str(tmp_path / "inbox"), "--key", str(key), "--smtp", f"{host}:{port}",
+                               "--smtp-security", "none", input="pass\n")
+
+    assert (code, err) == (0, ""), err
+    report = read_eml(later)
+    assert out.endswith(f"Sent to host@example.org: Re: {report['Subject']}\n")
+    (sent,) = received
+    assert sent["In-Reply-To"] == report["Message-ID"] and sent["From"] == "ann@example.org"
+    assert f"Seq: {_receipt(later)[0]}" in sent.get_content().splitlines()
+    (tmp_path / "sent.eml").write_bytes(bytes(sent))
+    ingested = kit_mn(db, "mail", "ingest", str(tmp_path / "sent.eml"), "--outbox", str(tmp_path / "out"))
+    assert ingested.exit_code == 0 and ": red applied, receipt event" in ingested.stdout

@@ -75,7 +75,7 @@ def problems(latest: Latest, lines: Sequence[str]) -> list[Problem]:
     if r.over:
         return [Problem(line=0, text="", message=f"the game is over: {r.result}")]
     grammar_state = _grammar_state(latest)
-    answering = True  # still answering the decision the report asks for
+    answering, answered = True, False  # still answering the decision the report asks for; some line did
     for n, line in enumerate(lines, start=1):
         words = line.split()
         if not words or words[0] in KERNEL_VERBS:
@@ -86,7 +86,8 @@ def problems(latest: Latest, lines: Sequence[str]) -> list[Problem]:
             continue
         message = _grammar(latest, grammar_state, order)
         if message is None and answering and not queued:
-            message, answering = _legality(r, order, n)
+            message, answering = _legality(r, order, answered)
+            answered = answered or answering
         if message is not None:
             out.append(Problem(line=n, text=line, message=message))
     return out
@@ -107,15 +108,16 @@ def _grammar(latest: Latest, state: Any, order: str) -> str | None:
     return None
 
 
-def _legality(r: reports.TurnReport, order: str, n: int) -> tuple[str | None, bool]:
-    """(the problem, whether later lines still answer this decision) of a line held to the report."""
+def _legality(r: reports.TurnReport, order: str, answered: bool) -> tuple[str | None, bool]:
+    """(the problem, whether later lines still answer this decision) of a line held to the report;
+    `answered`: an earlier line answered it, so that this one may answer a later decision."""
     if not r.decide:
         return (f"the game does not wait for you now (report event {r.receipt.seq}): "
                 + (f"it waits for {', '.join(w.name for w in r.waiting_for)}" if r.waiting_for
                    else "nothing is pending"), False)
     if any(_matches(o, order) for o in r.options):
         return None, True
-    if n > 1:
+    if answered:
         return None, False  # it answers a later decision: grammar only
     near = difflib.get_close_matches(_norm(order), [_norm(x) for x in _examples(r.options)], n=1,
                                      cutoff=0.6)

@@ -58,9 +58,18 @@ def read_bytes(path: str, limit: int = MAX_EXPORT) -> bytes:
     return data
 
 
+def _starts_json(path: str) -> bool:
+    """Whether a file begins as an export does (its header's JSON), not as a mail (a Maildir entry)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(1) == b"{"
+    except OSError as err:
+        raise DataError(path, [f"cannot read it ({err.strerror})"]) from None
+
+
 def export_of(path: str) -> tuple[bytes, str, str | None]:
     """(the export, its name, the head of the mail's receipt if it came in a report mail)."""
-    if not path.endswith(".eml"):
+    if not path.endswith(".eml") and _starts_json(path):
         return read_bytes(path), path, None
     from mncore.mail import outbox
     msg = outbox.read_message(path)
