@@ -157,7 +157,7 @@ def test_play_shows_the_decision_and_refuses_a_typo_and_an_illegal_order_before_
     wrong turn are both listed, with a suggestion or the rule, and nothing is signed (exit 1)."""
     _, key, mail = _toy_report(tmp_path)
 
-    code, out, err = _play(str(mail), "--key", str(key), input="muster swmp\nmuster marsh\n")
+    code, out, err = _play(str(mail), "--key", str(key), input="muster marsh\nmuster swmp\n")
 
     assert (code, out) == (1, f"""\
 Game t1, set-up: report for Red
@@ -177,9 +177,9 @@ Your legal orders now:
 Orders, one a line (a number, or the order; blank line or end of input to finish):
 """)
     assert err == (
-        "line 1 ('muster swmp'): unknown province 'swmp'; expected one of: Ford, Hill, Marsh\n"
-        "line 2 ('muster marsh'): not among your legal orders now (report event 5, muster: muster a unit or "
+        "line 1 ('muster marsh'): not among your legal orders now (report event 5, muster: muster a unit or "
         "pass); did you mean 'muster hill'? (the legal orders: mn play, or the report's 'You must decide')\n"
+        "line 2 ('muster swmp'): unknown province 'swmp'; expected one of: Ford, Hill, Marsh\n"
         "2 problem(s): nothing was signed (--force signs anyway)\n")
 
 

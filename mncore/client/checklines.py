@@ -88,6 +88,8 @@ def problems(latest: Latest, lines: Sequence[str]) -> list[Problem]:
         if message is None and answering and not queued:
             message, answering = _legality(r, order, answered)
             answered = answered or answering
+        elif not queued:
+            answered = True  # a line that cannot be read may have been meant for this decision
         if message is not None:
             out.append(Problem(line=n, text=line, message=message))
     return out
