@@ -128,7 +128,7 @@ def _field_problems(block: SignedOrders) -> list[str]:
         if not value or value != value.strip() or _CONTROL.search(value) or " " in value:
             out.append(f"{name} '{value}' must be one word")
     if not _HEX64.fullmatch(block.head):
-        out.append(f"head '{block.head}' must be a hash of 64 lowercase hex digits (mn status shows it)")
+        out.append(f"head '{block.head}' must be a hash of 64 lowercase hex digits (your report's receipt shows it)")
     if not 1 <= block.seq < 10 ** 12:
         out.append(f"seq {block.seq} must be an event number from 1")
     if not _NONCE.fullmatch(block.nonce):

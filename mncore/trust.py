@@ -269,7 +269,7 @@ def check_block(ruleset: Ruleset, block: SignedOrders, *, ledger: Ledger, rows: 
         is_ = "; ".join(p.text for p in now) or "nothing"
         raise StaleOrders(f"stale: the block answers event {block.seq}, when {side} was to decide: "
                           f"{was}; now {side} is to decide: {is_}. Sign again against the current "
-                          "head (mn status)")
+                          "head (the receipt of your latest report or answer)")
 
 
 def _check_answers(block: SignedOrders, rows: Sequence[Row], ledger: Ledger) -> None:
@@ -283,8 +283,9 @@ def _check_answers(block: SignedOrders, rows: Sequence[Row], ledger: Ledger) -> 
                              "answers another game's log, or this log was rewritten)")
     if seq < len(rows) and rows[seq].batch != seq + 1:
         raise SigningRefused(f"the block answers event {seq}, which is inside a batch: sign against "
-                             "the head mn status shows")
+                             "the head of your latest report's receipt")
     acted = ledger.acted.get(block.side, 0)
     if acted > seq:
         raise StaleOrders(f"stale: the block answers event {seq}, but {block.side} has given orders "
-                          f"since (at event {acted}). Sign again against the current head (mn status)")
+                          f"since (at event {acted}). Sign again against the current head (the receipt of your "
+                          "latest report or answer)")

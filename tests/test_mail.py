@@ -70,6 +70,10 @@ What happened:
     6  Red mustered a unit in Hill
 
 Receipt: game t1, event 6, head {hash_}
+
+Your next orders, when the game waits for you (your next report says so):
+  mn play --key KEYFILE REPORT.eml       (your latest report: board, legal orders, checks)
+  mn sign --key KEYFILE --game t1 --seq 6 --head {hash_} 'ORDER' ...
 """
 
 
@@ -121,6 +125,30 @@ def test_a_batch_with_one_illegal_order_is_refused_whole_by_mail_citing_the_rule
 
     assert "REFUSED (exit 1): order 2 ('muster ford'): it is Blue's turn to muster" in text
     assert "[rule toy:2.1]" in text
+
+
+def test_a_refused_batch_lists_every_line_the_rules_refuse_and_the_line_to_sign_again(
+        db: Path, keys: Path, toy: str, tmp_path: Path) -> None:
+    """Red's block with an unknown province, a legal muster and a second muster: the answer lists both
+    bad lines (not the first only), each with its rule or reason, and the ready line to sign again."""
+    text = _refused(db, tmp_path, letter(block(db, keys, toy, "red", "muster swamp", "muster hill",
+                                               "muster ford")))
+
+    seq, hash_ = head(db, toy)
+    assert text.split("\n", 1)[1] == f"""
+Block 1 (red in game t1): REFUSED (exit 2): order 1 ('muster swamp'): unknown province 'swamp'; expected one of: Ford, Hill, Marsh
+    muster swamp
+    muster hill
+    muster ford
+Every line the rules refuse:
+    order 1 ('muster swamp'): unknown province 'swamp'; expected one of: Ford, Hill, Marsh
+    order 3 ('muster ford'): it is Blue's turn to muster, not Red's [rule toy:2.1]
+Nothing was written: none of its orders was applied.
+
+Sign again against the game's head now:
+  mn play --key KEYFILE REPORT.eml       (your latest report: board, legal orders, checks)
+  mn sign --key KEYFILE --game t1 --seq {seq} --head {hash_} 'ORDER' ...
+"""
 
 
 def test_a_block_sent_twice_is_applied_once_and_the_second_answered_as_such(

@@ -14,8 +14,9 @@ from typing import BinaryIO
 import msgspec
 
 from mncore import game, pbem, redaction, signing
-from mncore.errors import DataError, MareNostrumError, RuleViolation
+from mncore.errors import DataError, InvalidCommand, MareNostrumError, RuleViolation, SigningRefused
 from mncore.host import SERVICE_ACTORS, UNDO_TYPES, SignedOrders
+from mncore.lineproblems import every_problem
 from mncore.mail import blocks, bounds
 from mncore.store import Row, Store
 
@@ -34,6 +35,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     seq: int = 0  # the receipt: the last event and its hash after the block
     head: str = ""
     note: str = ""  # what is still wanted (an undo waiting for consents)
+    problems: tuple[str, ...] = ()  # a batch refused by the rules: each of its lines refused, not the first only
 
 
 class Letter(msgspec.Struct, frozen=True, kw_only=True):
@@ -190,8 +192,7 @@ def apply_block(store: Store, text: str) -> Outcome:
     try:
         rows = game.submit_signed(store, game.current(store, block.game), block)[1]
     except MareNostrumError as err:
-        return msgspec.structs.replace(base, message=err.message, code=err.exit_code,
-                                       rule=err.section if isinstance(err, RuleViolation) else "")
+        return _refused(store, base, block, err)
     rows += game.advance(store, block.game)  # forced answers and standing orders, as mn order does
     after = game.current(store, block.game)
     ruleset, opened = after.ruleset, after.meta.secret is not None
@@ -201,6 +202,23 @@ def apply_block(store: Store, text: str) -> Outcome:
                    for r in rows)
     return msgspec.structs.replace(base, applied=True, events=events, seq=after.head[0],
                                    head=after.head[1], note=_undo_note(store, block, rows))
+
+
+def _refused(store: Store, base: Outcome, block: SignedOrders, err: MareNostrumError) -> Outcome:
+    """A refused block's outcome, with the game's head to sign again against and, for a batch the rules
+    refused, every line they refuse (mncore/lineproblems.py)."""
+    out = msgspec.structs.replace(base, message=err.message, code=err.exit_code,
+                                  rule=err.section if isinstance(err, RuleViolation) else "")
+    if not store.has_game(block.game):
+        return out
+    cur = game.current(store, block.game)
+    out = msgspec.structs.replace(out, seq=cur.head[0], head=cur.head[1])
+    rules = isinstance(err, RuleViolation | InvalidCommand) and not isinstance(err, SigningRefused)
+    if rules and len(block.orders) > 1 and pbem.act_kind(block.orders) is None and block.side in cur.meta.sides:
+        found = every_problem(cur.ruleset, cur.state, block.side, block.orders, cur.meta.commitment,
+                              cur.head[0])
+        out = msgspec.structs.replace(out, problems=tuple(found))
+    return out
 
 
 def _undo_note(store: Store, block: SignedOrders, rows: list[Row]) -> str:

@@ -55,10 +55,23 @@ def _outcome_lines(n: int, o: Outcome) -> list[str]:
     if o.applied:
         return [f"{where}: APPLIED, all its orders as one batch.", *orders, "", "What happened:",
                 *o.events, *([f"Note: {o.note}"] if o.note else []), "",
-                f"Receipt: game {o.game}, event {o.seq}, head {o.head}", ""]
+                f"Receipt: game {o.game}, event {o.seq}, head {o.head}", *_next_lines(o, True), ""]
     rule = f" [rule {o.rule}]" if o.rule and f"[rule {o.rule}]" not in o.message else ""
-    return [f"{where}: REFUSED (exit {o.code}): {o.message}{rule}", *orders,
-            "Nothing was written: none of its orders was applied.", ""]
+    every = (["Every line the rules refuse:", *(f"    {p}" for p in o.problems)]
+             if len(o.problems) > 1 else [])
+    return [f"{where}: REFUSED (exit {o.code}): {o.message}{rule}", *orders, *every,
+            "Nothing was written: none of its orders was applied.", *_next_lines(o, False), ""]
+
+
+def _next_lines(o: Outcome, applied: bool) -> list[str]:
+    """The ready command lines to answer with next (issue 25): against the game's head now."""
+    if not (o.game and o.seq and o.head):
+        return []
+    why = ("Your next orders, when the game waits for you (your next report says so)" if applied
+           else "Sign again against the game's head now")
+    return ["", f"{why}:",
+            "  mn play --key KEYFILE REPORT.eml       (your latest report: board, legal orders, checks)",
+            f"  {reports.SIGN_LINE.format(game=o.game, seq=o.seq, head=o.head)}"]
 
 
 def answer_message(letter: Letter, sender: str) -> EmailMessage:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -84,7 +85,9 @@ def parse_order(text: str, state: GameState, empire: Empire) -> AnyOrder:
     table = verbs()
     verb = words[0].lower()
     if verb not in table:
-        raise InvalidCommand(f"unknown order '{words[0]}'; orders are: {', '.join(sorted(table))} "
+        close = difflib.get_close_matches(verb, list(table), n=1, cutoff=0.7)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise InvalidCommand(f"unknown order '{words[0]}'; {hint}orders are: {', '.join(sorted(table))} "
                              "(see docs/orders.md)")
     parsers = table[verb]
     parser = next((p for phase, p in parsers if phase == state.phase), parsers[0][1])

@@ -1,0 +1,128 @@
+"""mn play: the player's command-line client: read the latest report, pick or type orders, check, sign, send."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from mncli.sign_cmds import checked, signed_text
+from mncore import report as reports, signing
+from mncore.client import checklines, play as plays
+from mncore.errors import CommandRejected, SigningRefused
+from mncore.mail.outbox import smtp_address
+
+
+@click.command("play")
+@click.argument("source", metavar="REPORT.eml|MAILDIR")
+@click.option("--key", "key_file", required=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Your key file: it names your game and empire.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the signed block to FILE (to paste into a reply) instead of stdout.")
+@click.option("--smtp", default=None, metavar="HOST:PORT",
+              help="Send the signed block as a reply to the report over SMTP (AUTH: MN_SMTP_USER and "
+                   "MN_SMTP_PASSWORD from the environment).")
+@click.option("--smtp-security", type=click.Choice(["starttls", "ssl", "none"]), default="starttls",
+              show_default=True, help="TLS for --smtp: STARTTLS, SSL from the start, or none (loopback).")
+@click.option("--from", "sender", default=None, metavar="ADDRESS",
+              help="Your address, for --smtp [default: the report's To].")
+@click.option("--force", is_flag=True, help="Sign even lines the report shows to be wrong (says so).")
+@click.option("--nonce", default=None, hidden=True, help="A fixed nonce (tests).")
+def play(source: str, key_file: str, output: str | None, smtp: str | None, smtp_security: str,
+         sender: str | None, force: bool, nonce: str | None) -> None:
+    """Your turn, from your latest report mail: the board, your decision, your legal orders by number.
+
+    \b
+    Type one order a line on stdin (a number picks from the list; `queue ORDER` answers your coming
+    decisions of the round; a blank line or end of input finishes). Every line is then read with the
+    game's grammar and held to the report's legal orders; all problems are listed at once and nothing
+    is signed (exit 1). Otherwise the signed block is written (stdout, -o FILE) or sent as a reply
+    (--smtp). REPORT.eml may be a Maildir: its latest report for your key's game and empire is read.
+    The report's export is verified against its receipt first (exit 4 if it fails).
+    """
+    key = signing.read_key_file(key_file)
+    path = plays.latest_report(source, key.game, key.side)
+    latest = checklines.open_report(path)
+    r = latest.report
+    if (r.game, r.side) != (key.game, key.side):
+        raise SigningRefused(f"{path} is the report of {r.side} in game {r.game}; the key is of "
+                             f"{key.side} in game {key.game}")
+    numbered = plays.choices(latest)
+    _screen(latest, numbered)
+    if not r.decide or r.over:
+        return
+    lines = _read_orders(numbered)
+    if not lines:
+        click.echo("No orders given: nothing signed.")
+        raise click.exceptions.Exit(1)
+    checked(latest, lines, force)
+    text = signed_text(key, r.receipt.seq, r.receipt.head, lines, nonce)
+    if smtp is not None:
+        host, port = smtp_address(smtp)
+        msg = plays.reply(path, text, sender or _to_of(path))
+        plays.send(msg, host, port, smtp_security, os.environ)
+        click.echo(f"Sent to {msg['To']}: {msg['Subject']}")
+    elif output is not None:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+        click.echo(f"Signed block written to {output}: paste it into your reply to the host.")
+    else:
+        click.echo("Signed block (paste it into your reply to the host):")
+        click.echo(text, nl=False)
+
+
+def _screen(latest: checklines.Latest, numbered: list[str]) -> None:
+    r = latest.report
+    click.echo(reports.title_line(r))
+    click.echo(f"(from {latest.source}; its export verified against head {r.receipt.head[:16]})")
+    click.echo("")
+    click.echo(r.board)
+    if r.resources:
+        click.echo(f"Your resources: {r.resources}")
+    if r.over:
+        click.echo(f"The game is over. {r.result}")
+        return
+    if not r.decide:
+        waits = ", ".join(f"{w.name} ({w.kind})" for w in r.waiting_for) or "nobody"
+        click.echo(f"Nothing to decide now: the game waits for {waits}.")
+        return
+    click.echo("You must decide:")
+    for w in r.decide:
+        click.echo(f"  {w.kind}: {w.text}")
+    if r.deadline:
+        click.echo(f"  Deadline: {r.deadline} (then the default of docs/defaults.md is taken)")
+    click.echo("Your legal orders now:")
+    for n, line in enumerate(numbered, start=1):
+        click.echo(f"  {n:>2}. {line}")
+    more = plays.templates(latest)
+    if more:
+        click.echo("Or type one of these, its parts filled:")
+        for line in more:
+            click.echo(f"  {line}")
+    if r.queued:
+        click.echo("Your queued orders: " + "; ".join(r.queued))
+    click.echo("Orders, one a line (a number, or the order; blank line or end of input to finish):")
+
+
+def _read_orders(numbered: list[str]) -> list[str]:
+    """The order lines from stdin, numbers replaced by the orders they pick."""
+    lines: list[str] = []
+    for raw in sys.stdin:
+        if not raw.strip():
+            break
+        if raw.lstrip().startswith("#"):
+            continue
+        try:
+            lines.append(plays.picked(raw, numbered))
+        except CommandRejected as err:
+            raise click.UsageError(err.message) from None
+    return lines
+
+
+def _to_of(path: str) -> str:
+    from mncore.mail.outbox import read_message
+    return str(read_message(path).get("To") or "")
+
+
+COMMANDS = [play]

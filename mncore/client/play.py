@@ -1,0 +1,131 @@
+"""mn play's library: the latest report found, the orders offered by number, the reply written and sent."""
+
+from __future__ import annotations
+
+import email.utils
+import os
+import re
+import smtplib
+import ssl
+from collections.abc import Mapping, Sequence
+from email.message import EmailMessage
+
+from mncore.client import checklines
+from mncore.errors import DataError, InvalidCommand
+from mncore.mail import bounds
+from mncore.mail.outbox import read_message
+
+MAX_CHOICES = 60  # numbered orders shown; a longer list is typed from its template
+_PART = re.compile(r"\{(\w+)\}")
+# the environment variables mn play reads for SMTP (never a file, never the command line)
+SMTP_USER, SMTP_PASSWORD = "MN_SMTP_USER", "MN_SMTP_PASSWORD"
+
+
+def latest_report(source: str, game: str, side: str) -> str:
+    """The path of side's latest report mail in game: source itself (a .eml), or in a Maildir the
+    report with the highest receipt; DataError if there is none."""
+    if not os.path.isdir(source):
+        return source
+    best: tuple[int, str] | None = None
+    for path in _maildir_files(source):
+        try:
+            msg = read_message(path, bounds.Limits())
+        except DataError:
+            continue  # not a mail we can read: not a report either
+        receipt = str(msg.get("X-MN-Receipt") or "").split()
+        if (str(msg.get("X-MN-Game") or ""), str(msg.get("X-MN-Side") or "")) != (game, side):
+            continue
+        if len(receipt) == 2 and receipt[0].isdigit() and (best is None or int(receipt[0]) > best[0]):
+            best = (int(receipt[0]), path)
+    if best is None:
+        raise DataError(source, [f"no report of {side} in game {game} in this Maildir"])
+    return best[1]
+
+
+def _maildir_files(source: str) -> list[str]:
+    """The message files of a Maildir (new/ and cur/), by name."""
+    out = []
+    for sub in ("new", "cur"):
+        where = os.path.join(source, sub)
+        if not os.path.isdir(where):
+            raise DataError(source, ["a folder that is not a Maildir (no new/ and cur/)"])
+        out += [os.path.join(where, n) for n in sorted(os.listdir(where)) if not n.startswith(".")]
+    return out
+
+
+def choices(latest: checklines.Latest) -> list[str]:
+    """The legal orders now, each a whole line, in the report's order (templates of one part spelled
+    out; a template of several parts is left to be typed); at most MAX_CHOICES."""
+    out: list[str] = []
+    for o in latest.report.options:
+        if o.order:
+            out.append(o.order)
+            continue
+        names = _PART.findall(o.template or "")
+        if len(names) == 1:
+            out += [(o.template or "").replace("{" + names[0] + "}", v) for v in o.parts.get(names[0], ())]
+    return out[:MAX_CHOICES]
+
+
+def templates(latest: checklines.Latest) -> list[str]:
+    """The orders with several parts to fill, and the legal values of each, to type."""
+    out: list[str] = []
+    for o in latest.report.options:
+        if o.order or len(_PART.findall(o.template or "")) < 2:
+            continue
+        out.append(o.template or "")
+        out += [f"    {part}: {' | '.join(values)}" for part, values in o.parts.items()]
+    return out
+
+
+def picked(text: str, numbered: Sequence[str]) -> str:
+    """An input line as an order: a number picks from the list; anything else is the order typed."""
+    line = text.strip()
+    if line.isdigit():
+        n = int(line)
+        if not 1 <= n <= len(numbered):
+            raise InvalidCommand(f"{n}: pick a number from 1 to {len(numbered)}, or type the order")
+        return numbered[n - 1]
+    return line
+
+
+def reply(report_path: str, block: str, sender: str) -> EmailMessage:
+    """The signed block as a reply to the report mail: to its Reply-To or From, threaded under it."""
+    msg = read_message(report_path)
+    out = EmailMessage()
+    to = str(msg.get("Reply-To") or msg.get("From") or "")
+    if not to:
+        raise DataError(report_path, ["the report mail has no From address to answer"])
+    out["From"] = sender
+    out["To"] = to
+    subject = str(msg.get("Subject") or "orders")
+    out["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    out["Date"] = email.utils.formatdate(localtime=False)
+    out["Message-ID"] = email.utils.make_msgid(domain="mare-nostrum")
+    if msg.get("Message-ID"):
+        out["In-Reply-To"] = str(msg["Message-ID"])
+        out["References"] = str(msg["Message-ID"])
+    out.set_content(block)
+    return out
+
+
+def send(msg: EmailMessage, host: str, port: int, security: str, env: Mapping[str, str],
+         timeout: float = 30.0) -> None:
+    """Send one mail over SMTP: `security` "starttls", "ssl" or "none"; AUTH when MN_SMTP_USER is set
+    (its password from MN_SMTP_PASSWORD). DataError naming the server's refusal."""
+    user, password = env.get(SMTP_USER, ""), env.get(SMTP_PASSWORD, "")
+    if user and security == "none":
+        raise InvalidCommand(f"{SMTP_USER} is set: the password is sent only over TLS (--smtp-security "
+                             "starttls or ssl)")
+    context = ssl.create_default_context()
+    try:
+        smtp = (smtplib.SMTP_SSL(host, port, timeout=timeout, context=context) if security == "ssl"
+                else smtplib.SMTP(host, port, timeout=timeout))
+        with smtp:
+            if security == "starttls":
+                smtp.starttls(context=context)
+            if user:
+                smtp.login(user, password)
+            smtp.send_message(msg)
+    except (OSError, smtplib.SMTPException) as err:
+        raise DataError(f"{host}:{port}", [f"the mail was not sent: {err}"]) from None

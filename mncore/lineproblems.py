@@ -1,0 +1,38 @@
+"""Every refused line of a batch, not only the first: each decided in turn, a refused one left out."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from mncore.dice import Rng
+from mncore.errors import CommandRejected, InvalidCommand
+from mncore.pbem import split_queue
+from mncore.protocol import Conceals, Ruleset
+
+
+def every_problem(ruleset: Ruleset, state: Any, side: str, lines: Sequence[str], commitment: str,
+                  seq: int) -> list[str]:
+    """`order N ('LINE'): why [rule X]` for each line of a refused batch the rules refuse, deciding
+    the others in turn on the state they leave. Decided as `mn check` decides (mncore/checking.py):
+    on stand-ins for what side may not know, drawing from public facts only, so that the list says
+    nothing of others' hidden facts or of the game's draws; only the messages are kept."""
+    public = hashlib.sha256(f"mn check|{commitment}|{seq}".encode()).digest()
+    if isinstance(ruleset, Conceals):
+        state = ruleset.conceal(state, side, Rng(public, "conceal:" + side))
+    rng = Rng(public, "draws:" + side)
+    try:
+        now, _ = split_queue(lines)
+    except CommandRejected as err:
+        return [err.message]
+    out = []
+    for n, line in enumerate(now, start=1):
+        try:
+            command = ruleset.parse_order(line, state, side)
+            if ruleset.actor_of(command) != side:
+                raise InvalidCommand(f"'{line}' is not an order {ruleset.side_name(side)} gives")
+            _, state = ruleset.decide(state, command, rng)
+        except CommandRejected as err:
+            out.append(f"order {n} ('{line}'): {err.message}")
+    return out
