@@ -1,0 +1,140 @@
+"""A game's mail policy: who is mailed what after each cycle (reports, notices, digests, reminders).
+
+Every text and attachment a side is mailed is made by the report (mncore/report.py) and the export
+for that side (game.export_lines), both through the redaction boundary; this module only chooses
+whom to mail and when. Whether an event touches a side is read from the sentence the boundary makes
+for that side (it names the side), from the service's acts for it, and from undos and corrections.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import msgspec
+
+from mncore import game, pbem, redaction, report as reports
+from mncore.host import SERVICE_ACTORS, UNDO_TYPES
+from mncore.mail import outbox
+from mncore.protocol import Pictures
+from mncore.service.config import Policy
+from mncore.store.service import Mark, NewMail
+
+KINDS = {"report": "report", "notice": "notice", "digest": "digest", "reminder": "reminder",
+         "final": "final report"}
+
+
+def touched(loaded: game.Loaded, side: str, since: int) -> bool:
+    """Whether an event after `since` touches side: another's act whose sentence, as side reads it,
+    names side; a default, forced or queued act the service took for it; an undo or a correction."""
+    ruleset, name = loaded.ruleset, loaded.ruleset.side_name(side)
+    opened = loaded.meta.secret is not None
+    gone = pbem.undone_seqs(loaded.rows)
+    for row, event in zip(loaded.rows[since:], loaded.events[since:], strict=True):
+        if row.type in UNDO_TYPES:
+            return True
+        if row.seq in gone or row.actor == side:
+            continue
+        if row.actor in SERVICE_ACTORS and row.seq == row.batch:
+            command = msgspec.json.decode(row.command) if row.command else {}
+            if isinstance(command, dict) and command.get("side") == side:
+                return True
+        if name in redaction.describe(ruleset, event, side, opened):
+            return True
+    return False
+
+
+def export_for(loaded: game.Loaded, side: str, how: str, acked: int) -> bytes | None:
+    """The side's export to attach: whole, or its header and the lines after the head it last
+    acknowledged (a delta: merge_delta joins it to the export it keeps), or none."""
+    if how == "none":
+        return None
+    lines = game.export_lines(loaded, side)
+    if how == "delta":
+        lines = [lines[0], *lines[1 + acked:]]
+    return b"".join(line + b"\n" for line in lines)
+
+
+def merge_delta(kept: bytes, delta: bytes) -> bytes:
+    """A player's export brought up to date: the delta's header, the kept lines up to where the delta
+    starts, then the delta's lines. The result verifies against the new head and the head kept."""
+    old, new = kept.splitlines(), delta.splitlines()
+    if not new:
+        return kept
+    first = msgspec.json.decode(new[1]).get("seq", 1) if len(new) > 1 else len(old)
+    return b"".join(line + b"\n" for line in [new[0], *old[1:first], *new[1:]])
+
+
+def _message(loaded: game.Loaded, side: str, since: int, kind: str, to: str, sender: str, policy: Policy,
+             acked: int, note: str = "") -> tuple[str, bytes]:
+    ruleset = loaded.ruleset
+    r = reports.of_game(loaded, side, since)
+    viewer = redaction.viewer_of(loaded.meta, side)
+    svg = (ruleset.draw_svg(redaction.seen_state(ruleset, loaded.state, viewer))
+           if policy.picture and isinstance(ruleset, Pictures) else None)
+    msg = outbox.report_message(r, to, sender, svg, export_for(loaded, side, policy.export, acked))
+    subject = f"[mn {r.game}] {r.phase}: {KINDS[kind]} for {r.name}{note}"
+    msg.replace_header("Subject", subject)
+    msg["X-MN-Kind"] = kind
+    if policy.export == "delta":
+        msg["X-MN-Export"] = f"delta after event {acked}"
+    return subject, bytes(msg)
+
+
+def _hours_left(due: str, now: str) -> float:
+    return (dt.datetime.fromisoformat(due) - dt.datetime.fromisoformat(now)).total_seconds() / 3600
+
+
+def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: dict[tuple[str, str], str],
+         sender: str, now: str) -> tuple[list[NewMail], list[Mark]]:
+    """The mails this game owes its sides now, and the marks they move; each keyed so that however
+    often it is planned (a crash, two processes) it is queued once."""
+    gid, ruleset, head = loaded.game_id, loaded.ruleset, loaded.head[0]
+    meta = loaded.meta
+    waited = {p.empire for p in ruleset.pending(loaded.state)} if not meta.over else set()
+    phase = reports.phase_of(ruleset, loaded.state)
+    due = {s: w.due for s, w in pbem.waiting(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events)).items()}
+    mails: list[NewMail] = []
+    moved: list[Mark] = []
+    for side in meta.sides:
+        to = addresses.get(side)
+        if not to:
+            continue
+        last = int(marks.get((side, "mailed"), "0"))
+        acked = min(int(marks.get((side, "acked"), "0")), head)
+        kind = None
+        if head > last:
+            kind = ("final" if meta.over else "report" if side in waited
+                    else "notice" if policy.notices and touched(loaded, side, last)
+                    else "digest" if (policy.digest == "phase" and marks.get((side, "phase")) != phase)
+                    or (policy.digest == "round" and marks.get((side, "round")) != str(meta.round))
+                    else None)
+        if kind is not None:
+            subject, data = _message(loaded, side, last, kind, to, sender, policy, acked)
+            mails.append(NewMail(key=f"{gid}:{side}:{head}", game_id=gid, side=side, kind=kind, recipient=to,
+                                 subject=subject, message=data))
+            moved += [Mark(gid, side, "mailed", str(head)), Mark(gid, side, "phase", phase),
+                      Mark(gid, side, "round", str(meta.round))]
+        when = due.get(side)
+        if side in waited and when and kind is None:
+            mails += _reminder(loaded, side, when, now, policy, to, sender, acked, marks, moved)
+    return mails, moved
+
+
+def _reminder(loaded: game.Loaded, side: str, due: str, now: str, policy: Policy, to: str, sender: str,
+              acked: int, marks: dict[tuple[str, str], str], moved: list[Mark]) -> list[NewMail]:
+    left = _hours_left(due, now)
+    reached = [h for h in policy.reminders if 0 < left <= h]
+    name = f"reminded:{due}"
+    if not reached or marks.get((side, name)) == str(min(reached)):
+        return []
+    gid = loaded.game_id
+    quiet = msgspec.structs.replace(policy, export="none", picture=False)
+    subject, data = _message(loaded, side, loaded.head[0], "reminder", to, sender, quiet, acked,
+                             f" (deadline {due}, in {left:.1f} hours)")
+    moved.append(Mark(gid, side, name, str(min(reached))))
+    return [NewMail(key=f"{gid}:{side}:remind:{due}:{min(reached)}", game_id=gid, side=side, kind="reminder",
+                    recipient=to, subject=subject, message=data)]
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
