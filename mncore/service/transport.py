@@ -20,6 +20,7 @@ from mncore.mail import bounds, inbox
 from mncore.service.config import Account, Inbox
 
 _PORTS = {"smtp": {"starttls": 587, "ssl": 465, "none": 25}, "imap": {"starttls": 143, "ssl": 993, "none": 143}}
+_BARE_LF = re.compile(rb"(?<!\r)\n")
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
 
@@ -55,7 +56,8 @@ class Smtp:
         """Hand one mail to the server; smtplib.SMTPException or OSError if it is not taken."""
         if self.conn is None:
             self.conn = self._open()
-        refused = self.conn.sendmail(sender, [recipient], message)
+        # SMTP ends lines with CRLF; smtplib leaves a bytes message as it is
+        refused = self.conn.sendmail(sender, [recipient], _BARE_LF.sub(b"\r\n", message))
         if refused:
             raise smtplib.SMTPRecipientsRefused(refused)
 
