@@ -12,6 +12,7 @@ import shutil
 import signal
 import ssl
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -130,10 +131,12 @@ class Imap:
 
 
 @contextmanager
-def dovecot(folder: Path) -> Iterator[Imap]:
+def dovecot() -> Iterator[Imap]:
     """Dovecot on loopback over implicit TLS with one user (USER, PASSWORD), its mail a Maildir."""
-    base = folder / "dovecot"
-    base.mkdir()
+    # not under pytest's tmp_path: its folders are the tester's alone, and Dovecot's own users
+    # (dovecot, dovenull, the mail user) must reach the users file and the mailbox
+    base = Path(tempfile.mkdtemp(prefix="mn-dovecot-"))
+    os.chmod(base, 0o755)
     cert, key = certificate(base)
     me = pwd.getpwuid(os.getuid())
     mail_user = pwd.getpwnam("nobody") if me.pw_uid == 0 else me
