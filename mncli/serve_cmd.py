@@ -49,7 +49,10 @@ def serve(config_path: str, once: bool, show_status: bool, now: str | None, cycl
     if now and not once:
         raise click.UsageError("--now goes with --once (a running service reads the clock)")
     if once:
-        done = service.cycle(pbem.parse_time(now) if now else None)
+        try:
+            done = service.cycle(pbem.parse_time(now) if now else None)
+        finally:
+            service.release()
         if as_json:
             emit_json({"cycle": {k: getattr(done, k) for k in done.__struct_fields__}})
         else:

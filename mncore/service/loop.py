@@ -79,8 +79,7 @@ class Service:
         return done
 
     def _held(self, name: str, at: str) -> bool:
-        return self.tables.lease(name, self.owner, _epoch(at) if self.conf.lease_seconds else 0.0,
-                                 self.conf.lease_seconds)
+        return self.tables.lease(name, self.owner, _epoch(at), self.conf.lease_seconds)
 
     def fetch(self, at: str, done: Cycle) -> None:
         """Every new mail of the inbox applied once (its key recorded with its answer), then marked read."""
@@ -202,6 +201,10 @@ class Service:
                     self.stop.wait(self.conf.poll_seconds)
             else:
                 self.stop.wait(self.conf.poll_seconds)
+        self.release()
+        logs.info("serve.stopped", owner=self.owner, cycles=n)
+
+    def release(self) -> None:
+        """Give up the inbox and the games at once (a clean stop), not after lease_seconds."""
         for name in ["inbox", *(f"game:{g}" for g in self.game_ids())]:
             self.tables.release(name, self.owner)
-        logs.info("serve.stopped", owner=self.owner, cycles=n)
