@@ -15,9 +15,8 @@ from servekit import PASSWORD, USER, Smtp, smtp_tls
 
 from mncli.cli import main
 from mncore import game
-from mncore.mail import outbox
 from mncore.service import config as configs, policy
-from mncore.service.loop import Service, _later
+from mncore.service.loop import Cycle, Service, _later
 from mncore.store import open_store
 from mncore.store.service import ServiceTables
 
@@ -154,7 +153,7 @@ def test_a_mail_interrupted_while_being_sent_is_never_sent_again(tmp_path: Path,
     new_game(db, tmp_path / "keys")
     with smtp_tls(tmp_path) as smtp:
         service = _service(_conf(tmp_path, smtp, stale_seconds="60"))
-        service.games(T0, service_cycle())
+        service.games(T0, Cycle())
         claimed = service.tables.claim("a-process-that-died", T0)
         assert claimed is not None
         service.cycle("2030-01-01T00:02:00+00:00")
@@ -163,11 +162,6 @@ def test_a_mail_interrupted_while_being_sent_is_never_sent_again(tmp_path: Path,
         assert service.tables.requeue(claimed.id, "2030-01-01T00:02:00+00:00")
         service.cycle("2030-01-01T00:02:00+00:00")
         assert len(smtp.received) == 3
-
-
-def service_cycle():  # type: ignore[no-untyped-def]
-    from mncore.service.loop import Cycle
-    return Cycle()
 
 
 def test_a_reminder_before_the_deadline_once_and_the_default_at_it_with_a_notice(tmp_path: Path) -> None:

@@ -5,8 +5,6 @@ database. Nothing is applied twice, nothing is lost, no mail reaches the server 
 
 from __future__ import annotations
 
-import email
-import email.policy
 import os
 import random
 import signal

@@ -69,8 +69,8 @@ def _message(loaded: game.Loaded, side: str, since: int, kind: str, to: str, sen
     ruleset = loaded.ruleset
     r = reports.of_game(loaded, side, since)
     viewer = redaction.viewer_of(loaded.meta, side)
-    svg = (ruleset.draw_svg(redaction.seen_state(ruleset, loaded.state, viewer))
-           if policy.picture and isinstance(ruleset, Pictures) else None)
+    seen = redaction.seen_state(ruleset, loaded.state, viewer) if policy.picture else None
+    svg = ruleset.draw_svg(seen) if seen is not None and isinstance(ruleset, Pictures) else None
     msg = outbox.report_message(r, to, sender, svg, export_for(loaded, side, policy.export, acked))
     subject = f"[mn {r.game}] {r.phase}: {KINDS[kind]} for {r.name}{note}"
     msg.replace_header("Subject", subject)

@@ -170,7 +170,7 @@ def idle(box: Inbox, seconds: float) -> None:
         conn.select(box.folder)
         if b"IDLE" not in b" ".join(c.encode() if isinstance(c, str) else c for c in conn.capabilities):
             return
-        tag = conn._new_tag()  # type: ignore[attr-defined]
+        tag = conn._new_tag()
         conn.send(tag + b" IDLE\r\n")
         conn.readline()  # "+ idling"
         conn.sock.settimeout(seconds)
