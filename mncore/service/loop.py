@@ -10,6 +10,8 @@ at a time; a dead one's lapses after lease_seconds), and each mail is claimed by
 from __future__ import annotations
 
 import datetime as dt
+import email
+import email.policy
 import os
 import smtplib
 import socket
@@ -110,12 +112,29 @@ class Service:
             done.refused += 1
         games = sorted({o.game for o in letter.outcomes if o.game})
         answer = outbox.answer_message(letter, self.conf.sender)
+        sides = sorted({o.side for o in letter.outcomes if o.side})
         mails = ([NewMail(key=f"answer:{key}", game_id=games[0] if len(games) == 1 else "",
-                          side=next((o.side for o in letter.outcomes if o.side), ""), kind="answer",
+                          side=sides[0] if len(sides) == 1 else "", kind="answer",
                           recipient=letter.sender, subject=str(answer["Subject"]), message=bytes(answer))]
                  if letter.sender else [])
+        held = self._hold(mails, letter, games, sides)
+        if held is not None:  # all applied, from the side's own address: it goes with the side's next report
+            mails, acks = [], [*acks, held]
         outcome = ", ".join("applied" if o.applied else f"refused {o.code}" for o in letter.outcomes)
         self.tables.record(key, ",".join(games), outcome, at, mails, acks)
+
+    def _hold(self, mails: list[NewMail], letter: inbox.Letter, games: list[str], sides: list[str]) -> Mark | None:
+        if len(mails) != 1 or len(games) != 1 or len(sides) != 1 or not all(o.applied for o in letter.outcomes):
+            return None
+        gid, side, mail = games[0], sides[0], mails[0]
+        if gid not in self.game_ids() or self.addresses(gid).get(side, "").casefold() not in letter.sender.casefold():
+            return None
+        parsed = email.message_from_bytes(mail.message, policy=email.policy.default)
+        body = parsed.get_body(("plain",)) if isinstance(parsed, EmailMessage) else None
+        text = "" if body is None else str(body.get_content())
+        held = policy.Answer(key=mail.key, to=mail.recipient, subject=mail.subject, text=text, message=mail.message,
+                             in_reply_to=letter.message_id)
+        return Mark(gid, side, policy.ANSWERS, policy.with_answer(self.tables.marks(gid), side, held))
 
     def game_ids(self) -> list[str]:
         if self.conf.games:

@@ -9,6 +9,7 @@ for that side (it names the side), from the service's acts for it, and from undo
 from __future__ import annotations
 
 import datetime as dt
+from email.message import EmailMessage
 
 import msgspec
 
@@ -18,6 +19,30 @@ from mncore.mail import outbox
 from mncore.protocol import Pictures
 from mncore.service.config import Policy
 from mncore.store.service import Mark, NewMail
+
+ANSWERS = "answers"  # the mark holding a side's answers waiting to go with its next report
+
+
+class Answer(msgspec.Struct, frozen=True, kw_only=True):
+    """The answer to a side's own mail whose blocks were all applied, held until the game's mails of
+    this cycle are planned: it goes before the report the side is sent now, or alone."""
+
+    key: str
+    to: str
+    subject: str
+    text: str
+    message: bytes
+    in_reply_to: str = ""  # the Message-ID of the side's mail
+
+
+def pending_answers(marks: dict[tuple[str, str], str], side: str) -> list[Answer]:
+    return msgspec.json.decode(marks.get((side, ANSWERS), "[]").encode(), type=list[Answer])
+
+
+def with_answer(marks: dict[tuple[str, str], str], side: str, answer: Answer) -> str:
+    """The side's held answers with one more, as its mark's value."""
+    return msgspec.json.encode([*pending_answers(marks, side), answer]).decode()
+
 
 KINDS = {"report": "report", "notice": "notice", "digest": "digest", "reminder": "reminder",
          "final": "final report"}
@@ -64,14 +89,45 @@ def merge_delta(kept: bytes, delta: bytes) -> bytes:
     return b"".join(line + b"\n" for line in [new[0], *old[1:first], *new[1:]])
 
 
+def _slim(msg: EmailMessage) -> None:
+    """The JSON and export attachments as compact JSON in quoted-printable (their text is ASCII: base64
+    would add a third), so that a report stays small; their bytes, once decoded, are unchanged but for
+    the report JSON's indentation."""
+    for part in msg.iter_attachments():
+        kind, name = part.get_content_type(), part.get_filename()
+        data = part.get_payload(decode=True)
+        if kind not in ("application/json", "application/x-ndjson") or not isinstance(data, bytes):
+            continue
+        if kind == "application/json":
+            data = msgspec.json.encode(msgspec.json.decode(data)) + b"\n"
+        main, sub = kind.split("/")
+        part.set_content(data, main, sub, cte="quoted-printable", disposition="attachment", filename=name)
+
+
+def _preface(msg: EmailMessage, answers: list[Answer]) -> None:
+    """The answers to the side's own mails read in this cycle, put before the report they led to, the
+    mail threaded under the last of them."""
+    body = msg.get_body(("plain",))
+    if body is None or not answers:
+        return
+    text = "\n".join(a.text for a in answers) + "\n" + "=" * 70 + "\n\n" + str(body.get_content())
+    body.set_content(text)
+    if answers[-1].in_reply_to:
+        msg["In-Reply-To"] = answers[-1].in_reply_to
+        msg["References"] = " ".join(a.in_reply_to for a in answers if a.in_reply_to)
+    msg["X-MN-Outcome"] = f"{len(answers)} mail(s) of yours applied"
+
+
 def _message(loaded: game.Loaded, side: str, since: int, kind: str, to: str, sender: str, policy: Policy,
-             acked: int, note: str = "") -> tuple[str, bytes]:
+             acked: int, note: str = "", answers: list[Answer] | None = None) -> tuple[str, bytes]:
     ruleset = loaded.ruleset
     r = reports.of_game(loaded, side, since)
     viewer = redaction.viewer_of(loaded.meta, side)
     seen = redaction.seen_state(ruleset, loaded.state, viewer) if policy.picture else None
     svg = ruleset.draw_svg(seen) if seen is not None and isinstance(ruleset, Pictures) else None
     msg = outbox.report_message(r, to, sender, svg, export_for(loaded, side, policy.export, acked))
+    _slim(msg)
+    _preface(msg, answers or [])
     subject = f"[mn {r.game}] {r.phase}: {KINDS[kind]} for {r.name}{note}"
     msg.replace_header("Subject", subject)
     msg["X-MN-Kind"] = kind
@@ -108,12 +164,19 @@ def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: 
                     else "digest" if (policy.digest == "phase" and marks.get((side, "phase")) != phase)
                     or (policy.digest == "round" and marks.get((side, "round")) != str(meta.round))
                     else None)
+        answers = pending_answers(marks, side)
         if kind is not None:
-            subject, data = _message(loaded, side, last, kind, to, sender, policy, acked)
+            subject, data = _message(loaded, side, last, kind, to, sender, policy, acked,
+                                     answers=answers)
             mails.append(NewMail(key=f"{gid}:{side}:{head}", game_id=gid, side=side, kind=kind, recipient=to,
                                  subject=subject, message=data))
             moved += [Mark(gid, side, "mailed", str(head)), Mark(gid, side, "phase", phase),
                       Mark(gid, side, "round", str(meta.round))]
+        else:  # nothing else goes to the side now: each answer goes alone
+            mails += [NewMail(key=a.key, game_id=gid, side=side, kind="answer", recipient=a.to, subject=a.subject,
+                              message=a.message) for a in answers]
+        if answers:
+            moved.append(Mark(gid, side, ANSWERS, "[]"))
         when = due.get(side)
         if side in waited and when and kind is None:
             mails += _reminder(loaded, side, when, now, policy, to, sender, acked, marks, moved)
