@@ -159,7 +159,7 @@ def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: 
         acked = min(int(marks.get((side, "acked"), "0")), head)
         kind = None
         if head > last:
-            kind = ("final" if meta.over else "report" if side in waited
+            kind = ("final" if meta.over else "report" if side in waited or last == 0
                     else "notice" if policy.notices and touched(loaded, side, last)
                     else "digest" if (policy.digest == "phase" and marks.get((side, "phase")) != phase)
                     or (policy.digest == "round" and marks.get((side, "round")) != str(meta.round))
