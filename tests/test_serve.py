@@ -23,7 +23,7 @@ from mncore.store.service import ServiceTables
 T0 = "2030-01-01T00:00:00+00:00"
 
 
-def _conf(tmp_path: Path, smtp: Smtp | None, **extra: str) -> Path:
+def _conf(tmp_path: Path, smtp: Smtp | None, policy_lines: str = "", **extra: str) -> Path:
     inbox = tmp_path / "inbox"
     mailbox.Maildir(str(inbox), create=True)
     text = f"""db = "{tmp_path / 'g.db'}"
@@ -35,6 +35,7 @@ path = "{inbox}"
 [policy]
 reminders = [24, 2]
 export = "delta"
+{policy_lines}
 [games.g1.addresses]
 {chr(10).join(f'{s} = "{s}@example.org"' for s in SIDES)}
 """
@@ -101,7 +102,7 @@ def test_a_block_is_answered_in_the_cycle_that_reads_it_and_applied_once(tmp_pat
     db = str(tmp_path / "g.db")
     new_game(db, tmp_path / "keys")
     with smtp_tls(tmp_path) as smtp:
-        service = _service(_conf(tmp_path, smtp))
+        service = _service(_conf(tmp_path, smtp, 'answers = "at-once"'))
         first = service.cycle(T0)
         assert (first.queued, first.sent, first.errors) == (3, 3, [])
         waited = next(m for m in smtp.received if m["X-MN-Kind"] == "report")
@@ -122,6 +123,34 @@ def test_a_block_is_answered_in_the_cycle_that_reads_it_and_applied_once(tmp_pat
         assert smtp.refused_logins == 0
     assert PASSWORD.encode() not in Path(db).read_bytes()
     assert game.verify_game(open_store(db), "g1").ok
+
+
+def test_an_applied_answer_waits_for_the_sides_next_mail(tmp_path: Path, env: None) -> None:
+    """By default (answers = "with-next") the answer to a block applied goes with the side's next
+    mail, threaded under the player's mail, not alone."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    with smtp_tls(tmp_path) as smtp:
+        service = _service(_conf(tmp_path, smtp))
+        service.cycle(T0)
+        waited = next(m for m in smtp.received if m["X-MN-Kind"] == "report")
+        text = answer(db, tmp_path / "keys", waited, 1)
+        assert text is not None
+        mail = reply(USER, waited, text)
+        _deliver(tmp_path, mail)
+        side = str(waited["X-MN-Side"])
+        at = T0
+        for _ in range(30):  # bounded: the deadlines' defaults move the game on until the side hears
+            service.cycle(at)
+            if any(m["In-Reply-To"] == mail["Message-ID"] for m in smtp.received):
+                break
+            at = _later(at, 49 * 3600)
+        threaded = [m for m in smtp.received if m["In-Reply-To"] == mail["Message-ID"]]
+        assert len(threaded) == 1
+        assert threaded[0]["X-MN-Kind"] in ("report", "notice", "digest", "final")
+        assert str(threaded[0]["To"]) == f"{side}@example.org"
+        assert "APPLIED" in outbox_text(threaded[0])
+        assert all(n == 1 for n in smtp.by_id().values())
 
 
 def outbox_text(msg: EmailMessage) -> str:

@@ -19,6 +19,7 @@ SECURITY = ("starttls", "ssl", "none")
 INBOXES = ("imap", "maildir", "mbox", "none")
 DIGESTS = ("none", "phase", "round")
 EXPORTS = ("none", "delta", "full")
+ANSWERS = ("with-next", "at-once")
 
 
 class Account(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -54,6 +55,9 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     reminders: tuple[float, ...] = (24.0, 2.0)  # hours before a deadline
     export: str = "delta"  # the side's export: none, delta (since its last acknowledged head), full
     picture: bool = False  # the board picture (SVG) attached
+    # an applied block's answer: with the side's next mail (its next report, a notice, the round's
+    # digest at the latest), or at once; a refusal is always answered at once
+    answers: str = "with-next"
 
 
 class Retry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -134,6 +138,8 @@ def _check(path: str, conf: Config, mode: int) -> None:
         p = pol if pol is not None else conf.policy_of(where.split(".")[1])
         if p.digest not in DIGESTS:
             problems.append(f"{where}.digest = '{p.digest}': one of {', '.join(DIGESTS)}")
+        if p.answers not in ANSWERS:
+            problems.append(f"{where}.answers = '{p.answers}': one of {', '.join(ANSWERS)}")
         if p.export not in EXPORTS:
             problems.append(f"{where}.export = '{p.export}': one of {', '.join(EXPORTS)}")
     if conf.poll_seconds <= 0 or conf.lease_seconds <= 0:

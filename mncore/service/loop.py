@@ -117,13 +117,14 @@ class Service:
                           side=sides[0] if len(sides) == 1 else "", kind="answer",
                           recipient=letter.sender, subject=str(answer["Subject"]), message=bytes(answer))]
                  if letter.sender else [])
-        held = self._hold(mails, letter, games, sides)
+        held = self._hold(mails, letter, games, sides, at)
         if held is not None:  # all applied, from the side's own address: it goes with the side's next report
             mails, acks = [], [*acks, held]
         outcome = ", ".join("applied" if o.applied else f"refused {o.code}" for o in letter.outcomes)
         self.tables.record(key, ",".join(games), outcome, at, mails, acks)
 
-    def _hold(self, mails: list[NewMail], letter: inbox.Letter, games: list[str], sides: list[str]) -> Mark | None:
+    def _hold(self, mails: list[NewMail], letter: inbox.Letter, games: list[str], sides: list[str],
+              at: str) -> Mark | None:
         if len(mails) != 1 or len(games) != 1 or len(sides) != 1 or not all(o.applied for o in letter.outcomes):
             return None
         gid, side, mail = games[0], sides[0], mails[0]
@@ -134,7 +135,7 @@ class Service:
         text = "" if body is None else str(body.get_content())
         held = policy.Answer(key=mail.key, to=mail.recipient, subject=mail.subject, text=text, message=mail.message,
                              in_reply_to=letter.message_id)
-        return Mark(gid, side, policy.ANSWERS, policy.with_answer(self.tables.marks(gid), side, held))
+        return policy.held(gid, side, held, policy.utc_now())
 
     def game_ids(self) -> list[str]:
         if self.conf.games:

@@ -14,13 +14,13 @@ from email.message import EmailMessage
 import msgspec
 
 from mncore import game, pbem, redaction, report as reports
-from mncore.host import SERVICE_ACTORS, UNDO_TYPES
+from mncore.host import DEADLINE, SERVICE_ACTORS, UNDO_TYPES
 from mncore.mail import outbox
 from mncore.protocol import Pictures
 from mncore.service.config import Policy
 from mncore.store.service import Mark, NewMail
 
-ANSWERS = "answers"  # the mark holding a side's answers waiting to go with its next report
+ANSWER = "answer:"  # the marks holding a side's answers waiting to go with its next mail, one a mark
 
 
 class Answer(msgspec.Struct, frozen=True, kw_only=True):
@@ -35,13 +35,16 @@ class Answer(msgspec.Struct, frozen=True, kw_only=True):
     in_reply_to: str = ""  # the Message-ID of the side's mail
 
 
-def pending_answers(marks: dict[tuple[str, str], str], side: str) -> list[Answer]:
-    return msgspec.json.decode(marks.get((side, ANSWERS), "[]").encode(), type=list[Answer])
+def pending_answers(marks: dict[tuple[str, str], str], side: str) -> list[tuple[str, Answer]]:
+    """The side's held answers by their marks' names, oldest first (a mark each: clearing those sent
+    leaves alone one held meanwhile by another process)."""
+    return [(name, msgspec.json.decode(value.encode(), type=Answer))
+            for (s, name), value in sorted(marks.items()) if s == side and name.startswith(ANSWER) and value]
 
 
-def with_answer(marks: dict[tuple[str, str], str], side: str, answer: Answer) -> str:
-    """The side's held answers with one more, as its mark's value."""
-    return msgspec.json.encode([*pending_answers(marks, side), answer]).decode()
+def held(game_id: str, side: str, answer: Answer, at: str) -> Mark:
+    """The mark that holds an answer until the side's next mail."""
+    return Mark(game_id, side, f"{ANSWER}{at}:{answer.key}", msgspec.json.encode(answer).decode())
 
 
 KINDS = {"report": "report", "notice": "notice", "digest": "digest", "reminder": "reminder",
@@ -49,21 +52,28 @@ KINDS = {"report": "report", "notice": "notice", "digest": "digest", "reminder":
 
 
 def touched(loaded: game.Loaded, side: str, since: int) -> bool:
-    """Whether an event after `since` touches side: another's act whose sentence, as side reads it,
-    names side; a default, forced or queued act the service took for it; an undo or a correction."""
+    """Whether an event after `since` touches side: the default the service took for it at its
+    deadline; an undo or a correction; or another side's act whose sentence, as side reads it, names
+    side and not every side (an event naming every side is an announcement: the next report or
+    digest carries it). What the service did for side itself (its forced, standing or queued orders)
+    is its own act."""
     ruleset, name = loaded.ruleset, loaded.ruleset.side_name(side)
+    everyone = [ruleset.side_name(s) for s in loaded.meta.sides]
     opened = loaded.meta.secret is not None
     gone = pbem.undone_seqs(loaded.rows)
+    acted_for: dict[int, str] = {}  # batch -> the side a service act was for
     for row, event in zip(loaded.rows[since:], loaded.events[since:], strict=True):
         if row.type in UNDO_TYPES:
             return True
-        if row.seq in gone or row.actor == side:
-            continue
         if row.actor in SERVICE_ACTORS and row.seq == row.batch:
             command = msgspec.json.decode(row.command) if row.command else {}
-            if isinstance(command, dict) and command.get("side") == side:
+            acted_for[row.batch] = str(command.get("side", "")) if isinstance(command, dict) else ""
+            if acted_for[row.batch] == side and row.actor == DEADLINE:
                 return True
-        if name in redaction.describe(ruleset, event, side, opened):
+        if row.seq in gone or row.actor == side or acted_for.get(row.batch) == side:
+            continue
+        text = redaction.describe(ruleset, event, side, opened)
+        if name in text and not all(n in text for n in everyone):
             return True
     return False
 
@@ -164,7 +174,8 @@ def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: 
                     else "digest" if (policy.digest == "phase" and marks.get((side, "phase")) != phase)
                     or (policy.digest == "round" and marks.get((side, "round")) != str(meta.round))
                     else None)
-        answers = pending_answers(marks, side)
+        pending = pending_answers(marks, side)
+        answers = [a for _, a in pending]
         if kind is not None:
             subject, data = _message(loaded, side, last, kind, to, sender, policy, acked,
                                      answers=answers)
@@ -172,11 +183,12 @@ def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: 
                                  subject=subject, message=data))
             moved += [Mark(gid, side, "mailed", str(head)), Mark(gid, side, "phase", phase),
                       Mark(gid, side, "round", str(meta.round))]
-        else:  # nothing else goes to the side now: each answer goes alone
+        elif policy.answers == "at-once" or policy.digest == "none":  # each answer goes alone, now
             mails += [NewMail(key=a.key, game_id=gid, side=side, kind="answer", recipient=a.to, subject=a.subject,
                               message=a.message) for a in answers]
-        if answers:
-            moved.append(Mark(gid, side, ANSWERS, "[]"))
+        else:
+            pending = []  # they wait for the side's next mail (the round's digest at the latest)
+        moved += [Mark(gid, side, name, "") for name, _ in pending]
         when = due.get(side)
         if side in waited and when and kind is None:
             mails += _reminder(loaded, side, when, now, policy, to, sender, acked, marks, moved)
