@@ -1,6 +1,7 @@
 """Emails per player per round when whole games are played by email: reports out, signed blocks in.
 
-python bench/pbem.py [--quick] [--runs N]   (--runs: games per number of empires, default 2)
+python bench/pbem.py [--quick] [--runs N]   (--runs: games per number of empires, default 2;
+                                            PBEM_SERVED_ONLY=1: only the mn serve lines)
 
 Scripted players play Empires games to a win for 3, 4 and 5 empires through the mail code: each
 cycle the host mails a report to every empire the game waits for (mncore.report, as a mail with the
@@ -42,6 +43,7 @@ import hashlib
 import itertools
 import json
 import mailbox
+import os
 import random
 import sys
 import tempfile
@@ -77,7 +79,7 @@ from mncore.store import Store, open_store  # noqa: E402
 GOAL = 3.0
 GOAL_RECEIVED = 4.0
 GOAL_MEDIAN = 50 * 1024
-MAX_CYCLES = int(__import__("os").environ.get("PBEM_CYCLES", "4000"))
+MAX_CYCLES = int(os.environ.get("PBEM_CYCLES", "4000"))
 BATCH = 8  # at most this many orders given now in one block
 AHEAD = 40  # at most this many decisions of the round ahead played on a player's guess (K9)
 HOST = "host@example.org"
@@ -244,11 +246,12 @@ class Served(msgspec.Struct, kw_only=True):
     sent: dict[str, int]
     got: dict[str, int]
     sizes: list[int]
+    kinds: dict[str, int]  # mails received by kind (report, notice, digest, answer, reminder, final)
     over: bool
     host_commands: int  # typed by the host after the service started
 
 
-def served(players: int, seed: int, notices: bool = True) -> Served:
+def served(players: int, seed: int) -> Served:
     """A game run by mn serve's own cycle (forced answers, standing and queued orders): the players
     read what the service's policy mails them and answer the reports that ask them something."""
     rand = random.Random(seed)
@@ -269,7 +272,7 @@ def served(players: int, seed: int, notices: bool = True) -> Served:
         box = mailbox.Maildir(str(Path(tmp) / "inbox"), create=True)
         conf = Config(db=db, sender=HOST, inbox=Inbox(kind="maildir", path=str(Path(tmp) / "inbox")),
                       games={gid: GameConf(addresses={e: f"{e}@example.org" for e in empires})},
-                      policy=Policy(digest="round", export="delta", notices=notices))
+                      policy=Policy())
         service = Service(conf, store)
 
         def mail(side: str, lines: list[str], seq: int, head: str) -> None:
@@ -303,14 +306,16 @@ def served(players: int, seed: int, notices: bool = True) -> Served:
                     continue
                 lines += [f"queue {line}" for line in _queued(after, side, rand)]
                 mail(side, lines, *loaded.head)
-        rows = service.tables._read("select side, length(message) from mail_out")
+        rows = service.tables._read("select side, length(message), kind from mail_out")
         got = dict.fromkeys(empires, 0)
-        for side, _ in rows:
+        kinds: dict[str, int] = {}
+        for side, _, kind in rows:
             if side in got:
                 got[side] += 1
+                kinds[kind] = kinds.get(kind, 0) + 1
         final = game.load(store, gid)
         store.close()
-    return Served(rounds=final.meta.round, sent=sent, got=got, sizes=[int(n) for _, n in rows],
+    return Served(rounds=final.meta.round, sent=sent, got=got, sizes=[int(r[1]) for r in rows], kinds=kinds,
                   over=final.meta.over, host_commands=0)
 
 
@@ -327,20 +332,24 @@ def main() -> None:
     opts = figures.args(__doc__, runs=2)
     game.utc_now = lambda: next(_TICKS)  # the rows' times: see play()
     games = 1 if opts.quick else opts.runs
-    for players, notices in itertools.product((3, 4, 5), (True, False)):
-        runs = [served(players, seed, notices) for seed in range(games)]
+    served_only = os.environ.get("PBEM_SERVED_ONLY") == "1"
+    for players in (3, 4, 5):
+        runs = [served(players, seed) for seed in range(games)]
         rounds = sum(r.rounds for r in runs)
         per_sent = sum(sum(r.sent.values()) for r in runs) / (players * rounds)
         per_got = sum(sum(r.got.values()) for r in runs) / (players * rounds)
         sizes = sorted(n for r in runs for n in r.sizes)
         mid = figures.median(sizes)
         met = per_sent <= GOAL and per_got <= GOAL_RECEIVED and mid <= GOAL_MEDIAN
-        how = "notices, a digest a round" if notices else "no notices, a digest a round"
-        print(f"{players} empires, mn serve ({how}; forced, standing and queued orders): {games} game(s), "
+        kinds = {k: sum(r.kinds.get(k, 0) for r in runs) / (players * rounds) for k in sorted({
+            k for r in runs for k in r.kinds})}
+        print(f"{players} empires, mn serve (its default policy; forced, standing and queued orders): {games} game(s), "
               f"{sum(r.over for r in runs)} won, {rounds} rounds; emails per player per round: {per_sent:.2f} sent, "
-              f"{per_got:.2f} received; mail size median {mid:,.0f} bytes, largest {sizes[-1]:,} bytes; host "
+              f"{per_got:.2f} received ({', '.join(f'{k} {v:.2f}' for k, v in kinds.items())}); mail size median {mid:,.0f} bytes, largest {sizes[-1]:,} bytes; host "
               f"commands typed per round: {sum(r.host_commands for r in runs) / rounds:.0f}; goals (sent <= 3, "
               f"received <= 4, median <= 50 KB): {'met' if met else 'not met'}", flush=True)
+    if served_only:
+        return
     for forced, standing, queue in ((False, False, False), (True, False, False), (True, True, False),
                                     (True, True, True)):
         for players in (3, 4, 5):

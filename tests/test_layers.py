@@ -58,7 +58,7 @@ LAYERS: Layer = (
     ("registry", ["mncore.registry"]),
     ("service", ["mncore.logread", "mncore.game", "mncore.verify", "mncore.snapcheck", "mncore.checking",
                  "mncore.dispute", "mncore.hosting", "mncore.report", "mncore.pages", "mncore.mail.inbox",
-                 "mncore.mail.outbox", "mncore.schemas", "mncore.generated"]),
+                 "mncore.mail.outbox", "mncore.schemas", "mncore.generated", "mncore.service.*"]),
     ("players", {"empires": [f"{E}.autoplay", f"{E}.sampler", f"{E}.demo"],
                  "classic": [f"{C}.autoplay", f"{C}.demo"]}),
     ("players' registry", ["mncore.players"]),
