@@ -251,3 +251,21 @@ def test_status_says_what_the_service_did(tmp_path: Path) -> None:
     assert lines[:2] == ["games: g1", "outbox: 3 queued, 0 sending, 0 sent, 0 failed"]
     assert lines[2].startswith("last cycle: 20") and " by " in lines[2]
     assert lines[4] == "errors: none"
+
+
+def test_an_autoresponders_mail_is_read_but_not_answered(tmp_path: Path) -> None:
+    """A vacation reply to a report (Auto-Submitted) is recorded as read, and not answered: no loop
+    of mails between two machines; the service's own mails say Auto-Submitted too."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    service = _service(_conf(tmp_path, None))
+    service.cycle(T0)
+    away = EmailMessage()
+    away["From"], away["To"], away["Subject"] = "rome@example.org", USER, "Out of office"
+    away["Auto-Submitted"] = "auto-replied"
+    away.set_content("I am away until Monday.")
+    _deliver(tmp_path, away)
+    done = service.cycle(T0)
+    assert (done.read, done.refused) == (1, 1)
+    assert [r for r in service.tables.mails() if r[1] == "answer"] == []
+    assert all(b"Auto-Submitted: auto-generated" in m for (m,) in service.tables._read("select message from mail_out"))

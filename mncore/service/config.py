@@ -134,8 +134,7 @@ def _check(path: str, conf: Config, mode: int) -> None:
         problems.append(f"inbox.kind = '{conf.inbox.kind}': one of {', '.join(INBOXES)}")
     if conf.inbox.kind in ("maildir", "mbox") and not conf.inbox.path:
         problems.append(f"inbox.path: a {conf.inbox.kind} needs its path")
-    for where, pol in [("policy", conf.policy), *((f"games.{g}.policy", None) for g in conf.games)]:
-        p = pol if pol is not None else conf.policy_of(where.split(".")[1])
+    for where, p in [("policy", conf.policy), *((f"games.{g}.policy", conf.policy_of(g)) for g in conf.games)]:
         if p.digest not in DIGESTS:
             problems.append(f"{where}.digest = '{p.digest}': one of {', '.join(DIGESTS)}")
         if p.answers not in ANSWERS:

@@ -113,15 +113,27 @@ class Service:
         games = sorted({o.game for o in letter.outcomes if o.game})
         answer = outbox.answer_message(letter, self.conf.sender)
         sides = sorted({o.side for o in letter.outcomes if o.side})
+        answer["Auto-Submitted"] = "auto-replied"  # RFC 3834: an autoresponder does not answer it
         mails = ([NewMail(key=f"answer:{key}", game_id=games[0] if len(games) == 1 else "",
                           side=sides[0] if len(sides) == 1 else "", kind="answer",
                           recipient=letter.sender, subject=str(answer["Subject"]), message=bytes(answer))]
-                 if letter.sender else [])
+                 if letter.sender and not self._automatic(mail, letter.sender) else [])
         held = self._hold(mails, letter, games, sides, at)
         if held is not None:  # all applied, from the side's own address: it goes with the side's next report
             mails, acks = [], [*acks, held]
         outcome = ", ".join("applied" if o.applied else f"refused {o.code}" for o in letter.outcomes)
         self.tables.record(key, ",".join(games), outcome, at, mails, acks)
+
+    def _automatic(self, mail: inbox.Mail, sender: str) -> bool:
+        """A mail not to answer: an autoresponder's or a list's (RFC 3834), or one of our own come back;
+        answering it could start a loop of mails."""
+        if self.conf.sender.casefold() in sender.casefold():
+            return True
+        if not isinstance(mail, EmailMessage):
+            return False
+        auto = str(mail.get("Auto-Submitted") or "no").strip().lower()
+        precedence = str(mail.get("Precedence") or "").strip().lower()
+        return auto != "no" or precedence in ("bulk", "junk", "list")
 
     def _hold(self, mails: list[NewMail], letter: inbox.Letter, games: list[str], sides: list[str],
               at: str) -> Mark | None:

@@ -141,6 +141,7 @@ def _message(loaded: game.Loaded, side: str, since: int, kind: str, to: str, sen
     subject = f"[mn {r.game}] {r.phase}: {KINDS[kind]} for {r.name}{note}"
     msg.replace_header("Subject", subject)
     msg["X-MN-Kind"] = kind
+    msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: autoresponders leave it unanswered
     if policy.export == "delta":
         msg["X-MN-Export"] = f"delta after event {acked}"
     return subject, bytes(msg)
