@@ -110,3 +110,23 @@ ca_file = "{imap.cert}"
     assert (done.read, done.applied, done.errors) == (1, 1, [])
     assert service.cycle().read == 0
     assert game.verify_game(open_store(db), "g1").ok
+
+
+def test_imap_idle_returns_when_a_mail_comes_and_else_when_the_time_is_up(imap: Imap, tmp_path: Path) -> None:
+    import threading
+    import time
+    box = _box(imap, tmp_path)
+    t0 = time.monotonic()
+    assert transport.idle(box, 1.0) is False
+    assert 0.9 <= time.monotonic() - t0 < 10
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "ann@example.org", USER, "wake up"
+    msg.set_content("hello")
+    timer = threading.Timer(1.0, _put, (imap, bytes(msg)))
+    timer.start()
+    t0 = time.monotonic()
+    try:
+        assert transport.idle(box, 30.0) is True
+    finally:
+        timer.join()
+    assert time.monotonic() - t0 < 20

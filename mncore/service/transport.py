@@ -163,24 +163,26 @@ def _payload(data: list[object]) -> bytes:
     return b""
 
 
-def idle(box: Inbox, seconds: float) -> None:
-    """Wait for new mail (IMAP IDLE) at most `seconds`; returns at once on a server without IDLE."""
+def idle(box: Inbox, seconds: float) -> bool:
+    """Wait for new mail with IMAP IDLE, at most `seconds`: True if the server said a mail came,
+    False when the time ran out (or the server has no IDLE: then at once)."""
     conn = _imap_open(box)
     try:
         conn.select(box.folder)
-        if b"IDLE" not in b" ".join(c.encode() if isinstance(c, str) else c for c in conn.capabilities):
-            return
-        tag = conn._new_tag()
-        conn.send(tag + b" IDLE\r\n")
+        if "IDLE" not in conn.capabilities:
+            return False
+        conn.send(conn._new_tag() + b" IDLE\r\n")
         conn.readline()  # "+ idling"
         conn.sock.settimeout(seconds)
         try:
-            conn.readline()  # an untagged EXISTS when a mail comes
+            came = b"EXISTS" in conn.readline()  # an untagged "* N EXISTS" when a mail comes
         except (TimeoutError, OSError):
-            pass
+            came = False
         conn.sock.settimeout(box.timeout)
         conn.send(b"DONE\r\n")
-        conn.readline()
+        return came
+    except (imaplib.IMAP4.error, OSError) as err:
+        raise DataError(f"imap {box.user or '-'}@{box.host}", [f"IDLE: {type(err).__name__}: {err}"]) from None
     finally:
         try:
             conn.logout()
