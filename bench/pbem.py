@@ -251,7 +251,7 @@ class Served(msgspec.Struct, kw_only=True):
     host_commands: int  # typed by the host after the service started
 
 
-def served(players: int, seed: int) -> Served:
+def served(players: int, seed: int, notices: str = "each") -> Served:
     """A game run by mn serve's own cycle (forced answers, standing and queued orders): the players
     read what the service's policy mails them and answer the reports that ask them something."""
     rand = random.Random(seed)
@@ -272,7 +272,7 @@ def served(players: int, seed: int) -> Served:
         box = mailbox.Maildir(str(Path(tmp) / "inbox"), create=True)
         conf = Config(db=db, sender=HOST, inbox=Inbox(kind="maildir", path=str(Path(tmp) / "inbox")),
                       games={gid: GameConf(addresses={e: f"{e}@example.org" for e in empires})},
-                      policy=Policy())
+                      policy=Policy(notices=notices))
         service = Service(conf, store)
 
         def mail(side: str, lines: list[str], seq: int, head: str) -> None:
@@ -333,8 +333,8 @@ def main() -> None:
     game.utc_now = lambda: next(_TICKS)  # the rows' times: see play()
     games = 1 if opts.quick else opts.runs
     served_only = os.environ.get("PBEM_SERVED_ONLY") == "1"
-    for players in (3, 4, 5):
-        runs = [served(players, seed) for seed in range(games)]
+    for players, notices in itertools.product((3, 4, 5), ("each", "phase")):
+        runs = [served(players, seed, notices) for seed in range(games)]
         rounds = sum(r.rounds for r in runs)
         per_sent = sum(sum(r.sent.values()) for r in runs) / (players * rounds)
         per_got = sum(sum(r.got.values()) for r in runs) / (players * rounds)
@@ -343,7 +343,7 @@ def main() -> None:
         met = per_sent <= GOAL and per_got <= GOAL_RECEIVED and mid <= GOAL_MEDIAN
         kinds = {k: sum(r.kinds.get(k, 0) for r in runs) / (players * rounds) for k in sorted({
             k for r in runs for k in r.kinds})}
-        print(f"{players} empires, mn serve (its default policy; forced, standing and queued orders): {games} game(s), "
+        print(f"{players} empires, mn serve (notices = {notices}; forced, standing and queued orders): {games} game(s), "
               f"{sum(r.over for r in runs)} won, {rounds} rounds; emails per player per round: {per_sent:.2f} sent, "
               f"{per_got:.2f} received ({', '.join(f'{k} {v:.2f}' for k, v in kinds.items())}); mail size median {mid:,.0f} bytes, largest {sizes[-1]:,} bytes; host "
               f"commands typed per round: {sum(r.host_commands for r in runs) / rounds:.0f}; goals (sent <= 3, "

@@ -20,6 +20,7 @@ INBOXES = ("imap", "maildir", "mbox", "none")
 DIGESTS = ("none", "phase", "round")
 EXPORTS = ("none", "delta", "full")
 ANSWERS = ("with-next", "at-once")
+NOTICES = ("each", "phase", "none")
 
 
 class Account(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -51,7 +52,10 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """What a game's players are mailed, and when (the host's choice, per game)."""
 
     digest: str = "round"  # a report to sides not waited on, once a phase or round (or never)
-    notices: bool = True  # a report whenever an event touches a side (attacked, a loss, a default, an undo)
+    # a notice (its report) when an event touches a side not waited on (attacked, a loss, a default, an
+    # undo): at each such event ("each"), at the first of each phase ("phase": the later ones of the
+    # phase ride with the side's next mail), or never ("none")
+    notices: str = "each"
     reminders: tuple[float, ...] = (24.0, 2.0)  # hours before a deadline
     export: str = "delta"  # the side's export: none, delta (since its last acknowledged head), full
     picture: bool = False  # the board picture (SVG) attached
@@ -137,6 +141,8 @@ def _check(path: str, conf: Config, mode: int) -> None:
     for where, p in [("policy", conf.policy), *((f"games.{g}.policy", conf.policy_of(g)) for g in conf.games)]:
         if p.digest not in DIGESTS:
             problems.append(f"{where}.digest = '{p.digest}': one of {', '.join(DIGESTS)}")
+        if p.notices not in NOTICES:
+            problems.append(f"{where}.notices = '{p.notices}': one of {', '.join(NOTICES)}")
         if p.answers not in ANSWERS:
             problems.append(f"{where}.answers = '{p.answers}': one of {', '.join(ANSWERS)}")
         if p.export not in EXPORTS:

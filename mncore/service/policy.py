@@ -171,7 +171,7 @@ def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: 
         kind = None
         if head > last:
             kind = ("final" if meta.over else "report" if side in waited or last == 0
-                    else "notice" if policy.notices and touched(loaded, side, last)
+                    else "notice" if _may_notice(policy, marks, side, phase) and touched(loaded, side, last)
                     else "digest" if (policy.digest == "phase" and marks.get((side, "phase")) != phase)
                     or (policy.digest == "round" and marks.get((side, "round")) != str(meta.round))
                     else None)
@@ -184,6 +184,8 @@ def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: 
                                  subject=subject, message=data))
             moved += [Mark(gid, side, "mailed", str(head)), Mark(gid, side, "phase", phase),
                       Mark(gid, side, "round", str(meta.round))]
+            if kind == "notice":
+                moved.append(Mark(gid, side, "noticed", phase))
         elif policy.answers == "at-once" or policy.digest == "none":  # each answer goes alone, now
             mails += [NewMail(key=a.key, game_id=gid, side=side, kind="answer", recipient=a.to, subject=a.subject,
                               message=a.message) for a in answers]
@@ -194,6 +196,11 @@ def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: 
         if side in waited and when and kind is None:
             mails += _reminder(loaded, side, when, now, policy, to, sender, acked, marks, moved)
     return mails, moved
+
+
+def _may_notice(policy: Policy, marks: dict[tuple[str, str], str], side: str, phase: str) -> bool:
+    """Whether a notice may go now: always, never, or once a phase (the round and phase as words)."""
+    return policy.notices == "each" or (policy.notices == "phase" and marks.get((side, "noticed")) != phase)
 
 
 def _reminder(loaded: game.Loaded, side: str, due: str, now: str, policy: Policy, to: str, sender: str,
