@@ -269,3 +269,13 @@ def test_an_autoresponders_mail_is_read_but_not_answered(tmp_path: Path) -> None
     assert (done.read, done.refused) == (1, 1)
     assert [r for r in service.tables.mails() if r[1] == "answer"] == []
     assert all(b"Auto-Submitted: auto-generated" in m for (m,) in service.tables._read("select message from mail_out"))
+
+
+def test_notices_at_each_event_once_a_phase_or_never() -> None:
+    marks = {("rome", "noticed"): "round 1, Trade Resources phase"}
+    each, phase, none = (configs.Policy(notices=n) for n in ("each", "phase", "none"))
+    assert policy._may_notice(each, marks, "rome", "round 1, Trade Resources phase")
+    assert not policy._may_notice(phase, marks, "rome", "round 1, Trade Resources phase")
+    assert policy._may_notice(phase, marks, "rome", "round 1, Build phase")
+    assert policy._may_notice(phase, marks, "greece", "round 1, Trade Resources phase")
+    assert not policy._may_notice(none, {}, "rome", "round 1, Build phase")
