@@ -279,3 +279,32 @@ def test_notices_at_each_event_once_a_phase_or_never() -> None:
     assert policy._may_notice(phase, marks, "rome", "round 1, Build phase")
     assert policy._may_notice(phase, marks, "greece", "round 1, Trade Resources phase")
     assert not policy._may_notice(none, {}, "rome", "round 1, Build phase")
+
+
+def test_a_player_joins_a_delta_to_the_export_they_keep_and_verifies_it(tmp_path: Path) -> None:
+    """mn mail open --kept: the delta a served report carries, joined to the export the player kept
+    from an earlier report, verified whole against the new head and the head kept, and saved."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    store = open_store(db)
+    before = game.load(store, "g1")
+    side = SIDES[0]
+    kept = tmp_path / "kept.jsonl"
+    kept.write_bytes(policy.export_for(before, side, "full", 0) or b"")
+    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")
+    later = game.load(store, "g1")
+    _, data = policy._message(later, side, before.head[0], "notice", f"{side}@example.org", USER,
+                              configs.Policy(export="delta"), before.head[0])
+    eml = tmp_path / "notice.eml"
+    eml.write_bytes(data)
+    alone = CliRunner().invoke(main, ["mail", "open", str(eml)])
+    assert alone.exit_code == 0
+    assert alone.stdout.splitlines()[-1] == (f"g1-{side}.jsonl: your export's delta after event {before.head[0]} "
+                                             "only: give --kept YOUR-EXPORT.jsonl to join it and verify it whole")
+    joined = CliRunner().invoke(main, ["mail", "open", str(eml), "--kept", str(kept), "--head", before.head[1],
+                                       "--save", str(tmp_path / "files")])
+    assert joined.exit_code == 0, joined.output
+    assert joined.stdout.splitlines()[-2:] == [
+        f"g1-{side}.jsonl: verified against head {later.head[1]}, {later.head[0]} events",
+        f"g1-{side}.jsonl: verified against head {before.head[1]}, {later.head[0]} events"]
+    assert (tmp_path / "files" / f"g1-{side}.jsonl").read_bytes() == policy.export_for(later, side, "full", 0)
