@@ -1,6 +1,7 @@
 """Emails per player per round when whole games are played by email: reports out, signed blocks in.
 
-python bench/pbem.py [--quick] [--runs N]   (--runs: games per number of empires, default 2)
+python bench/pbem.py [--quick] [--runs N]   (--runs: games per number of empires, default 2;
+                                            PBEM_SERVED_ONLY=1: only the mn serve lines)
 
 Scripted players play Empires games to a win for 3, 4 and 5 empires through the mail code: each
 cycle the host mails a report to every empire the game waits for (mncore.report, as a mail with the
@@ -22,16 +23,27 @@ signed). Pictures and exports are not attached (time).
 Prints, per number of empires: games, rounds, emails sent by each player per round (blocks), emails
 each player received per round (reports and answers), and whether the issue's goal (sent <= 3 per
 player per round on average) is met. Figures are counts, not timings.
+
+The last configuration is `mn serve` (issue 25): the service's own cycle (mncore.service.loop) reads
+the players' mails from a Maildir, applies them, and queues every mail its policy sends (answers,
+reports to the sides waited on, notices to sides an event touches, a digest a round, the export as a
+delta since the player's last acknowledged head); nothing is sent (no SMTP server), every mail is
+counted and measured in the outbox. For it the bench also prints mails received per player per
+round, the median and largest mail in bytes, and the host commands typed per round: 0, as the
+service runs by itself (the by-hand loop of the other configurations is three commands a cycle,
+mn mail outbox, mn mail send, mn mail ingest, plus mn tick where deadlines are set).
 """
 
 from __future__ import annotations
 
-import email
 import datetime as dt
+import email
 import email.policy
 import hashlib
 import itertools
 import json
+import mailbox
+import os
 import random
 import sys
 import tempfile
@@ -39,6 +51,8 @@ from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -58,10 +72,14 @@ from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
 from mncore.rulesets.empires.ids import TOKENS  # noqa: E402
 from mncore.rulesets.empires.rules.setup import playable_empires  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
+from mncore.service.config import Config, GameConf, Inbox, Policy  # noqa: E402
+from mncore.service.loop import Service  # noqa: E402
 from mncore.store import Store, open_store  # noqa: E402
 
 GOAL = 3.0
-MAX_CYCLES = int(__import__("os").environ.get("PBEM_CYCLES", "4000"))
+GOAL_RECEIVED = 4.0
+GOAL_MEDIAN = 50 * 1024
+MAX_CYCLES = int(os.environ.get("PBEM_CYCLES", "4000"))
 BATCH = 8  # at most this many orders given now in one block
 AHEAD = 40  # at most this many decisions of the round ahead played on a player's guess (K9)
 HOST = "host@example.org"
@@ -221,17 +239,117 @@ def play(players: int, seed: int, forced: bool, standing: bool = False,
     return final.meta.round, sent, got, final.meta.over
 
 
+class Served(msgspec.Struct, kw_only=True):
+    """One game run by mn serve's cycle: rounds, mails each way per empire, the size of every mail."""
+
+    rounds: int
+    sent: dict[str, int]
+    got: dict[str, int]
+    sizes: list[int]
+    kinds: dict[str, int]  # mails received by kind (report, notice, digest, answer, reminder, final)
+    over: bool
+    host_commands: int  # typed by the host after the service started
+
+
+def served(players: int, seed: int, notices: str = "each") -> Served:
+    """A game run by mn serve's own cycle (forced answers, standing and queued orders): the players
+    read what the service's policy mails them and answer the reports that ask them something."""
+    rand = random.Random(seed)
+    board = load_board()
+    empires = playable_empires(board, players)
+    cmd = CreateGame(board=board, players={e: e.title() for e in empires}, display="first-game",
+                     fair_play=True)
+    private = {e: hashlib.sha256(f"pbem-bench|{seed}|{e}".encode()).hexdigest() for e in empires}
+    nonces = (hashlib.sha256(f"pbem-serve|{seed}|{n}".encode()).hexdigest()[:32] for n in itertools.count())
+    keys = PublishKeys(keys={e: signing.public_of(k) for e, k in private.items()})
+    sent = dict.fromkeys(empires, 0)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "serve.db")
+        store = open_store(db, create=True)
+        gid = f"serve{players}x{seed}"
+        game.create(store, RULESET, cmd, seeded_secret(f"pbem-{seed}"), gid, keys)
+        game.set_pace(store, gid, 0, {}, forced=True)
+        box = mailbox.Maildir(str(Path(tmp) / "inbox"), create=True)
+        conf = Config(db=db, sender=HOST, inbox=Inbox(kind="maildir", path=str(Path(tmp) / "inbox")),
+                      games={gid: GameConf(addresses={e: f"{e}@example.org" for e in empires})},
+                      policy=Policy(notices=notices))
+        service = Service(conf, store)
+
+        def mail(side: str, lines: list[str], seq: int, head: str) -> None:
+            block = signing.sign(private[side], game=gid, side=side, seq=seq, head=head, orders=lines,
+                                 nonce=next(nonces))
+            msg = EmailMessage()
+            msg["From"], msg["To"], msg["Subject"] = f"{side}@example.org", HOST, "orders"
+            msg["Message-ID"] = f"<{next(nonces)}@players.example.org>"
+            msg.set_content(signing.armour(block))
+            box.add(bytes(msg))
+            sent[side] += 1
+
+        for side in empires:
+            seq, head = game.current(store, gid).head
+            mail(side, standing_lines(side, empires, rand), seq, head)
+        read = 0
+        for _ in range(MAX_CYCLES):
+            service.cycle(next(_TICKS))
+            loaded = game.load(store, gid)
+            if loaded.meta.over:
+                break
+            waiting = sorted({p.empire for p in RULESET.pending(loaded.state)})
+            news = service.tables._read("select id, side, message from mail_out where id > ? order by id", [read])
+            read = max([read, *(r[0] for r in news)])
+            if not waiting:
+                break
+            for side in waiting:  # each answers its newest report; a refused block: it tries again
+                options = RULESET.options(loaded.state, side)
+                lines, after = _now(loaded.state, side, options, rand)
+                if not lines:
+                    continue
+                lines += [f"queue {line}" for line in _queued(after, side, rand)]
+                mail(side, lines, *loaded.head)
+        rows = service.tables._read("select side, length(message), kind from mail_out")
+        got = dict.fromkeys(empires, 0)
+        kinds: dict[str, int] = {}
+        for side, _, kind in rows:
+            if side in got:
+                got[side] += 1
+                kinds[kind] = kinds.get(kind, 0) + 1
+        final = game.load(store, gid)
+        store.close()
+    return Served(rounds=final.meta.round, sent=sent, got=got, sizes=[int(r[1]) for r in rows], kinds=kinds,
+                  over=final.meta.over, host_commands=0)
+
+
 def _clock() -> Iterator[str]:
     start = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
     for n in itertools.count():
         yield (start + dt.timedelta(minutes=n)).isoformat(timespec="microseconds")
 
 
+_TICKS = _clock()
+
+
 def main() -> None:
     opts = figures.args(__doc__, runs=2)
-    ticks = _clock()
-    game.utc_now = lambda: next(ticks)  # the rows' times: see play()
+    game.utc_now = lambda: next(_TICKS)  # the rows' times: see play()
     games = 1 if opts.quick else opts.runs
+    served_only = os.environ.get("PBEM_SERVED_ONLY") == "1"
+    for players, notices in itertools.product((3, 4, 5), ("each", "phase")):
+        runs = [served(players, seed, notices) for seed in range(games)]
+        rounds = sum(r.rounds for r in runs)
+        per_sent = sum(sum(r.sent.values()) for r in runs) / (players * rounds)
+        per_got = sum(sum(r.got.values()) for r in runs) / (players * rounds)
+        sizes = sorted(n for r in runs for n in r.sizes)
+        mid = figures.median(sizes)
+        met = per_sent <= GOAL and per_got <= GOAL_RECEIVED and mid <= GOAL_MEDIAN
+        kinds = {k: sum(r.kinds.get(k, 0) for r in runs) / (players * rounds) for k in sorted({
+            k for r in runs for k in r.kinds})}
+        print(f"{players} empires, mn serve (notices = {notices}; forced, standing and queued orders): {games} game(s), "
+              f"{sum(r.over for r in runs)} won, {rounds} rounds; emails per player per round: {per_sent:.2f} sent, "
+              f"{per_got:.2f} received ({', '.join(f'{k} {v:.2f}' for k, v in kinds.items())}); mail size median {mid:,.0f} bytes, largest {sizes[-1]:,} bytes; host "
+              f"commands typed per round: {sum(r.host_commands for r in runs) / rounds:.0f}; goals (sent <= 3, "
+              f"received <= 4, median <= 50 KB): {'met' if met else 'not met'}", flush=True)
+    if served_only:
+        return
     for forced, standing, queue in ((False, False, False), (True, False, False), (True, True, False),
                                     (True, True, True)):
         for players in (3, 4, 5):

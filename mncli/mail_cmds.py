@@ -159,7 +159,10 @@ def send(outbox_dir: str, smtp: str) -> None:
               help="A head you kept from an earlier report: the log mailed now must still hold it.")
 @click.option("--save", "save_dir", default=None, type=click.Path(file_okay=False), metavar="DIR",
               help="Also write the attachments (board picture, report JSON, your export) into DIR.")
-def open_cmd(message: str, held: str | None, save_dir: str | None) -> None:
+@click.option("--kept", "kept", default=None, type=click.Path(dir_okay=False, exists=True), metavar="EXPORT",
+              help="Your export as you keep it: a mail carrying only its new events (a delta, from mn serve) "
+                   "is joined to it, verified whole, and saved whole with --save.")
+def open_cmd(message: str, held: str | None, save_dir: str | None, kept: str | None) -> None:
     """For a player: read a report mailed by the host, and check the export it carries (no database).
 
     Prints the report, then verifies the attached export of your empire against the head in the
@@ -179,6 +182,18 @@ def open_cmd(message: str, held: str | None, save_dir: str | None) -> None:
     if export is None or len(receipt) != 2:
         click.echo("This mail carries no export to verify.")
         return
+    delta = str(msg.get("X-MN-Export") or "")
+    if delta.startswith("delta"):
+        if kept is None:
+            click.echo(f"{export}: your export's {delta} only: give --kept YOUR-EXPORT.jsonl to join it and "
+                       "verify it whole")
+            return
+        from mncore.service.policy import merge_delta
+        with open(kept, "rb") as f:
+            files[export] = merge_delta(f.read(), files[export])
+        if save_dir is not None:
+            with open(os.path.join(save_dir, os.path.basename(export)), "wb") as f:
+                f.write(files[export])
     for head in [receipt[1], *([held] if held else [])]:
         report = game.verify_export(files[export], export, head)
         if not report.ok:

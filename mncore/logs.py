@@ -34,3 +34,7 @@ def _emit(level: int, event: str, fields: dict[str, object]) -> None:
     import structlog
 
     structlog.get_logger("mncore").log(level, event, **fields)
+
+
+def warning(event: str, **fields: object) -> None:
+    _emit(WARNING, event, fields)

@@ -59,7 +59,7 @@ LAYERS: Layer = (
     ("service", ["mncore.logread", "mncore.game", "mncore.positions", "mncore.verify", "mncore.snapcheck", "mncore.checking",
                  "mncore.dispute", "mncore.hosting", "mncore.report", "mncore.pages", "mncore.mail.inbox",
                  "mncore.mail.outbox", "mncore.schemas", "mncore.generated", "mncore.verifystream",
-                 "mncore.client", "mncore.client.*"]),
+                 "mncore.client", "mncore.client.*", "mncore.service.*"]),
     ("players", {"empires": [f"{E}.autoplay", f"{E}.sampler", f"{E}.demo"],
                  "classic": [f"{C}.autoplay", f"{C}.demo"]}),
     ("players' registry", ["mncore.players"]),

@@ -34,7 +34,8 @@ PREVIOUS = FIRST + [
     "batches integer, ledger text, state blob, digest text, primary key (game_id, seq))",
 ]
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-EVERY_TABLE = {"games", "events", "heads", "salts", "snapshots", "_sqlite_migrations"}
+EVERY_TABLE = {"games", "events", "heads", "salts", "snapshots", "_sqlite_migrations", "mail_seen", "mail_out",
+               "mail_marks", "mail_status", "mail_leases"}
 
 
 def mn(db: Path, *args: str) -> Result:
@@ -88,7 +89,8 @@ def test_a_new_database_records_every_migration_as_applied(tmp_path: Path) -> No
     db = _played(tmp_path)
 
     assert _tables(db) == EVERY_TABLE
-    assert [name for name, _ in _applied(db)] == ["games_and_events", "heads", "salts", "snapshots"]
+    assert [name for name, _ in _applied(db)] == ["games_and_events", "heads", "salts", "snapshots",
+                                                    "mail_service"]
 
 
 def test_a_database_of_the_previous_version_is_migrated_and_its_game_plays_on(tmp_path: Path) -> None:
@@ -185,4 +187,5 @@ def test_six_processes_opening_an_older_database_at_once_migrate_it_once_and_all
                 for p in procs]
 
     assert outcomes == [(0, "8\n", "")] * 6
-    assert [name for name, _ in _applied(old)] == ["games_and_events", "heads", "salts", "snapshots"]
+    assert [name for name, _ in _applied(old)] == ["games_and_events", "heads", "salts", "snapshots",
+                                                    "mail_service"]

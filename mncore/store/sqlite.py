@@ -19,7 +19,7 @@ from mncore.store.base import (SNAPSHOTS_SQL, GameRow, NewRow, Row, Snapshot, ch
 
 # How many migrations sqlite_schema.py holds (a test keeps the two equal): a database that records
 # as many in sqlite-utils' table is current, known without importing sqlite-utils.
-MIGRATION_COUNT = 4
+MIGRATION_COUNT = 5
 
 
 def _applied(conn: sqlite3.Connection) -> int:

@@ -49,6 +49,26 @@ def snapshots(db: Database) -> None:
         pk=("game_id", "seq"), if_not_exists=True)
 
 
+@MIGRATIONS()
+def mail_service(db: Database) -> None:
+    """mn serve's own tables (mncore/store/service.py): mails applied, the outbox with its states,
+    per-side marks (last mailed, last acknowledged), what the service is doing, and leases."""
+    db.table("mail_seen").create({"key": str, "game_id": str, "at": str, "outcome": str}, pk="key",
+                                 if_not_exists=True)
+    db.table("mail_out").create(
+        {"id": int, "key": str, "game_id": str, "side": str, "kind": str, "recipient": str, "subject": str,
+         "message": bytes, "state": str, "attempts": int, "next_try": str, "error": str, "created_at": str,
+         "sent_at": str, "owner": str},
+        pk="id", not_null={"key", "state", "message"}, if_not_exists=True)
+    db.execute("create unique index if not exists mail_out_key on mail_out (key)")
+    db.execute("create index if not exists mail_out_state on mail_out (state, next_try)")
+    db.table("mail_marks").create({"game_id": str, "side": str, "name": str, "value": str},
+                                  pk=("game_id", "side", "name"), if_not_exists=True)
+    db.table("mail_status").create({"name": str, "value": str}, pk="name", if_not_exists=True)
+    db.table("mail_leases").create({"name": str, "owner": str, "until": float}, pk="name",
+                                   if_not_exists=True)
+
+
 def migrate(conn: sqlite3.Connection) -> None:
     """Apply every pending migration, inside the write transaction the caller holds (each one a
     savepoint of it), so that concurrent openers wait for the lock and then find nothing to do."""

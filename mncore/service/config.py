@@ -1,0 +1,166 @@
+"""mn serve's configuration: a TOML file (docs/pbem.md, "The host's configuration"), every key checked.
+
+Passwords come from environment variables (`password_env`) or from the file itself, and then only if
+no one but its owner can read it. They are kept in this process alone: never logged, stored or mailed.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+from typing import Any
+
+import msgspec
+
+from mncore.errors import DataError
+
+SECURITY = ("starttls", "ssl", "none")
+INBOXES = ("imap", "maildir", "mbox", "none")
+DIGESTS = ("none", "phase", "round")
+EXPORTS = ("none", "delta", "full")
+ANSWERS = ("with-next", "at-once")
+NOTICES = ("each", "phase", "none")
+
+
+class Account(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An SMTP or IMAP account (its password is read into `password` and shown nowhere)."""
+
+    host: str = "localhost"
+    port: int = 0  # 0: the usual port for its security (SMTP 587/465/25, IMAP 143/993/143)
+    security: str = "starttls"
+    user: str = ""
+    password_env: str = ""  # the environment variable holding the password
+    password: str = ""  # allowed only in a file that is private to its owner
+    ca_file: str = ""  # a CA bundle to trust instead of the system's (a server with its own certificate)
+    timeout: float = 30.0
+
+    def __repr__(self) -> str:  # a password never reaches a log line or a traceback
+        return f"Account({self.user or '-'}@{self.host}:{self.port}, {self.security})"
+
+
+class Inbox(Account, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Where orders arrive: an IMAP mailbox, a Maildir, an mbox, or nowhere."""
+
+    kind: str = "imap"
+    folder: str = "INBOX"
+    path: str = ""  # the Maildir or mbox
+    idle: bool = False  # IMAP IDLE between cycles (else the poll interval)
+
+
+class Policy(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What a game's players are mailed, and when (the host's choice, per game)."""
+
+    digest: str = "round"  # a report to sides not waited on, once a phase or round (or never)
+    # a notice (its report) when an event touches a side not waited on (attacked, a loss, a default, an
+    # undo): at each such event ("each"), at the first of each phase ("phase": the later ones of the
+    # phase ride with the side's next mail), or never ("none")
+    notices: str = "each"
+    reminders: tuple[float, ...] = (24.0, 2.0)  # hours before a deadline
+    export: str = "delta"  # the side's export: none, delta (since its last acknowledged head), full
+    picture: bool = False  # the board picture (SVG) attached
+    # an applied block's answer: with the side's next mail (its next report, a notice, the round's
+    # digest at the latest), or at once; a refusal is always answered at once
+    answers: str = "with-next"
+
+
+class Retry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Back-off when the mail server fails: first_seconds, doubled each time, up to attempts."""
+
+    attempts: int = 6
+    first_seconds: float = 60.0
+    factor: float = 2.0
+    max_seconds: float = 3600.0
+
+
+class GameConf(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One game the service runs: its addresses (else the mail book's) and its policy."""
+
+    addresses: dict[str, str] = {}
+    policy: dict[str, Any] = {}
+
+
+class Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The whole file."""
+
+    db: str
+    sender: str = "mn@localhost"  # the From of every mail
+    poll_seconds: float = 60.0
+    lease_seconds: float = 120.0  # how long a process holds the inbox or a game after its last cycle
+    stale_seconds: float = 600.0  # a mail `sending` this long was interrupted: failed, never resent
+    games: dict[str, GameConf] = {}  # empty: every running game with addresses in the mail book
+    smtp: Account | None = None
+    inbox: Inbox = Inbox(kind="none")
+    policy: Policy = Policy()
+    retry: Retry = Retry()
+    max_bytes: int = 8 * 1024 * 1024  # a fetched mail larger than this is refused unread
+
+    def policy_of(self, game_id: str) -> Policy:
+        over = self.games[game_id].policy if game_id in self.games else {}
+        if not over:
+            return self.policy
+        try:
+            return msgspec.convert({**msgspec.to_builtins(self.policy), **over}, Policy)
+        except msgspec.ValidationError as err:
+            raise DataError(f"games.{game_id}.policy", [str(err)]) from None
+
+
+def load(path: str) -> Config:
+    """The configuration at path, checked; DataError naming the key at fault."""
+    try:
+        with open(path, "rb") as f:
+            mode = os.fstat(f.fileno()).st_mode
+            data = tomllib.load(f)
+    except OSError as err:
+        raise DataError(path, [f"cannot read it ({err.strerror})"]) from None
+    except tomllib.TOMLDecodeError as err:
+        raise DataError(path, [f"not TOML ({err})"]) from None
+    try:
+        conf = msgspec.convert(data, Config)
+    except msgspec.ValidationError as err:
+        raise DataError(path, [f"{err} (the keys: docs/pbem.md, 'The host's configuration')"]) from None
+    _check(path, conf, mode)
+    return _with_passwords(path, conf)
+
+
+def _check(path: str, conf: Config, mode: int) -> None:
+    problems = []
+    accounts = [("smtp", conf.smtp), ("inbox", conf.inbox)]
+    for name, acc in accounts:
+        if acc is None:
+            continue
+        if acc.security not in SECURITY:
+            problems.append(f"{name}.security = '{acc.security}': one of {', '.join(SECURITY)}")
+        if acc.password and mode & (stat.S_IRWXG | stat.S_IRWXO):
+            problems.append(f"{name}.password is in a file that others can read (mode {stat.S_IMODE(mode):o}): "
+                            f"chmod 600 {path}, or give password_env instead")
+    if conf.inbox.kind not in INBOXES:
+        problems.append(f"inbox.kind = '{conf.inbox.kind}': one of {', '.join(INBOXES)}")
+    if conf.inbox.kind in ("maildir", "mbox") and not conf.inbox.path:
+        problems.append(f"inbox.path: a {conf.inbox.kind} needs its path")
+    for where, p in [("policy", conf.policy), *((f"games.{g}.policy", conf.policy_of(g)) for g in conf.games)]:
+        if p.digest not in DIGESTS:
+            problems.append(f"{where}.digest = '{p.digest}': one of {', '.join(DIGESTS)}")
+        if p.notices not in NOTICES:
+            problems.append(f"{where}.notices = '{p.notices}': one of {', '.join(NOTICES)}")
+        if p.answers not in ANSWERS:
+            problems.append(f"{where}.answers = '{p.answers}': one of {', '.join(ANSWERS)}")
+        if p.export not in EXPORTS:
+            problems.append(f"{where}.export = '{p.export}': one of {', '.join(EXPORTS)}")
+    if conf.poll_seconds <= 0 or conf.lease_seconds <= 0:
+        problems.append("poll_seconds and lease_seconds must be above 0")
+    if problems:
+        raise DataError(path, problems)
+
+
+def _with_passwords(path: str, conf: Config) -> Config:
+    out = conf
+    for name in ("smtp", "inbox"):
+        acc = getattr(out, name)
+        if acc is None or not acc.password_env:
+            continue
+        value = os.environ.get(acc.password_env)
+        if value is None:
+            raise DataError(path, [f"{name}.password_env: the environment variable {acc.password_env} is not set"])
+        out = msgspec.structs.replace(out, **{name: msgspec.structs.replace(acc, password=value)})
+    return out

@@ -1,0 +1,310 @@
+"""mn serve (issue 25): the configuration, real SMTP with STARTTLS and AUTH, mail applied once, mail
+sent at most once, retries with back-off, reminders, notices and export deltas."""
+
+from __future__ import annotations
+
+import mailbox
+import os
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from servegame import SIDES, answer, new_game, reply, write_config
+from servekit import PASSWORD, USER, Smtp, smtp_tls
+
+from mncli.cli import main
+from mncore import game
+from mncore.service import config as configs, policy
+from mncore.service.loop import Cycle, Service, _later
+from mncore.store import open_store
+from mncore.store.service import ServiceTables
+
+T0 = "2030-01-01T00:00:00+00:00"
+
+
+def _conf(tmp_path: Path, smtp: Smtp | None, policy_lines: str = "", **extra: str) -> Path:
+    inbox = tmp_path / "inbox"
+    mailbox.Maildir(str(inbox), create=True)
+    text = f"""db = "{tmp_path / 'g.db'}"
+sender = "{USER}"
+poll_seconds = 0.2
+[inbox]
+kind = "maildir"
+path = "{inbox}"
+[policy]
+reminders = [24, 2]
+export = "delta"
+{policy_lines}
+[games.g1.addresses]
+{chr(10).join(f'{s} = "{s}@example.org"' for s in SIDES)}
+"""
+    if smtp is not None:
+        text += f"""[smtp]
+host = "{smtp.host}"
+port = {smtp.port}
+security = "starttls"
+user = "{USER}"
+password_env = "MN_TEST_SMTP_PASSWORD"
+ca_file = "{tmp_path / 'cert.pem'}"
+timeout = 10
+[retry]
+attempts = 3
+first_seconds = 60
+"""
+    top = "".join(f"{k} = {v}\n" for k, v in extra.items())
+    return write_config(tmp_path / "host.toml", top + text)
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MN_TEST_SMTP_PASSWORD", PASSWORD)
+
+
+def _service(path: Path) -> Service:
+    conf = configs.load(str(path))
+    return Service(conf, open_store(conf.db))
+
+
+def _deliver(tmp_path: Path, msg: EmailMessage) -> None:
+    mailbox.Maildir(str(tmp_path / "inbox"), create=False).add(bytes(msg))
+
+
+def test_a_password_in_a_file_others_can_read_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "host.toml"
+    path.write_text(f'db = "{tmp_path / "g.db"}"\n[smtp]\nhost = "mail.example.org"\nuser = "h"\npassword = "pw"\n')
+    os.chmod(path, 0o644)
+    result = CliRunner().invoke(main, ["serve", "--config", str(path), "--once"])
+    assert result.exit_code == 2
+    assert result.output == (f"Error: {path}: smtp.password is in a file that others can read (mode 644): "
+                             f"chmod 600 {path}, or give password_env instead\n")
+
+
+def test_a_password_variable_that_is_not_set_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MN_TEST_SMTP_PASSWORD", raising=False)
+    path = _conf(tmp_path, Smtp("127.0.0.1", 1))
+    result = CliRunner().invoke(main, ["serve", "--config", str(path), "--once"])
+    assert result.exit_code == 2
+    assert "smtp.password_env: the environment variable MN_TEST_SMTP_PASSWORD is not set" in result.output
+
+
+def test_an_unknown_key_is_refused_naming_it(tmp_path: Path) -> None:
+    path = write_config(tmp_path / "host.toml", f'db = "{tmp_path / "g.db"}"\n[policy]\ndigest = "weekly"\n')
+    result = CliRunner().invoke(main, ["serve", "--config", str(path), "--once"])
+    assert result.exit_code == 2
+    assert "policy.digest = 'weekly': one of none, phase, round" in result.output
+
+
+def test_a_block_is_answered_in_the_cycle_that_reads_it_and_applied_once(tmp_path: Path, env: None) -> None:
+    """Reports go out over STARTTLS and AUTH; a player's block read in a cycle is applied, answered
+    and the next reports sent in that same cycle; the same mail delivered twice is applied once;
+    every mail reaches the server once; the password is nowhere in the database."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    with smtp_tls(tmp_path) as smtp:
+        service = _service(_conf(tmp_path, smtp, 'answers = "at-once"'))
+        first = service.cycle(T0)
+        assert (first.queued, first.sent, first.errors) == (3, 3, [])
+        waited = next(m for m in smtp.received if m["X-MN-Kind"] == "report")
+        text = answer(db, tmp_path / "keys", waited, 1)
+        assert text is not None
+        mail = reply(USER, waited, text)
+        _deliver(tmp_path, mail)
+        _deliver(tmp_path, mail)  # the same mail twice (a resend, a second delivery)
+        second = service.cycle(T0)
+        assert (second.read, second.applied, second.errors) == (1, 1, [])
+        answers = [m for m in smtp.received if m["In-Reply-To"] == mail["Message-ID"]]
+        assert len(answers) == 1 and "APPLIED" in outbox_text(answers[0])
+        # the answer goes before the report the player is sent in the same cycle (one mail, not two)
+        assert second.sent == second.queued >= 1
+        third = service.cycle(T0)
+        assert (third.read, third.applied, third.queued, third.sent) == (0, 0, 0, 0)
+        assert all(n == 1 for n in smtp.by_id().values())
+        assert smtp.refused_logins == 0
+    assert PASSWORD.encode() not in Path(db).read_bytes()
+    assert game.verify_game(open_store(db), "g1").ok
+
+
+def test_an_applied_answer_waits_for_the_sides_next_mail(tmp_path: Path, env: None) -> None:
+    """By default (answers = "with-next") the answer to a block applied goes with the side's next
+    mail, threaded under the player's mail, not alone."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    with smtp_tls(tmp_path) as smtp:
+        service = _service(_conf(tmp_path, smtp))
+        service.cycle(T0)
+        waited = next(m for m in smtp.received if m["X-MN-Kind"] == "report")
+        text = answer(db, tmp_path / "keys", waited, 1)
+        assert text is not None
+        mail = reply(USER, waited, text)
+        _deliver(tmp_path, mail)
+        side = str(waited["X-MN-Side"])
+        at = T0
+        for _ in range(30):  # bounded: the deadlines' defaults move the game on until the side hears
+            service.cycle(at)
+            if any(m["In-Reply-To"] == mail["Message-ID"] for m in smtp.received):
+                break
+            at = _later(at, 49 * 3600)
+        threaded = [m for m in smtp.received if m["In-Reply-To"] == mail["Message-ID"]]
+        assert len(threaded) == 1
+        assert threaded[0]["X-MN-Kind"] in ("report", "notice", "digest", "final")
+        assert str(threaded[0]["To"]) == f"{side}@example.org"
+        assert "APPLIED" in outbox_text(threaded[0])
+        assert all(n == 1 for n in smtp.by_id().values())
+
+
+def outbox_text(msg: EmailMessage) -> str:
+    part = msg.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def test_a_failing_server_is_retried_with_back_off_and_each_mail_goes_once(tmp_path: Path, env: None) -> None:
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    with smtp_tls(tmp_path) as smtp:
+        smtp.failing = True
+        service = _service(_conf(tmp_path, smtp))
+        down = service.cycle(T0)
+        assert (down.queued, down.sent, down.failed) == (3, 0, 1)
+        assert service.tables.counts() == {"queued": 3, "sending": 0, "sent": 0, "failed": 0}
+        smtp.failing = False
+        early = service.cycle("2030-01-01T00:00:30+00:00")  # before the first back-off (60 s) is over
+        assert (early.sent, early.failed) == (2, 0)  # the others go; the one that failed waits
+        late = service.cycle("2030-01-01T00:01:01+00:00")
+        assert late.sent == 1
+        assert len(smtp.received) == 3 and all(n == 1 for n in smtp.by_id().values())
+
+
+def test_a_mail_interrupted_while_being_sent_is_never_sent_again(tmp_path: Path, env: None) -> None:
+    """A process killed between claiming a mail and recording it sent: the mail may have gone, so it
+    is marked failed after stale_seconds, never sent twice; the host may queue it again."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    with smtp_tls(tmp_path) as smtp:
+        service = _service(_conf(tmp_path, smtp, stale_seconds="60"))
+        service.games(T0, Cycle())
+        claimed = service.tables.claim("a-process-that-died", T0)
+        assert claimed is not None
+        service.cycle("2030-01-01T00:02:00+00:00")
+        assert service.tables.counts() == {"queued": 0, "sending": 0, "sent": 2, "failed": 1}
+        assert len(smtp.received) == 2
+        assert service.tables.requeue(claimed.id, "2030-01-01T00:02:00+00:00")
+        service.cycle("2030-01-01T00:02:00+00:00")
+        assert len(smtp.received) == 3
+
+
+def test_a_reminder_before_the_deadline_once_and_the_default_at_it_with_a_notice(tmp_path: Path) -> None:
+    """Reminders at 24 and 2 hours before the deadline, each once; at the deadline the default is
+    taken and the side it was taken for is told (a notice), though the game no longer waits for it."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys", hours=48)
+    service = _service(_conf(tmp_path, None))
+    service.cycle(T0)
+    tables = ServiceTables(open_store(db))
+    waits = {side: w.due for side, w in game.waiting(open_store(db), "g1").items()}
+    side = next(r[2] for r in tables.mails() if r[1] == "report").split("@")[0]
+    due = waits[side]
+    assert due is not None
+    for at in (_later(due, -23 * 3600), _later(due, -22 * 3600), _later(due, -3600), _later(due, -1800)):
+        service.cycle(at)
+    kinds = [(r[1], r[2]) for r in reversed(tables.mails())]
+    assert kinds.count(("reminder", f"{side}@example.org")) == 2
+    service.cycle(_later(due, 60))
+    after = [r for r in tables.mails() if r[2] == f"{side}@example.org"]
+    assert after[0][1] in ("notice", "report")
+    rows = game.load(open_store(db), "g1").rows
+    assert any(r.actor == "deadline" for r in rows)
+
+
+def test_a_delta_export_verifies_against_the_new_head_and_the_kept_one(tmp_path: Path) -> None:
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    store = open_store(db)
+    loaded = game.load(store, "g1")
+    side = SIDES[2]
+    kept = policy.export_for(loaded, side, "full", 0)
+    assert kept is not None
+    kept_head = loaded.head[1]
+    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")  # the default at the deadline: events after
+    later = game.load(store, "g1")
+    assert later.head[0] > loaded.head[0]
+    delta = policy.export_for(later, side, "delta", loaded.head[0])
+    assert delta is not None and len(delta) < len(kept)
+    merged = policy.merge_delta(kept, delta)
+    assert merged == policy.export_for(later, side, "full", 0)
+    assert game.verify_export(merged, "merged", later.head[1]).ok
+    assert game.verify_export(merged, "merged", kept_head).ok
+
+
+def test_status_says_what_the_service_did(tmp_path: Path) -> None:
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    path = _conf(tmp_path, None)
+    once = CliRunner().invoke(main, ["serve", "--config", str(path), "--once"])
+    assert once.exit_code == 0, once.output
+    assert once.stdout.splitlines()[0] == ("read 0 mail(s): 0 block(s) applied, 0 refused; 0 event(s) by "
+                                           "deadlines; 3 mail(s) queued, 0 sent, 0 failed")
+    status = CliRunner().invoke(main, ["serve", "--config", str(path), "--status"])
+    assert status.exit_code == 0
+    lines = status.stdout.splitlines()
+    assert lines[:2] == ["games: g1", "outbox: 3 queued, 0 sending, 0 sent, 0 failed"]
+    assert lines[2].startswith("last cycle: 20") and " by " in lines[2]
+    assert lines[4] == "errors: none"
+
+
+def test_an_autoresponders_mail_is_read_but_not_answered(tmp_path: Path) -> None:
+    """A vacation reply to a report (Auto-Submitted) is recorded as read, and not answered: no loop
+    of mails between two machines; the service's own mails say Auto-Submitted too."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    service = _service(_conf(tmp_path, None))
+    service.cycle(T0)
+    away = EmailMessage()
+    away["From"], away["To"], away["Subject"] = "rome@example.org", USER, "Out of office"
+    away["Auto-Submitted"] = "auto-replied"
+    away.set_content("I am away until Monday.")
+    _deliver(tmp_path, away)
+    done = service.cycle(T0)
+    assert (done.read, done.refused) == (1, 1)
+    assert [r for r in service.tables.mails() if r[1] == "answer"] == []
+    assert all(b"Auto-Submitted: auto-generated" in m for (m,) in service.tables._read("select message from mail_out"))
+
+
+def test_notices_at_each_event_once_a_phase_or_never() -> None:
+    marks = {("rome", "noticed"): "round 1, Trade Resources phase"}
+    each, phase, none = (configs.Policy(notices=n) for n in ("each", "phase", "none"))
+    assert policy._may_notice(each, marks, "rome", "round 1, Trade Resources phase")
+    assert not policy._may_notice(phase, marks, "rome", "round 1, Trade Resources phase")
+    assert policy._may_notice(phase, marks, "rome", "round 1, Build phase")
+    assert policy._may_notice(phase, marks, "greece", "round 1, Trade Resources phase")
+    assert not policy._may_notice(none, {}, "rome", "round 1, Build phase")
+
+
+def test_a_player_joins_a_delta_to_the_export_they_keep_and_verifies_it(tmp_path: Path) -> None:
+    """mn mail open --kept: the delta a served report carries, joined to the export the player kept
+    from an earlier report, verified whole against the new head and the head kept, and saved."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    store = open_store(db)
+    before = game.load(store, "g1")
+    side = SIDES[0]
+    kept = tmp_path / "kept.jsonl"
+    kept.write_bytes(policy.export_for(before, side, "full", 0) or b"")
+    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")
+    later = game.load(store, "g1")
+    _, data = policy._message(later, side, before.head[0], "notice", f"{side}@example.org", USER,
+                              configs.Policy(export="delta"), before.head[0])
+    eml = tmp_path / "notice.eml"
+    eml.write_bytes(data)
+    alone = CliRunner().invoke(main, ["mail", "open", str(eml)])
+    assert alone.exit_code == 0
+    assert alone.stdout.splitlines()[-1] == (f"g1-{side}.jsonl: your export's delta after event {before.head[0]} "
+                                             "only: give --kept YOUR-EXPORT.jsonl to join it and verify it whole")
+    joined = CliRunner().invoke(main, ["mail", "open", str(eml), "--kept", str(kept), "--head", before.head[1],
+                                       "--save", str(tmp_path / "files")])
+    assert joined.exit_code == 0, joined.output
+    assert joined.stdout.splitlines()[-2:] == [
+        f"g1-{side}.jsonl: verified against head {later.head[1]}, {later.head[0]} events",
+        f"g1-{side}.jsonl: verified against head {before.head[1]}, {later.head[0]} events"]
+    assert (tmp_path / "files" / f"g1-{side}.jsonl").read_bytes() == policy.export_for(later, side, "full", 0)
