@@ -9,7 +9,7 @@ import click
 
 from mncli.sign_cmds import checked, signed_text
 from mncore import report as reports, signing
-from mncore.client import checklines, play as plays
+from mncore.client import checklines, exported, play as plays
 from mncore.errors import CommandRejected, SigningRefused
 from mncore.mail.outbox import smtp_address
 
@@ -27,10 +27,13 @@ from mncore.mail.outbox import smtp_address
               show_default=True, help="TLS for --smtp: STARTTLS, SSL from the start, or none (loopback).")
 @click.option("--from", "sender", default=None, metavar="ADDRESS",
               help="Your address, for --smtp [default: the report's To].")
+@click.option("--kept", "kept_file", default=None, type=click.Path(dir_okay=False, exists=True),
+              metavar="EXPORT", help="Your export from before, to join to a report that carries only what "
+                                     "came since (mn serve's delta); a Maildir joins its reports itself.")
 @click.option("--force", is_flag=True, help="Sign even lines the report shows to be wrong (says so).")
 @click.option("--nonce", default=None, hidden=True, help="A fixed nonce (tests).")
 def play(source: str, key_file: str, output: str | None, smtp: str | None, smtp_security: str,
-         sender: str | None, force: bool, nonce: str | None) -> None:
+         sender: str | None, kept_file: str | None, force: bool, nonce: str | None) -> None:
     """Your turn, from your latest report mail: the board, your decision, your legal orders by number.
 
     \b
@@ -42,8 +45,10 @@ def play(source: str, key_file: str, output: str | None, smtp: str | None, smtp_
     The report's export is verified against its receipt first (exit 4 if it fails).
     """
     key = signing.read_key_file(key_file)
-    path = plays.latest_report(source, key.game, key.side)
-    latest = checklines.open_report(path)
+    path, kept = plays.latest_report(source, key.game, key.side)
+    if kept_file is not None:
+        kept = exported.read_bytes(kept_file)
+    latest = checklines.open_report(path, kept)
     r = latest.report
     if (r.game, r.side) != (key.game, key.side):
         raise SigningRefused(f"{path} is the report of {r.side} in game {r.game}; the key is of "

@@ -8,7 +8,7 @@ import click
 
 from mncli.common import order_lines
 from mncore import signing
-from mncore.client import checklines
+from mncore.client import checklines, exported
 from mncore.errors import SigningRefused
 
 
@@ -21,6 +21,9 @@ from mncore.errors import SigningRefused
 @click.option("--report", "report_file", default=None, type=click.Path(dir_okay=False), metavar="REPORT.eml",
               help="Your latest report mail: every line is checked against it before signing, and "
                    "--seq and --head default to its receipt.")
+@click.option("--kept", "kept_file", default=None, type=click.Path(dir_okay=False, exists=True),
+              metavar="EXPORT", help="Your export from before, joined to a --report that carries only what "
+                                     "came since (mn serve's delta).")
 @click.option("--force", is_flag=True, help="Sign even lines the report shows to be wrong (says so).")
 @click.option("--seq", type=int, default=None, metavar="N",
               help="The event your orders answer: the receipt's event in your latest report.")
@@ -29,8 +32,9 @@ from mncore.errors import SigningRefused
               help="Write the block to this file instead of stdout.")
 @click.option("--nonce", default=None, hidden=True,
               help="A fixed nonce (tests, reproducible games): it helps no one but the signer.")
-def sign(orders: tuple[str, ...], key_file: str, game_id: str | None, report_file: str | None, force: bool,
-         seq: int | None, head: str | None, output: str | None, nonce: str | None) -> None:
+def sign(orders: tuple[str, ...], key_file: str, game_id: str | None, report_file: str | None,
+         kept_file: str | None, force: bool, seq: int | None, head: str | None, output: str | None,
+         nonce: str | None) -> None:
     """Turn your orders into a signed order block to send the host (needs no database).
 
     \b
@@ -50,7 +54,8 @@ def sign(orders: tuple[str, ...], key_file: str, game_id: str | None, report_fil
                              f"not in game {game_id}")
     lines = order_lines(orders)
     if report_file is not None:
-        latest = checklines.open_report(report_file)
+        latest = checklines.open_report(report_file,
+                                        None if kept_file is None else exported.read_bytes(kept_file))
         _same_game(latest, key, report_file)
         seq = latest.report.receipt.seq if seq is None else seq
         head = latest.report.receipt.head if head is None else head

@@ -308,3 +308,41 @@ def test_a_player_joins_a_delta_to_the_export_they_keep_and_verifies_it(tmp_path
         f"g1-{side}.jsonl: verified against head {later.head[1]}, {later.head[0]} events",
         f"g1-{side}.jsonl: verified against head {before.head[1]}, {later.head[0]} events"]
     assert (tmp_path / "files" / f"g1-{side}.jsonl").read_bytes() == policy.export_for(later, side, "full", 0)
+
+
+def test_mn_play_joins_the_deltas_of_a_maildir_and_asks_for_kept_with_a_lone_one(tmp_path: Path) -> None:
+    """A served report may carry the export since the last acknowledged head only: mn play of the Maildir
+    joins the reports' exports in order; one delta mail alone is refused saying what to give, and taken
+    with --kept (issue 25)."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    store = open_store(db)
+    before = game.load(store, "g1")
+    side = SIDES[0]
+    _, full = policy._message(before, side, 0, "report", f"{side}@example.org", USER,
+                              configs.Policy(export="full"), 0)
+    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")
+    later = game.load(store, "g1")
+    _, delta = policy._message(later, side, before.head[0], "report", f"{side}@example.org", USER,
+                               configs.Policy(export="delta"), before.head[0])
+    box = tmp_path / "Maildir"
+    for sub in ("new", "cur", "tmp"):
+        (box / sub).mkdir(parents=True)
+    (box / "new" / "1.eml").write_bytes(full)
+    (box / "new" / "2.eml").write_bytes(delta)
+    (tmp_path / "kept.jsonl").write_bytes(policy.export_for(before, side, "full", 0) or b"")
+    key = str(tmp_path / "keys" / f"g1-{side}.key")
+    verified = f"its export verified against head {later.head[1][:16]})"
+
+    joined = CliRunner().invoke(main, ["play", str(box), "--key", key], input="")
+    alone = CliRunner().invoke(main, ["play", str(box / "new" / "2.eml"), "--key", key], input="")
+    kept = CliRunner().invoke(main, ["play", str(box / "new" / "2.eml"), "--key", key, "--kept",
+                                     str(tmp_path / "kept.jsonl")], input="")
+
+    assert verified in joined.stdout, joined.output
+    assert alone.exit_code == 2
+    assert alone.stderr == (
+        f"Error: {box / 'new' / '2.eml'}: this report carries your export's delta after event "
+        f"{before.head[0]} only: give --kept YOUR-EXPORT.jsonl (your export from before), or the Maildir "
+        "holding your earlier reports\n")
+    assert verified in kept.stdout, kept.output

@@ -44,8 +44,9 @@ class Latest(msgspec.Struct, kw_only=True):
     source: str
 
 
-def open_report(path: str) -> Latest:
-    """The report mail at path, its export verified against its receipt; DataError if it is none."""
+def open_report(path: str, kept: bytes | None = None) -> Latest:
+    """The report mail at path, its export (joined to `kept` if it is a delta: exported.export_of)
+    verified against its receipt; DataError if it is none."""
     msg = outbox.read_message(path)
     files = outbox.attachments(msg)
     doc = next((data for name, data in files.items() if name.endswith(".json")), None)
@@ -56,7 +57,7 @@ def open_report(path: str) -> Latest:
         report = msgspec.json.decode(doc, type=reports.TurnReport)
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         raise DataError(path, [f"its report attachment is not a turn report ({err})"]) from None
-    side_game = exported.open_side(path)
+    side_game = exported.open_side(path, kept=kept)
     last = side_game.rows[-1]
     if (report.receipt.seq, report.receipt.head) != (last.seq, last.hash) or report.side != side_game.side:
         raise DataError(path, ["its report and its export disagree (receipt, or empire): the mail was "

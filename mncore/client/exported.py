@@ -67,8 +67,13 @@ def _starts_json(path: str) -> bool:
         raise DataError(path, [f"cannot read it ({err.strerror})"]) from None
 
 
-def export_of(path: str) -> tuple[bytes, str, str | None]:
-    """(the export, its name, the head of the mail's receipt if it came in a report mail)."""
+def export_of(path: str, kept: bytes | None = None) -> tuple[bytes, str, str | None]:
+    """(the export, its name, the head of the mail's receipt if it came in a report mail).
+
+    A report of `mn serve` may carry the export since the head the player last acknowledged only (a
+    delta, `X-MN-Export`): it is joined to `kept`, the player's export from before, and the whole
+    verifies against both heads; without `kept` it is refused, saying what to give.
+    """
     if not path.endswith(".eml") and _starts_json(path):
         return read_bytes(path), path, None
     from mncore.mail import outbox
@@ -79,16 +84,24 @@ def export_of(path: str) -> tuple[bytes, str, str | None]:
         raise DataError(path, ["this mail carries no export (no .jsonl attachment): open the "
                                "report mail the host sent"])
     receipt = str(msg.get("X-MN-Receipt") or "").split()
-    return files[name], f"{path} ({os.path.basename(name)})", receipt[1] if len(receipt) == 2 else None
+    data, delta = files[name], str(msg.get("X-MN-Export") or "")
+    if delta.startswith("delta"):
+        if kept is None:
+            raise DataError(path, [f"this report carries your export's {delta} only: give --kept "
+                                   "YOUR-EXPORT.jsonl (your export from before), or the Maildir holding "
+                                   "your earlier reports"])
+        from mncore.service.policy import merge_delta
+        data = merge_delta(kept, data)
+    return data, f"{path} ({os.path.basename(name)})", receipt[1] if len(receipt) == 2 else None
 
 
-def open_side(path: str, held: str | None = None) -> SideGame:
+def open_side(path: str, held: str | None = None, kept: bytes | None = None) -> SideGame:
     """The export at path (a .jsonl, or a report .eml carrying one), verified, as its side sees it.
 
     IntegrityFailure (exit 4) if it does not verify against its header's head, the mail's receipt
     or `held`; DataError if it is no export, or a full one (the host's: open it with mn import).
     """
-    data, source, receipt = export_of(path)
+    data, source, receipt = export_of(path, kept)
     header, _ = _header(data, source)
     for head in dict.fromkeys([None, receipt, held]):
         report = game.verify_export(data, source, head)

@@ -10,7 +10,7 @@ import ssl
 from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
 
-from mncore.client import checklines
+from mncore.client import checklines, exported
 from mncore.errors import DataError, InvalidCommand
 from mncore.mail import bounds
 from mncore.mail.outbox import read_message
@@ -21,12 +21,14 @@ _PART = re.compile(r"\{(\w+)\}")
 SMTP_USER, SMTP_PASSWORD = "MN_SMTP_USER", "MN_SMTP_PASSWORD"
 
 
-def latest_report(source: str, game: str, side: str) -> str:
-    """The path of side's latest report mail in game: source itself (a .eml), or in a Maildir the
-    report with the highest receipt; DataError if there is none."""
+def latest_report(source: str, game: str, side: str) -> tuple[str, bytes | None]:
+    """The path of side's latest report mail in game, and the export its earlier reports hold: source
+    itself (a .eml; no earlier export), or in a Maildir the report with the highest receipt, with the
+    exports of the reports before it joined in order (those of `mn serve` may be deltas, each since the
+    last head acknowledged: exported.export_of); DataError if there is none."""
     if not os.path.isdir(source):
-        return source
-    best: tuple[int, str] | None = None
+        return source, None
+    found: dict[int, str] = {}
     for path in _maildir_files(source):
         try:
             msg = read_message(path, bounds.Limits())
@@ -35,11 +37,15 @@ def latest_report(source: str, game: str, side: str) -> str:
         receipt = str(msg.get("X-MN-Receipt") or "").split()
         if (str(msg.get("X-MN-Game") or ""), str(msg.get("X-MN-Side") or "")) != (game, side):
             continue
-        if len(receipt) == 2 and receipt[0].isdigit() and (best is None or int(receipt[0]) > best[0]):
-            best = (int(receipt[0]), path)
-    if best is None:
+        if len(receipt) == 2 and receipt[0].isdigit():
+            found[int(receipt[0])] = path
+    if not found:
         raise DataError(source, [f"no report of {side} in game {game} in this Maildir"])
-    return best[1]
+    *earlier, latest = [found[seq] for seq in sorted(found)]
+    kept: bytes | None = None
+    for path in earlier:
+        kept = exported.export_of(path, kept)[0]
+    return latest, kept
 
 
 def _maildir_files(source: str) -> list[str]:
