@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 
 import click
 
 from mncli.sign_cmds import checked, signed_text
 from mncore import report as reports, signing
 from mncore.client import checklines, exported, play as plays
-from mncore.errors import CommandRejected, SigningRefused
+from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.mail.outbox import smtp_address
+from mncore.service.config import Inbox
 
 
 @click.command("play")
-@click.argument("source", metavar="REPORT.eml|MAILDIR")
+@click.argument("source", metavar="REPORT.eml|MAILDIR", required=False)
+@click.option("--imap", default=None, metavar="HOST[:PORT]",
+              help="Read your reports from your IMAP mailbox instead (login: MN_IMAP_USER and "
+                   "MN_IMAP_PASSWORD from the environment); it is left as it was.")
+@click.option("--imap-security", type=click.Choice(["ssl", "starttls"]), default="ssl", show_default=True,
+              help="TLS for --imap: from the start, or STARTTLS.")
+@click.option("--imap-folder", default="INBOX", show_default=True, metavar="FOLDER",
+              help="The folder your reports arrive in.")
+@click.option("--imap-ca", default=None, type=click.Path(dir_okay=False, exists=True), metavar="FILE",
+              help="A CA bundle to trust instead of the system's (a server with its own certificate).")
 @click.option("--key", "key_file", required=True, type=click.Path(dir_okay=False), metavar="FILE",
               help="Your key file: it names your game and empire.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -32,7 +43,8 @@ from mncore.mail.outbox import smtp_address
                                      "came since (mn serve's delta); a Maildir joins its reports itself.")
 @click.option("--force", is_flag=True, help="Sign even lines the report shows to be wrong (says so).")
 @click.option("--nonce", default=None, hidden=True, help="A fixed nonce (tests).")
-def play(source: str, key_file: str, output: str | None, smtp: str | None, smtp_security: str,
+def play(source: str | None, imap: str | None, imap_security: str, imap_folder: str, imap_ca: str | None,
+         key_file: str, output: str | None, smtp: str | None, smtp_security: str,
          sender: str | None, kept_file: str | None, force: bool, nonce: str | None) -> None:
     """Your turn, from your latest report mail: the board, your decision, your legal orders by number.
 
@@ -45,6 +57,25 @@ def play(source: str, key_file: str, output: str | None, smtp: str | None, smtp_
     The report's export is verified against its receipt first (exit 4 if it fails).
     """
     key = signing.read_key_file(key_file)
+    if (source is None) == (imap is None):
+        raise click.UsageError("give your report (REPORT.eml or a Maildir), or --imap HOST, not both")
+    with tempfile.TemporaryDirectory(prefix="mn-play-") as fetched:
+        if imap is not None:
+            host, _, at = imap.rpartition(":") if ":" in imap else (imap, "", "0")
+            if not host or not at.isdigit() or int(at) > 65535:
+                raise InvalidCommand(f"--imap {imap}: write HOST or HOST:PORT, e.g. imap.example.org:993")
+            port = int(at)  # 0: the usual port for its security (993, or 143 with STARTTLS)
+            box = Inbox(kind="imap", host=host, port=port, security=imap_security, folder=imap_folder,
+                        user=os.environ.get(plays.IMAP_USER, ""),
+                        password=os.environ.get(plays.IMAP_PASSWORD, ""), ca_file=imap_ca or "")
+            source = os.path.join(fetched, "Maildir")
+            plays.from_imap(box, key.game, key.side, source)
+        assert source is not None
+        _play(source, key, output, smtp, smtp_security, sender, kept_file, force, nonce)
+
+
+def _play(source: str, key: signing.KeyFile, output: str | None, smtp: str | None, smtp_security: str,
+          sender: str | None, kept_file: str | None, force: bool, nonce: str | None) -> None:
     path, kept = plays.latest_report(source, key.game, key.side)
     if kept_file is not None:
         kept = exported.read_bytes(kept_file)

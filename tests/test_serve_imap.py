@@ -130,3 +130,41 @@ def test_imap_idle_returns_when_a_mail_comes_and_else_when_the_time_is_up(imap: 
     finally:
         timer.join()
     assert time.monotonic() - t0 < 20
+
+
+def test_mn_play_reads_the_players_reports_from_their_imap_mailbox(imap: Imap, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """mn play --imap: the side's reports of its game fetched over TLS (others' mail left out), the delta
+    joined to the full report before it, the mailbox left unread; a wrong password said plainly."""
+    from click.testing import CliRunner
+
+    from mncli.cli import main
+    from mncore.service import policy
+
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    store = open_store(db)
+    before = game.load(store, "g1")
+    side = SIDES[0]
+    _, full = policy._message(before, side, 0, "report", f"{side}@example.org", USER,
+                              configs.Policy(export="full"), 0)
+    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")
+    later = game.load(store, "g1")
+    _, delta = policy._message(later, side, before.head[0], "report", f"{side}@example.org", USER,
+                               configs.Policy(export="delta"), before.head[0])
+    _, other = policy._message(later, SIDES[1], 0, "report", f"{SIDES[1]}@example.org", USER,
+                               configs.Policy(export="full"), 0)
+    for data in (full, other, delta):
+        _put(imap, data)
+    key = str(tmp_path / "keys" / f"g1-{side}.key")
+    args = ["play", "--imap", f"127.0.0.1:{imap.port}", "--imap-ca", str(imap.cert), "--key", key]
+    monkeypatch.setenv("MN_IMAP_USER", USER)
+    monkeypatch.setenv("MN_IMAP_PASSWORD", PASSWORD)
+
+    result = CliRunner().invoke(main, args, input="")
+    monkeypatch.setenv("MN_IMAP_PASSWORD", "wrong")
+    refused = CliRunner().invoke(main, args, input="")
+
+    assert f"its export verified against head {later.head[1][:16]})" in result.stdout, result.output
+    assert refused.exit_code != 0 and "AUTHENTICATIONFAILED" in refused.stderr.upper().replace(" ", "")
+    assert len(list(transport.fetch(_box(imap, tmp_path), bounds.Limits()))) == 3  # all still unread

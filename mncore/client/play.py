@@ -14,11 +14,13 @@ from mncore.client import checklines, exported
 from mncore.errors import DataError, InvalidCommand
 from mncore.mail import bounds
 from mncore.mail.outbox import read_message
+from mncore.service.config import Inbox
 
 MAX_CHOICES = 60  # numbered orders shown; a longer list is typed from its template
 _PART = re.compile(r"\{(\w+)\}")
 # the environment variables mn play reads for SMTP (never a file, never the command line)
 SMTP_USER, SMTP_PASSWORD = "MN_SMTP_USER", "MN_SMTP_PASSWORD"
+IMAP_USER, IMAP_PASSWORD = "MN_IMAP_USER", "MN_IMAP_PASSWORD"
 
 
 def latest_report(source: str, game: str, side: str) -> tuple[str, bytes | None]:
@@ -46,6 +48,24 @@ def latest_report(source: str, game: str, side: str) -> tuple[str, bytes | None]
     for path in earlier:
         kept = exported.export_of(path, kept)[0]
     return latest, kept
+
+
+def from_imap(box: Inbox, game: str, side: str, into: str) -> None:
+    """The side's report mails of the game in an IMAP folder, copied into the Maildir `into` (each read
+    within the mail limits; the mailbox left as it was)."""
+    import mailbox
+
+    from mncore.service import transport
+
+    out = mailbox.Maildir(into, create=True)
+    for _, where, mail, _ in transport.search(box, bounds.Limits(), "HEADER", "X-MN-Game", game,
+                                              "HEADER", "X-MN-Side", side):
+        if isinstance(mail, bounds.Refusal):
+            raise DataError(where, [mail.reason])
+        out.add(bytes(mail))
+    if not out.keys():
+        raise DataError(f"imap {box.user or '-'}@{box.host} {box.folder}",
+                        [f"no report of {side} in game {game} in this folder"])
 
 
 def _maildir_files(source: str) -> list[str]:

@@ -83,6 +83,12 @@ def key_of(mail: inbox.Mail, raw: bytes | None = None) -> str:
     return "m:" + hashlib.sha256(data).hexdigest()
 
 
+def search(box: Inbox, limits: bounds.Limits, *criteria: str) -> Iterator[Fetched]:
+    """The messages of an IMAP folder that meet the SEARCH criteria, read or not, left as they are
+    (a player's own mailbox: mn play)."""
+    yield from _imap(box, limits, *criteria)
+
+
 def fetch(box: Inbox, limits: bounds.Limits) -> Iterator[Fetched]:
     """Each new message of the inbox; its callback marks it read (seen) once it is recorded."""
     if box.kind == "imap":
@@ -98,13 +104,15 @@ def _local(path: str, limits: bounds.Limits) -> Iterator[Fetched]:
         yield key_of(mail), where, mail, lambda: None
 
 
-def _imap(box: Inbox, limits: bounds.Limits) -> Iterator[Fetched]:
+def _imap(box: Inbox, limits: bounds.Limits, *criteria: str) -> Iterator[Fetched]:
+    """The messages of the folder that meet the IMAP SEARCH criteria (the unread ones by default),
+    each read within the limits; none is marked read unless its callback is called."""
     conn = _imap_open(box)
     try:
         status, _ = conn.select(box.folder)
         if status != "OK":
             raise DataError(f"imap {box.host}", [f"no folder {box.folder}"])
-        _, found = conn.uid("SEARCH", "UNSEEN")
+        _, found = conn.uid("SEARCH", *(criteria or ("UNSEEN",)))
         for uid in (found[0] or b"").split():
             yield _imap_one(conn, uid.decode(), box, limits)
     finally:
