@@ -8,10 +8,11 @@ import mailbox
 import os
 import smtplib
 from email.message import EmailMessage
+from html import escape
 
 import msgspec
 
-from mncore import game, redaction, report as reports
+from mncore import game, raster, redaction, report as reports
 from mncore.errors import DataError, InvalidCommand
 from mncore.mail import bounds
 from mncore.mail.book import DEFAULT_FROM, GameBook
@@ -38,6 +39,7 @@ def report_message(r: reports.TurnReport, to: str, sender: str, svg: str | None,
     msg["X-MN-Receipt"] = f"{r.receipt.seq} {r.receipt.head}"
     msg.set_content(reports.text(r))
     if svg is not None:
+        _add_html(msg, r, svg)
         msg.add_attachment(svg.encode(), maintype="image", subtype="svg+xml",
                            filename=f"{r.game}-{r.side}-{r.receipt.seq}.svg")
     msg.add_attachment(msgspec.json.format(msgspec.json.encode(reports.doc(r))) + b"\n",
@@ -47,6 +49,20 @@ def report_message(r: reports.TurnReport, to: str, sender: str, svg: str | None,
         msg.add_attachment(export, maintype="application", subtype="x-ndjson",
                            filename=f"{r.game}-{r.side}.jsonl")
     return msg
+
+
+def _add_html(msg: EmailMessage, r: reports.TurnReport, svg: str) -> None:
+    """The report's HTML part beside its text: the same text, then the board inline as a PNG that the
+    HTML names by Content-ID (many mail programs show no SVG attachment)."""
+    cid = email.utils.make_msgid(domain="mare-nostrum")
+    html = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(msg["Subject"])}</title></head>'
+            f'<body><pre style="font-size:13px">{escape(reports.text(r))}</pre>'
+            f'<p><img src="cid:{cid[1:-1]}" alt="The board as {escape(r.name)} sees it, event {r.receipt.seq}" '
+            'style="max-width:100%;height:auto"></p></body></html>\n')
+    msg.add_alternative(html, subtype="html")
+    html_part = msg.get_payload()[1]
+    html_part.add_related(raster.png(svg), maintype="image", subtype="png", cid=cid,
+                          filename=f"{r.game}-{r.side}-{r.receipt.seq}.png", disposition="inline")
 
 
 def _outcome_lines(n: int, o: Outcome) -> list[str]:
