@@ -60,7 +60,8 @@ def _add_html(msg: EmailMessage, r: reports.TurnReport, svg: str) -> None:
             f'<p><img src="cid:{cid[1:-1]}" alt="The board as {escape(r.name)} sees it, event {r.receipt.seq}" '
             'style="max-width:100%;height:auto"></p></body></html>\n')
     msg.add_alternative(html, subtype="html")
-    html_part = msg.get_payload()[1]
+    html_part = msg.get_body(("html",))
+    assert isinstance(html_part, EmailMessage)  # the part just added, of the default policy
     html_part.add_related(raster.png(svg), maintype="image", subtype="png", cid=cid,
                           filename=f"{r.game}-{r.side}-{r.receipt.seq}.png", disposition="inline")
 
