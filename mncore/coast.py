@@ -116,7 +116,13 @@ def path(rings: Iterable[Ring], closed: bool = True) -> str:
 
 def borders(sites: Sequence[Point], owners: Sequence[str], cells: Sequence[Ring]) -> list[Ring]:
     """The edges between Voronoi cells of different owners (each once): the lines between seas."""
-    out: list[Ring] = []
+    return [line for line, _ in borders_with(sites, owners, cells)]
+
+
+def borders_with(sites: Sequence[Point], owners: Sequence[str],
+                 cells: Sequence[Ring]) -> list[tuple[Ring, tuple[str, str]]]:
+    """The edges between Voronoi cells of different owners, each once, with the two owners."""
+    out: list[tuple[Ring, tuple[str, str]]] = []
     for i, ring in enumerate(cells):
         (xi, yi) = sites[i]
         for j in range(i + 1, len(sites)):
@@ -128,7 +134,7 @@ def borders(sites: Sequence[Point], owners: Sequence[str], cells: Sequence[Ring]
             norm = math.hypot(a, b) or 1.0
             on = [p for p in ring if abs(a * p[0] + b * p[1] - c) / norm < 0.01]  # on the bisector
             if len(on) >= 2:
-                out.append([min(on), max(on)])
+                out.append(([min(on), max(on)], (owners[i], owners[j])))
     return out
 
 

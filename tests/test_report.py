@@ -289,5 +289,6 @@ def test_a_mailed_report_shows_the_board_inline_as_a_png_its_html_names(
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     svg = next(p for p in rome.iter_attachments() if p.get_content_type() == "image/svg+xml").get_content().decode()
+    assert 'id="changes"' in svg and "Marked: what the last" in svg  # what changed since its last report
     found = re.search(r'width="([\d.]+)" height="([\d.]+)"', svg)
     assert found is not None and (width, height) == (round(float(found[1])), round(float(found[2])))

@@ -12,12 +12,11 @@ from html import escape
 
 import msgspec
 
-from mncore import game, raster, redaction, report as reports
+from mncore import changes, game, raster, redaction, report as reports
 from mncore.errors import DataError, InvalidCommand
 from mncore.mail import bounds
 from mncore.mail.book import DEFAULT_FROM, GameBook
 from mncore.mail.inbox import Letter, Outcome, arrival, entries
-from mncore.protocol import Pictures
 
 
 def host_address(page: GameBook | None) -> str:
@@ -185,7 +184,6 @@ def report_mail(loaded: game.Loaded, side: str, since: int, page: GameBook) -> t
                              f"mn mail address {loaded.game_id} {side} ADDRESS")
     r = reports.of_game(loaded, side, since)
     viewer = redaction.viewer_of(loaded.meta, side)
-    svg = (ruleset.draw_svg(redaction.seen_state(loaded.ruleset, loaded.state, viewer))
-           if isinstance(ruleset, Pictures) else None)
+    svg = changes.picture(loaded, viewer, since)  # marked with what changed since the last report
     export = b"".join(line + b"\n" for line in game.export_lines(loaded, side))
     return r, report_message(r, to, host_address(page), svg, export)

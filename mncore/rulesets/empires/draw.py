@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html import escape
+from collections.abc import Sequence
 from typing import Any
 
 from mncore import coast
@@ -15,6 +16,7 @@ from mncore.rulesets.empires.boardtypes import Point
 from mncore.rulesets.empires.ids import TRACKS
 from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.render import view
+from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.state import GameState
 
 # Okabe & Ito's palette, safe for the common colour-blindnesses; every mark carries the empire's letter
@@ -44,14 +46,81 @@ def draw_svg(seen: Seen[GameState]) -> str:
     return picture(view(seen), seen.value.geo_board)
 
 
-def picture(doc: dict[str, Any], board: Board) -> str:
+def draw_changes(seen: Seen[GameState], events: Sequence[Seen[Any]]) -> str:
+    """The board as seen, marked with what the events did, each event as the same reader may see it."""
+    return picture(view(seen), seen.value.geo_board, changed(events))
+
+
+class Changed:
+    """What a run of events did, by kind: moves, battles, builds, losses and conquests."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.moves: dict[tuple[str, str, str, str, bool], int] = {}  # (kind, empire, from, to, by sea) -> n
+        self.battles: dict[str, str] = {}  # place -> "land" or "sea"
+        self.builds: list[tuple[str, str, str, str]] = []  # place, empire, code, what
+        self.losses: list[tuple[str, str, str, str]] = []
+        self.conquests: list[tuple[str, str, str]] = []  # province, empire, previous
+
+    def places(self) -> dict[str, list[str]]:
+        """Each place's marks in order: battle, conquests, builds, losses."""
+        out: dict[str, list[str]] = {}
+        for place, kind in self.battles.items():
+            out.setdefault(place, []).append(_battle(place, kind))
+        for place, emp, prev in self.conquests:
+            out.setdefault(place, []).append(_mark("conquest", place, emp, "⚑",
+                                                   f"{title(emp)} took control" + (f" from {title(prev)}" if prev else "")))
+        for place, emp, code, what in self.builds:
+            out.setdefault(place, []).append(_mark("build", place, emp, "+" + code, f"{title(emp)} built {what}"))
+        for place, emp, code, what in self.losses:
+            out.setdefault(place, []).append(_mark("loss", place, emp, "−" + code, f"{title(emp)} lost {what}"))
+        return out
+
+
+def changed(events: Sequence[Seen[Any]]) -> Changed:
+    """What the events did, read from each as its reader may see it (a withheld field reads empty)."""
+    ch = Changed()
+    for seen in events:
+        e = seen.value
+        ch.count += 1
+        if isinstance(e, ev.LegionsMoved):
+            key = ("legion", e.empire, e.from_province, e.to_province, e.by_sea)
+            ch.moves[key] = ch.moves.get(key, 0) + e.count
+        elif isinstance(e, ev.TriremesMoved):
+            key = ("trireme", e.empire, e.from_sea, e.to_sea, False)
+            ch.moves[key] = ch.moves.get(key, 0) + e.count
+        elif isinstance(e, ev.BattleFought):
+            ch.battles[e.place] = e.kind
+        elif isinstance(e, ev.UnitBuilt):
+            code = {"legion": "L", "trireme": "T", "fortress": "F"}.get(e.kind, e.kind[:1].upper())
+            ch.builds.append((e.place, e.empire, f"{e.count if e.count > 1 else ''}{code}",
+                              f"{e.count} {e.kind}{'s' * (e.count > 1)}" if e.count > 1 else f"a {e.kind}"))
+        elif isinstance(e, ev.BuildingBuilt):
+            ch.builds.append((e.province, e.empire, CODE.get(e.kind, e.kind[:1].upper()), f"a {e.kind}"))
+        elif isinstance(e, ev.ControlBuilt):
+            ch.conquests.append((e.province, e.empire, ""))
+        elif isinstance(e, ev.ControlConverted) and e.replaced:
+            ch.conquests.append((e.province, e.empire, e.previous))
+        elif isinstance(e, ev.UnitsLost):
+            parts = [(e.legions, "L", "legion"), (e.triremes, "T", "trireme"), (int(e.fortress), "F", "fortress")]
+            for n, code, kind in parts:
+                if n:
+                    ch.losses.append((e.place, e.empire, f"{n if n > 1 else ''}{code}",
+                                      f"{n} {kind}{'s' * (n > 1)}"))
+        elif isinstance(e, ev.Pillaged):
+            ch.losses.append((e.province, "", CODE.get(e.kind, e.kind[:1].upper()),
+                              f"a {e.kind}, pillaged by {title(e.empire)}"))
+    return ch
+
+
+def picture(doc: dict[str, Any], board: Board, changes: Changed | None = None) -> str:
     """The SVG of a view document on its board; reads nothing else, so it shows only what the view does."""
     if layout_of(board) is None:
         raise InvalidCommand(f"board {board.id} has no layout to draw it with: add a [layout] table to "
                              "its board file (docs/board.md)")
     areas = _areas(board)
     layout = areas.layout
-    panel, panel_end = _panel(doc, layout.width)
+    panel, panel_end = _panel(doc, layout.width, changes)
     width, height = layout.width + PANEL, max(layout.height, panel_end)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
            f'width="{width:g}" height="{height:g}" font-family="DejaVu Sans, Verdana, sans-serif" '
@@ -69,8 +138,8 @@ def picture(doc: dict[str, Any], board: Board) -> str:
         fill = COVERED if pid in covered else (PALETTE[owner][1] if owner else LAND)
         out.append(f'<path id="province-{pid}" class="province{" covered" if pid in covered else ""}" '
                    f'data-province="{pid}" data-controller="{owner or ""}" d="{path}" fill="{fill}" '
-                   f'fill-rule="evenodd" stroke="#7d7462" stroke-width="1"/>')
-    out += areas.static_front
+                   f'fill-rule="evenodd" stroke="{"none" if areas.borders else "#7d7462"}" stroke-width="1"/>')
+    out += areas.static_front_under + areas.static_front
     barbarians = _barbarian_places(doc.get("barbarians"))
     for pid in areas.provinces:
         out += _province_marks(pid, _with_barbarians(doc["provinces"].get(pid) or {}, barbarians.get(pid)),
@@ -80,6 +149,8 @@ def picture(doc: dict[str, Any], board: Board) -> str:
         if sid in barbarians:
             sea = {**sea, "triremes": {**sea.get("triremes", {}), "barbarians": barbarians[sid]["legions"]}}
         out += _sea_marks(sid, sea, layout)
+    if changes is not None:
+        out += _changes(changes, layout, board)
     out += panel
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -116,6 +187,8 @@ class _Areas:
             self.regions |= {sid: [c for c, o in zip(cells, owners) if o == sid] for sid in seas}
             self.sea_lines = coast.borders(water, owners, cells)
             self.land = land + [[list(layout.places[pid].outline)] for pid in provinces if pid not in free]
+            self.borders, self.shared = _land_borders(land, [(pid, layout.places[pid].at) for pid in free]
+                                                      + [("", q) for q in layout.land], box)
         else:
             sites = [layout.places[pid].at for pid in (*provinces, *seas)] + list(layout.water) + list(layout.land)
             cells = [coast.cell(i, sites, box) for i in range(len(sites))]
@@ -123,6 +196,7 @@ class _Areas:
                             for pid, c in zip((*provinces, *seas), cells)}
             self.land = [[c] for c in cells[len(provinces) + len(seas) + len(layout.water):]]
             self.sea_lines = []
+            self.borders, self.shared = [], []
         self._shapes = {pid: coast.Shape([rings]) for pid, rings in self.regions.items()}
         self._land = coast.Shape(self.land)
         self.provinces = {pid: coast.path(self.regions[pid]) for pid in provinces}
@@ -135,6 +209,15 @@ class _Areas:
                              'stroke="#ffffff" stroke-width="1.5" stroke-dasharray="6,4"/>'] if self.sea_lines else []
         self.static_back.append(f'<path class="land" d="{coast.path(r for poly in self.land for r in poly)}" '
                                 f'fill="{LAND_FAR}" fill-rule="evenodd" stroke="#9c9277" stroke-width="0.8"/>')
+        self.static_front_under = []
+        if self.borders:  # the borders between provinces, kept on the land they divide
+            self.static_front_under = [
+                f'<clipPath id="shared-land"><path d="{coast.path(r for poly in self.shared for r in poly)}" '
+                'clip-rule="evenodd"/></clipPath>',
+                f'<path class="borders" d="{coast.path(self.borders, closed=False)}" fill="none" stroke="#7d7462" '
+                'stroke-width="1" clip-path="url(#shared-land)"/>',
+                f'<path class="coast" d="{coast.path(r for poly in self.land for r in poly)}" fill="none" '
+                'stroke="#7d7462" stroke-width="0.9"/>']
         self.leaders: dict[str, Point] = {}
         self.labels = self._labels(board)
         names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
@@ -181,6 +264,28 @@ class _Areas:
         return {pid: out[pid] for pid in names}
 
 
+def _land_borders(land: list[coast.Polygon], sites: list[tuple[str, Point]],
+                  box: coast.Box) -> tuple[list[coast.Ring], list[coast.Polygon]]:
+    """The lines between neighbouring provinces' cells (and a province's and land of none) on each land
+    polygon that several sites share, and those polygons (the lines are drawn clipped to them)."""
+    lines: list[coast.Ring] = []
+    shared: list[coast.Polygon] = []
+    for polygon in land:
+        mine = [(o, q) for o, q in sites if coast.inside(q, [polygon])]
+        if len(mine) < 2:
+            continue
+        shared.append(polygon)
+        points = [q for _, q in mine]
+        owners = [o for o, _ in mine]
+        cells = [coast.cell(i, points, box) for i in range(len(points))]
+        lines += [seg for seg, (a, b) in zip(*_pairs(coast.borders_with(points, owners, cells))) if a or b]
+    return lines, shared
+
+
+def _pairs(found: list[tuple[coast.Ring, tuple[str, str]]]) -> tuple[list[coast.Ring], list[tuple[str, str]]]:
+    return [f[0] for f in found], [f[1] for f in found]
+
+
 def icon_boxes(at: Point, spaces: int | None) -> list[coast.Box]:
     """Where a place's icons go, kept free of names: its units' row (room for three stacks) and, in a
     province, its row of building spaces."""
@@ -188,7 +293,14 @@ def icon_boxes(at: Point, spaces: int | None) -> list[coast.Box]:
     out = [(x - 40, y - 13, x + 40, y + 9)]
     if spaces:
         out.append((x - 9 * spaces, y + 8, x + 9 * spaces, y + 25))
+    below = change_row(at, spaces)  # the marks of what changed, when a picture shows them
+    out.append((x - 40, below - 1, x + 40, below + 14))
     return out
+
+
+def change_row(at: Point, spaces: int | None) -> float:
+    """The top of the row of a place's marks of what changed: under its units, or its spaces."""
+    return at[1] + (27 if spaces else 11)
 
 
 _areas: ObjectCache[Board, _Areas] = ObjectCache(_Areas)
@@ -327,6 +439,74 @@ def _space(pid: str, sid: str, kind: str, commodity: str | None, b: dict[str, An
             f'{mark}</g>')
 
 
+def _summary(ch: Changed) -> str:
+    counts = [(sum(1 for _ in ch.moves), "move"), (len(ch.battles), "battle"), (len(ch.builds), "build"),
+              (len(ch.conquests), "conquest"), (len(ch.losses), "loss")]
+    said = ", ".join(f"{n} {w}{'es' if w == 'loss' and n != 1 else 's' * (n != 1)}" for n, w in counts if n)
+    return f"Marked: what the last {ch.count} event{'s' * (ch.count != 1)} did: {said or 'nothing on the board'}"
+
+
+def _changes(ch: Changed, layout: Layout, board: Board) -> list[str]:
+    """Moves as arrows between the places' centres, the other marks in a row above each place's units."""
+    out = ['<g id="changes" class="changes">']
+    for (kind, emp, a, b, by_sea), n in ch.moves.items():
+        if a in layout.places and b in layout.places:
+            out.append(_arrow(kind, emp, a, b, n, by_sea, layout.places[a].at, layout.places[b].at))
+    spaces = {p.id: len(p.spaces) for p in board.provinces}
+    for place, marks in ch.places().items():
+        if place in layout.places:
+            x, _ = layout.places[place].at
+            y = change_row(layout.places[place].at, spaces.get(place))
+            out += [f'<g transform="translate({x - 13 * len(marks) + 26 * i:g},{y:g})">{m}</g>'
+                    for i, m in enumerate(marks)]
+    out.append("</g>")
+    return out
+
+
+def _arrow(kind: str, emp: str, a: str, b: str, n: int, by_sea: bool, start: Point, end: Point) -> str:
+    """A curved arrow from a to b in the empire's colour, dashed by sea, with the empire's letter and count."""
+    (x1, y1), (x2, y2) = start, end
+    dx, dy = x2 - x1, y2 - y1
+    length = max((dx * dx + dy * dy) ** 0.5, 1.0)
+    ux, uy = dx / length, dy / length
+    x1, y1, x2, y2 = x1 + ux * 12, y1 + uy * 12, x2 - ux * 14, y2 - uy * 14
+    cx, cy = (x1 + x2) / 2 - uy * length * 0.15, (y1 + y2) / 2 + ux * length * 0.15  # bent to its left
+    hx, hy = x2 - cx, y2 - cy
+    hl = max((hx * hx + hy * hy) ** 0.5, 1.0)
+    hx, hy = hx / hl, hy / hl
+    head = (f"M{x2 + hx * 4:.1f},{y2 + hy * 4:.1f}L{x2 - hx * 8 - hy * 6:.1f},{y2 - hy * 8 + hx * 6:.1f}"
+            f"L{x2 - hx * 8 + hy * 6:.1f},{y2 - hy * 8 - hx * 6:.1f}Z")
+    colour = PALETTE[emp][0]
+    mx, my = (x1 + 2 * cx + x2) / 4, (y1 + 2 * cy + y2) / 4
+    what = f"{n} {title(emp)} {kind}{'s' * (n > 1)} moved from {title(a)} to {title(b)}" + (" by sea" if by_sea else "")
+    dash = ' stroke-dasharray="7,4"' if by_sea else ""
+    return (f'<g class="move" data-kind="{kind}" data-empire="{emp}" data-from="{a}" data-to="{b}" data-count="{n}">'
+            f'<title>{_e(what)}</title><path d="M{x1:.1f},{y1:.1f}Q{cx:.1f},{cy:.1f} {x2:.1f},{y2:.1f}" '
+            f'fill="none" stroke="#000" stroke-width="4.5" stroke-opacity="0.35"'
+            f'{dash}/>'
+            f'<path d="M{x1:.1f},{y1:.1f}Q{cx:.1f},{cy:.1f} {x2:.1f},{y2:.1f}" fill="none" stroke="{colour}" '
+            f'stroke-width="2.5"{dash}/>'
+            f'<path d="{head}" fill="{colour}" stroke="#000" stroke-width="0.6"/>'
+            f'{_badge(mx - 9, my - 6, emp, f"{LETTER[emp]}{n}")}</g>')
+
+
+def _battle(place: str, kind: str) -> str:
+    return (f'<g class="battle" data-place="{place}" data-kind="{kind}"><title>a battle was fought here</title>'
+            '<circle cx="10" cy="6" r="8.5" fill="#fff" stroke="#B00020" stroke-width="2"/>'
+            '<text x="10" y="10.5" text-anchor="middle" font-size="12">⚔</text></g>')
+
+
+def _mark(cls: str, place: str, emp: str, text: str, what: str) -> str:
+    """A change's badge: the empire's colour (white for nobody's) with a sign and a letter."""
+    colour, ink = (PALETTE[emp][0], PALETTE[emp][2]) if emp else ("#ffffff", "#000000")
+    stroke = "#B00020" if cls == "loss" else "#000"
+    w = 6 + 6.5 * len(text)
+    return (f'<g class="{cls}" data-place="{place}" data-empire="{emp}"><title>{_e(what)}</title>'
+            f'<rect x="0" y="0" width="{w:g}" height="13" rx="6" fill="{colour}" stroke="{stroke}" '
+            f'stroke-width="{1.6 if cls == "loss" else 0.7}"/><text class="count" x="{w / 2:g}" y="10" '
+            f'text-anchor="middle" fill="{ink}">{_e(text)}</text></g>')
+
+
 def _legend_space(kind: str, x: float, y: float) -> str:
     return _space("legend", kind, kind, "metal" if kind == "caravan" else None, None, x, y).replace(
         'class="space"', 'class="legend-space"')
@@ -349,7 +529,7 @@ def _badge(x: float, y: float, emp: str, text: str) -> str:
 
 # --- the side panel: who plays, leader tracks with titles, resources, the tile display ------------
 
-def _panel(doc: dict[str, Any], x0: float) -> tuple[list[str], float]:
+def _panel(doc: dict[str, Any], x0: float, changes: Changed | None = None) -> tuple[list[str], float]:
     """The panel's lines and where they end (the picture is at least as tall)."""
     x, y = x0 + 14, 24
     who = f"as {title(doc['viewer'])} sees it" if doc["viewer"] else "host view: everything"
@@ -358,6 +538,9 @@ def _panel(doc: dict[str, Any], x0: float) -> tuple[list[str], float]:
            f'{doc["round"]}, {_e(doc["phase"])}</text>',
            f'<text class="small" x="{x:g}" y="{y + 15}">{_e(who)}</text>']
     y += 22
+    if changes is not None:
+        y += 15
+        out.append(f'<text class="small changed-summary" x="{x:g}" y="{y}">{_e(_summary(changes))}</text>')
     if doc["winner"]:
         names = " and ".join(title(e) for e in doc["winner"]["empires"])
         y += 15
@@ -428,6 +611,16 @@ def _legend(empires: list[str], x: float, y: float) -> tuple[list[str], float]:
          'stroke="#000" stroke-width="0.6"/></g>', "by a name: who controls the province (and its tint)"),
         (f'<text x="{x + 8:g}" y="{y + 2}" text-anchor="middle" font-size="11">⚔</text>', "armies at war there"),
         (f'<rect x="{x:g}" y="{y - 9}" width="16" height="11" fill="{COVERED}"/>', "covered: not in play"),
+        (f'<path d="M{x:g},{y - 3}h16" stroke="#555" stroke-width="2.5"/><path d="M{x + 20:g},{y - 3}l-7,-5v10z" '
+         'fill="#555"/>', "changed since: a move (dashed: by sea), letter and count"),
+        (f'<g transform="translate({x - 2:g},{y - 9})">{_battle("", "land")}</g>'.replace('class="battle"', 'class="legend-mark"'),
+         "changed since: a battle"),
+        (f'<g transform="translate({x - 2:g},{y - 9})">{_mark("", "", "", "+L", "")}</g>'.replace('class=""', 'class="legend-mark"'),
+         "changed since: built (L legion, T trireme, F fortress, M…)"),
+        (f'<g transform="translate({x - 2:g},{y - 9})">{_mark("loss", "", "", "−L", "")}</g>'.replace('class="loss"', 'class="legend-mark"'),
+         "changed since: lost (or pillaged)"),
+        (f'<g transform="translate({x - 2:g},{y - 9})">{_mark("", "", "", "⚑", "")}</g>'.replace('class=""', 'class="legend-mark"'),
+         "changed since: control taken"),
     ]
     for i, (mark, text) in enumerate(rows):
         out.append(f'<g transform="translate(0,{17 * (i + 1)})">{mark}</g>')
