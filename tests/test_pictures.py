@@ -426,3 +426,21 @@ def test_a_picture_for_one_side_is_the_same_whatever_it_may_not_see(tmp_path: Pa
 
     assert pictures["greece"][:2] == pictures["greece"][2:]
     assert pictures["rome"][:2] != pictures["rome"][2:]
+
+
+def test_the_2003_board_is_drawn_on_the_real_coast_with_names_that_never_overlap() -> None:
+    """The classic board: every province an area (its share of the land, or a disc for an islet the map
+    is too coarse for) holding its place; no two names' boxes meet."""
+    from mncore.rulesets.classic.components import load_board as classic_board
+    from mncore.rulesets.classic.draw import _areas as classic_areas, point
+    board = classic_board()
+    areas = classic_areas(board)
+
+    places = [p.id for p in board.province] + [s.id for s in board.sea]
+    assert all(areas.regions[pid] and areas.inside(pid, point(pid)) for pid in places)
+    assert areas.discs <= {"atlantis"}  # Plato's island: no land of the map
+    from mncore import coast
+    names = {p.id: p.name for p in board.province} | {s.id: s.name for s in board.sea}
+    boxes = [coast.text_box(x, y, names[pid], size) for pid, ((x, y), size) in areas.labels.items()]
+    assert len(boxes) == len(places)
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if _meet(a, b)]
