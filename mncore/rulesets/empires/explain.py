@@ -285,8 +285,8 @@ def _words(name: str, value: Any) -> str:
         return ", ".join(_words(name, v) for v in value)
     if isinstance(value, msgspec.Struct):
         return _words(name, msgspec.structs.asdict(value))
-    if isinstance(value, str) and value and " " not in value and value == value.lower():
-        return title(value)  # an id: greece, mare-aegaeum
+    if isinstance(value, str) and re.fullmatch(r"[a-z]+(-[a-z]+)*", value):
+        return title(value)  # an id (greece, mare-aegaeum), never a digest
     return str(value)
 
 
