@@ -278,12 +278,8 @@ def _land_borders(land: list[coast.Polygon], sites: list[tuple[str, Point]],
         points = [q for _, q in mine]
         owners = [o for o, _ in mine]
         cells = [coast.cell(i, points, box) for i in range(len(points))]
-        lines += [seg for seg, (a, b) in zip(*_pairs(coast.borders_with(points, owners, cells))) if a or b]
+        lines += coast.borders(points, owners, cells)  # two cells of no province are one land: no line
     return lines, shared
-
-
-def _pairs(found: list[tuple[coast.Ring, tuple[str, str]]]) -> tuple[list[coast.Ring], list[tuple[str, str]]]:
-    return [f[0] for f in found], [f[1] for f in found]
 
 
 def icon_boxes(at: Point, spaces: int | None) -> list[coast.Box]:
@@ -304,10 +300,6 @@ def change_row(at: Point, spaces: int | None) -> float:
 
 
 _areas: ObjectCache[Board, _Areas] = ObjectCache(_Areas)
-
-
-def _path(points: list[Point] | tuple[Point, ...]) -> str:
-    return "M" + "L".join(f"{x:.0f},{y:.0f}" for x, y in points) + "Z"
 
 
 def _covered(board: Board, players: int) -> set[str]:
