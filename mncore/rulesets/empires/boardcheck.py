@@ -14,7 +14,6 @@ from mncore.rulesets.empires.names import normalise
 from mncore.rulesets.empires.ruleset import Ruleset
 from mncore import coast
 from mncore.geography import Links
-from mncore.rulesets.empires.geo import projector
 
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -50,7 +49,7 @@ def validate_layout(board: Board, layout: Layout) -> list[str]:
     problems += [f"layout.places.{place_id}: no province or sea has this id"
                  for place_id in layout.places if place_id not in places]
 
-    project = projector(layout.projection) if layout.projection else (lambda p: p)
+    project = layout.projection.point if layout.projection else (lambda p: p)
 
     def outside(where: str, point: Point) -> None:
         x, y = project(point)
@@ -86,7 +85,7 @@ def validate_layout(board: Board, layout: Layout) -> list[str]:
 def _on_the_coast(layout: Layout, places: dict[str, str]) -> list[str]:
     """On the real coastline, a province's sites stand on land (or in its outline), a sea's in water."""
     assert layout.projection is not None
-    project = projector(layout.projection)
+    project = layout.projection.point
     land = coast.Shape(coast.projected(project))
     problems = []
     for place_id, place in layout.places.items():

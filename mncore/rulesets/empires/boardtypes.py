@@ -81,6 +81,10 @@ class Projection(_Geom, frozen=True, kw_only=True):
     x_scale: float  # pixels per degree of longitude
     y_scale: float  # pixels per degree of latitude
 
+    def point(self, p: Point) -> Point:
+        """A [longitude, latitude] on the canvas."""
+        return ((p[0] - self.west) * self.x_scale, (self.north - p[1]) * self.y_scale)
+
 
 class Layout(_Geom, frozen=True, kw_only=True):
     """The board's geometry for pictures (mn draw, mn html); no rule reads it.

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 import importlib.resources
 
 import msgspec
 
 from mncore import coast
 from mncore.cache import ObjectCache
-from mncore.rulesets.empires.boardtypes import Board, Layout, PlaceLayout, Point, Projection
+from mncore.rulesets.empires.boardtypes import Board, Layout, PlaceLayout
 
 
 @functools.cache
@@ -47,7 +46,7 @@ def drawn_layout(board: Board, layout: Layout) -> Layout:
 def _restricted_by_ids(ids: frozenset[str]) -> Layout:
     """The geography with the places a board lacks turned into sites of no place (land or water)."""
     geo = geography()
-    project = projector(geo.projection) if geo.projection else (lambda p: p)
+    project = geo.projection.point if geo.projection else (lambda p: p)
     land = coast.projected(project)
     kept = {pid: p for pid, p in geo.places.items() if pid in ids}
     gone = [p for pid, p in geo.places.items() if pid not in ids and not p.outline]
@@ -61,16 +60,10 @@ def _restricted(board: Board) -> Layout:
     return _restricted_by_ids(frozenset({p.id for p in board.provinces} | {s.id for s in board.seas}))
 
 
-def projector(pr: Projection) -> Callable[[Point], Point]:
-    def project(p: Point) -> Point:
-        return ((p[0] - pr.west) * pr.x_scale, (pr.north - p[1]) * pr.y_scale)
-    return project
-
-
 def _on_canvas(layout: Layout) -> Layout:
     if layout.projection is None:
         return layout
-    f = projector(layout.projection)
+    f = layout.projection.point
 
     def place(p: PlaceLayout) -> PlaceLayout:
         return PlaceLayout(at=f(p.at), label=None if p.label is None else f(p.label),
@@ -94,4 +87,4 @@ def land_of(layout: Layout) -> list[coast.Polygon]:
     """The real land on a projected layout's canvas (none for a schematic one)."""
     if layout.projection is None:
         return []
-    return coast.projected(projector(layout.projection))
+    return coast.projected(layout.projection.point)
