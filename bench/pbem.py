@@ -18,7 +18,8 @@ queued line the game refuses when its decision comes drops the queue and the pla
 The players know the rules: each candidate order of its options is tried on the host's state
 before it is signed (a stand-in for a player who reads the rules, not a peek at hidden facts: only
 orders from its own report's options, or from the options of its guess of the game ahead, are
-signed). Pictures and exports are not attached (time).
+signed). Pictures and exports are not attached (time); at each game's end one report mail is made
+with and without its picture, and the largest of each is printed (bytes on the wire).
 
 Prints, per number of empires: games, rounds, emails sent by each player per round (blocks), emails
 each player received per round (reports and answers), and whether the issue's goal (sent <= 3 per
@@ -60,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import figures  # noqa: E402
 import longgame  # noqa: E402,F401  (quiets the engine's log lines)
 
-from mncore import game, pbem as pbem_rules, report as reports, signing  # noqa: E402
+from mncore import changes, game, pbem as pbem_rules, report as reports, signing  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.errors import CommandRejected  # noqa: E402
 from mncore.host import PublishKeys  # noqa: E402
@@ -236,6 +237,11 @@ def play(players: int, seed: int, forced: bool, standing: bool = False,
                 sent[side] += 1
                 got[side] += 1
         final = game.load(store, gid)
+        side = empires[0]
+        report = reports.of_game(final, side, since[side])
+        svg = changes.picture(final, side, since[side])
+        MAIL_SIZES.append((len(bytes(outbox.report_message(report, f"{side}@example.org", HOST, None, None))),
+                           len(bytes(outbox.report_message(report, f"{side}@example.org", HOST, svg, None)))))
     return final.meta.round, sent, got, final.meta.over
 
 
@@ -319,6 +325,9 @@ def served(players: int, seed: int, notices: str = "each") -> Served:
                   over=final.meta.over, host_commands=0)
 
 
+MAIL_SIZES: list[tuple[int, int]] = []  # a last report's mail in bytes: text and JSON only; with its picture
+
+
 def _clock() -> Iterator[str]:
     start = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
     for n in itertools.count():
@@ -366,6 +375,10 @@ def main() -> None:
             print(f"{players} empires, {how}: {games} game(s), {won} won, {rounds} rounds; emails per "
                   f"player per round: {per_sent:.2f} sent (blocks), {per_got:.2f} received (reports "
                   f"and answers); goal <= {GOAL:.0f} sent: {verdict}", flush=True)
+    plain = max(a for a, _ in MAIL_SIZES)
+    pictured = max(b for _, b in MAIL_SIZES)
+    print(f"A report mail: at most {plain / 1024:.0f} KiB with its text and JSON; {pictured / 1024:.0f} KiB "
+          "with the board (SVG attached, PNG inline in the HTML part)", flush=True)
 
 
 if __name__ == "__main__":

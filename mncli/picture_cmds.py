@@ -7,7 +7,7 @@ import sys
 import click
 
 from mncli.common import as_option, check_output, open_store, side_arg, write_output
-from mncore import game, redaction
+from mncore import changes, game
 from mncore.errors import InvalidCommand
 from mncore.protocol import Pictures, Ruleset
 
@@ -28,22 +28,32 @@ def _write(ctx: click.Context, output: str, text: str) -> None:
 @click.command("draw")
 @click.argument("game_id", metavar="GAME")
 @click.option("--at", "at", type=int, default=None, help="The last event to apply [default: all].")
+@click.option("--since", "since", type=int, default=None, metavar="N",
+              help="Mark what the events after event N did: moves as arrows, battles, builds, "
+                   "conquests and losses.")
 @as_option(help="Draw what this empire may see (face-down tiles, others' resources hidden).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, metavar="FILE.svg",
               help="The SVG file to write ('-': stdout).")
 @click.pass_context
-def draw(ctx: click.Context, game_id: str, at: int | None, as_empire: str | None, output: str) -> None:
-    """The board at an event as one SVG picture: areas, buildings, units, tracks, tiles."""
+def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as_empire: str | None,
+         output: str) -> None:
+    """The board at an event as one SVG picture: areas, buildings, units, tracks, tiles; with --since,
+    what changed after an earlier event marked on it."""
     check_output(ctx, output)  # refused before any work: never onto the database
     store = open_store(ctx)
     store.require_game(game_id)
     last = store.head(game_id)[0]
     if at is not None and not 1 <= at <= last:
         raise InvalidCommand(f"--at {at}: game {game_id} has events 1 to {last}")
+    upto = last if at is None else at
+    if since is not None and not 0 <= since < upto:
+        raise InvalidCommand(f"--since {since}: must be an event before {upto} (0 for the start)")
     loaded = game.load(store, game_id, at)
-    ruleset = _pictures(loaded.ruleset)
+    _pictures(loaded.ruleset)
     viewer = side_arg(loaded.ruleset, loaded.state, as_empire)
-    _write(ctx, output, ruleset.draw_svg(redaction.seen_state(loaded.ruleset, loaded.state, viewer)))
+    picture = changes.picture(loaded, viewer, since)
+    assert picture is not None  # a ruleset that draws pictures
+    _write(ctx, output, picture)
 
 
 @click.command("html")

@@ -11,7 +11,7 @@ from typing import Any
 
 from mncore import pbem, redaction
 from mncore.game import Loaded
-from mncore.protocol import Audits, Pictures, Ruleset
+from mncore.protocol import Audits, Changes, Pictures, Ruleset
 from mncore.verify import Report
 
 DASHES = ("", "6,3", "2,3", "8,3,2,3", "1,2")  # each side's line has its own pattern, not only a colour
@@ -57,7 +57,10 @@ def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
                                   pbem.states(ruleset, loaded.rows, loaded.events)):
         state = ruleset.named(folded, loaded.game_id)  # an undo steps back (rulings K1, K3)
         seen = redaction.seen_state(ruleset, state, viewer)
-        frames.add(ruleset.draw_svg(seen))
+        if isinstance(ruleset, Changes):  # each frame marks what its own event did
+            frames.add(ruleset.draw_changes(seen, [redaction.seen_event(ruleset, event, viewer, opened)]))
+        else:
+            frames.add(ruleset.draw_svg(seen))
         round_ = ruleset.meta(state).round
         rounds[round_] = ruleset.series(seen)  # the last event of each round stands for it
         explained = ""
@@ -71,6 +74,7 @@ def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
     data = {"lines": frames.lines, "frames": frames.frames, "events": events}
     values = {"title": escape(f"Game {loaded.game_id} — {who}"), "verified": escape(_verified(report)),
               "verified_class": "ok" if report.ok else "failed",
+              "proven": "".join(f"<li>{escape(line)}</li>" for line in _proven(report)),
               "chart": _chart(rounds, meta.sides, ruleset),
               # "</" would end the script element the data sits in; JSON reads "<\/" as "</"
               "data": json.dumps(data, separators=(",", ":")).replace("</", "<\\/")}
@@ -79,9 +83,16 @@ def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
 
 
 def _verified(report: Report) -> str:
+    """One short line; what was proven is listed under it, on demand (_proven)."""
     if not report.ok:
-        return f"Verification FAILED at event {report.first_bad}: {report.reason}"
-    return f"Verified: {report.events} events; " + "; ".join(report.proven)
+        return f"Verification FAILED at event {report.first_bad}"
+    return f"Verified: {report.events} events (details)"
+
+
+def _proven(report: Report) -> list[str]:
+    if not report.ok:
+        return [str(report.reason)]
+    return [line[:1].upper() + line[1:] for line in report.proven]
 
 
 def _chart(rounds: dict[int, dict[str, dict[str, float]]], sides: tuple[str, ...], ruleset: Any) -> str:

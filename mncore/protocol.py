@@ -229,6 +229,14 @@ class Pictures(Protocol):
 
 
 @runtime_checkable
+class Changes(Protocol):
+    """A ruleset whose pictures mark what changed: moves as arrows, battles, builds, conquests, losses."""
+
+    def draw_changes(self, seen: Seen[Any], events: Sequence[Seen[Any]]) -> str:
+        """The board as seen, marked with what these events did (each as the same reader may see it)."""
+
+
+@runtime_checkable
 class Conceals(Protocol):
     """A ruleset whose hidden facts could shape what a hypothetical order causes (`mn check`)."""
 

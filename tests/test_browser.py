@@ -139,3 +139,49 @@ def test_a_per_empire_page_shows_what_that_empire_may_know(db: Path, browser: Br
     assert face_down and all(t.endswith("face down") for t in face_down)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     browser.screenshot(ARTIFACTS / "rome-event-303.png")
+
+
+def _pieces(b: Browser) -> dict[str, Any]:
+    """The board's names with the boxes Chromium lays them out in, its pieces, and its legend."""
+    found: dict[str, Any] = b.evaluate("""(() => {
+      const all = (q) => Array.from(document.querySelectorAll('#board ' + q));
+      const box = (e) => { const r = e.getBBox(); return [r.x, r.y, r.x + r.width, r.y + r.height]; };
+      return {
+        names: all('text.label').map(e => [e.dataset.place, box(e)]),
+        legions: all('.legion').map(e => [e.dataset.province, e.dataset.empire]),
+        triremes: all('.trireme').map(e => [e.dataset.sea, e.dataset.empire]),
+        fortresses: all('.fortress').map(e => [e.dataset.province, e.dataset.empire]),
+        buildings: all('.building').map(e => [e.dataset.province, e.dataset.space, e.dataset.holder]),
+        legend: all('#legend').length,
+        legendText: (document.querySelector('#board #legend') || {}).textContent || '',
+      };
+    })()""")
+    return found
+
+
+@pytest.mark.parametrize("seq", [1, 205, 675])
+def test_three_points_of_a_golden_game_show_every_piece_and_names_that_never_overlap(
+        db: Path, browser: Browser, tmp_path: Path, seq: int) -> None:
+    """As Chromium lays the picture out: no two names' boxes meet; every legion, trireme, fortress and
+    building of the state (mn replay --json) has its element; the legend is there; a screenshot each."""
+    browser.open(_page(db, tmp_path) + f"#{seq}")
+    doc = json.loads(mn(db, "replay", GAME, "--to", str(seq), "--json"))
+
+    shown = _pieces(browser)
+
+    names = shown["names"]
+    assert len(names) == 39
+    meets = [(a[0], b[0]) for i, a in enumerate(names) for b in names[i + 1:]
+             if a[1][0] < b[1][2] and b[1][0] < a[1][2] and a[1][1] < b[1][3] and b[1][1] < a[1][3]]
+    assert meets == []
+    assert Counter(tuple(x) for x in shown["legions"]) == Counter(
+        {(p, e): n for p, v in doc["provinces"].items() for e, n in v["legions"].items()})
+    assert Counter(tuple(x) for x in shown["triremes"]) == Counter(
+        {(s, e): n for s, v in doc["seas"].items() for e, n in v["triremes"].items()})
+    assert sorted(tuple(x) for x in shown["fortresses"]) == sorted(
+        (p, v["fortress"]) for p, v in doc["provinces"].items() if v["fortress"])
+    assert sorted(tuple(x) for x in shown["buildings"]) == sorted(
+        (p, b["space"], b["holder"] or "") for p, v in doc["provinces"].items() for b in v["buildings"])
+    assert shown["legend"] == 1 and "caravan space" in shown["legendText"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.screenshot(ARTIFACTS / f"pieces-event-{seq}.png")

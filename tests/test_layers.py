@@ -33,7 +33,7 @@ EMPIRES: Layer = (
     ("flow", [f"{E}.flow", f"{E}.decide"]),
     ("text", [f"{E}.text", f"{E}.text.*"]),
     ("views", [f"{E}.render", f"{E}.explain", f"{E}.diff", f"{E}.position", f"{E}.positioncheck",
-               f"{E}.defaults", f"{E}.maptext", f"{E}.draw"]),
+               f"{E}.defaults", f"{E}.maptext", f"{E}.geo", f"{E}.draw"]),
     ("seam", [E, f"{E}.seam"]),
 )
 CLASSIC: Layer = (
@@ -56,10 +56,10 @@ LAYERS: Layer = (
     ("kernel", ["mncore", "mncore.*"]),
     ("rulesets", {"empires": EMPIRES, "classic": CLASSIC}),
     ("registry", ["mncore.registry"]),
-    ("service", ["mncore.logread", "mncore.game", "mncore.positions", "mncore.verify", "mncore.snapcheck", "mncore.checking",
-                 "mncore.dispute", "mncore.hosting", "mncore.report", "mncore.pages", "mncore.mail.inbox",
-                 "mncore.mail.outbox", "mncore.schemas", "mncore.generated", "mncore.verifystream",
-                 "mncore.client", "mncore.client.*", "mncore.service.*"]),
+    ("service", ["mncore.logread", "mncore.game", "mncore.positions", "mncore.verify", "mncore.snapcheck",
+                 "mncore.checking", "mncore.dispute", "mncore.hosting", "mncore.report", "mncore.pages",
+                 "mncore.changes", "mncore.mail.inbox", "mncore.mail.outbox", "mncore.schemas", "mncore.generated",
+                 "mncore.verifystream", "mncore.client", "mncore.client.*", "mncore.service.*"]),
     ("players", {"empires": [f"{E}.autoplay", f"{E}.sampler", f"{E}.demo"],
                  "classic": [f"{C}.autoplay", f"{C}.demo"]}),
     ("players' registry", ["mncore.players"]),

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -221,3 +222,225 @@ def test_a_per_empire_page_of_a_game_in_progress_holds_no_hidden_fact(tmp_path: 
         assert loaded.state.step.offers["rome"]
     # the verification line names each log's head hash, which differs as the payloads do
     assert HEX.sub("H", pages[0]) == HEX.sub("H", pages[1])
+
+
+# --- the real coastline: places where their namesakes lie ----------------------------------------------
+
+# Where the drawn neighbourhood cannot be the board's: (a, b) the board links that no drawing keeps,
+# and the neighbours a drawing makes that the board does not link. Each has its reason (docs/board.md).
+NOT_DRAWN = {("cilicia", "judea")}  # Syria's coast lies between them, and Syria borders both
+DRAWN_ONLY = {("asia", "thracia"),  # the Bosporus and the Dardanelles are narrower than a pixel
+              ("arabia", "mesopotamia"), ("cappadocia", "syria")}  # four provinces meet in a point
+
+
+def _areas(setup: str | None = None) -> Any:
+    from mncore.rulesets.empires import draw
+    from mncore.rulesets.empires.atlas import board_for
+    board = board_for(setup, load_board()) if setup else load_board()
+    return board, draw._areas(board)
+
+
+def test_the_coastline_is_natural_earth_with_its_source_and_licence_beside_it() -> None:
+    """The land is package data with its notice; Italy, Sicily, Crete and Cyprus are among its polygons."""
+    from mncore import coast
+    notice = resources.files("mncore.data").joinpath("coast.md").read_text()
+    size = len(resources.files("mncore.data").joinpath("coast.json").read_bytes())
+    land = [list(map(list, polygon)) for polygon in coast.land_lonlat()]
+
+    assert "Natural Earth" in notice and "public domain" in notice and "world-atlas 2.0.2" in notice
+    assert size < 40_000
+    for lon, lat in [(12.5, 41.9), (14.0, 37.5), (24.9, 35.25), (33.0, 35.0), (16.6, 40.8)]:
+        assert coast.inside((lon, lat), land), (lon, lat)
+    for lon, lat in [(12.0, 40.0), (18.0, 36.0), (34.0, 43.0), (50.5, 41.0)]:  # seas and the Caspian
+        assert not coast.inside((lon, lat), land), (lon, lat)
+
+
+@pytest.mark.parametrize("setup", [None, "atlantis"])
+def test_every_place_has_its_region_holding_its_site_and_its_name(setup: str | None) -> None:
+    """Each province is a share of the land holding its site, each sea a share of the water; each name
+    lies inside its region, or (an island too small for it) has a line leading into it."""
+    from mncore import coast
+    board, areas = _areas(setup)
+
+    for pid in [p.id for p in board.provinces] + [s.id for s in board.seas]:
+        at = areas.layout.places[pid].at
+        assert areas.regions[pid] and areas.inside(pid, at), pid
+        (x, y), size = areas.labels[pid]
+        x0, y0, x1, y1 = coast.text_box(x, y, next(p.name for p in (*board.provinces, *board.seas)
+                                                   if p.id == pid), size)
+        corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+        assert all(areas.inside(pid, c) for c in corners) or areas.leaders.get(pid) == at, pid
+    assert len(areas.leaders) <= (len(board.provinces) + len(board.seas)) // 5  # few names need a line
+
+
+def _drawn_neighbours(areas: Any, step: int = 4) -> set[tuple[str, str]]:
+    """Pairs of places whose regions meet along at least three sample steps of the canvas."""
+    def who(p: tuple[float, float]) -> str:
+        for pid in areas.provinces:
+            if areas.inside(pid, p):
+                return str(pid)
+        if p in areas._land:
+            return ""
+        return next((sid for sid in areas.seas if areas.inside(sid, p)), "")
+
+    grid = {(x, y): who((x + 0.5, y + 0.5)) for x in range(0, int(areas.layout.width), step)
+            for y in range(0, int(areas.layout.height), step)}
+    meets: Counter[tuple[str, str]] = Counter()
+    for (x, y), a in grid.items():
+        for b in (grid.get((x + step, y)), grid.get((x, y + step))):
+            if a and b and a != b:
+                meets[(min(a, b), max(a, b))] += 1
+    return {pair for pair, n in meets.items() if n >= 3}
+
+
+@pytest.mark.slow
+def test_the_drawn_regions_neighbour_as_the_board_links_them() -> None:
+    """Every border and coast of the reference board is drawn, and no other, but for the named few."""
+    board, areas = _areas()
+    links = {(min(a, b), max(a, b)) for p in board.provinces for b in (*p.borders, *p.seas) for a in [p.id]}
+    links |= {(min(s.id, b), max(s.id, b)) for s in board.seas for b in s.borders}
+
+    drawn = _drawn_neighbours(areas)
+
+    assert links - drawn == NOT_DRAWN
+    assert drawn - links == DRAWN_ONLY
+
+
+def _geography_board(tmp_path: Path, edit: tuple[str, str] | None = None) -> Path:
+    """The reference board with the shipped geography (its Atlantis places left out) as its [layout]."""
+    text = resources.files("mncore.rulesets.empires.data").joinpath("board.toml").read_text()
+    geo = resources.files("mncore.rulesets.empires.data").joinpath("geography.toml").read_text()
+    atlantis = ("fretum-gaditanum", "oceanus-atlanticus", "gadeira", "hesperides", "mestoria",
+                "insulae-fortunatae", "places.atlantis")
+    body = [ln for ln in geo.splitlines() if ln and not ln.startswith("#") and not any(a in ln for a in atlantis)]
+    table = "\n[layout]\n" + "\n".join(body) + "\n"
+    if edit:
+        table = table.replace(*edit)
+    path = tmp_path / "board.toml"
+    path.write_text(text + table)
+    return path
+
+
+def test_a_board_file_on_the_real_coast_is_checked_and_drawn(tmp_path: Path) -> None:
+    """A [layout] with a projection: map check accepts it, and the board is drawn on the coastline."""
+    from mncore.rulesets.empires.draw import _areas as areas_of
+    path = _geography_board(tmp_path)
+
+    result = mn(tmp_path / "x.db", "map", "check", str(path))
+    board = load_board(str(path))
+
+    assert result.exit_code == 0, result.output
+    assert not isinstance(board.layout, msgspec.UnsetType) and board.layout.projection is not None
+    assert areas_of(board).land
+
+
+def test_map_check_names_a_province_site_in_the_sea_and_a_sea_site_on_land(tmp_path: Path) -> None:
+    """On the real coast, a province's site must be on land and a sea's in the water."""
+    path = _geography_board(tmp_path, ("places.latium = { at = [12.9, 42.2] }", "places.latium = { at = [11.0, 41.0] }"))
+    text = path.read_text().replace("places.mare-tyrrhenum = { at = [11.8, 40.3] }",
+                                    "places.mare-tyrrhenum = { at = [14.0, 41.5] }")
+    path.write_text(text)
+
+    result = mn(tmp_path / "x.db", "map", "check", str(path))
+
+    assert result.exit_code == 2
+    assert "layout.places.latium.at: [11.0, 41.0] is in the sea, not on the province's land" in result.stderr
+    assert "layout.places.mare-tyrrhenum.at: [14.0, 41.5] is on land, not in the sea" in result.stderr
+
+
+@pytest.mark.parametrize("at", [1, 200, 675])
+def test_no_two_names_overlap_and_the_legend_is_drawn(golden_db: Path, at: int) -> None:
+    """Computed from the SVG: the names' boxes (font size x characters) meet no other name's."""
+    root = _svg(golden_db, "golden-6-2", "--at", str(at))
+
+    boxes = label_boxes(root)
+
+    assert len(boxes) == 39
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if _meet(a[1], b[1])]
+    legend = next(e for e in root.iter() if e.get("id") == "legend")
+    assert "caravan space" in "".join(legend.itertext()) and "Rome" in "".join(legend.itertext())
+
+
+def label_boxes(root: ET.Element) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each name's box from its element: about 0.62 em a character, from 0.8 em above the baseline."""
+    out = []
+    for e in root.iter(f"{SVG}text"):
+        if "label" in (e.get("class") or "").split():
+            size, text = float(e.get("font-size", "11")), e.text or ""
+            x, y, w = float(e.get("x", "0")), float(e.get("y", "0")), 0.62 * size * len(text)
+            out.append((e.get("data-place", ""), (x - w / 2, y - 0.8 * size, x + w / 2, y + 0.25 * size)))
+    return out
+
+
+def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+# --- what changed ----------------------------------------------------------------------------------------
+
+def test_draw_since_marks_moves_battles_builds_conquests_and_losses(golden_db: Path) -> None:
+    """Between events 380 and 420 of the golden game: each move an arrow from its province to the next,
+    each battle, build, control taken and unit lost a mark where it happened, as the log tells them."""
+    root = _svg(golden_db, "golden-6-2", "--at", "420", "--since", "380")
+    log = json.loads(mn(golden_db, "log", "golden-6-2", "--from", "381", "--to", "420", "--json").stdout)
+
+    def marks(cls: str) -> list[ET.Element]:
+        return [e for e in root.iter() if e.get("class") == cls]
+
+    events = [e["event"] for e in log]
+    moved = {(e["empire"], e["from_province"], e["to_province"]) for e in events if e["type"] == "LegionsMoved"}
+    moved |= {(e["empire"], e["from_sea"], e["to_sea"]) for e in events if e["type"] == "TriremesMoved"}
+    assert {(m.get("data-empire"), m.get("data-from"), m.get("data-to")) for m in marks("move")} == moved
+    assert {m.get("data-place") for m in marks("battle")} == {e["place"] for e in events if e["type"] == "BattleFought"}
+    built = [e for e in events if e["type"] in ("UnitBuilt", "BuildingBuilt")]
+    assert len(marks("build")) == len(built) and built
+    assert len(marks("conquest")) == sum(1 for e in events if e["type"] == "ControlBuilt"
+                                         or e["type"] == "ControlConverted" and e.get("replaced", True))
+    lost = [e for e in events if e["type"] == "UnitsLost"]
+    assert len(marks("loss")) == sum(bool(e.get("legions")) + bool(e.get("triremes")) + bool(e.get("fortress"))
+                                     for e in lost) + sum(1 for e in events if e["type"] == "Pillaged")
+    summary = next(e for e in root.iter() if e.get("class") == "small changed-summary")
+    assert summary.text is not None and summary.text.startswith("Marked: what the last 40 events did: ")
+
+
+def test_draw_since_refuses_an_event_not_before_at(golden_db: Path) -> None:
+    result = mn(golden_db, "draw", "golden-6-2", "--at", "10", "--since", "10", "-o", "-")
+
+    assert result.exit_code == 2 and "--since 10: must be an event before 10 (0 for the start)" in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("keyed", [False, True], ids=["unkeyed", "keyed"])
+def test_a_picture_for_one_side_is_the_same_whatever_it_may_not_see(tmp_path: Path, keyed: bool) -> None:
+    """Twin games differing in a face-down offer only: Greece's pictures (the board now, and marked with
+    what changed since the start) are byte-identical; Rome's, which sees its own offer, are not."""
+    pictures: dict[str, list[str]] = {"greece": [], "rome": []}
+    for offer in ("offer wine", "offer metal"):
+        db = tmp_path / f"{offer[6:]}.db"
+        _play_to_offer(db, offer, tmp_path / f"keys-{offer[6:]}" if keyed else None)
+        for side in pictures:
+            for since in ([], ["--since", "1"]):
+                result = mn(db, "draw", "g", "--as", side, *since, "-o", "-")
+                assert result.exit_code == 0, result.output
+                pictures[side].append(result.stdout)
+
+    assert pictures["greece"][:2] == pictures["greece"][2:]
+    assert pictures["rome"][:2] != pictures["rome"][2:]
+
+
+def test_the_2003_board_is_drawn_on_the_real_coast_with_names_that_never_overlap() -> None:
+    """The classic board: every province an area (its share of the land, or a disc for an islet the map
+    is too coarse for) holding its place; no two names' boxes meet."""
+    from mncore.rulesets.classic.components import load_board as classic_board
+    from mncore.rulesets.classic.draw import _areas as classic_areas, point
+    board = classic_board()
+    areas = classic_areas(board)
+
+    places = [p.id for p in board.province] + [s.id for s in board.sea]
+    assert all(areas.regions[pid] and areas.inside(pid, point(pid) or (-1.0, -1.0)) for pid in places)
+    assert areas.discs <= {"atlantis"}  # Plato's island: no land of the map
+    from mncore import coast
+    names = {p.id: p.name for p in board.province} | {s.id: s.name for s in board.sea}
+    boxes = [coast.text_box(x, y, names[pid], size) for pid, ((x, y), size) in areas.labels.items()]
+    assert len(boxes) == len(places)
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if _meet(a, b)]

@@ -261,3 +261,34 @@ def test_mn_mail_open_prints_the_report_and_verifies_its_export_without_a_databa
         f"e1-carthage-{seq}.json", f"e1-carthage-{seq}.svg", "e1-carthage.jsonl"]
     assert other.exit_code == 4 and "FAILED against head 1111111111111111" in other.stderr
     assert not nowhere.exists()
+
+
+def test_a_mailed_report_shows_the_board_inline_as_a_png_its_html_names(
+        empires: tuple[Path, Path]) -> None:
+    """Through a real SMTP server: the text part as ever, and an HTML part whose <img> names by
+    Content-ID the PNG of the board (drawn without a browser) that travels beside it."""
+    from mailkit import smtp_server
+    db, tmp = empires
+    outbox = tmp / "png-outbox"
+    assert mn(db, "mail", "outbox", "e1", "--dir", str(outbox)).exit_code == 0
+
+    with smtp_server() as (host, port, received):
+        sent = mn(db, "mail", "send", "--dir", str(outbox), "--smtp", f"{host}:{port}")
+
+    assert sent.exit_code == 0, sent.output
+    rome = next(m for m in received if m["To"] == "rome@example.org")
+    text = rome.get_body(("plain",))
+    html = rome.get_body(("html",))
+    assert text is not None and html is not None
+    assert "You must decide" in text.get_content()
+    cid = re.search(r'<img src="cid:([^"]+)"', html.get_content())
+    assert cid is not None
+    pictures = [p for p in rome.walk() if p.get_content_type() == "image/png"]
+    assert [p["Content-ID"] for p in pictures] == [f"<{cid[1]}>"]
+    png = pictures[0].get_content()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    svg = next(p for p in rome.iter_attachments() if p.get_content_type() == "image/svg+xml").get_content().decode()
+    assert 'id="changes"' in svg and "Marked: what the last" in svg  # what changed since its last report
+    found = re.search(r'width="([\d.]+)" height="([\d.]+)"', svg)
+    assert found is not None and (width, height) == (round(float(found[1])), round(float(found[2])))

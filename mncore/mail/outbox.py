@@ -8,15 +8,15 @@ import mailbox
 import os
 import smtplib
 from email.message import EmailMessage
+from html import escape
 
 import msgspec
 
-from mncore import game, redaction, report as reports
+from mncore import changes, game, raster, redaction, report as reports
 from mncore.errors import DataError, InvalidCommand
 from mncore.mail import bounds
 from mncore.mail.book import DEFAULT_FROM, GameBook
 from mncore.mail.inbox import Letter, Outcome, arrival, entries
-from mncore.protocol import Pictures
 
 
 def host_address(page: GameBook | None) -> str:
@@ -38,6 +38,7 @@ def report_message(r: reports.TurnReport, to: str, sender: str, svg: str | None,
     msg["X-MN-Receipt"] = f"{r.receipt.seq} {r.receipt.head}"
     msg.set_content(reports.text(r))
     if svg is not None:
+        _add_html(msg, r, svg)
         msg.add_attachment(svg.encode(), maintype="image", subtype="svg+xml",
                            filename=f"{r.game}-{r.side}-{r.receipt.seq}.svg")
     msg.add_attachment(msgspec.json.format(msgspec.json.encode(reports.doc(r))) + b"\n",
@@ -47,6 +48,21 @@ def report_message(r: reports.TurnReport, to: str, sender: str, svg: str | None,
         msg.add_attachment(export, maintype="application", subtype="x-ndjson",
                            filename=f"{r.game}-{r.side}.jsonl")
     return msg
+
+
+def _add_html(msg: EmailMessage, r: reports.TurnReport, svg: str) -> None:
+    """The report's HTML part beside its text: the same text, then the board inline as a PNG that the
+    HTML names by Content-ID (many mail programs show no SVG attachment)."""
+    cid = email.utils.make_msgid(domain="mare-nostrum")
+    html = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(msg["Subject"])}</title></head>'
+            f'<body><pre style="font-size:13px">{escape(reports.text(r))}</pre>'
+            f'<p><img src="cid:{cid[1:-1]}" alt="The board as {escape(r.name)} sees it, event {r.receipt.seq}" '
+            'style="max-width:100%;height:auto"></p></body></html>\n')
+    msg.add_alternative(html, subtype="html")
+    html_part = msg.get_body(("html",))
+    assert isinstance(html_part, EmailMessage)  # the part just added, of the default policy
+    html_part.add_related(raster.png(svg), maintype="image", subtype="png", cid=cid,
+                          filename=f"{r.game}-{r.side}-{r.receipt.seq}.png", disposition="inline")
 
 
 def _outcome_lines(n: int, o: Outcome) -> list[str]:
@@ -181,7 +197,6 @@ def report_mail(loaded: game.Loaded, side: str, since: int, page: GameBook) -> t
                              f"mn mail address {loaded.game_id} {side} ADDRESS")
     r = reports.of_game(loaded, side, since)
     viewer = redaction.viewer_of(loaded.meta, side)
-    svg = (ruleset.draw_svg(redaction.seen_state(loaded.ruleset, loaded.state, viewer))
-           if isinstance(ruleset, Pictures) else None)
+    svg = changes.picture(loaded, viewer, since)  # marked with what changed since the last report
     export = b"".join(line + b"\n" for line in game.export_lines(loaded, side))
     return r, report_message(r, to, host_address(page), svg, export)

@@ -12,6 +12,7 @@ from mncore.rulesets.empires.boardtypes import Board, Layout, Point, Province, S
 from mncore.rulesets.empires.ids import UnitKind
 from mncore.rulesets.empires.names import normalise
 from mncore.rulesets.empires.ruleset import Ruleset
+from mncore import coast
 from mncore.geography import Links
 
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -48,8 +49,10 @@ def validate_layout(board: Board, layout: Layout) -> list[str]:
     problems += [f"layout.places.{place_id}: no province or sea has this id"
                  for place_id in layout.places if place_id not in places]
 
+    project = layout.projection.point if layout.projection else (lambda p: p)
+
     def outside(where: str, point: Point) -> None:
-        x, y = point
+        x, y = project(point)
         if not (0 <= x <= layout.width and 0 <= y <= layout.height):
             problems.append(f"{where}: {list(point)} is outside the canvas "
                             f"(0..{layout.width:g} x 0..{layout.height:g})")
@@ -67,9 +70,33 @@ def validate_layout(board: Board, layout: Layout) -> list[str]:
             problems.append(f"{where}.outline: a polygon needs at least 3 points")
         for index, point in enumerate(place.outline):
             outside(f"{where}.outline[{index}]", point)
+        if place.sites and places.get(place_id) != "sea":
+            problems.append(f"{where}.sites: only a sea may have further sites")
+        for index, point in enumerate(place.sites):
+            outside(f"{where}.sites[{index}]", point)
     for kind in ("water", "land"):
         for index, point in enumerate(getattr(layout, kind)):
             outside(f"layout.{kind}[{index}]", point)
+    if layout.projection is not None:
+        problems += _on_the_coast(layout, places)
+    return problems
+
+
+def _on_the_coast(layout: Layout, places: dict[str, str]) -> list[str]:
+    """On the real coastline, a province's sites stand on land (or in its outline), a sea's in water."""
+    assert layout.projection is not None
+    project = layout.projection.point
+    land = coast.Shape(coast.projected(project))
+    problems = []
+    for place_id, place in layout.places.items():
+        kind = places.get(place_id)
+        for index, point in enumerate((place.at, *place.sites)):
+            name = f"layout.places.{place_id}." + ("at" if index == 0 else f"sites[{index - 1}]")
+            on_land = project(point) in land or (place.outline and coast.inside(point, [[list(place.outline)]]))
+            if kind == "province" and not on_land:
+                problems.append(f"{name}: {list(point)} is in the sea, not on the province's land")
+            if kind == "sea" and on_land:
+                problems.append(f"{name}: {list(point)} is on land, not in the sea")
     return problems
 
 

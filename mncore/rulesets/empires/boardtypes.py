@@ -69,6 +69,21 @@ class PlaceLayout(_Geom, frozen=True, kw_only=True):
     label: Point | None = None  # where its name is written; default: a little above `at`
     spaces: dict[str, Point] = {}  # space id -> where its building is drawn; default: a row below `at`
     outline: tuple[Point, ...] = ()  # an explicit polygon; default: the area nearest to `at`
+    sites: tuple[Point, ...] = ()  # a sea's further sites: an elongated sea is nearest to any of them
+
+
+class Projection(_Geom, frozen=True, kw_only=True):
+    """A layout on the real Mediterranean: its points are [longitude, latitude] in degrees, drawn at
+    x = (lon - west) * x_scale, y = (north - lat) * y_scale, over the real coastline (Natural Earth)."""
+
+    west: float
+    north: float
+    x_scale: float  # pixels per degree of longitude
+    y_scale: float  # pixels per degree of latitude
+
+    def point(self, p: Point) -> Point:
+        """A [longitude, latitude] on the canvas."""
+        return ((p[0] - self.west) * self.x_scale, (self.north - p[1]) * self.y_scale)
 
 
 class Layout(_Geom, frozen=True, kw_only=True):
@@ -76,10 +91,13 @@ class Layout(_Geom, frozen=True, kw_only=True):
 
     Each area is the part of the canvas nearer to its place's `at` than to any other site (a Voronoi
     cell), unless it has an `outline`; `water` and `land` add sites of no place that shape the coasts.
+    With a `projection`, every point is a longitude and latitude, the real coastline is drawn, and a
+    province is its share of the land holding its `at`, a sea its share of the water.
     """
 
     width: float
     height: float
+    projection: Projection | None = None
     places: dict[str, PlaceLayout]  # province or sea id -> its drawing
     water: tuple[Point, ...] = ()  # open water belonging to no sea (the Ocean, the Red Sea)
     land: tuple[Point, ...] = ()  # land belonging to no province (Hispania, the deserts)

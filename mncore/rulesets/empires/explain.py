@@ -25,7 +25,7 @@ from mncore.rulesets.empires.state import (FixedBarbarianDice, FixedDice, FixedL
                                            trade_step)
 from mncore.seen import Seen
 from mncore.store import Row
-from mncore.rulesets.empires.text import describe, format_order, title
+from mncore.rulesets.empires.text import describe, format_order, tile_name, title
 
 _REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|(?:setup|atlas)\.[a-z0-9][a-z0-9-]*|\d+\.\d+(?:\.\d+)?)\b")
 # where a battle modifier or extra die comes from, when its source is not a tile of 10 or 11
@@ -256,24 +256,47 @@ def _title(e: ev.TitleClaimed | ev.TitleTied, before: GameState) -> list[str]:
     return out
 
 
+# the words for an event's fields where the field's own name, spaced out, says it less well
+_FIELD_WORDS = {"from_province": "from", "to_province": "to", "from_sea": "from", "to_sea": "to",
+                "count": "how many", "paid": "paid", "power": "by the power of", "previous": "taken from",
+                "replaced": "its control marker replaced", "place": "where", "by_sea": "by sea",
+                "again": "of them, a second step (Chariots)", "across": "crossing without a trireme"}
+
+
 def _fields(event: ev.AnyEvent) -> list[str]:
-    """Every recorded figure of an event, one per line, for events without their own explanation."""
+    """Every recorded figure of an event in words, one per line, for events without their own explanation."""
     out = []
     for name, value in msgspec.structs.asdict(event).items():
         if name in ("board", "state") or value in ({}, (), None, "", False):
             continue
-        out.append(f"{name}: {_value(value)}")
+        label = _FIELD_WORDS.get(name, name.replace("_", " "))
+        words = "yes" if value is True else _words(name, value)
+        out.append(f"{label[:1].upper()}{label[1:]}: {words}")
     return out
 
 
-def _value(value: Any) -> str:
+def _words(name: str, value: Any) -> str:
+    """A field's value as a reader says it: places and empires by name, bags as '2 Wine, 1 Coin'."""
+    if name == "power" and isinstance(value, str):
+        return _tile_name(value)
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
+        if all(isinstance(v, int) for v in value.values()):
+            return ", ".join(f"{v} {title(str(k))}" for k, v in value.items())
+        return "; ".join(f"{title(str(k))}: {_words(name, v)}" for k, v in value.items())
     if isinstance(value, tuple | list):
-        return ", ".join(_value(v) for v in value)
+        return ", ".join(_words(name, v) for v in value)
     if isinstance(value, msgspec.Struct):
-        return _value(msgspec.structs.asdict(value))
+        return _words(name, msgspec.structs.asdict(value))
+    if isinstance(value, str) and re.fullmatch(r"[a-z]+(-[a-z]+)*", value):
+        return title(value)  # an id (greece, mare-aegaeum), never a digest
     return str(value)
+
+
+def _tile_name(tile_id: str) -> str:
+    try:
+        return tile_name(tile_id)
+    except (KeyError, StopIteration, ValueError, InvalidCommand):
+        return title(tile_id)
 
 
 # a ruling's decision longer than this is named by its title, not pasted into the explanation

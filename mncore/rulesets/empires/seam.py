@@ -256,6 +256,10 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         from mncore.rulesets.empires.draw import draw_svg
         return draw_svg(seen)
 
+    def draw_changes(self, seen: Seen[Any], events: Sequence[Seen[Any]]) -> str:
+        from mncore.rulesets.empires.draw import draw_changes
+        return draw_changes(seen, events)
+
     def series(self, seen: Seen[Any]) -> dict[str, dict[str, float]]:
         doc = render.view(seen)
         return {title(t): {e: float(v["tracks"][t]) for e, v in doc["empires"].items()} for t in TRACKS}

@@ -1,0 +1,196 @@
+"""The Mediterranean's real land (Natural Earth, data/coast.json) and the areas pictures cut from it."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from importlib import resources
+
+Point = tuple[float, float]
+Ring = list[Point]
+Polygon = list[Ring]  # an outer ring, then its holes: drawn and tested even-odd
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+@functools.cache
+def land_lonlat() -> tuple[tuple[tuple[Point, ...], ...], ...]:
+    """Every land polygon of the window, in degrees (data/coast.json, made by tools/coastline.py)."""
+    raw = json.loads(resources.files("mncore.data").joinpath("coast.json").read_text())
+    return tuple(tuple(tuple((ring[k] / 100, ring[k + 1] / 100) for k in range(0, len(ring), 2))
+                       for ring in polygon) for polygon in raw["land"])
+
+
+def projected(project: Callable[[Point], Point]) -> list[Polygon]:
+    """The land polygons on a canvas."""
+    return [[[project(p) for p in ring] for ring in polygon] for polygon in land_lonlat()]
+
+
+class Shape:
+    """Polygons with their bounding boxes, for many point tests."""
+
+    def __init__(self, polygons: Iterable[Polygon | Sequence[Ring]]) -> None:
+        self.parts = [(bounds(r for r in polygon), polygon) for polygon in polygons]
+
+    def __contains__(self, p: Point) -> bool:
+        return inside(p, [poly for (x0, y0, x1, y1), poly in self.parts if x0 <= p[0] <= x1 and y0 <= p[1] <= y1])
+
+
+def bounds(rings: Iterable[Ring]) -> Box:
+    points = [q for ring in rings for q in ring] or [(0.0, 0.0)]
+    xs, ys = [q[0] for q in points], [q[1] for q in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def inside(p: Point, polygons: Iterable[Polygon | Sequence[Ring]]) -> bool:
+    """Whether p is inside the union, each polygon read even-odd (a lake is no land)."""
+    x, y = p
+    for polygon in polygons:
+        odd = False
+        for ring in polygon:
+            for k, (ax, ay) in enumerate(ring):
+                bx, by = ring[k - 1]
+                if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+                    odd = not odd
+        if odd:
+            return True
+    return False
+
+
+def cell(i: int, sites: Sequence[Point], box: Box) -> Ring:
+    """The part of box nearer to site i than to any other (clipped half-plane by half-plane)."""
+    x0, y0, x1, y1 = box
+    poly: Ring = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    xi, yi = sites[i]
+    for j, (xj, yj) in enumerate(sites):
+        if j != i and (xj, yj) != (xi, yi):
+            # keep the points p with (sj - si) . p <= (|sj|^2 - |si|^2) / 2
+            poly = half_plane(poly, xj - xi, yj - yi, (xj * xj + yj * yj - xi * xi - yi * yi) / 2)
+    return poly
+
+
+def half_plane(poly: Ring, a: float, b: float, c: float) -> Ring:
+    """The part of poly where a*x + b*y <= c (Sutherland-Hodgman: poly may be concave)."""
+    out: Ring = []
+    for k, p in enumerate(poly):
+        q = poly[(k + 1) % len(poly)]
+        fp, fq = a * p[0] + b * p[1] - c, a * q[0] + b * q[1] - c
+        if fp <= 0:
+            out.append(p)
+        if (fp < 0 < fq) or (fq < 0 < fp):
+            t = fp / (fp - fq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
+
+
+def clip(ring: Ring, convex: Ring) -> Ring:
+    """The part of ring inside a convex polygon (its edges in either order)."""
+    n = len(convex)
+    if n < 3:
+        return []
+    # orientation: the sign that says "inside" for each edge
+    turn = sum(convex[k][0] * convex[(k + 1) % n][1] - convex[(k + 1) % n][0] * convex[k][1] for k in range(n))
+    sign = 1.0 if turn > 0 else -1.0
+    out = ring
+    for k in range(n):
+        (ax, ay), (bx, by) = convex[k], convex[(k + 1) % n]
+        # inside: sign * cross(b - a, p - a) >= 0, i.e. a'x + b'y <= c'
+        a, b = sign * (by - ay), -sign * (bx - ax)
+        out = half_plane(out, a, b, a * ax + b * ay)
+        if not out:
+            break
+    return out
+
+
+def area(ring: Ring) -> float:
+    return abs(sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(ring, ring[1:] + ring[:1]))) / 2
+
+
+def path(rings: Iterable[Ring], closed: bool = True) -> str:
+    """An SVG path of rings, to be filled even-odd (or of open lines)."""
+    end = "Z" if closed else ""
+    return "".join("M" + "L".join(f"{x:.0f},{y:.0f}" for x, y in ring) + end for ring in rings
+                   if len(ring) >= (3 if closed else 2))
+
+
+def borders(sites: Sequence[Point], owners: Sequence[str], cells: Sequence[Ring]) -> list[Ring]:
+    """The edges between Voronoi cells of different owners (each once): the lines between seas."""
+    return [line for line, _ in borders_with(sites, owners, cells)]
+
+
+def borders_with(sites: Sequence[Point], owners: Sequence[str],
+                 cells: Sequence[Ring]) -> list[tuple[Ring, tuple[str, str]]]:
+    """The edges between Voronoi cells of different owners, each once, with the two owners."""
+    out: list[tuple[Ring, tuple[str, str]]] = []
+    for i, ring in enumerate(cells):
+        (xi, yi) = sites[i]
+        for j in range(i + 1, len(sites)):
+            if owners[i] == owners[j]:
+                continue
+            xj, yj = sites[j]
+            a, b = xj - xi, yj - yi
+            c = (xj * xj + yj * yj - xi * xi - yi * yi) / 2
+            norm = math.hypot(a, b) or 1.0
+            on = [p for p in ring if abs(a * p[0] + b * p[1] - c) / norm < 0.01]  # on the bisector
+            if len(on) >= 2:
+                out.append(([min(on), max(on)], (owners[i], owners[j])))
+    return out
+
+
+def partition(land: list[Polygon], sites: Sequence[Point], box: Box) -> list[list[Ring]]:
+    """Each site's part of the land: every polygon holding sites shared among those sites alone (a strait
+    is no border), as the rings of an even-odd path; polygons holding no site belong to none."""
+    out: list[list[Ring]] = [[] for _ in sites]
+    for polygon in land:
+        mine = [i for i, s in enumerate(sites) if inside(s, [polygon])]
+        local = [sites[i] for i in mine]
+        for k, i in enumerate(mine):
+            convex = cell(k, local, box)
+            out[i] += [r for r in (clip(ring, convex) for ring in polygon) if len(r) >= 3 and area(r) > 0.5]
+    return out
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def text_box(x: float, y: float, text: str, size: float, anchor: str = "middle") -> Box:
+    """The box a line of text takes: about 0.62 em a character in DejaVu Sans, baseline at y."""
+    width = 0.62 * size * len(text)
+    left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+    return (left, y - 0.8 * size, left + width, y + 0.25 * size)
+
+
+def place_label(box_at: Callable[[Point, float], Box], start: Point, fits: Callable[[Box], bool],
+                taken: list[Box], sizes: Sequence[float], reach: float = 90, step: float = 5) -> tuple[Point, float]:
+    """The nearest point to start, at the largest of sizes, whose box fits (inside its area) and meets no
+    box taken; failing that the nearest whose box meets no box taken at the first size. The box found
+    is added to taken."""
+    sx, sy = start
+    n = int(reach // step)
+    candidates = sorted(((sx + dx * step, sy + dy * step) for dx in range(-n, n + 1) for dy in range(-n, n + 1)),
+                        key=lambda p: ((p[0] - sx) / 1.6) ** 2 + (p[1] - sy) ** 2)
+    near = (sx - reach - 300, sy - reach - 60, sx + reach + 300, sy + reach + 60)
+    taken_near = [t for t in taken if overlaps(t, near)]
+    fallback: Point | None = None
+    for size in sizes:
+        for p in candidates:
+            box = box_at(p, size)
+            if any(overlaps(box, t) for t in taken_near):
+                continue
+            if fallback is None:
+                fallback = p
+            if fits(box):
+                taken.append(box)
+                return p, size
+    chosen = fallback if fallback is not None else _far(box_at, start, taken, sizes[0])
+    taken.append(box_at(chosen, sizes[0]))
+    return chosen, sizes[0]
+
+
+def _far(box_at: Callable[[Point, float], Box], start: Point, taken: list[Box], size: float) -> Point:
+    """Below everything taken: a place that meets no box, however crowded the neighbourhood."""
+    bottom = max(t[3] for t in taken)
+    _, y0, _, _ = box_at(start, size)
+    return (start[0], start[1] + bottom - y0 + 2)
