@@ -1,0 +1,62 @@
+"""What the 2003 game's bots know of it: the orders worth weighing and a state's worth to a civilisation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any, cast
+
+from mncore.bots.tactics import WIN, fillings
+from mncore.rulesets.classic.autoplay import STYLES, choose
+from mncore.rulesets.classic.flow import options
+from mncore.rulesets.classic.rules.commerce import income
+from mncore.rulesets.classic.state import State, Units
+
+SAMPLES = 4  # fillings of each option's template weighed
+FIRST = 8  # lines of each scripted style's preference weighed
+CANDIDATES = 40
+RIVAL = 0.3  # how much the strongest rival's worth takes off a civilisation's own
+
+
+class ClassicTactics:
+    """The 2003 game's bots' Tactics (mncore.bots.tactics)."""
+
+    def candidates(self, state: Any, side: str, rand: random.Random) -> list[str]:
+        s = cast(State, state)
+        preferred = [ln for style in STYLES for ln in choose(s, side, style, rand)[:FIRST]]
+        listed = self._listed(s, side, rand)
+        rand.shuffle(listed)
+        return list(dict.fromkeys(preferred + listed))[:CANDIDATES]
+
+    def quick(self, state: Any, side: str, rand: random.Random) -> Iterable[str]:
+        s = cast(State, state)
+        yield from choose(s, side, "heroes", rand)
+        yield from self._listed(s, side, rand)
+
+    @staticmethod
+    def _listed(state: State, side: str, rand: random.Random) -> list[str]:
+        return [ln for o in options(state, side) for ln in (
+            [o.order] if o.order is not None
+            else fillings(o.template, o.parts, rand, SAMPLES) if o.template is not None else [])]
+
+    def score(self, state: Any, side: str) -> float:
+        s = cast(State, state)
+        if s.winner is not None:
+            return WIN if s.winner.civ == side else -WIN
+        rival = max((worth(s, c) for c in s.civs if c != side), default=0.0)
+        return worth(s, side) - RIVAL * rival
+
+
+def worth(state: State, civ: str) -> float:
+    """How far a civilisation is towards winning (7: the Pyramids, or 4 heroes and wonders): the cards
+    it holds, its hand (what buys them: a count others may see), its income, provinces and roles."""
+    cards = len(state.cards.get(civ, ()))
+    provinces = sum(1 for land in state.lands.values() if land.influence == civ)
+    yearly = sum(sum(income(land, civ).values()) for land in state.lands.values())
+    legions = sum(land.units.get(civ, Units()).movers() for land in state.lands.values())
+    roles = sum(1 for holder in state.roles.values() if holder == civ)
+    return (12.0 * cards + (10.0 if cards >= 3 else 0.0) + 0.8 * state.hand_size(civ) + 1.5 * yearly
+            + 1.5 * provinces + 0.3 * legions + 2.0 * roles)
+
+
+TACTICS = ClassicTactics()
