@@ -15,6 +15,7 @@ from mncore.bots import worlds
 from mncore.bots.tactics import Tactics
 from mncore.dice import Rng
 from mncore.errors import CommandRejected, InvalidCommand
+from mncore.game import Current
 from mncore.protocol import Ruleset
 
 LEVELS = ("heuristic", "search")
@@ -50,7 +51,8 @@ def decide(ruleset: Ruleset, tactics: Tactics, state: Any, side: str, level: str
     if not 1 <= budget <= MAX_BUDGET:
         raise InvalidCommand(f"the budget must be 1 to {MAX_BUDGET}, not {budget}")
     if side not in {p.empire for p in ruleset.pending(state)}:
-        raise InvalidCommand(f"nothing is pending for {ruleset.side_name(side)}: its bot has nothing to decide")
+        raise InvalidCommand(f"nothing is pending for {ruleset.side_name(side)} now: its bot has nothing "
+                             "to decide (mn status says whom the game waits for)")
     rand = random.Random(public + side.encode())
     if level == "heuristic":
         ranked = _averaged(ruleset, tactics, worlds.sample(ruleset, state, side, public, budget), side, rand,
@@ -177,3 +179,16 @@ def _first_accepted(ruleset: Ruleset, tactics: Tactics, state: Any, side: str, r
 
 def _unique(lines: list[str]) -> list[str]:
     return list(dict.fromkeys(lines))
+
+
+def advise(loaded: Current, side: str, tactics: Tactics, level: str, budget: int | None, seed: str) -> Decision:
+    """What side's bot would order now in a stored game, given nothing (`mn bot`): decided on worlds
+    drawn from the game's commitment, its event count and the bot's seed, never its secret.
+    InvalidCommand if the game is over or side has nothing to decide."""
+    ruleset = loaded.ruleset
+    meta = ruleset.meta(loaded.state)
+    if meta.over:
+        raise InvalidCommand(f"game {loaded.game_id} is over ({meta.result}): no bot has anything to decide")
+    spent = DEFAULT_BUDGET.get(level, 1) if budget is None else budget
+    public = worlds.public_seed(meta.commitment, loaded.head[0], seed)
+    return decide(ruleset, tactics, loaded.state, side, level, spent, public, seed)
