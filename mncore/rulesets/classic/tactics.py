@@ -6,10 +6,15 @@ import random
 from collections.abc import Iterable
 from typing import Any, cast
 
+from mncore.bots import play as bots
 from mncore.bots.tactics import WIN, fillings
-from mncore.rulesets.classic.autoplay import STYLES, choose
+from mncore.bots.worlds import public_seed
+from mncore.dice import Rng
+from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic.autoplay import STYLES, Pick, choose, first_accepted
 from mncore.rulesets.classic.flow import options
 from mncore.rulesets.classic.rules.commerce import income
+from mncore.rulesets.classic.seam import RULESET
 from mncore.rulesets.classic.state import State, Units
 
 SAMPLES = 4  # fillings of each option's template weighed
@@ -60,3 +65,19 @@ def worth(state: State, civ: str) -> float:
 
 
 TACTICS = ClassicTactics()
+
+
+def bot_pick(levels: dict[str, str], budget: int | None = None, seed: str = "") -> Pick:
+    """A scripted civilisations' pick (autoplay.play_stored) in which the civilisations named play as bots
+    of those levels (heuristic, search) and the others by their style. A bot decides on worlds drawn from
+    the game's commitment and the players' own random numbers, never the secret."""
+    def pick(state: State, civ: str, style: str, rand: random.Random, rng: Rng) -> cm.AnyOrder:
+        level = levels.get(civ)
+        if level is None:
+            return first_accepted(state, civ, style, rand, rng)
+        public = public_seed(state.commitment, rand.getrandbits(64), seed)
+        line = bots.decide(RULESET, TACTICS, state, civ, level, budget or bots.DEFAULT_BUDGET[level], public,
+                           seed).lines[0]
+        order: cm.AnyOrder = RULESET.parse_order(line, state, civ)
+        return order
+    return pick

@@ -7,12 +7,20 @@ import random
 from collections.abc import Iterable, Iterator
 from typing import Any, cast
 
+from mncore.bots import play as bots
 from mncore.bots.tactics import WIN, fillings
-from mncore.rulesets.empires.autoplay import STYLES, _options
+from mncore.bots.worlds import public_seed
+from mncore.dice import Rng
+from mncore.errors import CommandRejected
+from mncore.rulesets.empires.autoplay import STYLES, Choice, Pick, _options
+from mncore.rulesets.empires.decide import decide_folded
+from mncore.rulesets.empires.flow import waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.projections import tracks
 from mncore.rulesets.empires.sampler import lines as sampled_lines
+from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState, bag_total
+from mncore.rulesets.empires.text import parse_order
 
 SAMPLES = 4  # fillings of each option's template weighed
 RIVAL = 0.3  # how much the strongest rival's worth takes off an empire's own
@@ -29,9 +37,11 @@ class EmpiresTactics:
         rand.shuffle(lines)
         return lines
 
-    def quick(self, state: Any, side: str, rand: random.Random) -> Iterable[str]:
+    def quick(self, state: Any, side: str, rand: random.Random, weights: dict[str, float] | None = None
+              ) -> Iterable[str]:
         s, empire = cast(GameState, state), cast(Empire, side)
-        return itertools.chain(sampled_lines(s, empire, rand, STYLES["builder"]), self._listed(s, empire, rand))
+        return itertools.chain(sampled_lines(s, empire, rand, STYLES["builder"] if weights is None else weights),
+                               self._listed(s, empire, rand))
 
     def _listed(self, state: GameState, empire: Empire, rand: random.Random) -> Iterator[str]:
         """Every option listed, expansions' cards included (the sampler's families leave them out)."""
@@ -65,3 +75,38 @@ def worth(state: GameState, empire: Empire, levels: dict[Empire, dict[str, int]]
 
 
 TACTICS = EmpiresTactics()
+
+
+def bot_pick(levels: dict[Empire, str], budget: int | None = None, seed: str = "") -> Pick:
+    """A scripted players' pick (autoplay.play, play_stored) in which the empires named play as bots of
+    those levels (heuristic, search) and the others as the sampler draws for their style. A bot decides
+    on worlds drawn from the game's commitment and the players' own random numbers, never the secret;
+    its order is then decided on the real state with the game's draws (rng)."""
+    def pick(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
+             styles: dict[Empire, str] | None = None) -> Choice | None:
+        waiting = sorted({e for e, _ in flow_waiting(state)})
+        if not waiting:
+            return None
+        empire = rand.choice(waiting)
+        level = levels.get(empire)
+        if level is None:
+            return _scripted(state, empire, rand, rng, STYLES[(styles or {}).get(empire, style)])
+        public = public_seed(state.commitment, rand.getrandbits(64), seed)
+        spent = budget or bots.DEFAULT_BUDGET[level]
+        line = bots.decide(RULESET, TACTICS, state, empire, level, spent, public, seed).lines[0]
+        order = parse_order(line, state, empire)
+        events, after = decide_folded(state, order, rng)
+        return Choice(empire=empire, line=line, order=order, events=events, after=after)
+    return pick
+
+
+def _scripted(state: GameState, empire: Empire, rand: random.Random, rng: Rng, weights: dict[str, float]) -> Choice:
+    """The sampler's order for a player of that style, the expansions' card draws and plays included."""
+    for line in TACTICS.quick(state, empire, rand, weights):
+        try:
+            order = parse_order(line, state, empire)
+            events, after = decide_folded(state, order, rng)
+        except CommandRejected:
+            continue
+        return Choice(empire=empire, line=line, order=order, events=events, after=after)
+    raise RuntimeError(f"{empire} must act but none of its listed orders is accepted")
