@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from mncore.bots import play as bots
@@ -67,17 +68,22 @@ def worth(state: State, civ: str) -> float:
 TACTICS = ClassicTactics()
 
 
-def bot_pick(levels: dict[str, str], budget: int | None = None, seed: str = "") -> Pick:
+def bot_pick(levels: dict[str, str], budget: int | None = None, seed: str = "",
+             timed: Callable[[str, str, float], None] | None = None) -> Pick:
     """A scripted civilisations' pick (autoplay.play_stored) in which the civilisations named play as bots
     of those levels (heuristic, search) and the others by their style. A bot decides on worlds drawn from
-    the game's commitment and the players' own random numbers, never the secret."""
+    the game's commitment and the players' own random numbers, never the secret.
+    `timed(side, level, seconds)` hears each decision's CPU time (bench/bots.py)."""
     def pick(state: State, civ: str, style: str, rand: random.Random, rng: Rng) -> cm.AnyOrder:
         level = levels.get(civ)
         if level is None:
             return first_accepted(state, civ, style, rand, rng)
         public = public_seed(state.commitment, rand.getrandbits(64), seed)
+        started = time.process_time()
         line = bots.decide(RULESET, TACTICS, state, civ, level, budget or bots.DEFAULT_BUDGET[level], public,
                            seed).lines[0]
+        if timed is not None:
+            timed(civ, level, time.process_time() - started)
         order: cm.AnyOrder = RULESET.parse_order(line, state, civ)
         return order
     return pick

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, cast
 
 from mncore.bots import play as bots
@@ -15,7 +16,7 @@ from mncore.errors import CommandRejected
 from mncore.rulesets.empires.autoplay import STYLES, Choice, Pick, _options
 from mncore.rulesets.empires.decide import decide_folded
 from mncore.rulesets.empires.flow import waiting as flow_waiting
-from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.ids import Empire, Track
 from mncore.rulesets.empires.projections import tracks
 from mncore.rulesets.empires.sampler import lines as sampled_lines
 from mncore.rulesets.empires.seam import RULESET
@@ -56,7 +57,7 @@ class EmpiresTactics:
         return worth(s, cast(Empire, side), levels) - RIVAL * rival
 
 
-def worth(state: GameState, empire: Empire, levels: dict[Empire, dict[str, int]]) -> float:
+def worth(state: GameState, empire: Empire, levels: dict[Empire, dict[Track, int]]) -> float:
     """How far an empire is towards the victory conditions (6.1 the Pyramids, 6.2 five heroes and
     wonders, 6.4 the three titles; an expansion's objectives), from what every side may see and its
     screen's count."""
@@ -77,11 +78,13 @@ def worth(state: GameState, empire: Empire, levels: dict[Empire, dict[str, int]]
 TACTICS = EmpiresTactics()
 
 
-def bot_pick(levels: dict[Empire, str], budget: int | None = None, seed: str = "") -> Pick:
+def bot_pick(levels: dict[Empire, str], budget: int | None = None, seed: str = "",
+             timed: Callable[[str, str, float], None] | None = None) -> Pick:
     """A scripted players' pick (autoplay.play, play_stored) in which the empires named play as bots of
     those levels (heuristic, search) and the others as the sampler draws for their style. A bot decides
     on worlds drawn from the game's commitment and the players' own random numbers, never the secret;
-    its order is then decided on the real state with the game's draws (rng)."""
+    its order is then decided on the real state with the game's draws (rng). `timed(side, level,
+    seconds)` hears each decision's CPU time (bench/bots.py)."""
     def pick(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
              styles: dict[Empire, str] | None = None) -> Choice | None:
         waiting = sorted({e for e, _ in flow_waiting(state)})
@@ -93,7 +96,10 @@ def bot_pick(levels: dict[Empire, str], budget: int | None = None, seed: str = "
             return _scripted(state, empire, rand, rng, STYLES[(styles or {}).get(empire, style)])
         public = public_seed(state.commitment, rand.getrandbits(64), seed)
         spent = budget or bots.DEFAULT_BUDGET[level]
+        started = time.process_time()
         line = bots.decide(RULESET, TACTICS, state, empire, level, spent, public, seed).lines[0]
+        if timed is not None:
+            timed(empire, level, time.process_time() - started)
         order = parse_order(line, state, empire)
         events, after = decide_folded(state, order, rng)
         return Choice(empire=empire, line=line, order=order, events=events, after=after)
