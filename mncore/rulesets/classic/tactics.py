@@ -55,13 +55,13 @@ class ClassicTactics:
 
 def worth(state: State, civ: str) -> float:
     """How far a civilisation is towards winning (7: the Pyramids, or 4 heroes and wonders): the cards
-    it holds, its hand (what buys them: a count others may see), its income, provinces and roles."""
+    it holds, its hand (a count others may see; little, as the hand limit takes the rest), its income, provinces and roles."""
     cards = len(state.cards.get(civ, ()))
     provinces = sum(1 for land in state.lands.values() if land.influence == civ)
     yearly = sum(sum(income(land, civ).values()) for land in state.lands.values())
     legions = sum(land.units.get(civ, Units()).movers() for land in state.lands.values())
     roles = sum(1 for holder in state.roles.values() if holder == civ)
-    return (12.0 * cards + (10.0 if cards >= 3 else 0.0) + 0.8 * state.hand_size(civ) + 1.5 * yearly
+    return (12.0 * cards + (10.0 if cards >= 3 else 0.0) + 0.3 * state.hand_size(civ) + 2.5 * yearly
             + 1.5 * provinces + 0.3 * legions + 2.0 * roles)
 
 
