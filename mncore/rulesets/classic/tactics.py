@@ -55,7 +55,8 @@ class ClassicTactics:
 
 def worth(state: State, civ: str) -> float:
     """How far a civilisation is towards winning (7: the Pyramids, or 4 heroes and wonders): the cards
-    it holds, its hand (a count others may see; little, as the hand limit takes the rest), its income, provinces and roles."""
+    it holds, its hand (a count others may see; worth little, as the hand limit takes the rest), its
+    income, provinces, legions and roles."""
     cards = len(state.cards.get(civ, ()))
     provinces = sum(1 for land in state.lands.values() if land.influence == civ)
     yearly = sum(sum(income(land, civ).values()) for land in state.lands.values())
