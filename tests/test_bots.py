@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -159,20 +160,22 @@ SETUPS: dict[str, NewGame] = {
 }
 
 
-def _empires_at(setup: str, seed: int, orders: int) -> tuple[Any, bytes]:
-    """A game of the set-up after orders random players gave (fewer if it ended); the sampler's, but with the
-    Legendary Cities every option listed (the sampler leaves the card draws to them)."""
+def _empires_walk(setup: str, seed: int, orders: int) -> Iterator[tuple[Any, bytes]]:
+    """A game of the set-up as random players give orders (fewer if it ended): the state before each.
+    The sampler's players, but with the Legendary Cities every option listed (the sampler leaves the
+    card draws to them)."""
     secret = seeded_secret(f"bots-{setup}-{seed}")
     _, state = game.creation(EMPIRES, EMPIRES.new_game(SETUPS[setup]), secret)
+    yield state, secret
     for choice in empires_autoplay.play(state, random.Random(seed), lambda n: Rng(secret, f"{n:064x}"), orders,
                                         pick=None if setup == "legendary" else draw):
-        state = choice.after
-    return state, secret
+        yield choice.after, secret
 
 
-def _classic_at(seed: int, orders: int) -> tuple[Any, bytes]:
+def _classic_walk(seed: int, orders: int) -> Iterator[tuple[Any, bytes]]:
     secret = seeded_secret(f"bots-classic-{seed}")
     _, state = game.creation(CLASSIC, demo_command(4), secret)
+    yield state, secret
     rand = random.Random(seed)
     for n in range(orders):
         waiting = sorted({p.empire for p in CLASSIC.pending(state)})
@@ -181,7 +184,16 @@ def _classic_at(seed: int, orders: int) -> tuple[Any, bytes]:
         rng = Rng(secret, f"{n:064x}")
         _, state = CLASSIC.decide(state, classic_autoplay.first_accepted(state, waiting[0], "heroes", rand, rng),
                                   rng)
-    return state, secret
+        yield state, secret
+
+
+def _empires_at(setup: str, seed: int, orders: int) -> tuple[Any, bytes]:
+    """The game of the set-up after orders random players gave."""
+    return list(_empires_walk(setup, seed, orders))[-1]
+
+
+def _classic_at(seed: int, orders: int) -> tuple[Any, bytes]:
+    return list(_classic_walk(seed, orders))[-1]
 
 
 def _assert_legal(ruleset: Any, tactics: Any, state: Any, secret: bytes, level: str, seed: int) -> None:
@@ -212,18 +224,17 @@ def test_a_classic_bot_never_gives_an_illegal_order(seed: int, orders: int) -> N
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("setup", list(SETUPS))
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6), orders=st.integers(0, 600), level=st.sampled_from(bots.LEVELS))
-def test_many_bot_decisions_are_legal_in_every_set_up(setup: str, seed: int, orders: int, level: str) -> None:
-    """The property above over many more decisions, both levels, the 2003 game included."""
-    if setup == "standard":
-        state, secret = _classic_at(seed, orders)
-        if state.winner is None:
-            _assert_legal(CLASSIC, classic_tactics.TACTICS, state, secret, level, seed)
-    state, secret = _empires_at(setup, seed, orders)
-    if state.winner is None:
-        _assert_legal(EMPIRES, empires_tactics.TACTICS, state, secret, level, seed)
+@pytest.mark.parametrize("setup", [*SETUPS, "classic"])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10**6), level=st.sampled_from(bots.LEVELS))
+def test_thousands_of_bot_decisions_are_legal_in_every_set_up(setup: str, seed: int, level: str) -> None:
+    """Along a whole game of random players (600 orders at most), every fourth order, each waiting side's
+    bot order is accepted on the real state: some thousands of decisions in all, both levels."""
+    ruleset, tactics = (CLASSIC, classic_tactics.TACTICS) if setup == "classic" else (EMPIRES, empires_tactics.TACTICS)
+    walk = _classic_walk(seed, 600) if setup == "classic" else _empires_walk(setup, seed, 600)
+    for n, (state, secret) in enumerate(walk):
+        if n % 4 == 0 and state.winner is None:
+            _assert_legal(ruleset, tactics, state, secret, level, seed + n)
 
 
 # --- bots as scripted players: their games verify ---------------------------------------------------------------
