@@ -26,8 +26,6 @@ MAX_BUDGET = 10_000
 CANDIDATES = 40  # the most orders weighed at one decision
 WIDTH = 4  # the best of the heuristic's ranking that search plays out
 DEPTH = 30  # orders a playout plays before it scores the state
-GREEDY = 0  # candidates a playout's players weigh, as the heuristic does (0: the fast scripted players instead)
-PLAYOUT_SEED = b"playout"
 
 
 class Decision(msgspec.Struct, frozen=True, kw_only=True):
@@ -82,10 +80,10 @@ Ranked = list[tuple[float, str]]
 
 
 def _ranked(ruleset: Ruleset, tactics: Tactics, world: Any, side: str, rand: random.Random,
-            public: bytes, limit: int = CANDIDATES) -> Ranked:
+            public: bytes) -> Ranked:
     """The accepted candidates, best first (ties: the order listed), each with its state's score after."""
     scored: list[tuple[float, int, str]] = []
-    for i, line in enumerate(_unique(tactics.candidates(world, side, rand))[:limit]):
+    for i, line in enumerate(_unique(tactics.candidates(world, side, rand))[:CANDIDATES]):
         try:
             after = apply(ruleset, world, side, line, Rng(public, "draws"))
         except CommandRejected:
@@ -159,10 +157,6 @@ def playout(ruleset: Ruleset, tactics: Tactics, state: Any, side: str, rand: ran
         if not waiting:
             break
         who = rand.choice(waiting)
-        if GREEDY:
-            line = _ranked(ruleset, tactics, state, who, rand, PLAYOUT_SEED, GREEDY)[0][1]
-            state = apply(ruleset, state, who, line, rng)
-            continue
         try:
             _, state = _first_accepted(ruleset, tactics, state, who, rand, rng)
         except InvalidCommand:
