@@ -94,7 +94,8 @@ def matchup(ruleset: str, sides: int, level: str, others: str, games: int, budge
     goal = GOALS.get((ruleset, level, others, sides))
     verdict = "" if goal is None else (f"; goal >= {goal:.0%}: " + ("met" if wins / games >= goal else "NOT met"))
     slow = max(times, default=0.0)
-    print(f"{ruleset:8} {sides} sides  {level:9} (budget {spent:3}) vs {others:9}: won {wins}/{games} = "
+    against = "heroes" if ruleset == "classic" and others == "random" else others  # the 2003 game's scripted style
+    print(f"{ruleset:8} {sides} sides  {level:9} (budget {spent:3}) vs {against:9}: won {wins}/{games} = "
           f"{wins / games:4.0%} (95% {low:.0%} to {high:.0%}){verdict}")
     print(f"{'':17}CPU s a decision over {len(times)}: min {min(times, default=0):.3f}, median "
           f"{statistics.median(times) if times else 0:.3f}, max {slow:.3f}; goal <= {DECISION_GOAL:.0f} s: "
