@@ -143,6 +143,11 @@ def _play_cmd() -> ModuleType:
     return play_cmd
 
 
+def _bot_cmd() -> ModuleType:
+    from mncli import bot_cmd
+    return bot_cmd
+
+
 def _map_cmd() -> ModuleType:
     from mncli import map_cmd
     return map_cmd
@@ -153,7 +158,7 @@ _MODULES: dict[str, Callable[[], ModuleType]] = {
     "demo_cmd": _demo_cmd, "audit_cmds": _audit_cmds, "sign_cmds": _sign_cmds,
     "picture_cmds": _picture_cmds, "map_cmd": _map_cmd, "hosting_cmds": _hosting_cmds,
     "pbem_cmds": _pbem_cmds, "report_cmd": _report_cmd, "mail_cmds": _mail_cmds, "play_cmd": _play_cmd,
-    "serve_cmd": _serve_cmd}
+    "serve_cmd": _serve_cmd, "bot_cmd": _bot_cmd}
 _HOME = {
     **dict.fromkeys(("games", "copy-db", "check-upgrade"), "hosting_cmds"),
     **dict.fromkeys(("new", "status", "show", "replay", "log", "order", "options", "reveal",
@@ -162,7 +167,7 @@ _HOME = {
     **dict.fromkeys(("position", "check", "diff", "explain", "dispute"), "audit_cmds"),
     "rules": "rules_cmd", "demo": "demo_cmd", "map": "map_cmd", "sign": "sign_cmds", "keygen": "sign_cmds",
     "draw": "picture_cmds", "html": "picture_cmds", "report": "report_cmd", "mail": "mail_cmds",
-    "play": "play_cmd", "serve": "serve_cmd",
+    "play": "play_cmd", "serve": "serve_cmd", "bot": "bot_cmd",
     **dict.fromkeys(("undo", "consent", "correct", "deadline", "tick", "standing"), "pbem_cmds"),
 }
 

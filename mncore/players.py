@@ -1,4 +1,5 @@
-"""The scripted players of each ruleset, above the service: its demonstration game, by ruleset id.
+"""The scripted players of each ruleset, above the service: its demonstration game and its bots'
+tactics (mncore.bots), by ruleset id.
 
 They play through mncore.game, which reads logs through the registry, which loads the seams: a seam
 that named its players would close an import circle, so the CLI finds them here instead. The built-in
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mncore.bots.tactics import Tactics
 from mncore.protocol import Demo, Ruleset
 
 
@@ -56,3 +58,26 @@ def demo_for(ruleset: Ruleset) -> Demo | None:
     if ruleset.id not in _registered:
         _load_plugins()
     return _registered.get(ruleset.id)
+
+
+def _empires_tactics() -> Tactics:
+    from mncore.rulesets.empires.tactics import TACTICS
+    return TACTICS
+
+
+def _classic_tactics() -> Tactics:
+    from mncore.rulesets.classic.tactics import TACTICS
+    return TACTICS
+
+
+# ruleset id -> loader of its bots' tactics
+_TACTICS: dict[str, Callable[[], Tactics]] = {
+    "mare-nostrum-empires-2016": _empires_tactics,
+    "mare-nostrum-classic-2003": _classic_tactics,
+}
+
+
+def tactics_for(ruleset: Ruleset) -> Tactics | None:
+    """What a ruleset's bots know of its game, or None if no bot plays it."""
+    loader = _TACTICS.get(ruleset.id)
+    return loader() if loader is not None else None

@@ -60,8 +60,10 @@ LAYERS: Layer = (
                  "mncore.checking", "mncore.dispute", "mncore.hosting", "mncore.report", "mncore.pages",
                  "mncore.changes", "mncore.mail.inbox", "mncore.mail.outbox", "mncore.schemas", "mncore.generated",
                  "mncore.verifystream", "mncore.client", "mncore.client.*", "mncore.service.*"]),
-    ("players", {"empires": [f"{E}.autoplay", f"{E}.sampler", f"{E}.demo"],
-                 "classic": [f"{C}.autoplay", f"{C}.demo"]}),
+    # the bots' machinery knows no game; each ruleset's players (its tactics among them) stand on it
+    ("players", (("bots", ["mncore.bots", "mncore.bots.*"]),
+                 ("rulesets' players", {"empires": [f"{E}.autoplay", f"{E}.sampler", f"{E}.tactics", f"{E}.demo"],
+                                        "classic": [f"{C}.autoplay", f"{C}.tactics", f"{C}.demo"]}))),
     ("players' registry", ["mncore.players"]),
     ("cli", ["mncli", "mncli.*"]),
 )
@@ -263,7 +265,7 @@ def test_a_seam_naming_its_players_would_fail() -> None:
         graph = _with((f"{package}.seam", f"{package}.demo"))
 
         assert any({"mncore.registry", "mncore.game", f"{package}.seam"} <= set(c) for c in _cycles(graph)), short
-        assert f"{package}.seam (rulesets/{short}/seam) imports {package}.demo (players/{short})" in _upward(graph)
+        assert f"{package}.seam (rulesets/{short}/seam) imports {package}.demo (players/rulesets' players/{short})" in _upward(graph)
 
 
 def test_a_ruleset_importing_another_would_fail() -> None:

@@ -112,23 +112,29 @@ def _strong(state: State, civ: str, pid: str) -> bool:
     return state.land(pid).units.get(civ, Units()).legion >= 3
 
 
+# how a scripted civilisation picks its order: (state, civ, style, rand, rng) -> the order
+Pick = Callable[[State, str, str, random.Random, Rng], cm.AnyOrder]
+
+
 def play_stored(store: Store, loaded: Any, secret: bytes, rand: random.Random, max_orders: int,
-                styles: dict[str, str], on_order: Callable[[Any], None] | None = None) -> Any:
-    """Give scripted orders until the game is won or max_orders; returns the loaded game."""
+                styles: dict[str, str], on_order: Callable[[Any], None] | None = None,
+                pick: Pick | None = None) -> Any:
+    """Give scripted orders until the game is won or max_orders; returns the loaded game. `pick` (bots:
+    tactics.bot_pick) chooses each order instead of the styles' first accepted."""
     for _ in range(max_orders):
         state: State = loaded.state
         waiting = sorted({p.empire for p in pending(state)})
         if state.winner is not None or not waiting:
             break
         civ = waiting[0]
-        order = _first_accepted(state, civ, styles.get(civ, "heroes"), rand, Rng(secret, loaded.head[1]))
+        order = (pick or first_accepted)(state, civ, styles.get(civ, "heroes"), rand, Rng(secret, loaded.head[1]))
         loaded = game.give(store, loaded, order, answer=False).after
         if on_order is not None:
             on_order(loaded)
     return loaded
 
 
-def _first_accepted(state: State, civ: str, style: str, rand: random.Random, rng: Rng) -> cm.AnyOrder:
+def first_accepted(state: State, civ: str, style: str, rand: random.Random, rng: Rng) -> cm.AnyOrder:
     lines = choose(state, civ, style, rand)
     for line in lines + [o.order for o in options(state, civ) if o.order is not None]:
         try:

@@ -48,7 +48,11 @@ def draw(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
     if not waiting:
         return None
     empire = rand.choice(waiting)
-    weights = STYLES[(styles or {}).get(empire, style)]
+    return draw_for(state, empire, rand, rng, STYLES[(styles or {}).get(empire, style)])
+
+
+def draw_for(state: GameState, empire: Empire, rand: random.Random, rng: Rng, weights: dict[str, float]) -> Choice:
+    """One legal order (with its events) for the empire: the first line of lines() that decide() accepts."""
     tried = 0
     for line in lines(state, empire, rand, weights):
         tried += 1

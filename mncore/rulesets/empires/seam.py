@@ -179,13 +179,17 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
 
     def conceal(self, state: Any, viewer: str, rng: Rng) -> GameState:
         """The face-down display tiles and the legendary pile in an order drawn from rng, and others'
-        face-down offers as coins of the same number: what `mn check` turns up, draws or flips then
+        screens and face-down offers as coins of the same number: what `mn check` turns up, draws or flips then
         says nothing of the real order (the future draws) or of the real offers."""
         s = cast(GameState, state)
         down = [d.tile for d in s.display if not d.face_up]
         stand_in = iter(rng.shuffled(sorted(down)))
         display = tuple(d if d.face_up else replace(d, tile=next(stand_in)) for d in s.display)
         s = replace(s, display=display, legendary_pile=tuple(rng.shuffled(sorted(s.legendary_pile))))
+        # others' screens as coins of the same number: a bot's playouts play their empires (issue 28)
+        s = replace(s, empires={e: es if e == viewer or not es.resources
+                                else replace(es, resources={COIN: bag_total(es.resources)})
+                                for e, es in s.empires.items()})
         step = s.step
         if isinstance(step, TradeStep) and not step.revealed:
             offers = {e: (b if e == viewer else {COIN: bag_total(b)}) for e, b in step.offers.items()}
