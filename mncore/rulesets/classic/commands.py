@@ -122,12 +122,21 @@ class LetPass(Order, frozen=True, kw_only=True):
     pass
 
 
+class ChooseLosses(Order, frozen=True, kw_only=True):
+    """The units lost in a battle, named by their owner (6.9, ruling C9)."""
+
+    province: str
+    legion: int = 0
+    fortress: int = 0
+    creature: int = 0
+
+
 class EndTurn(Order, frozen=True, kw_only=True):
     pass
 
 
 AnyOrder = AwardRole | Ask | Offer | Take | Give | Pray | Invoke | Build | PlaceInfluence | Buy | Sail \
-    | Attack | March | Place | Blockade | LetPass | EndTurn
+    | Attack | March | Place | Blockade | LetPass | ChooseLosses | EndTurn
 AnyCommand = CreateGame | CreateFromPosition | RevealSecret | UpgradeLog | PublishKeys | SignedOrders \
     | PbemCommand | AnyOrder
 

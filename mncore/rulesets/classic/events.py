@@ -234,6 +234,25 @@ class GroundBattle(Event, frozen=True, kw_only=True):
     sixes: dict[str, int]
     losses: dict[str, Units]
     by_power: dict[str, int] = {}  # of the sixes, those cards' powers add (AutoSix, ruling C16)
+    owed: dict[str, int] = {}  # hits whose units their owner chooses, not in losses (6.9, ruling C9)
+
+
+class InvasionHeld(Event, frozen=True, kw_only=True):
+    """A march's battles stop until the losses owed are chosen, then go on (6.5, 6.9, ruling C9)."""
+
+    civ: str
+    province: str
+    fought: tuple[str, ...]  # the civilisations it has fought there
+    then: Aftermath = ""
+    sack: str = ""
+
+
+class LossesChosen(Event, frozen=True, kw_only=True):
+    """The owner of units hit in a battle names the units lost (6.9, ruling C9)."""
+
+    civ: str
+    province: str
+    lost: Units
 
 
 class Sacked(Event, frozen=True, kw_only=True):
@@ -262,7 +281,7 @@ AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTi
             | TradeAsked | CardsOffered | OffersRevealed | CardTaken | CardGiven | TradeEnded
             | GodsReturned | GodTaken | GodInvoked | TurnEnded | ItemBuilt | InfluencePlaced
             | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | BlockadeDeclared | BlockadeEnded
-            | GroundBattle
+            | GroundBattle | InvasionHeld | LossesChosen
             | Sacked | Settled | GameWon | SecretRevealed | LogUpgraded | KeysPublished | PbemEvent)
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")

@@ -12,7 +12,8 @@ from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, Ord
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import TAX, Item
-from mncore.rulesets.classic.state import Award, Blockade, Built, GodCard, Land, State, Trade, Turns, Units, Won
+from mncore.rulesets.classic.state import (Award, Blockade, Built, GodCard, Invasion, Land, Owed, State, Trade, Turns,
+                                          Units, Won)
 
 
 def evolve(state: State, event: ev.AnyEvent) -> State:
@@ -90,6 +91,10 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
             return replace(state, blockade=None)
         case ev.GroundBattle():
             return _battle(state, event)
+        case ev.InvasionHeld(civ=civ, province=p, fought=fought, then=then, sack=sack):
+            return replace(state, invasion=Invasion(civ=civ, province=p, fought=fought, then=then, sack=sack))
+        case ev.LossesChosen():
+            return _chosen(state, event)
         case ev.Sacked():
             return _sacked(state, event)
         case ev.Settled(civ=civ, province=p, how=how):
@@ -269,14 +274,25 @@ def _marched(state: State, e: ev.Marched) -> State:
 
 
 def _battle(state: State, e: ev.GroundBattle) -> State:
-    land = state.land(e.province)
-    for civ, lost in e.losses.items():
+    owed = tuple(Owed(civ=c, province=e.province, hits=h) for c, h in e.owed.items())
+    return replace(_lost(state, e.province, e.losses), owed=(*state.owed, *owed))
+
+
+def _chosen(state: State, e: ev.LossesChosen) -> State:
+    owed = tuple(o for o in state.owed if (o.civ, o.province) != (e.civ, e.province))
+    after = replace(_lost(state, e.province, {e.civ: e.lost}), owed=owed)
+    return after if owed else replace(after, invasion=None)
+
+
+def _lost(state: State, province: str, losses: dict[str, Units]) -> State:
+    land = state.land(province)
+    for civ, lost in losses.items():
         land = _units(land, civ, legion=-lost.legion, creature=-lost.creature, fortress=-lost.fortress)
     for role in ("occupier", "converter"):
         holder = getattr(land, role)
         if holder and land.units.get(holder, Units()).movers() == 0:
             land = replace(land, **{role: ""})
-    return replace(state, lands={**state.lands, e.province: land})
+    return replace(state, lands={**state.lands, province: land})
 
 
 def _sacked(state: State, e: ev.Sacked) -> State:

@@ -6,7 +6,7 @@ import msgspec
 
 from mncore.protocol import ForkRef
 from mncore.rulesets.classic.components import Board
-from mncore.rulesets.classic.ids import Building, Phase, Role, Setup, Variant
+from mncore.rulesets.classic.ids import Aftermath, Building, Phase, Role, Setup, Variant
 from mncore.rulesets.classic.powers import Powers
 
 
@@ -97,6 +97,24 @@ class Blockade(_S, frozen=True, kw_only=True):
     sack: str = ""
 
 
+class Owed(_S, frozen=True, kw_only=True):
+    """Hits a battle scored on a civilisation whose owner chooses the units lost (6.9, ruling C9)."""
+
+    civ: str
+    province: str
+    hits: int
+
+
+class Invasion(_S, frozen=True, kw_only=True):
+    """A march whose battles wait for losses to be chosen (6.5, 6.9): whom it fought, and its aftermath."""
+
+    civ: str
+    province: str
+    fought: tuple[str, ...]
+    then: Aftermath = ""
+    sack: str = ""
+
+
 class Award(_S, frozen=True, kw_only=True):
     """A role whose holder chooses among two or more others tied for it (2.3)."""
 
@@ -154,6 +172,8 @@ class State(_S, frozen=True, kw_only=True):
     roles: dict[str, str] = {}  # role -> holder
     award: Award | None = None
     blockade: Blockade | None = None
+    owed: tuple[Owed, ...] = ()  # losses waiting for their owner's choice (6.9, ruling C9)
+    invasion: Invasion | None = None  # a march's battles waiting for those losses
     trade: Trade = Trade()
     turns: Turns = Turns()
     winner: Won | None = None

@@ -22,7 +22,7 @@ USAGE = ("award ROLE to CIV | ask N | offer CARD... | offer nothing | take CARD 
          "pray GOD pay C,C,C | pass | invoke GOD | build ITEM [RESOURCE] in PROVINCE pay SETS | "
          "influence PROVINCE pay SETS | buy CARD pay SETS | sail N from PLACE to SEA | "
          "attack CIV in SEA | march N legion|creature from PROVINCE to PROVINCE "
-         "[then sack BUILDING|occupy|convert] | blockade SEA | let pass | place ITEM [RESOURCE] in PROVINCE "
+         "[then sack BUILDING|occupy|convert] | lose N legion|fortress|creature... in PROVINCE | blockade SEA | let pass | place ITEM [RESOURCE] in PROVINCE "
          "| place hero | done"
          "   (SETS: cards joined by commas, sets by +)")
 
@@ -117,6 +117,8 @@ def parse_order(text: str, state: State, civ: str) -> cm.AnyOrder:
             return cm.LetPass(civ=civ)
         case ["march", count, unit, "from", src, "to", dest, *then]:
             return _march(state, civ, count, unit, src, dest, then)
+        case ["lose", *lost, "in", where]:
+            return _lose(state, civ, lost, where)
     raise InvalidCommand(f"cannot read '{text}' as an order; expected {USAGE}")
 
 
@@ -152,6 +154,20 @@ def _march(state: State, civ: str, count: str, unit: str, src: str, dest: str,
             return replace(base, then=cast(Aftermath, how))
     raise InvalidCommand(f"after a march write 'then sack BUILDING', 'then occupy' or 'then convert', "
                          f"not '{' '.join(then)}'")
+
+
+def _lose(state: State, civ: str, words: list[str], where: str) -> cm.ChooseLosses:
+    """`lose 1 legion 1 fortress in PROVINCE`: a number before each kind of unit lost (6.9)."""
+    if not words or len(words) % 2:
+        raise InvalidCommand(f"write 'lose N legion|fortress|creature ... in PROVINCE', a number before "
+                             f"each kind, not 'lose {' '.join(words)}'")
+    lost = {"legion": 0, "fortress": 0, "creature": 0}
+    for count, kind in zip(words[::2], words[1::2]):
+        unit = _named("unit", kind, {"legion": ["legions"], "fortress": ["fortresses"], "creature": ["creatures"]})
+        if lost[unit]:
+            raise InvalidCommand(f"'lose': {unit} is named twice")
+        lost[unit] = _int(count)
+    return cm.ChooseLosses(civ=civ, province=_place(state, where, "province"), **lost)
 
 
 def _sets(pay: tuple[tuple[str, ...], ...]) -> str:
@@ -199,6 +215,8 @@ def format_order(cmd: Any) -> str:
             return f"blockade {sea}"
         case cm.LetPass():
             return "let pass"
+        case cm.ChooseLosses(province=p) as lost:
+            return f"lose {_loss_words(lost)} in {p}"
         case cm.EndTurn():
             return "done"
     return type(cmd).__name__
@@ -296,11 +314,16 @@ def describe(event: ev.AnyEvent, withheld: Withheld = frozenset()) -> str:
             return "The invasion keeps its chain of triremes and moves on"
         case ev.BlockadeEnded(broken=False):
             return "The chain of triremes is broken: the invading units go back to their start"
-        case ev.GroundBattle(province=p, rolls=rolls, sixes=sixes, losses=losses, by_power=extra):
+        case ev.GroundBattle(province=p, rolls=rolls, sixes=sixes, losses=losses, by_power=extra, owed=owed):
             parts = [f"{n(c)} rolled {list(r)} + {sixes.get(c, 0)} six(es)"
                      + (f" ({extra[c]} by powers)" if c in extra else "")
-                     + f", lost {_units(losses.get(c))}" for c, r in rolls.items()]
+                     + (f", to choose {owed[c]} unit(s) to lose" if c in owed else f", lost {_units(losses.get(c))}")
+                     for c, r in rolls.items()]
             return f"Battle in {n(p)}: " + "; ".join(parts)
+        case ev.InvasionHeld(civ=civ, province=p):
+            return f"{n(civ)}'s invasion of {n(p)} waits for the losses to be chosen (rule classic:C9)"
+        case ev.LossesChosen(civ=civ, province=p, lost=lost):
+            return f"{n(civ)} chose its losses in {n(p)}: {_units(lost)}"
         case ev.Sacked(civ=civ, province=p, building=b):
             return f"{n(civ)} sacked {n(p)}, destroying a {b}"
         case ev.Settled(civ=civ, province=p, how=how):
@@ -319,6 +342,11 @@ def describe(event: ev.AnyEvent, withheld: Withheld = frozenset()) -> str:
         case LogUpgraded(previous_head=old):
             return f"The log was rewritten into the current format (old head {old})"
     return type(event).__name__
+
+
+def _loss_words(u: Any) -> str:
+    """Units lost as the order grammar writes them: "2 legion 1 fortress"."""
+    return " ".join(f"{getattr(u, k)} {k}" for k in ("legion", "fortress", "creature") if getattr(u, k))
 
 
 def _units(u: Any) -> str:

@@ -17,7 +17,7 @@ from mncore.rulesets.classic.rules.fold import Fold
 from mncore.rulesets.classic.ids import Aftermath, Mover
 from mncore.rulesets.classic.state import Land, State, Units
 
-LOSS_ORDER = ("legion", "fortress", "creature")  # who goes first when hits are taken (ruling C9)
+LOSS_ORDER = ("legion", "fortress", "creature")  # the first choice listed, and the default (ruling C9)
 
 
 def begin(state: State, rng: Rng) -> list[ev.AnyEvent]:
@@ -40,7 +40,8 @@ def _seat(state: State, civ: str) -> int:
 
 def battle(state: State, pid: str, attacker: str, defender: str, rng: Rng) -> ev.GroundBattle:
     """One round (6.6-6.9): a die per legion, an automatic 6 per creature or fortress; one unit lost
-    for each 5 points of the other's total, legions first (ruling C9); powers add sixes (C16)."""
+    for each 5 points of the other's total, chosen by its owner where he has a choice (ruling C9);
+    powers add sixes (C16)."""
     land = state.land(pid)
     data = game_data()
     rolls: dict[str, tuple[int, ...]] = {}
@@ -55,19 +56,69 @@ def battle(state: State, pid: str, attacker: str, defender: str, rng: Rng) -> ev
             by_power[civ] = extra
         sixes[civ] = u.creature + u.fortress + extra
         totals[civ] = sum(rolls[civ]) + data.auto_six * sixes[civ]
-    losses = {attacker: _lose(land.units.get(attacker, Units()), totals[defender] // data.hit_every),
-              defender: _lose(land.units.get(defender, Units()), totals[attacker] // data.hit_every)}
+    losses: dict[str, Units] = {}
+    owed: dict[str, int] = {}
+    for civ, other in ((attacker, defender), (defender, attacker)):
+        hits = totals[other] // data.hit_every
+        units = land.units.get(civ, Units())
+        forced = forced_loss(units, hits) if civ in state.civs else loss_choices(units, hits)[0]
+        if forced is None:
+            owed[civ] = hits
+        else:
+            losses[civ] = forced
     return ev.GroundBattle(province=pid, attacker=attacker, defender=defender, rolls=rolls,
-                           sixes=sixes, losses=losses, by_power=by_power)
+                           sixes=sixes, losses=losses, by_power=by_power, owed=owed)
 
 
-def _lose(units: Units, hits: int) -> Units:
-    lost: dict[str, int] = {}
+def forced_loss(units: Units, hits: int) -> Units | None:
+    """The units lost when their owner has no choice (6.9): none, all, or of the one kind he has there."""
+    if hits >= units.ground():
+        return Units(legion=units.legion, fortress=units.fortress, creature=units.creature)
+    kinds = [k for k in LOSS_ORDER if getattr(units, k)]
+    if hits == 0 or len(kinds) == 1:
+        return Units(**{kinds[0]: hits}) if hits else Units()
+    return None
+
+
+def loss_choices(units: Units, hits: int) -> list[Units]:
+    """Every way to lose hits (at most all) of these units, legions then fortresses then creatures first:
+    a neutral's losses, and the default of an overdue choice (ruling C9)."""
+    hits = min(hits, units.ground())
+    return [Units(legion=lg, fortress=ft, creature=hits - lg - ft)
+            for lg in range(min(hits, units.legion), -1, -1)
+            for ft in range(min(hits - lg, units.fortress), -1, -1)
+            if hits - lg - ft <= units.creature]
+
+
+def lose(state: State, cmd: cm.ChooseLosses, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
+    """6.9: the owner names the units lost; a march held for them then fights on (ruling C9)."""
+    owed = next((o for o in state.owed if (o.civ, o.province) == (cmd.civ, cmd.province)), None)
+    require(owed is not None, "6.9", f"{name(state, cmd.civ)} has no losses to choose in {name(state, cmd.province)}")
+    assert owed is not None
+    chosen = Units(legion=cmd.legion, fortress=cmd.fortress, creature=cmd.creature)
+    if min(cmd.legion, cmd.fortress, cmd.creature) < 0:
+        raise InvalidCommand("a number of units lost is never negative")
+    require(chosen.ground() == owed.hits, "6.9", f"{name(state, cmd.civ)} must lose exactly {owed.hits} "
+                                                 f"unit(s) in {name(state, cmd.province)}, not {chosen.ground()}")
+    have = state.land(cmd.province).units.get(cmd.civ, Units())
     for kind in LOSS_ORDER:
-        n = min(hits, getattr(units, kind))
-        lost[kind] = n
-        hits -= n
-    return Units(**lost)
+        require(getattr(chosen, kind) <= getattr(have, kind), "6.9",
+                f"{name(state, cmd.civ)} has only {getattr(have, kind)} {kind}(s) in {name(state, cmd.province)}")
+    taken = ev.LossesChosen(civ=cmd.civ, province=cmd.province, lost=chosen)
+    after = fold([taken], state)
+    held = state.invasion
+    if after.owed or held is None:
+        return [taken]
+    return [taken, *_fight(after, held.civ, held.province, held.then, held.sack, rng, fold,
+                           held.fought)]
+
+
+def require_no_losses(state: State, order: cm.AnyOrder) -> None:
+    """6.9: while a battle's losses wait for their owners, nothing else is played (ruling C9)."""
+    if state.owed and not isinstance(order, cm.ChooseLosses):
+        o = state.owed[0]
+        require(False, "6.9", f"{name(state, o.civ)} first chooses the {o.hits} unit(s) it loses in "
+                              f"{name(state, o.province)}: 'lose N legion|fortress|creature ... in {o.province}'")
 
 
 def sail(state: State, cmd: cm.Sail) -> list[ev.AnyEvent]:
@@ -167,7 +218,7 @@ def march(state: State, cmd: cm.March, rng: Rng, fold: Fold) -> list[ev.AnyEvent
 def _go(state: State, cmd: cm.March, via: tuple[str, ...], rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     marched = ev.Marched(civ=cmd.civ, unit=cmd.unit, count=cmd.count, source=cmd.source, dest=cmd.dest,
                          via=via)
-    return [marched, *_fight(fold([marched], state), cmd, rng, fold)]
+    return [marched, *_fight(fold([marched], state), cmd.civ, cmd.dest, cmd.then, cmd.sack, rng, fold)]
 
 
 def _blockader(state: State, civ: str, dest: str, via: tuple[str, ...]) -> str:
@@ -219,27 +270,32 @@ def _require_aftermath(state: State, cmd: cm.March) -> None:
                 f"the influence marker in {name(state, land.influence)}'s capital is never converted")
 
 
-def _fight(state: State, cmd: cm.March, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
-    """6.5: battles with every other civilisation's ground units there, then the invader's choice."""
+def _fight(state: State, civ: str, dest: str, then: Aftermath, sack: str, rng: Rng, fold: Fold,
+           fought: tuple[str, ...] = ()) -> list[ev.AnyEvent]:
+    """6.5: battles with every other civilisation's ground units there, then the invader's choice; a
+    battle whose losses wait for their owner holds the rest until they are chosen (ruling C9)."""
     out: list[ev.AnyEvent] = []
-    for enemy in sorted((c for c in state.land(cmd.dest).present() if c != cmd.civ),
+    for enemy in sorted((c for c in state.land(dest).present() if c != civ and c not in fought),
                         key=lambda c: _seat(state, c)):
-        if state.land(cmd.dest).units.get(cmd.civ, Units()).ground() == 0:
+        if state.land(dest).units.get(civ, Units()).ground() == 0:
             break
-        fought = battle(state, cmd.dest, cmd.civ, enemy, rng)
-        out.append(fought)
-        state = fold([fought], state)  # the next battle is fought with what is left
-    land = state.land(cmd.dest)
-    if land.present() == [cmd.civ] and cmd.then:
-        out += _aftermath(state, land, cmd)
+        battled = battle(state, dest, civ, enemy, rng)
+        out.append(battled)
+        state = fold([battled], state)  # the next battle is fought with what is left
+        fought = (*fought, enemy)
+        if battled.owed:
+            return [*out, ev.InvasionHeld(civ=civ, province=dest, fought=fought, then=then, sack=sack)]
+    land = state.land(dest)
+    if land.present() == [civ] and then:
+        out += _aftermath(land, civ, dest, then, sack)
     return out
 
 
-def _aftermath(state: State, land: Land, cmd: cm.March) -> list[ev.AnyEvent]:
-    if cmd.then == "sack":
-        gone = next(b for b in land.buildings if b.kind == cmd.sack)
-        return [ev.Sacked(civ=cmd.civ, province=cmd.dest, building=gone.kind, resource=gone.resource)]
-    return [ev.Settled(civ=cmd.civ, province=cmd.dest, how=cmd.then)]
+def _aftermath(land: Land, civ: str, dest: str, then: Aftermath, sack: str) -> list[ev.AnyEvent]:
+    if then == "sack":
+        gone = next(b for b in land.buildings if b.kind == sack)
+        return [ev.Sacked(civ=civ, province=dest, building=gone.kind, resource=gone.resource)]
+    return [ev.Settled(civ=civ, province=dest, how=then)]
 
 
 def end_turn(state: State, cmd: cm.EndTurn) -> list[ev.AnyEvent]:
@@ -252,6 +308,9 @@ def done(state: State) -> bool:
 
 
 def pending(state: State) -> list[Pending]:
+    if state.owed:
+        return [Pending(empire=o.civ, kind="losses", text=f"choose the {o.hits} unit(s) lost in "
+                                                          f"{name(state, o.province)}") for o in state.owed]
     b = state.blockade
     if b is not None:
         return [Pending(empire=b.greek, kind="blockade",
@@ -262,6 +321,10 @@ def pending(state: State) -> list[Pending]:
 
 
 def options(state: State, civ: str) -> list[Option]:
+    if state.owed:
+        return [Option(kind="losses", order=f"lose {_units_words(u)} in {o.province}")
+                for o in state.owed if o.civ == civ
+                for u in loss_choices(state.land(o.province).units.get(civ, Units()), o.hits)]
     b = state.blockade
     if b is not None:
         if civ != b.greek:
@@ -307,3 +370,7 @@ def _then(state: State, civ: str, dest: str) -> str:
     if state.the_board().capital_of(land.influence) == dest:
         return " then occupy"
     return " then convert"
+
+
+def _units_words(u: Units) -> str:
+    return " ".join(f"{getattr(u, k)} {k}" for k in LOSS_ORDER if getattr(u, k))
