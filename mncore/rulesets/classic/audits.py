@@ -127,12 +127,14 @@ def _figures(event: ev.AnyEvent) -> list[str]:
     from mncore.rulesets.classic.components import game_data
     data = game_data()
     match event:
-        case ev.GroundBattle(rolls=rolls, sixes=sixes, losses=losses, attacker=a, defender=d, by_power=extra):
+        case ev.GroundBattle(rolls=rolls, sixes=sixes, losses=losses, attacker=a, defender=d, by_power=extra,
+                             owed=owed):
             totals = {c: sum(r) + data.auto_six * sixes.get(c, 0) for c, r in rolls.items()}
             out = [f"{c}: dice {list(r)} = {sum(r)}, {sixes.get(c, 0)} automatic 6 (fortress, creature"
                    + (f"; {extra[c]} by powers, C16" if c in extra else "")
                    + f"), total {totals[c]}, {totals[c] // data.hit_every} hit(s)" for c, r in rolls.items()]
-            return out + [f"{c} lost {msgspec.to_builtins(losses.get(c))}" for c in (a, d)]
+            return out + [f"{c} chooses {owed[c]} unit(s) to lose (C9)" if c in owed
+                          else f"{c} lost {msgspec.to_builtins(losses.get(c))}" for c in (a, d)]
         case ev.NavalBattle(rolls=rolls, losses=losses):
             return [f"{c}: dice {list(r)} = {sum(r)}, {sum(r) // data.hit_every} hit(s); lost "
                     f"{losses.get(c, 0)}" for c, r in rolls.items()]
