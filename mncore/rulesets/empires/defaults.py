@@ -14,8 +14,8 @@ from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
 
 # The answers that do least, tried first (docs/defaults.md): end a turn, make no peace, keep nothing
-# past the Build phase, offer nothing when the exchange value allows it.
-PASSIVE = ("done", "no peace", "keep nothing", "offer nothing")
+# past the Build phase, offer nothing when the exchange value allows it, refuse a sea battle (Ptolemy).
+PASSIVE = ("done", "no peace", "keep nothing", "offer nothing", "refuse battle")
 # Decisions a side may take and need not: nobody answers them for it (10.perseus)
 OPTIONAL = frozenset({"perseus"})
 

@@ -322,6 +322,24 @@ class PeaceDeclined(Event, frozen=True, kw_only=True):
     empire: Empire
 
 
+class SeaBattleOffered(Event, frozen=True, kw_only=True):
+    """An attack at sea on Ptolemy's holder: no dice yet, he fights it or refuses it (10.ptolemy, R212)."""
+
+    empire: Empire  # the attacker
+    opponent: Empire  # Ptolemy's holder
+    sea: SeaId
+    dice: dict[Empire, tuple[int, ...]] = {}  # a sandbox's fixed dice for the battle (ruling R7)
+
+
+class SeaBattleAnswered(Event, frozen=True, kw_only=True):
+    """Ptolemy's holder fights the attack at sea (the battle follows) or refuses it (10.ptolemy, R212)."""
+
+    empire: Empire  # Ptolemy's holder
+    attacker: Empire
+    sea: SeaId
+    fight: bool
+
+
 class TriremesMoved(Event, frozen=True, kw_only=True):
     """Triremes of the active empire moved to an adjacent sea (4.1.1)."""
 
@@ -505,7 +523,8 @@ class BarbarianPeaceDeclared(Event, frozen=True, kw_only=True):
 MoveEvent = (MoverChosen | PeaceDeclared | PeaceDeclined | TriremesMoved | LegionsMoved | BattleFought
              | UnitsLost | OccupationsEnded | Pillaged | BuildingsOccupied | MarkerOccupied
              | ConquestHeld | ControlConverted | CirceLegionPlaced | MoveTurnEnded | CentaursStruck
-             | BarbariansMoved | BarbarianBattleFought | BarbarianPeaceDeclared)
+             | BarbariansMoved | BarbarianBattleFought | BarbarianPeaceDeclared | SeaBattleOffered
+             | SeaBattleAnswered)
 
 
 # --- phase 5, Claim Leadership ------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import TitleTie  # phase 5
 from mncore.rulesets.empires.state import Claim  # phase 2
 from mncore.rulesets.empires.state import Loss  # phase 4
+from mncore.rulesets.empires.state import SeaChallenge  # Ptolemy (ruling R212)
 from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
                           ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
@@ -507,7 +508,21 @@ def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
     return _with_step(state, replace(move_step(state), active=e.mover, stage="naval", moved_triremes={},
                                      moved_legions={}, battles=(), losses=(), decided=(),
                                      centaurs_moved=False, myrmidons_moved=False, chariots=False, twice={}, twice_units=(),
-                                     crossing=""))
+                                     crossing="", challenge=None, refused=()))
+
+
+@handles(ev.SeaBattleOffered)
+def _sea_battle_offered(state: GameState, e: ev.SeaBattleOffered) -> GameState:
+    return _in_move_step(state, challenge=SeaChallenge(attacker=e.empire, defender=e.opponent, sea=e.sea,
+                                                       dice=e.dice))
+
+
+@handles(ev.SeaBattleAnswered)
+def _sea_battle_answered(state: GameState, e: ev.SeaBattleAnswered) -> GameState:
+    if e.fight:
+        return _in_move_step(state, challenge=None)
+    # a refused attack ends the triremes' moves as a sea battle would (ruling R212)
+    return _in_move_step(state, challenge=None, stage="sea", refused=(*move_step(state).refused, (e.sea, e.empire)))
 
 
 @handles(ev.PeaceDeclined)

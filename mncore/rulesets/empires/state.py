@@ -127,6 +127,15 @@ class Loss(_S, frozen=True, kw_only=True):
     hits: int
 
 
+class SeaChallenge(_S, frozen=True, kw_only=True):
+    """An attack at sea on Ptolemy's holder, waiting for him to fight or refuse it (10.ptolemy, R212)."""
+
+    attacker: Empire
+    defender: Empire
+    sea: SeaId
+    dice: dict[Empire, tuple[int, ...]] = {}  # a sandbox's fixed dice for the battle (ruling R7)
+
+
 class MoveStep(_S, frozen=True, kw_only=True, tag="move"):
     """Move and Battle: peace decisions, the active empire, its stage and its open obligations."""
 
@@ -146,6 +155,8 @@ class MoveStep(_S, frozen=True, kw_only=True, tag="move"):
     twice: dict[ProvinceId, int] = {}  # legions there that made their second step (Chariots, R236)
     twice_units: tuple[str, ...] = ()  # "centaurs", "myrmidons": made their second step (Chariots, R236)
     crossing: SeaId = ""  # the sea Odysseus crosses this turn (10.odysseus, ruling R233)
+    challenge: SeaChallenge | None = None  # an attack at sea Ptolemy's holder answers (ruling R212)
+    refused: tuple[tuple[SeaId, Empire], ...] = ()  # (sea, Ptolemy's holder) attacks refused this turn
 
 
 class TitleTie(_S, frozen=True, kw_only=True):
