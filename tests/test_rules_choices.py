@@ -10,7 +10,7 @@ import pytest
 from mncore.errors import RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.defaults import default_orders, forced_orders
-from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.flow import options as all_options, pending, rules_for
 from mncore.rulesets.empires.text import describe, format_order, parse_order
 from test_cases import Engine, load_case
 
@@ -86,3 +86,60 @@ def test_10_ptolemy_the_answer_reads_and_writes_back(line: str) -> None:
     with pytest.raises(Exception) as bad:
         parse_order(line + " now", engine.state, "greece")
     assert str(bad.value) == "usage: fight battle | refuse battle   (Ptolemy's holder, attacked at sea)"
+
+
+def _dido() -> Engine:
+    """Build ends: Rome lost 2 wine and a grain, Carthage an oil; Greece holds Dido and is waited for."""
+    path = CASES / "10_dido_takes_two_discarded_commodities.toml"
+    engine = Engine(load_case(path), path)
+    engine.order("carthage", "done")
+    return engine
+
+
+def test_10_dido_the_holder_is_waited_for_with_every_choice_the_old_one_first() -> None:
+    """R213: Greece names up to two; its options list the most plentiful first (what the engine took
+    before, and the default of an overdue answer), then the others, fewer, and none."""
+    engine = _dido()
+
+    options = [o.order for o in rules_for("move").options(engine.state, "greece")]
+
+    assert [(p.empire, p.kind) for p in pending(engine.state)] == [("greece", "dido")]
+    assert [o.order for o in all_options(engine.state, "greece")] == [
+        "take wine wine", "take grain oil", "take grain wine", "take oil wine", "take grain", "take oil",
+        "take wine", "take nothing"]
+    assert options == []  # the phase's own options wait: Dido's choice comes first (ruling R200)
+    assert default_orders(engine.state, "greece") == ("take wine wine",)
+    assert forced_orders(engine.state, "greece") is None
+
+
+def test_10_dido_refusals_say_how_many_and_what_was_lost() -> None:
+    """R213: at most two, of what the opponents lost; another empire has nothing to take."""
+    engine = _dido()
+
+    assert _refusal(engine, "greece", "take wine grain oil") == (
+        "Dido takes up to 2 commodities, not 3 [rule 10.dido]")
+    assert _refusal(engine, "greece", "take oil oil") == (
+        "the opponents lost 1 oil as Build ended, not 2 [rule 10.dido]")
+    assert _refusal(engine, "rome", "take wine") == (
+        "Rome has no commodities lost by opponents to take [rule 10.dido]")
+
+
+def test_10_dido_what_was_lost_and_taken_is_the_holders_alone() -> None:
+    """The pool and the choice are hidden from the other empires, as their discards are; taking
+    nothing is a choice too, and the game goes on to Move and Battle."""
+    from mncore.rulesets.empires.seam import RULESET
+    engine = _dido()
+    offered = next(e for e in engine.events if isinstance(e, ev.DiscardsOffered))
+
+    out = engine.order("greece", "take nothing")
+
+    assert describe(offered, frozenset()) == (
+        "Greece may take up to 2 of the commodities the opponents lost (grain oil wine wine) with Dido.")
+    assert describe(offered, frozenset({"payload/lost"})) == (
+        "Greece may take up to 2 of the commodities the opponents lost with Dido.")
+    assert [type(e).__name__ for e in out] == ["DiscardsTaken"]
+    assert engine.state.cities is not None and engine.state.cities.discards == ()
+    assert [p.kind for p in pending(engine.state)] == ["mover"]
+    assert [(h.field, h.visible_to) for h in RULESET.hidden(offered)] == [("payload/lost", ("greece",))]
+    assert [(h.field, h.visible_to) for h in RULESET.hidden_command(parse_order("take wine", engine.state, "greece"))] \
+        == [("command/take", ("greece",))]

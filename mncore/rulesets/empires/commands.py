@@ -377,7 +377,14 @@ class LaunchFreeTrireme(Order, frozen=True, kw_only=True):
     sea: SeaId
 
 
-CitiesCommand = DrawBonusCards | ChooseBonusCard | PlayBonusCard | PlaceHalicarnassus | LaunchFreeTrireme
+class TakeDiscards(Order, frozen=True, kw_only=True):
+    """Dido's holder names the commodities, up to two, he takes of those opponents lost (10.dido, R213)."""
+
+    take: Bag = {}
+
+
+CitiesCommand = (DrawBonusCards | ChooseBonusCard | PlayBonusCard | PlaceHalicarnassus | LaunchFreeTrireme
+                 | TakeDiscards)
 
 
 AnyOrder = (CollectCommand | TradeCommand | BuildCommand | MoveCommand | LeadershipCommand | SandboxCommand

@@ -721,6 +721,16 @@ class FreeTriremeBuilt(Event, frozen=True, kw_only=True):
     sea: SeaId
 
 
+class DiscardsOffered(Event, frozen=True, kw_only=True):
+    """The ordinary commodities opponents lost as Build ended: Dido's holder names up to `keep` of them
+    to take (10.dido, ruling R213)."""
+
+    empire: Empire
+    tile: TileId
+    lost: Bag  # hidden from the other empires, as what they discarded is
+    keep: int
+
+
 class DiscardsTaken(Event, frozen=True, kw_only=True):
     """Dido's holder took commodities the opponents discarded at the end of Build (10.dido, R213)."""
 
@@ -748,7 +758,7 @@ class ResourceForced(Event, frozen=True, kw_only=True):
 CitiesEvent = (CitiesSetUp | ObjectiveFulfilled | BonusCardsDrawn | BonusCardKept | BonusCardsPassed
                | BonusCardsDiscarded | DiscardCardDrawn | BonusCardPlayed | TriremeSunk | BuildingDestroyed
                | LeaderBoosted | ProvinceShielded | ProvinceOpened | HalicarnassusPlaced | TollPaid | FreeTriremeBuilt
-               | DiscardsTaken | OfferChanged | ResourceForced)
+               | DiscardsTaken | OfferChanged | ResourceForced | DiscardsOffered)
 
 
 # --- Troia (lc.5): the Myrmidons, the War cards' battle effects, the Battle Victory markers ----------------

@@ -21,6 +21,7 @@ from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, 
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
 from mncore.rulesets.empires.state import Barbarians  # the Punic War
 from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Opened, Shield  # the expansions
+from mncore.rulesets.empires.state import DiscardPool  # Dido (ruling R213)
 from mncore.rulesets.empires.state import Fight, Tactic  # Troia
 
 
@@ -959,10 +960,20 @@ def _halicarnassus_placed(state: GameState, e: ev.HalicarnassusPlaced) -> GameSt
     return _with_cities(state, halicarnassus=e.province)
 
 
+@handles(ev.DiscardsOffered)
+def _discards_offered(state: GameState, e: ev.DiscardsOffered) -> GameState:
+    pool = DiscardPool(empire=e.empire, tile=e.tile, lost=e.lost, keep=e.keep)
+    return _with_cities(state, discards=(*_cities(state).discards, pool))
+
+
 @handles(ev.DiscardsTaken)
 def _discards_taken(state: GameState, e: ev.DiscardsTaken) -> GameState:
     state = with_empire(state, e.empire, resources=bag_add(state.empires[e.empire].resources, e.taken))
-    return replace(state, supply=bag_sub(state.supply, e.taken))
+    state = replace(state, supply=bag_sub(state.supply, e.taken))
+    if state.cities is None or not state.cities.discards:
+        return state  # taken as Build ended, before the holder named them (logs before ruling R213 changed)
+    rest = tuple(p for p in state.cities.discards if (p.empire, p.tile) != (e.empire, e.tile))
+    return _with_cities(state, discards=rest)
 
 
 # --- Troia (lc.5) ------------------------------------------------------------------------------------------

@@ -219,6 +219,16 @@ FixedOutcome = FixedDice | FixedLegendary | FixedTile | FixedBarbarianDice
 
 # --- the Legendary City expansions: objectives, Bonus Cards and their effects (lc.3) -----------------
 
+class DiscardPool(_S, frozen=True, kw_only=True):
+    """The ordinary commodities opponents lost as Build ended, from which Dido's holder takes up to
+    `keep` (10.dido, ruling R213); hidden from the other empires, as their discards are."""
+
+    empire: Empire
+    tile: TileId
+    lost: Bag
+    keep: int
+
+
 class CardDraw(_S, frozen=True, kw_only=True):
     """A draw-and-pass of Bonus Cards (lc.3.2): the drawer says how many, then each holder keeps one."""
 
@@ -286,6 +296,7 @@ class CitiesState(_S, frozen=True, kw_only=True):
     halicarnassus: ProvinceId | None = None  # where the miniature stands (11.halicarnassus)
     opened: tuple[Opened, ...] = ()  # provinces opened to their controller's builds this round (Ishtar)
     launched: tuple[TileId, ...] = ()  # tiles whose free trireme was built (10.archimedes, 10.ptolemy)
+    discards: tuple[DiscardPool, ...] = ()  # what Dido's holder may take, until he names it (R213)
     # Troia (lc.5): War cards waiting for the next battle at their place; battles not yet settled;
     # the Battle Victory markers (ruling R234)
     tactics: tuple[Tactic, ...] = ()
