@@ -101,3 +101,71 @@ def test_6_9_a_neutral_has_no_player_and_loses_legions_then_fortresses_then_crea
     battle = next(e for e in table.events if isinstance(e, ev.GroundBattle))
     assert battle.owed == {} and battle.losses["egypt"].fortress == 1 and battle.losses["egypt"].creature == 2
     assert table.state.owed == ()
+
+
+OCCUPY: dict[str, Any] = {
+    "section": "6.11", "title": "Rome occupies Cisalpina with one legion: two buildings to choose from",
+    "position": {"phase": "military", "turns": {"order": ["rome", "greece", "carthage"], "assessed": True},
+                 "lands": {"etruria": {"units": {"rome": {"legion": 2}}},
+                           "cisalpina": {"influence": "greece",
+                                         "buildings": [{"kind": "caravan", "resource": "wine"}, {"kind": "market"}]}}}}
+
+
+def _occupied() -> Table:
+    table = Table(OCCUPY)
+    table.order("rome", "march 1 legion from etruria to cisalpina then occupy", 0)
+    return table
+
+
+def test_6_11_the_occupier_is_waited_for_with_each_choice_the_old_order_first() -> None:
+    """6.11 b, C7: one legion, two buildings: Rome names one; the caravan (cities and caravans first) is listed first."""
+    table = _occupied()
+
+    assert [(p.empire, p.kind, p.text) for p in RULESET.pending(table.state)] == [
+        ("rome", "claim", "name the buildings your 1 unit(s) claim in Gallia Cisalpina (claim BUILDING ... in cisalpina)")]
+    assert [o.order for o in RULESET.options(table.state, "rome")] == [
+        "claim caravan wine in cisalpina", "claim market in cisalpina"]
+
+
+def test_6_11_claims_beyond_the_units_or_the_buildings_are_refused_with_the_reason() -> None:
+    """6.11 b: a single unit on each building, of those the province has, by its occupier; nothing else first."""
+    table = _occupied()
+
+    assert _refusal(table, "rome", "claim caravan wine market in cisalpina") == (
+        "Rome has 1 legion(s) and creature(s) in Gallia Cisalpina: a single one on each building claimed, "
+        "not 2 [rule classic:6.11]")
+    assert _refusal(table, "rome", "claim city in cisalpina") == "Gallia Cisalpina has no city [rule classic:6.11]"
+    assert _refusal(table, "greece", "claim market in cisalpina") == (
+        "Greece does not occupy Gallia Cisalpina [rule classic:6.11]")
+    assert _refusal(table, "rome", "done") == (
+        "Rome first names the buildings its units claim in Gallia Cisalpina: 'claim BUILDING ... in cisalpina' "
+        "[rule classic:6.11]")
+
+
+def test_6_11_more_units_later_claim_anew_in_the_occupiers_turn() -> None:
+    """C7: a second legion arriving leaves a building unclaimed; in his turn Rome places both anew."""
+    table = _occupied()
+    table.order("rome", "claim market in cisalpina", 1)
+    table.order("rome", "march 1 legion from etruria to cisalpina", 2)
+
+    offered = [o.order for o in RULESET.options(table.state, "rome") if o.kind == "claim"]
+    events = table.order("rome", "claim caravan wine market in cisalpina", 3)
+
+    assert offered == ["claim caravan wine market in cisalpina"]
+    assert [text.describe(e) for e in events] == [
+        "Rome places its units in Gallia Cisalpina on: caravan wine market (rule classic:C7)"]
+    assert RULESET.format_order(RULESET.parse_order("claim caravan wine market in cisalpina", table.state, "rome")) \
+        == "claim caravan wine market in cisalpina"
+
+
+def test_3_1_1_claims_named_first_are_kept_when_units_are_fewer() -> None:
+    """C7: with fewer units than claims named (one was lost), the first named stand: a market alone pays nothing."""
+    from mncore.rulesets.classic.rules.commerce import income
+    from mncore.rulesets.classic.state import Built, Land, Units
+
+    caravan, market = Built(kind="caravan", resource="wine"), Built(kind="market")
+    land = Land(influence="greece", occupier="rome", buildings=(caravan, market), claims=(market, caravan),
+                units={"rome": Units(legion=1)})
+
+    assert income(land, "rome") == {}
+    assert income(land, "greece") == {"wine": 1}

@@ -8,7 +8,7 @@ from mncore.host import PbemCommand, PublishKeys, RevealSecret, SignedOrders, Up
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Item, Mover, Role, Setup, Variant
 from mncore.rulesets.classic.powers import Powers
-from mncore.rulesets.classic.state import State
+from mncore.rulesets.classic.state import Built, State
 
 
 class Command(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -131,12 +131,19 @@ class ChooseLosses(Order, frozen=True, kw_only=True):
     creature: int = 0
 
 
+class Claim(Order, frozen=True, kw_only=True):
+    """The buildings the occupier's legions and creatures are placed on, one on each (6.11 b, ruling C7)."""
+
+    province: str
+    claims: tuple[Built, ...] = ()
+
+
 class EndTurn(Order, frozen=True, kw_only=True):
     pass
 
 
 AnyOrder = AwardRole | Ask | Offer | Take | Give | Pray | Invoke | Build | PlaceInfluence | Buy | Sail \
-    | Attack | March | Place | Blockade | LetPass | ChooseLosses | EndTurn
+    | Attack | March | Place | Blockade | LetPass | ChooseLosses | Claim | EndTurn
 AnyCommand = CreateGame | CreateFromPosition | RevealSecret | UpgradeLog | PublishKeys | SignedOrders \
     | PbemCommand | AnyOrder
 

@@ -8,7 +8,7 @@ from mncore.host import KeysPublished, LogUpgraded, PbemEvent, SecretRevealed
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Building, Item, Phase, Role
 from mncore.rulesets.classic.powers import Powers
-from mncore.rulesets.classic.state import Options, State, Units
+from mncore.rulesets.classic.state import Built, Options, State, Units
 
 
 class Event(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -268,6 +268,16 @@ class Settled(Event, frozen=True, kw_only=True):
     civ: str
     province: str
     how: Aftermath
+    claims: tuple[Built, ...] = ()  # occupy: every building, when he has a unit for each (ruling C7)
+    due: bool = False  # occupy: fewer units than buildings: he names those claimed (ruling C7)
+
+
+class BuildingsClaimed(Event, frozen=True, kw_only=True):
+    """The occupier names the buildings his legions and creatures are placed on (6.11 b, ruling C7)."""
+
+    civ: str
+    province: str
+    claims: tuple[Built, ...]
 
 
 class GameWon(Event, frozen=True, kw_only=True):
@@ -281,7 +291,7 @@ AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTi
             | TradeAsked | CardsOffered | OffersRevealed | CardTaken | CardGiven | TradeEnded
             | GodsReturned | GodTaken | GodInvoked | TurnEnded | ItemBuilt | InfluencePlaced
             | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | BlockadeDeclared | BlockadeEnded
-            | GroundBattle | InvasionHeld | LossesChosen
+            | GroundBattle | InvasionHeld | LossesChosen | BuildingsClaimed
             | Sacked | Settled | GameWon | SecretRevealed | LogUpgraded | KeysPublished | PbemEvent)
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")

@@ -97,10 +97,13 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
             return _chosen(state, event)
         case ev.Sacked():
             return _sacked(state, event)
-        case ev.Settled(civ=civ, province=p, how=how):
+        case ev.Settled(civ=civ, province=p, how=how, claims=claims, due=due):
             land = state.land(p)
-            land = replace(land, occupier=civ) if how == "occupy" else replace(land, converter=civ)
-            return replace(state, lands={**state.lands, p: land})
+            land = replace(land, occupier=civ, claims=claims) if how == "occupy" else replace(land, converter=civ)
+            return replace(state, lands={**state.lands, p: land}, claiming=p if due else state.claiming)
+        case ev.BuildingsClaimed(province=p, claims=claims):
+            land = replace(state.land(p), claims=claims)
+            return replace(state, lands={**state.lands, p: land}, claiming="" if state.claiming == p else state.claiming)
         case ev.GameWon(civ=civ, condition=condition, detail=detail):
             return replace(state, winner=Won(civ=civ, condition=condition, round=state.round,
                                              detail=detail))
@@ -226,7 +229,7 @@ def _built(state: State, e: ev.ItemBuilt) -> State:
 
 def _influence(state: State, e: ev.InfluencePlaced) -> State:
     state = _pay(state, e.civ, e.paid)
-    land = replace(state.land(e.province), influence=e.civ, converter="", occupier="")
+    land = replace(state.land(e.province), influence=e.civ, converter="", occupier="", claims=())
     turns = replace(state.turns, placed=(*state.turns.placed, e.province))
     return replace(state, lands={**state.lands, e.province: land}, turns=turns)
 
@@ -262,7 +265,7 @@ def _sailed(state: State, e: ev.TriremesSailed) -> State:
 def _marched(state: State, e: ev.Marched) -> State:
     src = _units(state.land(e.source), e.civ, **{e.unit: -e.count})
     if src.occupier == e.civ and src.units.get(e.civ, Units()).movers() == 0:
-        src = replace(src, occupier="")
+        src = replace(src, occupier="", claims=())
     if src.converter == e.civ and src.units.get(e.civ, Units()).movers() == 0:
         src = replace(src, converter="")
     dest = _units(state.land(e.dest), e.civ, **{e.unit: e.count})
@@ -291,7 +294,7 @@ def _lost(state: State, province: str, losses: dict[str, Units]) -> State:
     for role in ("occupier", "converter"):
         holder = getattr(land, role)
         if holder and land.units.get(holder, Units()).movers() == 0:
-            land = replace(land, **{role: ""})
+            land = replace(land, **{role: ""}, **({"claims": ()} if role == "occupier" else {}))
     return replace(state, lands={**state.lands, province: land})
 
 
@@ -300,4 +303,8 @@ def _sacked(state: State, e: ev.Sacked) -> State:
     gone = Built(kind=e.building, resource=e.resource)
     rest = list(land.buildings)
     rest.remove(gone)
-    return replace(state, lands={**state.lands, e.province: replace(land, buildings=tuple(rest))})
+    claims = list(land.claims)
+    if gone in claims:  # the unit on it stands on nothing now (ruling C7)
+        claims.remove(gone)
+    return replace(state, lands={**state.lands, e.province: replace(land, buildings=tuple(rest),
+                                                                       claims=tuple(claims))})

@@ -45,6 +45,7 @@ class Land(_S, frozen=True, kw_only=True):
     units: dict[str, Units] = {}
     occupier: str = ""
     converter: str = ""
+    claims: tuple[Built, ...] = ()  # the buildings the occupier's units stand on, in the order named (C7)
 
     def count(self, kind: str) -> int:
         return sum(1 for b in self.buildings if b.kind == kind)
@@ -174,6 +175,7 @@ class State(_S, frozen=True, kw_only=True):
     blockade: Blockade | None = None
     owed: tuple[Owed, ...] = ()  # losses waiting for their owner's choice (6.9, ruling C9)
     invasion: Invasion | None = None  # a march's battles waiting for those losses
+    claiming: str = ""  # a province just occupied whose occupier names the buildings claimed (6.11 b, C7)
     trade: Trade = Trade()
     turns: Turns = Turns()
     winner: Won | None = None

@@ -14,15 +14,15 @@ from mncore.host import (BatchUndone, Corrected, KeysPublished, LogUpgraded, Ord
 from mncore.names import resolve
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
-from mncore.rulesets.classic.ids import BUILDINGS, ITEMS, ROLES, Aftermath, Item, Mover, Role
+from mncore.rulesets.classic.ids import BUILDINGS, ITEMS, ROLES, Aftermath, Building, Item, Mover, Role
 from mncore.rulesets.classic.rules.common import card_of
-from mncore.rulesets.classic.state import State
+from mncore.rulesets.classic.state import Built, State
 
 USAGE = ("award ROLE to CIV | ask N | offer CARD... | offer nothing | take CARD from CIV | give CARD | "
          "pray GOD pay C,C,C | pass | invoke GOD | build ITEM [RESOURCE] in PROVINCE pay SETS | "
          "influence PROVINCE pay SETS | buy CARD pay SETS | sail N from PLACE to SEA | "
          "attack CIV in SEA | march N legion|creature from PROVINCE to PROVINCE "
-         "[then sack BUILDING|occupy|convert] | lose N legion|fortress|creature... in PROVINCE | blockade SEA | let pass | place ITEM [RESOURCE] in PROVINCE "
+         "[then sack BUILDING|occupy|convert] | lose N legion|fortress|creature... in PROVINCE | claim BUILDING... in PROVINCE | blockade SEA | let pass | place ITEM [RESOURCE] in PROVINCE "
          "| place hero | done"
          "   (SETS: cards joined by commas, sets by +)")
 
@@ -119,6 +119,8 @@ def parse_order(text: str, state: State, civ: str) -> cm.AnyOrder:
             return _march(state, civ, count, unit, src, dest, then)
         case ["lose", *lost, "in", where]:
             return _lose(state, civ, lost, where)
+        case ["claim", *claimed, "in", where]:
+            return _claim(state, civ, claimed, where)
     raise InvalidCommand(f"cannot read '{text}' as an order; expected {USAGE}")
 
 
@@ -170,6 +172,29 @@ def _lose(state: State, civ: str, words: list[str], where: str) -> cm.ChooseLoss
     return cm.ChooseLosses(civ=civ, province=_place(state, where, "province"), **lost)
 
 
+def _claim(state: State, civ: str, words: list[str], where: str) -> cm.Claim:
+    """`claim caravan wine market in PROVINCE`, `claim nothing in PROVINCE`: the buildings the occupier's
+    units are placed on (6.11 b)."""
+    claims: list[Built] = []
+    rest = [] if words == ["nothing"] else list(words)
+    if not rest and words != ["nothing"]:
+        raise InvalidCommand("write 'claim BUILDING ... in PROVINCE' (city, temple, market, caravan RESOURCE) "
+                             "or 'claim nothing in PROVINCE'")
+    while rest:
+        kind = _named("building", rest.pop(0), {b: [] for b in BUILDINGS})
+        if kind != "caravan":
+            claims.append(Built(kind=cast(Building, kind)))
+        elif not rest:
+            raise InvalidCommand("'claim ... caravan' needs the caravan's resource: caravan wine")
+        else:
+            claims.append(Built(kind="caravan", resource=rest.pop(0)))
+    return cm.Claim(civ=civ, province=_place(state, where, "province"), claims=tuple(claims))
+
+
+def _claimed(claims: tuple[Any, ...]) -> str:
+    return " ".join(f"caravan {b.resource}" if b.kind == "caravan" else b.kind for b in claims) or "nothing"
+
+
 def _sets(pay: tuple[tuple[str, ...], ...]) -> str:
     return "+".join(",".join(g) for g in pay)
 
@@ -215,6 +240,8 @@ def format_order(cmd: Any) -> str:
             return f"blockade {sea}"
         case cm.LetPass():
             return "let pass"
+        case cm.Claim(province=p, claims=claims):
+            return f"claim {_claimed(claims)} in {p}"
         case cm.ChooseLosses(province=p) as lost:
             return f"lose {_loss_words(lost)} in {p}"
         case cm.EndTurn():
@@ -326,9 +353,14 @@ def describe(event: ev.AnyEvent, withheld: Withheld = frozenset()) -> str:
             return f"{n(civ)} chose its losses in {n(p)}: {_units(lost)}"
         case ev.Sacked(civ=civ, province=p, building=b):
             return f"{n(civ)} sacked {n(p)}, destroying a {b}"
-        case ev.Settled(civ=civ, province=p, how=how):
-            verb = "occupies" if how == "occupy" else "is converting"
-            return f"{n(civ)} {verb} {n(p)}"
+        case ev.Settled(civ=civ, province=p, how="occupy", claims=claims, due=due):
+            tail = (": it names the buildings its units claim (rule classic:C7)" if due
+                    else f", a unit on each building ({_claimed(claims)})" if claims else "")
+            return f"{n(civ)} occupies {n(p)}{tail}"
+        case ev.Settled(civ=civ, province=p):
+            return f"{n(civ)} is converting {n(p)}"
+        case ev.BuildingsClaimed(civ=civ, province=p, claims=claims):
+            return f"{n(civ)} places its units in {n(p)} on: {_claimed(claims)} (rule classic:C7)"
         case ev.GameWon(civ=civ, condition=c, detail=d):
             return f"{n(civ)} won (rule classic:{c}): {d}"
         case KeysPublished(keys=keys, signed_only=only):

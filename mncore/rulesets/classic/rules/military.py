@@ -4,6 +4,7 @@ movement, obligatory battles, and the invader's choice: sack, occupy or convert.
 from __future__ import annotations
 
 from collections import deque
+from itertools import combinations
 from typing import cast
 
 from mncore.dice import Rng
@@ -12,10 +13,11 @@ from mncore.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.rules import powers
+from mncore.rulesets.classic.rules.commerce import first_claims
 from mncore.rulesets.classic.rules.common import at_war, name, require_turn
 from mncore.rulesets.classic.rules.fold import Fold
 from mncore.rulesets.classic.ids import Aftermath, Mover
-from mncore.rulesets.classic.state import Land, State, Units
+from mncore.rulesets.classic.state import Built, Land, State, Units
 
 LOSS_ORDER = ("legion", "fortress", "creature")  # the first choice listed, and the default (ruling C9)
 
@@ -113,12 +115,17 @@ def lose(state: State, cmd: cm.ChooseLosses, rng: Rng, fold: Fold) -> list[ev.An
                            held.fought)]
 
 
-def require_no_losses(state: State, order: cm.AnyOrder) -> None:
-    """6.9: while a battle's losses wait for their owners, nothing else is played (ruling C9)."""
+def require_settled(state: State, order: cm.AnyOrder) -> None:
+    """While a battle's losses wait for their owners (6.9, ruling C9), or an occupier's claims for him
+    (6.11 b, ruling C7), nothing else is played."""
     if state.owed and not isinstance(order, cm.ChooseLosses):
         o = state.owed[0]
         require(False, "6.9", f"{name(state, o.civ)} first chooses the {o.hits} unit(s) it loses in "
                               f"{name(state, o.province)}: 'lose N legion|fortress|creature ... in {o.province}'")
+    p = state.claiming
+    if p and not state.owed and not isinstance(order, cm.Claim):
+        require(False, "6.11", f"{name(state, state.land(p).occupier)} first names the buildings its units "
+                               f"claim in {name(state, p)}: 'claim BUILDING ... in {p}'")
 
 
 def sail(state: State, cmd: cm.Sail) -> list[ev.AnyEvent]:
@@ -295,7 +302,53 @@ def _aftermath(land: Land, civ: str, dest: str, then: Aftermath, sack: str) -> l
     if then == "sack":
         gone = next(b for b in land.buildings if b.kind == sack)
         return [ev.Sacked(civ=civ, province=dest, building=gone.kind, resource=gone.resource)]
+    if then == "occupy":  # 6.11 b: a unit on each building, all of them if he can; else he names them (C7)
+        if land.units.get(civ, Units()).movers() >= len(land.buildings):
+            return [ev.Settled(civ=civ, province=dest, how=then, claims=tuple(first_claims(land)))]
+        return [ev.Settled(civ=civ, province=dest, how=then, due=True)]
     return [ev.Settled(civ=civ, province=dest, how=then)]
+
+
+def claim(state: State, cmd: cm.Claim) -> list[ev.AnyEvent]:
+    """6.11 b: the occupier places a single legion or creature on each building he claims, as he
+    occupies the province or anew in his own Military turn (ruling C7)."""
+    if not state.the_board().is_province(cmd.province):
+        raise InvalidCommand(f"'{cmd.province}' is not a province")
+    land = state.land(cmd.province)
+    where = name(state, cmd.province)
+    require(land.occupier == cmd.civ, "6.11", f"{name(state, cmd.civ)} does not occupy {where}")
+    if state.claiming != cmd.province:
+        require_turn(state, cmd.civ, "military", "6.11")
+    units = land.units.get(cmd.civ, Units()).movers()
+    require(len(cmd.claims) <= units, "6.11", f"{name(state, cmd.civ)} has {units} legion(s) and creature(s) in "
+                                              f"{where}: a single one on each building claimed, not {len(cmd.claims)}")
+    rest = list(land.buildings)
+    for b in cmd.claims:
+        what = building_words(b)
+        require(b in land.buildings, "6.11", f"{where} has no {what}")
+        require(b in rest, "6.11", f"a single unit is placed on each building: the {what} in {where} is named twice")
+        rest.remove(b)
+    return [ev.BuildingsClaimed(civ=cmd.civ, province=cmd.province, claims=cmd.claims)]
+
+
+def building_words(b: Built) -> str:
+    """A building as the order grammar names it: city, temple, market, caravan RESOURCE."""
+    return f"caravan {b.resource}" if b.kind == "caravan" else b.kind
+
+
+def claim_choices(land: Land, units: int) -> list[tuple[Built, ...]]:
+    """Every set of buildings as many units can claim, the first order (ruling C7) first."""
+    first = first_claims(land)
+    size = min(units, len(first))
+    out: list[tuple[Built, ...]] = [tuple(first[:size])]
+    for combo in combinations(first, size):
+        if sorted(combo, key=_key) not in [sorted(c, key=_key) for c in out]:
+            out.append(combo)
+    return out
+
+
+def _key(b: Built) -> tuple[str, str]:
+    return b.kind, b.resource
 
 
 def end_turn(state: State, cmd: cm.EndTurn) -> list[ev.AnyEvent]:
@@ -311,6 +364,11 @@ def pending(state: State) -> list[Pending]:
     if state.owed:
         return [Pending(empire=o.civ, kind="losses", text=f"choose the {o.hits} unit(s) lost in "
                                                           f"{name(state, o.province)}") for o in state.owed]
+    if state.claiming:
+        land = state.land(state.claiming)
+        return [Pending(empire=land.occupier, kind="claim",
+                        text=f"name the buildings your {land.units.get(land.occupier, Units()).movers()} unit(s) "
+                             f"claim in {name(state, state.claiming)} (claim BUILDING ... in {state.claiming})")]
     b = state.blockade
     if b is not None:
         return [Pending(empire=b.greek, kind="blockade",
@@ -325,6 +383,9 @@ def options(state: State, civ: str) -> list[Option]:
         return [Option(kind="losses", order=f"lose {_units_words(u)} in {o.province}")
                 for o in state.owed if o.civ == civ
                 for u in loss_choices(state.land(o.province).units.get(civ, Units()), o.hits)]
+    if state.claiming:
+        land = state.land(state.claiming)
+        return [] if land.occupier != civ else _claim_options(state, civ, state.claiming)
     b = state.blockade
     if b is not None:
         if civ != b.greek:
@@ -345,6 +406,10 @@ def options(state: State, civ: str) -> list[Option]:
                         for s in sorted(board.water().of(sea))]
                 out += [Option(kind="attack", order=f"attack {c} in {sea}") for c in sorted(here)
                         if c != civ and here[c] > 0 and here.get(civ, 0) > 0]
+    for pid, land in sorted(state.lands.items()):  # more units there than claims named: claim anew (C7)
+        if land.occupier == civ and land.claims and len(land.claims) < min(len(land.buildings),
+                                                                            land.units.get(civ, Units()).movers()):
+            out += _claim_options(state, civ, pid)
     for pid, land in sorted(state.lands.items()):
         u = land.units.get(civ, Units())
         moved = state.turns.arrived.get(pid, Units())
@@ -374,3 +439,9 @@ def _then(state: State, civ: str, dest: str) -> str:
 
 def _units_words(u: Units) -> str:
     return " ".join(f"{getattr(u, k)} {k}" for k in LOSS_ORDER if getattr(u, k))
+
+
+def _claim_options(state: State, civ: str, pid: str) -> list[Option]:
+    land = state.land(pid)
+    return [Option(kind="claim", order=f"claim {' '.join(building_words(b) for b in c) or 'nothing'} in {pid}")
+            for c in claim_choices(land, land.units.get(civ, Units()).movers())]
