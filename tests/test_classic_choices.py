@@ -169,3 +169,16 @@ def test_3_1_1_claims_named_first_are_kept_when_units_are_fewer() -> None:
 
     assert income(land, "rome") == {}
     assert income(land, "greece") == {"wine": 1}
+
+
+def test_6_11_mn_show_says_what_the_occupiers_units_stand_on() -> None:
+    """C7: the view lists the claims; the text puts them after the occupier."""
+    from mncore import redaction
+    table = _occupied()
+    table.order("rome", "claim market in cisalpina", 1)
+
+    doc = RULESET.view(redaction.as_host(table.state))
+
+    assert doc["provinces"]["cisalpina"]["claims"] == ["market"]
+    assert "  Gallia Cisalpina: Greece; caravan:wine, market; Rome 1 legion, occupier Rome (on market)" in (
+        RULESET.show_text(doc).splitlines())
