@@ -127,12 +127,14 @@ def _figures(event: ev.AnyEvent) -> list[str]:
     from mncore.rulesets.classic.components import game_data
     data = game_data()
     match event:
-        case ev.GroundBattle(rolls=rolls, sixes=sixes, losses=losses, attacker=a, defender=d, by_power=extra):
+        case ev.GroundBattle(rolls=rolls, sixes=sixes, losses=losses, attacker=a, defender=d, by_power=extra,
+                             owed=owed):
             totals = {c: sum(r) + data.auto_six * sixes.get(c, 0) for c, r in rolls.items()}
             out = [f"{c}: dice {list(r)} = {sum(r)}, {sixes.get(c, 0)} automatic 6 (fortress, creature"
                    + (f"; {extra[c]} by powers, C16" if c in extra else "")
                    + f"), total {totals[c]}, {totals[c] // data.hit_every} hit(s)" for c, r in rolls.items()]
-            return out + [f"{c} lost {msgspec.to_builtins(losses.get(c))}" for c in (a, d)]
+            return out + [f"{c} chooses {owed[c]} unit(s) to lose (C9)" if c in owed
+                          else f"{c} lost {msgspec.to_builtins(losses.get(c))}" for c in (a, d)]
         case ev.NavalBattle(rolls=rolls, losses=losses):
             return [f"{c}: dice {list(r)} = {sum(r)}, {sum(r) // data.hit_every} hit(s); lost "
                     f"{losses.get(c, 0)}" for c, r in rolls.items()]
@@ -150,7 +152,10 @@ _RULES: dict[str, list[str]] = {
     "GodTaken": ["classic:4.1", "classic:C4"], "GodInvoked": ["classic:4.3", "classic:C3"],
     "ItemBuilt": ["classic:5.4", "classic:5.7"], "InfluencePlaced": ["classic:5.5"],
     "CardBought": ["classic:5.10"], "HandsDiscarded": ["classic:5.2"], "Marched": ["classic:6.4"],
-    "Sacked": ["classic:6.11"], "Settled": ["classic:6.11"], "RoleAssigned": ["classic:2.1", "classic:2.2"],
+    "InvasionHeld": ["classic:6.5", "classic:6.9", "classic:C9"],
+    "LossesChosen": ["classic:6.9", "classic:C9"], "Sacked": ["classic:6.11"],
+    "BuildingsClaimed": ["classic:6.11", "classic:3.1.1", "classic:C7"], "Settled": ["classic:6.11", "classic:C7"],
+    "RoleAssigned": ["classic:2.1", "classic:2.2"],
     "RoleTied": ["classic:2.2"], "TurnOrder": ["classic:2.3", "classic:C5"],
     "CardsSetAside": ["classic:1.2"], "Placed": ["classic:1.7", "classic:C15"],
     "BlockadeDeclared": ["classic:6.13", "classic:C14"], "BlockadeEnded": ["classic:6.13", "classic:C14"],

@@ -9,7 +9,7 @@ from mncore.host import KernelCommand
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Item, Mover, Role, Setup, Variant
 from mncore.rulesets.classic.powers import Powers
-from mncore.rulesets.classic.state import State
+from mncore.rulesets.classic.state import Built, State
 
 
 class Command(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -123,12 +123,28 @@ class LetPass(Order, frozen=True, kw_only=True):
     pass
 
 
+class ChooseLosses(Order, frozen=True, kw_only=True):
+    """The units lost in a battle, named by their owner (6.9, ruling C9)."""
+
+    province: str
+    legion: int = 0
+    fortress: int = 0
+    creature: int = 0
+
+
+class Claim(Order, frozen=True, kw_only=True):
+    """The buildings the occupier's legions and creatures are placed on, one on each (6.11 b, ruling C7)."""
+
+    province: str
+    claims: tuple[Built, ...] = ()
+
+
 class EndTurn(Order, frozen=True, kw_only=True):
     pass
 
 
 AnyOrder = AwardRole | Ask | Offer | Take | Give | Pray | Invoke | Build | PlaceInfluence | Buy | Sail \
-    | Attack | March | Place | Blockade | LetPass | EndTurn
+    | Attack | March | Place | Blockade | LetPass | ChooseLosses | Claim | EndTurn
 AnyCommand = CreateGame | CreateFromPosition | AnyOrder
 
 CODEC: envelope.Codec[AnyCommand | KernelCommand] = envelope.commands(AnyCommand)

@@ -9,7 +9,7 @@ from mncore.host import KernelEvent
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Building, Item, Phase, Role
 from mncore.rulesets.classic.powers import Powers
-from mncore.rulesets.classic.state import Options, State, Units
+from mncore.rulesets.classic.state import Built, Options, State, Units
 
 
 class Event(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -235,6 +235,25 @@ class GroundBattle(Event, frozen=True, kw_only=True):
     sixes: dict[str, int]
     losses: dict[str, Units]
     by_power: dict[str, int] = {}  # of the sixes, those cards' powers add (AutoSix, ruling C16)
+    owed: dict[str, int] = {}  # hits whose units their owner chooses, not in losses (6.9, ruling C9)
+
+
+class InvasionHeld(Event, frozen=True, kw_only=True):
+    """A march's battles stop until the losses owed are chosen, then go on (6.5, 6.9, ruling C9)."""
+
+    civ: str
+    province: str
+    fought: tuple[str, ...]  # the civilisations it has fought there
+    then: Aftermath = ""
+    sack: str = ""
+
+
+class LossesChosen(Event, frozen=True, kw_only=True):
+    """The owner of units hit in a battle names the units lost (6.9, ruling C9)."""
+
+    civ: str
+    province: str
+    lost: Units
 
 
 class Sacked(Event, frozen=True, kw_only=True):
@@ -250,6 +269,16 @@ class Settled(Event, frozen=True, kw_only=True):
     civ: str
     province: str
     how: Aftermath
+    claims: tuple[Built, ...] = ()  # occupy: every building, when he has a unit for each (ruling C7)
+    due: bool = False  # occupy: fewer units than buildings: he names those claimed (ruling C7)
+
+
+class BuildingsClaimed(Event, frozen=True, kw_only=True):
+    """The occupier names the buildings his legions and creatures are placed on (6.11 b, ruling C7)."""
+
+    civ: str
+    province: str
+    claims: tuple[Built, ...]
 
 
 class GameWon(Event, frozen=True, kw_only=True):
@@ -263,7 +292,7 @@ AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTi
             | TradeAsked | CardsOffered | OffersRevealed | CardTaken | CardGiven | TradeEnded
             | GodsReturned | GodTaken | GodInvoked | TurnEnded | ItemBuilt | InfluencePlaced
             | CardBought | HandsDiscarded | TriremesSailed | NavalBattle | Marched | BlockadeDeclared | BlockadeEnded
-            | GroundBattle
+            | GroundBattle | InvasionHeld | LossesChosen | BuildingsClaimed
             | Sacked | Settled | GameWon)
 
 CODEC: envelope.Codec[AnyEvent | KernelEvent] = envelope.events(AnyEvent)

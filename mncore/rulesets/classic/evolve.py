@@ -10,7 +10,8 @@ from msgspec.structs import replace
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import TAX, Item
-from mncore.rulesets.classic.state import Award, Blockade, Built, GodCard, Land, State, Trade, Turns, Units, Won
+from mncore.rulesets.classic.state import (Award, Blockade, Built, GodCard, Invasion, Land, Owed, State, Trade, Turns,
+                                          Units, Won)
 
 
 def evolve(state: State, event: ev.AnyEvent) -> State:
@@ -88,12 +89,19 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
             return replace(state, blockade=None)
         case ev.GroundBattle():
             return _battle(state, event)
+        case ev.InvasionHeld(civ=civ, province=p, fought=fought, then=then, sack=sack):
+            return replace(state, invasion=Invasion(civ=civ, province=p, fought=fought, then=then, sack=sack))
+        case ev.LossesChosen():
+            return _chosen(state, event)
         case ev.Sacked():
             return _sacked(state, event)
-        case ev.Settled(civ=civ, province=p, how=how):
+        case ev.Settled(civ=civ, province=p, how=how, claims=claims, due=due):
             land = state.land(p)
-            land = replace(land, occupier=civ) if how == "occupy" else replace(land, converter=civ)
-            return replace(state, lands={**state.lands, p: land})
+            land = replace(land, occupier=civ, claims=claims) if how == "occupy" else replace(land, converter=civ)
+            return replace(state, lands={**state.lands, p: land}, claiming=p if due else state.claiming)
+        case ev.BuildingsClaimed(province=p, claims=claims):
+            land = replace(state.land(p), claims=claims)
+            return replace(state, lands={**state.lands, p: land}, claiming="" if state.claiming == p else state.claiming)
         case ev.GameWon(civ=civ, condition=condition, detail=detail):
             return replace(state, winner=Won(civ=civ, condition=condition, round=state.round,
                                              detail=detail))
@@ -213,7 +221,7 @@ def _built(state: State, e: ev.ItemBuilt) -> State:
 
 def _influence(state: State, e: ev.InfluencePlaced) -> State:
     state = _pay(state, e.civ, e.paid)
-    land = replace(state.land(e.province), influence=e.civ, converter="", occupier="")
+    land = replace(state.land(e.province), influence=e.civ, converter="", occupier="", claims=())
     turns = replace(state.turns, placed=(*state.turns.placed, e.province))
     return replace(state, lands={**state.lands, e.province: land}, turns=turns)
 
@@ -249,7 +257,7 @@ def _sailed(state: State, e: ev.TriremesSailed) -> State:
 def _marched(state: State, e: ev.Marched) -> State:
     src = _units(state.land(e.source), e.civ, **{e.unit: -e.count})
     if src.occupier == e.civ and src.units.get(e.civ, Units()).movers() == 0:
-        src = replace(src, occupier="")
+        src = replace(src, occupier="", claims=())
     if src.converter == e.civ and src.units.get(e.civ, Units()).movers() == 0:
         src = replace(src, converter="")
     dest = _units(state.land(e.dest), e.civ, **{e.unit: e.count})
@@ -261,14 +269,25 @@ def _marched(state: State, e: ev.Marched) -> State:
 
 
 def _battle(state: State, e: ev.GroundBattle) -> State:
-    land = state.land(e.province)
-    for civ, lost in e.losses.items():
+    owed = tuple(Owed(civ=c, province=e.province, hits=h) for c, h in e.owed.items())
+    return replace(_lost(state, e.province, e.losses), owed=(*state.owed, *owed))
+
+
+def _chosen(state: State, e: ev.LossesChosen) -> State:
+    owed = tuple(o for o in state.owed if (o.civ, o.province) != (e.civ, e.province))
+    after = replace(_lost(state, e.province, {e.civ: e.lost}), owed=owed)
+    return after if owed else replace(after, invasion=None)
+
+
+def _lost(state: State, province: str, losses: dict[str, Units]) -> State:
+    land = state.land(province)
+    for civ, lost in losses.items():
         land = _units(land, civ, legion=-lost.legion, creature=-lost.creature, fortress=-lost.fortress)
     for role in ("occupier", "converter"):
         holder = getattr(land, role)
         if holder and land.units.get(holder, Units()).movers() == 0:
-            land = replace(land, **{role: ""})
-    return replace(state, lands={**state.lands, e.province: land})
+            land = replace(land, **{role: ""}, **({"claims": ()} if role == "occupier" else {}))
+    return replace(state, lands={**state.lands, province: land})
 
 
 def _sacked(state: State, e: ev.Sacked) -> State:
@@ -276,4 +295,8 @@ def _sacked(state: State, e: ev.Sacked) -> State:
     gone = Built(kind=e.building, resource=e.resource)
     rest = list(land.buildings)
     rest.remove(gone)
-    return replace(state, lands={**state.lands, e.province: replace(land, buildings=tuple(rest))})
+    claims = list(land.claims)
+    if gone in claims:  # the unit on it stands on nothing now (ruling C7)
+        claims.remove(gone)
+    return replace(state, lands={**state.lands, e.province: replace(land, buildings=tuple(rest),
+                                                                       claims=tuple(claims))})

@@ -103,6 +103,7 @@ def decide_order(state: State, order: cm.AnyOrder, rng: Rng) -> list[ev.AnyEvent
     require(bool(state.civs), "game", "the game has not been created")
     require(state.winner is None, "game", "the game is over")
     require(order.civ in state.civs, "game", f"{name(state, order.civ)} is not played in this game")
+    military.require_settled(state, order)
     events = _rules(state, order, rng)
     after = state
     for e in events:
@@ -142,6 +143,10 @@ def _rules(state: State, order: cm.AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
             return setup.place(state, order)
         case cm.Blockade() | cm.LetPass():
             return military.blockade(state, order, rng, replay)
+        case cm.ChooseLosses():
+            return military.lose(state, order, rng, replay)
+        case cm.Claim():
+            return military.claim(state, order)
         case cm.EndTurn():
             return _end_turn(state, order)
         case _:

@@ -67,6 +67,7 @@ def _land(state: State, pid: str) -> dict[str, Any]:
         "units": {c: {k: getattr(u, k) for k in ("legion", "creature", "fortress", "trireme") if getattr(u, k)}
                   for c, u in land.units.items()},
         "occupier": land.occupier or None, "converter": land.converter or None,
+        "claims": [b.kind + (f":{b.resource}" if b.resource else "") for b in land.claims],  # ruling C7
     }
 
 
@@ -92,6 +93,7 @@ def show_text(doc: dict[str, Any]) -> str:
                           for c, u in land["units"].items())
         held = _n(land["influence"]) if land["influence"] else "nobody"
         extra = "".join(f", {k} {_n(land[k])}" for k in ("occupier", "converter") if land[k])
+        extra += f" (on {', '.join(land['claims'])})" if land.get("claims") and land["occupier"] else ""
         lines.append(f"  {_n(pid)}: {held}; {', '.join(land['buildings']) or 'no buildings'}"
                      f"{'; ' + units if units else ''}{extra}")
     if doc["powers"]:

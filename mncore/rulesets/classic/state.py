@@ -6,7 +6,7 @@ import msgspec
 
 from mncore.protocol import ForkRef
 from mncore.rulesets.classic.components import Board
-from mncore.rulesets.classic.ids import Building, Phase, Role, Setup, Variant
+from mncore.rulesets.classic.ids import Aftermath, Building, Phase, Role, Setup, Variant
 from mncore.rulesets.classic.powers import Powers
 
 
@@ -45,6 +45,7 @@ class Land(_S, frozen=True, kw_only=True):
     units: dict[str, Units] = {}
     occupier: str = ""
     converter: str = ""
+    claims: tuple[Built, ...] = ()  # the buildings the occupier's units stand on, in the order named (C7)
 
     def count(self, kind: str) -> int:
         return sum(1 for b in self.buildings if b.kind == kind)
@@ -94,6 +95,24 @@ class Blockade(_S, frozen=True, kw_only=True):
     dest: str
     via: tuple[str, ...]
     then: str = ""
+    sack: str = ""
+
+
+class Owed(_S, frozen=True, kw_only=True):
+    """Hits a battle scored on a civilisation whose owner chooses the units lost (6.9, ruling C9)."""
+
+    civ: str
+    province: str
+    hits: int
+
+
+class Invasion(_S, frozen=True, kw_only=True):
+    """A march whose battles wait for losses to be chosen (6.5, 6.9): whom it fought, and its aftermath."""
+
+    civ: str
+    province: str
+    fought: tuple[str, ...]
+    then: Aftermath = ""
     sack: str = ""
 
 
@@ -154,6 +173,9 @@ class State(_S, frozen=True, kw_only=True):
     roles: dict[str, str] = {}  # role -> holder
     award: Award | None = None
     blockade: Blockade | None = None
+    owed: tuple[Owed, ...] = ()  # losses waiting for their owner's choice (6.9, ruling C9)
+    invasion: Invasion | None = None  # a march's battles waiting for those losses
+    claiming: str = ""  # a province just occupied whose occupier names the buildings claimed (6.11 b, C7)
     trade: Trade = Trade()
     turns: Turns = Turns()
     winner: Won | None = None

@@ -13,15 +13,15 @@ from mncore.errors import InvalidCommand
 from mncore.names import resolve
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
-from mncore.rulesets.classic.ids import BUILDINGS, ITEMS, ROLES, Aftermath, Item, Mover, Role
+from mncore.rulesets.classic.ids import BUILDINGS, ITEMS, ROLES, Aftermath, Building, Item, Mover, Role
 from mncore.rulesets.classic.rules.common import card_of
-from mncore.rulesets.classic.state import State
+from mncore.rulesets.classic.state import Built, State
 
 USAGE = ("award ROLE to CIV | ask N | offer CARD... | offer nothing | take CARD from CIV | give CARD | "
          "pray GOD pay C,C,C | pass | invoke GOD | build ITEM [RESOURCE] in PROVINCE pay SETS | "
          "influence PROVINCE pay SETS | buy CARD pay SETS | sail N from PLACE to SEA | "
          "attack CIV in SEA | march N legion|creature from PROVINCE to PROVINCE "
-         "[then sack BUILDING|occupy|convert] | blockade SEA | let pass | place ITEM [RESOURCE] in PROVINCE "
+         "[then sack BUILDING|occupy|convert] | lose N legion|fortress|creature... in PROVINCE | claim BUILDING... in PROVINCE | blockade SEA | let pass | place ITEM [RESOURCE] in PROVINCE "
          "| place hero | done"
          "   (SETS: cards joined by commas, sets by +)")
 
@@ -116,6 +116,10 @@ def parse_order(text: str, state: State, civ: str) -> cm.AnyOrder:
             return cm.LetPass(civ=civ)
         case ["march", count, unit, "from", src, "to", dest, *then]:
             return _march(state, civ, count, unit, src, dest, then)
+        case ["lose", *lost, "in", where]:
+            return _lose(state, civ, lost, where)
+        case ["claim", *claimed, "in", where]:
+            return _claim(state, civ, claimed, where)
     raise InvalidCommand(f"cannot read '{text}' as an order; expected {USAGE}")
 
 
@@ -151,6 +155,43 @@ def _march(state: State, civ: str, count: str, unit: str, src: str, dest: str,
             return replace(base, then=cast(Aftermath, how))
     raise InvalidCommand(f"after a march write 'then sack BUILDING', 'then occupy' or 'then convert', "
                          f"not '{' '.join(then)}'")
+
+
+def _lose(state: State, civ: str, words: list[str], where: str) -> cm.ChooseLosses:
+    """`lose 1 legion 1 fortress in PROVINCE`: a number before each kind of unit lost (6.9)."""
+    if not words or len(words) % 2:
+        raise InvalidCommand(f"write 'lose N legion|fortress|creature ... in PROVINCE', a number before "
+                             f"each kind, not 'lose {' '.join(words)}'")
+    lost = {"legion": 0, "fortress": 0, "creature": 0}
+    for count, kind in zip(words[::2], words[1::2]):
+        unit = _named("unit", kind, {"legion": ["legions"], "fortress": ["fortresses"], "creature": ["creatures"]})
+        if lost[unit]:
+            raise InvalidCommand(f"'lose': {unit} is named twice")
+        lost[unit] = _int(count)
+    return cm.ChooseLosses(civ=civ, province=_place(state, where, "province"), **lost)
+
+
+def _claim(state: State, civ: str, words: list[str], where: str) -> cm.Claim:
+    """`claim caravan wine market in PROVINCE`, `claim nothing in PROVINCE`: the buildings the occupier's
+    units are placed on (6.11 b)."""
+    claims: list[Built] = []
+    rest = [] if words == ["nothing"] else list(words)
+    if not rest and words != ["nothing"]:
+        raise InvalidCommand("write 'claim BUILDING ... in PROVINCE' (city, temple, market, caravan RESOURCE) "
+                             "or 'claim nothing in PROVINCE'")
+    while rest:
+        kind = _named("building", rest.pop(0), {b: [] for b in BUILDINGS})
+        if kind != "caravan":
+            claims.append(Built(kind=cast(Building, kind)))
+        elif not rest:
+            raise InvalidCommand("'claim ... caravan' needs the caravan's resource: caravan wine")
+        else:
+            claims.append(Built(kind="caravan", resource=rest.pop(0)))
+    return cm.Claim(civ=civ, province=_place(state, where, "province"), claims=tuple(claims))
+
+
+def _claimed(claims: tuple[Any, ...]) -> str:
+    return " ".join(f"caravan {b.resource}" if b.kind == "caravan" else b.kind for b in claims) or "nothing"
 
 
 def _sets(pay: tuple[tuple[str, ...], ...]) -> str:
@@ -198,6 +239,10 @@ def format_order(cmd: Any) -> str:
             return f"blockade {sea}"
         case cm.LetPass():
             return "let pass"
+        case cm.Claim(province=p, claims=claims):
+            return f"claim {_claimed(claims)} in {p}"
+        case cm.ChooseLosses(province=p) as lost:
+            return f"lose {_loss_words(lost)} in {p}"
         case cm.EndTurn():
             return "done"
     return type(cmd).__name__
@@ -295,22 +340,37 @@ def _describe(event: ev.AnyEvent, withheld: Withheld = frozenset()) -> str:
             return "The invasion keeps its chain of triremes and moves on"
         case ev.BlockadeEnded(broken=False):
             return "The chain of triremes is broken: the invading units go back to their start"
-        case ev.GroundBattle(province=p, rolls=rolls, sixes=sixes, losses=losses, by_power=extra):
+        case ev.GroundBattle(province=p, rolls=rolls, sixes=sixes, losses=losses, by_power=extra, owed=owed):
             parts = [f"{n(c)} rolled {list(r)} + {sixes.get(c, 0)} six(es)"
                      + (f" ({extra[c]} by powers)" if c in extra else "")
-                     + f", lost {_units(losses.get(c))}" for c, r in rolls.items()]
+                     + (f", to choose {owed[c]} unit(s) to lose" if c in owed else f", lost {_units(losses.get(c))}")
+                     for c, r in rolls.items()]
             return f"Battle in {n(p)}: " + "; ".join(parts)
+        case ev.InvasionHeld(civ=civ, province=p):
+            return f"{n(civ)}'s invasion of {n(p)} waits for the losses to be chosen (rule classic:C9)"
+        case ev.LossesChosen(civ=civ, province=p, lost=lost):
+            return f"{n(civ)} chose its losses in {n(p)}: {_units(lost)}"
         case ev.Sacked(civ=civ, province=p, building=b):
             return f"{n(civ)} sacked {n(p)}, destroying a {b}"
-        case ev.Settled(civ=civ, province=p, how=how):
-            verb = "occupies" if how == "occupy" else "is converting"
-            return f"{n(civ)} {verb} {n(p)}"
+        case ev.Settled(civ=civ, province=p, how="occupy", claims=claims, due=due):
+            tail = (": it names the buildings its units claim (rule classic:C7)" if due
+                    else f", a unit on each building ({_claimed(claims)})" if claims else "")
+            return f"{n(civ)} occupies {n(p)}{tail}"
+        case ev.Settled(civ=civ, province=p):
+            return f"{n(civ)} is converting {n(p)}"
+        case ev.BuildingsClaimed(civ=civ, province=p, claims=claims):
+            return f"{n(civ)} places its units in {n(p)} on: {_claimed(claims)} (rule classic:C7)"
         case ev.GameWon(civ=civ, condition=c, detail=d):
             return f"{n(civ)} won (rule classic:{c}): {d}"
     return type(event).__name__
 
 
 describe = envelope.describing(_describe, n)  # the kernel's events in the kernel's words
+
+
+def _loss_words(u: Any) -> str:
+    """Units lost as the order grammar writes them: "2 legion 1 fortress"."""
+    return " ".join(f"{getattr(u, k)} {k}" for k in ("legion", "fortress", "creature") if getattr(u, k))
 
 
 def _units(u: Any) -> str:

@@ -221,6 +221,12 @@ class Attack(Order, frozen=True, kw_only=True):
     dice: dict[Empire, tuple[int, ...]] = {}
 
 
+class AnswerSeaBattle(Order, frozen=True, kw_only=True):
+    """Ptolemy's holder fights an attack on him at sea, or refuses it (10.ptolemy, ruling R212)."""
+
+    fight: bool
+
+
 class ChooseLosses(Order, frozen=True, kw_only=True):
     """Remove the units destroyed in a battle, chosen by their owner (4.2)."""
 
@@ -293,7 +299,7 @@ class PeaceWithBarbarians(Order, frozen=True, kw_only=True):
 
 MoveCommand = (ChooseMover | DeclarePeace | MoveTriremes | MoveLegions | Attack | ChooseLosses | Pillage
                | OccupyBuildings | OccupyMarker | HoldConquest | PlaceCirceLegion | EndMoveTurn
-               | MoveBarbarians | AttackBarbarians | PeaceWithBarbarians)
+               | MoveBarbarians | AttackBarbarians | PeaceWithBarbarians | AnswerSeaBattle)
 
 
 # --- phase 5, Claim Leadership ------------------------------------------------------------------------
@@ -368,7 +374,14 @@ class LaunchFreeTrireme(Order, frozen=True, kw_only=True):
     sea: SeaId
 
 
-CitiesCommand = DrawBonusCards | ChooseBonusCard | PlayBonusCard | PlaceHalicarnassus | LaunchFreeTrireme
+class TakeDiscards(Order, frozen=True, kw_only=True):
+    """Dido's holder names the commodities, up to two, he takes of those opponents lost (10.dido, R213)."""
+
+    take: Bag = {}
+
+
+CitiesCommand = (DrawBonusCards | ChooseBonusCard | PlayBonusCard | PlaceHalicarnassus | LaunchFreeTrireme
+                 | TakeDiscards)
 
 
 AnyOrder = (CollectCommand | TradeCommand | BuildCommand | MoveCommand | LeadershipCommand | SandboxCommand

@@ -37,7 +37,7 @@ def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.
                              f"(empires: {', '.join(e.title() for e in state.empires)})")
     if state.cities is not None and cards.pending(state):
         require(isinstance(order, CitiesCommand) and not isinstance(order, PlayBonusCard), "R200",
-                "the Bonus Card draw-and-pass (or the Halicarnassus miniature) is settled first: "
+                "the Bonus Card draw-and-pass (or the Halicarnassus miniature, Dido's commodities) is settled first: "
                 + "; ".join(f"{p.empire.title()} {p.text}" for p in cards.pending(state)) + " (ruling R200)")
     if isinstance(order, FixOutcome | ClearFixedOutcomes):
         events = sandbox.decide(state, order)  # in any phase: it only prepares coming draws (R7)

@@ -10,12 +10,13 @@ from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.rules import dido
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
 
 # The answers that do least, tried first (docs/defaults.md): end a turn, make no peace, keep nothing
-# past the Build phase, offer nothing when the exchange value allows it.
-PASSIVE = ("done", "no peace", "keep nothing", "offer nothing")
+# past the Build phase, offer nothing when the exchange value allows it, refuse a sea battle (Ptolemy).
+PASSIVE = ("done", "no peace", "keep nothing", "offer nothing", "refuse battle")
 # Decisions a side may take and need not: nobody answers them for it (10.perseus)
 OPTIONAL = frozenset({"perseus"})
 
@@ -27,6 +28,8 @@ def _options(state: GameState, empire: Empire) -> list[Option]:
     kinds = {p.kind for p in pending(state) if p.empire == empire}
     if not kinds or kinds <= OPTIONAL:
         return []
+    if "dido" in kinds:  # Dido's choice comes before the phase's own (10.dido, ruling R213)
+        return dido.options(state, empire)
     return list(rules_for(state.phase).options(state, empire))
 
 
@@ -78,7 +81,7 @@ def reveals(event: ev.AnyEvent) -> bool:
     match event:
         case (ev.TilesDisplayed() | ev.TilesTurnedUp() | ev.OffersRevealed() | ev.BattleFought()
               | ev.LegendaryPileReshuffled() | ev.ResourcesCollected() | ev.Pillaged()
-              | ev.FixedOutcomeUsed()):
+              | ev.FixedOutcomeUsed() | ev.DiscardsOffered()):  # Dido's holder sees the opponents' discards
             return True
         case ev.LegendaryBonusTaken(take=take):
             return take == "legendary"

@@ -317,6 +317,24 @@ class PeaceDeclined(Event, frozen=True, kw_only=True):
     empire: Empire
 
 
+class SeaBattleOffered(Event, frozen=True, kw_only=True):
+    """An attack at sea on Ptolemy's holder: no dice yet, he fights it or refuses it (10.ptolemy, R212)."""
+
+    empire: Empire  # the attacker
+    opponent: Empire  # Ptolemy's holder
+    sea: SeaId
+    dice: dict[Empire, tuple[int, ...]] = {}  # a sandbox's fixed dice for the battle (ruling R7)
+
+
+class SeaBattleAnswered(Event, frozen=True, kw_only=True):
+    """Ptolemy's holder fights the attack at sea (the battle follows) or refuses it (10.ptolemy, R212)."""
+
+    empire: Empire  # Ptolemy's holder
+    attacker: Empire
+    sea: SeaId
+    fight: bool
+
+
 class TriremesMoved(Event, frozen=True, kw_only=True):
     """Triremes of the active empire moved to an adjacent sea (4.1.1)."""
 
@@ -500,7 +518,8 @@ class BarbarianPeaceDeclared(Event, frozen=True, kw_only=True):
 MoveEvent = (MoverChosen | PeaceDeclared | PeaceDeclined | TriremesMoved | LegionsMoved | BattleFought
              | UnitsLost | OccupationsEnded | Pillaged | BuildingsOccupied | MarkerOccupied
              | ConquestHeld | ControlConverted | CirceLegionPlaced | MoveTurnEnded | CentaursStruck
-             | BarbariansMoved | BarbarianBattleFought | BarbarianPeaceDeclared)
+             | BarbariansMoved | BarbarianBattleFought | BarbarianPeaceDeclared | SeaBattleOffered
+             | SeaBattleAnswered)
 
 
 # --- phase 5, Claim Leadership ------------------------------------------------------------------------
@@ -697,6 +716,16 @@ class FreeTriremeBuilt(Event, frozen=True, kw_only=True):
     sea: SeaId
 
 
+class DiscardsOffered(Event, frozen=True, kw_only=True):
+    """The ordinary commodities opponents lost as Build ended: Dido's holder names up to `keep` of them
+    to take (10.dido, ruling R213)."""
+
+    empire: Empire
+    tile: TileId
+    lost: Bag  # hidden from the other empires, as what they discarded is
+    keep: int
+
+
 class DiscardsTaken(Event, frozen=True, kw_only=True):
     """Dido's holder took commodities the opponents discarded at the end of Build (10.dido, R213)."""
 
@@ -724,7 +753,7 @@ class ResourceForced(Event, frozen=True, kw_only=True):
 CitiesEvent = (CitiesSetUp | ObjectiveFulfilled | BonusCardsDrawn | BonusCardKept | BonusCardsPassed
                | BonusCardsDiscarded | DiscardCardDrawn | BonusCardPlayed | TriremeSunk | BuildingDestroyed
                | LeaderBoosted | ProvinceShielded | ProvinceOpened | HalicarnassusPlaced | TollPaid | FreeTriremeBuilt
-               | DiscardsTaken | OfferChanged | ResourceForced)
+               | DiscardsTaken | OfferChanged | ResourceForced | DiscardsOffered)
 
 
 # --- Troia (lc.5): the Myrmidons, the War cards' battle effects, the Battle Victory markers ----------------

@@ -16,11 +16,13 @@ from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import TitleTie  # phase 5
 from mncore.rulesets.empires.state import Claim  # phase 2
 from mncore.rulesets.empires.state import Loss  # phase 4
+from mncore.rulesets.empires.state import SeaChallenge  # Ptolemy (ruling R212)
 from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
                           ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
 from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
 from mncore.rulesets.empires.state import Barbarians  # the Punic War
 from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Opened, Shield  # the expansions
+from mncore.rulesets.empires.state import DiscardPool  # Dido (ruling R213)
 from mncore.rulesets.empires.state import Fight, Tactic  # Troia
 
 
@@ -468,7 +470,21 @@ def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
     return _with_step(state, replace(move_step(state), active=e.mover, stage="naval", moved_triremes={},
                                      moved_legions={}, battles=(), losses=(), decided=(),
                                      centaurs_moved=False, myrmidons_moved=False, chariots=False, twice={}, twice_units=(),
-                                     crossing=""))
+                                     crossing="", challenge=None, refused=()))
+
+
+@handles(ev.SeaBattleOffered)
+def _sea_battle_offered(state: GameState, e: ev.SeaBattleOffered) -> GameState:
+    return _in_move_step(state, challenge=SeaChallenge(attacker=e.empire, defender=e.opponent, sea=e.sea,
+                                                       dice=e.dice))
+
+
+@handles(ev.SeaBattleAnswered)
+def _sea_battle_answered(state: GameState, e: ev.SeaBattleAnswered) -> GameState:
+    if e.fight:
+        return _in_move_step(state, challenge=None)
+    # a refused attack ends the triremes' moves as a sea battle would (ruling R212)
+    return _in_move_step(state, challenge=None, stage="sea", refused=(*move_step(state).refused, (e.sea, e.empire)))
 
 
 @handles(ev.PeaceDeclined)
@@ -905,10 +921,20 @@ def _halicarnassus_placed(state: GameState, e: ev.HalicarnassusPlaced) -> GameSt
     return _with_cities(state, halicarnassus=e.province)
 
 
+@handles(ev.DiscardsOffered)
+def _discards_offered(state: GameState, e: ev.DiscardsOffered) -> GameState:
+    pool = DiscardPool(empire=e.empire, tile=e.tile, lost=e.lost, keep=e.keep)
+    return _with_cities(state, discards=(*_cities(state).discards, pool))
+
+
 @handles(ev.DiscardsTaken)
 def _discards_taken(state: GameState, e: ev.DiscardsTaken) -> GameState:
     state = with_empire(state, e.empire, resources=bag_add(state.empires[e.empire].resources, e.taken))
-    return replace(state, supply=bag_sub(state.supply, e.taken))
+    state = replace(state, supply=bag_sub(state.supply, e.taken))
+    if state.cities is None or not state.cities.discards:
+        return state  # taken as Build ended, before the holder named them (logs before ruling R213 changed)
+    rest = tuple(p for p in state.cities.discards if (p.empire, p.tile) != (e.empire, e.tile))
+    return _with_cities(state, discards=rest)
 
 
 # --- Troia (lc.5) ------------------------------------------------------------------------------------------

@@ -127,6 +127,15 @@ class Loss(_S, frozen=True, kw_only=True):
     hits: int
 
 
+class SeaChallenge(_S, frozen=True, kw_only=True):
+    """An attack at sea on Ptolemy's holder, waiting for him to fight or refuse it (10.ptolemy, R212)."""
+
+    attacker: Empire
+    defender: Empire
+    sea: SeaId
+    dice: dict[Empire, tuple[int, ...]] = {}  # a sandbox's fixed dice for the battle (ruling R7)
+
+
 class MoveStep(_S, frozen=True, kw_only=True, tag="move"):
     """Move and Battle: peace decisions, the active empire, its stage and its open obligations."""
 
@@ -146,6 +155,8 @@ class MoveStep(_S, frozen=True, kw_only=True, tag="move"):
     twice: dict[ProvinceId, int] = {}  # legions there that made their second step (Chariots, R236)
     twice_units: tuple[str, ...] = ()  # "centaurs", "myrmidons": made their second step (Chariots, R236)
     crossing: SeaId = ""  # the sea Odysseus crosses this turn (10.odysseus, ruling R233)
+    challenge: SeaChallenge | None = None  # an attack at sea Ptolemy's holder answers (ruling R212)
+    refused: tuple[tuple[SeaId, Empire], ...] = ()  # (sea, Ptolemy's holder) attacks refused this turn
 
 
 class TitleTie(_S, frozen=True, kw_only=True):
@@ -207,6 +218,16 @@ FixedOutcome = FixedDice | FixedLegendary | FixedTile | FixedBarbarianDice
 
 
 # --- the Legendary City expansions: objectives, Bonus Cards and their effects (lc.3) -----------------
+
+class DiscardPool(_S, frozen=True, kw_only=True):
+    """The ordinary commodities opponents lost as Build ended, from which Dido's holder takes up to
+    `keep` (10.dido, ruling R213); hidden from the other empires, as their discards are."""
+
+    empire: Empire
+    tile: TileId
+    lost: Bag
+    keep: int
+
 
 class CardDraw(_S, frozen=True, kw_only=True):
     """A draw-and-pass of Bonus Cards (lc.3.2): the drawer says how many, then each holder keeps one."""
@@ -275,6 +296,7 @@ class CitiesState(_S, frozen=True, kw_only=True):
     halicarnassus: ProvinceId | None = None  # where the miniature stands (11.halicarnassus)
     opened: tuple[Opened, ...] = ()  # provinces opened to their controller's builds this round (Ishtar)
     launched: tuple[TileId, ...] = ()  # tiles whose free trireme was built (10.archimedes, 10.ptolemy)
+    discards: tuple[DiscardPool, ...] = ()  # what Dido's holder may take, until he names it (R213)
     # Troia (lc.5): War cards waiting for the next battle at their place; battles not yet settled;
     # the Battle Victory markers (ruling R234)
     tactics: tuple[Tactic, ...] = ()

@@ -11,7 +11,7 @@ from mncore.rulesets.classic.ids import TAX
 from mncore.rulesets.classic.rules import powers
 from mncore.rulesets.classic.rules.common import name, require_in_hand
 from mncore.rulesets.classic.rules.fold import Fold
-from mncore.rulesets.classic.state import Land, State, Units
+from mncore.rulesets.classic.state import Built, Land, State, Units
 
 
 # --- revenues (3.1) --------------------------------------------------------------------------------
@@ -30,35 +30,41 @@ def begin(state: State) -> list[ev.AnyEvent]:
 
 def income(land: Land, civ: str) -> Counter[str]:
     """What one province yields a civilisation: its own, or what its occupying units claim (3.1.1)."""
-    claims = _claims(land)
+    holder, occupier = _claims(land)
     out: Counter[str] = Counter()
-    for who, claimed in (("holder", claims["holder"]), ("occupier", claims["occupier"])):
-        if (land.influence if who == "holder" else land.occupier) != civ:
+    for who, claimed in ((land.influence, holder), (land.occupier, occupier)):
+        if who != civ:
             continue
-        temple, market = "temple" in claimed, "market" in claimed
-        for i, b in enumerate(land.buildings):
-            if f"b{i}" not in claimed:
-                continue
+        kinds = {b.kind for b in claimed}
+        for b in claimed:
             if b.kind == "city":
-                out[TAX] += 2 if temple else 1
+                out[TAX] += 2 if "temple" in kinds else 1
             elif b.kind == "caravan":
-                out[b.resource] += 2 if market else 1
+                out[b.resource] += 2 if "market" in kinds else 1
     return out
 
 
-def _claims(land: Land) -> dict[str, set[str]]:
-    """Which buildings each collects from: the occupier's units take cities and caravans first,
-    then the temple, then the market (ruling C7); the holder keeps the rest."""
-    everything = {f"b{i}" for i, b in enumerate(land.buildings) if b.kind in ("city", "caravan")}
-    everything |= {b.kind for b in land.buildings if b.kind in ("temple", "market")}
+def first_claims(land: Land) -> list[Built]:
+    """The buildings in the order an occupier's units took them before he named them: cities and
+    caravans as built, then the temple, then the market (the first choice listed, ruling C7)."""
+    return ([b for b in land.buildings if b.kind in ("city", "caravan")]
+            + [b for b in land.buildings if b.kind == "temple"] + [b for b in land.buildings if b.kind == "market"])
+
+
+def _claims(land: Land) -> tuple[list[Built], list[Built]]:
+    """The buildings each of the influence holder and the occupier collects from: the occupier's units
+    stand on those he named, as many as he has units there, the first named first (ruling C7); a
+    province occupied with no claims named (an older log, a position) takes them in first_claims' order."""
     if not land.occupier:
-        return {"holder": everything, "occupier": set()}
+        return list(land.buildings), []
     units = land.units.get(land.occupier, Units()).movers()
-    order = [f"b{i}" for i, b in enumerate(land.buildings) if b.kind in ("city", "caravan")]
-    order += [b.kind for b in land.buildings if b.kind == "temple"]
-    order += [b.kind for b in land.buildings if b.kind == "market"]
-    taken = set(order[:units])
-    return {"holder": everything - taken, "occupier": taken}
+    named = list(land.claims) if land.claims else first_claims(land)
+    rest, taken = list(land.buildings), list[Built]()
+    for b in named:
+        if len(taken) < units and b in rest:  # a position may name a building the province lacks
+            rest.remove(b)
+            taken.append(b)
+    return rest, taken
 
 
 # --- trading (3.2) -------------------------------------------------------------------------------

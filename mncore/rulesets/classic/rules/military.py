@@ -4,6 +4,7 @@ movement, obligatory battles, and the invader's choice: sack, occupy or convert.
 from __future__ import annotations
 
 from collections import deque
+from itertools import combinations
 from typing import cast
 
 from mncore.dice import Rng
@@ -12,12 +13,13 @@ from mncore.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm, events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.rules import powers
+from mncore.rulesets.classic.rules.commerce import first_claims
 from mncore.rulesets.classic.rules.common import at_war, name, require_turn
 from mncore.rulesets.classic.rules.fold import Fold
 from mncore.rulesets.classic.ids import Aftermath, Mover
-from mncore.rulesets.classic.state import Land, State, Units
+from mncore.rulesets.classic.state import Built, Land, State, Units
 
-LOSS_ORDER = ("legion", "fortress", "creature")  # who goes first when hits are taken (ruling C9)
+LOSS_ORDER = ("legion", "fortress", "creature")  # the first choice listed, and the default (ruling C9)
 
 
 def begin(state: State, rng: Rng) -> list[ev.AnyEvent]:
@@ -40,7 +42,8 @@ def _seat(state: State, civ: str) -> int:
 
 def battle(state: State, pid: str, attacker: str, defender: str, rng: Rng) -> ev.GroundBattle:
     """One round (6.6-6.9): a die per legion, an automatic 6 per creature or fortress; one unit lost
-    for each 5 points of the other's total, legions first (ruling C9); powers add sixes (C16)."""
+    for each 5 points of the other's total, chosen by its owner where he has a choice (ruling C9);
+    powers add sixes (C16)."""
     land = state.land(pid)
     data = game_data()
     rolls: dict[str, tuple[int, ...]] = {}
@@ -55,19 +58,74 @@ def battle(state: State, pid: str, attacker: str, defender: str, rng: Rng) -> ev
             by_power[civ] = extra
         sixes[civ] = u.creature + u.fortress + extra
         totals[civ] = sum(rolls[civ]) + data.auto_six * sixes[civ]
-    losses = {attacker: _lose(land.units.get(attacker, Units()), totals[defender] // data.hit_every),
-              defender: _lose(land.units.get(defender, Units()), totals[attacker] // data.hit_every)}
+    losses: dict[str, Units] = {}
+    owed: dict[str, int] = {}
+    for civ, other in ((attacker, defender), (defender, attacker)):
+        hits = totals[other] // data.hit_every
+        units = land.units.get(civ, Units())
+        forced = forced_loss(units, hits) if civ in state.civs else loss_choices(units, hits)[0]
+        if forced is None:
+            owed[civ] = hits
+        else:
+            losses[civ] = forced
     return ev.GroundBattle(province=pid, attacker=attacker, defender=defender, rolls=rolls,
-                           sixes=sixes, losses=losses, by_power=by_power)
+                           sixes=sixes, losses=losses, by_power=by_power, owed=owed)
 
 
-def _lose(units: Units, hits: int) -> Units:
-    lost: dict[str, int] = {}
+def forced_loss(units: Units, hits: int) -> Units | None:
+    """The units lost when their owner has no choice (6.9): none, all, or of the one kind he has there."""
+    if hits >= units.ground():
+        return Units(legion=units.legion, fortress=units.fortress, creature=units.creature)
+    kinds = [k for k in LOSS_ORDER if getattr(units, k)]
+    if hits == 0 or len(kinds) == 1:
+        return Units(**{kinds[0]: hits}) if hits else Units()
+    return None
+
+
+def loss_choices(units: Units, hits: int) -> list[Units]:
+    """Every way to lose hits (at most all) of these units, legions then fortresses then creatures first:
+    a neutral's losses, and the default of an overdue choice (ruling C9)."""
+    hits = min(hits, units.ground())
+    return [Units(legion=lg, fortress=ft, creature=hits - lg - ft)
+            for lg in range(min(hits, units.legion), -1, -1)
+            for ft in range(min(hits - lg, units.fortress), -1, -1)
+            if hits - lg - ft <= units.creature]
+
+
+def lose(state: State, cmd: cm.ChooseLosses, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
+    """6.9: the owner names the units lost; a march held for them then fights on (ruling C9)."""
+    owed = next((o for o in state.owed if (o.civ, o.province) == (cmd.civ, cmd.province)), None)
+    require(owed is not None, "6.9", f"{name(state, cmd.civ)} has no losses to choose in {name(state, cmd.province)}")
+    assert owed is not None
+    chosen = Units(legion=cmd.legion, fortress=cmd.fortress, creature=cmd.creature)
+    if min(cmd.legion, cmd.fortress, cmd.creature) < 0:
+        raise InvalidCommand("a number of units lost is never negative")
+    require(chosen.ground() == owed.hits, "6.9", f"{name(state, cmd.civ)} must lose exactly {owed.hits} "
+                                                 f"unit(s) in {name(state, cmd.province)}, not {chosen.ground()}")
+    have = state.land(cmd.province).units.get(cmd.civ, Units())
     for kind in LOSS_ORDER:
-        n = min(hits, getattr(units, kind))
-        lost[kind] = n
-        hits -= n
-    return Units(**lost)
+        require(getattr(chosen, kind) <= getattr(have, kind), "6.9",
+                f"{name(state, cmd.civ)} has only {getattr(have, kind)} {kind}(s) in {name(state, cmd.province)}")
+    taken = ev.LossesChosen(civ=cmd.civ, province=cmd.province, lost=chosen)
+    after = fold([taken], state)
+    held = state.invasion
+    if after.owed or held is None:
+        return [taken]
+    return [taken, *_fight(after, held.civ, held.province, held.then, held.sack, rng, fold,
+                           held.fought)]
+
+
+def require_settled(state: State, order: cm.AnyOrder) -> None:
+    """While a battle's losses wait for their owners (6.9, ruling C9), or an occupier's claims for him
+    (6.11 b, ruling C7), nothing else is played."""
+    if state.owed and not isinstance(order, cm.ChooseLosses):
+        o = state.owed[0]
+        require(False, "6.9", f"{name(state, o.civ)} first chooses the {o.hits} unit(s) it loses in "
+                              f"{name(state, o.province)}: 'lose N legion|fortress|creature ... in {o.province}'")
+    p = state.claiming
+    if p and not state.owed and not isinstance(order, cm.Claim):
+        require(False, "6.11", f"{name(state, state.land(p).occupier)} first names the buildings its units "
+                               f"claim in {name(state, p)}: 'claim BUILDING ... in {p}'")
 
 
 def sail(state: State, cmd: cm.Sail) -> list[ev.AnyEvent]:
@@ -167,7 +225,7 @@ def march(state: State, cmd: cm.March, rng: Rng, fold: Fold) -> list[ev.AnyEvent
 def _go(state: State, cmd: cm.March, via: tuple[str, ...], rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     marched = ev.Marched(civ=cmd.civ, unit=cmd.unit, count=cmd.count, source=cmd.source, dest=cmd.dest,
                          via=via)
-    return [marched, *_fight(fold([marched], state), cmd, rng, fold)]
+    return [marched, *_fight(fold([marched], state), cmd.civ, cmd.dest, cmd.then, cmd.sack, rng, fold)]
 
 
 def _blockader(state: State, civ: str, dest: str, via: tuple[str, ...]) -> str:
@@ -219,27 +277,78 @@ def _require_aftermath(state: State, cmd: cm.March) -> None:
                 f"the influence marker in {name(state, land.influence)}'s capital is never converted")
 
 
-def _fight(state: State, cmd: cm.March, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
-    """6.5: battles with every other civilisation's ground units there, then the invader's choice."""
+def _fight(state: State, civ: str, dest: str, then: Aftermath, sack: str, rng: Rng, fold: Fold,
+           fought: tuple[str, ...] = ()) -> list[ev.AnyEvent]:
+    """6.5: battles with every other civilisation's ground units there, then the invader's choice; a
+    battle whose losses wait for their owner holds the rest until they are chosen (ruling C9)."""
     out: list[ev.AnyEvent] = []
-    for enemy in sorted((c for c in state.land(cmd.dest).present() if c != cmd.civ),
+    for enemy in sorted((c for c in state.land(dest).present() if c != civ and c not in fought),
                         key=lambda c: _seat(state, c)):
-        if state.land(cmd.dest).units.get(cmd.civ, Units()).ground() == 0:
+        if state.land(dest).units.get(civ, Units()).ground() == 0:
             break
-        fought = battle(state, cmd.dest, cmd.civ, enemy, rng)
-        out.append(fought)
-        state = fold([fought], state)  # the next battle is fought with what is left
-    land = state.land(cmd.dest)
-    if land.present() == [cmd.civ] and cmd.then:
-        out += _aftermath(state, land, cmd)
+        battled = battle(state, dest, civ, enemy, rng)
+        out.append(battled)
+        state = fold([battled], state)  # the next battle is fought with what is left
+        fought = (*fought, enemy)
+        if battled.owed:
+            return [*out, ev.InvasionHeld(civ=civ, province=dest, fought=fought, then=then, sack=sack)]
+    land = state.land(dest)
+    if land.present() == [civ] and then:
+        out += _aftermath(land, civ, dest, then, sack)
     return out
 
 
-def _aftermath(state: State, land: Land, cmd: cm.March) -> list[ev.AnyEvent]:
-    if cmd.then == "sack":
-        gone = next(b for b in land.buildings if b.kind == cmd.sack)
-        return [ev.Sacked(civ=cmd.civ, province=cmd.dest, building=gone.kind, resource=gone.resource)]
-    return [ev.Settled(civ=cmd.civ, province=cmd.dest, how=cmd.then)]
+def _aftermath(land: Land, civ: str, dest: str, then: Aftermath, sack: str) -> list[ev.AnyEvent]:
+    if then == "sack":
+        gone = next(b for b in land.buildings if b.kind == sack)
+        return [ev.Sacked(civ=civ, province=dest, building=gone.kind, resource=gone.resource)]
+    if then == "occupy":  # 6.11 b: a unit on each building, all of them if he can; else he names them (C7)
+        if land.units.get(civ, Units()).movers() >= len(land.buildings):
+            return [ev.Settled(civ=civ, province=dest, how=then, claims=tuple(first_claims(land)))]
+        return [ev.Settled(civ=civ, province=dest, how=then, due=True)]
+    return [ev.Settled(civ=civ, province=dest, how=then)]
+
+
+def claim(state: State, cmd: cm.Claim) -> list[ev.AnyEvent]:
+    """6.11 b: the occupier places a single legion or creature on each building he claims, as he
+    occupies the province or anew in his own Military turn (ruling C7)."""
+    if not state.the_board().is_province(cmd.province):
+        raise InvalidCommand(f"'{cmd.province}' is not a province")
+    land = state.land(cmd.province)
+    where = name(state, cmd.province)
+    require(land.occupier == cmd.civ, "6.11", f"{name(state, cmd.civ)} does not occupy {where}")
+    if state.claiming != cmd.province:
+        require_turn(state, cmd.civ, "military", "6.11")
+    units = land.units.get(cmd.civ, Units()).movers()
+    require(len(cmd.claims) <= units, "6.11", f"{name(state, cmd.civ)} has {units} legion(s) and creature(s) in "
+                                              f"{where}: a single one on each building claimed, not {len(cmd.claims)}")
+    rest = list(land.buildings)
+    for b in cmd.claims:
+        what = building_words(b)
+        require(b in land.buildings, "6.11", f"{where} has no {what}")
+        require(b in rest, "6.11", f"a single unit is placed on each building: the {what} in {where} is named twice")
+        rest.remove(b)
+    return [ev.BuildingsClaimed(civ=cmd.civ, province=cmd.province, claims=cmd.claims)]
+
+
+def building_words(b: Built) -> str:
+    """A building as the order grammar names it: city, temple, market, caravan RESOURCE."""
+    return f"caravan {b.resource}" if b.kind == "caravan" else b.kind
+
+
+def claim_choices(land: Land, units: int) -> list[tuple[Built, ...]]:
+    """Every set of buildings as many units can claim, the first order (ruling C7) first."""
+    first = first_claims(land)
+    size = min(units, len(first))
+    out: list[tuple[Built, ...]] = [tuple(first[:size])]
+    for combo in combinations(first, size):
+        if sorted(combo, key=_key) not in [sorted(c, key=_key) for c in out]:
+            out.append(combo)
+    return out
+
+
+def _key(b: Built) -> tuple[str, str]:
+    return b.kind, b.resource
 
 
 def end_turn(state: State, cmd: cm.EndTurn) -> list[ev.AnyEvent]:
@@ -252,6 +361,14 @@ def done(state: State) -> bool:
 
 
 def pending(state: State) -> list[Pending]:
+    if state.owed:
+        return [Pending(empire=o.civ, kind="losses", text=f"choose the {o.hits} unit(s) lost in "
+                                                          f"{name(state, o.province)}") for o in state.owed]
+    if state.claiming:
+        land = state.land(state.claiming)
+        return [Pending(empire=land.occupier, kind="claim",
+                        text=f"name the buildings your {land.units.get(land.occupier, Units()).movers()} unit(s) "
+                             f"claim in {name(state, state.claiming)} (claim BUILDING ... in {state.claiming})")]
     b = state.blockade
     if b is not None:
         return [Pending(empire=b.greek, kind="blockade",
@@ -262,6 +379,13 @@ def pending(state: State) -> list[Pending]:
 
 
 def options(state: State, civ: str) -> list[Option]:
+    if state.owed:
+        return [Option(kind="losses", order=f"lose {_units_words(u)} in {o.province}")
+                for o in state.owed if o.civ == civ
+                for u in loss_choices(state.land(o.province).units.get(civ, Units()), o.hits)]
+    if state.claiming:
+        land = state.land(state.claiming)
+        return [] if land.occupier != civ else _claim_options(state, civ, state.claiming)
     b = state.blockade
     if b is not None:
         if civ != b.greek:
@@ -282,6 +406,10 @@ def options(state: State, civ: str) -> list[Option]:
                         for s in sorted(board.water().of(sea))]
                 out += [Option(kind="attack", order=f"attack {c} in {sea}") for c in sorted(here)
                         if c != civ and here[c] > 0 and here.get(civ, 0) > 0]
+    for pid, land in sorted(state.lands.items()):  # more units there than claims named: claim anew (C7)
+        if land.occupier == civ and land.claims and len(land.claims) < min(len(land.buildings),
+                                                                            land.units.get(civ, Units()).movers()):
+            out += _claim_options(state, civ, pid)
     for pid, land in sorted(state.lands.items()):
         u = land.units.get(civ, Units())
         moved = state.turns.arrived.get(pid, Units())
@@ -307,3 +435,13 @@ def _then(state: State, civ: str, dest: str) -> str:
     if state.the_board().capital_of(land.influence) == dest:
         return " then occupy"
     return " then convert"
+
+
+def _units_words(u: Units) -> str:
+    return " ".join(f"{getattr(u, k)} {k}" for k in LOSS_ORDER if getattr(u, k))
+
+
+def _claim_options(state: State, civ: str, pid: str) -> list[Option]:
+    land = state.land(pid)
+    return [Option(kind="claim", order=f"claim {' '.join(building_words(b) for b in c) or 'nothing'} in {pid}")
+            for c in claim_choices(land, land.units.get(civ, Units()).movers())]

@@ -8,10 +8,10 @@ from mncore.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import CardInfo, City, card_info, load_city
 from mncore.rulesets.empires.commands import (ChooseBonusCard, CitiesCommand, DrawBonusCards, LaunchFreeTrireme,
-                                              PlaceHalicarnassus, PlayBonusCard)
-from mncore.rulesets.empires.ids import COIN, CardId, Empire, commodity_of
+                                              PlaceHalicarnassus, PlayBonusCard, TakeDiscards)
+from mncore.rulesets.empires.ids import CardId, Empire, commodity_of
 from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.rules import card_effects, guards
+from mncore.rulesets.empires.rules import card_effects, dido, guards
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import (CardDraw, CitiesState, GameState, bag_add, build_step,
                                            move_step, trade_step)
@@ -43,25 +43,9 @@ def card(card_id: str) -> tuple[City, CardInfo]:
 
 
 def phase_closed(state: GameState, closing: list[ev.AnyEvent]) -> list[ev.AnyEvent]:
-    """What follows a phase's end (10.dido): the holder takes up to two commodities the opponents
-    discarded at the end of Build, the most plentiful first, then by name (ruling R213)."""
-    from mncore.rulesets.empires import powers
-    out: list[ev.AnyEvent] = []
-    for emp in powers.holders_at(state, "take_discards"):
-        for t in powers.powers_of(state, emp, "take_discards"):
-            lost: dict[str, int] = {}
-            for e in closing:
-                if isinstance(e, ev.ResourcesDiscarded) and e.empire != emp:
-                    for token, n in e.discarded.items():
-                        if token != COIN and commodity_of(token) == token:  # ordinary commodities
-                            lost[token] = lost.get(token, 0) + n
-            ranked = sorted(lost, key=lambda k: (-lost[k], k))
-            taken: dict[str, int] = {}
-            for token in [tok for tok in ranked for _ in range(lost[tok])][:t.keep]:
-                taken[token] = taken.get(token, 0) + 1
-            if taken:
-                out.append(ev.DiscardsTaken(empire=emp, tile=t.id, taken=taken))
-    return out
+    """What follows a phase's end (10.dido): what the holder may take of the commodities the
+    opponents discarded at the end of Build, which he then names (ruling R213)."""
+    return dido.offered(state, closing)
 
 
 def decide(state: GameState, order: CitiesCommand, rng: Rng) -> list[ev.AnyEvent]:
@@ -77,6 +61,8 @@ def decide(state: GameState, order: CitiesCommand, rng: Rng) -> list[ev.AnyEvent
             return guards.place_halicarnassus(state, order)
         case LaunchFreeTrireme():
             return guards.launch(state, order)
+        case TakeDiscards():
+            return dido.take(state, order)
 
 
 # --- the draw-and-pass (lc.3.2) -----------------------------------------------------------------------
@@ -85,7 +71,7 @@ def pending(state: GameState) -> list[Pending]:
     """The draw-and-pass waits for its drawer's count, then for each holder's choice."""
     d = open_draw(state)
     if d is None:
-        return guards.pending(state)
+        return dido.pending(state) or guards.pending(state)
     name = load_city(d.deck).deck
     if d.count == 0:
         return [Pending(empire=d.drawer, kind="draw",
@@ -141,7 +127,7 @@ def choose(state: GameState, order: ChooseBonusCard) -> list[ev.AnyEvent]:
 def draw_options(state: GameState, empire: Empire) -> list[Option]:
     d = open_draw(state)
     if d is None:
-        return guards.options(state, empire)
+        return dido.options(state, empire) if dido.pools(state) else guards.options(state, empire)
     if d.count == 0:
         left = len(cities(state).decks.get(d.deck, ()))
         return [Option(kind="draw", order=f"draw {n}") for n in range(1, min(MAX_DRAW, left) + 1)

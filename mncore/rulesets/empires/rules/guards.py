@@ -6,14 +6,15 @@ from mncore.errors import require
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev, powers
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.commands import LaunchFreeTrireme, PlaceHalicarnassus
+from mncore.rulesets.empires.commands import AnswerSeaBattle, Attack, LaunchFreeTrireme, PlaceHalicarnassus
 from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules.battle import place_name
-from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.state import GameState, move_step
 
 SHELTER_SECTION = "11.halicarnassus"
+PTOLEMY = "10.ptolemy"
 ATHENA_SECTION = "lc.6.3.athena"
 
 
@@ -57,8 +58,10 @@ def exempt(state: GameState, pid: ProvinceId, attacker: Empire, defender: Empire
 def before_attack(state: GameState, place: str, attacker: Empire, defender: Empire) -> list[ev.AnyEvent]:
     """Refuse a battle the expansions forbid; Solomon's holder is paid his coin first."""
     if place not in state.provinces:
-        require(not powers.has_at(state, defender, "no_sea_battle"), "R212",
-                f"{title(defender)} refuses every sea battle ({powers.names_at('no_sea_battle')}, ruling R212)")
+        refused = (place, defender) in move_step(state).refused
+        require(not refused, PTOLEMY, f"{title(defender)} refused {title(attacker)}'s attack in "
+                                      f"{place_name(state, place)} this turn ({powers.names_at('no_sea_battle')}, "
+                                      "ruling R212)")
         return []
     problem = no_land_battle(state, place)
     require(problem is None, *(problem or ("", "")))
@@ -69,6 +72,27 @@ def before_attack(state: GameState, place: str, attacker: Empire, defender: Empi
             f"attacking {title(defender)}'s units in its province {place_name(state, place)} costs a coin "
             f"paid to {title(defender)} ({powers.names_at('toll')}); {title(attacker)} has none")
     return [ev.TollPaid(empire=attacker, to=defender, province=place)]
+
+
+# --- Ptolemy: "Player may refuse any Sea Battle" (10.ptolemy, ruling R212) ------------------------------
+
+def answers_at_sea(state: GameState, place: str, defender: Empire) -> bool:
+    """An attack at sea on the defender waits for his answer: he holds Ptolemy (10.ptolemy)."""
+    return place in state.seas and powers.has_at(state, defender, "no_sea_battle")
+
+
+def offer_sea_battle(order: Attack) -> ev.SeaBattleOffered:
+    """The attack at sea, no dice yet: Ptolemy's holder fights it or refuses it (ruling R212)."""
+    return ev.SeaBattleOffered(empire=order.empire, opponent=order.opponent, sea=order.place, dice=order.dice)
+
+
+def answer_sea_battle(state: GameState, order: AnswerSeaBattle) -> ev.SeaBattleAnswered:
+    """Ptolemy's holder answers the attack on him at sea (10.ptolemy, ruling R212)."""
+    c = move_step(state).challenge
+    require(c is not None and c.defender == order.empire, PTOLEMY,
+            f"{title(order.empire)} has no attack at sea to fight or refuse")
+    assert c is not None
+    return ev.SeaBattleAnswered(empire=order.empire, attacker=c.attacker, sea=c.sea, fight=order.fight)
 
 
 def no_conquest(state: GameState, pid: ProvinceId) -> bool:

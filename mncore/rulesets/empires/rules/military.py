@@ -5,6 +5,7 @@ from __future__ import annotations
 from mncore.rulesets.empires import atlas, draws, events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import AttackBarbarians, MoveBarbarians, PeaceWithBarbarians  # Punic
+from mncore.rulesets.empires.commands import AnswerSeaBattle  # Ptolemy (ruling R212)
 from mncore.rulesets.empires.commands import (Attack, ChooseLosses, ChooseMover, DeclarePeace, EndMoveTurn,
                              HoldConquest, MoveCommand, MoveLegions, MoveTriremes, OccupyBuildings,
                              OccupyMarker, Pillage, PlaceCirceLegion)
@@ -90,6 +91,8 @@ def waiting(state: GameState) -> list[tuple[Empire, str]]:
     peace = undecided_peace(state)
     if peace:
         return [(e, "peace") for e in peace]
+    if step.challenge is not None:
+        return [(step.challenge.defender, "sea-battle")]
     if step.losses:
         return [(x.empire, "losses") for x in step.losses]
     if step.active is not None:
@@ -112,6 +115,11 @@ def pending(state: GameState) -> list[Pending]:
         return [Pending(empire=e, kind="peace",
                         text=f"Statue of Zeus: declare peace with an opponent (peace with {whom}) or "
                              "not (no peace)") for e, _ in found]
+    if kind == "sea-battle" and step.challenge is not None:
+        c = step.challenge
+        return [Pending(empire=c.defender, kind="sea-battle",
+                        text=f"{title(c.attacker)} attacks your triremes in {place_name(state, c.sea)}: fight the "
+                             "sea battle or refuse it (Ptolemy: fight battle | refuse battle)")]
     if kind == "losses":
         return [Pending(empire=x.empire, kind="losses",
                         text=f"choose {x.hits} unit(s) lost in {place_name(state, x.place)} "
@@ -174,6 +182,8 @@ def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[e
         case PeaceWithBarbarians():
             _require_peace_turn(state, order.empire)
             return barbarian_orders.declare_peace(state, order)
+        case AnswerSeaBattle():
+            return answer_sea_battle(state, order, rng, fold)
         case ChooseLosses():  # a loss where no battle was fought this turn is a War card's (R235)
             fought = order.place in move_step(state).battles
             return _then_settle(state, fold, [battle.choose_losses(state, order)], order.place, battle=fought)
@@ -212,6 +222,9 @@ def _require_turn(state: GameState, empire: Empire) -> None:
     for x in step.losses:
         require(False, "4.2", f"{title(x.empire)} must first choose {x.hits} unit(s) lost in "
                               f"{place_name(state, x.place)}")
+    c = step.challenge
+    require(c is None, guards.PTOLEMY, f"{title(c.defender if c else '')} must first fight or refuse the attack "
+                                       f"in {place_name(state, c.sea if c else '')} (ruling R212)")
 
 
 def _then_settle(state: GameState, fold: Fold, events: list[ev.AnyEvent], *places: str, battle: bool = True
@@ -357,11 +370,25 @@ def attack(state: GameState, order: Attack, rng: Rng, fold: Fold) -> list[ev.Any
             f"{title(order.empire)} and {title(order.opponent)} are at peace this round")
     # the expansions: a land battle forbidden there (Athena, Halicarnassus), or a toll paid first (Solomon)
     events = guards.before_attack(state, place, order.empire, order.opponent)
+    if guards.answers_at_sea(state, place, order.opponent):  # Ptolemy's holder fights or refuses (R212)
+        return [guards.offer_sea_battle(order)]
     if not sea:  # then the Centaurs strike before the battle (atlas.chiron)
         events += atlantis.strike(fold(events, state) if events else state, place, order.empire, order.opponent)
     events += battle.fight(fold(events, state) if events else state, place, order.empire, order.opponent,
                            rng, order.dice)
     return _with_forced_losses(state, fold, events, place)
+
+
+def answer_sea_battle(state: GameState, order: AnswerSeaBattle, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
+    """Ptolemy's holder refuses the attack at sea, or fights it: the battle is rolled now (R212)."""
+    answered = guards.answer_sea_battle(state, order)
+    if not answered.fight:
+        return [answered]
+    c = move_step(state).challenge
+    assert c is not None
+    events: list[ev.AnyEvent] = [answered]
+    events += battle.fight(fold(events, state), c.sea, c.attacker, c.defender, rng, c.dice)
+    return _with_forced_losses(state, fold, events, c.sea)
 
 
 def end_turn(state: GameState, order: EndMoveTurn) -> list[ev.AnyEvent]:
@@ -398,6 +425,8 @@ def options(state: GameState, empire: Empire) -> list[Option]:
         elif kind == "mover":
             step = move_step(state)
             out += [Option(kind="mover", order=f"mover {e}") for e in state.empires if e not in step.done]
+        elif kind == "sea-battle":
+            out += [Option(kind="sea-battle", order="refuse battle"), Option(kind="sea-battle", order="fight battle")]
         elif kind == "losses":
             out += _loss_options(state, empire)
         elif kind == "turn":
@@ -416,7 +445,7 @@ def _turn_options(state: GameState, empire: Empire) -> list[Option]:
     if step.stage in ("naval", "sea"):
         out += [Option(kind="attack", order=f"attack {e} in {s}") for s in sorted(state.seas)
                 if s not in step.battles and state.seas[s].get(empire, 0)
-                for e in enemies_at(state, s, empire)]
+                for e in enemies_at(state, s, empire) if (s, e) not in step.refused]
     if step.stage != "battles":
         for p in sorted(state.provinces):
             centaurs = land_units.may_step(state, empire, p, "centaurs")

@@ -8,7 +8,7 @@ from mncore.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import card_info, load_city, objective_info
 from mncore.rulesets.empires.commands import (AnyOrder, ChooseBonusCard, DrawBonusCards, LaunchFreeTrireme,
-                                              PlaceHalicarnassus, PlayBonusCard)
+                                              PlaceHalicarnassus, PlayBonusCard, TakeDiscards)
 from mncore.rulesets.empires.ids import TRACKS, Track
 from mncore.rulesets.empires.names import resolve_empire, resolve_place, resolve_province, resolve_sea, resolve_tile
 from mncore.rulesets.empires.naming import tile_name, title
@@ -95,8 +95,18 @@ def _halicarnassus(ctx: Ctx, words: list[str]) -> AnyOrder:
     return PlaceHalicarnassus(empire=ctx.empire, province=resolve_province(ctx.state.geo_board, " ".join(words)))
 
 
+TAKE_USAGE = "take COMMODITY [COMMODITY] | take nothing   (Dido: of the commodities opponents lost as Build ended)"
+
+
+def _take(ctx: Ctx, words: list[str]) -> AnyOrder:
+    if not words:
+        raise InvalidCommand(f"usage: {TAKE_USAGE}")
+    tokens = parse_tokens(words) if [w.lower() for w in words] != ["nothing"] else []
+    return TakeDiscards(empire=ctx.empire, take=bag_of(tokens))
+
+
 VERBS: dict[str, Parser] = {"draw": _draw, "choose": _choose, "play": _play, "halicarnassus": _halicarnassus,
-                            "launch": _launch}
+                            "launch": _launch, "take": _take}
 
 
 def format_order(order: AnyOrder) -> str | None:
@@ -105,6 +115,8 @@ def format_order(order: AnyOrder) -> str | None:
             return f"draw {n}"
         case ChooseBonusCard(card=c, to=to):
             return f"choose {c}" + (f" pass {to}" if to else "")
+        case TakeDiscards(take=taken):
+            return f"take {show_tokens(taken)}"
         case PlayBonusCard():
             line = f"play {order.played}" + (f" as {order.as_card}" if order.as_card else "")
             line += f" in {order.place}" if order.place else ""
@@ -192,6 +204,10 @@ def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
             return f"{title(emp)} paid {title(to)} a coin to attack in {_place(pid)} (Solomon)."
         case ev.FreeTriremeBuilt(empire=emp, tile=t, sea=sea):
             return f"{title(emp)} built {tile_name(t)}'s free trireme in {_place(sea)}."
+        case ev.DiscardsOffered(empire=emp, tile=t, lost=lost, keep=keep):
+            what = f" ({show_tokens(lost)})" if "payload/lost" not in withheld else ""
+            return (f"{title(emp)} may take up to {keep} of the commodities the opponents lost{what} "
+                    f"with {tile_name(t)}.")
         case ev.DiscardsTaken(empire=emp, tile=t, taken=taken):
             what = show_tokens(taken) if "payload/taken" not in withheld and taken else "discarded commodities"
             return f"{title(emp)} took {what} with {tile_name(t)}."

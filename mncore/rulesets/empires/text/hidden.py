@@ -56,6 +56,8 @@ def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
             return [Hidden(field="payload/card", visible_to=(emp,))]
         case ev.DiscardsTaken(empire=emp):
             return [Hidden(field="payload/taken", visible_to=(emp,))]
+        case ev.DiscardsOffered(empire=emp):  # the opponents' discards, which only the holder looks at
+            return [Hidden(field="payload/lost", visible_to=(emp,))]
     return []
 
 
@@ -71,6 +73,8 @@ def hidden_command(command: cm.AnyCommand) -> list[Hidden]:
             return [Hidden(field="command/keep", visible_to=(emp,))]
         case cm.FixOutcome(empire=emp, outcome=outcome):
             return _fixed(outcome, "command/outcome", (emp,))
+        case cm.TakeDiscards(empire=emp, take=take) if take:  # what Dido took (10.dido)
+            return [Hidden(field="command/take", visible_to=(emp,))]
         case cm.CreateFromPosition(position=state):
             return hidden_in_state(state, "command/position", committed=True)
         case cm.ChooseBonusCard(empire=emp):
@@ -107,6 +111,8 @@ def _hidden_cities(state: GameState, at: str) -> list[Hidden]:
     out += [Hidden(field=f"{at}/hands/{e}", visible_to=(e,), public=_cards(h)) for e, h in cs.hands.items()]
     out += [Hidden(field=f"{at}/draws/{i}/hand", visible_to=(d.holder,) if d.holder else (), public=_cards(d.hand))
             for i, d in enumerate(cs.draws) if d.hand]
+    out += [Hidden(field=f"{at}/discards/{i}/lost", visible_to=(p.empire,), public=_counted(p.lost))
+            for i, p in enumerate(cs.discards)]  # what Dido's holder may take (R213)
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from mncore.seen import Withheld
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.commands import AnswerSeaBattle  # Ptolemy (ruling R212)
 from mncore.rulesets.empires.commands import (AnyOrder, Attack, ChooseLosses, ChooseMover, DeclarePeace, EndMoveTurn,
                              HoldConquest, MoveLegions, MoveTriremes, OccupyBuildings, OccupyMarker,
                              Pillage, PlaceCirceLegion)
@@ -26,6 +27,7 @@ USAGE = {
     "peace": "peace with EMPIRE|barbarians | no peace   (Statue of Zeus)",
     "move": "move [N] trireme(s) SEA to SEA | move [N] legion(s) PROVINCE to PROVINCE [with centaurs|myrmidons] [across SEA]",
     "attack": "attack EMPIRE in SEA|PROVINCE [dice EMPIRE=N,N,... [EMPIRE=N,...]]   (dice: sandboxes)",
+    "battle": "fight battle | refuse battle   (Ptolemy's holder, attacked at sea)",
     "lose": "lose [N] legion(s) [centaurs] [myrmidons] [fortress] in PLACE | lose fortress in PLACE",
     "pillage": "pillage SPACE in PROVINCE [take coin|legendary]",
     "occupy": "occupy SPACE [SPACE ...] in PROVINCE | occupy marker in PROVINCE [with sheba]",
@@ -230,6 +232,18 @@ def _place(ctx: Ctx, words: list[str]) -> AnyOrder:
                             space=resolve_space(ctx.state, pid, " ".join(space)))
 
 
+def _fight(ctx: Ctx, words: list[str]) -> AnyOrder:
+    if [w.lower() for w in words] != ["battle"]:
+        raise InvalidCommand(f"usage: {USAGE['battle']}")
+    return AnswerSeaBattle(empire=ctx.empire, fight=True)
+
+
+def _refuse(ctx: Ctx, words: list[str]) -> AnyOrder:
+    if [w.lower() for w in words] != ["battle"]:
+        raise InvalidCommand(f"usage: {USAGE['battle']}")
+    return AnswerSeaBattle(empire=ctx.empire, fight=False)
+
+
 def _done(ctx: Ctx, words: list[str]) -> AnyOrder:
     need(words, 0, USAGE["done"])
     return EndMoveTurn(empire=ctx.empire)
@@ -237,7 +251,7 @@ def _done(ctx: Ctx, words: list[str]) -> AnyOrder:
 
 VERBS: dict[str, Parser] = {"mover": _mover, "peace": _peace, "no": _no, "move": _move,
                             "attack": _attack, "lose": _lose, "pillage": _pillage, "occupy": _occupy,
-                            "hold": _hold, "place": _place, "done": _done}
+                            "hold": _hold, "place": _place, "done": _done, "fight": _fight, "refuse": _refuse}
 
 
 def _plural(n: int, word: str) -> str:
@@ -274,6 +288,8 @@ def format_order(order: AnyOrder) -> str | None:
             return f"hold {pid}"
         case PlaceCirceLegion(province=pid, space=space):
             return f"place legion on {space} in {pid}"
+        case AnswerSeaBattle(fight=fight):
+            return "fight battle" if fight else "refuse battle"
         case EndMoveTurn():
             return "done"
     return None
@@ -366,4 +382,11 @@ def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:
             return f"{title(emp)} places a legion on {space} in {_name(pid)} to act as a caravan (Circe)."
         case ev.MoveTurnEnded(empire=emp):
             return f"{title(emp)} ends its Move and Battle turn."
+        case ev.SeaBattleOffered(empire=emp, opponent=opp, sea=sea):
+            return (f"{title(emp)} attacks {title(opp)}'s triremes in {_name(sea)}; {title(opp)} may fight "
+                    "or refuse the sea battle (Ptolemy).")
+        case ev.SeaBattleAnswered(empire=emp, attacker=att, sea=sea, fight=True):
+            return f"{title(emp)} fights {title(att)}'s attack in {_name(sea)} (Ptolemy)."
+        case ev.SeaBattleAnswered(empire=emp, attacker=att, sea=sea):
+            return f"{title(emp)} refuses {title(att)}'s attack in {_name(sea)}: no sea battle (Ptolemy)."
     return None
