@@ -68,9 +68,9 @@ def test_the_report_mail_opens_as_its_export_and_as_is_held_to_its_empire(tmp_pa
 
 # --- mn sign checks the lines against the latest report ---------------------------------------------
 
-VERBS = ("attack, barbarians, bonus, build, builder, choose, claim, colossus, discard, done, draw, fix, give, "
-         "halicarnassus, hold, keep, launch, lose, move, mover, no, occupy, offer, peace, perseus, pillage, "
-         "place, play, recruit, title, trade (see docs/orders.md)")
+VERBS = ("attack, barbarians, bonus, build, builder, choose, claim, colossus, discard, done, draw, fight, fix, "
+         "give, halicarnassus, hold, keep, launch, lose, move, mover, no, occupy, offer, peace, perseus, pillage, "
+         "place, play, recruit, refuse, take, title, trade (see docs/orders.md)")
 NONCE = "0" * 32
 
 
@@ -137,7 +137,8 @@ def test_sign_with_the_report_takes_its_receipt_and_the_host_applies_the_block(t
 
 def _toy_report(tmp: Path) -> tuple[Path, Path, Path]:
     """The toy game t1 (keys made by the host) and Red's first report mail."""
-    from mailkit import mn as kit_mn, new_toy
+    from mailkit import mn as kit_mn
+    from mailkit import new_toy
 
     db = tmp / "toy.db"
     new_toy(db, tmp / "keys")
@@ -211,7 +212,8 @@ def test_play_sends_the_block_as_a_reply_over_smtp_and_reads_the_latest_report_o
     host as a reply threaded under it (a real SMTP server on loopback)."""
     import mailbox
 
-    from mailkit import mn as kit_mn, read_eml, smtp_server
+    from mailkit import mn as kit_mn
+    from mailkit import read_eml, smtp_server
 
     db, key, first = _toy_report(tmp_path)
     kit_mn(db, "order", "t1", "--as", "red", "pass")
