@@ -25,7 +25,8 @@ from mncore.protocol import NewGame
 from mncore.rulesets.classic import tactics as classic_tactics
 from mncore.rulesets.classic.demo import demo_command
 from mncore.rulesets.classic.seam import RULESET as CLASSIC
-from mncore.rulesets.empires import autoplay as empires_autoplay, tactics as empires_tactics
+from mncore.rulesets.empires import autoplay as empires_autoplay
+from mncore.rulesets.empires import tactics as empires_tactics
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.rules.setup import playable_empires
 from mncore.rulesets.empires.seam import RULESET as EMPIRES

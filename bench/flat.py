@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import longgame  # noqa: E402,F401  (quiets the engine's log lines, adds the passive style)
+
 from mncore import game  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.rulesets.empires.autoplay import choose  # noqa: E402

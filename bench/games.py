@@ -21,9 +21,9 @@ import longgame  # noqa: E402,F401  (quiets the engine's log lines)
 from mncore import game  # noqa: E402
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.rulesets.empires.autoplay import play  # noqa: E402
-from mncore.rulesets.empires.sampler import draw  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
+from mncore.rulesets.empires.sampler import draw  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 
 FIVE = ("rome", "greece", "babylon", "egypt", "carthage")  # the classic five (Atlantis needs its set-up)

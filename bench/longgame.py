@@ -12,10 +12,10 @@ import structlog
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mncore import game  # noqa: E402
+from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.rulesets.empires.autoplay import STYLES, choose  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
-from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.store import Store, open_store  # noqa: E402
 

@@ -61,7 +61,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import figures  # noqa: E402
 import longgame  # noqa: E402,F401  (quiets the engine's log lines)
 
-from mncore import changes, game, pbem as pbem_rules, report as reports, signing  # noqa: E402
+from mncore import changes, game, signing  # noqa: E402
+from mncore import pbem as pbem_rules
+from mncore import report as reports
 from mncore.dice import Rng, seeded_secret  # noqa: E402
 from mncore.errors import CommandRejected  # noqa: E402
 from mncore.host import PublishKeys  # noqa: E402

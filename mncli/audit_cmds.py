@@ -6,8 +6,17 @@ import sys
 
 import click
 
-from mncli.common import (as_option, check_output, emit_json, json_option, open_store, side_arg, to_builtins,
-                          with_audits, write_output)
+from mncli.common import (
+    as_option,
+    check_output,
+    emit_json,
+    json_option,
+    open_store,
+    side_arg,
+    to_builtins,
+    with_audits,
+    write_output,
+)
 from mncore import checking, game, positions, redaction
 from mncore.dice import new_secret, seeded_secret
 from mncore.dispute import is_bundle, make_bundle, verify_bundle

@@ -11,10 +11,10 @@ import click
 import msgspec
 
 from mncore import registry
+from mncore import store as stores
 from mncore.errors import InvalidCommand, OutputError
 from mncore.names import resolve_side_in_game
 from mncore.protocol import Audits, Maps, Ruleset
-from mncore import store as stores
 from mncore.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])

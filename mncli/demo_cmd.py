@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from mncli.common import open_store, ruleset_option
-from mncore import players as scripted, registry
+from mncore import players as scripted
+from mncore import registry
 from mncore.errors import InvalidCommand
 
 

@@ -7,8 +7,16 @@ from typing import Any, get_args
 
 import click
 
-from mncli.common import (as_option, emit_json, json_option, open_store, order_lines, ruleset_option,
-                          side_arg, to_builtins)
+from mncli.common import (
+    as_option,
+    emit_json,
+    json_option,
+    open_store,
+    order_lines,
+    ruleset_option,
+    side_arg,
+    to_builtins,
+)
 from mncore import drawkeys, game, pbem, redaction, registry
 from mncore.client import exported
 from mncore.dice import new_secret, seeded_secret

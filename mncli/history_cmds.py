@@ -7,8 +7,17 @@ import sys
 
 import click
 
-from mncli.common import (as_option, check_output, db_file, emit_json, json_option, open_store, side_arg,
-                          to_builtins, write_output)
+from mncli.common import (
+    as_option,
+    check_output,
+    db_file,
+    emit_json,
+    json_option,
+    open_store,
+    side_arg,
+    to_builtins,
+    write_output,
+)
 from mncore import game, snapcheck
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
 from mncore.snapcheck import Mismatch, SnapshotCheck

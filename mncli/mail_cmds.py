@@ -10,7 +10,8 @@ import click
 from mncli.common import open_store
 from mncore import game
 from mncore.errors import InvalidCommand
-from mncore.mail import book as books, bounds, inbox, outbox
+from mncore.mail import book as books
+from mncore.mail import bounds, inbox, outbox
 from mncore.names import resolve_side_in_game
 
 

@@ -9,8 +9,10 @@ import tempfile
 import click
 
 from mncli.sign_cmds import checked, signed_text
-from mncore import report as reports, signing
-from mncore.client import checklines, exported, play as plays
+from mncore import report as reports
+from mncore import signing
+from mncore.client import checklines, exported
+from mncore.client import play as plays
 from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.mail.outbox import smtp_address
 from mncore.service.config import Inbox

@@ -6,7 +6,8 @@ import click
 import msgspec
 
 from mncli.common import open_store, write_output
-from mncore import game, report as reports
+from mncore import game
+from mncore import report as reports
 from mncore.mail import book as books
 from mncore.mail.outbox import report_mail
 from mncore.names import resolve_side_in_game

@@ -10,16 +10,16 @@ import msgspec
 from msgspec.structs import replace
 
 import mncore
-from mncore.bounds import MAX_NUMBER, number_text
-from mncore.errors import InvalidCommand, MareNostrumError
 from mncore import pbem, redaction
-from mncore.game import ExportLine, export_line, utc_now
-from mncore.logread import fold, ruleset_of
-from mncore.host import RevealSecret, SecretRevealed
-from mncore.protocol import HOST, Audits, Ruleset
-from mncore.rulebook import Cited
+from mncore.bounds import MAX_NUMBER, number_text
 from mncore.chain import VERSIONS, link
 from mncore.dice import commitment
+from mncore.errors import InvalidCommand, MareNostrumError
+from mncore.game import ExportLine, export_line, utc_now
+from mncore.host import RevealSecret, SecretRevealed
+from mncore.logread import fold, ruleset_of
+from mncore.protocol import HOST, Audits, Ruleset
+from mncore.rulebook import Cited
 from mncore.sealing import chain_version
 from mncore.store import Row
 from mncore.verify import Head, verify_rows, verify_side_rows

@@ -16,8 +16,8 @@ from typing import Any, Generic, TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from mncore.host import (ALL_KERNEL_COMMANDS, KERNEL_EVENTS, KernelCommand, KernelEvent, SecretRevealed,
-                         kernel_sentence, order_lines as order_lines)
+from mncore.host import ALL_KERNEL_COMMANDS, KERNEL_EVENTS, KernelCommand, KernelEvent, SecretRevealed, kernel_sentence
+from mncore.host import order_lines as order_lines
 
 T = TypeVar("T")
 S = TypeVar("S")

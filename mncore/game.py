@@ -14,22 +14,31 @@ import msgspec
 from msgspec.structs import replace
 
 from mncore import __version__, pbem, redaction, trust
+from mncore import logs as log
 from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_link, link
 from mncore.dice import Rng, commitment
 from mncore.errors import CommandRejected, DataError, IntegrityFailure, InvalidCommand, StoreError
-from mncore.host import PublishKeys, RevealSecret, SignedOrders
-from mncore.logread import collector_paused, content_head, decoded, decode_rows, fold, ruleset_of
-from mncore.host import (UNDO_TYPES, ConsentUndo, CorrectBatch, DefaultOrders, OrderBatch, SetPace,
-                         SetStandingOrders, UndoBatch, UpgradeLog)
+from mncore.host import (
+    UNDO_TYPES,
+    ConsentUndo,
+    CorrectBatch,
+    DefaultOrders,
+    OrderBatch,
+    PublishKeys,
+    RevealSecret,
+    SetPace,
+    SetStandingOrders,
+    SignedOrders,
+    UndoBatch,
+    UpgradeLog,
+)
+from mncore.logread import collector_paused, content_head, decode_rows, decoded, fold, ruleset_of
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
-from mncore.sealing import (CHECKED, EXPORT_FORMAT, ExportHeader as ExportHeader, HeaderEdited,
-                            chain_version, header_problem, sealed, sealed_only)
+from mncore.sealing import CHECKED, EXPORT_FORMAT, HeaderEdited, chain_version, header_problem, sealed, sealed_only
+from mncore.sealing import ExportHeader as ExportHeader
 from mncore.store import NewRow, Row, Snapshot, Store
 from mncore.verify import Head, Report, verify_rows, verify_side_rows
-
-from mncore import logs as log
-
 
 
 def utc_now() -> str:

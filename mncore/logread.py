@@ -17,7 +17,6 @@ from mncore.errors import IntegrityFailure, InvalidCommand
 from mncore.protocol import Ruleset
 from mncore.store import Row
 
-
 # a number beyond bounds.MAX_NUMBER has at least 7 digits in a row: translated through this table
 # (each ASCII digit to "0", every other byte to "."), a payload holds "0000000" only if it may have one
 _DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E for b in range(256))

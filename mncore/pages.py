@@ -8,7 +8,6 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-
 from mncore import pbem, redaction
 from mncore.game import Loaded
 from mncore.protocol import Audits, Changes, Pictures, Ruleset

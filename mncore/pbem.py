@@ -11,10 +11,33 @@ import msgspec
 
 from mncore.dice import Rng, SecretNeeded
 from mncore.errors import CommandRejected, InvalidCommand, RuleViolation
-from mncore.host import (DEADLINE, PBEM_COMMANDS, FORCED, QUEUED, SERVICE_ACTORS, STANDING, UNDO_TYPES, BatchUndone, ConsentUndo,
-                         Corrected, CorrectBatch, DefaultOrders, DropQueue, ForcedOrders, OrderBatch,
-                         OrdersQueued, PaceSet, QueuedOrder, SetPace, SetStandingOrders, SignedOrders,
-                         StandingOrder, StandingOrdersSet, UndoBatch, UndoConsented)
+from mncore.host import (
+    DEADLINE,
+    FORCED,
+    PBEM_COMMANDS,
+    QUEUED,
+    SERVICE_ACTORS,
+    STANDING,
+    UNDO_TYPES,
+    BatchUndone,
+    ConsentUndo,
+    CorrectBatch,
+    Corrected,
+    DefaultOrders,
+    DropQueue,
+    ForcedOrders,
+    OrderBatch,
+    OrdersQueued,
+    PaceSet,
+    QueuedOrder,
+    SetPace,
+    SetStandingOrders,
+    SignedOrders,
+    StandingOrder,
+    StandingOrdersSet,
+    UndoBatch,
+    UndoConsented,
+)
 from mncore.protocol import HOST, Defaults, Ruleset
 from mncore.store import Row
 

@@ -11,8 +11,8 @@ import msgspec
 from mncore.dice import Rng
 
 if TYPE_CHECKING:
-    from mncore.seen import Seen
     from mncore.rulebook import Rulebook
+    from mncore.seen import Seen
     from mncore.store import Row
 
 HOST = "host"  # the actor of commands no side gives: creation, revealing the secret

@@ -9,14 +9,23 @@ from typing import Any
 import msgspec
 
 from mncore import chain
-from mncore.chain import COMMAND, PAYLOAD, LOG_V1, split_field
+from mncore.chain import COMMAND, LOG_V1, PAYLOAD, split_field
 from mncore.errors import InvalidCommand
-from mncore.host import (DefaultOrders, ForcedOrders, OrderBatch, OrdersQueued, QueuedOrder, SetStandingOrders,
-                         SignedOrders, StandingOrder, StandingOrdersSet)
+from mncore.host import (
+    DefaultOrders,
+    ForcedOrders,
+    OrderBatch,
+    OrdersQueued,
+    QueuedOrder,
+    SetStandingOrders,
+    SignedOrders,
+    StandingOrder,
+    StandingOrdersSet,
+)
 from mncore.protocol import Hidden, Meta, Option, Ruleset
 from mncore.seen import _MINT, Seen
-from mncore.withholding import withhold
 from mncore.store import Row
+from mncore.withholding import withhold
 
 MASK = "(withheld)"  # an order line others read in place of a side's own
 WITHHELD: dict[str, Any] = {"hidden": True}  # a hidden value in an output no row's salt commits

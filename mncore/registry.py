@@ -8,6 +8,7 @@ through the `mare_nostrum.rulesets` entry point group (an object implementing th
 from __future__ import annotations
 
 from collections.abc import Callable
+
 from mncore.errors import InvalidCommand
 from mncore.protocol import Ruleset
 

@@ -16,7 +16,6 @@ import msgspec
 
 from mncore.errors import RuleViolation
 
-
 BasisKind = Literal["silence", "ambiguity", "conflict between texts", "component not in the texts",
                     "the text restated", "not in the game", "narrows the text"]
 """Why a ruling may decide at all: the texts say nothing, read two ways, disagree, lack a printed

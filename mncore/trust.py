@@ -15,11 +15,18 @@ import msgspec
 from mncore import drawkeys, pbem
 from mncore.dice import Rng
 from mncore.errors import AlreadyApplied, InvalidCommand, SigningRefused, StaleOrders
-from mncore.host import (PBEM_COMMANDS, KeysPublished, PublishKeys, RevealSecret, SignedOrders, UpgradeLog,
-                         reveal_events, upgrade_events)
+from mncore.host import (
+    PBEM_COMMANDS,
+    KeysPublished,
+    PublishKeys,
+    RevealSecret,
+    SignedOrders,
+    UpgradeLog,
+    reveal_events,
+    upgrade_events,
+)
 from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
-
 
 PBEM_SETTINGS = ("PaceSet", "StandingOrdersSet", "OrdersQueued")  # after them the service may answer for a side
 

@@ -18,9 +18,24 @@ from mncore.host import PBEM_COMMANDS, UNDO_TYPES, OrderBatch, SignedOrders
 from mncore.logread import collector_paused, decoded
 from mncore.protocol import Ruleset
 from mncore.store import Row, Store
-from mncore.verify import (Head, Report, _check_chain, _check_heads_at, _check_hidden_pairs, _check_upgrade, _command,
-                           _fold, _proven, _redecide_span, _replay_into, _ruleset, _secret_of, _Span, _workers,
-                           verify_rows)
+from mncore.verify import (
+    Head,
+    Report,
+    _check_chain,
+    _check_heads_at,
+    _check_hidden_pairs,
+    _check_upgrade,
+    _command,
+    _fold,
+    _proven,
+    _redecide_span,
+    _replay_into,
+    _ruleset,
+    _secret_of,
+    _Span,
+    _workers,
+    verify_rows,
+)
 
 CHUNK = 500  # rows read from the store at a time
 SEGMENT_ROWS = 500  # rows a worker decides again at a time (a segment ends where a batch does)

@@ -15,8 +15,8 @@ from mncore.host import PublishKeys, SignedOrders
 from mncore.rulesets.classic.autoplay import choose
 from mncore.rulesets.classic.demo import demo_command
 from mncore.rulesets.classic.flow import decide_order, options, pending
-from mncore.rulesets.classic.text import parse_order
 from mncore.rulesets.classic.seam import RULESET
+from mncore.rulesets.classic.text import parse_order
 from mncore.store import Store, open_store
 
 SEED = "settle"

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from mncore import game
 from mncore.chain import GENESIS_HASH, content_link
+from mncore.dice import seeded_secret
 from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
-from mncore.rulesets.empires.seam import RULESET
-from mncore.dice import seeded_secret
 from mncore.rulesets.empires.rules.setup import playable_empires
+from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -36,7 +36,8 @@ from mncli.cli import main
 from mncore import game, pbem, signing
 from mncore.dice import Rng, SecretNeeded
 from mncore.errors import CommandRejected
-from mncore.protocol import HOST as HOST_SIDE, Option
+from mncore.protocol import HOST as HOST_SIDE
+from mncore.protocol import Option
 from mncore.rulesets.empires.autoplay import STYLES, candidate_lines
 from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
@@ -69,6 +70,7 @@ class Script:
 def smtp_to_maildir(inbox: Path) -> Iterator[tuple[str, int, list[EmailMessage]]]:
     """A real SMTP server on loopback: mail to the host lands in its Maildir; every mail is also kept."""
     from aiosmtpd.controller import Controller
+
     from mailkit import free_port
 
     received: list[EmailMessage] = []

@@ -6,15 +6,14 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from mncore.dice import GENESIS_HASH, Rng, seeded_secret
+from mncore.errors import RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import AnyOrder, CreateGame
-from mncore.rulesets.empires.decide import decide
-from mncore.dice import GENESIS_HASH, Rng, seeded_secret
-from mncore.errors import RuleViolation
+from mncore.rulesets.empires.decide import create_game, decide
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.decide import create_game
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
 

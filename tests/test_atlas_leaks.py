@@ -53,9 +53,8 @@ def test_atlas_punic_barbarian_moves_and_battles_leak_nothing(tmp_path: Path) ->
     """The Punic War's Barbarians (atlas.barbarians): right after a move paid from a hidden screen (R64) and
     right after a battle with them (R65, R66), every output made for each empire, the explanation of that
     very event included, holds no other empire's hidden value."""
-    from mncore.rulesets.empires import events as ev
-
     from mncore.dice import seeded_secret
+    from mncore.rulesets.empires import events as ev
 
     # a known secret, so that the game (and the moment of its first Barbarian battle) is the same each run
     db = tmp_path / "punic.db"

@@ -12,8 +12,8 @@ from atlas_golden import fixture
 from mncli.cli import main
 from mncore import game
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.rulesets.empires.projections import unit_count
+from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.rulesets.empires.state import GameState
 from mncore.store import open_store
 

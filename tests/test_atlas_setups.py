@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from atlas_golden import GAMES, SCRIPTED, fixture, play, record
-from golden import fixture as base_fixture, without_clock
+from golden import fixture as base_fixture
+from golden import without_clock
 from mncli.cli import main
 from mncore import game
 from mncore.rulesets.empires.ids import Empire

@@ -8,11 +8,17 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.board import (
-    DEFAULT_BOARD_SOURCE, Board, Setup, board_digest, decode_board, geo, load_board,
+    DEFAULT_BOARD_SOURCE,
+    Board,
+    Setup,
+    board_digest,
+    decode_board,
+    geo,
+    load_board,
 )
 from mncore.rulesets.empires.boardcheck import validate_board
-from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.ids import OWNER_TILE_IDS, TILE_IDS
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mncli.cli import main
 from mncore import game
@@ -18,10 +19,13 @@ from mncore.bots import play as bots
 from mncore.bots.worlds import public_seed
 from mncore.dice import Rng, seeded_secret
 from mncore.protocol import NewGame
-from mncore.rulesets.classic import autoplay as classic_autoplay, tactics as classic_tactics
+from mncore.rulesets.classic import autoplay as classic_autoplay
+from mncore.rulesets.classic import tactics as classic_tactics
 from mncore.rulesets.classic.demo import demo_command
 from mncore.rulesets.classic.seam import RULESET as CLASSIC
-from mncore.rulesets.empires import atlas, autoplay as empires_autoplay, tactics as empires_tactics
+from mncore.rulesets.empires import atlas
+from mncore.rulesets.empires import autoplay as empires_autoplay
+from mncore.rulesets.empires import tactics as empires_tactics
 from mncore.rulesets.empires.sampler import draw
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.store import open_store

@@ -20,15 +20,15 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore.redaction import as_host
-from mncore.rulesets.empires.render import view
-from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.decide import decide
+from mncore.chain import content_link as chain_hash  # the content chain keys the draws
 from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
 from mncore.errors import RuleViolation
+from mncore.redaction import as_host
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.position import creation_command, creation_events, position_state, write_position
-from mncore.chain import content_link as chain_hash  # the content chain keys the draws
+from mncore.rulesets.empires.render import view
 from mncore.rulesets.empires.text import parse_order
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.toml"))

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from mncli.cli import main

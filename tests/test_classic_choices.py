@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from mncore.errors import RuleViolation
-from mncore.rulesets.classic import events as ev, text
+from mncore.rulesets.classic import events as ev
+from mncore.rulesets.classic import text
 from mncore.rulesets.classic.seam import RULESET
 from test_classic_cases import Table
 

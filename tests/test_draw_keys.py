@@ -17,15 +17,14 @@ from typing import Any
 
 import msgspec
 import pytest
-
-import classic_signed
 from click.testing import CliRunner, Result
 
+import classic_signed
 from mncli.cli import main
 from mncore import drawkeys, game, signing, trust
 from mncore.dice import Rng, seeded_secret
-from mncore.logread import content_head, ruleset_of
 from mncore.host import SERVICE_ACTORS, SignedOrders
+from mncore.logread import content_head, ruleset_of
 from mncore.rulesets.classic.flow import pending
 from mncore.rulesets.classic.rules import military as classic_military
 from mncore.store import Row, Store, open_store

@@ -11,8 +11,10 @@ import pytest
 
 from mncore import envelope, host, registry
 from mncore.dice import commitment
-from mncore.rulesets.classic import commands as ccm, events as cev
-from mncore.rulesets.empires import commands as ecm, events as eev
+from mncore.rulesets.classic import commands as ccm
+from mncore.rulesets.classic import events as cev
+from mncore.rulesets.empires import commands as ecm
+from mncore.rulesets.empires import events as eev
 from toy import model as tm
 
 IDS = [r.id for r in (*registry.builtin(), registry.get(tm.RULESET_ID))]

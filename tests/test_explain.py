@@ -11,10 +11,10 @@ from click.testing import CliRunner, Result
 
 from both import IDS, SPECS, Spec
 from mncli.cli import main
-from mncore.redaction import as_host
 from mncore import redaction
-from mncore.rulesets.empires.seam import RULESET
+from mncore.redaction import as_host
 from mncore.rulesets.empires.position import position_state, write_position
+from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
 
 CYRENAICA = """

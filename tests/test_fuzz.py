@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mncli.cli import main
-from mncore.redaction import as_host
 from mncore import game
-from mncore.dispute import make_bundle, verify_bundle
 from mncore.dice import Rng
+from mncore.dispute import make_bundle, verify_bundle
 from mncore.errors import MareNostrumError
+from mncore.redaction import as_host
 from mncore.rulesets.empires.board import decode_board, load_board
 from mncore.rulesets.empires.position import decode_position, write_position
 from mncore.rulesets.empires.text import parse_order

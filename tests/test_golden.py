@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import pytest
 from click.testing import CliRunner
-
-from golden import GAMES, without_clock, fixture, play, record
-from mncli.cli import main
-import msgspec
 from msgspec.structs import replace
 
+from golden import GAMES, fixture, play, record, without_clock
+from mncli.cli import main
 from mncore import game
 from mncore.sealing import ExportHeader
 from mncore.store import open_store

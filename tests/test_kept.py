@@ -17,7 +17,6 @@ from mncore.rulesets.empires.evolve import HANDLERS
 from mncore.rulesets.empires.kept import has_kept, kept, recount
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState
-
 from support import FIVE, FOUR, THREE, new_game
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from mncore.rulesets.empires.board import load_board
 from mncore.errors import AmbiguousName, InvalidCommand
+from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.names import (
-    normalise, resolve, resolve_commodity, resolve_empire, resolve_place, resolve_province,
-    resolve_sea, resolve_tile,
+    normalise,
+    resolve,
+    resolve_commodity,
+    resolve_empire,
+    resolve_place,
+    resolve_province,
+    resolve_sea,
+    resolve_tile,
 )
 from mncore.rulesets.empires.ruleset import load_ruleset
 

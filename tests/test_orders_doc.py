@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from mncore.rulesets.empires.text import format_order, parse_order
-
 from support import FIVE, new_game
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "orders.md"

@@ -15,8 +15,8 @@ from click.testing import CliRunner, Result
 from mncli.cli import main
 from mncore import game, pbem
 from mncore.dice import Rng, seeded_secret
-from mncore.host import BatchUndone, DefaultOrders, QueuedOrder, UndoBatch
 from mncore.errors import CommandRejected
+from mncore.host import BatchUndone, DefaultOrders, QueuedOrder, UndoBatch
 from mncore.protocol import NewGame
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.store import Store, open_store

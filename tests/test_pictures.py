@@ -432,7 +432,8 @@ def test_the_2003_board_is_drawn_on_the_real_coast_with_names_that_never_overlap
     """The classic board: every province an area (its share of the land, or a disc for an islet the map
     is too coarse for) holding its place; no two names' boxes meet."""
     from mncore.rulesets.classic.components import load_board as classic_board
-    from mncore.rulesets.classic.draw import _areas as classic_areas, point
+    from mncore.rulesets.classic.draw import _areas as classic_areas
+    from mncore.rulesets.classic.draw import point
     board = classic_board()
     areas = classic_areas(board)
 

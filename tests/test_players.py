@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from toy import RULESET as TOY
 
 from mncli.cli import main
 from mncore import players, registry
 from mncore.protocol import Demo, Ruleset
+from toy import RULESET as TOY
 
 
 def mn(db: Path, *args: str) -> Result:

@@ -16,24 +16,29 @@ from msgspec.structs import replace
 
 from both import IDS, SPECS, Spec
 from mncli.cli import main
+from mncore import game
+from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
+from mncore.errors import CommandRejected, DataError
 from mncore.redaction import as_host
 from mncore.rulesets.empires import events as ev
-from mncore import game
 from mncore.rulesets.empires.autoplay import candidate_lines
 from mncore.rulesets.empires.board import board_digest
 from mncore.rulesets.empires.commands import AnyOrder
 from mncore.rulesets.empires.decide import decide
-from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
-from mncore.errors import CommandRejected, DataError
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.flow import pending, rules_for
-from mncore.rulesets.empires.position import (creation_command, creation_events, decode_position, default_supply,
-                                              read_position, write_position)
+from mncore.rulesets.empires.position import (
+    creation_command,
+    creation_events,
+    decode_position,
+    default_supply,
+    read_position,
+    write_position,
+)
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import BuildStep, GameState, Options, TradeStep, bag_tokens
-from mncore.store import open_store
 from mncore.rulesets.empires.text import parse_order
-
+from mncore.store import open_store
 from support import FIVE, THREE, new_game
 
 RS = load_ruleset()

@@ -2,31 +2,28 @@
 
 from __future__ import annotations
 
+import random
 from typing import cast
 
-import pytest
-
-import random
-
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mncore import redaction
-from mncore.rulesets.empires.seam import RULESET
+from mncore.dice import Rng, seeded_secret
+from mncore.errors import CommandRejected
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.autoplay import candidate_lines, choose
 from mncore.rulesets.empires.decide import decide
-from mncore.dice import Rng, seeded_secret
-from mncore.errors import CommandRejected
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.ids import COMMODITIES, LEGENDARY_PREFIX
 from mncore.rulesets.empires.projections import held_buildings, level, unit_count
 from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState, MoveStep, TradeStep
 from mncore.rulesets.empires.text import parse_order
-
 from support import FIVE, FOUR, THREE, new_game
 
 RS = load_ruleset()

@@ -12,7 +12,6 @@ import pytest
 from mailkit import body, doc, head, mn, new_toy, read_eml
 from mncore.mail import book as books
 
-
 JSON_DOC = (Path(__file__).resolve().parent.parent / "docs" / "json.md").read_text()
 
 

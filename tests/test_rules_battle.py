@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires import events as ev
 from mncore.dice import Rng, seeded_secret
+from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.rules.battle import resolve_battle, roll_battle
 from support import Play, of_type
-from test_rules_military import (babylon_in_cilicia, control, example_1, fortress, gains, legions,
-                                 move_phase, refused, with_dice)
+from test_rules_military import (
+    babylon_in_cilicia,
+    control,
+    example_1,
+    fortress,
+    gains,
+    legions,
+    move_phase,
+    refused,
+    with_dice,
+)
 
 
 def example_1_in_cyrenaica(*more: ev.AnyEvent) -> Play:

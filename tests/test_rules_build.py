@@ -6,20 +6,19 @@ import itertools
 
 import pytest
 
+from mncore.errors import InvalidCommand, RuleViolation
+from mncore.redaction import as_host
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import BuildTile, BuildUnit, EndBuildTurn, KeepCommodities
-from mncore.errors import InvalidCommand, RuleViolation
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.projections import level
-from mncore.redaction import as_host
 from mncore.rulesets.empires.render import view
 from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.state import Bag, bag_add
 from mncore.rulesets.empires.text import format_order, parse_order
 from support import FIVE, FOUR, Play, new_game, of_type, said_to, seen_by
-
 
 # --- arranging situations ------------------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ import pytest
 from mncore.errors import RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.defaults import default_orders, forced_orders
-from mncore.rulesets.empires.flow import options as all_options, pending, rules_for
+from mncore.rulesets.empires.flow import options as all_options
+from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.text import describe, format_order, parse_order
 from test_cases import Engine, load_case
 

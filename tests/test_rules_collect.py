@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import copy
 
-
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.evolve import replay
-from mncore.rulesets.empires.state import collect_step
 from mncore.rulesets.empires.rules import collect
-from mncore.rulesets.empires.state import bag_sub, bag_total
+from mncore.rulesets.empires.state import bag_sub, bag_total, collect_step
 from mncore.rulesets.empires.text import format_order, parse_order
 from support import FIVE, Play, assert_refused, new_game, of_type, said_to, seen_by
 

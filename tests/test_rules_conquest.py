@@ -8,8 +8,7 @@ from mncore.rulesets.empires.projections import level
 from mncore.rulesets.empires.rules import conquest
 from support import Play, of_type
 from test_rules_battle import example_1_in_cyrenaica
-from test_rules_military import (building, control, gains, legions, lose, move_phase, refused,
-                                 with_dice)
+from test_rules_military import building, control, gains, legions, lose, move_phase, refused, with_dice
 
 
 def conquered_cyrenaica(*more: ev.AnyEvent) -> Play:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
+from mncore.errors import RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AwardTitle
 from mncore.rulesets.empires.evolve import replay
-from mncore.errors import RuleViolation
 from mncore.rulesets.empires.flow import pending, settle
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.projections import level

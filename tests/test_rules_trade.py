@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import copy
 
-
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.state import trade_step
 from mncore.rulesets.empires.rules import trade
+from mncore.rulesets.empires.state import trade_step
 from mncore.rulesets.empires.text import format_order, parse_order
-from support import FIVE, FOUR, Play, THREE, assert_refused, new_game, of_type, said_to, seen_by
+from support import FIVE, FOUR, THREE, Play, assert_refused, new_game, of_type, said_to, seen_by
 
 # The rulebook's players, as empires: Grady leads Trade (Carthage, the starting Trade Leader).
 GRADY, KIRSTEN, DAVE, BILL = "carthage", "greece", "rome", "egypt"

@@ -9,10 +9,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from mncore.logread import fold
 from mncore import game, redaction, registry
 from mncore.dice import Rng, seeded_secret
 from mncore.errors import CommandRejected
+from mncore.logread import fold
 from mncore.protocol import NewGame, Option, Ruleset
 from mncore.store import Store, open_store
 

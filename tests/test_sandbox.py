@@ -9,17 +9,17 @@ from click.testing import CliRunner, Result
 from msgspec.structs import replace
 
 from mncli.cli import main
-from mncore.rulesets.empires import events as ev
 from mncore import game
-from mncore.rulesets.empires.board import load_board
-from mncore.rulesets.empires.commands import CreateGame, encode_command
 from mncore.dice import GENESIS_HASH, Rng, seeded_secret
 from mncore.errors import RuleViolation
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.commands import CreateGame, encode_command
 from mncore.rulesets.empires.decide import create_game
 from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile
-from mncore.store import open_store
 from mncore.rulesets.empires.text import format_order, parse_order
+from mncore.store import open_store
 from support import FIVE, Play, new_game, of_type, said_to, seen_by
 from test_rules_battle import example_1_in_cyrenaica
 from test_rules_collect import rome_holds_ierusalem, start_collect

@@ -10,15 +10,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from servegame import SIDES, answer, new_game, reply, write_config
-from servekit import PASSWORD, USER, Smtp, smtp_tls
 
 from mncli.cli import main
 from mncore import game
-from mncore.service import config as configs, policy
+from mncore.service import config as configs
+from mncore.service import policy
 from mncore.service.loop import Cycle, Service, _later
 from mncore.store import open_store
 from mncore.store.service import ServiceTables
+from servegame import SIDES, answer, new_game, reply, write_config
+from servekit import PASSWORD, USER, Smtp, smtp_tls
 
 T0 = "2030-01-01T00:00:00+00:00"
 

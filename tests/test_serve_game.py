@@ -18,14 +18,14 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from mailkit import nonce
-from pg import PgServer
-from servegame import SIDES, answer, new_game, reply, write_config
-from servekit import PASSWORD, USER, Smtp, dovecot, smtp_tls, why_no_dovecot
 
+from mailkit import nonce
 from mncore import game, signing
 from mncore.store import open_store
 from mncore.store.service import ServiceTables
+from pg import PgServer
+from servegame import SIDES, answer, new_game, reply, write_config
+from servekit import PASSWORD, USER, Smtp, dovecot, smtp_tls, why_no_dovecot
 
 MN = [sys.executable, "-m", "mncli"]
 

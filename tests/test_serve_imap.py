@@ -9,15 +9,16 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from servegame import SIDES, answer, new_game, reply, write_config
-from servekit import PASSWORD, USER, Imap, dovecot, why_no_dovecot
 
 from mncore import game
 from mncore.mail import bounds
-from mncore.service import config as configs, transport
+from mncore.service import config as configs
+from mncore.service import transport
 from mncore.service.loop import Service
 from mncore.store import open_store
 from mncore.store.service import ServiceTables
+from servegame import SIDES, answer, new_game, reply, write_config
+from servekit import PASSWORD, USER, Imap, dovecot, why_no_dovecot
 
 pytestmark = pytest.mark.skipif(why_no_dovecot() is not None, reason=why_no_dovecot() or "")
 

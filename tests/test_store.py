@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mncore.errors import Conflict, StoreError, UnknownGame
 from mncore.chain import link
+from mncore.errors import Conflict, StoreError, UnknownGame
 from mncore.store import GameRow, NewRow, Snapshot, open_store
 from pg import PgServer
 
@@ -136,8 +136,9 @@ _RACER = textwrap.dedent("""
 def test_two_processes_appending_at_the_same_sequence_one_wins_one_gets_exit_3(
         new_db: Callable[[str], str], tmp_path: Path) -> None:
     """Two real writers at the same expected sequence: exactly one succeeds, the other exits 3."""
-    from mncli.cli import main
     from click.testing import CliRunner
+
+    from mncli.cli import main
     db = new_db("race")
     game_id = CliRunner().invoke(main, ["--db", db, "new", "--empire", "rome", "--empire", "greece",
                                         "--empire", "carthage", "--seed", "race"]).stdout.strip()
@@ -306,6 +307,7 @@ def test_an_unreachable_server_is_a_clear_error_without_the_password() -> None:
 def test_the_db_option_takes_a_path_a_sqlite_url_or_a_postgresql_url(tmp_path: Path, pg_server: PgServer) -> None:
     """`--db` (or $MN_DB) chooses the store: a path, sqlite:///path, or postgresql://."""
     from click.testing import CliRunner
+
     from mncli.cli import main
     urls = [str(tmp_path / "a.db"), f"sqlite:///{tmp_path}/b.db", pg_server.new_database()]
 

@@ -15,8 +15,7 @@ from mncore.dice import GENESIS_HASH, Rng, seeded_secret
 from mncore.errors import RuleViolation
 from mncore.store import open_store
 from toy import RULESET as TOY
-from toy.model import AnyEvent, ClashFought, GameCreated, Options, PhaseBegan, ReserveDrawn, State
-from toy.model import UnitMustered, evolve
+from toy.model import AnyEvent, ClashFought, GameCreated, Options, PhaseBegan, ReserveDrawn, State, UnitMustered, evolve
 from toy.rules import decide_order
 from toy.text import parse_order
 

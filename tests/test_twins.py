@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import tomllib
 import random
 import re
 import sqlite3
+import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,6 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore.tomltext import toml_text
 from mncore import game, signing
 from mncore.dice import seeded_secret
 from mncore.host import SignedOrders
@@ -42,14 +41,14 @@ from mncore.rulesets.classic.demo import STYLES, demo_command
 from mncore.rulesets.classic.seam import RULESET as CLASSIC
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.autoplay import play_stored
-from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.rulesets.empires.ids import is_legendary
+from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.rulesets.empires.state import TradeStep
 from mncore.store import open_store
+from mncore.tomltext import toml_text
 from test_classic_leaks import _assert_no_leak as classic_no_leak
 from test_leaks import SIDES, _copy, _normal, _outputs, mn
 from test_leaks import _assert_no_leak as empires_no_leak
-
 
 # --- the comparison -------------------------------------------------------------------------------
 

@@ -17,7 +17,8 @@ from typing import Any
 
 import msgspec
 
-from mncore import pbem, report as reports
+from mncore import pbem
+from mncore import report as reports
 from mncore.client import exported
 from mncore.errors import CommandRejected, DataError, RuleViolation
 from mncore.mail import outbox

@@ -12,7 +12,8 @@ from html import escape
 
 import msgspec
 
-from mncore import changes, game, raster, redaction, report as reports
+from mncore import changes, game, raster, redaction
+from mncore import report as reports
 from mncore.errors import DataError, InvalidCommand
 from mncore.mail import bounds
 from mncore.mail.book import DEFAULT_FROM, GameBook

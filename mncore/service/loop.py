@@ -23,7 +23,8 @@ import msgspec
 
 from mncore import game, logs, signing
 from mncore.errors import MareNostrumError
-from mncore.mail import blocks, book as books, bounds, inbox, outbox
+from mncore.mail import blocks, bounds, inbox, outbox
+from mncore.mail import book as books
 from mncore.service import policy, transport
 from mncore.service.config import Config
 from mncore.store import Store

@@ -13,7 +13,8 @@ from email.message import EmailMessage
 
 import msgspec
 
-from mncore import game, pbem, redaction, report as reports
+from mncore import game, pbem, redaction
+from mncore import report as reports
 from mncore.host import DEADLINE, SERVICE_ACTORS, UNDO_TYPES
 from mncore.mail import outbox
 from mncore.protocol import Pictures

@@ -13,8 +13,19 @@ import msgspec
 
 from mncore.chain import CURRENT, GENESIS_HASH
 from mncore.errors import Conflict, MareNostrumError, StoreError
-from mncore.store.base import (SNAPSHOTS_SQL, GameRow, NewRow, Row, Snapshot, chained, decode_salts,
-                               encode_salts, latest_snapshot_sql, snapshot_of, unknown_game)
+from mncore.store.base import (
+    SNAPSHOTS_SQL,
+    GameRow,
+    NewRow,
+    Row,
+    Snapshot,
+    chained,
+    decode_salts,
+    encode_salts,
+    latest_snapshot_sql,
+    snapshot_of,
+    unknown_game,
+)
 
 if TYPE_CHECKING:
     import psycopg

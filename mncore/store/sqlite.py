@@ -14,8 +14,19 @@ import msgspec
 
 from mncore.chain import CURRENT, GENESIS_HASH
 from mncore.errors import Conflict, StoreError
-from mncore.store.base import (SNAPSHOTS_SQL, GameRow, NewRow, Row, Snapshot, chained, decode_salts,
-                               encode_salts, latest_snapshot_sql, snapshot_of, unknown_game)
+from mncore.store.base import (
+    SNAPSHOTS_SQL,
+    GameRow,
+    NewRow,
+    Row,
+    Snapshot,
+    chained,
+    decode_salts,
+    encode_salts,
+    latest_snapshot_sql,
+    snapshot_of,
+    unknown_game,
+)
 
 # How many migrations sqlite_schema.py holds (a test keeps the two equal): a database that records
 # as many in sqlite-utils' table is current, known without importing sqlite-utils.

@@ -9,9 +9,9 @@ from typing import Literal, assert_never, get_args
 import msgspec
 from msgspec.structs import replace
 
+from mncore import envelope
 from mncore.geography import Links
 from mncore.protocol import ForkRef
-from mncore import envelope
 
 RULESET_ID = "toy-2026"
 RULESET_VERSION = 1

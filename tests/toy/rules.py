@@ -7,10 +7,30 @@ from collections.abc import Sequence
 from mncore.dice import Rng
 from mncore.errors import require
 from mncore.protocol import Option, Pending
-
-from toy.model import (PROVINCES, AnyEvent, AnyOrder, Clash, ClashFought, CreateToy, GameCreated,
-                       GameWon, Muster, Options, Pass, Passed, PhaseBegan, Province, ReserveDrawn,
-                       RULESET_ID, RULESET_VERSION, Side, State, UnitMustered, board, evolve)
+from toy.model import (
+    PROVINCES,
+    RULESET_ID,
+    RULESET_VERSION,
+    AnyEvent,
+    AnyOrder,
+    Clash,
+    ClashFought,
+    CreateToy,
+    GameCreated,
+    GameWon,
+    Muster,
+    Options,
+    Pass,
+    Passed,
+    PhaseBegan,
+    Province,
+    ReserveDrawn,
+    Side,
+    State,
+    UnitMustered,
+    board,
+    evolve,
+)
 
 
 def create(cmd: CreateToy, rng: Rng, commitment: str) -> list[AnyEvent]:

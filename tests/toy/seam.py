@@ -8,8 +8,8 @@ from mncore.dice import Rng
 from mncore.kit import Kit
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, Ruleset
 from mncore.rulebook import Rulebook
-
-from toy import model as m, rules, text
+from toy import model as m
+from toy import rules, text
 
 
 class Toy(Kit[m.State, m.AnyEvent, m.AnyCommand]):

@@ -4,15 +4,32 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from mncore.seen import Seen, Withheld
-from mncore.errors import InvalidCommand
 from mncore import envelope
+from mncore.errors import InvalidCommand
 from mncore.names import resolve
 from mncore.protocol import NewGame
-
-from toy.model import (PROVINCES, SIDES, AnyEvent, AnyOrder, Clash, ClashFought, CreateToy, GameCreated,
-                       GameWon, Muster, Pass, Passed, PhaseBegan, Province, ReserveDrawn, Side,
-                       State, UnitMustered, board)
+from mncore.seen import Seen, Withheld
+from toy.model import (
+    PROVINCES,
+    SIDES,
+    AnyEvent,
+    AnyOrder,
+    Clash,
+    ClashFought,
+    CreateToy,
+    GameCreated,
+    GameWon,
+    Muster,
+    Pass,
+    Passed,
+    PhaseBegan,
+    Province,
+    ReserveDrawn,
+    Side,
+    State,
+    UnitMustered,
+    board,
+)
 from toy.rules import pending
 
 USAGE = "muster PROVINCE | pass | clash PROVINCE"

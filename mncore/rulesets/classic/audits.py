@@ -9,17 +9,18 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from mncore.seen import Seen
-from mncore.tomltext import toml_text
-from mncore.dice import Rng
 from mncore import explaining
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand
 from mncore.explaining import Explanation
 from mncore.rulebook import Cited
-from mncore.errors import InvalidCommand
-from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.ids import TAX
 from mncore.rulesets.classic.state import State
+from mncore.seen import Seen
 from mncore.store import Row
+from mncore.tomltext import toml_text
 
 HEADER = ("A classic Mare Nostrum position (docs/classic.md): the whole state of a game; "
           "`mn new --ruleset classic --position FILE` starts a sandbox from it.")
@@ -38,7 +39,8 @@ def read_position(path: str) -> State:
     if state.board is None or not state.civs:
         raise InvalidCommand(f"position file {path}: it names no board or no civilisations")
     from mncore.rulesets.classic.components import check_board
-    from mncore.rulesets.classic.powers import TilesFile, check as check_powers
+    from mncore.rulesets.classic.powers import TilesFile
+    from mncore.rulesets.classic.powers import check as check_powers
     problems = check_board(state.board)
     if not problems and state.powers is not None:  # an owner's powers, checked as their file is (C16)
         problems = [f"powers.{p}" for p in check_powers(TilesFile(power=state.powers.power), state.board)]

@@ -12,10 +12,10 @@ import msgspec
 
 from mncore import coast
 from mncore.cache import ObjectCache
-from mncore.seen import Seen
 from mncore.rulesets.classic.components import Board, game_data
 from mncore.rulesets.classic.render import view
 from mncore.rulesets.classic.state import State
+from mncore.seen import Seen
 
 NEUTRAL = "#bbbbbb"
 WEST, NORTH, SCALE_X, SCALE_Y, MARGIN = -18.0, 48.5, 20.0, 27.0, 30

@@ -10,8 +10,20 @@ from msgspec.structs import replace
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import TAX, Item
-from mncore.rulesets.classic.state import (Award, Blockade, Built, GodCard, Invasion, Land, Owed, State, Trade, Turns,
-                                          Units, Won)
+from mncore.rulesets.classic.state import (
+    Award,
+    Blockade,
+    Built,
+    GodCard,
+    Invasion,
+    Land,
+    Owed,
+    State,
+    Trade,
+    Turns,
+    Units,
+    Won,
+)
 
 
 def evolve(state: State, event: ev.AnyEvent) -> State:

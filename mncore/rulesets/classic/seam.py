@@ -5,21 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-
-from mncore.seen import Seen
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand
 from mncore.kit import Kit
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
-from mncore.store import Row
-from mncore.rulesets.classic import audits, commands as cm, events as ev, render, text
+from mncore.rulesets.classic import audits, render, text
+from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.book import RULEBOOK
 from mncore.rulesets.classic.components import game_data, load_board
 from mncore.rulesets.classic.evolve import evolve, replay
 from mncore.rulesets.classic.hiding import hidden_in_state
 from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION, Setup, Variant
-from mncore.rulesets.classic.powers import NO_POWERS, read as read_powers
+from mncore.rulesets.classic.powers import NO_POWERS
+from mncore.rulesets.classic.powers import read as read_powers
 from mncore.rulesets.classic.state import State
+from mncore.seen import Seen
+from mncore.store import Row
 
 OPTIONS = {"variant": ("standard", "long"), "setup": ("basic", "advanced"), "tiles": ()}  # () any value
 

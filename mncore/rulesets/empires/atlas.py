@@ -10,8 +10,8 @@ import msgspec
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.board import Board, board_digest, decode_board, layout_of, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
-from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, SeaId, TileId, Token, Track
+from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
 
 STANDARD = "standard"
 SETUPS_SOURCE = "mncore/rulesets/empires/data/setups.toml"

@@ -7,15 +7,16 @@ from collections.abc import Callable, Iterator
 
 import msgspec
 
-from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import AnyOrder
-from mncore.rulesets.empires.decide import decide_folded
 from mncore.dice import Rng
 from mncore.errors import CommandRejected
 from mncore.protocol import Option
-from mncore.rulesets.empires.flow import pending, rules_for, waiting as flow_waiting
-from mncore.rulesets.empires.rules import cards
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import AnyOrder
+from mncore.rulesets.empires.decide import decide_folded
+from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.flow import waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.rules import cards
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
 

@@ -9,13 +9,24 @@ import msgspec
 from mncore import envelope
 from mncore.host import KernelCommand
 from mncore.rulesets.empires.board import Board
-from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, Track
-from mncore.rulesets.empires.ids import BuildingKind, TileId, Token, UnitKind  # phase 3
-from mncore.rulesets.empires.state import Bag  # phase 3
-from mncore.rulesets.empires.state import GameState  # core: CreateFromPosition
-from mncore.rulesets.empires.ids import SeaId  # phase 4
-from mncore.rulesets.empires.state import FixedOutcome  # sandboxes
-from mncore.rulesets.empires.ids import CardId, Expansion  # the Legendary City expansions
+from mncore.rulesets.empires.ids import (  # phase 3  # the Legendary City expansions
+    BuildingKind,
+    CardId,
+    Commodity,
+    Empire,
+    Expansion,
+    ProvinceId,
+    SeaId,  # phase 4
+    TileId,
+    Token,
+    Track,
+    UnitKind,
+)
+from mncore.rulesets.empires.state import (
+    Bag,  # phase 3
+    FixedOutcome,  # sandboxes
+    GameState,  # core: CreateFromPosition
+)
 
 
 class Command(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,

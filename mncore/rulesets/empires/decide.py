@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand, refuse, require
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.book import RULEBOOK
-from mncore.rulesets.empires.commands import AnyOrder, CreateGame
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, refuse
+from mncore.rulesets.empires.commands import (  # sandboxes  # the expansions
+    AnyOrder,
+    CitiesCommand,
+    ClearFixedOutcomes,
+    CreateGame,
+    FixOutcome,
+    PlayBonusCard,
+)
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.flow import decide_order, settle_folded
-from mncore.rulesets.empires.commands import ClearFixedOutcomes, FixOutcome  # sandboxes
 from mncore.rulesets.empires.rules import cards, objectives, sandbox, setup, troia_cards
-from mncore.rulesets.empires.commands import CitiesCommand, PlayBonusCard  # the expansions
-from mncore.errors import require
 from mncore.rulesets.empires.state import ForkInfo, GameState
 
 

@@ -7,18 +7,18 @@ from collections.abc import Callable
 
 from mncore import game, redaction
 from mncore.dice import seeded_secret
+from mncore.protocol import Demo, Ruleset
 from mncore.rulesets.empires.autoplay import play_stored
-from mncore.rulesets.empires.sampler import draw
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.ids import EMPIRES, Empire
 from mncore.rulesets.empires.projections import tracks
-from mncore.rulesets.empires.ruleset import RULESET_ID
 from mncore.rulesets.empires.render import show_text, view
 from mncore.rulesets.empires.rules.setup import playable_empires
+from mncore.rulesets.empires.ruleset import RULESET_ID
+from mncore.rulesets.empires.sampler import draw
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import title
-from mncore.protocol import Demo, Ruleset
 from mncore.store import Store
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from html import escape
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 from mncore import coast
-from mncore.seen import Seen
 from mncore.cache import ObjectCache
 from mncore.errors import InvalidCommand
+from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Layout, layout_of
-from mncore.rulesets.empires.geo import drawn_layout, land_of
 from mncore.rulesets.empires.boardtypes import Point
+from mncore.rulesets.empires.geo import drawn_layout, land_of
 from mncore.rulesets.empires.ids import TRACKS
 from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.render import view
-from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.state import GameState
+from mncore.seen import Seen
 
 # Okabe & Ito's palette, safe for the common colour-blindnesses; every mark carries the empire's letter
 # as well, so that no fact is told by colour alone. (colour, light tint for areas, text on the colour)

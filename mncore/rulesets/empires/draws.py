@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from mncore.rulesets.empires import events as ev
 from mncore.dice import Rng
 from mncore.errors import require
+from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.ids import Commodity, Empire, TileId
+from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import FixedDice, FixedLegendary, FixedTile, GameState
-from mncore.rulesets.empires.naming import title
 
 
 def _place_name(state: GameState, place: str) -> str:

@@ -2,20 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Literal  # phases 1 and 2
+
 import msgspec
 
 from mncore import envelope
 from mncore.host import KernelEvent
 from mncore.rulesets.empires.board import Board
-from mncore.rulesets.empires.ids import Empire, Phase, Track
-from mncore.rulesets.empires.ids import BuildingKind, ProvinceId, TileId, Token, UnitKind  # phases 3 and 5
-from mncore.rulesets.empires.ids import Commodity  # phases 1 and 2
-from typing import Literal  # phases 1 and 2
-from mncore.rulesets.empires.ids import SeaId  # phase 4
-from mncore.rulesets.empires.state import Bag, DisplayTile, Options
-from mncore.rulesets.empires.state import GameState  # core: PositionLoaded
-from mncore.rulesets.empires.state import FixedOutcome  # sandboxes
-from mncore.rulesets.empires.ids import CardId, Expansion  # the Legendary City expansions
+from mncore.rulesets.empires.ids import (  # phases 3 and 5  # the Legendary City expansions
+    BuildingKind,
+    CardId,
+    Commodity,  # phases 1 and 2
+    Empire,
+    Expansion,
+    Phase,
+    ProvinceId,
+    SeaId,  # phase 4
+    TileId,
+    Token,
+    Track,
+    UnitKind,
+)
+from mncore.rulesets.empires.state import (
+    Bag,
+    DisplayTile,
+    FixedOutcome,  # sandboxes
+    GameState,  # core: PositionLoaded
+    Options,
+)
 
 
 class Event(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,

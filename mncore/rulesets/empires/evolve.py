@@ -8,23 +8,43 @@ from typing import Any, TypeVar
 from msgspec import Struct
 from msgspec.structs import replace
 
-from mncore.rulesets.empires import atlas, events as ev
+from mncore.rulesets.empires import atlas
+from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Setup
+from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, Empire, ProvinceId, TileId, Track, legendary
 from mncore.rulesets.empires.kept import carry
-from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, legendary, Empire, ProvinceId, TileId, Track
 from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
-from mncore.rulesets.empires.state import TitleTie  # phase 5
-from mncore.rulesets.empires.state import Claim  # phase 2
-from mncore.rulesets.empires.state import Loss  # phase 4
-from mncore.rulesets.empires.state import SeaChallenge  # Ptolemy (ruling R212)
-from mncore.rulesets.empires.state import (BuildStep, CollectStep, EmpireState, GameState, LeadershipStep, MoveStep,
-                          ProvinceState, Step, TradeStep, Victory, bag_add, bag_sub)
-from mncore.rulesets.empires.state import build_step, collect_step, move_step, trade_step
-from mncore.rulesets.empires.state import Barbarians  # the Punic War
-from mncore.rulesets.empires.state import Boost, CardDraw, CitiesState, Opened, Shield  # the expansions
-from mncore.rulesets.empires.state import DiscardPool  # Dido (ruling R213)
-from mncore.rulesets.empires.state import Fight, Tactic  # Troia
-
+from mncore.rulesets.empires.state import (  # the expansions  # Troia
+    Barbarians,  # the Punic War
+    Boost,
+    BuildStep,
+    CardDraw,
+    CitiesState,
+    Claim,  # phase 2
+    CollectStep,
+    DiscardPool,  # Dido (ruling R213)
+    EmpireState,
+    Fight,
+    GameState,
+    LeadershipStep,
+    Loss,  # phase 4
+    MoveStep,
+    Opened,
+    ProvinceState,
+    SeaChallenge,  # Ptolemy (ruling R212)
+    Shield,
+    Step,
+    Tactic,
+    TitleTie,  # phase 5
+    TradeStep,
+    Victory,
+    bag_add,
+    bag_sub,
+    build_step,
+    collect_step,
+    move_step,
+    trade_step,
+)
 
 Handler = Callable[[GameState, Any], GameState]
 E = TypeVar("E", bound=Struct)  # an event of the game's union (the kernel folds its own: mncore.envelope)

@@ -8,24 +8,30 @@ from typing import Any
 
 import msgspec
 
-from mncore import envelope
-from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import Order, decode_command
+from mncore import envelope, explaining
 from mncore.errors import InvalidCommand
+from mncore.explaining import Explanation
+from mncore.rulebook import Cited
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.book import RULEBOOK
+from mncore.rulesets.empires.commands import Order, decode_command
 from mncore.rulesets.empires.evolve import evolve, replay
 from mncore.rulesets.empires.ids import Track
 from mncore.rulesets.empires.projections import track_composition
 from mncore.rulesets.empires.rules import tactics, trade
 from mncore.rulesets.empires.rules.battle import forced_losses
-from mncore import explaining
-from mncore.explaining import Explanation
-from mncore.rulebook import Cited
-from mncore.rulesets.empires.book import RULEBOOK
-from mncore.rulesets.empires.state import (FixedBarbarianDice, FixedDice, FixedLegendary, FixedTile, GameState, Loss,
-                                           trade_step)
+from mncore.rulesets.empires.state import (
+    FixedBarbarianDice,
+    FixedDice,
+    FixedLegendary,
+    FixedTile,
+    GameState,
+    Loss,
+    trade_step,
+)
+from mncore.rulesets.empires.text import describe, format_order, tile_name, title
 from mncore.seen import Seen
 from mncore.store import Row
-from mncore.rulesets.empires.text import describe, format_order, tile_name, title
 
 _REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|(?:setup|atlas)\.[a-z0-9][a-z0-9-]*|\d+\.\d+(?:\.\d+)?)\b")
 # where a battle modifier or extra die comes from, when its source is not a tile of 10 or 11

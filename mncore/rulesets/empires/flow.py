@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Protocol, assert_never, cast
 
-from mncore.rulesets.empires import events as ev
 from mncore.dice import Rng
 from mncore.protocol import Option, Pending
-from mncore.rulesets.empires.commands import (BuildCommand, CollectCommand, LeadershipCommand, MoveCommand,
-                                              TradeCommand)
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import BuildCommand, CollectCommand, LeadershipCommand, MoveCommand, TradeCommand
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.ids import PHASES, Empire, Phase
 from mncore.rulesets.empires.rules import build, cards, collect, leadership, military, sandbox, trade

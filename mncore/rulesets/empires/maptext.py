@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from mncore.rulesets.empires.board import Board, Geo, Province, Sea, Space, board_digest, geo, load_board, provenance_note
 from mncore.rulesets.empires import atlas
-from mncore.rulesets.empires.naming import title
+from mncore.rulesets.empires.board import (
+    Board,
+    Geo,
+    Province,
+    Sea,
+    Space,
+    board_digest,
+    geo,
+    load_board,
+    provenance_note,
+)
 from mncore.rulesets.empires.names import resolve_place
+from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
 
 

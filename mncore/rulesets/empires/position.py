@@ -12,22 +12,29 @@ import msgspec
 from msgspec.structs import replace
 
 import mncore
-from mncore.seen import Seen, Withheld
-from mncore.tomltext import toml_text
-from mncore.rulesets.empires import atlas, events as ev
-from mncore.rulesets.empires.board import Board, board_digest, load_board
-from mncore.rulesets.empires.boardcheck import validate_board
-from mncore.rulesets.empires.commands import CreateFromPosition
 from mncore.bounds import set_aside_out_of_bounds
 from mncore.dice import Rng
 from mncore.errors import DataError, InvalidCommand
+from mncore.rulesets.empires import atlas
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import Board, board_digest, load_board
+from mncore.rulesets.empires.boardcheck import validate_board
+from mncore.rulesets.empires.commands import CreateFromPosition
 from mncore.rulesets.empires.flow import rules_for, settle
-from mncore.rulesets.empires.ids import (COMMODITIES, Commodity, Empire, commodity_of,
-                                          is_legendary)
-from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
-from mncore.rulesets.empires.state import Bag, EmpireState, GameState, Options, ProvinceState, bag_sub
-from mncore.rulesets.empires.state import CitiesState  # the Legendary City expansions
+from mncore.rulesets.empires.ids import COMMODITIES, Commodity, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.positioncheck import holdings, place_name, supply_limit, validate_position
+from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
+from mncore.rulesets.empires.state import (
+    Bag,
+    CitiesState,  # the Legendary City expansions
+    EmpireState,
+    GameState,
+    Options,
+    ProvinceState,
+    bag_sub,
+)
+from mncore.seen import Seen, Withheld
+from mncore.tomltext import toml_text
 
 # Fields of GameState that are the game's identity, options or randomness: never part of a position
 # (`fixed`: a sandbox's outcomes fixed by orders, checked when given; ruling R7).

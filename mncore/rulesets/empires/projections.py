@@ -8,7 +8,6 @@ from mncore.rulesets.empires.ruleset import load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import GameState, ProvinceState
 
 
-
 def track_buildings(track: Track) -> tuple[BuildingKind, ...]:
     """The buildings counted on the track (5.0); none on Military, which counts units."""
     return load_ruleset().numbers.track_buildings.get(track, ())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from mncore.seen import Seen, Withheld
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.flow import describe_phase, public_pending
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
@@ -14,6 +13,7 @@ from mncore.rulesets.empires.rules.buildable import markers_left
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, TradeStep, bag_total
 from mncore.rulesets.empires.text import tile_name, title
+from mncore.seen import Seen, Withheld
 
 
 def view(seen: Seen[GameState]) -> dict[str, Any]:

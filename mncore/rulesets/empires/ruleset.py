@@ -10,10 +10,19 @@ from typing import Literal, get_args
 import msgspec
 
 from mncore.cache import ObjectCache
-
 from mncore.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.ids import (
-    COMMODITIES, EMPIRES, EXPANSIONS, OWNER_TILE_IDS, TILE_IDS, BuildingKind, Commodity, Empire, Phase, TileId, Track,
+    COMMODITIES,
+    EMPIRES,
+    EXPANSIONS,
+    OWNER_TILE_IDS,
+    TILE_IDS,
+    BuildingKind,
+    Commodity,
+    Empire,
+    Phase,
+    TileId,
+    Track,
     UnitKind,
 )
 

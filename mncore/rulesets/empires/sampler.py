@@ -19,15 +19,30 @@ from mncore.errors import CommandRejected
 from mncore.rulesets.empires.autoplay import STYLES, Choice, candidate_lines
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.decide import decide_folded
-from mncore.rulesets.empires.flow import pending, rules_for, waiting as flow_waiting
+from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.flow import waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
 from mncore.rulesets.empires.rules import payment
-from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
-                                                     face_up, free_spaces, is_pyramids, markers_left,
-                                                     rank_cost, trireme_sea_problem, units_left)
 from mncore.rulesets.empires.rules.battle import enemies_at
-from mncore.rulesets.empires.rules.military import (legion_destinations, required_battles, unmoved_legions,
-                                                     unmoved_triremes)
+from mncore.rulesets.empires.rules.buildable import (
+    build_place_problem,
+    buildings_left,
+    capital_of,
+    control_places,
+    face_up,
+    free_spaces,
+    is_pyramids,
+    markers_left,
+    rank_cost,
+    trireme_sea_problem,
+    units_left,
+)
+from mncore.rulesets.empires.rules.military import (
+    legion_destinations,
+    required_battles,
+    unmoved_legions,
+    unmoved_triremes,
+)
 from mncore.rulesets.empires.ruleset import load_ruleset, tile
 from mncore.rulesets.empires.state import GameState, build_step, move_step
 from mncore.rulesets.empires.text import parse_order

@@ -11,17 +11,17 @@ from mncore.dice import Rng
 from mncore.errors import InvalidCommand
 from mncore.kit import Kit
 from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
-from mncore.seen import Seen
-from mncore.store import Row
-from mncore.rulesets.empires import atlas, commands as cm, events as ev, render
+from mncore.rulesets.empires import atlas, render
+from mncore.rulesets.empires import commands as cm
+from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.evolve import evolve
 from mncore.rulesets.empires.ids import COIN, EXPANSIONS, TRACKS, Empire, Expansion
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import CitiesState, ForkInfo, GameState, TradeStep, bag_total
-
-
+from mncore.seen import Seen
+from mncore.store import Row
 
 
 class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):

@@ -7,9 +7,19 @@ from typing import Literal
 import msgspec
 
 from mncore.rulesets.empires.board import Board
-from mncore.rulesets.empires.ids import (BuildingKind, Commodity, Empire, Phase, ProvinceId, SeaId, TileId, Token,
-                        Track)
-from mncore.rulesets.empires.ids import CardId, Expansion  # the Legendary City expansions
+from mncore.rulesets.empires.ids import (  # the Legendary City expansions
+    BuildingKind,
+    CardId,
+    Commodity,
+    Empire,
+    Expansion,
+    Phase,
+    ProvinceId,
+    SeaId,
+    TileId,
+    Token,
+    Track,
+)
 
 
 class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):

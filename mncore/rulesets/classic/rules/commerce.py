@@ -6,13 +6,13 @@ from collections import Counter
 
 from mncore.errors import require
 from mncore.protocol import Option, Pending
-from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.ids import TAX
 from mncore.rulesets.classic.rules import powers
 from mncore.rulesets.classic.rules.common import name, require_in_hand
 from mncore.rulesets.classic.rules.fold import Fold
 from mncore.rulesets.classic.state import Built, Land, State, Units
-
 
 # --- revenues (3.1) --------------------------------------------------------------------------------
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from mncore.errors import InvalidCommand, require
 from mncore.protocol import Option, Pending
-from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import BUILDINGS, TAX
-from mncore.rulesets.classic.rules.common import (at_war, cost, creatures, name, require_payment,
-                                                  require_turn)
 from mncore.rulesets.classic.powers import FreeUnit
 from mncore.rulesets.classic.rules import powers
+from mncore.rulesets.classic.rules.common import at_war, cost, creatures, name, require_payment, require_turn
 from mncore.rulesets.classic.rules.fold import Fold
 from mncore.rulesets.classic.rules.victory import after_purchase
 from mncore.rulesets.classic.state import State, Units

@@ -10,13 +10,14 @@ from typing import cast
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, require
 from mncore.protocol import Option, Pending
-from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
+from mncore.rulesets.classic.ids import Aftermath, Mover
 from mncore.rulesets.classic.rules import powers
 from mncore.rulesets.classic.rules.commerce import first_claims
 from mncore.rulesets.classic.rules.common import at_war, name, require_turn
 from mncore.rulesets.classic.rules.fold import Fold
-from mncore.rulesets.classic.ids import Aftermath, Mover
 from mncore.rulesets.classic.state import Built, Land, State, Units
 
 LOSS_ORDER = ("legion", "fortress", "creature")  # the first choice listed, and the default (ruling C9)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from mncore.errors import require
 from mncore.protocol import Option, Pending
-from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.powers import ExtraCards, FreeUnit
 from mncore.rulesets.classic.rules.common import name, require_in_hand, require_turn, set_problem

@@ -6,8 +6,16 @@ from collections import Counter
 
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
-from mncore.rulesets.classic.powers import (LASTING, AnyEffect, AutoSix, Discount, ExtraCards, FreeUnit,
-                                            IgnoreBlockade, WinWith)
+from mncore.rulesets.classic.powers import (
+    LASTING,
+    AnyEffect,
+    AutoSix,
+    Discount,
+    ExtraCards,
+    FreeUnit,
+    IgnoreBlockade,
+    WinWith,
+)
 from mncore.rulesets.classic.rules.common import creatures
 from mncore.rulesets.classic.state import State
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from mncore.errors import require
-from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import ROLES, Role
 from mncore.rulesets.classic.rules.common import name, role_count

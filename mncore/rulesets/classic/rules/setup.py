@@ -6,7 +6,8 @@ from __future__ import annotations
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, require
 from mncore.protocol import Option, Pending
-from mncore.rulesets.classic import commands as cm, events as ev
+from mncore.rulesets.classic import commands as cm
+from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import Board, game_data
 from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION
 from mncore.rulesets.classic.rules.common import name, require_turn

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from mncore.rulesets.empires.powers import cities, heroes, wonders  # registers their powers
 from mncore.rulesets.empires.powers.cities import TILE_DISCOUNT, tile_discount
-from mncore.rulesets.empires.powers.points import (FUNCTION_POINTS as BASE_POINTS, PillageYield, SetRules, Side,
-                                                   battle_bonus, caravan_legions, extra_dice, income,
-                                                   pillage, set_rules)
-from mncore.rulesets.empires.powers.registry import (Point, has_at, holders_at, ids_at, names_at, power,
-                                                     powers_of)
+from mncore.rulesets.empires.powers.points import FUNCTION_POINTS as BASE_POINTS
+from mncore.rulesets.empires.powers.points import (
+                                                   PillageYield,
+                                                   SetRules,
+                                                   Side,
+                                                   battle_bonus,
+                                                   caravan_legions,
+                                                   extra_dice,
+                                                   income,
+                                                   pillage,
+                                                   set_rules,
+)
+from mncore.rulesets.empires.powers.registry import Point, has_at, holders_at, ids_at, names_at, power, powers_of
 
 FUNCTION_POINTS = (*BASE_POINTS, TILE_DISCOUNT)
 

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from mncore.rulesets.empires.board import Province
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId
-from mncore.rulesets.empires.powers.points import (BATTLE_BONUS, CARAVAN_LEGIONS, EXTRA_DICE, PAYMENT_SET,
-                                                   PILLAGE, Income, PillageYield, SetRules, Side)
+from mncore.rulesets.empires.naming import title
+from mncore.rulesets.empires.powers.points import (
+    BATTLE_BONUS,
+    CARAVAN_LEGIONS,
+    EXTRA_DICE,
+    PAYMENT_SET,
+    PILLAGE,
+    Income,
+    PillageYield,
+    SetRules,
+    Side,
+)
 from mncore.rulesets.empires.powers.registry import power
 from mncore.rulesets.empires.ruleset import Tile
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add
-from mncore.rulesets.empires.naming import title
 
 # Hammurabi (free_control), Castor & Pollux (copy_hero), Penthesilea (free_legions), Gilgamesh and
 # Spartacus (cheap_unit), Perseus (build_first), the Queen of Sheba (convert_at_once) and Antigone

@@ -5,14 +5,15 @@ from __future__ import annotations
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, require
 from mncore.protocol import Option
-from mncore.rulesets.empires import draws, events as ev
+from mncore.rulesets.empires import draws
+from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import AttackBarbarians, MoveBarbarians, PeaceWithBarbarians
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, Token, commodity_of
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules import battle
-from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.rules.barbarians import SECTION, at_peace, horde, in_play, units
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import FixedBarbarianDice, GameState, move_step
 

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires import draws, events as ev
-from mncore.rulesets.empires.commands import ChooseLosses
 from mncore.dice import Rng
 from mncore.errors import require
-from mncore.rulesets.empires.state import move_step
+from mncore.rulesets.empires import draws, powers
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import ChooseLosses
 from mncore.rulesets.empires.ids import EMPIRES, Empire
-from mncore.rulesets.empires import powers
-from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import GameState, Loss
 from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.rules.atlantis import centaurs_in
 from mncore.rulesets.empires.rules import tactics, troia  # the Troia expansion (lc.5)
+from mncore.rulesets.empires.rules.atlantis import centaurs_in
+from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.state import GameState, Loss, move_step
+
 
 def place_name(state: GameState, place: str) -> str:
     """The display name of a province or sea."""

@@ -4,32 +4,51 @@ from __future__ import annotations
 
 from typing import cast
 
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand, refuse, require
+from mncore.protocol import Option, Pending
+from mncore.rulesets.empires import atlas, powers
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.commands import (BuildBuilding, BuildCommand, BuildControl, BuildTile, BuildUnit,
-                             ChooseBuilder, EndBuildTurn, KeepCommodities)
-from mncore.dice import Rng
+from mncore.rulesets.empires.commands import (
+    BuildBuilding,
+    BuildCommand,
+    BuildControl,
+    BuildTile,
+    BuildUnit,
+    ChooseBuilder,
+    EndBuildTurn,
+    KeepCommodities,
+)
 from mncore.rulesets.empires.draws import turned_up
-from mncore.errors import InvalidCommand, refuse, require
-from mncore.rulesets.empires.state import build_step
-from mncore.rulesets.empires.rules.fold import Fold
-from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of, is_legendary
-from mncore.rulesets.empires import atlas
-from mncore.rulesets.empires.rules import atlantis, barbarians, payment, troia
-from mncore.rulesets.empires.rules.buildable import (_copy_problem, build_place_problem, buildings_left, capital_of,
-                                    control_problem, copyable, culture_leader, free_spaces,
-                                    is_pyramids, keep_waiting, markers_left, occupied_provinces,
-                                    penthesilea_legions, perseus_open, tile_cost, tile_rank,
-                                    to_build, trireme_sea_problem, units_left)
 from mncore.rulesets.empires.naming import title as name  # a display name, in messages
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.rules import atlantis, barbarians, build_options, payment, troia
+from mncore.rulesets.empires.rules.buildable import (
+    _copy_problem,
+    build_place_problem,
+    buildings_left,
+    capital_of,
+    control_problem,
+    copyable,
+    culture_leader,
+    free_spaces,
+    is_pyramids,
+    keep_waiting,
+    markers_left,
+    occupied_provinces,
+    penthesilea_legions,
+    perseus_open,
+    tile_cost,
+    tile_rank,
+    to_build,
+    trireme_sea_problem,
+    units_left,
+)
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
-from mncore.rulesets.empires.state import Bag, GameState, bag_sub
-
-from mncore.rulesets.empires.rules import build_options
-
+from mncore.rulesets.empires.state import Bag, GameState, bag_sub, build_step
 
 # --- the phase ---------------------------------------------------------------------------------------
 

@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires.state import build_step
 from mncore.protocol import Option
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.ids import COIN, Empire, TileId, commodity_of, legendary
 from mncore.rulesets.empires.rules import atlantis, barbarians, payment, troia
-from mncore.rulesets.empires.rules.buildable import (build_place_problem, buildings_left, capital_of, control_places,
-                                    copyable, culture_leader, face_up, free_spaces, is_pyramids,
-                                    keep_waiting, markers_left, penthesilea_legions, perseus_open,
-                                    rank_cost, tile_cost, tile_rank, to_build, trireme_sea_problem,
-                                    units_left)
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.rules.buildable import (
+    build_place_problem,
+    buildings_left,
+    capital_of,
+    control_places,
+    copyable,
+    culture_leader,
+    face_up,
+    free_spaces,
+    is_pyramids,
+    keep_waiting,
+    markers_left,
+    penthesilea_legions,
+    perseus_open,
+    rank_cost,
+    tile_cost,
+    tile_rank,
+    to_build,
+    trireme_sea_problem,
+    units_left,
+)
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.ruleset import load_ruleset, tile, tiles_at
-from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.state import GameState, build_step
+
 
 def options(state: GameState, empire: Empire) -> list[Option]:
     if state.phase != "build":

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.state import build_step
-from mncore.rulesets.empires.ids import (EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind,
-                        commodity_of)
-from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires import atlas, powers
-from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
-from mncore.rulesets.empires.rules import barbarians
-from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.ids import EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind, commodity_of
 from mncore.rulesets.empires.naming import title as name  # a display name, in messages
+from mncore.rulesets.empires.projections import unit_count
+from mncore.rulesets.empires.rules import barbarians
+from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
+from mncore.rulesets.empires.state import GameState, build_step
 
 # --- who builds --------------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.cities import CardInfo
 from mncore.rulesets.empires.commands import PlayBonusCard
 from mncore.rulesets.empires.draws import LegendaryDraws
-from mncore.rulesets.empires.ids import COIN, CITY_KINDS, TRACKS, Empire, legendary
+from mncore.rulesets.empires.ids import CITY_KINDS, COIN, TRACKS, Empire, legendary
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.projections import held_buildings, holder_of
 from mncore.rulesets.empires.rules import guards, payment, troia_cards

@@ -7,14 +7,20 @@ from mncore.errors import InvalidCommand, require
 from mncore.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import CardInfo, City, card_info, load_city
-from mncore.rulesets.empires.commands import (ChooseBonusCard, CitiesCommand, DrawBonusCards, LaunchFreeTrireme,
-                                              PlaceHalicarnassus, PlayBonusCard, TakeDiscards)
+from mncore.rulesets.empires.commands import (
+    ChooseBonusCard,
+    CitiesCommand,
+    DrawBonusCards,
+    LaunchFreeTrireme,
+    PlaceHalicarnassus,
+    PlayBonusCard,
+    TakeDiscards,
+)
 from mncore.rulesets.empires.ids import CardId, Empire, commodity_of
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules import card_effects, dido, guards
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import (CardDraw, CitiesState, GameState, bag_add, build_step,
-                                           move_step, trade_step)
+from mncore.rulesets.empires.state import CardDraw, CitiesState, GameState, bag_add, build_step, move_step, trade_step
 
 MAX_DRAW = 5  # lc.3.2: between 1 and 5 cards
 DECOY = "decoy"

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mncore.dice import Rng
+from mncore.errors import require
+from mncore.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.board import Province, Space
 from mncore.rulesets.empires.commands import ChooseLegendaryBonus, CollectCommand, TakeColossusCommodity
-from mncore.dice import Rng
 from mncore.rulesets.empires.draws import LegendaryDraws
-from mncore.errors import require
-from mncore.rulesets.empires.rules.fold import Fold
-from mncore.protocol import Option, Pending
 from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.kept import kept
-from mncore.rulesets.empires.projections import holder_of
-from mncore.rulesets.empires import powers
-from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add, collect_step
 from mncore.rulesets.empires.naming import title
+from mncore.rulesets.empires.projections import holder_of
+from mncore.rulesets.empires.rules.fold import Fold
+from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add, collect_step
 
 # The key under which legendary draws that could not be made are recorded in `missed` (ruling R20).
 MISSED_LEGENDARY = "legendary"

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
+from mncore.dice import Rng
+from mncore.errors import InvalidCommand, refuse, require
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import HoldConquest, OccupyBuildings, OccupyMarker, Pillage, PlaceCirceLegion
-from mncore.dice import Rng
 from mncore.rulesets.empires.draws import LegendaryDraws
-from mncore.errors import InvalidCommand, refuse, require
-from mncore.rulesets.empires.state import move_step
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
-from mncore.rulesets.empires.rules.battle import empires_at, place_name
-from mncore.rulesets.empires.rules import guards, troia
 from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.rules import guards, troia
+from mncore.rulesets.empires.rules.battle import empires_at, place_name
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import Bag, GameState, ProvinceState
-
+from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, move_step
 
 # --- who holds what ---------------------------------------------------------------------------------
 

@@ -7,7 +7,8 @@ from itertools import combinations_with_replacement
 
 from mncore.errors import require
 from mncore.protocol import Option, Pending
-from mncore.rulesets.empires import events as ev, powers
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.commands import TakeDiscards
 from mncore.rulesets.empires.ids import COIN, Empire, commodity_of
 from mncore.rulesets.empires.naming import title

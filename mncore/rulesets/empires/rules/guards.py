@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from mncore.errors import require
 from mncore.protocol import Option, Pending
-from mncore.rulesets.empires import events as ev, powers
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import AnswerSeaBattle, Attack, LaunchFreeTrireme, PlaceHalicarnassus
-from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import Empire, ProvinceId
 from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules.battle import place_name
+from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.state import GameState, move_step
 
 SHELTER_SECTION = "11.halicarnassus"

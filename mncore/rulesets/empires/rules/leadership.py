@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires import atlas, events as ev
-from mncore.rulesets.empires.commands import AwardTitle, LeadershipCommand
 from mncore.dice import Rng
 from mncore.errors import require
 from mncore.protocol import Option, Pending
+from mncore.rulesets.empires import atlas
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import AwardTitle, LeadershipCommand
 from mncore.rulesets.empires.ids import EMPIRES, TRACKS, Empire, Track
 from mncore.rulesets.empires.projections import level
 from mncore.rulesets.empires.rules.fold import Fold

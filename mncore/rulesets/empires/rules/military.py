@@ -2,27 +2,48 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires import atlas, draws, events as ev
-from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.commands import AttackBarbarians, MoveBarbarians, PeaceWithBarbarians  # Punic
-from mncore.rulesets.empires.commands import AnswerSeaBattle  # Ptolemy (ruling R212)
-from mncore.rulesets.empires.commands import (Attack, ChooseLosses, ChooseMover, DeclarePeace, EndMoveTurn,
-                             HoldConquest, MoveCommand, MoveLegions, MoveTriremes, OccupyBuildings,
-                             OccupyMarker, Pillage, PlaceCirceLegion)
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand, require
-from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
+from mncore.rulesets.empires import atlas, draws, powers
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.commands import (  # Punic
+    AnswerSeaBattle,  # Ptolemy (ruling R212)
+    Attack,
+    AttackBarbarians,
+    ChooseLosses,
+    ChooseMover,
+    DeclarePeace,
+    EndMoveTurn,
+    HoldConquest,
+    MoveBarbarians,
+    MoveCommand,
+    MoveLegions,
+    MoveTriremes,
+    OccupyBuildings,
+    OccupyMarker,
+    PeaceWithBarbarians,
+    Pillage,
+    PlaceCirceLegion,
+)
 from mncore.rulesets.empires.ids import Empire, ProvinceId
-from mncore.rulesets.empires.projections import great_cities
-from mncore.rulesets.empires.rules import atlantis, barbarian_orders, barbarians, battle, conquest, guards, land_units
-from mncore.rulesets.empires.rules import troia  # the Troia expansion (lc.5)
-from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.projections import great_cities
+from mncore.rulesets.empires.rules import (
+    atlantis,
+    barbarian_orders,
+    barbarians,
+    battle,
+    conquest,
+    guards,
+    land_units,
+    troia,  # the Troia expansion (lc.5)
+)
+from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, MoveStep, move_step
-
 
 # --- queries ------------------------------------------------------------------------------------------
 

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from mncore.errors import refuse, require
-from mncore.rulesets.empires.ids import COIN, Empire, Token, UnitKind, commodity_of, is_legendary
 from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.ids import COIN, Empire, Token, UnitKind, commodity_of, is_legendary
 from mncore.rulesets.empires.ruleset import CheapUnit, load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import Bag, GameState, bag_contains, bag_tokens, bag_total
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from mncore.dice import Rng
 from mncore.errors import require
 from mncore.protocol import Option, Pending
-from mncore.rulesets.empires import atlas, events as ev
+from mncore.rulesets.empires import atlas
+from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import ClaimForeign, DiscardOffered
 from mncore.rulesets.empires.draws import LegendaryDraws
 from mncore.rulesets.empires.ids import Empire, legendary

@@ -5,20 +5,37 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.commands import (ClaimForeign, ClaimResource, DiscardOffered, GiveResource, OfferResources,
-                                              PlayExchangeMarker, TradeCommand)
 from mncore.dice import Rng
 from mncore.errors import require
-from mncore.rulesets.empires.rules.fold import Fold
 from mncore.protocol import Option, Pending
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.commands import (
+    ClaimForeign,
+    ClaimResource,
+    DiscardOffered,
+    GiveResource,
+    OfferResources,
+    PlayExchangeMarker,
+    TradeCommand,
+)
 from mncore.rulesets.empires.ids import EMPIRES, TOKENS, Empire
+from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules import punic
 from mncore.rulesets.empires.rules.collect import share_order
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.state import Bag, GameState, TradeStep, bag_contains, bag_of, bag_tokens, bag_total, trade_step
-from mncore.rulesets.empires.naming import title
+from mncore.rulesets.empires.state import (
+    Bag,
+    GameState,
+    TradeStep,
+    bag_contains,
+    bag_of,
+    bag_tokens,
+    bag_total,
+    trade_step,
+)
+
 
 def canonical(d: dict[Any, Any]) -> dict[Any, Any]:
     """Keys sorted at every level, as the stored (deterministic) JSON gives them back on replay."""

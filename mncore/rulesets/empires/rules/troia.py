@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from mncore.errors import require
-from mncore.rulesets.empires import events as ev, powers
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import BuildUnit, MoveLegions
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, TileId

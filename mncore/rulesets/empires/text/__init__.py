@@ -11,15 +11,15 @@ from types import MappingProxyType
 import msgspec
 
 from mncore import envelope
-from mncore.rulesets.empires.commands import AnyOrder, Order, decode_command
 from mncore.errors import InvalidCommand
+from mncore.rulesets.empires.commands import AnyOrder, Order, decode_command
 from mncore.rulesets.empires.events import AnyEvent
 from mncore.rulesets.empires.ids import Empire, Phase
 from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.state import GameState
-from mncore.seen import Withheld
 from mncore.rulesets.empires.text import barbarians, build, cities, collect, core, leadership, military, sandbox, trade
 from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, Parser, shown
+from mncore.seen import Withheld
 
 __all__ = ["Ctx", "Parser", "describe", "format_order", "parse_order", "tile_name", "title",
            "verbs"]

@@ -3,7 +3,6 @@ sentences for their events."""
 
 from __future__ import annotations
 
-from mncore.seen import Withheld
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, AttackBarbarians, MoveBarbarians, PeaceWithBarbarians
@@ -13,6 +12,7 @@ from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.text.base import Ctx
 from mncore.rulesets.empires.text.sandbox import parse_dice
 from mncore.rulesets.empires.text.trade import parse_token
+from mncore.seen import Withheld
 
 USAGE = {
     "barbarians": "barbarians move legion|trireme PLACE to PLACE pay coin|gold [dice barbarians=N,... "

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-
-from mncore.seen import Withheld
 from mncore.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import card_info, load_city, objective_info
-from mncore.rulesets.empires.commands import (AnyOrder, ChooseBonusCard, DrawBonusCards, LaunchFreeTrireme,
-                                              PlaceHalicarnassus, PlayBonusCard, TakeDiscards)
+from mncore.rulesets.empires.commands import (
+    AnyOrder,
+    ChooseBonusCard,
+    DrawBonusCards,
+    LaunchFreeTrireme,
+    PlaceHalicarnassus,
+    PlayBonusCard,
+    TakeDiscards,
+)
 from mncore.rulesets.empires.ids import TRACKS, Track
 from mncore.rulesets.empires.names import resolve_empire, resolve_place, resolve_province, resolve_sea, resolve_tile
 from mncore.rulesets.empires.naming import tile_name, title
@@ -17,6 +22,7 @@ from mncore.rulesets.empires.state import bag_of
 from mncore.rulesets.empires.text.base import Ctx, Parser, bounded, need
 from mncore.rulesets.empires.text.build import parse_tokens, show_tokens
 from mncore.rulesets.empires.text.military import resolve_space
+from mncore.seen import Withheld
 
 PLAY_USAGE = ("play CARD [as CARD] [in PROVINCE|SEA] [at SPACE] [on EMPIRE] [track TRACK] [sea SEA] "
               "[take TOKENS] [pay TOKENS]   (e.g. play poseidon in mare-ionium on greece; "

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from mncore.seen import Withheld
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.ids import PHASE_NAMES
 from mncore.rulesets.empires.naming import tile_name, title
+from mncore.seen import Withheld
 
 
 def describe(event: ev.AnyEvent, withheld: Withheld) -> str | None:

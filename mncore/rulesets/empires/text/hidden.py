@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import get_args
 
 from mncore.protocol import Hidden
-from mncore.rulesets.empires import commands as cm, events as ev
+from mncore.rulesets.empires import commands as cm
+from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.ids import FACE_DOWN, Empire, TileId, is_legendary
 from mncore.rulesets.empires.state import Bag, FixedLegendary, FixedOutcome, GameState, TradeStep, bag_total
-
 
 WITHHELD = "withheld"  # a token, card or commodity a reader may not see, standing in for it (counts stay)
 # a face-down tile as every reader reads it: one fixed tile standing in for all, which says nothing of

@@ -3,24 +3,34 @@ and sentences for its events."""
 
 from __future__ import annotations
 
-
-
-from mncore.seen import Withheld
+from mncore.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.commands import AnswerSeaBattle  # Ptolemy (ruling R212)
-from mncore.rulesets.empires.commands import (AnyOrder, Attack, ChooseLosses, ChooseMover, DeclarePeace, EndMoveTurn,
-                             HoldConquest, MoveLegions, MoveTriremes, OccupyBuildings, OccupyMarker,
-                             Pillage, PlaceCirceLegion)
-from mncore.errors import InvalidCommand
+from mncore.rulesets.empires.commands import (
+    AnswerSeaBattle,  # Ptolemy (ruling R212)
+    AnyOrder,
+    Attack,
+    ChooseLosses,
+    ChooseMover,
+    DeclarePeace,
+    EndMoveTurn,
+    HoldConquest,
+    MoveLegions,
+    MoveTriremes,
+    OccupyBuildings,
+    OccupyMarker,
+    Pillage,
+    PlaceCirceLegion,
+)
 from mncore.rulesets.empires.ids import FACE_DOWN, Empire, ProvinceId
 from mncore.rulesets.empires.names import normalise, resolve_empire, resolve_place, resolve_province, resolve_sea
+from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, bag_tokens
-from mncore.rulesets.empires.text.base import Ctx, Parser, bounded, is_number, need
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.text.sandbox import parse_dice
 from mncore.rulesets.empires.text import barbarians  # the Punic War's Barbarian orders
+from mncore.rulesets.empires.text.base import Ctx, Parser, bounded, is_number, need
+from mncore.rulesets.empires.text.sandbox import parse_dice
+from mncore.seen import Withheld
 
 USAGE = {
     "mover": "mover EMPIRE   (the Military Leader names the next empire to move and battle)",
