@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from mncore import redaction
-from mncore.dice import Rng
 from mncore.game import Current
+from mncore.lineproblems import hypothetical_world
 from mncore.pbem import decide_lines
-from mncore.protocol import Conceals
 
 
 class Checked(msgspec.Struct, frozen=True, kw_only=True):
@@ -33,11 +31,8 @@ def check_orders(loaded: Current, side: str, lines: Sequence[str]) -> Checked:
     """
     ruleset = loaded.ruleset
     opened = loaded.meta.secret is not None
-    public = hashlib.sha256(f"mn check|{loaded.meta.commitment}|{loaded.head[0]}".encode()).digest()
-    state = loaded.state
-    if isinstance(ruleset, Conceals) and not opened:
-        state = ruleset.conceal(state, side, Rng(public, "conceal:" + side))
-    rng = Rng(public, "draws:" + side)
+    state, rng = hypothetical_world(ruleset, loaded.state, side, loaded.meta.commitment, loaded.head[0],
+                                    conceal=not opened)
     shown = written(loaded, side, lines)
     events, _ = decide_lines(ruleset, state, side, lines, rng, queue_ok=len(lines) > 1)
     return Checked(orders=shown, events=redaction.hypothetical(ruleset, events, side, opened),

@@ -12,16 +12,24 @@ from mncore.pbem import split_queue
 from mncore.protocol import Conceals, Ruleset
 
 
+def hypothetical_world(ruleset: Ruleset, state: Any, side: str, commitment: str, seq: int,
+                       conceal: bool = True) -> tuple[Any, Rng]:
+    """The state a hypothetical order of side is decided on, and its draws: what side may not know
+    replaced by stand-ins (unless `conceal` is False: the secret is out), both drawn from public facts
+    only (the game's commitment and the event count), never from the secret."""
+    public = hashlib.sha256(f"mn check|{commitment}|{seq}".encode()).digest()
+    if conceal and isinstance(ruleset, Conceals):
+        state = ruleset.conceal(state, side, Rng(public, "conceal:" + side))
+    return state, Rng(public, "draws:" + side)
+
+
 def every_problem(ruleset: Ruleset, state: Any, side: str, lines: Sequence[str], commitment: str,
                   seq: int) -> list[str]:
     """`order N ('LINE'): why [rule X]` for each line of a refused batch the rules refuse, deciding
     the others in turn on the state they leave. Decided as `mn check` decides (mncore/checking.py):
     on stand-ins for what side may not know, drawing from public facts only, so that the list says
     nothing of others' hidden facts or of the game's draws; only the messages are kept."""
-    public = hashlib.sha256(f"mn check|{commitment}|{seq}".encode()).digest()
-    if isinstance(ruleset, Conceals):
-        state = ruleset.conceal(state, side, Rng(public, "conceal:" + side))
-    rng = Rng(public, "draws:" + side)
+    state, rng = hypothetical_world(ruleset, state, side, commitment, seq)
     try:
         now, _ = split_queue(lines)
     except CommandRejected as err:

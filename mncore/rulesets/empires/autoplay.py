@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 
@@ -67,19 +67,14 @@ def _options(state: GameState, empire: Empire) -> list[Option]:
     return list(rules_for(state.phase).options(state, empire)) + cards.play_options(state, empire)
 
 
-def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
-           styles: dict[Empire, str] | None = None) -> Choice | None:
-    """One legal order for one of the empires the game waits for, or None if nobody must act."""
+def waiting_empire(state: GameState, rand: random.Random) -> Empire | None:
+    """One of the empires the game waits for, drawn by the player's random numbers; None if none."""
     waiting = sorted({e for e, _ in flow_waiting(state)})
-    if not waiting:
-        return None
-    empire = rand.choice(waiting)
-    weights = STYLES[(styles or {}).get(empire, style)]
-    lines: list[str] = []
-    for option in _options(state, empire):
-        lines += candidate_lines(option, rand)
-    rand.shuffle(lines)
-    lines.sort(key=lambda ln: -_weight(ln, weights) * rand.random())
+    return rand.choice(waiting) if waiting else None
+
+
+def first_accepted(state: GameState, empire: Empire, lines: Iterable[str], rng: Rng) -> Choice | None:
+    """The first of the lines the rules accept from the empire, with its events; None if none is."""
     for line in lines:
         try:
             order = parse_order(line, state, empire)
@@ -87,6 +82,24 @@ def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random
         except CommandRejected:
             continue
         return Choice(empire=empire, line=line, order=order, events=events, after=after)
+    return None
+
+
+def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
+           styles: dict[Empire, str] | None = None) -> Choice | None:
+    """One legal order for one of the empires the game waits for, or None if nobody must act."""
+    empire = waiting_empire(state, rand)
+    if empire is None:
+        return None
+    weights = STYLES[(styles or {}).get(empire, style)]
+    lines: list[str] = []
+    for option in _options(state, empire):
+        lines += candidate_lines(option, rand)
+    rand.shuffle(lines)
+    lines.sort(key=lambda ln: -_weight(ln, weights) * rand.random())
+    choice = first_accepted(state, empire, lines, rng)
+    if choice is not None:
+        return choice
     raise RuntimeError(f"{empire} must act ({[p.text for p in pending(state) if p.empire == empire]}) "
                        f"but none of its {len(lines)} listed options is accepted")
 

@@ -15,12 +15,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from mncore.dice import Rng
-from mncore.errors import CommandRejected
-from mncore.rulesets.empires.autoplay import STYLES, Choice, candidate_lines
+from mncore.rulesets.empires.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.decide import decide_folded
 from mncore.rulesets.empires.flow import pending, rules_for
-from mncore.rulesets.empires.flow import waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
@@ -45,7 +42,6 @@ from mncore.rulesets.empires.rules.military import (
 )
 from mncore.rulesets.empires.ruleset import load_ruleset, tile
 from mncore.rulesets.empires.state import GameState, build_step, move_step
-from mncore.rulesets.empires.text import parse_order
 
 # (the first word of its orders, which the player's style weighs; its order lines, built when tried)
 Family = tuple[str, Callable[[], Iterable[str]]]
@@ -59,24 +55,25 @@ def draw(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
          styles: dict[Empire, str] | None = None) -> Choice | None:
     """One legal order (with its events) for one of the empires the game waits for, or None if
     nobody must act: the first line of lines() that decide() accepts."""
-    waiting = sorted({e for e, _ in flow_waiting(state)})
-    if not waiting:
+    empire = waiting_empire(state, rand)
+    if empire is None:
         return None
-    empire = rand.choice(waiting)
     return draw_for(state, empire, rand, rng, STYLES[(styles or {}).get(empire, style)])
 
 
 def draw_for(state: GameState, empire: Empire, rand: random.Random, rng: Rng, weights: dict[str, float]) -> Choice:
     """One legal order (with its events) for the empire: the first line of lines() that decide() accepts."""
     tried = 0
-    for line in lines(state, empire, rand, weights):
-        tried += 1
-        try:
-            order = parse_order(line, state, empire)
-            events, after = decide_folded(state, order, rng)
-        except CommandRejected:
-            continue
-        return Choice(empire=empire, line=line, order=order, events=events, after=after)
+
+    def counted() -> Iterator[str]:
+        nonlocal tried
+        for line in lines(state, empire, rand, weights):
+            tried += 1
+            yield line
+
+    choice = first_accepted(state, empire, counted(), rng)
+    if choice is not None:
+        return choice
     raise RuntimeError(f"{empire} must act ({[p.text for p in pending(state) if p.empire == empire]}) "
                        f"but none of the {tried} orders drawn is accepted")
 

@@ -12,10 +12,8 @@ from mncore.bots import play as bots
 from mncore.bots.tactics import WIN, fillings
 from mncore.bots.worlds import public_seed
 from mncore.dice import Rng
-from mncore.errors import CommandRejected
-from mncore.rulesets.empires.autoplay import STYLES, Choice, Pick, _options
+from mncore.rulesets.empires.autoplay import STYLES, Choice, Pick, _options, first_accepted, waiting_empire
 from mncore.rulesets.empires.decide import decide_folded
-from mncore.rulesets.empires.flow import waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire, Track
 from mncore.rulesets.empires.projections import tracks
 from mncore.rulesets.empires.sampler import lines as sampled_lines
@@ -87,10 +85,9 @@ def bot_pick(levels: dict[Empire, str], budget: int | None = None, seed: str = "
     seconds)` hears each decision's CPU time (bench/bots.py)."""
     def pick(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
              styles: dict[Empire, str] | None = None) -> Choice | None:
-        waiting = sorted({e for e, _ in flow_waiting(state)})
-        if not waiting:
+        empire = waiting_empire(state, rand)
+        if empire is None:
             return None
-        empire = rand.choice(waiting)
         level = levels.get(empire)
         if level is None:
             return _scripted(state, empire, rand, rng, STYLES[(styles or {}).get(empire, style)])
@@ -108,11 +105,7 @@ def bot_pick(levels: dict[Empire, str], budget: int | None = None, seed: str = "
 
 def _scripted(state: GameState, empire: Empire, rand: random.Random, rng: Rng, weights: dict[str, float]) -> Choice:
     """The sampler's order for a player of that style, the expansions' card draws and plays included."""
-    for line in TACTICS.quick(state, empire, rand, weights):
-        try:
-            order = parse_order(line, state, empire)
-            events, after = decide_folded(state, order, rng)
-        except CommandRejected:
-            continue
-        return Choice(empire=empire, line=line, order=order, events=events, after=after)
+    choice = first_accepted(state, empire, TACTICS.quick(state, empire, rand, weights), rng)
+    if choice is not None:
+        return choice
     raise RuntimeError(f"{empire} must act but none of its listed orders is accepted")
