@@ -96,6 +96,13 @@ def test_an_unknown_key_is_refused_naming_it(tmp_path: Path) -> None:
     assert "policy.digest = 'weekly': one of none, phase, round" in result.output
 
 
+def test_a_configuration_too_large_to_be_one_is_refused_unread(tmp_path: Path) -> None:
+    path = write_config(tmp_path / "host.toml", "# " + "x" * (configs.MAX_CONFIG + 1) + "\n")
+    result = CliRunner().invoke(main, ["serve", "--config", str(path), "--once"])
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: {path}: over {configs.MAX_CONFIG} bytes: not a configuration file\n"
+
+
 def test_a_block_is_answered_in_the_cycle_that_reads_it_and_applied_once(tmp_path: Path, env: None) -> None:
     """Reports go out over STARTTLS and AUTH; a player's block read in a cycle is applied, answered
     and the next reports sent in that same cycle; the same mail delivered twice is applied once;

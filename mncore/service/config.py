@@ -105,14 +105,22 @@ class Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
             raise DataError(f"games.{game_id}.policy", [str(err)]) from None
 
 
+MAX_CONFIG = 1 << 20  # bytes: a host's configuration of many games is a few kilobytes
+
+
 def load(path: str) -> Config:
     """The configuration at path, checked; DataError naming the key at fault."""
     try:
         with open(path, "rb") as f:
             mode = os.fstat(f.fileno()).st_mode
-            data = tomllib.load(f)
+            raw = f.read(MAX_CONFIG + 1)
+        if len(raw) > MAX_CONFIG:
+            raise DataError(path, [f"over {MAX_CONFIG} bytes: not a configuration file"])
+        data = tomllib.loads(raw.decode("utf-8"))
     except OSError as err:
         raise DataError(path, [f"cannot read it ({err.strerror})"]) from None
+    except UnicodeDecodeError:
+        raise DataError(path, ["not UTF-8 text"]) from None
     except tomllib.TOMLDecodeError as err:
         raise DataError(path, [f"not TOML ({err})"]) from None
     try:
