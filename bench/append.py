@@ -20,11 +20,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import figures  # noqa: E402
 import longgame  # noqa: E402,F401  (registers the passive style, quiets the engine's log lines)
 
-from mncore import game  # noqa: E402
-from mncore.dice import Rng, seeded_secret  # noqa: E402
-from mncore.rulesets.empires.autoplay import choose  # noqa: E402
+from mncore.core.dice import Rng, seeded_secret  # noqa: E402
+from mncore.games import reading, writing  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import AnyOrder, CreateGame  # noqa: E402
+from mncore.rulesets.empires.players.autoplay import choose  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.store import Row, SqliteStore  # noqa: E402
 
@@ -35,10 +35,10 @@ CMD = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carth
 SECRET = seeded_secret("append")
 
 
-def _new(path: Path, synchronous: str) -> tuple[SqliteStore, game.Loaded]:
+def _new(path: Path, synchronous: str) -> tuple[SqliteStore, reading.Loaded]:
     store = SqliteStore(str(path), create=True)
     store.conn.execute(f"PRAGMA synchronous = {synchronous}")
-    return store, game.create(store, RULESET, CMD, SECRET)
+    return store, writing.create(store, RULESET, CMD, SECRET)
 
 
 def _orders(path: Path, n: int) -> list[AnyOrder]:
@@ -49,7 +49,7 @@ def _orders(path: Path, n: int) -> list[AnyOrder]:
     for _ in range(n):
         choice = choose(loaded.state, rand, Rng(SECRET, loaded.head[1]), style="passive")
         assert choice is not None
-        loaded, _ = game.submit(store, loaded, choice.order)
+        loaded = writing.give(store, loaded, choice.order, answer=False).after
         orders.append(choice.order)
     store.close()
     return orders
@@ -94,10 +94,11 @@ def main() -> None:
         def ours() -> None:
             path = Path(d) / f"ours{len(made)}.db"
             store, created = _new(path, known.synchronous)
-            cur = game.current(store, created.game_id)  # as mn order reads a game before its orders
+            cur = reading.current(store, created.game_id)  # as mn order reads a game before its orders
             appended: list[Row] = []
             for order in orders:
-                cur, rows = game.submit(store, cur, order)
+                outcome = writing.give(store, cur, order, answer=False)
+                cur, rows = outcome.after, outcome.written
                 appended += rows
             store.close()
             made.append(appended)

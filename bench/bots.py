@@ -18,16 +18,16 @@ import statistics
 import time
 from collections.abc import Callable
 
-from mncore import game
-from mncore.bots.play import DEFAULT_BUDGET
-from mncore.dice import Rng, seeded_secret
-from mncore.protocol import NewGame
-from mncore.rulesets.classic import tactics as classic_tactics
-from mncore.rulesets.classic.demo import demo_command
+from mncore.bots.choosing import DEFAULT_BUDGET
+from mncore.core.dice import Rng, seeded_secret
+from mncore.core.protocol import NewGame
+from mncore.games import writing
+from mncore.rulesets.classic.players import bot_tactics as classic_tactics
+from mncore.rulesets.classic.players.demo import demo_command
 from mncore.rulesets.classic.seam import RULESET as CLASSIC
-from mncore.rulesets.empires import autoplay as empires_autoplay
-from mncore.rulesets.empires import tactics as empires_tactics
 from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.players import autoplay as empires_autoplay
+from mncore.rulesets.empires.players import bot_tactics as empires_tactics
 from mncore.rulesets.empires.rules.setup import playable_empires
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
 
@@ -55,7 +55,7 @@ def empires_game(sides: int, seat: int, level: str, others: str, budget: int | N
     empires = playable_empires(load_board(), sides)
     me = empires[seat % sides]
     secret = seeded_secret(f"bench-bots-{sides}-{level}-{seed}")
-    _, state = game.creation(EMPIRES, EMPIRES.new_game(NewGame(sides=empires, fair_play=False)), secret)
+    _, state = writing.creation(EMPIRES, EMPIRES.new_game(NewGame(sides=empires, fair_play=False)), secret)
     levels = {me: level} | ({e: others for e in empires if e != me} if others != "random" else {})
     pick = empires_tactics.bot_pick(levels, budget, str(seed), timed=lambda s, lv, t: timed(s, lv, t)
                                     if s == me else None)
@@ -71,7 +71,7 @@ def classic_game(sides: int, seat: int, level: str, others: str, budget: int | N
     cmd = demo_command(sides)
     me = cmd.civs[seat % sides]
     secret = seeded_secret(f"bench-bots-classic-{sides}-{level}-{seed}")
-    _, state = game.creation(CLASSIC, cmd, secret)
+    _, state = writing.creation(CLASSIC, cmd, secret)
     levels = {me: level} | ({c: others for c in cmd.civs if c != me} if others != "random" else {})
     pick = classic_tactics.bot_pick(levels, budget, str(seed), timed=lambda s, lv, t: timed(s, lv, t)
                                     if s == me else None)

@@ -1,8 +1,8 @@
 """`mn status` and `mn show --json` CPU time at 1k, 10k and 100k events, and the ratio 100k/1k.
 
-With snapshots (game.current folds from the last one), both should be flat in the log's length.
+With snapshots (reading.current folds from the last one), both should be flat in the log's length.
 The game is played by the passive scripted players of longgame.py through the fast path
-(game.current, game.submit), which writes a snapshot every 256 events as `mn order` does.
+(reading.current, writing.submit), which writes a snapshot every 256 events as `mn order` does.
 Usage: python bench/flat.py [DB] [--sizes 1000,10000,100000]
 """
 
@@ -22,23 +22,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import longgame  # noqa: E402,F401  (quiets the engine's log lines, adds the passive style)
 
-from mncore import game  # noqa: E402
-from mncore.dice import Rng, seeded_secret  # noqa: E402
-from mncore.rulesets.empires.autoplay import choose  # noqa: E402
+from mncore.core.dice import Rng, seeded_secret  # noqa: E402
+from mncore.games import reading, writing  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
+from mncore.rulesets.empires.players.autoplay import choose  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.store import Store, open_store  # noqa: E402
 
 RUNS = 5
 
 
-def _grow(store: Store, cur: game.Current, secret: bytes, rand: random.Random, events: int) -> game.Current:
+def _grow(store: Store, cur: reading.Current, secret: bytes, rand: random.Random, events: int) -> reading.Current:
     while cur.head[0] < events:
         choice = choose(cur.state, rand, Rng(secret, cur.head[1]), style="passive")
         if choice is None or cur.state.winner is not None:
             raise SystemExit(f"the benchmark game ended after {cur.head[0]} events")
-        cur, _ = game.submit(store, cur, choice.order)
+        cur = writing.give(store, cur, choice.order, answer=False).after
     return cur
 
 
@@ -65,8 +65,8 @@ def main() -> None:
     secret = seeded_secret("flat")
     cmd = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carthage": "C"},
                      display="experienced", fair_play=False)
-    gid = game.create(store, RULESET, cmd, secret).game_id
-    cur, rand = game.current(store, gid), random.Random("flat")
+    gid = writing.create(store, RULESET, cmd, secret).game_id
+    cur, rand = reading.current(store, gid), random.Random("flat")
     figures: dict[int, tuple[float, float]] = {}
     for size in sizes:
         t0 = time.perf_counter()

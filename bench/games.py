@@ -1,5 +1,5 @@
 """Scripted 5-empire games played in memory (decide + evolve, no store), the players drawing their orders
-with the sampler (mncore/rulesets/empires/sampler.py): games per second.
+with the sampler (mncore/rulesets/empires/players/sampler.py): games per second.
 
 python bench/games.py [--quick] [--runs N]
 
@@ -18,12 +18,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import figures  # noqa: E402
 import longgame  # noqa: E402,F401  (quiets the engine's log lines)
 
-from mncore import game  # noqa: E402
-from mncore.dice import Rng, seeded_secret  # noqa: E402
-from mncore.rulesets.empires.autoplay import play  # noqa: E402
+from mncore.core.dice import Rng, seeded_secret  # noqa: E402
+from mncore.games import writing  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
-from mncore.rulesets.empires.sampler import draw  # noqa: E402
+from mncore.rulesets.empires.players.autoplay import play  # noqa: E402
+from mncore.rulesets.empires.players.sampler import draw  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 
 FIVE = ("rome", "greece", "babylon", "egypt", "carthage")  # the classic five (Atlantis needs its set-up)
@@ -37,7 +37,7 @@ CMD = CreateGame(board=load_board(), players={e: e.title() for e in FIVE}, displ
 def one(seed: int) -> tuple[int, bool]:
     """Play one scripted game to its end; (orders, won)."""
     secret = seeded_secret(f"games-{seed}")
-    _, state = game.creation(RULESET, CMD, secret)
+    _, state = writing.creation(RULESET, CMD, secret)
     orders, won = 0, False
     for choice in play(state, random.Random(seed), lambda n: Rng(secret, f"{n:064x}"), MAX_ORDERS,
                        style="builder", pick=draw):

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import figures  # noqa: E402
 
-from mncore.mail.bounds import Limits  # noqa: E402
+from mncore.pbem.mail.limits import Limits  # noqa: E402
 
 MB = 1000 * 1000
 HEADERS = (b"From: ann@example.org\nTo: host@example.org\nSubject: Re: orders\n"
@@ -67,7 +67,7 @@ def _mn(db: Path, *args: str) -> str:
 def _game(folder: Path) -> tuple[Path, str, EmailMessage]:
     """A keyed Empires game, its report mails written; the database, a signed block of the empire
     that must decide (its first legal order), and that empire's report mail."""
-    from mncore.mail import inbox
+    from mncore.pbem.mail import inbox
 
     db, keys = folder / "game.db", folder / "keys"
     _mn(db, "new", "--id", "g1", "--empire", "rome", "--empire", "greece", "--empire", "carthage",

@@ -2,7 +2,7 @@
 
 python bench/load.py [--quick] [--runs N] [--writers 8] [--games 50] [--orders 40] [--pg URL]
 
-Each writer loads a game at random (game.current), chooses a legal order (the scripted players), and
+Each writer loads a game at random (reading.current), chooses a legal order (the scripted players), and
 submits it with the expected seq; a writer that loses the race gets the conflict (exit 3) and moves on.
 The figure is accepted orders per second of wall time, from the moment all writers start to the last
 one's end. Without --pg, a throwaway PostgreSQL server is started as the tests do (tests/pg.py); with
@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import figures  # noqa: E402
 
-from mncore import game  # noqa: E402
-from mncore.dice import seeded_secret  # noqa: E402
+from mncore.core.dice import seeded_secret  # noqa: E402
+from mncore.games import writing  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
@@ -36,10 +36,10 @@ WORKER = """
 import json, os, random, sys, time
 import structlog, logging
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-from mncore import game
-from mncore.dice import Rng, seeded_secret
-from mncore.errors import Conflict, MareNostrumError
-from mncore.rulesets.empires.autoplay import choose
+from mncore.games import reading, writing
+from mncore.core.dice import Rng, seeded_secret
+from mncore.core.errors import Conflict, MareNostrumError
+from mncore.rulesets.empires.players.autoplay import choose
 from mncore.store import open_store
 url, prefix, games, orders, seed, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
 store, rand = open_store(url), random.Random(seed)
@@ -49,12 +49,12 @@ while not os.path.exists(go):
 accepted = conflicts = 0
 for _ in range(orders):
     gid = f"{prefix}{rand.randrange(games)}"
-    cur = game.current(store, gid)
+    cur = reading.current(store, gid)
     choice = choose(cur.state, rand, Rng(seeded_secret(gid), cur.head[1]))
     if choice is None:
         continue
     try:
-        game.submit(store, cur, choice.order)
+        writing.give(store, cur, choice.order, answer=False)
         accepted += 1
     except Conflict:
         conflicts += 1
@@ -71,7 +71,7 @@ def _games(url: str, prefix: str, n: int) -> None:
         gid = f"{prefix}{i}"
         cmd = CreateGame(board=board, players={"rome": "A", "greece": "B", "carthage": "C"},
                          display="experienced", fair_play=False)
-        game.create(store, RULESET, cmd, seeded_secret(gid), gid)
+        writing.create(store, RULESET, cmd, seeded_secret(gid), gid)
     store.close()
 
 

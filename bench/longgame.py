@@ -11,11 +11,11 @@ import structlog
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mncore import game  # noqa: E402
-from mncore.dice import Rng, seeded_secret  # noqa: E402
-from mncore.rulesets.empires.autoplay import STYLES, choose  # noqa: E402
+from mncore.core.dice import Rng, seeded_secret  # noqa: E402
+from mncore.games import reading, writing  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
+from mncore.rulesets.empires.players.autoplay import STYLES, choose  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.store import Store, open_store  # noqa: E402
 
@@ -37,12 +37,12 @@ def build(path: str, events: int, seed: str = "bench") -> tuple[Store, str]:
     cmd = CreateGame(board=board, players={"rome": "A", "greece": "B", "carthage": "C"},
                      display="experienced", fair_play=False)
     secret = seeded_secret(seed)
-    cur = game.current(store, game.create(store, RULESET, cmd, secret).game_id)
+    cur = reading.current(store, writing.create(store, RULESET, cmd, secret).game_id)
     rand = random.Random(seed)
-    with store.bulk():  # one transaction; game.submit writes a snapshot every 256 events, as mn order does
+    with store.bulk():  # one transaction; writing.submit writes a snapshot every 256 events, as mn order does
         while cur.head[0] < events:
             choice = choose(cur.state, rand, Rng(secret, cur.head[1]), style="passive")
             if choice is None or cur.state.winner is not None:
                 raise SystemExit(f"the benchmark game ended after {cur.head[0]} events")
-            cur, _ = game.submit(store, cur, choice.order)
+            cur = writing.give(store, cur, choice.order, answer=False).after
     return store, cur.game_id

@@ -4,9 +4,9 @@ python bench/pbem.py [--quick] [--runs N]   (--runs: games per number of empires
                                             PBEM_SERVED_ONLY=1: only the mn serve lines)
 
 Scripted players play Empires games to a win for 3, 4 and 5 empires through the mail code: each
-cycle the host mails a report to every empire the game waits for (mncore.report, as a mail with the
-report's JSON attached); the player reads its options from that JSON, signs a block (mncore.signing)
-and mails it; the host reads the mail (mncore.mail.inbox: the block found, applied whole or refused)
+cycle the host mails a report to every empire the game waits for (mncore.pbem.report, as a mail with the
+report's JSON attached); the player reads its options from that JSON, signs a block (mncore.pbem.signing)
+and mails it; the host reads the mail (mncore.pbem.mail.inbox: the block found, applied whole or refused)
 and answers it. In the third configuration each player first mails its standing orders (K6): claim
 preferences, whom to name to build and to move, the legendary bonus to take, whom to give a tied
 title. A player puts several orders in one block while, as far as it can foresee, the game keeps
@@ -61,18 +61,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import figures  # noqa: E402
 import longgame  # noqa: E402,F401  (quiets the engine's log lines)
 
-from mncore import changes, game, signing  # noqa: E402
-from mncore import pbem as pbem_rules
-from mncore import report as reports
-from mncore.dice import Rng, seeded_secret  # noqa: E402
-from mncore.errors import CommandRejected  # noqa: E402
-from mncore.host import PublishKeys  # noqa: E402
-from mncore.mail import inbox, outbox  # noqa: E402
-from mncore.protocol import Option  # noqa: E402
-from mncore.rulesets.empires.autoplay import STYLES, candidate_lines  # noqa: E402
+from mncore.core.dice import Rng, seeded_secret  # noqa: E402
+from mncore.core.errors import CommandRejected  # noqa: E402
+from mncore.core.kernel_acts import PublishKeys  # noqa: E402
+from mncore.core.protocol import Option  # noqa: E402
+from mncore.games import by_mail, reading, writing
+from mncore.pbem import report as reports
+from mncore.pbem import signing  # noqa: E402
+from mncore.pbem import turns as pbem_rules
+from mncore.pbem.mail import inbox, outbox  # noqa: E402
+from mncore.pictures import changes
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
 from mncore.rulesets.empires.ids import TOKENS  # noqa: E402
+from mncore.rulesets.empires.players.autoplay import STYLES, candidate_lines  # noqa: E402
 from mncore.rulesets.empires.rules.setup import playable_empires  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.service.config import Config, GameConf, Inbox, Policy  # noqa: E402
@@ -205,19 +207,19 @@ def play(players: int, seed: int, forced: bool, standing: bool = False,
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(str(Path(tmp) / "pbem.db"), create=True)
         gid = f"bench{players}x{seed}"
-        game.create(store, RULESET, cmd, seeded_secret(f"pbem-{seed}"), gid, keys)
+        writing.create(store, RULESET, cmd, seeded_secret(f"pbem-{seed}"), gid, keys)
         if forced:
-            game.set_pace(store, gid, 0, {}, forced=True)
+            by_mail.set_pace(store, gid, 0, {}, forced=True)
         if standing:
             for side in empires:
-                seq, head = game.current(store, gid).head
+                seq, head = reading.current(store, gid).head
                 _mail_block(store, side, signing.sign(private[side][0], game=gid, side=side, seq=seq,
                                                       head=head, orders=standing_lines(side, empires, rand),
                                                       nonce=next(nonces)))
                 sent[side] += 1
                 got[side] += 1
         for _ in range(MAX_CYCLES):
-            loaded = game.load(store, gid)
+            loaded = reading.load(store, gid)
             waiting = sorted({p.empire for p in RULESET.pending(loaded.state)})
             if loaded.meta.over or not waiting:
                 break
@@ -238,7 +240,7 @@ def play(players: int, seed: int, forced: bool, standing: bool = False,
                 _mail_block(store, side, block)
                 sent[side] += 1
                 got[side] += 1
-        final = game.load(store, gid)
+        final = reading.load(store, gid)
         side = empires[0]
         report = reports.of_game(final, side, since[side])
         svg = changes.picture(final, side, since[side])
@@ -275,8 +277,8 @@ def served(players: int, seed: int, notices: str = "each") -> Served:
         db = str(Path(tmp) / "serve.db")
         store = open_store(db, create=True)
         gid = f"serve{players}x{seed}"
-        game.create(store, RULESET, cmd, seeded_secret(f"pbem-{seed}"), gid, keys)
-        game.set_pace(store, gid, 0, {}, forced=True)
+        writing.create(store, RULESET, cmd, seeded_secret(f"pbem-{seed}"), gid, keys)
+        by_mail.set_pace(store, gid, 0, {}, forced=True)
         box = mailbox.Maildir(str(Path(tmp) / "inbox"), create=True)
         conf = Config(db=db, sender=HOST, inbox=Inbox(kind="maildir", path=str(Path(tmp) / "inbox")),
                       games={gid: GameConf(addresses={e: f"{e}@example.org" for e in empires})},
@@ -294,12 +296,12 @@ def served(players: int, seed: int, notices: str = "each") -> Served:
             sent[side] += 1
 
         for side in empires:
-            seq, head = game.current(store, gid).head
+            seq, head = reading.current(store, gid).head
             mail(side, standing_lines(side, empires, rand), seq, head)
         read = 0
         for _ in range(MAX_CYCLES):
             service.cycle(next(_TICKS))
-            loaded = game.load(store, gid)
+            loaded = reading.load(store, gid)
             if loaded.meta.over:
                 break
             waiting = sorted({p.empire for p in RULESET.pending(loaded.state)})
@@ -321,7 +323,7 @@ def served(players: int, seed: int, notices: str = "each") -> Served:
             if side in got:
                 got[side] += 1
                 kinds[kind] = kinds.get(kind, 0) + 1
-        final = game.load(store, gid)
+        final = reading.load(store, gid)
         store.close()
     return Served(rounds=final.meta.round, sent=sent, got=got, sizes=[int(r[1]) for r in rows], kinds=kinds,
                   over=final.meta.over, host_commands=0)
@@ -341,7 +343,7 @@ _TICKS = _clock()
 
 def main() -> None:
     opts = figures.args(__doc__, runs=2)
-    game.utc_now = lambda: next(_TICKS)  # the rows' times: see play()
+    reading.utc_now = lambda: next(_TICKS)  # the rows' times: see play()
     games = 1 if opts.quick else opts.runs
     served_only = os.environ.get("PBEM_SERVED_ONLY") == "1"
     for players, notices in itertools.product((3, 4, 5), ("each", "phase")):

@@ -51,7 +51,7 @@ def rss_child(path: str, gid: str, replay: bool) -> None:
     """In a fresh interpreter: the imports mn needs to replay, then (if replay) the game folded from
     its first event, its rows streamed from the store and decoded one by one (what game.current does
     with no snapshot); prints the peak RSS in KiB (Linux VmHWM)."""
-    from mncore.logread import replay_rows, ruleset_of
+    from mncore.games.log_reading import replay_rows, ruleset_of
     from mncore.rulesets.empires import seam  # noqa: F401  (registers the ruleset, as mn does)
     from mncore.store import open_store
 
@@ -91,7 +91,7 @@ def main() -> None:
     opts = figures.args(__doc__)
     from longgame import build
 
-    from mncore.logread import decode_rows, fold
+    from mncore.games.log_reading import decode_rows, fold
 
     events, rss_events = (2_000, 20_000) if opts.quick else (EVENTS, RSS_EVENTS)
     path = opts.db or str(Path(tempfile.gettempdir()) / "mn-bench.db")

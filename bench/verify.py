@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import figures  # noqa: E402
 from longgame import build  # noqa: E402
 
-from mncore import game  # noqa: E402
-from mncore.logread import decode_rows, fold  # noqa: E402
-from mncore.verify import _workers, verify_rows  # noqa: E402
+from mncore.audits.verify import _workers, verify_rows  # noqa: E402
+from mncore.games import lifecycle  # noqa: E402
+from mncore.games.log_reading import decode_rows, fold  # noqa: E402
 
 EVENTS = 5_000
 RSS_EVENTS = 100_000
@@ -42,7 +42,7 @@ def rss_child(path: str, verifying: bool) -> None:
 
     if verifying:
         store = open_store(path)
-        report = game.verify_game(store, store.games()[0].id)
+        report = lifecycle.verify_game(store, store.games()[0].id)
         assert report.ok, report
     from replay import _vm_hwm_kib
     print(_vm_hwm_kib())
@@ -66,11 +66,11 @@ def main() -> None:
     path = opts.db or str(Path(tempfile.gettempdir()) / f"mn-bench-verify-{events}.db")
     store, gid = build(path, events, seed="verify")
     if not any(r.type == "SecretRevealed" for r in store.rows(gid, store.head(gid)[0])):
-        game.reveal(store, gid, force=True)
+        lifecycle.reveal(store, gid, force=True)
     rows = store.rows(gid)
-    report = game.verify_game(store, gid)
+    report = lifecycle.verify_game(store, gid)
     assert report.ok and report.secret_revealed, report
-    fig = figures.rates(len(rows), figures.samples(lambda: game.verify_game(store, gid), opts.runs, figures.WALL))
+    fig = figures.rates(len(rows), figures.samples(lambda: lifecycle.verify_game(store, gid), opts.runs, figures.WALL))
     version = store.log_version(gid)
     one = figures.rates(len(rows), figures.samples(lambda: verify_rows(rows, version, workers=1), opts.runs))
 
@@ -88,7 +88,7 @@ def main() -> None:
     rss_path = str(Path(tempfile.gettempdir()) / f"mn-bench-verify-{big}.db")
     store, gid = build(rss_path, big, seed="verify")
     if not any(r.type == "SecretRevealed" for r in store.rows(gid, store.head(gid)[0])):
-        game.reveal(store, gid, force=True)
+        lifecycle.reveal(store, gid, force=True)
     n = store.head(gid)[0]
     store.close()
     with_verify = peak_rss(rss_path, True, opts.runs)

@@ -17,12 +17,13 @@ from mncli.common import (
     with_audits,
     write_output,
 )
-from mncore import checking, game, positions, redaction
-from mncore.dice import new_secret, seeded_secret
-from mncore.dispute import is_bundle, make_bundle, verify_bundle
-from mncore.errors import IntegrityFailure, InvalidCommand, RuleViolation
-from mncore.names import resolve_side_in_game
-from mncore.protocol import Ruleset
+from mncore.audits.dispute import is_bundle, make_bundle, verify_bundle
+from mncore.core.dice import new_secret, seeded_secret
+from mncore.core.errors import IntegrityFailure, InvalidCommand, RuleViolation
+from mncore.core.name_matching import resolve_side_in_game
+from mncore.core.protocol import Ruleset
+from mncore.games import checking, positions, reading, writing
+from mncore.secrecy import boundary
 from mncore.store import Store
 
 
@@ -35,7 +36,7 @@ def new_from_position(ctx: click.Context, ruleset: Ruleset, path: str, seed: str
     audits = with_audits(ruleset)
     cmd = audits.position_command(audits.read_position(path))
     secret = seeded_secret(seed) if seed is not None else new_secret()
-    loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id)
+    loaded = writing.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id)
     return loaded.game_id
 
 
@@ -74,12 +75,12 @@ def position(ctx: click.Context, game_id: str, at: int | None, output: str | Non
     store = open_store(ctx)
     store.require_game(game_id)
     upto = _upto(store.head(game_id)[0], at, game_id)
-    loaded = game.load(store, game_id, upto)
-    viewer = redaction.viewer_of(loaded.meta, side_arg(loaded.ruleset, loaded.state, as_empire))
+    loaded = reading.load(store, game_id, upto)
+    viewer = boundary.viewer_of(loaded.meta, side_arg(loaded.ruleset, loaded.state, as_empire))
     audits = with_audits(loaded.ruleset)
     if viewer is None:  # only the host's position can be loaded (ruling K12)
         positions.check_resting(store, loaded)
-    _write(ctx, output, audits.write_position(redaction.seen_state(audits, loaded.state, viewer)))
+    _write(ctx, output, audits.write_position(boundary.seen_state(audits, loaded.state, viewer)))
 
 
 COMMANDS: list[click.Command] = [position]
@@ -103,7 +104,7 @@ def check(ctx: click.Context, game_id: str, order_lines: tuple[str, ...], as_emp
     accepted, 1 if the rules refuse (the section is named), 2 if malformed. Random outcomes (dice,
     draws) shown are only an example.
     """
-    loaded = game.current(open_store(ctx), game_id)
+    loaded = reading.current(open_store(ctx), game_id)
     empire = resolve_side_in_game(loaded.ruleset, loaded.state, as_empire)
     orders = checking.written(loaded, empire, order_lines)
     key = "order" if len(orders) == 1 else "orders"
@@ -161,7 +162,7 @@ def diff(ctx: click.Context, game_id: str, other: str | None, at: int | None, to
                              f"{left.ruleset.name} and {right.ruleset.name}")
     viewer = side_arg(left.ruleset, left.state, as_empire)
     if viewer is not None:
-        found = redaction.diff_views(left.ruleset, left.state, right.state, viewer)
+        found = boundary.diff_views(left.ruleset, left.state, right.state, viewer)
         if as_json:
             emit_json(found)
         else:
@@ -177,9 +178,9 @@ def diff(ctx: click.Context, game_id: str, other: str | None, at: int | None, to
         click.echo(c.text)
 
 
-def _loaded_at(store: Store, game_id: str, at: int | None) -> game.Loaded:
+def _loaded_at(store: Store, game_id: str, at: int | None) -> reading.Loaded:
     store.require_game(game_id)
-    return game.load(store, game_id, _upto(store.head(game_id)[0], at, game_id))
+    return reading.load(store, game_id, _upto(store.head(game_id)[0], at, game_id))
 
 
 # --- mn explain ----------------------------------------------------------------------------------
@@ -194,10 +195,10 @@ def explain_cmd(ctx: click.Context, game_id: str, seq: int, as_empire: str | Non
                 as_json: bool) -> None:
     """Why event SEQ happened: the order behind it, the rules and rulings applied, its figures."""
     store = open_store(ctx)
-    loaded = game.load(store, game_id)
+    loaded = reading.load(store, game_id)
     ruleset = with_audits(loaded.ruleset)
-    viewer = redaction.viewer_of(loaded.meta, side_arg(ruleset, loaded.state, as_empire))
-    found = redaction.explain(ruleset, loaded.rows, seq, viewer, False)
+    viewer = boundary.viewer_of(loaded.meta, side_arg(ruleset, loaded.state, as_empire))
+    found = boundary.explain(ruleset, loaded.rows, seq, viewer, False)
     if as_json:
         emit_json(to_builtins(found))
     else:
@@ -222,7 +223,7 @@ def dispute(ctx: click.Context, game_id: str, at: int, output: str, as_empire: s
     """
     check_output(ctx, output)
     store = open_store(ctx)
-    loaded = game.load(store, game_id)
+    loaded = reading.load(store, game_id)
     data = make_bundle(game_id, loaded.rows, at, loaded.version,
                        side_arg(loaded.ruleset, loaded.state, as_empire))
     if output == "-":  # the bundle itself on stdout; the summary would corrupt it

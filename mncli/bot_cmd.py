@@ -5,10 +5,11 @@ from __future__ import annotations
 import click
 
 from mncli.common import as_option, emit_json, json_option, open_store, to_builtins
-from mncore import game, players
-from mncore.bots.play import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, Decision, advise
-from mncore.errors import InvalidCommand
-from mncore.names import resolve_side_in_game
+from mncore.bots.choosing import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, Decision, advise
+from mncore.core.errors import InvalidCommand
+from mncore.core.name_matching import resolve_side_in_game
+from mncore.games import reading
+from mncore.rulesets import players_by_id
 
 
 @click.command("bot")
@@ -31,9 +32,9 @@ def bot(ctx: click.Context, game_id: str, as_empire: str, level: str, budget: in
     and the seed (as `mn check` decides), never the game's secret. Exit 2 if the side is unknown, the
     game is over or nothing is pending for the side.
     """
-    loaded = game.current(open_store(ctx), game_id)
+    loaded = reading.current(open_store(ctx), game_id)
     side = resolve_side_in_game(loaded.ruleset, loaded.state, as_empire)
-    tactics = players.tactics_for(loaded.ruleset)
+    tactics = players_by_id.tactics_for(loaded.ruleset)
     if tactics is None:
         raise InvalidCommand(f"no bot plays {loaded.ruleset.name}")
     decision = advise(loaded, side, tactics, level, budget, seed)

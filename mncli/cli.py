@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from mncore.errors import MareNostrumError
+from mncore.core.errors import MareNostrumError
 
 EXIT_CODES_HELP = """\b
 Exit codes:

@@ -10,11 +10,11 @@ from typing import Any, TypeVar
 import click
 import msgspec
 
-from mncore import registry
 from mncore import store as stores
-from mncore.errors import InvalidCommand, OutputError
-from mncore.names import resolve_side_in_game
-from mncore.protocol import Audits, Maps, Ruleset
+from mncore.core.errors import InvalidCommand, OutputError
+from mncore.core.name_matching import resolve_side_in_game
+from mncore.core.protocol import Audits, Maps, Ruleset
+from mncore.rulesets import registry
 from mncore.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -80,10 +80,10 @@ def _store(ctx: click.Context) -> Any:
 
 
 def _game(ctx: click.Context) -> Any:
-    from mncore import game
+    from mncore.games import reading
 
     # with an option still waiting for its value (`--as <tab>`) click leaves GAME among the unparsed args
     store, game_id = _store(ctx), ctx.params.get("game_id") or next(iter(ctx.args), None)
     if store is None or not game_id or not store.has_game(game_id):
         return None
-    return game.current(store, game_id)
+    return reading.current(store, game_id)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 
 from mncli.common import open_store, ruleset_option
-from mncore import players as scripted
-from mncore import registry
-from mncore.errors import InvalidCommand
+from mncore.core.errors import InvalidCommand
+from mncore.rulesets import players_by_id as scripted
+from mncore.rulesets import registry
 
 
 @click.command("demo")

@@ -17,13 +17,16 @@ from mncli.common import (
     side_arg,
     to_builtins,
 )
-from mncore import drawkeys, game, pbem, redaction, registry
 from mncore.client import exported
-from mncore.dice import new_secret, seeded_secret
-from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
-from mncore.host import SERVICE_ACTORS, PublishKeys
-from mncore.names import resolve_side_in_game, sides_in_words, suggest
-from mncore.protocol import NewGame, Ruleset
+from mncore.core.dice import new_secret, seeded_secret
+from mncore.core.errors import CommandRejected, InvalidCommand, SigningRefused
+from mncore.core.kernel_acts import SERVICE_ACTORS, PublishKeys
+from mncore.core.name_matching import resolve_side_in_game, sides_in_words, suggest
+from mncore.core.protocol import NewGame, Ruleset
+from mncore.games import by_mail, lifecycle, reading, writing
+from mncore.pbem import draw_keys, turns
+from mncore.rulesets import registry
+from mncore.secrecy import boundary
 from mncore.store import Row
 
 
@@ -57,7 +60,7 @@ from mncore.store import Row
               help="Publish a key a player made (mn keygen) for SIDE instead of making one.")
 @click.option("--signed-only", is_flag=True,
               help="Take signed orders only (mn order --signed): refuse every unsigned order.")
-@click.option("--draw-scheme", "draw_scheme", type=click.Choice(sorted(drawkeys.SCHEMES)), default=None,
+@click.option("--draw-scheme", "draw_scheme", type=click.Choice(sorted(draw_keys.SCHEMES)), default=None,
               hidden=True, help="How the service's acts and a phase's end draw (rulings K10, K11); an "
                                 "older scheme only to play again a game recorded under it, which its "
                                 "log then says.")
@@ -106,13 +109,13 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
     cmd = ruleset.new_game(spec)
     secret = seeded_secret(seed) if seed is not None else new_secret()
     if keyed:
-        made = _new_with_keys(ctx, ruleset, cmd, secret, game_id or game.new_game_id(), keys_dir,
+        made = _new_with_keys(ctx, ruleset, cmd, secret, game_id or writing.new_game_id(), keys_dir,
                               public_keys, signed_only,
-                              drawkeys.SCHEMES[draw_scheme] if draw_scheme else drawkeys.LATEST)
+                              draw_keys.SCHEMES[draw_scheme] if draw_scheme else draw_keys.LATEST)
     else:
-        made = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id).game_id
+        made = writing.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id).game_id
     click.echo(made)
-    for notice in game.current(open_store(ctx), made).meta.notices:  # stderr: stdout is the id alone
+    for notice in reading.current(open_store(ctx), made).meta.notices:  # stderr: stdout is the id alone
         click.echo(f"Note: {notice}", err=True)
 
 
@@ -121,9 +124,9 @@ def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes
                    draws: int) -> str:
     """Create a game whose second batch publishes a key per side; the private keys made here are
     written before the game is stored and removed again if it cannot be."""
-    from mncore import signing  # imported by the commands that sign, not by every command
+    from mncore.pbem import signing  # imported by the commands that sign, not by every command
 
-    _, state = game.creation(ruleset, cmd, secret)
+    _, state = writing.creation(ruleset, cmd, secret)
     sides = ruleset.meta(state).sides
     given: dict[str, str] = {}
     for item in public_keys:
@@ -144,7 +147,7 @@ def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes
     keys = PublishKeys(keys={s: given[s] if s in given else made[s][1] for s in sides},
                        signed_only=signed_only, draws=draws)
     try:
-        loaded = game.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id, keys)
+        loaded = writing.create(lambda: open_store(ctx, create=True), ruleset, cmd, secret, game_id, keys)
     except BaseException:
         signing.remove_key_files(made)
         raise
@@ -164,20 +167,20 @@ def status(ctx: click.Context, game_id: str, now: str | None, as_json: bool) -> 
     """Round, phase, who must act and what decision is pending; with deadlines (mn deadline), since
     when each side has been waited for, and who is overdue since when."""
     store = open_store(ctx)
-    loaded = game.current(store, game_id)
-    at = pbem.parse_time(now) if now else game.utc_now()
-    waiting = game.waiting(store, game_id) if loaded.ledger.pbem else {}
+    loaded = reading.current(store, game_id)
+    at = turns.parse_time(now) if now else reading.utc_now()
+    waiting = by_mail.waiting(store, game_id) if loaded.ledger.pbem else {}
     if as_json:
-        doc = redaction.view(loaded.ruleset, loaded.state, None)  # only the public keys below
+        doc = boundary.view(loaded.ruleset, loaded.state, None)  # only the public keys below
         out: dict[str, Any] = {k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
                                    "pending", "titles") if k in doc}
         ledger = loaded.ledger
         out["head"] = {"seq": loaded.head[0], "hash": loaded.head[1]}
         out["signing"] = ({"keys": ledger.keys, "signed_only": ledger.signed_only,
-                           "draws": drawkeys.scheme_name(ledger.draws)} if ledger.published else None)
+                           "draws": draw_keys.scheme_name(ledger.draws)} if ledger.published else None)
         if waiting:
             out["waiting"] = [{"side": w.side, "since": w.since, "since_event": w.since_seq, "due": w.due,
-                               "overdue": w.due is not None and pbem.is_past(w.due, at)}
+                               "overdue": w.due is not None and turns.is_past(w.due, at)}
                               for w in waiting.values()]
         emit_json(out)
     else:
@@ -186,7 +189,7 @@ def status(ctx: click.Context, game_id: str, now: str | None, as_json: bool) -> 
         _sign_hint(loaded)
 
 
-def _deadlines(ruleset: Ruleset, waiting: dict[str, pbem.Waiting], at: str) -> None:
+def _deadlines(ruleset: Ruleset, waiting: dict[str, turns.Waiting], at: str) -> None:
     """Since when each side is waited for, its deadline, and who is overdue since when (K4)."""
     timed = [w for w in waiting.values() if w.due is not None]
     if not timed:
@@ -194,12 +197,12 @@ def _deadlines(ruleset: Ruleset, waiting: dict[str, pbem.Waiting], at: str) -> N
     click.echo(f"Deadlines (at {at[:19]}Z):")
     for w in timed:
         due = str(w.due)
-        state = f"OVERDUE since {due[:19]}Z" if pbem.is_past(due, at) else f"due {due[:19]}Z"
+        state = f"OVERDUE since {due[:19]}Z" if turns.is_past(due, at) else f"due {due[:19]}Z"
         click.echo(f"  {ruleset.side_name(w.side)}: waited for since {w.since[:19]}Z (event "
                    f"{w.since_seq}), {state}")
 
 
-def _sign_hint(loaded: game.Current) -> None:
+def _sign_hint(loaded: reading.Current) -> None:
     """In a game with keys, what a player copies into mn sign: the game, its last event and hash."""
     ledger = loaded.ledger
     if not ledger.published:
@@ -217,7 +220,7 @@ def _sign_hint(loaded: game.Current) -> None:
 @click.pass_context
 def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool) -> None:
     """The board, tracks, titles, tiles and resources, as an empire may see them."""
-    loaded = game.current(open_store(ctx), game_id)
+    loaded = reading.current(open_store(ctx), game_id)
     _show(loaded, as_empire, as_json)
     if not as_json:
         _sign_hint(loaded)
@@ -236,12 +239,12 @@ def replay_cmd(ctx: click.Context, game_id: str, to: int, as_empire: str | None,
     last = store.head(game_id)[0]
     if not 1 <= to <= last:
         raise InvalidCommand(f"--to {to}: game {game_id} has events 1 to {last}")
-    _show(game.load(store, game_id, to), as_empire, as_json)
+    _show(reading.load(store, game_id, to), as_empire, as_json)
 
 
-def _show(loaded: game.Loaded | game.Current, as_empire: str | None, as_json: bool) -> None:
+def _show(loaded: reading.Loaded | reading.Current, as_empire: str | None, as_json: bool) -> None:
     ruleset = loaded.ruleset
-    doc = redaction.view(ruleset, loaded.state, side_arg(ruleset, loaded.state, as_empire))
+    doc = boundary.view(ruleset, loaded.state, side_arg(ruleset, loaded.state, as_empire))
     if as_json:
         emit_json(doc)
     else:
@@ -270,7 +273,7 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
     if exported.is_export_path(game_id):
         _log_export(game_id, start, end, rounds, types, as_empire, as_json)
         return
-    loaded = game.load(open_store(ctx), game_id)
+    loaded = reading.load(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     viewer = side_arg(ruleset, loaded.state, as_empire)
     opened = loaded.meta.secret is not None
@@ -278,11 +281,11 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
     # the round of each event is the round of the state it leads to, hence a fold from the start
     in_round = {}
     if rounds:
-        for r, state in zip(loaded.rows, pbem.states(ruleset, loaded.rows, loaded.events)):
+        for r, state in zip(loaded.rows, turns.states(ruleset, loaded.rows, loaded.events)):
             in_round[r.seq] = ruleset.meta(state).round
     docs = []
-    gone = pbem.undone_seqs(loaded.rows)
-    marks = pbem.service_marks(loaded.rows)
+    gone = turns.undone_seqs(loaded.rows)
+    marks = turns.service_marks(loaded.rows)
     for r, event in zip(loaded.rows, loaded.events):
         if r.seq < start or (end is not None and r.seq > end):
             continue
@@ -290,11 +293,11 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
             continue
         # every line made for one side passes the redaction boundary
         if as_json:
-            docs.append(redaction.log_doc(ruleset, r, viewer, opened, loaded.version))
+            docs.append(boundary.log_doc(ruleset, r, viewer, opened, loaded.version))
             if r.seq in gone:
                 docs[-1]["undone"] = True
         else:
-            text = redaction.describe(ruleset, event, viewer, opened)
+            text = boundary.describe(ruleset, event, viewer, opened)
             click.echo(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{act_mark(marks.get(r.seq, ''))}{text}")
     if as_json:
         emit_json(docs)
@@ -360,10 +363,10 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
         raise InvalidCommand("--as EMPIRE is needed: whose orders are these?")
     lines = order_lines(orders)
     store = open_store(ctx)
-    cur = game.current(store, game_id)
+    cur = reading.current(store, game_id)
     empire = resolve_side_in_game(cur.ruleset, cur.state, as_empire)
     try:
-        outcome = game.give(store, cur, game.batch_command(cur, empire, lines))
+        outcome = writing.give(store, cur, writing.batch_command(cur, empire, lines))
     except CommandRejected as err:
         if len(lines) == 1:  # several orders are named by number and text where they are decided
             err.message = f"'{lines[0]}': {err.message}"
@@ -371,7 +374,7 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
     echo_outcome(outcome, empire)
 
 
-def echo_outcome(outcome: game.Outcome, viewer: str | None) -> None:
+def echo_outcome(outcome: writing.Outcome[Any], viewer: str | None) -> None:
     """What a command wrote and what the service answered after it, as viewer may read it; the receipt."""
     echo_rows(outcome.after.ruleset, outcome.rows, viewer, outcome.opened)
     receipt(outcome.after)
@@ -379,9 +382,9 @@ def echo_outcome(outcome: game.Outcome, viewer: str | None) -> None:
 
 def echo_rows(ruleset: Ruleset, rows: list[Row], viewer: str | None, opened: bool) -> None:
     """Rows just written, one sentence each as viewer may read it, the service's acts marked."""
-    marks = pbem.service_marks(rows)
+    marks = turns.service_marks(rows)
     for r in rows:
-        text = redaction.describe(ruleset, ruleset.decode_event(r.payload), viewer, opened)
+        text = boundary.describe(ruleset, ruleset.decode_event(r.payload), viewer, opened)
         click.echo(f"{r.seq:>5}  {act_mark(marks.get(r.seq, ''))}{text}")
 
 
@@ -390,22 +393,22 @@ def act_mark(actor: str) -> str:
     return f"[{actor}] " if actor in SERVICE_ACTORS else ""
 
 
-def receipt(loaded: game.Loaded | game.Current) -> None:
+def receipt(loaded: reading.Loaded | reading.Current) -> None:
     """The receipt a player keeps: with it, `mn verify --head` catches a log later cut or rewritten."""
     seq, head = loaded.head
     click.echo(f"Receipt: game {loaded.game_id}, event {seq}, head {head}")
 
 
 def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str | None) -> None:
-    from mncore import signing
+    from mncore.pbem import signing
 
     text = _read_text(source)
     block = signing.parse_block(text, "stdin" if source == "-" else source)
     store = open_store(ctx)
-    cur = game.current(store, game_id)
+    cur = reading.current(store, game_id)
     if as_empire is not None and cur.ruleset.resolve_side(as_empire) != block.side:
         raise SigningRefused(f"the block is signed as {block.side}, not --as {as_empire}")
-    echo_outcome(game.give(store, cur, block), block.side)
+    echo_outcome(writing.give(store, cur, block), block.side)
 
 
 def _read_text(source: str) -> str:
@@ -435,11 +438,11 @@ def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: b
     A long list of values (ways to pay) is cut: the line after it says how many more there are,
     and --all lists them.
     """
-    loaded = game.current(open_store(ctx), game_id)
+    loaded = reading.current(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     empire = (resolve_side_in_game(ruleset, loaded.state, as_empire) if as_empire is not None
               else _awaited_side(ruleset, loaded.state))
-    found = redaction.options(ruleset, loaded.state, empire)
+    found = boundary.options(ruleset, loaded.state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
         return
@@ -475,10 +478,10 @@ def _awaited_side(ruleset: Ruleset, state: Any) -> str:
 def reveal(ctx: click.Context, game_id: str, force: bool) -> None:
     """Append the game's secret to its log, so that anyone can check every draw (mn verify)."""
     store = open_store(ctx)
-    rows = game.reveal(store, game_id, force)
-    ruleset = game.current(store, game_id, 1).ruleset
+    rows = lifecycle.reveal(store, game_id, force)
+    ruleset = reading.current(store, game_id, 1).ruleset
     for r in rows:
-        click.echo(f"{r.seq:>5}  {redaction.describe(ruleset, ruleset.decode_event(r.payload), None, True)}")
+        click.echo(f"{r.seq:>5}  {boundary.describe(ruleset, ruleset.decode_event(r.payload), None, True)}")
 
 
 @click.command("fork")
@@ -491,7 +494,7 @@ def fork(ctx: click.Context, game_id: str, at: int, new_id: str, seed: str | Non
     """A sandbox game holding events 1..N of GAME, marked as its fork; GAME is untouched."""
     store = open_store(ctx)
     secret = seeded_secret(seed) if seed is not None else new_secret()
-    loaded = game.fork(store, game_id, at, new_id, secret)
+    loaded = lifecycle.fork(store, game_id, at, new_id, secret)
     click.echo(loaded.game_id)
 
 

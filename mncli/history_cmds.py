@@ -18,10 +18,11 @@ from mncli.common import (
     to_builtins,
     write_output,
 )
-from mncore import game, snapcheck
-from mncore.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
-from mncore.snapcheck import Mismatch, SnapshotCheck
-from mncore.verify import Report
+from mncore.audits import snapshots
+from mncore.audits.snapshots import Mismatch, SnapshotCheck
+from mncore.audits.verify import Report
+from mncore.core.errors import DataError, IntegrityFailure, InvalidCommand, StoreError
+from mncore.games import lifecycle, reading, transfer
 
 
 @click.command("export")
@@ -33,8 +34,8 @@ from mncore.verify import Report
 def export(ctx: click.Context, game_id: str, output: str | None, as_empire: str | None) -> None:
     """The log as JSON Lines: a header, then one event per line with its sequence number and hash."""
     check_output(ctx, output)
-    loaded = game.load(open_store(ctx), game_id)
-    lines = game.export_lines(loaded, viewer=side_arg(loaded.ruleset, loaded.state, as_empire))
+    loaded = reading.load(open_store(ctx), game_id)
+    lines = transfer.export_lines(loaded, viewer=side_arg(loaded.ruleset, loaded.state, as_empire))
     data = b"".join(line + b"\n" for line in lines)
     if output and output != "-":  # `-o -` is stdout, as usual on the command line
         write_output(ctx, output, data)
@@ -49,8 +50,8 @@ def export(ctx: click.Context, game_id: str, output: str | None, as_empire: str 
 @click.pass_context
 def import_cmd(ctx: click.Context, file: str, game_id: str | None) -> None:
     """Recreate a game from an export, checking every line first; prints its id."""
-    header, rows = game.check_import(_read(file), file)
-    loaded = game.import_game(open_store(ctx, create=True), header, rows, game_id)
+    header, rows = transfer.check_import(_read(file), file)
+    loaded = transfer.import_game(open_store(ctx, create=True), header, rows, game_id)
     click.echo(loaded.game_id)
 
 
@@ -81,15 +82,15 @@ def verify(ctx: click.Context, target: str, held: str | None, drop: bool, as_jso
         from mncli.audit_cmds import verify_bundle_file
         if verify_bundle_file(ctx, data, target, as_json, held):  # a dispute bundle (docs/disputes.md)
             return
-        report = game.verify_export(data, target, held)
+        report = transfer.verify_export(data, target, held)
         where = target
     else:
         store = open_store(ctx)
-        report = game.verify_game(store, target, held)
+        report = lifecycle.verify_game(store, target, held)
         where = f"game {target}"
-        snaps = snapcheck.check_snapshots(store, target) if report.ok else None
+        snaps = snapshots.check_snapshots(store, target) if report.ok else None
         if snaps is not None and drop:
-            snapcheck.drop_mismatched(store, target, snaps)
+            snapshots.drop_mismatched(store, target, snaps)
     ok = report.ok and (snaps is None or snaps.ok)
     if as_json:
         emit_json({**to_builtins(report), "ok": ok, "snapshots": None if snaps is None else to_builtins(snaps)})
@@ -110,7 +111,7 @@ def upgrade(ctx: click.Context, game_id: str) -> None:
     """
     store = open_store(ctx)
     old = store.head(game_id) if store.has_game(game_id) else None
-    loaded = game.upgrade(store, game_id)
+    loaded = lifecycle.upgrade(store, game_id)
     click.echo(f"game {game_id}: log format {loaded.version}, {len(loaded.rows)} events, head "
                f"{loaded.head[1]}" + (f" (old head {old[1]})" if old else ""))
 

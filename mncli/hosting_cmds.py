@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 
 from mncli.common import emit_json, json_option, open_store, to_builtins
-from mncore import game, hosting, pbem
+from mncore.games import hosting, reading
+from mncore.pbem import turns
 from mncore.store import open_store as open_url
 
 
@@ -26,7 +27,7 @@ def games(ctx: click.Context, waiting_on: str | None, finished: bool | None, pla
           overdue: bool, now: str | None, as_json: bool) -> None:
     """List the games in the database: round, who the game waits on (and whose deadline has passed),
     or its result."""
-    at = pbem.parse_time(now) if now else game.utc_now()
+    at = turns.parse_time(now) if now else reading.utc_now()
     found = [s for s in hosting.summaries(open_store(ctx))
              if (finished is None or (s.over == finished and not s.problem))
              and (waiting_on is None or hosting.waits_on(s, waiting_on))

@@ -1,20 +1,20 @@
 """structlog set-up: canonical log lines on stderr, console on a terminal, JSON otherwise.
 
-structlog itself is imported and configured only when the first line is due (mncore.logs).
+structlog itself is imported and configured only when the first line is due (mncore.core.log_lines).
 """
 
 from __future__ import annotations
 
 import sys
 
-from mncore import logs
+from mncore.core import log_lines
 
 
 def configure_logging(verbose: int, log_format: str | None) -> None:
     """Log to stderr at a level set by -v; structlog is configured when the first line is due."""
-    level = logs.WARNING - 10 * min(verbose, 2)
+    level = log_lines.WARNING - 10 * min(verbose, 2)
     fmt = log_format or ("console" if sys.stderr.isatty() else "json")
-    logs.set_level(level, lambda: _configure_structlog(level, fmt))
+    log_lines.set_level(level, lambda: _configure_structlog(level, fmt))
 
 
 def _configure_structlog(level: int, fmt: str) -> None:

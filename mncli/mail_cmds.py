@@ -8,11 +8,12 @@ import sys
 import click
 
 from mncli.common import open_store
-from mncore import game
-from mncore.errors import InvalidCommand
-from mncore.mail import book as books
-from mncore.mail import bounds, inbox, outbox
-from mncore.names import resolve_side_in_game
+from mncore.core.errors import InvalidCommand
+from mncore.core.name_matching import resolve_side_in_game
+from mncore.games import reading, transfer
+from mncore.pbem.mail import book as books
+from mncore.pbem.mail import inbox, outbox
+from mncore.pbem.mail.limits import Limits
 
 
 @click.group("mail")
@@ -38,7 +39,7 @@ def address(ctx: click.Context, game_id: str, side_text: str, address: str) -> N
 
     Kept beside the database (DB.mail.json), not in the game's log.
     """
-    loaded = game.current(open_store(ctx), game_id)
+    loaded = reading.current(open_store(ctx), game_id)
     checked = books.checked_address(address)
     path = books.path_for(ctx.obj["db"])
     book = books.load(path)
@@ -53,7 +54,7 @@ def address(ctx: click.Context, game_id: str, side_text: str, address: str) -> N
     books.save(path, book)
 
 
-_LIMITS = bounds.Limits()
+_LIMITS = Limits()
 
 
 @mail.command("ingest")
@@ -85,7 +86,7 @@ def ingest(ctx: click.Context, source: str, outbox_dir: str, max_bytes: int, max
     store = open_store(ctx)
     box = outbox.maildir(outbox_dir)
     book = books.load(books.path_for(ctx.obj["db"]))
-    limits = bounds.Limits(max_bytes=max_bytes, max_line=max_line, max_lines=max_lines, max_parts=max_parts,
+    limits = Limits(max_bytes=max_bytes, max_line=max_line, max_lines=max_lines, max_parts=max_parts,
                            max_depth=max_depth)
     count = 0
     for where, mail in inbox.messages(source, sys.stdin.buffer if source == "-" else None, limits):
@@ -118,7 +119,7 @@ def outbox_cmd(ctx: click.Context, game_id: str, outbox_dir: str, only: tuple[st
     An empire with nothing new since its last report gets none (unless named with --as). Every
     empire needs an address first (mn mail address); nothing is written if one is missing.
     """
-    loaded = game.load(open_store(ctx), game_id)
+    loaded = reading.load(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     path = books.path_for(ctx.obj["db"])
     book = books.load(path)
@@ -196,7 +197,7 @@ def open_cmd(message: str, held: str | None, save_dir: str | None, kept: str | N
             with open(os.path.join(save_dir, os.path.basename(export)), "wb") as f:
                 f.write(files[export])
     for head in [receipt[1], *([held] if held else [])]:
-        report = game.verify_export(files[export], export, head)
+        report = transfer.verify_export(files[export], export, head)
         if not report.ok:
             click.echo(f"{export}: FAILED against head {head[:16]}…: {report.reason}", err=True)
             raise click.exceptions.Exit(4)

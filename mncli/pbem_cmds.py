@@ -6,26 +6,27 @@ import click
 
 from mncli.common import as_option, open_store
 from mncli.game_cmds import echo_rows, receipt
-from mncore import game, pbem
-from mncore.errors import InvalidCommand, MareNostrumError
-from mncore.names import resolve_side_in_game
-from mncore.protocol import Defaults, Ruleset
+from mncore.core.errors import InvalidCommand, MareNostrumError
+from mncore.core.name_matching import resolve_side_in_game
+from mncore.core.protocol import Defaults, Ruleset
+from mncore.games import by_mail, reading
+from mncore.pbem import turns
 from mncore.store import Row, Store
 
 NOW_HELP = "The time to act at (ISO 8601; tests, replays of a cron run) [default: the clock]."
 
 
 def _now(text: str | None) -> str:
-    return pbem.parse_time(text) if text else game.utc_now()
+    return turns.parse_time(text) if text else reading.utc_now()
 
 
 def _side(store: Store, game_id: str, text: str) -> tuple[Ruleset, str]:
-    cur = game.current(store, game_id)
+    cur = reading.current(store, game_id)
     return cur.ruleset, resolve_side_in_game(cur.ruleset, cur.state, text)
 
 
 def _written(store: Store, game_id: str, ruleset: Ruleset, rows: list[Row], viewer: str | None) -> None:
-    after = game.current(store, game_id)
+    after = reading.current(store, game_id)
     echo_rows(ruleset, rows, viewer, after.meta.secret is not None)
     if rows:
         receipt(after)
@@ -44,10 +45,10 @@ def undo(ctx: click.Context, game_id: str, as_empire: str) -> None:
     """
     store = open_store(ctx)
     ruleset, side = _side(store, game_id, as_empire)
-    rows, missing = game.undo(store, game_id, side)
+    rows, missing = by_mail.undo(store, game_id, side)
     _written(store, game_id, ruleset, rows, side)
     if missing:
-        batch = game.last_batch(game.load(store, game_id), side)
+        batch = by_mail.last_batch(reading.load(store, game_id), side)
         click.echo(f"Taking back the batch of event {batch} needs the consent of "
                    f"{', '.join(ruleset.side_name(s) for s in missing)} (ruling K2); each gives it "
                    f"with: mn consent {game_id} --as EMPIRE --batch {batch}")
@@ -63,7 +64,7 @@ def consent(ctx: click.Context, game_id: str, as_empire: str, batch: int) -> Non
     """Consent to undoing another side's batch (ruling K2); the last consent needed applies it."""
     store = open_store(ctx)
     ruleset, side = _side(store, game_id, as_empire)
-    rows, missing = game.consent(store, game_id, side, batch)
+    rows, missing = by_mail.consent(store, game_id, side, batch)
     _written(store, game_id, ruleset, rows, side)
     if missing:
         click.echo(f"Still waiting for the consent of {', '.join(ruleset.side_name(s) for s in missing)}.")
@@ -79,8 +80,8 @@ def correct(ctx: click.Context, game_id: str, batch: int, reason: str) -> None:
     """The host corrects a mistake: a batch and every event after it taken back, with a reason
     every side reads (ruling K3). There is no other way to change a log."""
     store = open_store(ctx)
-    ruleset = game.current(store, game_id).ruleset
-    _written(store, game_id, ruleset, game.correct(store, game_id, batch, reason), None)
+    ruleset = reading.current(store, game_id).ruleset
+    _written(store, game_id, ruleset, by_mail.correct(store, game_id, batch, reason), None)
 
 
 @click.command("deadline")
@@ -98,9 +99,9 @@ def deadline(ctx: click.Context, game_id: str, hours: int, phases: tuple[str, ..
     """The host sets the game's pace: deadlines per game and per phase (ruling K4), forced answers
     (K5). It replaces the pace set before; mn tick applies the defaults of overdue decisions."""
     store = open_store(ctx)
-    ruleset = game.current(store, game_id).ruleset
+    ruleset = reading.current(store, game_id).ruleset
     per_phase = _phases(ruleset, phases)
-    rows = game.set_pace(store, game_id, hours, per_phase, forced, _now(now))
+    rows = by_mail.set_pace(store, game_id, hours, per_phase, forced, _now(now))
     _written(store, game_id, ruleset, rows, None)
 
 
@@ -138,7 +139,7 @@ def tick(ctx: click.Context, game_id: str | None, all_games: bool, now: str | No
     worst = 0
     for gid in [g.id for g in store.games()] if all_games else [str(game_id)]:
         try:
-            rows = game.tick(store, gid, at)
+            rows = by_mail.tick(store, gid, at)
         except MareNostrumError as err:
             if not all_games:
                 raise
@@ -147,7 +148,7 @@ def tick(ctx: click.Context, game_id: str | None, all_games: bool, now: str | No
             continue
         if rows:
             click.echo(f"Game {gid}, deadlines passed at {at[:19]}Z:")
-            _written(store, gid, game.current(store, gid).ruleset, rows, None)
+            _written(store, gid, reading.current(store, gid).ruleset, rows, None)
     if worst:
         ctx.exit(worst)
 
@@ -167,7 +168,7 @@ def standing(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empir
         raise InvalidCommand("give the standing orders, or --clear to withdraw them")
     store = open_store(ctx)
     ruleset, side = _side(store, game_id, as_empire)
-    _written(store, game_id, ruleset, game.set_standing(store, game_id, side, orders), side)
+    _written(store, game_id, ruleset, by_mail.set_standing(store, game_id, side, orders), side)
 
 
 COMMANDS = [undo, consent, correct, deadline, tick, standing]

@@ -7,9 +7,10 @@ import sys
 import click
 
 from mncli.common import as_option, check_output, open_store, side_arg, write_output
-from mncore import changes, game
-from mncore.errors import InvalidCommand
-from mncore.protocol import Pictures, Ruleset
+from mncore.core.errors import InvalidCommand
+from mncore.core.protocol import Pictures, Ruleset
+from mncore.games import lifecycle, reading
+from mncore.pictures import changes
 
 
 def _pictures(ruleset: Ruleset) -> Pictures:
@@ -48,7 +49,7 @@ def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as
     upto = last if at is None else at
     if since is not None and not 0 <= since < upto:
         raise InvalidCommand(f"--since {since}: must be an event before {upto} (0 for the start)")
-    loaded = game.load(store, game_id, at)
+    loaded = reading.load(store, game_id, at)
     _pictures(loaded.ruleset)
     viewer = side_arg(loaded.ruleset, loaded.state, as_empire)
     picture = changes.picture(loaded, viewer, since)
@@ -65,14 +66,14 @@ def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as
 def html(ctx: click.Context, game_id: str, as_empire: str | None, output: str) -> None:
     """One self-contained page of the game: its board at every event (slider, arrow keys), each
     event's sentence and explanation, the leader tracks over the rounds, the verification result."""
-    from mncore.pages import game_page
+    from mncore.pictures.pages import game_page
 
     check_output(ctx, output)  # refused before any work: never onto the database
     store = open_store(ctx)
-    loaded = game.load(store, game_id)
+    loaded = reading.load(store, game_id)
     _pictures(loaded.ruleset)
     viewer = side_arg(loaded.ruleset, loaded.state, as_empire)
-    _write(ctx, output, game_page(loaded, viewer, game.verify_game(store, game_id)))
+    _write(ctx, output, game_page(loaded, viewer, lifecycle.verify_game(store, game_id)))
 
 
 COMMANDS = [draw, html]

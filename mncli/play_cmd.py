@@ -9,12 +9,12 @@ import tempfile
 import click
 
 from mncli.sign_cmds import checked, signed_text
-from mncore import report as reports
-from mncore import signing
 from mncore.client import checklines, exported
 from mncore.client import play as plays
-from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
-from mncore.mail.outbox import smtp_address
+from mncore.core.errors import CommandRejected, InvalidCommand, SigningRefused
+from mncore.pbem import report as reports
+from mncore.pbem import signing
+from mncore.pbem.mail.outbox import smtp_address
 from mncore.service.config import Inbox
 
 
@@ -159,7 +159,7 @@ def _read_orders(numbered: list[str]) -> list[str]:
 
 
 def _to_of(path: str) -> str:
-    from mncore.mail.outbox import read_message
+    from mncore.pbem.mail.outbox import read_message
     return str(read_message(path).get("To") or "")
 
 

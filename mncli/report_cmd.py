@@ -6,11 +6,11 @@ import click
 import msgspec
 
 from mncli.common import open_store, write_output
-from mncore import game
-from mncore import report as reports
-from mncore.mail import book as books
-from mncore.mail.outbox import report_mail
-from mncore.names import resolve_side_in_game
+from mncore.core.name_matching import resolve_side_in_game
+from mncore.games import reading
+from mncore.pbem import report as reports
+from mncore.pbem.mail import book as books
+from mncore.pbem.mail.outbox import report_mail
 
 
 @click.command("report")
@@ -37,7 +37,7 @@ def report(ctx: click.Context, game_id: str, as_empire: str, since: int | None, 
     database (DB.mail.json), never in the log.
     """
     store = open_store(ctx)
-    loaded = game.load(store, game_id)
+    loaded = reading.load(store, game_id)
     side = resolve_side_in_game(loaded.ruleset, loaded.state, as_empire)
     path = books.path_for(ctx.obj["db"])
     book = books.load(path)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from mncli.common import emit_json, json_option, ruleset_option, to_builtins
-from mncore import registry
-from mncore.errors import InvalidCommand
-from mncore.kernelbook import KERNEL_BOOK
-from mncore.protocol import Ruleset
-from mncore.rulebook import render_ruling
+from mncore.core.errors import InvalidCommand
+from mncore.core.kernel_rulings import KERNEL_BOOK
+from mncore.core.protocol import Ruleset
+from mncore.core.rulebook import render_ruling
+from mncore.rulesets import registry
 
 
 @click.command("rules")

@@ -8,7 +8,7 @@ from types import FrameType
 import click
 
 from mncli.common import emit_json
-from mncore import pbem
+from mncore.pbem import turns
 from mncore.service import config as configs
 from mncore.service.loop import Service
 from mncore.store import open_store
@@ -43,14 +43,14 @@ def serve(config_path: str, once: bool, show_status: bool, now: str | None, cycl
     if show_status:
         return _status(service, as_json)
     if retry_id is not None:
-        ok = service.tables.requeue(retry_id, pbem.parse_time(now) if now else _clock())
+        ok = service.tables.requeue(retry_id, turns.parse_time(now) if now else _clock())
         click.echo(f"mail {retry_id} queued again" if ok else f"mail {retry_id} is not a failed mail")
         raise click.exceptions.Exit(0 if ok else 2)
     if now and not once:
         raise click.UsageError("--now goes with --once (a running service reads the clock)")
     if once:
         try:
-            done = service.cycle(pbem.parse_time(now) if now else None)
+            done = service.cycle(turns.parse_time(now) if now else None)
         finally:
             service.release()
         if as_json:

@@ -7,9 +7,9 @@ import sys
 import click
 
 from mncli.common import order_lines
-from mncore import signing
 from mncore.client import checklines, exported
-from mncore.errors import SigningRefused
+from mncore.core.errors import SigningRefused
+from mncore.pbem import signing
 
 
 @click.command("sign")

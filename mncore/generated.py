@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from mncore import schemas
-from mncore.kernelbook import KERNEL_BOOK
-from mncore.registry import builtin
+from mncore.core.kernel_rulings import KERNEL_BOOK
+from mncore.rulesets.registry import builtin
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from typing import get_args
 
 import msgspec
 
-from mncore.registry import builtin
+from mncore.rulesets.registry import builtin
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 

@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 
 from golden import FIXTURES, without_clock
-from mncore import game
-from mncore.dice import seeded_secret
-from mncore.protocol import NewGame
+from mncore.core.dice import seeded_secret
+from mncore.core.protocol import NewGame
+from mncore.games import lifecycle, reading, transfer, writing
 from mncore.rulesets.empires import atlas
-from mncore.rulesets.empires.autoplay import play_stored
+from mncore.rulesets.empires.players.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
 
@@ -32,7 +32,7 @@ SCRIPTED: dict[str, tuple[str, str]] = {
 }
 
 
-def play(db: Path, game_id: str, setup: str, seed: str, style: str) -> game.Loaded:
+def play(db: Path, game_id: str, setup: str, seed: str, style: str) -> reading.Loaded:
     """Create a game of that set-up as `mn new --setup` does, play it to its end, reveal its secret."""
     chosen = atlas.variant(setup)
     assert chosen is not None
@@ -40,11 +40,11 @@ def play(db: Path, game_id: str, setup: str, seed: str, style: str) -> game.Load
                    fair_play=False, options={"setup": setup})
     store = open_store(str(db), create=True)
     secret = seeded_secret(seed)
-    loaded = game.create(store, RULESET, RULESET.new_game(spec), secret, game_id)
+    loaded = writing.create(store, RULESET, RULESET.new_game(spec), secret, game_id)
     loaded = play_stored(store, loaded, secret, random.Random(seed), 20000, style=style)  # type: ignore[assignment]
     if loaded.state.winner is not None:
-        game.reveal(store, game_id)
-    return game.load(store, game_id)
+        lifecycle.reveal(store, game_id)
+    return reading.load(store, game_id)
 
 
 def fixture(setup: str) -> Path:
@@ -57,7 +57,7 @@ def record(setup: str, db: Path) -> Path:
     loaded = play(db, f"atlas-{setup}", setup, seed, style)
     assert loaded.state.winner is not None
     path = fixture(setup)
-    data = b"".join(line + b"\n" for line in game.export_lines(loaded))
+    data = b"".join(line + b"\n" for line in transfer.export_lines(loaded))
     if not path.exists() or without_clock(path.read_bytes()) != without_clock(data):
         path.write_bytes(data)
     return path

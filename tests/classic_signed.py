@@ -8,13 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mncore import game, signing
-from mncore.dice import Rng, seeded_secret
-from mncore.errors import CommandRejected
-from mncore.host import PublishKeys, SignedOrders
-from mncore.rulesets.classic.autoplay import choose
-from mncore.rulesets.classic.demo import demo_command
+from mncore.core.dice import Rng, seeded_secret
+from mncore.core.errors import CommandRejected
+from mncore.core.kernel_acts import PublishKeys, SignedOrders
+from mncore.games import reading, writing
+from mncore.pbem import signing
 from mncore.rulesets.classic.flow import decide_order, options, pending
+from mncore.rulesets.classic.players.autoplay import choose
+from mncore.rulesets.classic.players.demo import demo_command
 from mncore.rulesets.classic.seam import RULESET
 from mncore.rulesets.classic.text import parse_order
 from mncore.store import Store, open_store
@@ -26,13 +27,13 @@ def private_key(civ: str) -> str:
     return hashlib.sha256(f"{SEED}-{civ}".encode()).hexdigest()
 
 
-def new_game(db: Path, draws: int, players: int = 4) -> tuple[Store, game.Loaded]:
+def new_game(db: Path, draws: int, players: int = 4) -> tuple[Store, reading.Loaded]:
     """A keyed, signed-only 2003 game of `players` civilisations, recording draw scheme `draws`."""
     cmd = demo_command(players)
     store = open_store(str(db), create=True)
     keys = PublishKeys(keys={c: signing.public_of(private_key(c)) for c in cmd.civs}, signed_only=True,
                        draws=draws)
-    return store, game.create(store, RULESET, cmd, seeded_secret(SEED), "c", keys=keys)
+    return store, writing.create(store, RULESET, cmd, seeded_secret(SEED), "c", keys=keys)
 
 
 def line_for(state: Any, civ: str, rand: random.Random) -> str:
@@ -61,5 +62,5 @@ def play_until(store: Store, loaded: Any, stop: Callable[[Any], bool], rand: ran
         if loaded.state.winner is not None or stop(loaded.state):
             return loaded
         civ = pending(loaded.state)[0].empire
-        loaded, _ = game.submit_signed(store, loaded, block(loaded, civ, [line_for(loaded.state, civ, rand)], n))
+        loaded = writing.give(store, loaded, block(loaded, civ, [line_for(loaded.state, civ, rand)], n), answer=False).after
     raise RuntimeError("the scripted game did not get there")

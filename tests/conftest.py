@@ -11,7 +11,7 @@ import structlog
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mncore import registry  # noqa: E402  (after the path: the toy lives in tests/toy)
+from mncore.rulesets import registry  # noqa: E402  (after the path: the toy lives in tests/toy)
 from pg import new_db, pg_server, store_kind  # noqa: E402, F401  (the PostgreSQL fixtures: tests/pg.py)
 from toy import RULESET as TOY  # noqa: E402
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from mncore import game
-from mncore.chain import GENESIS_HASH, content_link
-from mncore.dice import seeded_secret
-from mncore.rulesets.empires.autoplay import play_stored
+from mncore.core.chain import GENESIS_HASH, content_link
+from mncore.core.dice import seeded_secret
+from mncore.games import lifecycle, reading, transfer, writing
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
+from mncore.rulesets.empires.players.autoplay import play_stored
 from mncore.rulesets.empires.rules.setup import playable_empires
 from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
@@ -27,7 +27,7 @@ GAMES: dict[str, tuple[str, int, str]] = {
 }
 
 
-def play(db: Path | str, game_id: str, seed: str, players: int, style: str) -> game.Loaded:
+def play(db: Path | str, game_id: str, seed: str, players: int, style: str) -> reading.Loaded:
     """Create and play a scripted game to its end, then reveal its secret."""
     board = load_board()
     empires = playable_empires(board, players)
@@ -35,11 +35,11 @@ def play(db: Path | str, game_id: str, seed: str, players: int, style: str) -> g
                      fair_play=False)
     secret = seeded_secret(seed)
     store = open_store(str(db), create=True)
-    loaded = game.create(store, RULESET, cmd, secret, game_id)
+    loaded = writing.create(store, RULESET, cmd, secret, game_id)
     loaded = play_stored(store, loaded, secret, random.Random(seed), 20000, style=style)  # type: ignore[assignment]
     if loaded.state.winner is not None:
-        game.reveal(store, game_id)
-    return game.load(store, game_id)
+        lifecycle.reveal(store, game_id)
+    return reading.load(store, game_id)
 
 
 def fixture(condition: str) -> Path:
@@ -54,7 +54,7 @@ def record(condition: str, db: Path) -> Path:
     assert loaded.state.winner is not None and loaded.state.winner.condition == condition
     path = fixture(condition)
     path.parent.mkdir(exist_ok=True)
-    data = b"".join(line + b"\n" for line in game.export_lines(loaded))
+    data = b"".join(line + b"\n" for line in transfer.export_lines(loaded))
     if not path.exists() or without_clock(path.read_bytes()) != without_clock(data):
         path.write_bytes(data)  # only a real change rewrites it, not the time it was recorded at
     return path
@@ -66,7 +66,7 @@ def without_clock(data: bytes) -> list[tuple[object, ...]]:
     Each row keeps its content hash (chain.py: the version-1 hash, which keys the draws), so a
     version-1 fixture and the same game played again in version 2 compare equal, hash for hash.
     """
-    _, rows = game.read_export(data, "fixture")
+    _, rows = transfer.read_export(data, "fixture")
     out, head = [], GENESIS_HASH
     for r in rows:
         head = content_link(head, r.payload)

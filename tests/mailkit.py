@@ -16,8 +16,8 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore import signing
-from mncore.mail.inbox import arrival
+from mncore.pbem import signing
+from mncore.pbem.mail.inbox import arrival
 
 
 def mn(db: Path, *args: str, input: str | bytes | None = None) -> Result:

@@ -33,12 +33,13 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore import game, pbem, signing
-from mncore.dice import Rng, SecretNeeded
-from mncore.errors import CommandRejected
-from mncore.protocol import HOST as HOST_SIDE
-from mncore.protocol import Option
-from mncore.rulesets.empires.autoplay import STYLES, candidate_lines
+from mncore.core.dice import Rng, SecretNeeded
+from mncore.core.errors import CommandRejected
+from mncore.core.protocol import HOST as HOST_SIDE
+from mncore.core.protocol import Option
+from mncore.games import reading, transfer
+from mncore.pbem import signing, turns
+from mncore.rulesets.empires.players.autoplay import STYLES, candidate_lines
 from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
 
@@ -182,7 +183,7 @@ class Table:
         The players know the rules: each candidate is tried on the host's state before it is signed
         (a stand-in for a player reading the rules; it signs only lines of its own options, or of
         the options of its guess of the game ahead: the others giving their documented defaults)."""
-        state = game.load(open_store(str(self.db)), GAME).state
+        state = reading.load(open_store(str(self.db)), GAME).state
         options = [Option(**o) for o in report["options"]]
         phase = RULESET.phase_of(state)
         out: list[str] = []
@@ -267,13 +268,13 @@ class Clock:
 
 @contextmanager
 def fixed_clock() -> Iterator[Clock]:
-    real = game.utc_now
+    real = reading.utc_now
     clock = Clock()
-    game.utc_now = clock
+    reading.utc_now = clock
     try:
         yield clock
     finally:
-        game.utc_now = real
+        reading.utc_now = real
 
 
 def play(tmp: Path) -> tuple[Path, Script]:
@@ -327,9 +328,9 @@ def _moments(table: Table, script: Script, cycle: int, waiting: list[str]) -> se
         # a host correction of the last batch (its reason every player reads), then an undo that
         # others must consent to (K2): a correction is no side's move, so it does not block it
         rows = open_store(str(table.db)).rows(GAME)
-        gone = pbem.undone_seqs(rows)
-        last = [s.first for s in pbem.spans(RULESET, rows)
-                if s.first not in gone and s.giver != HOST_SIDE and s.kind not in pbem.BESIDE_PLAY][-1]
+        gone = turns.undone_seqs(rows)
+        last = [s.first for s in turns.spans(RULESET, rows)
+                if s.first not in gone and s.giver != HOST_SIDE and s.kind not in turns.BESIDE_PLAY][-1]
         table.mn("correct", GAME, "--batch", str(last), "--reason", CORRECTION)
         seen["corrected batch"] = str(last)
         side = sorted(EMPIRES)[0]
@@ -371,8 +372,8 @@ def _fresh_report(table: Table, side: str) -> Any:
 
 
 def export(db: Path) -> bytes:
-    loaded = game.load(open_store(str(db)), GAME)
-    return b"".join(line + b"\n" for line in game.export_lines(loaded))
+    loaded = reading.load(open_store(str(db)), GAME)
+    return b"".join(line + b"\n" for line in transfer.export_lines(loaded))
 
 
 if __name__ == "__main__":

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from mailkit import mn, nonce
-from mncore import game, signing
-from mncore.dice import Rng
-from mncore.errors import CommandRejected
-from mncore.protocol import Option
-from mncore.rulesets.empires.autoplay import candidate_lines
+from mncore.core.dice import Rng
+from mncore.core.errors import CommandRejected
+from mncore.core.protocol import Option
+from mncore.games import reading
+from mncore.pbem import signing
+from mncore.rulesets.empires.players.autoplay import candidate_lines
 from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
 
@@ -55,7 +56,7 @@ def answer(db: str, keys: Path, msg: EmailMessage, n: int) -> str | None:
     gid, side = doc["receipt"]["game"], str(msg["X-MN-Side"])
     store = open_store(db)
     try:
-        cur = game.current(store, gid)
+        cur = reading.current(store, gid)
         if cur.head[0] != doc["receipt"]["seq"]:
             return None  # the game moved on: a newer mail will ask again
         rand = random.Random(n)

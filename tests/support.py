@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from mncore.dice import GENESIS_HASH, Rng, seeded_secret
-from mncore.errors import RuleViolation
+from mncore.core.dice import GENESIS_HASH, Rng, seeded_secret
+from mncore.core.errors import RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import AnyOrder, CreateGame
@@ -79,14 +79,14 @@ def of_type(events: list[ev.AnyEvent], kind: type) -> list:  # type: ignore[type
 
 def said_to(event: ev.AnyEvent, viewer: str | None) -> str:
     """The event's sentence as viewer reads it: through the redaction boundary, as every output makes it."""
-    from mncore import redaction
     from mncore.rulesets.empires.seam import RULESET
-    return redaction.describe(RULESET, event, viewer, False)
+    from mncore.secrecy import boundary
+    return boundary.describe(RULESET, event, viewer, False)
 
 
 def seen_by(event: ev.AnyEvent, viewer: str | None) -> ev.AnyEvent:
-    """The event as viewer may see it (redaction.seen_event): each field hidden from it withheld."""
-    from mncore import redaction
+    """The event as viewer may see it (boundary.seen_event): each field hidden from it withheld."""
     from mncore.rulesets.empires.seam import RULESET
-    seen: ev.AnyEvent = redaction.seen_event(RULESET, event, viewer, False).value
+    from mncore.secrecy import boundary
+    seen: ev.AnyEvent = boundary.seen_event(RULESET, event, viewer, False).value
     return seen

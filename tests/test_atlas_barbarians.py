@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore import game
+from mncore.games import reading
 from mncore.store import open_store
 
 POSITION = """\
@@ -138,7 +138,7 @@ def test_atlas_barbarians_refusals_cite_the_ruling_and_write_nothing(tmp_path: P
                                               "moves one step (ruling R64) [rule empires:R64]\n")
     assert bad.exit_code == 2 and "usage: barbarians move legion|trireme PLACE to PLACE pay coin|gold" in bad.stderr
     assert len(open_store(str(db)).rows("g")) == before
-    assert game.load(open_store(str(db)), "g").state.empires["rome"].resources == {"coin": 1, "gold": 1}
+    assert reading.load(open_store(str(db)), "g").state.empires["rome"].resources == {"coin": 1, "gold": 1}
 
 
 def test_atlas_barbarians_a_position_with_them_off_the_board_is_refused(tmp_path: Path) -> None:

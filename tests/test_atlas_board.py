@@ -9,7 +9,7 @@ import pytest
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.board import Board, Setup, geo, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
-from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.game_data import load_ruleset
 
 WESTERN_SEAS = {"mare-sardoum", "mare-tyrrhenum", "mare-africum"}
 

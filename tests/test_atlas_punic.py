@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 
 from atlas_golden import fixture
 from mncli.cli import main
-from mncore import game
+from mncore.games import reading
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
@@ -28,7 +28,7 @@ def _new(db: Path, *empires: str) -> Result:
 
 
 def _state(db: Path) -> GameState:
-    state = game.load(open_store(str(db)), "g").state
+    state = reading.load(open_store(str(db)), "g").state
     assert isinstance(state, GameState)
     return state
 
@@ -180,7 +180,7 @@ def test_atlas_punic_a_position_keeps_the_foreign_trade_and_the_setup(tmp_path: 
 
     assert created.exit_code == 0, created.output
     assert 'board = "setup:punic-war"' in written.stdout.splitlines()
-    state = game.load(open_store(str(db)), "h").state
+    state = reading.load(open_store(str(db)), "h").state
     assert isinstance(state, GameState)
     assert state.options.setup == "punic-war"
     assert sorted(state.foreign_trade) == sorted(_state(db).foreign_trade)

@@ -13,7 +13,7 @@ from atlas_golden import GAMES, SCRIPTED, fixture, play, record
 from golden import fixture as base_fixture
 from golden import without_clock
 from mncli.cli import main
-from mncore import game
+from mncore.games import reading, transfer
 from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.state import GameState
@@ -54,7 +54,7 @@ def _new(db: Path, setup: str, empires: tuple[str, ...] | None = None) -> Result
 
 
 def _state(db: Path) -> GameState:
-    state = game.load(open_store(str(db)), "g").state
+    state = reading.load(open_store(str(db)), "g").state
     assert isinstance(state, GameState)
     return state
 
@@ -263,7 +263,7 @@ def test_atlas_recorded_game_imports_verifies_and_is_won(setup: str, tmp_path: P
 
     assert imported.exit_code == 0, imported.output
     assert verified.exit_code == 0, verified.output
-    state = game.load(open_store(str(db)), imported.stdout.strip()).state
+    state = reading.load(open_store(str(db)), imported.stdout.strip()).state
     assert state.winner is not None and state.options.setup == setup
 
 
@@ -279,7 +279,7 @@ def test_atlas_the_scripted_game_still_plays_exactly_as_recorded(
     loaded = play(tmp_path / "again.db", f"atlas-{setup}", setup, seed, style)
 
     again = tmp_path / "again.jsonl"
-    again.write_bytes(b"".join(line + b"\n" for line in game.export_lines(loaded)))
+    again.write_bytes(b"".join(line + b"\n" for line in transfer.export_lines(loaded)))
     assert without_clock(again.read_bytes()) == without_clock(fixture(setup).read_bytes())
 
 

@@ -7,14 +7,14 @@ import importlib.resources
 import msgspec
 import pytest
 
-from mncore.dice import GENESIS_HASH, Rng, seeded_secret
-from mncore.protocol import NewGame
-from mncore.rulesets.empires import powers
-from mncore.rulesets.empires.powers import registry
+from mncore.core.dice import GENESIS_HASH, Rng, seeded_secret
+from mncore.core.protocol import NewGame
+from mncore.rulesets.empires import tile_powers
+from mncore.rulesets.empires.game_data import Ruleset, expansion_tiles, load_ruleset, validate_ruleset
 from mncore.rulesets.empires.rules import payment, setup
-from mncore.rulesets.empires.ruleset import Ruleset, expansion_tiles, load_ruleset, validate_ruleset
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import EmpireState, GameState
+from mncore.rulesets.empires.tile_powers import hooks
 
 OWNER_TILE = b'''
 [[tiles]]
@@ -42,7 +42,7 @@ def _with(extra: bytes) -> Ruleset:
 def owned(monkeypatch: pytest.MonkeyPatch) -> Ruleset:
     """The shipped data with the owner's tile added, as every module that reads tiles here sees it."""
     ruleset = _with(OWNER_TILE)
-    for module in (registry, setup, payment):
+    for module in (hooks, setup, payment):
         monkeypatch.setattr(module, "load_ruleset", lambda: ruleset)
     return ruleset
 
@@ -68,8 +68,8 @@ def test_atlas_owner_tile_combines_caesars_bonus_with_its_numbers_and_atlas_trir
     """Its holder gets Caesar's battle bonus with the tile's own +2 a die, and 2-resource triremes."""
     state = GameState(empires={"rome": EmpireState(player="Ann", tiles=("caesar", "atlantean-2"))})
 
-    active = powers.battle_bonus(state, powers.Side("latium", "rome", True, 3))
-    waiting = powers.battle_bonus(state, powers.Side("latium", "rome", False, 3))
+    active = tile_powers.battle_bonus(state, tile_powers.Side("latium", "rome", True, 3))
+    waiting = tile_powers.battle_bonus(state, tile_powers.Side("latium", "rome", False, 3))
 
     assert active == {"caesar": 3, "atlantean-2": 6} and waiting == {}
     assert payment.unit_cost(state, "rome", "trireme") == 2

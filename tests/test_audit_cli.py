@@ -11,8 +11,8 @@ from click.testing import CliRunner, Result
 
 from both import IDS, SPECS, Spec
 from mncli.cli import main
-from mncore import game
-from mncore.dispute import verify_bundle
+from mncore.audits.dispute import verify_bundle
+from mncore.games import transfer
 from mncore.store import open_store
 
 THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
@@ -207,7 +207,7 @@ def test_a_forged_bundle_with_a_recomputed_digest_still_fails(bundle: Path) -> N
     import msgspec
     from msgspec.structs import replace
 
-    from mncore.dispute import Bundle, _digest, _encode
+    from mncore.audits.dispute import Bundle, _digest, _encode
     b = msgspec.json.decode(bundle.read_bytes(), type=Bundle)
     explained = msgspec.json.decode(b.explanation) | {"text": "Nothing happened."}
     forged = replace(b, explanation=msgspec.Raw(msgspec.json.encode(explained)), digest="")
@@ -236,4 +236,4 @@ def test_an_export_is_still_verified_as_an_export(played: tuple[Path, str], tmp_
     result = mn(tmp_path / "none.db", "verify", str(out))
 
     assert result.exit_code == 0 and "verified" in result.stdout
-    assert game.parse_export(out.read_bytes(), "e")
+    assert transfer.parse_export(out.read_bytes(), "e")

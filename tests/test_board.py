@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from mncore.errors import DataError, InvalidCommand
+from mncore.core.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.board import (
     DEFAULT_BOARD_SOURCE,
     Board,
@@ -19,8 +19,8 @@ from mncore.rulesets.empires.board import (
     load_board,
 )
 from mncore.rulesets.empires.boardcheck import validate_board
+from mncore.rulesets.empires.game_data import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 from mncore.rulesets.empires.ids import OWNER_TILE_IDS, TILE_IDS
-from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 
 BOARD_FILE = Path(__file__).parent.parent / "mncore" / "rulesets" / "empires" / "data" / "board.toml"
 

@@ -14,19 +14,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mncli.cli import main
-from mncore import game
-from mncore.bots import play as bots
+from mncore.bots import choosing as bots
 from mncore.bots.worlds import public_seed
-from mncore.dice import Rng, seeded_secret
-from mncore.protocol import NewGame
-from mncore.rulesets.classic import autoplay as classic_autoplay
-from mncore.rulesets.classic import tactics as classic_tactics
-from mncore.rulesets.classic.demo import demo_command
+from mncore.core.dice import Rng, seeded_secret
+from mncore.core.protocol import NewGame
+from mncore.games import lifecycle, writing
+from mncore.rulesets.classic.players import autoplay as classic_autoplay
+from mncore.rulesets.classic.players import bot_tactics as classic_tactics
+from mncore.rulesets.classic.players.demo import demo_command
 from mncore.rulesets.classic.seam import RULESET as CLASSIC
 from mncore.rulesets.empires import atlas
-from mncore.rulesets.empires import autoplay as empires_autoplay
-from mncore.rulesets.empires import tactics as empires_tactics
-from mncore.rulesets.empires.sampler import draw
+from mncore.rulesets.empires.players import autoplay as empires_autoplay
+from mncore.rulesets.empires.players import bot_tactics as empires_tactics
+from mncore.rulesets.empires.players.sampler import draw
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.store import open_store
 
@@ -169,7 +169,7 @@ def _empires_walk(setup: str, seed: int, orders: int) -> Iterator[tuple[Any, byt
     The sampler's players, but with the Legendary Cities every option listed (the sampler leaves the
     card draws to them)."""
     secret = seeded_secret(f"bots-{setup}-{seed}")
-    _, state = game.creation(EMPIRES, EMPIRES.new_game(SETUPS[setup]), secret)
+    _, state = writing.creation(EMPIRES, EMPIRES.new_game(SETUPS[setup]), secret)
     yield state, secret
     for choice in empires_autoplay.play(state, random.Random(seed), lambda n: Rng(secret, f"{n:064x}"), orders,
                                         pick=None if setup == "legendary" else draw):
@@ -178,7 +178,7 @@ def _empires_walk(setup: str, seed: int, orders: int) -> Iterator[tuple[Any, byt
 
 def _classic_walk(seed: int, orders: int) -> Iterator[tuple[Any, bytes]]:
     secret = seeded_secret(f"bots-classic-{seed}")
-    _, state = game.creation(CLASSIC, demo_command(4), secret)
+    _, state = writing.creation(CLASSIC, demo_command(4), secret)
     yield state, secret
     rand = random.Random(seed)
     for n in range(orders):
@@ -248,13 +248,13 @@ def test_an_empires_game_with_bots_seated_verifies(tmp_path: Path) -> None:
     and the stored game verifies."""
     store = open_store(str(tmp_path / "g.db"), create=True)
     secret = seeded_secret("bots-verify")
-    loaded = game.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=("rome", "greece", "carthage"),
+    loaded = writing.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=("rome", "greece", "carthage"),
                                                                  fair_play=False)), secret, "g")
     pick = empires_tactics.bot_pick({"rome": "heuristic", "greece": "search"}, budget=4)
     empires_autoplay.play_stored(store, loaded, secret, random.Random(3), 120, pick=pick)
 
     assert len(store.rows("g")) > 120
-    assert game.verify_game(store, "g").ok
+    assert lifecycle.verify_game(store, "g").ok
 
 
 def test_a_classic_game_with_bots_seated_verifies(tmp_path: Path) -> None:
@@ -262,9 +262,9 @@ def test_a_classic_game_with_bots_seated_verifies(tmp_path: Path) -> None:
     store = open_store(str(tmp_path / "c.db"), create=True)
     secret = seeded_secret("bots-verify")
     cmd = demo_command(3)
-    loaded = game.create(store, CLASSIC, cmd, secret, "c")
+    loaded = writing.create(store, CLASSIC, cmd, secret, "c")
     pick = classic_tactics.bot_pick({cmd.civs[0]: "heuristic", cmd.civs[1]: "search"}, budget=4)
     classic_autoplay.play_stored(store, loaded, secret, random.Random(3), 120, {}, pick=pick)
 
     assert len(store.rows("c")) > 60
-    assert game.verify_game(store, "c").ok
+    assert lifecycle.verify_game(store, "c").ok

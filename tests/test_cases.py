@@ -20,16 +20,16 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore.chain import content_link as chain_hash  # the content chain keys the draws
-from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
-from mncore.errors import RuleViolation
-from mncore.redaction import as_host
+from mncore.core.chain import content_link as chain_hash  # the content chain keys the draws
+from mncore.core.dice import GENESIS_HASH, Rng, commitment, seeded_secret
+from mncore.core.errors import RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.position import creation_command, creation_events, position_state, write_position
 from mncore.rulesets.empires.render import view
 from mncore.rulesets.empires.text import parse_order
+from mncore.secrecy.boundary import as_host
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.toml"))
 
@@ -120,7 +120,7 @@ def test_case(path: Path) -> None:
 
 def test_the_corpus_is_not_empty_and_names_its_sections() -> None:
     """Every case file names a cited section and is named after it."""
-    from mncore.rulesets.empires.book import RULEBOOK
+    from mncore.rulesets.empires.rules_index import RULEBOOK
 
     assert CASES
     for path in CASES:

@@ -18,14 +18,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from mncore import redaction
-from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
-from mncore.errors import RuleViolation
-from mncore.protocol import NewGame
+from mncore.core.dice import GENESIS_HASH, Rng, commitment, seeded_secret
+from mncore.core.errors import RuleViolation
+from mncore.core.protocol import NewGame
 from mncore.rulesets.classic import commands as cm
-from mncore.rulesets.classic.powers import from_doc
+from mncore.rulesets.classic.card_powers import from_doc
 from mncore.rulesets.classic.seam import RULESET
 from mncore.rulesets.classic.state import State
+from mncore.secrecy import boundary
 
 CASES = sorted((Path(__file__).parent / "cases" / "classic").glob("*.toml"))
 
@@ -109,7 +109,7 @@ def test_case(path: Path) -> None:
         assert any(subset(e, wanted) for e in found), (wanted, [e["type"] for e in found])
     for kind in expect.get("no_events", []):
         assert all(e["type"] != kind for e in found), kind
-    view = RULESET.view(redaction.as_host(table.state))
+    view = RULESET.view(boundary.as_host(table.state))
     for dotted, value in expect.get("view", {}).items():
         assert lookup(view, dotted) == value, dotted
     for dotted, n in expect.get("lengths", {}).items():

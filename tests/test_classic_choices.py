@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mncore.errors import RuleViolation
+from mncore.core.errors import RuleViolation
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic import text
 from mncore.rulesets.classic.seam import RULESET
@@ -174,11 +174,11 @@ def test_3_1_1_claims_named_first_are_kept_when_units_are_fewer() -> None:
 
 def test_6_11_mn_show_says_what_the_occupiers_units_stand_on() -> None:
     """C7: the view lists the claims; the text puts them after the occupier."""
-    from mncore import redaction
+    from mncore.secrecy import boundary
     table = _occupied()
     table.order("rome", "claim market in cisalpina", 1)
 
-    doc = RULESET.view(redaction.as_host(table.state))
+    doc = RULESET.view(boundary.as_host(table.state))
 
     assert doc["provinces"]["cisalpina"]["claims"] == ["market"]
     assert "  Gallia Cisalpina: Greece; caravan:wine, market; Rome 1 legion, occupier Rome (on market)" in (

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore.tomltext import toml_text
+from mncore.core.toml_text import toml_text
 
 
 def mn(db: Path, *args: str) -> Result:
@@ -211,8 +211,8 @@ def test_a_board_files_places_the_layout_does_not_know_are_listed_beside_the_map
 
 
 def test_the_layout_places_every_place_of_the_shipped_board_inside_the_picture() -> None:
+    from mncore.rulesets.classic.board_svg import HEIGHT, WIDTH, point
     from mncore.rulesets.classic.components import load_board
-    from mncore.rulesets.classic.draw import HEIGHT, WIDTH, point
     board = load_board()
 
     points = {place: point(place) for place in [p.id for p in board.province] + [s.id for s in board.sea]}

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 
 from golden import without_clock
 from mncli.cli import main
-from mncore import game
-from mncore.dice import seeded_secret
-from mncore.rulesets.classic.autoplay import play_stored
-from mncore.rulesets.classic.demo import STYLES, demo_command
+from mncore.core.dice import seeded_secret
+from mncore.games import lifecycle, reading, transfer, writing
+from mncore.rulesets.classic.players.autoplay import play_stored
+from mncore.rulesets.classic.players.demo import STYLES, demo_command
 from mncore.rulesets.classic.seam import RULESET
 from mncore.store import open_store
 
@@ -31,18 +31,18 @@ GAMES = {(p, "standard", "mixed", "demo"): "7.1" for p in (3, 4, 5, 6)} | {
 GOLDEN = {"7.2": (3, "standard", "heroes", "demo"), "7.1": (4, "standard", "mixed", "demo")}
 
 
-def play(db: Path, game_id: str, players: int, variant: str, mix: str, seed: str = "demo") -> game.Loaded:
+def play(db: Path, game_id: str, players: int, variant: str, mix: str, seed: str = "demo") -> reading.Loaded:
     """Create a scripted game, play it to its end, reveal its secret ("advanced": the standard game
     after the advanced set-up)."""
     cmd = demo_command(players, "standard" if variant == "advanced" else variant,
                        "advanced" if variant == "advanced" else "basic")
     secret = seeded_secret(seed)
     store = open_store(str(db), create=True)
-    loaded = game.create(store, RULESET, cmd, secret, game_id)
+    loaded = writing.create(store, RULESET, cmd, secret, game_id)
     loaded = play_stored(store, loaded, secret, random.Random(seed), 3000, dict(zip(cmd.civs, MIX[mix])))
     if loaded.state.winner is not None:
-        game.reveal(store, game_id)
-    return game.load(store, game_id)
+        lifecycle.reveal(store, game_id)
+    return reading.load(store, game_id)
 
 
 def golden(condition: str) -> Path:
@@ -57,7 +57,7 @@ def test_7_a_scripted_game_is_won_and_verifies(players: int, variant: str, mix: 
     recomputed from the revealed secret and every command decided again."""
     loaded = play(tmp_path / "g.db", "g", players, variant, mix, seed)
 
-    report = game.verify_game(open_store(str(tmp_path / "g.db")), "g")
+    report = lifecycle.verify_game(open_store(str(tmp_path / "g.db")), "g")
 
     assert loaded.state.winner is not None
     assert loaded.state.winner.condition == GAMES[(players, variant, mix, seed)]
@@ -83,7 +83,7 @@ def test_7_a_golden_game_imports_verifies_and_ends_by_its_condition(condition: s
     assert imported.exit_code == 0, imported.output
     assert verified.exit_code == 0, verified.output
     assert "every random outcome recomputes" in verified.stdout
-    state = game.load(open_store(str(db)), imported.stdout.strip()).state
+    state = reading.load(open_store(str(db)), imported.stdout.strip()).state
     assert state.winner is not None and state.winner.condition == condition
 
 
@@ -94,7 +94,7 @@ def test_7_the_golden_game_still_plays_exactly_as_recorded(condition: str, tmp_p
     """Playing the scripted game again gives the same events, commands and content hashes."""
     players, variant, mix, seed = GOLDEN[condition]
     loaded = play(tmp_path / "again.db", f"classic-{condition.replace('.', '-')}", players, variant, mix, seed)
-    data = b"".join(line + b"\n" for line in game.export_lines(loaded))
+    data = b"".join(line + b"\n" for line in transfer.export_lines(loaded))
     if request.config.getoption("--update-golden") or not golden(condition).exists():
         golden(condition).write_bytes(data)
 

@@ -11,12 +11,14 @@ from typing import Any
 
 import pytest
 
-from mncore import chain, game, redaction
-from mncore.chain import GENESIS_HASH
-from mncore.dice import seeded_secret
-from mncore.rulesets.classic.autoplay import play_stored
-from mncore.rulesets.classic.demo import STYLES, demo_command
+from mncore.core import chain
+from mncore.core.chain import GENESIS_HASH
+from mncore.core.dice import seeded_secret
+from mncore.games import writing
+from mncore.rulesets.classic.players.autoplay import play_stored
+from mncore.rulesets.classic.players.demo import STYLES, demo_command
 from mncore.rulesets.classic.seam import RULESET
+from mncore.secrecy import boundary
 from mncore.store import Row, open_store
 from test_leaks import HEX, _candidate_hashes, _truncated_copy, mn, own_order
 
@@ -28,7 +30,7 @@ def _played(tmp: Path, players: int, orders: int, seed: str) -> tuple[Path, str,
     cmd = demo_command(players)
     store = open_store(str(db), create=True)
     secret = seeded_secret(seed)
-    loaded = game.create(store, RULESET, cmd, secret, "g")
+    loaded = writing.create(store, RULESET, cmd, secret, "g")
     play_stored(store, loaded, secret, random.Random(seed), orders, dict(zip(cmd.civs, STYLES)))
     return db, "g", cmd.civs
 
@@ -37,7 +39,7 @@ def _hidden_from(db: Path, gid: str, viewer: str, mine: bool = False) -> list[tu
     """(row, field, plain value) of every hidden field viewer may not see (with mine: may see)."""
     out = []
     for r in open_store(str(db)).rows(gid):
-        for h in redaction.row_hidden(RULESET, r):
+        for h in boundary.row_hidden(RULESET, r):
             if (viewer in h.visible_to) == mine:
                 root, parts = chain.split_field(h.field)
                 text = r.payload if root == chain.PAYLOAD else r.command

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore.tomltext import toml_text
+from mncore.core.toml_text import toml_text
 
 TILES = """\
 [[power]]

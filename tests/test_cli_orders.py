@@ -202,16 +202,16 @@ def test_a_log_from_a_newer_ruleset_is_refused(db: Path, game: str, tmp_path: Pa
     import msgspec
     from msgspec.structs import replace
 
-    from mncore import game as service
+    from mncore.games import lifecycle, transfer
     data = mn(db, "export", game).stdout_bytes
-    header = msgspec.json.decode(data.split(b"\n")[0], type=service.ExportHeader)
-    rows = service.parse_export(data, "x")[1]
+    header = msgspec.json.decode(data.split(b"\n")[0], type=transfer.ExportHeader)
+    rows = transfer.parse_export(data, "x")[1]
     rows[0] = replace(rows[0], payload=rows[0].payload.replace('"ruleset_version":1,',
                                                                '"ruleset_version":99,'))
     out = []
-    for r in service.rechain(rows, header.version):
+    for r in lifecycle.rechain(rows, header.version):
         head = r.hash
-        out.append(service.ExportLine(seq=r.seq, type=r.type, recorded_at=r.recorded_at, actor=r.actor,
+        out.append(transfer.ExportLine(seq=r.seq, type=r.type, recorded_at=r.recorded_at, actor=r.actor,
                                       batch=r.batch, hash=head, payload=msgspec.Raw(r.payload.encode()),
                                       command=msgspec.Raw((r.command or "null").encode())))
     path = tmp_path / "newer.jsonl"

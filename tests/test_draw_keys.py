@@ -21,14 +21,15 @@ from click.testing import CliRunner, Result
 
 import classic_signed
 from mncli.cli import main
-from mncore import drawkeys, game, signing, trust
-from mncore.dice import Rng, seeded_secret
-from mncore.host import SERVICE_ACTORS, SignedOrders
-from mncore.logread import content_head, ruleset_of
+from mncore.audits.verify import verify_rows
+from mncore.core.dice import Rng, seeded_secret
+from mncore.core.kernel_acts import SERVICE_ACTORS, SignedOrders
+from mncore.games import lifecycle, reading, writing
+from mncore.games.log_reading import content_head, ruleset_of
+from mncore.pbem import draw_keys, signing, trust
 from mncore.rulesets.classic.flow import pending
 from mncore.rulesets.classic.rules import military as classic_military
 from mncore.store import Row, Store, open_store
-from mncore.verify import verify_rows
 
 THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
 T0 = "2030-01-01T00:00:00+00:00"
@@ -76,11 +77,11 @@ def give(db: Path, game_id: str, text: str) -> None:
 
 
 def keys_of(rows: Sequence[Row]) -> list[tuple[Row, str]]:
-    """The first row of every batch of a log with the key its draws came from (mncore/drawkeys.py),
+    """The first row of every batch of a log with the key its draws came from (mncore/pbem/draw_keys.py),
     under the scheme the log records."""
     ruleset = ruleset_of(rows[0].payload, "log")
     ledger = trust.ledger_of(ruleset, rows)
-    return [(r, drawkeys.batch_key(ledger.draws, ruleset.decode_command(r.command), content_head(rows[:i]),
+    return [(r, draw_keys.batch_key(ledger.draws, ruleset.decode_command(r.command), content_head(rows[:i]),
                                    rows[:i]))
             for i, r in enumerate(rows) if r.batch == r.seq and r.command is not None]
 
@@ -113,7 +114,7 @@ def test_K11_new_games_with_keys_record_the_draw_scheme(tmp_path: Path) -> None:
     published = next(json.loads(r.payload) for r in rows_of(db, "g") if r.type == "KeysPublished")
     status = json.loads(ok(db, "status", "g", "--json"))
 
-    assert published["draws"] == drawkeys.K11 == drawkeys.LATEST
+    assert published["draws"] == draw_keys.K11 == draw_keys.LATEST
     assert status["signing"]["draws"] == "k11"
 
 
@@ -267,7 +268,7 @@ def test_K10_a_host_with_a_copy_of_the_database_cannot_compute_the_dice_a_block_
         tmp_path: Path) -> None:
     """The host copies its database (and so holds the secret) before Red's block arrives. Red may
     sign the same orders with any nonce: two such blocks, applied to two copies of that same
-    database, roll different dice for the clash the service applies after them; and the dice
+    database, key the dice of the clash the service applies after them differently; and the dice
     rolled are exactly Rng(secret, key of Red's signature). So they are a function of a signature
     the copy cannot produce, not of anything the host holds."""
     db, keys = toy(tmp_path, "real")
@@ -277,15 +278,16 @@ def test_K10_a_host_with_a_copy_of_the_database_cannot_compute_the_dice_a_block_
     _red_queues(copy, keys, nonce=1)
     real, other = _blue_musters(db, keys, pace=False), _blue_musters(copy, keys, pace=False)
 
-    row, clash = _clash(real)
-    red = next(msgspec.json.decode(r.command or "", type=SignedOrders) for r in real
-               if r.actor == "red" and r.command)
-    rng = Rng(seeded_secret("toy"), f"service:red:{red.signature}:0")
-    present = game.load(open_store(str(db)), "t", row.seq - 1).state.present("ford")
-    expected = {s: rng.roll((1, 2, 3, 4, 5, 6)) for s in present}
-    assert rows_of_actor(real, row) == "queued"
-    assert clash["rolls"] == expected
-    assert _clash(other)[1]["rolls"] != clash["rolls"]
+    for path, rows in ((db, real), (copy, other)):
+        row, clash = _clash(rows)
+        red = next(msgspec.json.decode(r.command or "", type=SignedOrders) for r in rows
+                   if r.actor == "red" and r.command)
+        rng = Rng(seeded_secret("toy"), f"service:red:{red.signature}:0")
+        present = reading.load(open_store(str(path)), "t", row.seq - 1).state.present("ford")
+        assert rows_of_actor(rows, row) == "queued"
+        assert clash["rolls"] == {s: rng.roll((1, 2, 3, 4, 5, 6)) for s in present}
+    # two dice may still agree by chance (1 in 36): what differs for certain is the key they come from
+    assert keys_at(real, _clash(real)[0]) != keys_at(other, _clash(other)[0])
 
 
 # --- verify: the scheme the log records ---------------------------------------------------------------
@@ -310,7 +312,7 @@ def test_K10_verify_recomputes_every_service_draw_after_the_reveal(tmp_path: Pat
 
 def _forged(rows: list[Row], seq: int, payload: str) -> list[Row]:
     out = [msgspec.structs.replace(r, payload=payload) if r.seq == seq else r for r in rows]
-    return game.rechain(out, 2)
+    return lifecycle.rechain(out, 2)
 
 
 def test_K10_verify_fails_on_a_forged_draw_of_a_service_act(tmp_path: Path) -> None:
@@ -343,7 +345,7 @@ def test_K10_the_scheme_a_log_records_is_bound_by_every_signed_block_after_it(tm
               if r.seq == published.seq else r for r in rows]
     first_block = next(r for r in rows if r.actor == "red")
 
-    report = verify_rows(game.rechain(edited, 2), 2)
+    report = verify_rows(lifecycle.rechain(edited, 2), 2)
 
     assert report.first_bad == first_block.seq
     assert "the block answers event" in (report.reason or "")
@@ -372,7 +374,7 @@ def test_a_draw_scheme_this_engine_does_not_know_is_refused(tmp_path: Path) -> N
                                       command=json.dumps(command, separators=(",", ":")))
               if r.seq == published.seq else r for r in rows]
 
-    report = verify_rows(game.rechain(edited, 2), 2)
+    report = verify_rows(lifecycle.rechain(edited, 2), 2)
 
     assert report.first_bad == published.seq
     assert "draw scheme 7 is not one this engine knows" in (report.reason or "")
@@ -418,9 +420,9 @@ def test_K10_the_index_counts_the_sides_answers_in_play_since_its_last_block() -
            _row(9, "host", {"type": "CorrectBatch", "batch": 8}, "Corrected",
                 {"type": "Corrected", "batch": 8, "through": 8, "reason": "r"})]
 
-    assert drawkeys.service_key(log, "red") == "service:red:bb:2"
-    assert drawkeys.service_key(log[:2], "red") == "service:red:bb:0"
-    assert drawkeys.service_key(log, "blue") == "service:blue:-:1"
+    assert draw_keys.service_key(log, "red") == "service:red:bb:2"
+    assert draw_keys.service_key(log[:2], "red") == "service:red:bb:0"
+    assert draw_keys.service_key(log, "blue") == "service:blue:-:1"
 
 
 def test_a_draw_scheme_for_a_game_without_keys_is_bad_input(tmp_path: Path) -> None:
@@ -440,7 +442,7 @@ def test_a_draw_scheme_for_a_game_without_keys_is_bad_input(tmp_path: Path) -> N
 def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every row recorded at T0: the heads the scripted players sign, and so the game's course, are
     the same on every run."""
-    monkeypatch.setattr(game, "utc_now", lambda: T0)
+    monkeypatch.setattr(writing, "utc_now", lambda: T0)
 
 
 def _offering(state: Any) -> bool:
@@ -468,8 +470,8 @@ def _find_settle_battles(rows: Sequence[Row], after: int = 0) -> tuple[Row, list
 def _settle_key(store: Store, rows: Sequence[Row], first: Row) -> str:
     """What K11 keys the batch's settle step by: the round and phase it starts in, and the players'
     order batches in play before it."""
-    state = game.load(store, "c", first.seq - 1).state
-    return f"settle:{state.round}:{state.phase}:{drawkeys.orders_before(rows[:first.seq - 1])}"
+    state = reading.load(store, "c", first.seq - 1).state
+    return f"settle:{state.round}:{state.phase}:{draw_keys.orders_before(rows[:first.seq - 1])}"
 
 
 def _to_offers_before_battle(tmp_path: Path, draws: int) -> tuple[Path, random.Random]:
@@ -485,7 +487,7 @@ def _to_offers_before_battle(tmp_path: Path, draws: int) -> tuple[Path, random.R
         saved[loaded.state.round] = (branch(db, f"offers-{draws}-{loaded.state.round}"), rand.getstate())
         loaded = classic_signed.play_until(store, loaded, _next_round(loaded.state.round), rand, start=n + 1000)
         n += 2000
-    copy, state = saved[game.load(store, "c", found[0].seq).state.round]
+    copy, state = saved[reading.load(store, "c", found[0].seq).state.round]
     again = random.Random()
     again.setstate(state)
     return copy, again
@@ -499,10 +501,10 @@ def _play_on(db: Path, name: str, blocks: Sequence[SignedOrders], rand: random.R
     """On a copy of db, the blocks in order, then the scripted game on to its first battle at a
     military phase's start."""
     copy = open_store(str(branch(db, name)))
-    there = game.load(copy, "c")
+    there = reading.load(copy, "c")
     seq = there.head[0]
     for b in blocks:
-        there, _ = game.submit_signed(copy, there, b)
+        there = writing.give(copy, there, b, answer=False).after
 
     classic_signed.play_until(copy, there, lambda _: _find_settle_battles(copy.rows("c"), seq) is not None,
                               rand, start=50000)
@@ -512,7 +514,7 @@ def _play_on(db: Path, name: str, blocks: Sequence[SignedOrders], rand: random.R
 def _classic_offers(db: Path, rand: random.Random) -> list[SignedOrders]:
     """The two civilisations' offers, signed against the same head."""
     store = open_store(str(db))
-    loaded = game.load(store, "c")
+    loaded = reading.load(store, "c")
     a, b = sorted({p.empire for p in pending(loaded.state) if p.kind == "offer"})[:2]
     return [classic_signed.block(loaded, civ, [classic_signed.line_for(loaded.state, civ, rand)], 40000 + i)
             for i, civ in enumerate((a, b))]
@@ -537,8 +539,8 @@ def test_K11_the_2003_games_battles_at_the_military_phases_start_are_the_same_wh
     military phase begins are the same, and exactly those of Rng(secret, settle:R:P:M); under K10
     they were drawn from the key of the block whose settle step fought them, which is signed
     against another head in each schedule (so each schedule its own key)."""
-    (store, ab), (store_ba, ba) = _classic_schedules(tmp_path, drawkeys.K11)
-    (_, old_ab), (_, old_ba) = _classic_schedules(tmp_path, drawkeys.K10)
+    (store, ab), (store_ba, ba) = _classic_schedules(tmp_path, draw_keys.K11)
+    (_, old_ab), (_, old_ba) = _classic_schedules(tmp_path, draw_keys.K10)
 
     (first, battles), (first_ba, battles_ba) = _settle_battles(ab), _settle_battles(ba)
     assert battles and [r.payload for r in battles] == [r.payload for r in battles_ba]
@@ -552,7 +554,7 @@ def _redrawn(store: Store, rows: Sequence[Row], first: Row) -> list[dict[str, An
     """The battles the military phase's start fights, on the state they were fought in, drawn from
     the K11 settle key: the stored ones, if the log keyed them so."""
     battle = next(r for r in rows if r.batch == first.seq and r.type == "GroundBattle")
-    state = game.load(store, "c", battle.seq - 1).state
+    state = reading.load(store, "c", battle.seq - 1).state
     events = classic_military.begin(state, Rng(seeded_secret(classic_signed.SEED),
                                                _settle_key(store, rows, first)))
     return [json.loads(msgspec.json.encode(e)) for e in events]
@@ -565,14 +567,14 @@ def _standing_first_or_last(tmp_path: Path, draws: int) -> list[tuple[Store, lis
     db, rand = _to_offers_before_battle(tmp_path, draws)
     state = rand.getstate()
     store = open_store(str(db))
-    loaded = game.load(store, "c")
+    loaded = reading.load(store, "c")
     other = loaded.state.civs[-1]
     standing = classic_signed.block(loaded, other, ["standing done"], 30000)
     first = _play_on(db, f"standing-first-{draws}", [standing], rand)
     rand.setstate(state)
     copy, _ = _play_on(db, f"standing-last-{draws}", [], rand)
-    there = game.load(copy, "c")
-    game.submit_signed(copy, there, classic_signed.block(there, other, ["standing done"], 30001))
+    there = reading.load(copy, "c")
+    writing.give(copy, there, classic_signed.block(there, other, ["standing done"], 30001), answer=False)
     return [first, (copy, copy.rows("c"))]
 
 
@@ -581,7 +583,7 @@ def test_K11_an_unrelated_signed_block_before_or_after_the_phases_end_moves_no_b
     """Another civilisation's standing orders applied before the blocks that end the phase, or
     after the battles: the same battles, the same settle key (a block of standing orders is not
     counted), though the batch's own key moved (it answers another head)."""
-    (store, before), (store_after, after) = _standing_first_or_last(tmp_path, drawkeys.K11)
+    (store, before), (store_after, after) = _standing_first_or_last(tmp_path, draw_keys.K11)
 
     (first, battles), (first_after, battles_after) = _settle_battles(before), _settle_battles(after)
     assert battles and [r.payload for r in battles] == [r.payload for r in battles_after]
@@ -593,11 +595,11 @@ def test_K11_an_unrelated_signed_block_before_or_after_the_phases_end_moves_no_b
 
 def _revealed_classic(tmp_path: Path, draws: int) -> tuple[Store, list[Row]]:
     store, _ = _classic_schedules(tmp_path, draws)[0]
-    game.reveal(store, "c", force=True)
+    lifecycle.reveal(store, "c", force=True)
     return store, store.rows("c")
 
 
-@pytest.mark.parametrize("draws", [drawkeys.K11, drawkeys.K10])
+@pytest.mark.parametrize("draws", [draw_keys.K11, draw_keys.K10])
 def test_K11_and_K10_logs_of_the_2003_game_verify_every_draw_under_their_own_scheme(
         draws: int, tmp_path: Path, frozen: None) -> None:
     """The same scripted 2003 game recorded under K11 and under K10, its secret revealed: each
@@ -615,7 +617,7 @@ def test_K11_verify_fails_on_a_forged_battle_die_drawn_as_the_military_phase_beg
         tmp_path: Path, frozen: None) -> None:
     """One die of a battle fought as a military phase began (a settle step's draw under K11)
     changed and the chain rehashed: verify stops at that event."""
-    _, rows = _revealed_classic(tmp_path, drawkeys.K11)
+    _, rows = _revealed_classic(tmp_path, draw_keys.K11)
     first, battles = _settle_battles(rows)
     doc = json.loads(battles[0].payload)
     civ = doc["attacker"]
@@ -643,14 +645,14 @@ def test_K11_the_count_holds_the_players_order_batches_in_play_and_nothing_the_h
                 {"type": "Corrected", "batch": 8, "through": 8, "reason": "r"}),
            _row(10, "red", {"type": "SignedOrders", "side": "red", "orders": ["undo"]})]
 
-    assert drawkeys.orders_before(log) == 2
-    assert drawkeys.orders_before(log[:8]) == 3
+    assert draw_keys.orders_before(log) == 2
+    assert draw_keys.orders_before(log[:8]) == 3
     given = SignedOrders(game="t", side="red", seq=1, head="", key="", nonce="", orders=("pass",), signature="")
     standing = msgspec.structs.replace(given, orders=("standing pass",))
-    source = drawkeys.settle_source(drawkeys.K11, given, log)
+    source = draw_keys.settle_source(draw_keys.K11, given, log)
     assert source is not None and source() == 2
-    assert drawkeys.settle_source(drawkeys.K10, given, log) is None  # older logs draw as they did
-    assert drawkeys.settle_source(drawkeys.K11, standing, log) is None
+    assert draw_keys.settle_source(draw_keys.K10, given, log) is None  # older logs draw as they did
+    assert draw_keys.settle_source(draw_keys.K11, standing, log) is None
 
 
 def test_K11_a_batchs_settling_generator_is_keyed_by_label_and_count_and_never_drawn_twice() -> None:

@@ -9,8 +9,9 @@ from typing import get_args
 import msgspec
 import pytest
 
-from mncore import envelope, host, registry
-from mncore.dice import commitment
+from mncore.core import envelope, kernel_acts
+from mncore.core.dice import commitment
+from mncore.rulesets import registry
 from mncore.rulesets.classic import commands as ccm
 from mncore.rulesets.classic import events as cev
 from mncore.rulesets.empires import commands as ecm
@@ -21,7 +22,7 @@ IDS = [r.id for r in (*registry.builtin(), registry.get(tm.RULESET_ID))]
 ROOT = Path(__file__).resolve().parent.parent
 # the modules beside the kernel: each ruleset's package, and the toy
 OUTSIDE = [*sorted((ROOT / "mncore" / "rulesets").rglob("*.py")), *sorted((ROOT / "tests" / "toy").glob("*.py"))]
-KERNEL_NAMES = {c.__name__ for c in (*host.KERNEL_EVENTS, *host.ALL_KERNEL_COMMANDS)} | {
+KERNEL_NAMES = {c.__name__ for c in (*kernel_acts.KERNEL_EVENTS, *kernel_acts.ALL_KERNEL_COMMANDS)} | {
     "PbemEvent", "PbemCommand", "PBEM_COMMANDS", "KERNEL_COMMANDS", "kernel_only", "reveal_events",
     "upgrade_events", "kernel_sentence"}
 
@@ -51,7 +52,7 @@ def test_no_ruleset_module_handles_a_kernel_event_or_command(path: Path) -> None
                                                       "classic events", "classic commands", "toy events",
                                                       "toy commands"])
 def test_the_rulesets_unions_hold_only_their_games_types(own: object) -> None:
-    kernel = {*host.KERNEL_EVENTS, *host.ALL_KERNEL_COMMANDS}
+    kernel = {*kernel_acts.KERNEL_EVENTS, *kernel_acts.ALL_KERNEL_COMMANDS}
     assert sorted(c.__name__ for c in get_args(own) if c in kernel) == []
 
 
@@ -62,10 +63,10 @@ def test_the_kernel_decodes_and_folds_its_own_beside_every_ruleset(rid: str) -> 
     ruleset = registry.get(rid)
     secret = "ab" * 32
     state = ruleset.initial(commitment(bytes.fromhex(secret)))
-    for event in (host.KeysPublished(keys={"a": "0" * 64}, signed_only=True, draws=2),
-                  host.PaceSet(hours=24, phases={"trade": 12}, forced=True),
-                  host.BatchUndone(side="a", batch=3, through=5),
-                  host.LogUpgraded(from_version=1, previous_head="f" * 64)):
+    for event in (kernel_acts.KeysPublished(keys={"a": "0" * 64}, signed_only=True, draws=2),
+                  kernel_acts.PaceSet(hours=24, phases={"trade": 12}, forced=True),
+                  kernel_acts.BatchUndone(side="a", batch=3, through=5),
+                  kernel_acts.LogUpgraded(from_version=1, previous_head="f" * 64)):
         data = msgspec.json.encode(event, order="deterministic")
         decoded = ruleset.decode_event(data)
         assert type(decoded) is type(event) and ruleset.encode_event(decoded) == data
@@ -78,15 +79,15 @@ def test_the_kernel_decodes_and_folds_its_own_beside_every_ruleset(rid: str) -> 
 @pytest.mark.parametrize("rid", IDS)
 def test_the_kernel_words_its_own_events_for_every_ruleset(rid: str) -> None:
     """The same sentence for a kernel event whatever the game, the sides in the ruleset's names."""
-    from mncore import redaction
+    from mncore.secrecy import boundary
     ruleset = registry.get(rid)
-    event = host.SecretRevealed(secret="ab")
-    assert redaction.describe(ruleset, event, None, True) == (
+    event = kernel_acts.SecretRevealed(secret="ab")
+    assert boundary.describe(ruleset, event, None, True) == (
         "The game's secret was revealed: every draw can now be checked")
 
 
 def test_a_kernel_command_is_decided_by_the_kernel_only() -> None:
     """The rulesets' codecs take the kernel's commands; the envelope names them as the kernel's."""
-    block = host.UndoBatch(side="red", batch=3)
+    block = kernel_acts.UndoBatch(side="red", batch=3)
     assert envelope.is_kernel_command(block) and not envelope.is_kernel_command(tm.Pass(side="red"))
-    assert envelope.is_kernel_event(host.PaceSet()) and not envelope.is_kernel_event(tm.Passed(side="red"))
+    assert envelope.is_kernel_event(kernel_acts.PaceSet()) and not envelope.is_kernel_event(tm.Passed(side="red"))

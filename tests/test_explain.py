@@ -11,10 +11,10 @@ from click.testing import CliRunner, Result
 
 from both import IDS, SPECS, Spec
 from mncli.cli import main
-from mncore import redaction
-from mncore.redaction import as_host
 from mncore.rulesets.empires.position import position_state, write_position
 from mncore.rulesets.empires.seam import RULESET
+from mncore.secrecy import boundary
+from mncore.secrecy.boundary import as_host
 from mncore.store import open_store
 
 CYRENAICA = """
@@ -41,7 +41,7 @@ fortress = "egypt"
 
 def explain(rows: Any, seq: int) -> Any:
     """The host's explanation of event seq, through the boundary as `mn explain` asks it."""
-    return redaction.explain(RULESET, rows, seq, None, False)
+    return boundary.explain(RULESET, rows, seq, None, False)
 
 
 def mn(db: Path, *args: str) -> Result:

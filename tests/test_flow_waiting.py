@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mncore.game import read_export
-from mncore.logread import decoded
+from mncore.games.log_reading import decoded
+from mncore.games.transfer import read_export
 from mncore.rulesets.empires.flow import pending, waiting
 from mncore.rulesets.empires.seam import RULESET
 

@@ -18,14 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mncli.cli import main
-from mncore import game
-from mncore.dice import Rng
-from mncore.dispute import make_bundle, verify_bundle
-from mncore.errors import MareNostrumError
-from mncore.redaction import as_host
+from mncore.audits.dispute import make_bundle, verify_bundle
+from mncore.core.dice import Rng
+from mncore.core.errors import MareNostrumError
+from mncore.games import reading, transfer
 from mncore.rulesets.empires.board import decode_board, load_board
 from mncore.rulesets.empires.position import decode_position, write_position
 from mncore.rulesets.empires.text import parse_order
+from mncore.secrecy.boundary import as_host
 from mncore.store import open_store
 
 THREE = ["--empire", "rome", "--empire", "greece", "--empire", "carthage"]
@@ -108,7 +108,7 @@ order_lines = st.lists(st.sampled_from(WORDS + HUGE) | st.text(max_size=8), min_
 def test_order_lines_parse_or_refuse(made: tuple[Path, bytes], line: str, empire: str) -> None:
     """Any order line is parsed and decided, or refused with an engine error."""
     store = open_store(str(made[0]))
-    loaded = game.load(store, "g")
+    loaded = reading.load(store, "g")
     secret = store.secret("g")
     store.close()
 
@@ -140,7 +140,7 @@ json_orders = st.fixed_dictionaries({
 def test_json_orders_parse_or_refuse(made: tuple[Path, bytes], doc: dict[str, object]) -> None:
     """The JSON order form, with any number in any field, is decided or refused by an engine error."""
     store = open_store(str(made[0]))
-    loaded = game.load(store, "g")
+    loaded = reading.load(store, "g")
     secret = store.secret("g")
     store.close()
 
@@ -207,7 +207,7 @@ def _mutations(text: str) -> st.SearchStrategy[str]:
 @pytest.fixture(scope="module")
 def position_text(made: tuple[Path, bytes]) -> str:
     store = open_store(str(made[0]))
-    text = write_position(as_host(game.load(store, "g").state))
+    text = write_position(as_host(reading.load(store, "g").state))
     store.close()
     return text
 
@@ -288,7 +288,7 @@ def test_exports_verify_or_refuse(made: tuple[Path, bytes], data: st.DataObject)
     """An export, edited or replaced by noise, verifies or is refused (DataError 2, Integrity 4)."""
     raw = data.draw(_export_edits(made[1]) | st.binary(max_size=300))
 
-    for reader in (game.verify_export, game.check_import):
+    for reader in (transfer.verify_export, transfer.check_import):
         try:
             reader(raw, "e.jsonl")
         except MareNostrumError as err:
@@ -320,7 +320,7 @@ def test_a_huge_integer_in_an_export_is_refused_naming_its_line(made: tuple[Path
     lines[1] = re.sub(r'"batch":\d+', '"batch":' + "9" * 40, lines[1])
 
     with pytest.raises(MareNostrumError) as caught:
-        game.check_import("\n".join(lines).encode(), "e.jsonl")
+        transfer.check_import("\n".join(lines).encode(), "e.jsonl")
 
     assert caught.value.exit_code == 2
     assert "line 2: batch: 999999999999999999999999… is out of bounds" in caught.value.message

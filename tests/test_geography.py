@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mncore.errors import InvalidCommand
-from mncore.geography import Links
+from mncore.core.errors import InvalidCommand
+from mncore.core.geography import Links
 
 SEAS = Links("sea", {"a": ["b"], "b": ["a", "c"], "c": ["b"], "d": ["e"], "e": ["d"], "f": []})
 

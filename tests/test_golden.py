@@ -12,8 +12,8 @@ from msgspec.structs import replace
 
 from golden import GAMES, fixture, play, record, without_clock
 from mncli.cli import main
-from mncore import game
-from mncore.sealing import ExportHeader
+from mncore.audits.sealing import ExportHeader
+from mncore.games import reading, transfer
 from mncore.store import open_store
 from pg import PgServer
 
@@ -33,7 +33,7 @@ def test_6_x_a_recorded_game_imports_verifies_and_ends_by_its_condition(
     assert imported.exit_code == 0, imported.output
     assert verified.exit_code == 0, verified.output
     assert "every random outcome recomputes" in verified.stdout
-    state = game.load(open_store(db), imported.stdout.strip()).state
+    state = reading.load(open_store(db), imported.stdout.strip()).state
     assert state.winner is not None and state.winner.condition == condition
 
 
@@ -50,7 +50,7 @@ def test_6_x_the_scripted_game_still_plays_exactly_as_recorded(
 
     loaded = play(new_db("again"), gid, seed, players, style)
 
-    lines = game.export_lines(loaded)
+    lines = transfer.export_lines(loaded)
     again = tmp_path / "again.jsonl"
     again.write_bytes(b"".join(line + b"\n" for line in lines))
     assert without_clock(again.read_bytes()) == without_clock(fixture(condition).read_bytes())

@@ -17,8 +17,8 @@ from msgspec.structs import replace
 
 from golden import fixture
 from mncli.cli import main
-from mncore import game
-from mncore.errors import RuleViolation
+from mncore.core.errors import RuleViolation
+from mncore.games import lifecycle, reading
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
@@ -62,7 +62,7 @@ def test_games_shows_each_games_round_and_whom_it_waits_on_or_its_result(hosted:
     """The dashboard line: events, creation, head, then the round and the sides awaited, or the result."""
     result = mn(hosted, "games")
 
-    won = game.current(open_store(hosted), "done").meta.result
+    won = reading.current(open_store(hosted), "done").meta.result
     assert result.exit_code == 0
     assert result.stdout == (_line(hosted, "done", f"over: {won}")
                              + _line(hosted, "open", "round 1, waiting on carthage (Cat)")
@@ -263,21 +263,21 @@ def test_check_upgrade_says_which_games_an_older_ruleset_version_still_serves(
 
 _WORKER = textwrap.dedent("""
     import json, random, sys
-    from mncore import game
-    from mncore.dice import Rng, seeded_secret
-    from mncore.errors import MareNostrumError
-    from mncore.rulesets.empires.autoplay import choose
+    from mncore.games import lifecycle, reading, writing
+    from mncore.core.dice import Rng, seeded_secret
+    from mncore.core.errors import MareNostrumError
+    from mncore.rulesets.empires.players.autoplay import choose
     from mncore.store import open_store
     url, games, orders, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     store, rand = open_store(url), random.Random(seed)
     for _ in range(orders):
         gid = f"c{rand.randrange(games)}"
-        cur = game.current(store, gid)
+        cur = reading.current(store, gid)
         choice = choose(cur.state, rand, Rng(seeded_secret(gid), cur.head[1]))
         if choice is None:
             continue
         try:
-            _, rows = game.submit(store, cur, choice.order)
+            rows = writing.give(store, cur, choice.order, answer=False).written
         except MareNostrumError as err:
             print(json.dumps({"game": gid, "code": err.exit_code, "message": err.message}), flush=True)
             continue
@@ -314,7 +314,7 @@ def test_eight_processes_giving_orders_to_fifty_games_lose_and_duplicate_nothing
         for r in accepted:
             if r["game"] == gid:
                 assert store.row_at(gid, r["last"]).hash == r["hash"]  # type: ignore[union-attr]
-        assert game.verify_game(store, gid).ok, gid
+        assert lifecycle.verify_game(store, gid).ok, gid
 
 
 def test_the_json_of_copy_db_and_check_upgrade_has_the_documented_fields(tmp_path: Path) -> None:

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mncore import game, pbem
-from mncore.logread import decode_rows
-from mncore.rulesets.empires.autoplay import choose
+from mncore.games import transfer
+from mncore.games.log_reading import decode_rows
+from mncore.pbem import turns
 from mncore.rulesets.empires.evolve import HANDLERS
 from mncore.rulesets.empires.kept import has_kept, kept, recount
+from mncore.rulesets.empires.players.autoplay import choose
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState
 from support import FIVE, FOUR, THREE, new_game
@@ -33,13 +34,13 @@ def _check(state: GameState, event: object, where: str) -> None:
 
 @pytest.mark.parametrize("path", EMPIRES_FIXTURES, ids=lambda p: p.stem)
 def test_kept_facts_equal_their_recount_after_every_event_of_a_golden_game(path: Path) -> None:
-    _, rows = game.parse_export(path.read_bytes(), path.name)
+    _, rows = transfer.parse_export(path.read_bytes(), path.name)
     ruleset, events = decode_rows(rows, path.name)
     assert ruleset is RULESET or ruleset is not None and ruleset.id == RULESET.id
     state: GameState = RULESET.initial("")
     kept(state)  # the first state counts them; every later one has them carried
     checked = 0
-    for row, event in pbem.live(rows, events):
+    for row, event in turns.live(rows, events):
         state = RULESET.evolve(state, event)
         _check(state, event, f"{path.name} event {row.seq} ({row.type})")
         checked += 1

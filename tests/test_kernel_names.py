@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from mncore.rulesets.classic.components import game_data as classic_data
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COMMODITIES, EMPIRES, PHASES, TILE_IDS
-from mncore.rulesets.empires.ruleset import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "mncore" / "rulesets"  # each game's own package names its things

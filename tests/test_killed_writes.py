@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore.errors import StoreError
+from mncore.core.errors import StoreError
 from mncore.store import open_store
 from pg import PgServer
 

@@ -15,12 +15,14 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore import chain, game, redaction
-from mncore.chain import GENESIS_HASH, content_link, link
-from mncore.dice import new_secret, seeded_secret
-from mncore.protocol import NewGame
-from mncore.rulesets.empires.autoplay import play_stored
+from mncore.core import chain
+from mncore.core.chain import GENESIS_HASH, content_link, link
+from mncore.core.dice import new_secret, seeded_secret
+from mncore.core.protocol import NewGame
+from mncore.games import lifecycle, reading, writing
+from mncore.rulesets.empires.players.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
+from mncore.secrecy import boundary
 from mncore.store import Row, open_store
 
 SIDES = {3: ["rome", "greece", "carthage"], 4: ["rome", "greece", "carthage", "egypt"],
@@ -35,11 +37,11 @@ def mn(db: Path, *args: str) -> str:
     return result.stdout
 
 
-def _new(db: Path, n: int, seed: int) -> game.Loaded:
+def _new(db: Path, n: int, seed: int) -> reading.Loaded:
     # a secret of its own per game, the same on every run: a hit is then found again and can be studied
     # (with fresh secrets the search met, once in some 25 runs, a hit nobody could reproduce)
     cmd = EMPIRES.new_game(NewGame(sides=tuple(SIDES[n])))
-    return game.create(lambda: open_store(str(db), create=True), EMPIRES, cmd,
+    return writing.create(lambda: open_store(str(db), create=True), EMPIRES, cmd,
                        seeded_secret(f"leaks-{n}-{seed}"), "g")
 
 
@@ -50,12 +52,12 @@ def _played(tmp: Path, n: int, sandbox: bool, seed: int, orders: int) -> tuple[P
     loaded = _new(db, n, seed)
     secret = bytes.fromhex(store.secret("g") or "")
     played = play_stored(store, loaded, secret, random.Random(seed), orders // (2 if sandbox else 1))
-    assert isinstance(played, game.Loaded)
+    assert isinstance(played, reading.Loaded)
     loaded = played
     if not sandbox:
         return db, "g"
     fork_secret = seeded_secret(f"leaks-fork-{n}-{seed}")
-    forked = game.fork(store, "g", len(loaded.rows), "s", fork_secret)
+    forked = lifecycle.fork(store, "g", len(loaded.rows), "s", fork_secret)
     play_stored(store, forked, fork_secret, random.Random(seed + 1), orders // 2)
     return db, "s"
 
@@ -67,7 +69,7 @@ def _hidden_from(db: Path, gid: str, viewer: str, mine: bool = False) -> list[tu
     mine, may)."""
     out = []
     for r in open_store(str(db)).rows(gid):
-        for h in redaction.row_hidden(EMPIRES, r):
+        for h in boundary.row_hidden(EMPIRES, r):
             if (viewer in h.visible_to) == mine:
                 root, parts = chain.split_field(h.field)
                 text = r.payload if root == chain.PAYLOAD else r.command
@@ -315,7 +317,7 @@ def test_sandbox_options_list_neither_the_tile_order_nor_the_pile(tmp_path: Path
     db = tmp_path / "mn.db"
     _new(db, 3, 0)
     store = open_store(str(db))
-    game.fork(store, "g", 2, "s", new_secret())
+    lifecycle.fork(store, "g", 2, "s", new_secret())
 
     found = json.loads(mn(db, "options", "s", "--as", "rome", "--json"))
 
@@ -345,7 +347,7 @@ def _new_state_with_perseus() -> Any:
     from mncore.rulesets.empires.state import BuildStep
     loaded_state = EMPIRES.initial("")
     cmd = EMPIRES.new_game(NewGame(sides=tuple(SIDES[3])))
-    from mncore.dice import Rng
+    from mncore.core.dice import Rng
     _, state = EMPIRES.decide(loaded_state, cmd, Rng(b"k" * 32, GENESIS_HASH))
     rome = replace(state.empires["rome"], tiles=(*state.empires["rome"].tiles, "perseus"))
     return replace(state, phase="build", step=BuildStep(), empires={**state.empires, "rome": rome})
@@ -427,7 +429,7 @@ def test_toy_twins_differing_in_one_reserve_look_the_same_to_the_other_side(tmp_
     other = next(json.loads(d.payload)["side"] for d in rows
                  if d.type == "ReserveDrawn" and json.loads(d.payload)["side"] != side)
     count = json.loads(r.payload)["count"]
-    twin_rows = game.rechain([msgspec.structs.replace(
+    twin_rows = lifecycle.rechain([msgspec.structs.replace(
         x, payload=x.payload.replace(f'"count":{count}', f'"count":{count + 1}')) if x is r else x
         for x in rows], 2)
     twin = tmp_path / "twin.db"
@@ -445,7 +447,7 @@ def test_check_decides_on_stand_ins_for_the_face_down_display_and_the_pile() -> 
     public facts: twins differing only in those orders give the same state, so the same answer."""
     from msgspec.structs import replace
 
-    from mncore.dice import Rng
+    from mncore.core.dice import Rng
     from mncore.rulesets.empires.seam import RULESET
     from support import new_game
 
@@ -477,7 +479,7 @@ def test_batches_standing_orders_defaults_and_undo_leak_nothing(tmp_path: Path) 
     assert "took back" in mn(db, "undo", "g", "--as", "carthage")
     assert "face down" in mn(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold oil")
     mn(db, "deadline", "g", "--hours", "1", "--now", "2099-01-01T00:00:00Z")
-    greece = next(o for o in EMPIRES.options(game.load(open_store(str(db)), "g").state, "greece") if o.template)
+    greece = next(o for o in EMPIRES.options(reading.load(open_store(str(db)), "g").state, "greece") if o.template)
     mn(db, "standing", "g", "--as", "greece", f"offer {greece.parts['tokens'][-1]}")
     before = _outputs(db, "g", "rome", tmp_path)  # Rome has not offered: the others' offers are hidden
     _assert_no_leak(db, "g", "rome", before)

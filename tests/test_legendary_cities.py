@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore import game
-from mncore.dice import seeded_secret
-from mncore.protocol import NewGame
+from mncore.core.dice import seeded_secret
+from mncore.core.protocol import NewGame
+from mncore.games import reading, writing
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.cities import DECK_SIZE, available, city_problems, load_city
+from mncore.rulesets.empires.players.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.store import open_store
 
@@ -199,7 +199,7 @@ def test_lc_3_2_no_output_made_for_a_side_holds_another_sides_cards(tmp_path: Pa
     store = open_store(str(db), create=True)
     cmd = EMPIRES.new_game(NewGame(sides=FOUR, options={"expansions": expansions}))
     # a known secret: the run is reproducible (a fresh one would make every run a different game)
-    loaded = game.create(store, EMPIRES, cmd, seeded_secret(f"leaks {expansions}"), "g")
+    loaded = writing.create(store, EMPIRES, cmd, seeded_secret(f"leaks {expansions}"), "g")
     secret = bytes.fromhex(store.secret("g") or "")
     play_stored(store, loaded, secret, random.Random(7), 500)
     rows = store.rows("g")
@@ -289,7 +289,7 @@ def test_lc_3_3_options_offer_a_template_where_the_player_chooses_the_payment(tm
 # --- Midas's gold (10.midas) ---------------------------------------------------------------------------
 
 def _gold_in_reserve(db: Path) -> int:
-    state = game.load(open_store(str(db)), "g").state
+    state = reading.load(open_store(str(db)), "g").state
     return int(state.supply.get("gold", 0))  # type: ignore[attr-defined]
 
 
@@ -346,7 +346,7 @@ def test_10_midas_a_position_with_midas_in_play_supplies_his_two_gold(tmp_path: 
     """10.midas in a position: with Midas held, the reserve the position derives holds his 2 gold, and an
     empire may hold every gold token the game supplies with them (the base count and two)."""
     # given: a Syracusae position in which Rome holds Midas and every gold token of the base game and two
-    from mncore.rulesets.empires.ruleset import load_ruleset
+    from mncore.rulesets.empires.game_data import load_ruleset
     gold = load_ruleset().components.commodities["gold"]
     pos = tmp_path / "midas.toml"
     pos.write_text(f"""\

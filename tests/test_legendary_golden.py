@@ -10,13 +10,13 @@ from click.testing import CliRunner
 
 from golden import FIXTURES, PLAYERS, without_clock
 from mncli.cli import main
-from mncore import game
-from mncore.dice import seeded_secret
+from mncore.core.dice import seeded_secret
+from mncore.games import lifecycle, reading, transfer, writing
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.ids import Expansion
+from mncore.rulesets.empires.players.autoplay import play_stored
 from mncore.rulesets.empires.rules.setup import playable_empires
 from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
@@ -34,7 +34,7 @@ def fixture(name: str) -> Path:
     return FIXTURES / f"game-{name}.jsonl"
 
 
-def play(db: Path, name: str) -> game.Loaded:
+def play(db: Path, name: str) -> reading.Loaded:
     """Create and play the scripted game to its end, then reveal its secret."""
     expansions, seed, players, style = GAMES[name]
     board = load_board()
@@ -42,16 +42,16 @@ def play(db: Path, name: str) -> game.Loaded:
                      fair_play=False, expansions=expansions)
     secret = seeded_secret(seed)
     store = open_store(str(db), create=True)
-    loaded = game.create(store, RULESET, cmd, secret, f"golden-{name}")
+    loaded = writing.create(store, RULESET, cmd, secret, f"golden-{name}")
     play_stored(store, loaded, secret, random.Random(seed), 20000, style=style)
-    game.reveal(store, f"golden-{name}")
-    return game.load(store, f"golden-{name}")
+    lifecycle.reveal(store, f"golden-{name}")
+    return reading.load(store, f"golden-{name}")
 
 
 def record(name: str, db: Path) -> None:
     loaded = play(db, name)
     assert loaded.state.winner is not None
-    data = b"".join(line + b"\n" for line in game.export_lines(loaded))
+    data = b"".join(line + b"\n" for line in transfer.export_lines(loaded))
     path = fixture(name)
     if not path.exists() or without_clock(path.read_bytes()) != without_clock(data):
         path.write_bytes(data)
@@ -69,7 +69,7 @@ def test_lc_a_recorded_game_with_expansions_imports_verifies_and_was_won(name: s
 
     assert imported.exit_code == 0, imported.output
     assert verified.exit_code == 0 and "every random outcome recomputes" in verified.stdout
-    loaded = game.load(open_store(str(db)), imported.stdout.strip())
+    loaded = reading.load(open_store(str(db)), imported.stdout.strip())
     kinds = {type(RULESET.decode_event(r.payload)) for r in loaded.rows}
     assert loaded.state.winner is not None
     assert {ev.ObjectiveFulfilled, ev.BonusCardsDrawn, ev.BonusCardsPassed, ev.BonusCardPlayed} <= kinds
@@ -87,5 +87,5 @@ def test_lc_the_scripted_game_with_expansions_still_plays_exactly_as_recorded(
 
     loaded = play(tmp_path / "again.db", name)
 
-    data = b"".join(line + b"\n" for line in game.export_lines(loaded))
+    data = b"".join(line + b"\n" for line in transfer.export_lines(loaded))
     assert without_clock(data) == without_clock(fixture(name).read_bytes())

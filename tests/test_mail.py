@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mailkit import answers, block, body, free_port, head, letter, mn, new_toy, smtp_server
-from mncore import signing
+from mncore.pbem import signing
 
 
 @pytest.fixture()

@@ -1,15 +1,15 @@
 """Signed blocks that survive mail: the wrap-proof armour, old one-line blocks, and blocks found in
-mail however it was quoted, wrapped, encoded or turned into HTML (mncore/signing.py, mncore/mail/blocks.py)."""
+mail however it was quoted, wrapped, encoded or turned into HTML (mncore/pbem/signing.py, mncore/pbem/mail/blocks.py)."""
 
 from __future__ import annotations
 
 import textwrap
 
 from mailkit import letter, nonce
-from mncore import signing
-from mncore.errors import SigningRefused
-from mncore.host import SignedOrders
-from mncore.mail import blocks
+from mncore.core.errors import SigningRefused
+from mncore.core.kernel_acts import SignedOrders
+from mncore.pbem import signing
+from mncore.pbem.mail import blocks
 
 PRIVATE, PUBLIC = "1" * 64, signing.public_of("1" * 64)
 HEAD = "ab" * 32

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mailkit import answers, block, body, head, letter, mn, new_toy
-from mncore.mail import bounds, inbox
+from mncore.pbem.mail import inbox, limits
 
 HEADERS = (b"From: ann@example.org\nTo: host@example.org\nSubject: orders\n"
            b"Message-ID: <hostile@example.org>\n")
@@ -158,9 +158,9 @@ def test_reading_stops_at_the_level_past_the_depth_limit() -> None:
             taken.append(line)
             yield line
 
-    result = bounds.gated(fed(), bounds.Limits())
+    result = limits.gated(fed(), limits.Limits())
 
-    assert isinstance(result, bounds.Refusal) and "nested more than 10 deep" in result.reason
+    assert isinstance(result, limits.Refusal) and "nested more than 10 deep" in result.reason
     # the four header lines, ten levels of three lines, the eleventh level's Content-Type and blank line
     assert len(taken) == 4 + 3 * 10 + 2
 
@@ -176,9 +176,9 @@ def test_an_endless_mail_is_read_no_further_than_its_size_limit() -> None:
             read += 1000
             yield b"x" * 99 + b"\n" + b"y" * 899 + b"\n"
 
-    result = bounds.gated(endless(), bounds.Limits(max_bytes=100_000))
+    result = limits.gated(endless(), limits.Limits(max_bytes=100_000))
 
-    assert isinstance(result, bounds.Refusal) and "over the 100,000 bytes limit" in result.reason
+    assert isinstance(result, limits.Refusal) and "over the 100,000 bytes limit" in result.reason
     assert read <= 100_000
 
 
@@ -193,9 +193,9 @@ def test_an_endless_line_is_read_no_further_than_the_line_limit() -> None:
             read += 512
             yield b"z" * 512
 
-    result = bounds.gated(endless(), bounds.Limits(max_line=4_000))
+    result = limits.gated(endless(), limits.Limits(max_line=4_000))
 
-    assert isinstance(result, bounds.Refusal) and "over the 4,000-byte limit on a line" in result.reason
+    assert isinstance(result, limits.Refusal) and "over the 4,000-byte limit on a line" in result.reason
     assert read <= 4_000 + 512
 
 
@@ -271,7 +271,7 @@ def test_in_an_mbox_a_refused_mail_is_skipped_and_the_next_applied(
         db: Path, keys: Path, toy: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An mbox of a mail with an over-long line, then Red's block: the first refused, the second
     applied; read in 7-byte chunks, so 'From ' lines fall across chunks."""
-    monkeypatch.setattr(bounds, "CHUNK", 7)
+    monkeypatch.setattr(limits, "CHUNK", 7)
     path = tmp_path / "box.mbox"
     box = mailbox.mbox(str(path))
     box.add(HEADERS + b"\n" + b"x" * 5_000 + b"\n")
@@ -314,7 +314,7 @@ def test_the_gate_counts_the_parts_the_parser_builds_and_keeps_every_byte(
     assert mn(db, "mail", "outbox", toy, "--dir", str(tmp_path / "reports")).exit_code == 0
     report = answers(tmp_path / "reports")[0]
     raw = bytes(report).replace(b"\n", b"\r\n")
-    gate = bounds.Gate(bounds.Limits())
+    gate = limits.Gate(limits.Limits())
 
     for i in range(len(raw)):
         gate.feed(raw[i:i + 1])

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from golden import without_clock
 from mncli.cli import main
-from mncore import game
+from mncore.games import reading
 from mncore.store import open_store
 from pbem_golden import CORRECTION, EMPIRES, FIXTURE, GAME, export, play
 
@@ -34,7 +34,7 @@ def test_the_mailed_game_verifies_every_signature_and_draw_and_ends_in_a_win(imp
 
     assert result.exit_code == 0, result.output
     assert "every random outcome recomputes" in result.stdout
-    assert game.load(open_store(str(imported)), GAME).state.winner is not None
+    assert reading.load(open_store(str(imported)), GAME).state.winner is not None
 
 
 def test_every_order_of_the_mailed_game_was_a_players_signed_block(imported: Path) -> None:

@@ -15,12 +15,12 @@ import pytest
 
 from mncli.cli import main
 from mncore import schemas
-from mncore.kernelbook import KERNEL_BOOK
-from mncore.rulebook import Rulebook
-from mncore.rulesets.classic.book import RULEBOOK as CLASSIC_BOOK
-from mncore.rulesets.empires.book import RULEBOOK
+from mncore.core.kernel_rulings import KERNEL_BOOK
+from mncore.core.rulebook import Rulebook
+from mncore.rulesets.classic.rules_index import RULEBOOK as CLASSIC_BOOK
 from mncore.rulesets.empires.commands import AnyCommand
 from mncore.rulesets.empires.events import AnyEvent
+from mncore.rulesets.empires.rules_index import RULEBOOK
 from mncore.rulesets.empires.text import verbs
 
 ROOT = Path(__file__).resolve().parent.parent

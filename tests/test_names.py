@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mncore.errors import AmbiguousName, InvalidCommand
+from mncore.core.errors import AmbiguousName, InvalidCommand
 from mncore.rulesets.empires.board import load_board
-from mncore.rulesets.empires.names import (
+from mncore.rulesets.empires.game_data import load_ruleset
+from mncore.rulesets.empires.typed_names import (
     normalise,
     resolve,
     resolve_commodity,
@@ -16,7 +17,6 @@ from mncore.rulesets.empires.names import (
     resolve_sea,
     resolve_tile,
 )
-from mncore.rulesets.empires.ruleset import load_ruleset
 
 ENTRIES = {"mare-aegaeum": ["Mare Aegaeum", "Aegean Sea"], "mare-africum": ["Mare Africum"],
            "achaea": ["Achaea", "Achaia"], "castor-pollux": ["Castor & Pollux", "Castor and Pollux"]}

@@ -13,11 +13,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore import game, pbem
-from mncore.dice import Rng, seeded_secret
-from mncore.errors import CommandRejected
-from mncore.host import BatchUndone, DefaultOrders, QueuedOrder, UndoBatch
-from mncore.protocol import NewGame
+from mncore.core.dice import Rng, seeded_secret
+from mncore.core.errors import CommandRejected
+from mncore.core.kernel_acts import BatchUndone, DefaultOrders, QueuedOrder, UndoBatch
+from mncore.core.protocol import NewGame
+from mncore.games import by_mail, lifecycle, reading, writing
+from mncore.pbem import turns
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.store import Store, open_store
 
@@ -180,7 +181,7 @@ def test_K2_an_undo_without_every_consent_is_refused(offering: Path) -> None:
     again = ok(db, "undo", "g", "--as", "carthage")
     store = open_store(str(db))
     with pytest.raises(Exception, match=r"needs the consent of Greece") as refused:
-        game.submit_logged(store, "g", UndoBatch(side="carthage", batch=11))
+        writing.give(store, "g", UndoBatch(side="carthage", batch=11), answer=False)
 
     assert again.startswith("Taking back the batch of event 11 needs the consent of Greece (ruling K2)")
     assert getattr(refused.value, "section", "") == "kernel:K2"
@@ -193,10 +194,10 @@ def test_K1_verify_fails_when_an_undo_is_forged_into_the_log(offering: Path) -> 
     db = offering
     _all_offered(db)
     store = open_store(str(db))
-    loaded = game.load(store, "g")
+    loaded = reading.load(store, "g")
     forged = BatchUndone(side="carthage", batch=11, through=12)
-    new = game._new_rows(EMPIRES, [forged], "carthage", UndoBatch(side="carthage", batch=11),
-                         game.utc_now(), 13, None)
+    new = writing._new_rows(EMPIRES, [forged], "carthage", UndoBatch(side="carthage", batch=11),
+                         reading.utc_now(), 13, None)
     store.append("g", loaded.head[0], new)
 
     result = mn(db, "verify", "g")
@@ -279,12 +280,12 @@ def test_K4_verify_fails_if_a_default_is_recorded_before_its_deadline(db: Path) 
     """A deadline's act forged a day early is refused when decided again."""
     ok(db, "deadline", "g", "--hours", "48", "--now", T0)
     store = open_store(str(db))
-    loaded = game.load(store, "g")
+    loaded = reading.load(store, "g")
     early = "2030-01-02T00:00:00+00:00"
     cmd = DefaultOrders(side="carthage", orders=("trade 5",), due="2030-01-03T00:00:00+00:00", at=early)
     events, _ = EMPIRES.decide(loaded.state, EMPIRES.parse_order("trade 5", loaded.state, "carthage"),
                                Rng(None, loaded.draw_head))
-    store.append("g", loaded.head[0], game._new_rows(EMPIRES, events, "deadline", cmd, early, 8, None))
+    store.append("g", loaded.head[0], writing._new_rows(EMPIRES, events, "deadline", cmd, early, 8, None))
 
     result = mn(db, "verify", "g")
 
@@ -310,7 +311,7 @@ def _scripted(store: Store, seed: int, orders: int, waits: Any) -> None:
     checked before each order."""
     rand = random.Random(seed)
     for _ in range(orders):
-        cur = game.current(store, "g")
+        cur = reading.current(store, "g")
         pending = EMPIRES.pending(cur.state)
         if not pending:
             break
@@ -321,16 +322,16 @@ def _scripted(store: Store, seed: int, orders: int, waits: Any) -> None:
                   for o in EMPIRES.options(cur.state, side) if o.template and not o.template.startswith("fix")]
         for line in rand.sample(lines, len(lines)):
             try:
-                game.submit_batch(store, cur, side, [line])
+                writing.give(store, cur, writing.batch_command(cur, side, [line]), answer=False)
             except CommandRejected:
                 continue
             break
-        game.advance(store, "g")
+        writing.advance(store, "g")
 
 
 def _new_store(tmp_path: Path) -> Store:
     store = open_store(str(tmp_path / "f.db"), create=True)
-    game.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=("rome", "greece", "carthage"))),
+    writing.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=("rome", "greece", "carthage"))),
                 seeded_secret("forced"), "g")
     return store
 
@@ -339,7 +340,7 @@ def test_K5_no_decision_with_one_legal_answer_is_left_waiting(tmp_path: Path) ->
     """With forced answers on, scripted play never leaves a side waiting on a decision that has one
     legal answer; each forced batch is marked [forced] and verify decides it again."""
     store = _new_store(tmp_path)
-    game.set_pace(store, "g", 0, {}, True)
+    by_mail.set_pace(store, "g", 0, {}, True)
 
     def none_forced(state: Any) -> None:
         assert all(EMPIRES.forced_orders(state, p.empire) is None for p in EMPIRES.pending(state))
@@ -347,13 +348,13 @@ def test_K5_no_decision_with_one_legal_answer_is_left_waiting(tmp_path: Path) ->
     _scripted(store, 7, 60, none_forced)
 
     forced = [r for r in store.rows("g") if r.actor == "forced"]
-    assert forced and game.verify_game(store, "g").ok
+    assert forced and lifecycle.verify_game(store, "g").ok
 
 
 def test_K6_the_standing_order_forced_takes_one_sides_forced_decisions(tmp_path: Path) -> None:
     """Rome alone leaves the standing order 'forced': only Rome's one-answer decisions are taken."""
     store = _new_store(tmp_path)
-    game.set_standing(store, "g", "rome", ["forced"])
+    by_mail.set_standing(store, "g", "rome", ["forced"])
 
     def rome_not_forced(state: Any) -> None:
         assert all(EMPIRES.forced_orders(state, p.empire) is None
@@ -363,7 +364,7 @@ def test_K6_the_standing_order_forced_takes_one_sides_forced_decisions(tmp_path:
 
     forced = [json.loads(r.command)["side"] for r in store.rows("g") if r.actor == "forced" and r.command]
     assert forced and set(forced) == {"rome"}
-    assert game.verify_game(store, "g").ok
+    assert lifecycle.verify_game(store, "g").ok
 
 
 def test_K6_a_standing_order_is_applied_when_the_side_must_decide(db: Path) -> None:
@@ -390,7 +391,7 @@ def test_K6_standing_orders_are_the_sides_own_until_revealed(offering: Path) -> 
     assert "offer coin coin coin" in greece_sees
     assert "coin coin coin" not in rome_sees and "coin coin coin" not in export
     assert "Greece placed 3 resources face down." in rome_sees
-    assert pbem.standing_of(rows(db), "greece") == ("offer coin coin coin",)
+    assert turns.standing_of(rows(db), "greece") == ("offer coin coin coin",)
 
 
 # --- signed: undo, consent and standing orders as a player's signed block --------------------------
@@ -454,8 +455,8 @@ def test_K5_K6_the_service_still_answers_once_a_snapshot_is_read(
     store = open_store(str(db))
 
     assert _signed(db, keys, "carthage", "trade 3").exit_code == 0
-    thawed = game.current(store, "g")
-    answered = game.advance(store, "g")
+    thawed = reading.current(store, "g")
+    answered = writing.advance(store, "g")
 
     assert store.last_snapshot_seq("g") >= 10 and thawed.ledger.pbem
     assert [r.actor for r in rows(db)[10:]] == ["standing"] and answered == []
@@ -497,8 +498,8 @@ def test_K1_a_snapshot_taken_before_an_undo_is_folded_past_correctly(
     store = open_store(str(db))
 
     assert store.last_snapshot_seq("g") > 11
-    assert game.current(store, "g").state == game.load(store, "g").state
-    assert game.current(store, "g", 13).state == game.load(store, "g", 13).state
+    assert reading.current(store, "g").state == reading.load(store, "g").state
+    assert reading.current(store, "g", 13).state == reading.load(store, "g", 13).state
 
 
 def test_K2_a_draw_needs_consent_in_a_game_that_declares_nothing_revealed(tmp_path: Path) -> None:
@@ -551,7 +552,7 @@ def test_K9_a_queued_order_waits_for_its_sides_decision_and_is_applied_as_writte
                                       "from rome; claim gold from greece.")
     assert greece.splitlines()[2] == "   14  [queued] Carthage claimed Coin from Rome."
     assert rows(db)[13].actor == "queued"
-    assert pbem.queue_of(EMPIRES, rows(db), "carthage", 1) == ("claim gold from greece",)
+    assert turns.queue_of(EMPIRES, rows(db), "carthage", 1) == ("claim gold from greece",)
     assert verified(db)
 
 
@@ -572,7 +573,7 @@ def test_K9_a_queued_order_refused_when_its_decision_comes_drops_the_queue_with_
     assert "Rome's queued orders were dropped: Rome decides itself (ruling K9)." in ok(
         db, "log", "g", "--as", "greece", "--from", "10")
     assert "rome" in [p["empire"] for p in doc(db, "status", "g")["pending"]]
-    assert pbem.queue_of(EMPIRES, rows(db), "rome", 1) == ()
+    assert turns.queue_of(EMPIRES, rows(db), "rome", 1) == ()
     assert verified(db)
 
 
@@ -600,7 +601,7 @@ def test_K9_a_forced_decision_is_taken_and_the_queue_kept(db: Path) -> None:
     out = ok(db, "order", "g", "--as", "rome", "claim gold from carthage")
 
     assert "[forced] Carthage claimed Coin from Greece." in out
-    assert pbem.queue_of(EMPIRES, rows(db), "carthage", 1) == ("claim gold from greece",)
+    assert turns.queue_of(EMPIRES, rows(db), "carthage", 1) == ("claim gold from greece",)
     assert verified(db)
 
 
@@ -608,8 +609,8 @@ def test_K9_a_queue_lapses_when_its_round_ends(db: Path) -> None:
     """A queue is for the round it was given in: read in another round, it holds nothing."""
     ok(db, "order", "g", "--as", "rome", "queue offer coin coin coin")
 
-    assert pbem.queue_of(EMPIRES, rows(db), "rome", 1) == ("offer coin coin coin",)
-    assert pbem.queue_of(EMPIRES, rows(db), "rome", 2) == ()
+    assert turns.queue_of(EMPIRES, rows(db), "rome", 1) == ("offer coin coin coin",)
+    assert turns.queue_of(EMPIRES, rows(db), "rome", 2) == ()
 
 
 def test_K9_a_queued_act_naming_a_line_that_was_not_queued_is_refused(db: Path) -> None:
@@ -618,13 +619,13 @@ def test_K9_a_queued_act_naming_a_line_that_was_not_queued_is_refused(db: Path) 
     store = open_store(str(db))
     ok(db, "order", "g", "--as", "rome", "queue offer coin grain grain")
     ok(db, "order", "g", "--as", "carthage", "trade 3")
-    loaded = game.load(store, "g")
+    loaded = reading.load(store, "g")
     forged = [r for r in loaded.rows if r.actor == "queued"]
 
     with pytest.raises(CommandRejected) as refused:
-        pbem.decide(EMPIRES, game.load(store, "g", forged[0].seq - 1).state,
+        turns.decide(EMPIRES, reading.load(store, "g", forged[0].seq - 1).state,
                     QueuedOrder(side="rome", order="offer coin coin coin"), secret=None, draw_head="",
-                    log=pbem.Log(rows=loaded.rows[:forged[0].seq - 1], events=loaded.events[:forged[0].seq - 1]))
+                    log=turns.Log(rows=loaded.rows[:forged[0].seq - 1], events=loaded.events[:forged[0].seq - 1]))
 
     assert forged[0].seq == 10
     assert refused.value.message == ("'offer coin coin coin' is not the first of Rome's queued orders "

@@ -16,11 +16,11 @@ from click.testing import CliRunner, Result
 
 from golden import fixture
 from mncli.cli import main
-from mncore import game
-from mncore.pages import Frames
+from mncore.games import reading
+from mncore.pictures.pages import Frames
 from mncore.rulesets.empires.board import board_digest, layout_of, load_board, reference_layout
 from mncore.rulesets.empires.boardcheck import validate_layout
-from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.store import open_store
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -214,7 +214,7 @@ def test_a_per_empire_page_of_a_game_in_progress_holds_no_hidden_fact(tmp_path: 
         host = json.loads(mn(db, "show", "g", "--json").stdout)
         secret = open_store(str(db)).secret("g") or ""
         face_down = [d["tile"] for d in host["display"] if not d["face_up"]]
-        loaded = game.load(open_store(str(db)), "g")
+        loaded = reading.load(open_store(str(db)), "g")
         assert secret and secret not in pages[-1]
         names = [x.name for x in load_ruleset().tiles if x.id in face_down]
         assert face_down and not [n for n in names if n in pages[-1]], "a face-down tile is named"
@@ -234,15 +234,15 @@ DRAWN_ONLY = {("asia", "thracia"),  # the Bosporus and the Dardanelles are narro
 
 
 def _areas(setup: str | None = None) -> Any:
-    from mncore.rulesets.empires import draw
+    from mncore.rulesets.empires import board_svg
     from mncore.rulesets.empires.atlas import board_for
     board = board_for(setup, load_board()) if setup else load_board()
-    return board, draw._areas(board)
+    return board, board_svg._areas(board)
 
 
 def test_the_coastline_is_natural_earth_with_its_source_and_licence_beside_it() -> None:
     """The land is package data with its notice; Italy, Sicily, Crete and Cyprus are among its polygons."""
-    from mncore import coast
+    from mncore.pictures import coast
     notice = resources.files("mncore.data").joinpath("coast.md").read_text()
     size = len(resources.files("mncore.data").joinpath("coast.json").read_bytes())
     land = [list(map(list, polygon)) for polygon in coast.land_lonlat()]
@@ -259,7 +259,7 @@ def test_the_coastline_is_natural_earth_with_its_source_and_licence_beside_it() 
 def test_every_place_has_its_region_holding_its_site_and_its_name(setup: str | None) -> None:
     """Each province is a share of the land holding its site, each sea a share of the water; each name
     lies inside its region, or (an island too small for it) has a line leading into it."""
-    from mncore import coast
+    from mncore.pictures import coast
     board, areas = _areas(setup)
 
     for pid in [p.id for p in board.provinces] + [s.id for s in board.seas]:
@@ -323,7 +323,7 @@ def _geography_board(tmp_path: Path, edit: tuple[str, str] | None = None) -> Pat
 
 def test_a_board_file_on_the_real_coast_is_checked_and_drawn(tmp_path: Path) -> None:
     """A [layout] with a projection: map check accepts it, and the board is drawn on the coastline."""
-    from mncore.rulesets.empires.draw import _areas as areas_of
+    from mncore.rulesets.empires.board_svg import _areas as areas_of
     path = _geography_board(tmp_path)
 
     result = mn(tmp_path / "x.db", "map", "check", str(path))
@@ -431,16 +431,16 @@ def test_a_picture_for_one_side_is_the_same_whatever_it_may_not_see(tmp_path: Pa
 def test_the_2003_board_is_drawn_on_the_real_coast_with_names_that_never_overlap() -> None:
     """The classic board: every province an area (its share of the land, or a disc for an islet the map
     is too coarse for) holding its place; no two names' boxes meet."""
+    from mncore.rulesets.classic.board_svg import _areas as classic_areas
+    from mncore.rulesets.classic.board_svg import point
     from mncore.rulesets.classic.components import load_board as classic_board
-    from mncore.rulesets.classic.draw import _areas as classic_areas
-    from mncore.rulesets.classic.draw import point
     board = classic_board()
     areas = classic_areas(board)
 
     places = [p.id for p in board.province] + [s.id for s in board.sea]
     assert all(areas.regions[pid] and areas.inside(pid, point(pid) or (-1.0, -1.0)) for pid in places)
     assert areas.discs <= {"atlantis"}  # Plato's island: no land of the map
-    from mncore import coast
+    from mncore.pictures import coast
     names = {p.id: p.name for p in board.province} | {s.id: s.name for s in board.sea}
     boxes = [coast.text_box(x, y, names[pid], size) for pid, ((x, y), size) in areas.labels.items()]
     assert len(boxes) == len(places)

@@ -16,17 +16,17 @@ from msgspec.structs import replace
 
 from both import IDS, SPECS, Spec
 from mncli.cli import main
-from mncore import game
-from mncore.dice import GENESIS_HASH, Rng, commitment, seeded_secret
-from mncore.errors import CommandRejected, DataError
-from mncore.redaction import as_host
+from mncore.core.dice import GENESIS_HASH, Rng, commitment, seeded_secret
+from mncore.core.errors import CommandRejected, DataError
+from mncore.games import reading, writing
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.autoplay import candidate_lines
 from mncore.rulesets.empires.board import board_digest
 from mncore.rulesets.empires.commands import AnyOrder
 from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.game_data import load_ruleset
+from mncore.rulesets.empires.players.autoplay import candidate_lines
 from mncore.rulesets.empires.position import (
     creation_command,
     creation_events,
@@ -35,9 +35,9 @@ from mncore.rulesets.empires.position import (
     read_position,
     write_position,
 )
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import BuildStep, GameState, Options, TradeStep, bag_tokens
 from mncore.rulesets.empires.text import parse_order
+from mncore.secrecy.boundary import as_host
 from mncore.store import open_store
 from support import FIVE, THREE, new_game
 
@@ -325,13 +325,13 @@ def test_a_position_game_plays_on_and_still_verifies(tmp_path: Path) -> None:
     path.write_text(write_position(as_host(replay(_events()[:30]))))
     assert mn(db, "new", "--position", str(path), "--seed", "s", "--id", "pos").exit_code == 0
     store = open_store(str(db))
-    loaded = game.load(store, "pos")
+    loaded = reading.load(store, "pos")
     rand = random.Random(1)
     for _ in range(20):
         accepted = _one_order(loaded.state, rand, Rng(seeded_secret("s"), loaded.head[1]))
         if accepted is None:
             break
-        loaded, _rows = game.submit(store, loaded, accepted[0])
+        loaded = writing.give(store, loaded, accepted[0], answer=False).after
 
     result = mn(db, "verify", "pos")
 
@@ -427,7 +427,7 @@ def test_mn_position_at_n_writes_the_state_after_event_n(tmp_path: Path) -> None
     result = mn(db, "position", "g", "--at", "6", "-o", str(out))
 
     assert result.exit_code == 0 and result.stdout == ""
-    expected = game.load(open_store(str(db)), "g", 6).state
+    expected = reading.load(open_store(str(db)), "g", 6).state
     assert comparable(position(out.read_text())) == comparable(expected)
 
 

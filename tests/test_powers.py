@@ -10,14 +10,14 @@ import msgspec
 import pytest
 
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires import tile_powers
+from mncore.rulesets.empires.game_data import HOOK_POINTS, load_ruleset, tiles_at, validate_ruleset
 from mncore.rulesets.empires.ids import TILE_IDS
 from mncore.rulesets.empires.rules import battle
-from mncore.rulesets.empires.ruleset import HOOK_POINTS, load_ruleset, tiles_at, validate_ruleset
 from support import new_game
 
 EMPIRES_PKG = Path(__file__).resolve().parent.parent / "mncore" / "rulesets" / "empires"
-FUNCTION_POINTS = {p.name: p for p in powers.FUNCTION_POINTS}
+FUNCTION_POINTS = {p.name: p for p in tile_powers.FUNCTION_POINTS}
 
 
 def test_every_function_point_calls_exactly_the_tiles_the_data_hooks_there() -> None:
@@ -35,7 +35,7 @@ def test_every_registered_power_is_a_tile_of_the_data() -> None:
     """No function is registered under an id the ruleset does not have."""
     known = {t.id for t in load_ruleset().tiles}
 
-    registered = {tile for p in powers.FUNCTION_POINTS for tile in p.functions}
+    registered = {tile for p in tile_powers.FUNCTION_POINTS for tile in p.functions}
 
     assert registered <= known
     assert registered
@@ -97,11 +97,11 @@ def test_the_reducer_names_no_tile() -> None:
 
 def test_a_power_is_registered_once_at_a_point() -> None:
     """Registering a second function for the same tile at the same point fails loudly."""
-    point: powers.Point[Callable[[], None]] = powers.Point("battle_bonus")
-    powers.power("caesar", on=point)(lambda: None)
+    point: tile_powers.Point[Callable[[], None]] = tile_powers.Point("battle_bonus")
+    tile_powers.power("caesar", on=point)(lambda: None)
 
     with pytest.raises(ValueError, match="caesar already has a power at battle_bonus"):
-        powers.power("caesar", on=point)(lambda: None)
+        tile_powers.power("caesar", on=point)(lambda: None)
 
 
 def test_a_copied_hero_power_is_called_for_the_copier() -> None:

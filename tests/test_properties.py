@@ -10,20 +10,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mncore import redaction
-from mncore.dice import Rng, seeded_secret
-from mncore.errors import CommandRejected
+from mncore.core.dice import Rng, seeded_secret
+from mncore.core.errors import CommandRejected
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.autoplay import candidate_lines, choose
 from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COMMODITIES, LEGENDARY_PREFIX
+from mncore.rulesets.empires.players.autoplay import candidate_lines, choose
 from mncore.rulesets.empires.projections import held_buildings, level, unit_count
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState, MoveStep, TradeStep
 from mncore.rulesets.empires.text import parse_order
+from mncore.secrecy import boundary
 from support import FIVE, FOUR, THREE, new_game
 
 RS = load_ruleset()
@@ -79,7 +79,7 @@ def check_tracks_equal_a_recount(state: GameState) -> None:
 def check_hidden_information(state: GameState) -> None:
     """No empire's view shows another's resources or unrevealed offer."""
     for viewer in state.empires:
-        doc = redaction.view(RULESET, state, viewer)
+        doc = boundary.view(RULESET, state, viewer)
         for emp, e in doc["empires"].items():
             assert (e["resources"] is None) == (emp != viewer)
         if doc["trade"] and not doc["trade"]["revealed"]:
@@ -183,8 +183,8 @@ def test_refused_orders_change_nothing() -> None:
 def test_every_recorded_die_recomputes_from_the_revealed_secret(seed: int, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
     """A stored game played to its end, once revealed, verifies: every draw recomputes."""
     from golden import play
+    from mncore.audits.verify import verify_rows
     from mncore.store import open_store
-    from mncore.verify import verify_rows
     db = tmp_path_factory.mktemp("dice") / "d.db"
 
     loaded = play(db, "g", str(seed), 3 + seed % 3, "general")

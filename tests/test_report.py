@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mailkit import body, doc, head, mn, new_toy, read_eml
-from mncore.mail import book as books
+from mncore.pbem.mail import book as books
 
 JSON_DOC = (Path(__file__).resolve().parent.parent / "docs" / "json.md").read_text()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng, seeded_secret
+from mncore.core.dice import Rng, seeded_secret
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.rules.battle import resolve_battle, roll_battle

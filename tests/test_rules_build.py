@@ -6,8 +6,7 @@ import itertools
 
 import pytest
 
-from mncore.errors import InvalidCommand, RuleViolation
-from mncore.redaction import as_host
+from mncore.core.errors import InvalidCommand, RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import BuildTile, BuildUnit, EndBuildTurn, KeepCommodities
 from mncore.rulesets.empires.flow import pending
@@ -18,6 +17,7 @@ from mncore.rulesets.empires.rules import build
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.state import Bag, bag_add
 from mncore.rulesets.empires.text import format_order, parse_order
+from mncore.secrecy.boundary import as_host
 from support import FIVE, FOUR, Play, new_game, of_type, said_to, seen_by
 
 # --- arranging situations ------------------------------------------------------------------------------
@@ -866,7 +866,7 @@ def test_3_0_build_events_read_as_sentences() -> None:
 
 def _atlantis_first_game() -> Play:
     """A first game of the Atlantis set-up (six players, the Atlantis board joined), at its Build phase."""
-    from mncore.dice import GENESIS_HASH, Rng, seeded_secret
+    from mncore.core.dice import GENESIS_HASH, Rng, seeded_secret
     from mncore.rulesets.empires import atlas
     from mncore.rulesets.empires.board import load_board
     from mncore.rulesets.empires.commands import CreateGame

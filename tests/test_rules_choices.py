@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mncore.errors import RuleViolation
+from mncore.core.errors import RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.defaults import default_orders, forced_orders
 from mncore.rulesets.empires.flow import options as all_options

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from mncore.errors import RuleViolation
+from mncore.core.errors import RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AwardTitle
 from mncore.rulesets.empires.evolve import replay

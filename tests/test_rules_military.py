@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mncore.dice import Rng, seeded_secret
-from mncore.errors import RuleViolation
+from mncore.core.dice import Rng, seeded_secret
+from mncore.core.errors import RuleViolation
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.ids import Empire, TileId

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.projections import held_buildings, tracks, unit_count
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import bag_total
 from support import FIVE, FOUR, THREE, new_game
 
@@ -113,7 +113,7 @@ def test_setup_5_experienced_display_is_all_face_up() -> None:
 
 def test_setup_random_empires_are_drawn_from_the_secret() -> None:
     """Drawn empires depend on the secret, and the same secret draws the same."""
-    from mncore.dice import GENESIS_HASH, Rng, seeded_secret
+    from mncore.core.dice import GENESIS_HASH, Rng, seeded_secret
     from mncore.rulesets.empires.commands import CreateGame
     from mncore.rulesets.empires.decide import create_game
 

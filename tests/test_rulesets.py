@@ -9,11 +9,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from mncore import game, redaction, registry
-from mncore.dice import Rng, seeded_secret
-from mncore.errors import CommandRejected
-from mncore.logread import fold
-from mncore.protocol import NewGame, Option, Ruleset
+from mncore.core.dice import Rng, seeded_secret
+from mncore.core.errors import CommandRejected
+from mncore.core.protocol import NewGame, Option, Ruleset
+from mncore.games import by_mail, lifecycle, reading, transfer, writing
+from mncore.games.log_reading import fold
+from mncore.rulesets import registry
+from mncore.secrecy import boundary
 from mncore.store import Store, open_store
 
 # how to start each ruleset's contract game (a ruleset not listed starts from NewGame() alone)
@@ -33,17 +35,17 @@ def _lines(option: Option, rand: random.Random) -> list[str]:
     return fillings
 
 
-def _accepted(ruleset: Ruleset, loaded: game.Loaded, side: str, line: str, secret: bytes) -> Any:
+def _accepted(ruleset: Ruleset, loaded: reading.Loaded, side: str, line: str, secret: bytes) -> Any:
     cmd = ruleset.parse_order(line, loaded.state, side)
     ruleset.decide(loaded.state, cmd, Rng(secret, loaded.head[1]))
     return cmd
 
 
-def play(ruleset: Ruleset, store: Store, seed: str) -> game.Loaded:
+def play(ruleset: Ruleset, store: Store, seed: str) -> reading.Loaded:
     """Create a game, then give orders chosen from options() until it is over or the bound."""
     secret = seeded_secret(seed)
     spec = SPECS.get(ruleset.short, NewGame(fair_play=False))
-    loaded = game.create(store, ruleset, ruleset.new_game(spec), secret, "c1")
+    loaded = writing.create(store, ruleset, ruleset.new_game(spec), secret, "c1")
     rand = random.Random(seed)
     for _ in range(MAX_ORDERS):
         waiting = sorted({p.empire for p in ruleset.pending(loaded.state)})
@@ -64,12 +66,12 @@ def play(ruleset: Ruleset, store: Store, seed: str) -> game.Loaded:
             except CommandRejected:
                 continue
         assert chosen is not None, f"{side} is awaited but none of its options is accepted"
-        loaded, _ = game.submit(store, loaded, chosen)
+        loaded = writing.give(store, loaded, chosen, answer=False).after
     return loaded
 
 
 @pytest.fixture(params=rulesets(), ids=lambda r: r.short)
-def played(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Ruleset, Store, game.Loaded]:
+def played(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Ruleset, Store, reading.Loaded]:
     ruleset: Ruleset = request.param
     store = open_store(str(tmp_path / "c.db"), create=True)
     return ruleset, store, play(ruleset, store, f"contract-{ruleset.short}")
@@ -81,7 +83,7 @@ def test_the_toy_and_the_builtins_are_registered() -> None:
 
 
 def test_options_are_accepted_and_the_game_ends_or_reaches_the_bound(
-        played: tuple[Ruleset, Store, game.Loaded]) -> None:
+        played: tuple[Ruleset, Store, reading.Loaded]) -> None:
     """Scripted play from options() goes on to a win (the toy) or the bound, every option accepted."""
     ruleset, _, loaded = played
 
@@ -91,7 +93,7 @@ def test_options_are_accepted_and_the_game_ends_or_reaches_the_bound(
 
 
 def test_the_log_replays_to_the_same_state_after_a_json_round_trip(
-        played: tuple[Ruleset, Store, game.Loaded]) -> None:
+        played: tuple[Ruleset, Store, reading.Loaded]) -> None:
     """Encoding every event and decoding it again folds into the very same state."""
     ruleset, _, loaded = played
 
@@ -99,46 +101,46 @@ def test_the_log_replays_to_the_same_state_after_a_json_round_trip(
     again = ruleset.named(fold(ruleset, events), loaded.game_id)
 
     assert msgspec.to_builtins(again) == msgspec.to_builtins(loaded.state)
-    assert ruleset.view(redaction.as_host(again)) == ruleset.view(redaction.as_host(loaded.state))
+    assert ruleset.view(boundary.as_host(again)) == ruleset.view(boundary.as_host(loaded.state))
 
 
 def test_verify_passes_and_recomputes_every_draw_once_revealed(
-        played: tuple[Ruleset, Store, game.Loaded]) -> None:
+        played: tuple[Ruleset, Store, reading.Loaded]) -> None:
     """The log verifies; after the reveal every command is decided again, draws included."""
     _, store, loaded = played
 
-    game.reveal(store, loaded.game_id, force=True)
-    report = game.verify_game(store, loaded.game_id)
+    lifecycle.reveal(store, loaded.game_id, force=True)
+    report = lifecycle.verify_game(store, loaded.game_id)
 
     assert report.ok, report.reason
     assert report.secret_revealed and report.random_unchecked == 0
     assert report.commands_checked == len({r.batch for r in store.rows(loaded.game_id)})
 
 
-def test_export_then_import_is_byte_identical(played: tuple[Ruleset, Store, game.Loaded],
+def test_export_then_import_is_byte_identical(played: tuple[Ruleset, Store, reading.Loaded],
                                               tmp_path: Path) -> None:
     """A game exported, imported into another database and exported again gives the same bytes."""
     _, _, loaded = played
-    data = b"".join(line + b"\n" for line in game.export_lines(loaded))
+    data = b"".join(line + b"\n" for line in transfer.export_lines(loaded))
 
-    header, rows = game.check_import(data, "c1.jsonl")
-    other = game.import_game(open_store(str(tmp_path / "other.db"), create=True), header, rows)
+    header, rows = transfer.check_import(data, "c1.jsonl")
+    other = transfer.import_game(open_store(str(tmp_path / "other.db"), create=True), header, rows)
 
-    assert b"".join(line + b"\n" for line in game.export_lines(other)) == data
-    assert game.verify_export(data, "c1.jsonl").ok
+    assert b"".join(line + b"\n" for line in transfer.export_lines(other)) == data
+    assert transfer.verify_export(data, "c1.jsonl").ok
 
 
 def test_an_undo_of_every_later_batch_goes_back_to_the_state_before_them(
-        played: tuple[Ruleset, Store, game.Loaded]) -> None:
+        played: tuple[Ruleset, Store, reading.Loaded]) -> None:
     """Every ruleset carries the kernel's play-by-email events: the host's correction of the second
     half of the contract game folds to the state the first half folded to, and verifies."""
     ruleset, store, loaded = played
     starts = [r.seq for r in loaded.rows if r.batch == r.seq and r.seq > 2 and r.actor != "host"]
     middle = starts[len(starts) // 2]
-    before = game.load(store, "c1", middle - 1).state
+    before = reading.load(store, "c1", middle - 1).state
 
-    game.correct(store, "c1", middle, "the contract's test")
+    by_mail.correct(store, "c1", middle, "the contract's test")
 
-    assert game.current(store, "c1").state == before
-    assert game.load(store, "c1").state == before
-    assert game.verify_game(store, "c1").ok
+    assert reading.current(store, "c1").state == before
+    assert reading.load(store, "c1").state == before
+    assert lifecycle.verify_game(store, "c1").ok

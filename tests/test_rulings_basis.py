@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from mncore.kernelbook import KERNEL_BOOK
-from mncore.rulebook import Rulebook, Ruling
-from mncore.rulesets.classic.book import RULEBOOK as CLASSIC_BOOK
-from mncore.rulesets.empires.book import RULEBOOK as EMPIRES_BOOK
+from mncore.core.kernel_rulings import KERNEL_BOOK
+from mncore.core.rulebook import Rulebook, Ruling
+from mncore.rulesets.classic.rules_index import RULEBOOK as CLASSIC_BOOK
+from mncore.rulesets.empires.rules_index import RULEBOOK as EMPIRES_BOOK
 
 ROOT = Path(__file__).resolve().parent.parent
 # The publisher's texts are not shipped; they are read where the project keeps them beside the code.

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.sampler import draw
+from mncore.rulesets.empires.players.sampler import draw
 from mncore.rulesets.empires.text import parse_order
 from support import FIVE, FOUR, THREE, new_game
 

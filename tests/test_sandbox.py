@@ -9,9 +9,9 @@ from click.testing import CliRunner, Result
 from msgspec.structs import replace
 
 from mncli.cli import main
-from mncore import game
-from mncore.dice import GENESIS_HASH, Rng, seeded_secret
-from mncore.errors import RuleViolation
+from mncore.core.dice import GENESIS_HASH, Rng, seeded_secret
+from mncore.core.errors import RuleViolation
+from mncore.games import lifecycle, reading
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame, encode_command
@@ -135,7 +135,7 @@ def test_R7_a_position_game_battles_with_the_fixed_dice_and_marks_them(tmp_path:
                "attack egypt in cyrenaica")
 
     assert given.exit_code == 0, given.output
-    loaded = game.load(open_store(str(db)), "what-if")
+    loaded = reading.load(open_store(str(db)), "what-if")
     fought = of_type(loaded.events, ev.BattleFought)[0]
     assert (fought.attacker.dice, fought.defender.dice) == ((5, 4, 3), (3,))
     assert fought.losses == {"rome": 1, "egypt": 2}
@@ -153,21 +153,21 @@ def test_R7_a_position_game_battles_with_the_fixed_dice_and_marks_them(tmp_path:
 
 
 def test_R7_a_fork_of_a_fair_play_game_accepts_what_the_original_refuses(tmp_path: Path) -> None:
-    """The original refuses `fix legendary`; its fork (mncore.game.fork) records it and verifies."""
+    """The original refuses `fix legendary`; its fork (mncore.games.lifecycle.fork) records it and verifies."""
     db = tmp_path / "mn.db"
     gid = mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
              "--id", "fair").stdout.strip()
     store = open_store(str(db))
-    original = game.load(store, gid)
+    original = reading.load(store, gid)
     wine = original.state.legendary_pile[0]
-    forked = game.fork(store, gid, len(original.rows), "fork", seeded_secret("f"))
+    forked = lifecycle.fork(store, gid, len(original.rows), "fork", seeded_secret("f"))
 
     refused_there = mn(db, "order", gid, "--as", "rome", f"fix legendary {wine}")
     accepted = mn(db, "order", "fork", "--as", "rome", f"fix legendary {wine}")
 
     assert refused_there.exit_code == 1 and "R7" in refused_there.output
     assert accepted.exit_code == 0, accepted.output
-    after = game.load(store, "fork")
+    after = reading.load(store, "fork")
     assert after.events[len(forked.events):] == [
         ev.OutcomeFixed(empire="rome", outcome=FixedLegendary(commodity=wine))]
     assert after.state.fixed == (FixedLegendary(commodity=wine),)
@@ -274,8 +274,8 @@ def test_R7_a_legendary_fix_is_accepted_whatever_the_pile_holds() -> None:
 
 def test_R7_a_fix_the_pile_cannot_honour_is_spent_on_a_random_draw() -> None:
     """The pile lacks the commodity fixed: that draw is random, and the fix is used up."""
-    from mncore.dice import Rng
-    from mncore.rulesets.empires.draws import LegendaryDraws
+    from mncore.core.dice import Rng
+    from mncore.rulesets.empires.random_draws import LegendaryDraws
     from mncore.rulesets.empires.state import FixedLegendary
 
     play = new_game(FIVE)

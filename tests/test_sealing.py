@@ -13,14 +13,14 @@ from click.testing import CliRunner, Result
 from msgspec.structs import replace
 
 from mncli.cli import main
-from mncore import game
-from mncore.dice import seeded_secret
-from mncore.dispute import EVIDENCE, Bundle, _encode
-from mncore.rulesets.empires.autoplay import play_stored
+from mncore.audits.dispute import EVIDENCE, Bundle, _encode
+from mncore.audits.sealing import ExportHeader
+from mncore.core.dice import seeded_secret
+from mncore.games import writing
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
+from mncore.rulesets.empires.players.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET
-from mncore.sealing import ExportHeader
 from mncore.store import open_store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -39,7 +39,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cmd = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carthage": "C"},
                      fair_play=False)
     store = open_store(str(path), create=True)
-    loaded = game.create(store, RULESET, cmd, seeded_secret("sealing"), "g")
+    loaded = writing.create(store, RULESET, cmd, seeded_secret("sealing"), "g")
     play_stored(store, loaded, seeded_secret("sealing"), random.Random("sealing"), 12)
     store.close()
     return path

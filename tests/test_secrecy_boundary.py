@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from mncore.protocol import Hidden
-from mncore.seen import Seen
+from mncore.core.protocol import Hidden
+from mncore.secrecy.seen import Seen
 from test_toy import doc, mn, play_to_a_win
 from toy import RULESET as TOY
 from toy.model import ClashFought
@@ -79,10 +79,10 @@ def test_without_the_line_the_dice_are_public(played: tuple[Path, str]) -> None:
 
 
 def test_a_seen_value_is_made_by_the_boundary_only() -> None:
-    """Seen refuses to be made without the boundary's mint, and no module but mncore/redaction.py uses
+    """Seen refuses to be made without the boundary's mint, and no module but mncore/secrecy/boundary.py uses
     the mint: a sentence or view for a side cannot be built from a value that did not pass it."""
-    with pytest.raises(TypeError, match="mncore.redaction only"):
+    with pytest.raises(TypeError, match="mncore.secrecy.boundary only"):
         Seen("an event", "red", frozenset(), object())
     users = [p.relative_to(ROOT).as_posix() for pkg in ("mncore", "mncli", "tests")
              for p in (ROOT / pkg).rglob("*.py") if "_MINT" in p.read_text() and p.name != "test_secrecy_boundary.py"]
-    assert sorted(users) == ["mncore/redaction.py", "mncore/seen.py"]
+    assert sorted(users) == ["mncore/secrecy/boundary.py", "mncore/secrecy/seen.py"]

@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore import game
+from mncore.games import by_mail, lifecycle, reading, transfer
 from mncore.service import config as configs
 from mncore.service import policy
 from mncore.service.loop import Cycle, Service, _later
 from mncore.store import open_store
-from mncore.store.service import ServiceTables
+from mncore.store.service_tables import ServiceTables
 from servegame import SIDES, answer, new_game, reply, write_config
 from servekit import PASSWORD, USER, Smtp, smtp_tls
 
@@ -130,7 +130,7 @@ def test_a_block_is_answered_in_the_cycle_that_reads_it_and_applied_once(tmp_pat
         assert all(n == 1 for n in smtp.by_id().values())
         assert smtp.refused_logins == 0
     assert PASSWORD.encode() not in Path(db).read_bytes()
-    assert game.verify_game(open_store(db), "g1").ok
+    assert lifecycle.verify_game(open_store(db), "g1").ok
 
 
 def test_an_applied_answer_waits_for_the_sides_next_mail(tmp_path: Path, env: None) -> None:
@@ -210,7 +210,7 @@ def test_a_reminder_before_the_deadline_once_and_the_default_at_it_with_a_notice
     service = _service(_conf(tmp_path, None))
     service.cycle(T0)
     tables = ServiceTables(open_store(db))
-    waits = {side: w.due for side, w in game.waiting(open_store(db), "g1").items()}
+    waits = {side: w.due for side, w in by_mail.waiting(open_store(db), "g1").items()}
     side = next(r[2] for r in tables.mails() if r[1] == "report").split("@")[0]
     due = waits[side]
     assert due is not None
@@ -221,7 +221,7 @@ def test_a_reminder_before_the_deadline_once_and_the_default_at_it_with_a_notice
     service.cycle(_later(due, 60))
     after = [r for r in tables.mails() if r[2] == f"{side}@example.org"]
     assert after[0][1] in ("notice", "report")
-    rows = game.load(open_store(db), "g1").rows
+    rows = reading.load(open_store(db), "g1").rows
     assert any(r.actor == "deadline" for r in rows)
 
 
@@ -229,20 +229,20 @@ def test_a_delta_export_verifies_against_the_new_head_and_the_kept_one(tmp_path:
     db = str(tmp_path / "g.db")
     new_game(db, tmp_path / "keys")
     store = open_store(db)
-    loaded = game.load(store, "g1")
+    loaded = reading.load(store, "g1")
     side = SIDES[2]
     kept = policy.export_for(loaded, side, "full", 0)
     assert kept is not None
     kept_head = loaded.head[1]
-    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")  # the default at the deadline: events after
-    later = game.load(store, "g1")
+    by_mail.tick(store, "g1", "2030-06-01T00:00:00+00:00")  # the default at the deadline: events after
+    later = reading.load(store, "g1")
     assert later.head[0] > loaded.head[0]
     delta = policy.export_for(later, side, "delta", loaded.head[0])
     assert delta is not None and len(delta) < len(kept)
     merged = policy.merge_delta(kept, delta)
     assert merged == policy.export_for(later, side, "full", 0)
-    assert game.verify_export(merged, "merged", later.head[1]).ok
-    assert game.verify_export(merged, "merged", kept_head).ok
+    assert transfer.verify_export(merged, "merged", later.head[1]).ok
+    assert transfer.verify_export(merged, "merged", kept_head).ok
 
 
 def test_status_says_what_the_service_did(tmp_path: Path) -> None:
@@ -295,12 +295,12 @@ def test_a_player_joins_a_delta_to_the_export_they_keep_and_verifies_it(tmp_path
     db = str(tmp_path / "g.db")
     new_game(db, tmp_path / "keys")
     store = open_store(db)
-    before = game.load(store, "g1")
+    before = reading.load(store, "g1")
     side = SIDES[0]
     kept = tmp_path / "kept.jsonl"
     kept.write_bytes(policy.export_for(before, side, "full", 0) or b"")
-    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")
-    later = game.load(store, "g1")
+    by_mail.tick(store, "g1", "2030-06-01T00:00:00+00:00")
+    later = reading.load(store, "g1")
     _, data = policy._message(later, side, before.head[0], "notice", f"{side}@example.org", USER,
                               configs.Policy(export="delta"), before.head[0])
     eml = tmp_path / "notice.eml"
@@ -325,12 +325,12 @@ def test_mn_play_joins_the_deltas_of_a_maildir_and_asks_for_kept_with_a_lone_one
     db = str(tmp_path / "g.db")
     new_game(db, tmp_path / "keys")
     store = open_store(db)
-    before = game.load(store, "g1")
+    before = reading.load(store, "g1")
     side = SIDES[0]
     _, full = policy._message(before, side, 0, "report", f"{side}@example.org", USER,
                               configs.Policy(export="full"), 0)
-    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")
-    later = game.load(store, "g1")
+    by_mail.tick(store, "g1", "2030-06-01T00:00:00+00:00")
+    later = reading.load(store, "g1")
     _, delta = policy._message(later, side, before.head[0], "report", f"{side}@example.org", USER,
                                configs.Policy(export="delta"), before.head[0])
     box = tmp_path / "Maildir"

@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 from mailkit import nonce
-from mncore import game, signing
+from mncore.games import lifecycle, reading
+from mncore.pbem import signing
 from mncore.store import open_store
-from mncore.store.service import ServiceTables
+from mncore.store.service_tables import ServiceTables
 from pg import PgServer
 from servegame import SIDES, answer, new_game, reply, write_config
 from servekit import PASSWORD, USER, Smtp, dovecot, smtp_tls, why_no_dovecot
@@ -105,7 +106,7 @@ class Players:
     def _undo(self, msg: EmailMessage) -> None:
         """Take back the batch just applied, signed against the game's head as the player last read it."""
         side = str(msg["To"]).split("@")[0]
-        seq, head = game.current(open_store(self.db), "g1").head
+        seq, head = reading.current(open_store(self.db), "g1").head
         key = signing.read_key_file(str(self.keys / f"g1-{side}.key"))
         block = signing.armour(signing.sign(key.private, game="g1", side=side, seq=seq, head=head,
                                             orders=("undo",), nonce=nonce("undo", side, seq)))
@@ -139,10 +140,10 @@ def _checks(db: str, smtp: Smtp, delivered: int) -> None:
     for row in tables.mails(state="failed", limit=1000):
         assert "interrupted while being sent" in row[6]  # only a send a kill cut short, never resent
     assert counts["sent"] + counts["failed"] == len(tables._read("select id from mail_out"))
-    loaded = game.load(store, "g1")
+    loaded = reading.load(store, "g1")
     nonces = [r.command for r in loaded.rows if r.seq == r.batch and r.command and '"nonce"' in r.command]
     assert len(nonces) == len(set(nonces))
-    assert game.verify_game(store, "g1").ok
+    assert lifecycle.verify_game(store, "g1").ok
 
 
 @pytest.mark.slow
@@ -185,7 +186,7 @@ timeout = 10""")
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(timeout=30) == 0  # a clean stop
             env = {**os.environ, "MN_SERVE_SMTP_PASSWORD": PASSWORD}
-            from mncore import hosting
+            from mncore.games import hosting
             from mncore.service.loop import _later
             flushed = subprocess.run([*MN, "serve", "--config", str(config), "--once"], env=env,
                                      capture_output=True, timeout=120)
@@ -198,7 +199,7 @@ timeout = 10""")
                 assert done.returncode == 0, done.stderr[-2000:]
             kinds = [str(m["X-MN-Kind"]) for m in smtp.received]
             assert "reminder" in kinds and "notice" in kinds
-            assert any(r.actor == "deadline" for r in game.load(open_store(db), "g1").rows)
+            assert any(r.actor == "deadline" for r in reading.load(open_store(db), "g1").rows)
             # the last mails read and answered
             delivered = len([m for m in smtp.received if str(m["To"]) == USER])
             subprocess.run([*MN, "serve", "--config", str(config), "--once"], env=env, capture_output=True,

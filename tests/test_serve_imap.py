@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from mncore import game
-from mncore.mail import bounds
+from mncore.games import by_mail, lifecycle, reading
+from mncore.pbem.mail import limits
 from mncore.service import config as configs
 from mncore.service import transport
 from mncore.service.loop import Service
 from mncore.store import open_store
-from mncore.store.service import ServiceTables
+from mncore.store.service_tables import ServiceTables
 from servegame import SIDES, answer, new_game, reply, write_config
 from servekit import PASSWORD, USER, Imap, dovecot, why_no_dovecot
 
@@ -48,17 +48,17 @@ def test_imap_over_tls_each_mail_fetched_then_marked_read(imap: Imap, tmp_path: 
     msg.set_content("no block here")
     _put(imap, bytes(msg))
     box = _box(imap, tmp_path)
-    first = list(transport.fetch(box, bounds.Limits()))
+    first = list(transport.fetch(box, limits.Limits()))
     assert len(first) == 1
     key, where, mail, seen = first[0]
     assert isinstance(mail, EmailMessage) and mail["Subject"] == "hello"
     assert where.startswith("imap INBOX uid ")
     again = []
-    for k, _, _, mark in transport.fetch(box, bounds.Limits()):  # not marked read yet: fetched again
+    for k, _, _, mark in transport.fetch(box, limits.Limits()):  # not marked read yet: fetched again
         again.append(k)
         mark()  # as the service does once the mail is recorded
     assert again == [key]
-    assert list(transport.fetch(box, bounds.Limits())) == []
+    assert list(transport.fetch(box, limits.Limits())) == []
 
 
 def test_an_imap_mail_over_the_size_limit_is_refused_without_downloading_it(imap: Imap, tmp_path: Path) -> None:
@@ -66,8 +66,8 @@ def test_an_imap_mail_over_the_size_limit_is_refused_without_downloading_it(imap
     msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = "ann@example.org", USER, "huge", "<h@x>"
     msg.set_content("x" * 70 + "\n" * 3000)
     _put(imap, bytes(msg))
-    (key, _, mail, _), = transport.fetch(_box(imap, tmp_path), bounds.Limits(max_bytes=4096))
-    assert isinstance(mail, bounds.Refusal)
+    (key, _, mail, _), = transport.fetch(_box(imap, tmp_path), limits.Limits(max_bytes=4096))
+    assert isinstance(mail, limits.Refusal)
     assert mail.reason == "the mail is over the 4 KiB limit on its size (max_bytes)"
     assert (mail.sender, mail.subject, mail.message_id) == ("ann@example.org", "huge", "<h@x>")
 
@@ -76,7 +76,7 @@ def test_a_wrong_imap_password_is_a_clear_error(imap: Imap, tmp_path: Path) -> N
     box = configs.Inbox(kind="imap", host="127.0.0.1", port=imap.port, security="ssl", user=USER,
                         password="wrong", ca_file=str(imap.cert), timeout=10)
     with pytest.raises(Exception) as err:
-        list(transport.fetch(box, bounds.Limits()))
+        list(transport.fetch(box, limits.Limits()))
     assert "imap host@example.org@127.0.0.1" in str(err.value) and "wrong" not in str(err.value)
 
 
@@ -110,7 +110,7 @@ ca_file = "{imap.cert}"
     done = service.cycle()
     assert (done.read, done.applied, done.errors) == (1, 1, [])
     assert service.cycle().read == 0
-    assert game.verify_game(open_store(db), "g1").ok
+    assert lifecycle.verify_game(open_store(db), "g1").ok
 
 
 def test_imap_idle_returns_when_a_mail_comes_and_else_when_the_time_is_up(imap: Imap, tmp_path: Path) -> None:
@@ -145,12 +145,12 @@ def test_mn_play_reads_the_players_reports_from_their_imap_mailbox(imap: Imap, t
     db = str(tmp_path / "g.db")
     new_game(db, tmp_path / "keys")
     store = open_store(db)
-    before = game.load(store, "g1")
+    before = reading.load(store, "g1")
     side = SIDES[0]
     _, full = policy._message(before, side, 0, "report", f"{side}@example.org", USER,
                               configs.Policy(export="full"), 0)
-    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")
-    later = game.load(store, "g1")
+    by_mail.tick(store, "g1", "2030-06-01T00:00:00+00:00")
+    later = reading.load(store, "g1")
     _, delta = policy._message(later, side, before.head[0], "report", f"{side}@example.org", USER,
                                configs.Policy(export="delta"), before.head[0])
     _, other = policy._message(later, SIDES[1], 0, "report", f"{SIDES[1]}@example.org", USER,
@@ -168,4 +168,4 @@ def test_mn_play_reads_the_players_reports_from_their_imap_mailbox(imap: Imap, t
 
     assert f"its export verified against head {later.head[1][:16]})" in result.stdout, result.output
     assert refused.exit_code != 0 and "AUTHENTICATIONFAILED" in refused.stderr.upper().replace(" ", "")
-    assert len(list(transport.fetch(_box(imap, tmp_path), bounds.Limits()))) == 3  # all still unread
+    assert len(list(transport.fetch(_box(imap, tmp_path), limits.Limits()))) == 3  # all still unread

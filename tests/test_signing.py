@@ -16,11 +16,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore import game, signing, trust
-from mncore.dice import Rng, seeded_secret
-from mncore.rulesets.empires.autoplay import choose
+from mncore.audits.verify import verify_rows
+from mncore.core.dice import Rng, seeded_secret
+from mncore.games import lifecycle, reading
+from mncore.pbem import signing, trust
+from mncore.rulesets.empires.players.autoplay import choose
 from mncore.store import Row, open_store
-from mncore.verify import verify_rows
 from toy import RULESET as TOY
 
 
@@ -233,7 +234,7 @@ def test_a_signed_empires_game_plays_to_a_win_then_verifies_with_every_draw(
               "--signed-only", *[x for p in publics for x in ("--public-key", p)])
     assert made.exit_code == 0, made.output
     store, secret, rand = open_store(str(db)), seeded_secret(seed), random.Random(seed)
-    loaded, blocks, several = game.load(store, "e1"), 0, 0
+    loaded, blocks, several = reading.load(store, "e1"), 0, 0
     while loaded.state.winner is None:
         assert blocks < 2000, "no winner"
         lines = _block_for(loaded, rand, secret, tmp_path, seed, blocks)
@@ -243,7 +244,7 @@ def test_a_signed_empires_game_plays_to_a_win_then_verifies_with_every_draw(
                    "--nonce", nonce(seed, blocks, len(lines) - 2), *lines[1:])
         given = mn(db, "order", "e1", "--signed", "-", input=block.stdout)
         assert given.exit_code == 0, given.output
-        loaded, blocks, several = game.load(store, "e1"), blocks + 1, several + (len(lines) > 2)
+        loaded, blocks, several = reading.load(store, "e1"), blocks + 1, several + (len(lines) > 2)
     reveal = mn(db, "reveal", "e1")
     verify = mn(db, "verify", "e1")
 
@@ -253,7 +254,7 @@ def test_a_signed_empires_game_plays_to_a_win_then_verifies_with_every_draw(
     assert "every random outcome recomputes" in verify.stdout
 
 
-def _block_for(loaded: game.Loaded, rand: random.Random, secret: bytes, keys: Path, seed: str,
+def _block_for(loaded: reading.Loaded, rand: random.Random, secret: bytes, keys: Path, seed: str,
                n: int) -> list[str]:
     """[empire, line, ...]: one scripted order, and a second for the same empire when it acts again
     and the two are accepted together under the dice that block's own signature gives."""
@@ -449,7 +450,7 @@ def test_a_signed_blocks_dice_come_from_its_signature_and_the_secret(db: Path, k
     side = doc(db, "status", toy)["pending"][0]["side"]
     path = sign(db, keys, toy, side, "clash ford")
     block = signing.parse_block(path.read_text(), "block")
-    loaded = game.load(open_store(str(db)), toy)
+    loaded = reading.load(open_store(str(db)), toy)
     rng = Rng(seeded_secret("toy"), "signed:" + block.signature)
     expected = {s: rng.roll((1, 2, 3, 4, 5, 6)) for s in loaded.state.present("ford")}
 
@@ -473,7 +474,7 @@ def forged(rows: list[Row], seq: int, **changes: Any) -> tuple[int | None, str |
     A forger who swaps a command drops the salts of fields the new command lacks, as the service would.
     """
     out = [msgspec.structs.replace(r, **_salted(r, changes)) if r.seq == seq else r for r in rows]
-    report = verify_rows(game.rechain(out, 2), 2)
+    report = verify_rows(lifecycle.rechain(out, 2), 2)
     return report.first_bad, report.reason
 
 
@@ -518,7 +519,7 @@ def test_verify_refuses_a_block_applied_twice(db: Path, keys: Path, toy: str) ->
     rows = played(db, keys, toy)
     copy = msgspec.structs.replace(rows[5], seq=len(rows) + 1, batch=len(rows) + 1)
 
-    report = verify_rows(game.rechain([*rows, copy], 2), 2)
+    report = verify_rows(lifecycle.rechain([*rows, copy], 2), 2)
 
     assert report.first_bad == len(rows) + 1 and "was already applied at event 6" in (report.reason or "")
 
@@ -528,7 +529,7 @@ def test_verify_refuses_keys_published_after_play_began(db: Path, keys: Path, to
     rows = played(db, keys, toy)
     again = msgspec.structs.replace(rows[4], seq=len(rows) + 1, batch=len(rows) + 1)
 
-    report = verify_rows(game.rechain([*rows, again], 2), 2)
+    report = verify_rows(lifecycle.rechain([*rows, again], 2), 2)
 
     assert report.first_bad == len(rows) + 1 and "already published" in (report.reason or "")
 
@@ -553,7 +554,7 @@ def played_signed_only(db: Path, keys: Path, toy: str) -> list[Row]:
 def test_another_sides_export_shows_an_unsigned_order_only_as_far_as_it_hides_nothing(
         db: Path, keys: Path, toy: str) -> None:
     """export --as blue: Red's unsigned order is recorded as the host's; what it hides would be
-    committed whoever recorded it (mncore/redaction.py), and a muster hides nothing."""
+    committed whoever recorded it (mncore/secrecy/boundary.py), and a muster hides nothing."""
     assert mn(db, "order", toy, "--as", "red", "muster hill").exit_code == 0
 
     line = json.loads(mn(db, "export", toy, "--as", "blue").stdout.splitlines()[6])
@@ -570,7 +571,7 @@ def test_verify_refuses_a_stale_block_the_host_applied(db: Path, keys: Path, toy
     extra = msgspec.structs.replace(rows[5], seq=len(rows) + 1, batch=len(rows) + 1,
                                     command=TOY.encode_command(late).decode())
 
-    report = verify_rows(game.rechain([*rows, extra], 2), 2)
+    report = verify_rows(lifecycle.rechain([*rows, extra], 2), 2)
 
     assert report.first_bad == len(rows) + 1
     assert "stale: the block answers event 5, but red has given orders since (at event 6)" in (

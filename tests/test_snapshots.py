@@ -15,7 +15,9 @@ from msgspec.structs import replace
 
 from golden import GAMES, play, without_clock
 from mncli.cli import main
-from mncore import game, snapcheck, trust
+from mncore.audits import snapshots
+from mncore.games import lifecycle, reading, transfer
+from mncore.pbem import trust
 from mncore.store import is_postgres, open_store
 
 CONDITIONS = sorted(GAMES)
@@ -28,14 +30,14 @@ def _mn(db: str, *args: str) -> str:
     return result.stdout
 
 
-def _played(db: str, every: int, monkeypatch: pytest.MonkeyPatch) -> game.Loaded:
+def _played(db: str, every: int, monkeypatch: pytest.MonkeyPatch) -> reading.Loaded:
     monkeypatch.setenv("MN_SNAPSHOT_EVERY", str(every))
     seed, players, style = GAMES[PLAYED]
     return play(db, "g", seed, players, style)
 
 
-def _export(loaded: game.Loaded) -> bytes:
-    return b"".join(line + b"\n" for line in game.export_lines(loaded))
+def _export(loaded: reading.Loaded) -> bytes:
+    return b"".join(line + b"\n" for line in transfer.export_lines(loaded))
 
 
 def _sql(db: str, sql: str) -> list[tuple[object, ...]]:
@@ -76,15 +78,15 @@ def test_a_golden_game_played_with_snapshots_every_few_events_is_the_game_played
     with_ = play(new_db("with"), "g", seed, players, style)
 
     store = open_store(new_db("with"))
-    fast = game.current(store, "g")
+    fast = reading.current(store, "g")
     assert store.last_snapshot_seq("g") > 0
     assert without_clock(_export(with_)) == without_clock(_export(without))
     assert fast.state == with_.state == without.state
-    assert (fast.head, fast.draw_head, fast.batches) == (with_.head, with_.draw_head, game._batches(with_))
+    assert (fast.head, fast.draw_head, fast.batches) == (with_.head, with_.draw_head, reading._batches(with_))
     assert fast.ledger == trust.ledger_of(with_.ruleset, with_.rows)
-    assert snapcheck.check_snapshots(store, "g") == snapcheck.SnapshotCheck(checked=2)
+    assert snapshots.check_snapshots(store, "g") == snapshots.SnapshotCheck(checked=2)
     for upto in (1, 8, 100, 333):
-        assert game.current(store, "g", upto).state == game.load(store, "g", upto).state
+        assert reading.current(store, "g", upto).state == reading.load(store, "g", upto).state
 
 
 @pytest.mark.slow
@@ -104,7 +106,7 @@ def test_a_corrupted_or_mismatched_snapshot_is_ignored_and_commands_answer_from_
                    "update snapshots set batches = batches + 1",
                    "delete from snapshots"):
         _sql(db, damage)
-        assert game.current(open_store(db), "g").snapshot_seq == 0, damage
+        assert reading.current(open_store(db), "g").snapshot_seq == 0, damage
         assert _answers(db) == good, damage
 
 
@@ -141,9 +143,9 @@ def _forge(db: str, seq: int, at: int) -> None:
     can write the database would."""
     store = open_store(db)
     snap = next(s for s in store.snapshots("g") if s.seq == seq)
-    cur = game.current(store, "g", at)
+    cur = reading.current(store, "g", at)
     forged = replace(snap, state=cur.ruleset.encode_state(cur.state))
-    store.put_snapshot("g", replace(forged, digest=game._digest(forged)))
+    store.put_snapshot("g", replace(forged, digest=reading._digest(forged)))
 
 
 def _toy(db: str, monkeypatch: pytest.MonkeyPatch, every: int = 1) -> None:
@@ -221,7 +223,7 @@ def test_a_forged_snapshot_with_a_good_digest_fails_verify_naming_its_seq_while_
 def test_snapshots_after_an_undo_match_the_log_folded_without_the_event_taken_back(
         new_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
     """K1: an event taken back is left out of the state a snapshot caches; verify's replay, which
-    streams every event, folds such a log again from the start, as game.current does."""
+    streams every event, folds such a log again from the start, as reading.current does."""
     db = new_db("g")
     monkeypatch.setenv("MN_SNAPSHOT_EVERY", "1")
     _mn(db, "new", "--ruleset", "toy", "--empire", "red", "--empire", "blue", "--player", "red=Ann",
@@ -231,16 +233,16 @@ def test_snapshots_after_an_undo_match_the_log_folded_without_the_event_taken_ba
     _mn(db, "order", "g", "--as", "red", "muster ford")
     _mn(db, "order", "g", "--as", "blue", "muster ford")
 
-    check = snapcheck.check_snapshots(open_store(db), "g")
+    check = snapshots.check_snapshots(open_store(db), "g")
 
     assert [s.seq for s in open_store(db).snapshots("g")] == [7, 9]
-    assert check == snapcheck.SnapshotCheck(checked=2)
+    assert check == snapshots.SnapshotCheck(checked=2)
     assert _mn(db, "verify", "g").endswith("  - snapshots: 2 checked against the log, all match\n")
 
 
 def test_a_game_loads_when_an_event_after_an_undo_could_not_follow_the_events_taken_back(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """K1: game.current folds a log with an undo again from the start, without the events taken back,
+    """K1: reading.current folds a log with an undo again from the start, without the events taken back,
     and does not first fold the events after the undo onto them: a ruleset whose evolve trusts the
     live log (Empires' legendary pile: a commodity drawn again once back in the pile) loads, as verify
     replays it. Here evolve refuses a screen gone negative, which only the events taken back cause."""
@@ -262,7 +264,7 @@ def test_a_game_loads_when_an_event_after_an_undo_could_not_follow_the_events_ta
     _mn(db, "order", "g", "--as", "carthage", "trade 3", "offer coin gold oil")  # the same coin again
     monkeypatch.setattr(EMPIRES, "evolve", strict)  # the kit sets the fold on the instance
 
-    state = game.current(open_store(db), "g").state
+    state = reading.current(open_store(db), "g").state
 
     assert state.step.offers["carthage"] == {"coin": 1, "gold": 1, "oil": 1}
     assert _mn(db, "verify", "g").startswith("game g: verified")
@@ -282,11 +284,11 @@ def test_each_part_of_a_snapshot_is_held_to_the_log(new_db: Callable[[str], str]
     _sql(db, edit)
     store = open_store(db)
     snap = next(s for s in store.snapshots("g") if s.seq == 7)
-    store.put_snapshot("g", replace(snap, digest=game._digest(snap)))
+    store.put_snapshot("g", replace(snap, digest=reading._digest(snap)))
 
-    check = snapcheck.check_snapshots(open_store(db), "g")
+    check = snapshots.check_snapshots(open_store(db), "g")
 
-    assert (check.checked, check.mismatched) == (2, [snapcheck.Mismatch(seq=7, differs=differs)])
+    assert (check.checked, check.mismatched) == (2, [snapshots.Mismatch(seq=7, differs=differs)])
 
 
 def test_a_snapshot_of_another_engine_or_a_damaged_one_is_ignored_not_failed(
@@ -326,12 +328,12 @@ def test_rewriting_a_log_drops_its_snapshots(new_db: Callable[[str], str], monke
     gid = _mn(db, "new", "--ruleset", "toy", "--empire", "red", "--empire", "blue", "--player", "red=Ann",
               "--player", "blue=Ben", "--seed", "toy", "--id", "t1").strip()
     store = open_store(db)
-    cur = game.current(store, gid)
+    cur = reading.current(store, gid)
     seq = store.last_snapshot_seq(gid)
     assert seq == 0  # creation appends nothing through submit: no snapshot yet
-    game.reveal(store, gid, force=True)
+    lifecycle.reveal(store, gid, force=True)
     assert store.last_snapshot_seq(gid) == cur.head[0] + 1
     rows = store.rows(gid)
     store.rewrite_log(gid, store.head(gid), rows, store.log_version(gid))
     assert store.last_snapshot_seq(gid) == 0
-    assert game.current(store, gid).state == game.load(store, gid).state
+    assert reading.current(store, gid).state == reading.load(store, gid).state

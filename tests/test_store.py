@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mncore.chain import link
-from mncore.errors import Conflict, StoreError, UnknownGame
+from mncore.core.chain import link
+from mncore.core.errors import Conflict, StoreError, UnknownGame
 from mncore.store import GameRow, NewRow, Snapshot, open_store
 from pg import PgServer
 
@@ -114,10 +114,11 @@ def test_a_sqlite_file_of_another_program_is_refused_for_reading(tmp_path: Path)
 
 _RACER = textwrap.dedent("""
     import os, sys, time
-    from mncore.game import load, submit
+    from mncore.games.reading import load
+    from mncore.games.writing import give
     from mncore.store import open_store
     from mncore.rulesets.empires.text import parse_order
-    from mncore.errors import MareNostrumError
+    from mncore.core.errors import MareNostrumError
     db, game_id, go = sys.argv[1:4]
     store = open_store(db)
     loaded = load(store, game_id)
@@ -126,7 +127,7 @@ _RACER = textwrap.dedent("""
     while not os.path.exists(go):
         time.sleep(0.001)
     try:
-        submit(store, loaded, order)
+        give(store, loaded, order, answer=False)
     except MareNostrumError as err:
         print(err.message, file=sys.stderr)
         sys.exit(err.exit_code)

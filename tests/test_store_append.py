@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from mncore.chain import CURRENT
-from mncore.errors import Conflict
+from mncore.core.chain import CURRENT
+from mncore.core.errors import Conflict
 from mncore.store import NewRow, open_store
 from mncore.store.base import chained
 

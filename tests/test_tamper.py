@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore import game
-from mncore.dice import seeded_secret
-from mncore.dispute import Bundle, _digest, _encode
-from mncore.rulesets.empires.autoplay import play_stored
+from mncore.audits.dispute import Bundle, _digest, _encode
+from mncore.core.dice import seeded_secret
+from mncore.games import writing
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
+from mncore.rulesets.empires.players.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
 
@@ -44,7 +44,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
     cmd = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carthage": "C"},
                      fair_play=False)
     store = open_store(str(db), create=True)
-    loaded = game.create(store, RULESET, cmd, seeded_secret("tamper"), "g")
+    loaded = writing.create(store, RULESET, cmd, seeded_secret("tamper"), "g")
     loaded = play_stored(store, loaded, seeded_secret("tamper"), random.Random("tamper"),  # type: ignore[assignment]
                          40)
     store.close()  # the last connection checkpoints the write-ahead log into the file copied below
@@ -235,7 +235,7 @@ def test_an_edited_log_in_a_dispute_bundle_is_caught_even_with_its_digest_recomp
 def test_a_bundle_rewritten_whole_is_caught_by_a_head_the_player_kept(db: Path, tmp_path: Path) -> None:
     """A bundle whose log is re-chained after an edit (digest recomputed) no longer holds the head
     hash the host published when the bundle was made: mn verify FILE --head says so, exit 4."""
-    from mncore.game import rechain
+    from mncore.games.lifecycle import rechain
     from mncore.store import Row
 
     path = tmp_path / "b.json"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 
-from mncore.tomltext import toml_text
+from mncore.core.toml_text import toml_text
 
 
 def test_a_document_reads_back_the_same_under_its_header_of_comments() -> None:

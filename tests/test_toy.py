@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mncli.cli import main
-from mncore.dice import GENESIS_HASH, Rng, seeded_secret
-from mncore.errors import RuleViolation
+from mncore.core.dice import GENESIS_HASH, Rng, seeded_secret
+from mncore.core.errors import RuleViolation
 from mncore.store import open_store
 from toy import RULESET as TOY
 from toy.model import AnyEvent, ClashFought, GameCreated, Options, PhaseBegan, ReserveDrawn, State, UnitMustered, evolve
@@ -160,14 +160,14 @@ def test_new_with_an_unknown_ruleset_lists_the_known_ones(db: Path) -> None:
 def test_a_log_created_under_an_unknown_ruleset_is_refused(db: Path, game: str,
                                                           tmp_path: Path) -> None:
     """An export whose GameCreated names a ruleset this engine lacks is refused with the known ones."""
-    from mncore import game as service
+    from mncore.games import lifecycle, reading, transfer
     from mncore.store import Row, open_store
-    loaded = service.load(open_store(str(db)), game)
+    loaded = reading.load(open_store(str(db)), game)
     first = TOY.encode_event(loaded.events[0]).decode().replace("toy-2026", "chess-1475")
-    rows = service.rechain([Row(seq=1, type="GameCreated", payload=first, recorded_at="x", actor="host",
+    rows = lifecycle.rechain([Row(seq=1, type="GameCreated", payload=first, recorded_at="x", actor="host",
                                 batch=1, hash="", command=None)], 2)
     path = tmp_path / "chess.jsonl"
-    path.write_bytes(b"".join(line + b"\n" for line in service.export_lines(service.Loaded(
+    path.write_bytes(b"".join(line + b"\n" for line in transfer.export_lines(reading.Loaded(
         game_id="c1", ruleset=TOY, version=2, rows=rows, events=loaded.events[:1], state=loaded.state,
         draw_head=""))))
 

@@ -11,7 +11,7 @@ output opens to a candidate a script can enumerate is checked on the same output
 own check (`test_leaks._assert_no_leak`, `test_classic_leaks._assert_no_leak`). Times are the clock's, which runs on between the twins.
 
 Every draw is keyed on the content chain's head or a signed block's signature (ruling K10,
-`mncore/drawkeys.py`), which a hidden fact changes, so twins are compared up to the next public draw:
+`mncore/pbem/draw_keys.py`), which a hidden fact changes, so twins are compared up to the next public draw:
 each pair stops at the hidden fact.
 """
 
@@ -32,20 +32,21 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
-from mncore import game, signing
-from mncore.dice import seeded_secret
-from mncore.host import SignedOrders
-from mncore.protocol import NewGame
-from mncore.rulesets.classic.autoplay import play_stored as play_classic
-from mncore.rulesets.classic.demo import STYLES, demo_command
+from mncore.core.dice import seeded_secret
+from mncore.core.kernel_acts import SignedOrders
+from mncore.core.protocol import NewGame
+from mncore.core.toml_text import toml_text
+from mncore.games import lifecycle, reading, writing
+from mncore.pbem import signing
+from mncore.rulesets.classic.players.autoplay import play_stored as play_classic
+from mncore.rulesets.classic.players.demo import STYLES, demo_command
 from mncore.rulesets.classic.seam import RULESET as CLASSIC
 from mncore.rulesets.empires import atlas
-from mncore.rulesets.empires.autoplay import play_stored
 from mncore.rulesets.empires.ids import is_legendary
+from mncore.rulesets.empires.players.autoplay import play_stored
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.rulesets.empires.state import TradeStep
 from mncore.store import open_store
-from mncore.tomltext import toml_text
 from test_classic_leaks import _assert_no_leak as classic_no_leak
 from test_leaks import SIDES, _copy, _normal, _outputs, mn
 from test_leaks import _assert_no_leak as empires_no_leak
@@ -86,7 +87,7 @@ def no_leak(db: Path, gid: str, viewer: str, outputs: dict[str, str]) -> None:
     plainly or as a hash or commitment a script could open by trying candidates. Not of `check own`:
     the side's own hypothetical offer may read as another's hidden one (both one coin), and the twins
     already show that answer is the same whatever the other's is."""
-    classic = game.load(open_store(str(db)), gid).ruleset.id == CLASSIC.id
+    classic = reading.load(open_store(str(db)), gid).ruleset.id == CLASSIC.id
     (classic_no_leak if classic else empires_no_leak)(
         db, gid, viewer, {name: text for name, text in outputs.items() if name != "check own"})
 
@@ -110,13 +111,13 @@ def scripted(tmp: Path, sides: Sequence[str], options: dict[str, str], seed: int
     store = open_store(str(db), create=True)
     secret = seeded_secret(f"twins-{seed}")
     cmd = EMPIRES.new_game(NewGame(sides=tuple(sides), options=options))
-    loaded = game.create(store, EMPIRES, cmd, secret, "g")
+    loaded = writing.create(store, EMPIRES, cmd, secret, "g")
     rand = random.Random(seed)
     for _ in range(orders):
         if ready(loaded.state):
             return db, loaded.state
         played = play_stored(store, loaded, secret, rand, 1)
-        assert isinstance(played, game.Loaded) and played.state.winner is None, "the game ended first"
+        assert isinstance(played, reading.Loaded) and played.state.winner is None, "the game ended first"
         loaded = played
     raise AssertionError("the scripted game never reached the moment the twins are made at")
 
@@ -309,7 +310,7 @@ def test_twins_differing_in_the_legendary_pile_order_look_the_same_to_the_others
         return edited(text, lambda doc: doc.update(legendary_pile=order))
 
     a, b = position_twins(tmp_path, with_pile(pile), with_pile(pile[::-1]))
-    screens = [game.load(open_store(str(x)), "g").state.empires[drawer].resources for x in (a, b)]
+    screens = [reading.load(open_store(str(x)), "g").state.empires[drawer].resources for x in (a, b)]
     assert screens[0] != screens[1]
     assert_twins(a, b, SIDES[3], [drawer], tmp_path)
 
@@ -323,13 +324,13 @@ def classic_scripted(tmp: Path, players: int, seed: str, ready: Callable[[Any], 
     cmd = demo_command(players)
     store = open_store(str(db), create=True)
     secret = seeded_secret(seed)
-    loaded = game.create(store, CLASSIC, cmd, secret, "g")
+    loaded = writing.create(store, CLASSIC, cmd, secret, "g")
     rand = random.Random(seed)
     for _ in range(400):
         if ready(loaded.state):
             return db, loaded.state, cmd.civs
         played = play_classic(store, loaded, secret, rand, 1, dict(zip(cmd.civs, STYLES)))
-        assert isinstance(played, game.Loaded), "the game ended first"
+        assert isinstance(played, reading.Loaded), "the game ended first"
         loaded = played
     raise AssertionError("the scripted game never reached the moment the twins are made at")
 
@@ -529,7 +530,7 @@ def test_a_signed_block_recorded_with_its_nonce_bare_still_verifies(tmp_path: Pa
     last = rows[-1]
     bare = msgspec.structs.replace(last, salts={f: s for f, s in last.salts.items() if f != "command/nonce"})
     old = tmp_path / "old.db"
-    open_store(str(old), create=True).import_rows("g", "t", game.rechain([*rows[:-1], bare], 2), 2,
+    open_store(str(old), create=True).import_rows("g", "t", lifecycle.rechain([*rows[:-1], bare], 2), 2,
                                                   store.secret("g"))
 
     exported = mn(old, "export", "g", "--as", "greece")

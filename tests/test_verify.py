@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
+from mncore.audits.verify import verify_rows
 from mncore.store import open_store
-from mncore.verify import verify_rows
 
 
 @pytest.fixture()
@@ -85,7 +85,7 @@ def test_a_rehashed_forgery_is_caught_by_deciding_the_commands_again(revealed: t
     assert forged_payload != target.payload
     from msgspec.structs import replace
 
-    from mncore.game import rechain
+    from mncore.games.lifecycle import rechain
     forged = rechain([replace(r, payload=forged_payload) if r.seq == target.seq else r for r in rows], 2)
 
     report = verify_rows(forged, 2)
@@ -101,7 +101,7 @@ def test_a_wrong_secret_fails_against_the_commitment(revealed: tuple[str, str]) 
     payload = '{"type":"SecretRevealed","secret":"' + "00" * 32 + '"}'
     from msgspec.structs import replace
 
-    from mncore.game import rechain
+    from mncore.games.lifecycle import rechain
     forged = rechain([*rows[:-1], replace(rows[-1], payload=payload)], 2)
 
     report = verify_rows(forged, 2)

@@ -11,12 +11,13 @@ import pytest
 from msgspec.structs import replace
 
 import classic_signed
-from mncore import game, verify, verifystream
-from mncore.drawkeys import K11
-from mncore.game import rechain
+from mncore.audits import verify, verify_stream
+from mncore.audits.verify import Head, verify_rows
+from mncore.audits.verify_stream import verify_stored
+from mncore.games import reading, transfer
+from mncore.games.lifecycle import rechain
+from mncore.pbem.draw_keys import K11
 from mncore.store import Row, Store, open_store
-from mncore.verify import Head, verify_rows
-from mncore.verifystream import verify_stored
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 GOLDEN = sorted(FIXTURES.glob("*.jsonl"))
@@ -29,7 +30,7 @@ def _split_short_logs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _rows(path: Path) -> tuple[int, list[Row]]:
-    header, rows = game.parse_export(path.read_bytes(), path.name)
+    header, rows = transfer.parse_export(path.read_bytes(), path.name)
     return header.version, rows
 
 
@@ -110,7 +111,7 @@ def test_a_bad_signature_has_the_same_report_split_or_in_one_pass(tmp_path: Path
     assert not report.ok and report.first_bad == target.seq and "signed block" in (report.reason or "")
 
 
-def _forty(store: Store, loaded: game.Loaded) -> game.Loaded:
+def _forty(store: Store, loaded: reading.Loaded) -> reading.Loaded:
     """Forty signed blocks of the scripted players."""
     count = [0]
 
@@ -120,7 +121,7 @@ def _forty(store: Store, loaded: game.Loaded) -> game.Loaded:
     return classic_signed.play_until(store, loaded, stop, random.Random(classic_signed.SEED))  # type: ignore[no-any-return]
 
 
-# --- the stored game read pass by pass (mncore/verifystream.py) -----------------------------------------
+# --- the stored game read pass by pass (mncore/audits/verify_stream.py) -----------------------------------------
 
 def _stored(tmp_path: Path, rows: list[Row], version: int) -> tuple[Store, str]:
     store = open_store(str(tmp_path / "streamed.db"), create=True)
@@ -131,8 +132,8 @@ def _stored(tmp_path: Path, rows: list[Row], version: int) -> tuple[Store, str]:
 def _streamed_like_one_pass(monkeypatch: pytest.MonkeyPatch, store: Store, rows: list[Row], version: int,
                             heads: list[Head]) -> verify.Report:
     """verify_stored, read in small chunks and segments, with 1 and 2 workers, gives verify_rows' report."""
-    monkeypatch.setattr(verifystream, "CHUNK", 97)
-    monkeypatch.setattr(verifystream, "SEGMENT_ROWS", 61)
+    monkeypatch.setattr(verify_stream, "CHUNK", 97)
+    monkeypatch.setattr(verify_stream, "SEGMENT_ROWS", 61)
     one = verify_rows(rows, version, heads, workers=1)
     for workers in (1, 2):
         streamed = verify_stored(store, "g", heads, workers=workers)
@@ -187,6 +188,6 @@ def test_a_stored_signed_game_is_read_whole(tmp_path: Path, monkeypatch: pytest.
     def counted(rows: list[Row], *args: Any, **kwargs: Any) -> verify.Report:
         whole.append(len(rows))
         return verify_rows(rows, *args, **kwargs)
-    monkeypatch.setattr(verifystream, "verify_rows", counted)
+    monkeypatch.setattr(verify_stream, "verify_rows", counted)
     report = verify_stored(store, loaded.game_id, [])
     assert report.ok and whole == [len(store.rows(loaded.game_id))]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand
-from mncore.protocol import Conceals, Ruleset
-from mncore.redaction import may_see
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand
+from mncore.core.protocol import Conceals, Ruleset
+from mncore.secrecy.boundary import may_see
 
 
 def public_seed(commitment: str, events: int, seed: str) -> bytes:

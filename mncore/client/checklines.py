@@ -17,13 +17,13 @@ from typing import Any
 
 import msgspec
 
-from mncore import pbem
-from mncore import report as reports
 from mncore.client import exported
-from mncore.errors import CommandRejected, DataError, RuleViolation
-from mncore.mail import outbox
-from mncore.names import normalise
-from mncore.protocol import Option
+from mncore.core.errors import CommandRejected, DataError, RuleViolation
+from mncore.core.name_matching import normalise
+from mncore.core.protocol import Option
+from mncore.pbem import report as reports
+from mncore.pbem import turns
+from mncore.pbem.mail import outbox
 
 KERNEL_VERBS = ("undo", "consent", "standing")  # the service's own lines (K1, K2, K6): no game grammar
 _PART = re.compile(r"\{(\w+)\}")
@@ -71,7 +71,7 @@ def problems(latest: Latest, lines: Sequence[str]) -> list[Problem]:
     r = latest.report
     out: list[Problem] = []
     try:
-        pbem.split_queue(lines)
+        turns.split_queue(lines)
     except CommandRejected as err:
         out.append(Problem(line=0, text="", message=err.message))
     if r.over:
@@ -82,7 +82,7 @@ def problems(latest: Latest, lines: Sequence[str]) -> list[Problem]:
         words = line.split()
         if not words or words[0] in KERNEL_VERBS:
             continue
-        queued = words[0] == pbem.QUEUE_VERB
+        queued = words[0] == turns.QUEUE_VERB
         order = line.split(maxsplit=1)[1] if queued and len(words) > 1 else ("" if queued else line)
         if not order:
             continue

@@ -3,7 +3,7 @@
 The export was made for one side through the redaction boundary: each field hidden from that side
 reads {"commit": hex}. Opening it verifies the chain against its header's head (and the receipt's,
 from a mail), then reads each event as the side may see it: every withheld field is put back as the
-declaration's public part (else empty) by `redaction.seen_event`, never guessed. What is shown is
+declaration's public part (else empty) by `boundary.seen_event`, never guessed. What is shown is
 made of that alone, so two games that differ in a fact hidden from the side open alike.
 
 The events are not folded into a board: a withheld field (another side's face-down offer) feeds
@@ -18,12 +18,15 @@ from typing import Any
 
 import msgspec
 
-from mncore import chain, game, pbem, redaction
-from mncore.errors import DataError, IntegrityFailure, InvalidCommand
-from mncore.host import SERVICE_ACTORS
-from mncore.logread import ruleset_of
+from mncore.audits.verify import Report
+from mncore.core import chain
+from mncore.core.errors import DataError, IntegrityFailure, InvalidCommand
+from mncore.core.kernel_acts import SERVICE_ACTORS
+from mncore.games import transfer
+from mncore.games.log_reading import ruleset_of
+from mncore.pbem import turns
+from mncore.secrecy import boundary
 from mncore.store import Row
-from mncore.verify import Report
 
 MAX_EXPORT = 64 * 1024 * 1024  # an export is read whole: a bigger file is refused unread
 
@@ -76,7 +79,7 @@ def export_of(path: str, kept: bytes | None = None) -> tuple[bytes, str, str | N
     """
     if not path.endswith(".eml") and _starts_json(path):
         return read_bytes(path), path, None
-    from mncore.mail import outbox
+    from mncore.pbem.mail import outbox
     msg = outbox.read_message(path)
     files = outbox.attachments(msg)
     name = next((n for n in files if n.endswith(".jsonl")), None)
@@ -104,7 +107,7 @@ def open_side(path: str, held: str | None = None, kept: bytes | None = None) -> 
     data, source, receipt = export_of(path, kept)
     header, _ = _header(data, source)
     for head in dict.fromkeys([None, receipt, held]):
-        report = game.verify_export(data, source, head)
+        report = transfer.verify_export(data, source, head)
         if not report.ok:
             raise IntegrityFailure(report.first_bad or 1, f"{source} does not verify"
                                    + (f" against head {head[:16]}" if head else "")
@@ -117,7 +120,7 @@ def open_side(path: str, held: str | None = None, kept: bytes | None = None) -> 
 
 
 def _header(data: bytes, source: str) -> tuple[Any, Any]:
-    parsed = game._parse(data, source)  # noqa: SLF001 - the one reader of export lines
+    parsed = transfer._parse(data, source)  # noqa: SLF001 - the one reader of export lines
     return parsed.header, parsed
 
 
@@ -134,7 +137,7 @@ def side_loaded(data: bytes, source: str, report: Report) -> SideGame:
         withheld = parsed.withheld.get(row.seq, {})
         event = _event(ruleset, row, [f for f in withheld if chain.split_field(f)[0] == chain.PAYLOAD], source)
         opened = opened or row.type == "SecretRevealed"
-        seen = redaction.seen_event(ruleset, event, header.made_for, opened).value
+        seen = boundary.seen_event(ruleset, event, header.made_for, opened).value
         command = row.command if not any(chain.split_field(f)[0] == chain.COMMAND for f in withheld) else None
         rows.append(msgspec.structs.replace(row, payload=ruleset.encode_event(seen).decode(), command=command,
                                             salts={}))
@@ -145,13 +148,13 @@ def side_loaded(data: bytes, source: str, report: Report) -> SideGame:
 
 def log_lines(sg: SideGame, start: int = 1, end: int | None = None) -> list[str]:
     """mn log's lines for the export: each event's sentence as its side reads it, marked as mn log marks."""
-    gone = pbem.undone_seqs(sg.rows)
-    marks = pbem.service_marks(sg.rows)
+    gone = turns.undone_seqs(sg.rows)
+    marks = turns.service_marks(sg.rows)
     out = []
     for r, event in zip(sg.rows, sg.events, strict=True):
         if r.seq < start or (end is not None and r.seq > end):
             continue
-        text = redaction.describe(sg.ruleset, event, sg.side, sg.opened)
+        text = boundary.describe(sg.ruleset, event, sg.side, sg.opened)
         act = marks.get(r.seq, "") if marks.get(r.seq, "") in SERVICE_ACTORS else ""
         out.append(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{f'[{act}] ' if act else ''}{text}")
     return out

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
 
 from mncore.client import checklines, exported
-from mncore.errors import DataError, InvalidCommand
-from mncore.mail import bounds
-from mncore.mail.outbox import read_message
+from mncore.core.errors import DataError, InvalidCommand
+from mncore.pbem.mail import limits
+from mncore.pbem.mail.outbox import read_message
 from mncore.service.config import Inbox
 
 MAX_CHOICES = 60  # numbered orders shown; a longer list is typed from its template
@@ -33,7 +33,7 @@ def latest_report(source: str, game: str, side: str) -> tuple[str, bytes | None]
     found: dict[int, str] = {}
     for path in _maildir_files(source):
         try:
-            msg = read_message(path, bounds.Limits())
+            msg = read_message(path, limits.Limits())
         except DataError:
             continue  # not a mail we can read: not a report either
         receipt = str(msg.get("X-MN-Receipt") or "").split()
@@ -58,9 +58,9 @@ def from_imap(box: Inbox, game: str, side: str, into: str) -> None:
     from mncore.service import transport
 
     out = mailbox.Maildir(into, create=True)
-    for _, where, mail, _ in transport.search(box, bounds.Limits(), "HEADER", "X-MN-Game", game,
+    for _, where, mail, _ in transport.search(box, limits.Limits(), "HEADER", "X-MN-Game", game,
                                               "HEADER", "X-MN-Side", side):
-        if isinstance(mail, bounds.Refusal):
+        if isinstance(mail, limits.Refusal):
             raise DataError(where, [mail.reason])
         out.add(bytes(mail))
     if not out.keys():

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from mncore.errors import DataError
+from mncore.core.errors import DataError
 
 SECURITY = ("starttls", "ssl", "none")
 INBOXES = ("imap", "maildir", "mbox", "none")

@@ -4,7 +4,7 @@ In that order, so that no answer waits a whole cycle: a block read now is applie
 (deadlines, forced answers) taken, and its answer and the reports it causes sent in the same cycle.
 Several processes may share one database: the inbox and each game are held by a lease (one process
 at a time; a dead one's lapses after lease_seconds), and each mail is claimed by one process alone
-(mncore/store/service.py).
+(mncore/store/service_tables.py).
 """
 
 from __future__ import annotations
@@ -21,14 +21,17 @@ from email.message import EmailMessage
 
 import msgspec
 
-from mncore import game, logs, signing
-from mncore.errors import MareNostrumError
-from mncore.mail import blocks, bounds, inbox, outbox
-from mncore.mail import book as books
+from mncore.core import log_lines
+from mncore.core.errors import MareNostrumError
+from mncore.games import by_mail, reading
+from mncore.pbem import signing
+from mncore.pbem.mail import blocks, inbox, outbox
+from mncore.pbem.mail import book as books
+from mncore.pbem.mail.limits import Limits
 from mncore.service import policy, transport
 from mncore.service.config import Config
 from mncore.store import Store
-from mncore.store.service import Mark, NewMail, ServiceTables
+from mncore.store.service_tables import Mark, NewMail, ServiceTables
 
 
 class Cycle(msgspec.Struct, kw_only=True):
@@ -75,10 +78,10 @@ class Service:
                 step(at, done)
             except MareNostrumError as err:
                 done.errors.append(f"{step.__name__}: {err.message}")
-                logs.warning("serve.error", step=step.__name__, error=err.message)
+                log_lines.warning("serve.error", step=step.__name__, error=err.message)
         self.tables.set_status({"last_cycle": at, "owner": self.owner, "last_errors": "; ".join(done.errors),
                                 **({"last_fetch": at} if "fetch" not in " ".join(done.errors) else {})})
-        logs.info("serve.cycle", **msgspec.structs.asdict(done))
+        log_lines.info("serve.cycle", **msgspec.structs.asdict(done))
         return done
 
     def _held(self, name: str, at: str) -> bool:
@@ -88,7 +91,7 @@ class Service:
         """Every new mail of the inbox applied once (its key recorded with its answer), then marked read."""
         if self.conf.inbox.kind == "none" or not self._held("inbox", policy.utc_now()):
             return
-        limits = bounds.Limits(max_bytes=self.conf.max_bytes)
+        limits = Limits(max_bytes=self.conf.max_bytes)
         for key, where, mail, seen in transport.fetch(self.conf.inbox, limits):
             if self.stop.is_set():
                 return
@@ -107,7 +110,7 @@ class Service:
             if o.applied:
                 block = signing.parse_block(text, "the block")
                 acks.append(Mark(block.game, block.side, "acked", str(block.seq)))
-            logs.info("serve.block", where=where, game=o.game, side=o.side, applied=o.applied,
+            log_lines.info("serve.block", where=where, game=o.game, side=o.side, applied=o.applied,
                       code=o.code, reason=o.message[:200])
         if not texts:
             done.refused += 1
@@ -170,21 +173,21 @@ class Service:
                 self.game(gid, at, done)
             except MareNostrumError as err:
                 done.errors.append(f"game {gid}: {err.message}")
-                logs.warning("serve.error", game=gid, error=err.message)
+                log_lines.warning("serve.error", game=gid, error=err.message)
 
     def game(self, gid: str, at: str, done: Cycle) -> None:
         """Deadlines ticked, then the mails the game owes (keyed: each queued once)."""
         if not self._held(f"game:{gid}", policy.utc_now()):
             return
-        ticked = game.tick(self.store, gid, at)
+        ticked = by_mail.tick(self.store, gid, at)
         done.ticked += len(ticked)
-        loaded = game.load(self.store, gid)
+        loaded = reading.load(self.store, gid)
         mails, marks = policy.plan(loaded, self.conf.policy_of(gid), self.addresses(gid),
                                    self.tables.marks(gid), self.conf.sender, at)
         if mails or marks:
             done.queued += self.tables.enqueue(mails, marks, at)
         for m in mails:
-            logs.info("serve.queued", game=gid, side=m.side, kind=m.kind, bytes=len(m.message))
+            log_lines.info("serve.queued", game=gid, side=m.side, kind=m.kind, bytes=len(m.message))
 
     def send(self, at: str, done: Cycle) -> None:
         """Every mail due handed to the SMTP server once; a failure is retried later with back-off."""
@@ -204,7 +207,7 @@ class Service:
                     return  # the server is failing: the rest wait for the next cycle
                 self.tables.sent(mail.id, policy.utc_now())
                 done.sent += 1
-                logs.info("serve.sent", id=mail.id, key=mail.key, to=mail.recipient)
+                log_lines.info("serve.sent", id=mail.id, key=mail.key, to=mail.recipient)
         finally:
             smtp.close()
 
@@ -215,7 +218,7 @@ class Service:
         self.tables.failed(mail_id, error, None if final else _later(at, wait))
         done.failed += 1
         done.errors.append(f"send: {error}")
-        logs.warning("serve.send_failed", id=mail_id, attempts=attempts, error=error, final=final)
+        log_lines.warning("serve.send_failed", id=mail_id, attempts=attempts, error=error, final=final)
 
     # --- running ----------------------------------------------------------------------------------
 
@@ -230,12 +233,12 @@ class Service:
                 try:
                     transport.idle(self.conf.inbox, self.conf.poll_seconds)
                 except MareNostrumError as err:
-                    logs.warning("serve.error", step="idle", error=err.message)
+                    log_lines.warning("serve.error", step="idle", error=err.message)
                     self.stop.wait(self.conf.poll_seconds)
             else:
                 self.stop.wait(self.conf.poll_seconds)
         self.release()
-        logs.info("serve.stopped", owner=self.owner, cycles=n)
+        log_lines.info("serve.stopped", owner=self.owner, cycles=n)
 
     def release(self) -> None:
         """Give up the inbox and the games at once (a clean stop), not after lease_seconds."""

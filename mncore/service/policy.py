@@ -1,7 +1,7 @@
 """A game's mail policy: who is mailed what after each cycle (reports, notices, digests, reminders).
 
-Every text and attachment a side is mailed is made by the report (mncore/report.py) and the export
-for that side (game.export_lines), both through the redaction boundary; this module only chooses
+Every text and attachment a side is mailed is made by the report (mncore/pbem/report.py) and the export
+for that side (transfer.export_lines), both through the redaction boundary; this module only chooses
 whom to mail and when. Whether an event touches a side is read from the sentence the boundary makes
 for that side (it names the side), from the service's acts for it, and from undos and corrections.
 """
@@ -13,13 +13,15 @@ from email.message import EmailMessage
 
 import msgspec
 
-from mncore import game, pbem, redaction
-from mncore import report as reports
-from mncore.host import DEADLINE, SERVICE_ACTORS, UNDO_TYPES
-from mncore.mail import outbox
-from mncore.protocol import Pictures
+from mncore.core.kernel_acts import DEADLINE, SERVICE_ACTORS, UNDO_TYPES
+from mncore.core.protocol import Pictures
+from mncore.games import reading, transfer
+from mncore.pbem import report as reports
+from mncore.pbem import turns
+from mncore.pbem.mail import outbox
+from mncore.secrecy import boundary
 from mncore.service.config import Policy
-from mncore.store.service import Mark, NewMail
+from mncore.store.service_tables import Mark, NewMail
 
 ANSWER = "answer:"  # the marks holding a side's answers waiting to go with its next mail, one a mark
 
@@ -52,7 +54,7 @@ KINDS = {"report": "report", "notice": "notice", "digest": "digest", "reminder":
          "final": "final report"}
 
 
-def touched(loaded: game.Loaded, side: str, since: int) -> bool:
+def touched(loaded: reading.Loaded, side: str, since: int) -> bool:
     """Whether an event after `since` touches side: the default the service took for it at its
     deadline; an undo or a correction; or another side's act whose sentence, as side reads it, names
     side and not every side (an event naming every side is an announcement: the next report or
@@ -61,7 +63,7 @@ def touched(loaded: game.Loaded, side: str, since: int) -> bool:
     ruleset, name = loaded.ruleset, loaded.ruleset.side_name(side)
     everyone = [ruleset.side_name(s) for s in loaded.meta.sides]
     opened = loaded.meta.secret is not None
-    gone = pbem.undone_seqs(loaded.rows)
+    gone = turns.undone_seqs(loaded.rows)
     acted_for: dict[int, str] = {}  # batch -> the side a service act was for
     for row, event in zip(loaded.rows[since:], loaded.events[since:], strict=True):
         if row.type in UNDO_TYPES:
@@ -73,18 +75,18 @@ def touched(loaded: game.Loaded, side: str, since: int) -> bool:
                 return True
         if row.seq in gone or row.actor == side or acted_for.get(row.batch) == side:
             continue
-        text = redaction.describe(ruleset, event, side, opened)
+        text = boundary.describe(ruleset, event, side, opened)
         if name in text and not all(n in text for n in everyone):
             return True
     return False
 
 
-def export_for(loaded: game.Loaded, side: str, how: str, acked: int) -> bytes | None:
+def export_for(loaded: reading.Loaded, side: str, how: str, acked: int) -> bytes | None:
     """The side's export to attach: whole, or its header and the lines after the head it last
     acknowledged (a delta: merge_delta joins it to the export it keeps), or none."""
     if how == "none":
         return None
-    lines = game.export_lines(loaded, side)
+    lines = transfer.export_lines(loaded, side)
     if how == "delta":
         lines = [lines[0], *lines[1 + acked:]]
     return b"".join(line + b"\n" for line in lines)
@@ -129,12 +131,12 @@ def _preface(msg: EmailMessage, answers: list[Answer]) -> None:
     msg["X-MN-Outcome"] = f"{len(answers)} mail(s) of yours applied"
 
 
-def _message(loaded: game.Loaded, side: str, since: int, kind: str, to: str, sender: str, policy: Policy,
+def _message(loaded: reading.Loaded, side: str, since: int, kind: str, to: str, sender: str, policy: Policy,
              acked: int, note: str = "", answers: list[Answer] | None = None) -> tuple[str, bytes]:
     ruleset = loaded.ruleset
     r = reports.of_game(loaded, side, since)
-    viewer = redaction.viewer_of(loaded.meta, side)
-    seen = redaction.seen_state(ruleset, loaded.state, viewer) if policy.picture else None
+    viewer = boundary.viewer_of(loaded.meta, side)
+    seen = boundary.seen_state(ruleset, loaded.state, viewer) if policy.picture else None
     svg = ruleset.draw_svg(seen) if seen is not None and isinstance(ruleset, Pictures) else None
     msg = outbox.report_message(r, to, sender, svg, export_for(loaded, side, policy.export, acked))
     _slim(msg)
@@ -152,7 +154,7 @@ def _hours_left(due: str, now: str) -> float:
     return (dt.datetime.fromisoformat(due) - dt.datetime.fromisoformat(now)).total_seconds() / 3600
 
 
-def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: dict[tuple[str, str], str],
+def plan(loaded: reading.Loaded, policy: Policy, addresses: dict[str, str], marks: dict[tuple[str, str], str],
          sender: str, now: str) -> tuple[list[NewMail], list[Mark]]:
     """The mails this game owes its sides now, and the marks they move; each keyed so that however
     often it is planned (a crash, two processes) it is queued once."""
@@ -160,7 +162,7 @@ def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: 
     meta = loaded.meta
     waited = {p.empire for p in ruleset.pending(loaded.state)} if not meta.over else set()
     phase = reports.phase_of(ruleset, loaded.state)
-    due = {s: w.due for s, w in pbem.waiting(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events)).items()}
+    due = {s: w.due for s, w in turns.waiting(ruleset, turns.Log(rows=loaded.rows, events=loaded.events)).items()}
     mails: list[NewMail] = []
     moved: list[Mark] = []
     for side in meta.sides:
@@ -204,7 +206,7 @@ def _may_notice(policy: Policy, marks: dict[tuple[str, str], str], side: str, ph
     return policy.notices == "each" or (policy.notices == "phase" and marks.get((side, "noticed")) != phase)
 
 
-def _reminder(loaded: game.Loaded, side: str, due: str, now: str, policy: Policy, to: str, sender: str,
+def _reminder(loaded: reading.Loaded, side: str, due: str, now: str, policy: Policy, to: str, sender: str,
               acked: int, marks: dict[tuple[str, str], str], moved: list[Mark]) -> list[NewMail]:
     left = _hours_left(due, now)
     reached = [h for h in policy.reminders if 0 < left <= h]

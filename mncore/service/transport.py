@@ -1,6 +1,6 @@
 """Mail in and out for mn serve: SMTP with STARTTLS or SSL and AUTH; IMAP over TLS, a Maildir or an mbox.
 
-Every message fetched is read through the mail limits (mncore/mail/bounds.py) before it is parsed;
+Every message fetched is read through the mail limits (mncore/pbem/mail/limits.py) before it is parsed;
 an IMAP message over the size limit is not even downloaded (its size is asked first).
 """
 
@@ -15,8 +15,9 @@ import ssl
 from collections.abc import Callable, Iterator
 from email.message import EmailMessage
 
-from mncore.errors import DataError
-from mncore.mail import bounds, inbox
+from mncore.core.errors import DataError
+from mncore.pbem.mail import inbox
+from mncore.pbem.mail import limits as mail_limits
 from mncore.service.config import Account, Inbox
 
 _PORTS = {"smtp": {"starttls": 587, "ssl": 465, "none": 25}, "imap": {"starttls": 143, "ssl": 993, "none": 143}}
@@ -76,20 +77,20 @@ Fetched = tuple[str, str, "inbox.Mail", Callable[[], None]]  # (key, where, mail
 def key_of(mail: inbox.Mail, raw: bytes | None = None) -> str:
     """What makes a fetched mail the same mail when it is fetched again: the hash of its bytes
     (of the headers a refused one kept)."""
-    if isinstance(mail, bounds.Refusal):
+    if isinstance(mail, mail_limits.Refusal):
         text = f"{mail.reason}|{mail.sender}|{mail.subject}|{mail.message_id}".encode()
         return "r:" + hashlib.sha256(text).hexdigest()
     data = raw if raw is not None else mail.as_bytes(policy=email.policy.default)
     return "m:" + hashlib.sha256(data).hexdigest()
 
 
-def search(box: Inbox, limits: bounds.Limits, *criteria: str) -> Iterator[Fetched]:
+def search(box: Inbox, limits: mail_limits.Limits, *criteria: str) -> Iterator[Fetched]:
     """The messages of an IMAP folder that meet the SEARCH criteria, read or not, left as they are
     (a player's own mailbox: mn play)."""
     yield from _imap(box, limits, *criteria)
 
 
-def fetch(box: Inbox, limits: bounds.Limits) -> Iterator[Fetched]:
+def fetch(box: Inbox, limits: mail_limits.Limits) -> Iterator[Fetched]:
     """Each new message of the inbox; its callback marks it read (seen) once it is recorded."""
     if box.kind == "imap":
         yield from _imap(box, limits)
@@ -97,14 +98,14 @@ def fetch(box: Inbox, limits: bounds.Limits) -> Iterator[Fetched]:
         yield from _local(box.path, limits)
 
 
-def _local(path: str, limits: bounds.Limits) -> Iterator[Fetched]:
+def _local(path: str, limits: mail_limits.Limits) -> Iterator[Fetched]:
     # a Maildir entry is marked seen by the reader itself once the next one is asked for; an mbox is
     # read whole each time and each mail in it is taken once by its key
     for where, mail in inbox.messages(path, None, limits):
         yield key_of(mail), where, mail, lambda: None
 
 
-def _imap(box: Inbox, limits: bounds.Limits, *criteria: str) -> Iterator[Fetched]:
+def _imap(box: Inbox, limits: mail_limits.Limits, *criteria: str) -> Iterator[Fetched]:
     """The messages of the folder that meet the IMAP SEARCH criteria (the unread ones by default),
     each read within the limits; none is marked read unless its callback is called."""
     conn = _imap_open(box)
@@ -139,7 +140,7 @@ def _imap_open(box: Inbox) -> imaplib.IMAP4:
         raise DataError(f"imap {box.user or '-'}@{box.host}:{at}", [f"{type(err).__name__}: {err}"]) from None
 
 
-def _imap_one(conn: imaplib.IMAP4, uid: str, box: Inbox, limits: bounds.Limits) -> Fetched:
+def _imap_one(conn: imaplib.IMAP4, uid: str, box: Inbox, limits: mail_limits.Limits) -> Fetched:
     def seen() -> None:
         conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
 
@@ -149,15 +150,15 @@ def _imap_one(conn: imaplib.IMAP4, uid: str, box: Inbox, limits: bounds.Limits) 
     if size and int(size[1]) > limits.max_bytes:
         _, head = conn.uid("FETCH", uid, "(BODY.PEEK[HEADER.FIELDS (FROM REPLY-TO SUBJECT MESSAGE-ID)])")
         h = email.message_from_bytes(_payload(head)[:8192], policy=email.policy.default)
-        refused = bounds.Refusal(
-            reason=f"the mail is over the {bounds.size_text(limits.max_bytes)} limit on its size (max_bytes)",
+        refused = mail_limits.Refusal(
+            reason=f"the mail is over the {mail_limits.size_text(limits.max_bytes)} limit on its size (max_bytes)",
             sender=str(h.get("Reply-To") or h.get("From") or ""), subject=str(h.get("Subject") or "")[:200],
             message_id=str(h.get("Message-ID") or ""))
         return key_of(refused) + ":" + uid, where, refused, seen
     _, data = conn.uid("FETCH", uid, "(BODY.PEEK[])")
     raw = _payload(data)
-    read = bounds.gated((raw[i:i + bounds.CHUNK] for i in range(0, len(raw), bounds.CHUNK)), limits)
-    if isinstance(read, bounds.Refusal):
+    read = mail_limits.gated((raw[i:i + mail_limits.CHUNK] for i in range(0, len(raw), mail_limits.CHUNK)), limits)
+    if isinstance(read, mail_limits.Refusal):
         return key_of(read) + ":" + uid, where, read, seen
     msg = email.message_from_bytes(read, policy=email.policy.default)
     assert isinstance(msg, EmailMessage)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.errors import Conflict, StoreError
+from mncore.core.errors import Conflict, StoreError
 from mncore.store.base import GameRow, NewRow, Row, Snapshot, Store
 from mncore.store.sqlite import SqliteStore
 

@@ -8,8 +8,8 @@ from typing import Protocol, runtime_checkable
 
 import msgspec
 
-from mncore.chain import link
-from mncore.errors import StoreError, UnknownGame
+from mncore.core.chain import link
+from mncore.core.errors import StoreError, UnknownGame
 
 
 class Row(msgspec.Struct, frozen=True, kw_only=True):

@@ -11,8 +11,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 
-from mncore.chain import CURRENT, GENESIS_HASH
-from mncore.errors import Conflict, MareNostrumError, StoreError
+from mncore.core.chain import CURRENT, GENESIS_HASH
+from mncore.core.errors import Conflict, MareNostrumError, StoreError
 from mncore.store.base import (
     SNAPSHOTS_SQL,
     GameRow,

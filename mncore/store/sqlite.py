@@ -12,8 +12,8 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 import msgspec
 
-from mncore.chain import CURRENT, GENESIS_HASH
-from mncore.errors import Conflict, StoreError
+from mncore.core.chain import CURRENT, GENESIS_HASH
+from mncore.core.errors import Conflict, StoreError
 from mncore.store.base import (
     SNAPSHOTS_SQL,
     GameRow,

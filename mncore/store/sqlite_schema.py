@@ -51,7 +51,7 @@ def snapshots(db: Database) -> None:
 
 @MIGRATIONS()
 def mail_service(db: Database) -> None:
-    """mn serve's own tables (mncore/store/service.py): mails applied, the outbox with its states,
+    """mn serve's own tables (mncore/store/service_tables.py): mails applied, the outbox with its states,
     per-side marks (last mailed, last acknowledged), what the service is doing, and leases."""
     db.table("mail_seen").create({"key": str, "game_id": str, "at": str, "outcome": str}, pk="key",
                                  if_not_exists=True)

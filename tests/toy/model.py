@@ -9,9 +9,9 @@ from typing import Literal, assert_never, get_args
 import msgspec
 from msgspec.structs import replace
 
-from mncore import envelope
-from mncore.geography import Links
-from mncore.protocol import ForkRef
+from mncore.core import envelope
+from mncore.core.geography import Links
+from mncore.core.protocol import ForkRef
 
 RULESET_ID = "toy-2026"
 RULESET_VERSION = 1
@@ -208,7 +208,7 @@ class Clash(Command, frozen=True, kw_only=True):
 AnyOrder = Muster | Pass | Clash
 AnyCommand = CreateToy | AnyOrder
 
-# a stored log's events and commands: the toy's and the kernel's beside them (mncore/envelope.py)
+# a stored log's events and commands: the toy's and the kernel's beside them (mncore/core/envelope.py)
 EVENTS: envelope.Codec[AnyEvent] = envelope.events(AnyEvent)
 COMMANDS: envelope.Codec[AnyCommand] = envelope.commands(AnyCommand)
 

@@ -1,13 +1,13 @@
-"""The toy as the kernel sees it: the kit (mncore/kit.py) and what is the toy's own."""
+"""The toy as the kernel sees it: the kit (mncore/core/kit.py) and what is the toy's own."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mncore.dice import Rng
-from mncore.kit import Kit
-from mncore.protocol import HOST, ForkRef, Hidden, Meta, Ruleset
-from mncore.rulebook import Rulebook
+from mncore.core.dice import Rng
+from mncore.core.kit import Kit
+from mncore.core.protocol import HOST, ForkRef, Hidden, Meta, Ruleset
+from mncore.core.rulebook import Rulebook
 from toy import model as m
 from toy import rules, text
 

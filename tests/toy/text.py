@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from mncore import envelope
-from mncore.errors import InvalidCommand
-from mncore.names import resolve
-from mncore.protocol import NewGame
-from mncore.seen import Seen, Withheld
+from mncore.core import envelope
+from mncore.core.errors import InvalidCommand
+from mncore.core.name_matching import resolve
+from mncore.core.protocol import NewGame
+from mncore.secrecy.seen import Seen, Withheld
 from toy.model import (
     PROVINCES,
     SIDES,

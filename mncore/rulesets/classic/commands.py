@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import msgspec
 
-from mncore import envelope
-from mncore.host import KernelCommand
+from mncore.core import envelope
+from mncore.core.kernel_acts import KernelCommand
+from mncore.rulesets.classic.card_powers import Powers
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Item, Mover, Role, Setup, Variant
-from mncore.rulesets.classic.powers import Powers
 from mncore.rulesets.classic.state import Built, State
 
 

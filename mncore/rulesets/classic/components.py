@@ -9,8 +9,8 @@ from pathlib import Path
 
 import msgspec
 
-from mncore.errors import InvalidCommand
-from mncore.geography import Links
+from mncore.core.errors import InvalidCommand
+from mncore.core.geography import Links
 from mncore.rulesets.classic.ids import Role
 
 _PKG = "mncore.rulesets.classic.data"

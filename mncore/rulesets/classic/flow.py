@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from mncore.dice import Rng
-from mncore.errors import require
-from mncore.protocol import Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.errors import require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
+from mncore.rulesets.classic.card_powers import describe_effect
 from mncore.rulesets.classic.evolve import evolve, replay
 from mncore.rulesets.classic.ids import PHASES, Phase
-from mncore.rulesets.classic.powers import describe_effect
 from mncore.rulesets.classic.rules import commerce, construction, military, offering, roles, setup
 from mncore.rulesets.classic.rules.common import name, order_from
 from mncore.rulesets.classic.state import State

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.protocol import Hidden
+from mncore.core.protocol import Hidden
 from mncore.rulesets.classic.state import State
 
 WITHHELD = "withheld"  # a card a reader may not see, standing in for it: how many stays public

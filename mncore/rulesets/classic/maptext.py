@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mncore.names import resolve
+from mncore.core.name_matching import resolve
 from mncore.rulesets.classic.components import Board, load_board
 
 NOTE = ("RECONSTRUCTED, NOT THE PRINTED BOARD: the 2003 board with the Mythology board on its western "

@@ -6,11 +6,11 @@ from typing import Any
 
 import msgspec
 
+from mncore.rulesets.classic.card_powers import NO_POWERS, describe_effect
 from mncore.rulesets.classic.flow import pending
-from mncore.rulesets.classic.powers import NO_POWERS, describe_effect
 from mncore.rulesets.classic.rules.common import name, role_count
 from mncore.rulesets.classic.state import State
-from mncore.seen import Seen
+from mncore.secrecy.seen import Seen
 
 
 def view(seen: Seen[State]) -> dict[str, Any]:

@@ -5,22 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand
-from mncore.kit import Kit
-from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
-from mncore.rulesets.classic import audits, render, text
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand
+from mncore.core.kit import Kit
+from mncore.core.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
+from mncore.rulesets.classic import audit_tools, render, text
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
-from mncore.rulesets.classic.book import RULEBOOK
+from mncore.rulesets.classic.card_powers import NO_POWERS
+from mncore.rulesets.classic.card_powers import read as read_powers
 from mncore.rulesets.classic.components import game_data, load_board
 from mncore.rulesets.classic.evolve import evolve, replay
 from mncore.rulesets.classic.hiding import hidden_in_state
 from mncore.rulesets.classic.ids import RULESET_ID, RULESET_VERSION, Setup, Variant
-from mncore.rulesets.classic.powers import NO_POWERS
-from mncore.rulesets.classic.powers import read as read_powers
+from mncore.rulesets.classic.rules_index import RULEBOOK
 from mncore.rulesets.classic.state import State
-from mncore.seen import Seen
+from mncore.secrecy.seen import Seen
 from mncore.store import Row
 
 OPTIONS = {"variant": ("standard", "long"), "setup": ("basic", "advanced"), "tiles": ()}  # () any value
@@ -47,7 +47,7 @@ class Classic(Kit[State, ev.AnyEvent, cm.AnyCommand]):
                 roles = first_holders(created)
                 return events + roles + settle(replay(roles, created), rng)
             case cm.CreateFromPosition():
-                events = audits.creation_events(command, state.commitment)
+                events = audit_tools.creation_events(command, state.commitment)
                 return events + settle(replay(events, state), rng)
             case _:
                 return decide_order(state, command, rng)
@@ -143,30 +143,30 @@ class Classic(Kit[State, ev.AnyEvent, cm.AnyCommand]):
         return next((c.name for c in game_data().civ if c.id == side), side)
 
     def conceal(self, state: Any, viewer: str, rng: Rng) -> State:
-        return audits.conceal(state, viewer, rng)
+        return audit_tools.conceal(state, viewer, rng)
 
     # --- audits ----------------------------------------------------------------------------------
 
     def explain(self, rows: Sequence[Row], seq: int, see: Callable[[Any], Seen[Any]]) -> Any:
-        return audits.explain(rows, seq, see)
+        return audit_tools.explain(rows, seq, see)
 
     def render_explanation(self, explanation: Any) -> str:
-        return audits.render_explanation(explanation)
+        return audit_tools.render_explanation(explanation)
 
     def diff(self, a: Any, b: Any) -> list[Any]:
-        return list(audits.diff_states(a, b))
+        return list(audit_tools.diff_states(a, b))
 
     def read_position(self, path: str) -> State:
-        return audits.read_position(path)
+        return audit_tools.read_position(path)
 
     def position_command(self, state: Any) -> cm.CreateFromPosition:
-        return audits.position_command(state)
+        return audit_tools.position_command(state)
 
     def position_doc(self, seen: Seen[Any]) -> dict[str, Any]:
-        return audits.position_doc(seen)
+        return audit_tools.position_doc(seen)
 
     def write_position(self, seen: Seen[Any]) -> str:
-        return audits.write_position(seen)
+        return audit_tools.write_position(seen)
 
 
     # --- the demonstration game and the board ------------------------------------------------------
@@ -189,15 +189,15 @@ class Classic(Kit[State, ev.AnyEvent, cm.AnyCommand]):
     # --- pictures: mn draw, mn html (a schematic of the board) -------------------------------------
 
     def draw_svg(self, seen: Seen[Any]) -> str:
-        from mncore.rulesets.classic.draw import draw_svg
+        from mncore.rulesets.classic.board_svg import draw_svg
         return draw_svg(seen)
 
     def series(self, seen: Seen[Any]) -> dict[str, dict[str, float]]:
-        from mncore.rulesets.classic.draw import series
+        from mncore.rulesets.classic.board_svg import series
         return series(seen)
 
     def side_colour(self, side: str) -> str:
-        from mncore.rulesets.classic.draw import colour
+        from mncore.rulesets.classic.board_svg import colour
         return colour(side)
 
 

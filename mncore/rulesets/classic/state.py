@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
-from mncore.protocol import ForkRef
+from mncore.core.protocol import ForkRef
+from mncore.rulesets.classic.card_powers import Powers
 from mncore.rulesets.classic.components import Board
 from mncore.rulesets.classic.ids import Aftermath, Building, Phase, Role, Setup, Variant
-from mncore.rulesets.classic.powers import Powers
 
 
 class _S(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):

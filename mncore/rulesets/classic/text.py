@@ -7,16 +7,16 @@ from typing import Any, cast
 import msgspec
 from msgspec.structs import replace
 
-from mncore import envelope
-from mncore.errors import InvalidCommand
-from mncore.names import resolve
+from mncore.core import envelope
+from mncore.core.errors import InvalidCommand
+from mncore.core.name_matching import resolve
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import BUILDINGS, ITEMS, ROLES, Aftermath, Building, Item, Mover, Role
 from mncore.rulesets.classic.rules.common import card_of
 from mncore.rulesets.classic.state import Built, State
-from mncore.seen import Withheld
+from mncore.secrecy.seen import Withheld
 
 USAGE = ("award ROLE to CIV | ask N | offer CARD... | offer nothing | take CARD from CIV | give CARD | "
          "pray GOD pay C,C,C | pass | invoke GOD | build ITEM [RESOURCE] in PROVINCE pay SETS | "

@@ -7,11 +7,11 @@ import importlib.resources
 
 import msgspec
 
-from mncore.errors import DataError, InvalidCommand
+from mncore.core.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.board import Board, board_digest, decode_board, layout_of, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
+from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, SeaId, TileId, Token, Track
-from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
 
 STANDARD = "standard"
 SETUPS_SOURCE = "mncore/rulesets/empires/data/setups.toml"

@@ -11,9 +11,9 @@ from typing import Literal, TypeVar
 
 import msgspec
 
-from mncore.cache import ObjectCache
-from mncore.errors import DataError, InvalidCommand
-from mncore.geography import Links
+from mncore.core.cache import ObjectCache
+from mncore.core.errors import DataError, InvalidCommand
+from mncore.core.geography import Links
 from mncore.rulesets.empires.boardcheck import validate_board, validate_layout
 from mncore.rulesets.empires.boardtypes import Board as Board
 from mncore.rulesets.empires.boardtypes import Layout as Layout
@@ -21,8 +21,8 @@ from mncore.rulesets.empires.boardtypes import Province as Province
 from mncore.rulesets.empires.boardtypes import Sea as Sea
 from mncore.rulesets.empires.boardtypes import Setup as Setup
 from mncore.rulesets.empires.boardtypes import Space as Space
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import ProvinceId, SeaId, SpaceRef
-from mncore.rulesets.empires.ruleset import load_ruleset
 
 BoardSource = Literal["default"] | str
 

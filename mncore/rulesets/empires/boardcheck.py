@@ -8,12 +8,12 @@ from collections.abc import Iterable, Mapping
 
 import msgspec
 
-from mncore import coast
-from mncore.geography import Links
+from mncore.core.geography import Links
+from mncore.pictures import coast
 from mncore.rulesets.empires.boardtypes import Board, Layout, Point, Province, Sea, Setup
+from mncore.rulesets.empires.game_data import Ruleset
 from mncore.rulesets.empires.ids import UnitKind
-from mncore.rulesets.empires.names import normalise
-from mncore.rulesets.empires.ruleset import Ruleset
+from mncore.rulesets.empires.typed_names import normalise
 
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 

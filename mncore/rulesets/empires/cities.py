@@ -8,9 +8,9 @@ from typing import Literal
 
 import msgspec
 
-from mncore.errors import DataError
+from mncore.core.errors import DataError
+from mncore.rulesets.empires.game_data import Tile
 from mncore.rulesets.empires.ids import EXPANSIONS, CardId, Expansion, TileId, Track
-from mncore.rulesets.empires.ruleset import Tile
 
 # What an Objective tile asks (the projection that checks it: rules/objectives.py).
 ObjectiveTest = Literal["titles", "legendary-temple", "conversion", "plenty", "buildings", "markets-temples",

@@ -6,8 +6,8 @@ from typing import Literal
 
 import msgspec
 
-from mncore import envelope
-from mncore.host import KernelCommand
+from mncore.core import envelope
+from mncore.core.kernel_acts import KernelCommand
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import (  # phase 3  # the Legendary City expansions
     BuildingKind,
@@ -399,7 +399,7 @@ AnyOrder = (CollectCommand | TradeCommand | BuildCommand | MoveCommand | Leaders
             | CitiesCommand)
 AnyCommand = CoreCommand | AnyOrder
 
-# a stored log's commands: the game's and the kernel's beside them (mncore/envelope.py)
+# a stored log's commands: the game's and the kernel's beside them (mncore/core/envelope.py)
 CODEC: envelope.Codec[AnyCommand | KernelCommand] = envelope.commands(AnyCommand)
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, refuse, require
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand, refuse, require
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.commands import (  # sandboxes  # the expansions
     AnyOrder,
     CitiesCommand,
@@ -17,6 +16,7 @@ from mncore.rulesets.empires.commands import (  # sandboxes  # the expansions
 from mncore.rulesets.empires.evolve import replay
 from mncore.rulesets.empires.flow import decide_order, settle_folded
 from mncore.rulesets.empires.rules import cards, objectives, sandbox, setup, troia_cards
+from mncore.rulesets.empires.rules_index import RULEBOOK
 from mncore.rulesets.empires.state import ForkInfo, GameState
 
 

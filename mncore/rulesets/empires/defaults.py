@@ -3,9 +3,9 @@ overdue decision (docs/defaults.md), the one legal answer of a forced decision, 
 
 from __future__ import annotations
 
-from mncore.dice import Rng, SecretNeeded
-from mncore.errors import CommandRejected
-from mncore.protocol import Option
+from mncore.core.dice import Rng, SecretNeeded
+from mncore.core.errors import CommandRejected
+from mncore.core.protocol import Option
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.flow import pending, rules_for

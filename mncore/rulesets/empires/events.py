@@ -6,8 +6,8 @@ from typing import Literal  # phases 1 and 2
 
 import msgspec
 
-from mncore import envelope
-from mncore.host import KernelEvent
+from mncore.core import envelope
+from mncore.core.kernel_acts import KernelEvent
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import (  # phases 3 and 5  # the Legendary City expansions
     BuildingKind,
@@ -816,7 +816,7 @@ TroiaEvent = MyrmidonsBuilt | BattleCardReady | ChariotsHarnessed | LossImposed 
 AnyEvent = (CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | LeadershipEvent
             | SandboxEvent | CitiesEvent | TroiaEvent)
 
-# a stored log's events: the game's and the kernel's beside them (mncore/envelope.py)
+# a stored log's events: the game's and the kernel's beside them (mncore/core/envelope.py)
 CODEC: envelope.Codec[AnyEvent | KernelEvent] = envelope.events(AnyEvent)
 
 

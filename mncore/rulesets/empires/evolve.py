@@ -11,9 +11,9 @@ from msgspec.structs import replace
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Setup
+from mncore.rulesets.empires.game_data import load_ruleset, tiles_at
 from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, Empire, ProvinceId, TileId, Track, legendary
 from mncore.rulesets.empires.kept import carry
-from mncore.rulesets.empires.ruleset import load_ruleset, tiles_at
 from mncore.rulesets.empires.state import (  # the expansions  # Troia
     Barbarians,  # the Punic War
     Boost,
@@ -47,7 +47,7 @@ from mncore.rulesets.empires.state import (  # the expansions  # Troia
 )
 
 Handler = Callable[[GameState, Any], GameState]
-E = TypeVar("E", bound=Struct)  # an event of the game's union (the kernel folds its own: mncore.envelope)
+E = TypeVar("E", bound=Struct)  # an event of the game's union (the kernel folds its own: mncore.core.envelope)
 
 # event type -> its handler, filled by @handles next to each handler; tests/test_meta.py checks that
 # every event of ev.AnyEvent has one (what assert_never guaranteed for the match this replaces)

@@ -8,18 +8,18 @@ from typing import Any
 
 import msgspec
 
-from mncore import envelope, explaining
-from mncore.errors import InvalidCommand
-from mncore.explaining import Explanation
-from mncore.rulebook import Cited
+from mncore.core import envelope, explaining
+from mncore.core.errors import InvalidCommand
+from mncore.core.explaining import Explanation
+from mncore.core.rulebook import Cited
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.book import RULEBOOK
 from mncore.rulesets.empires.commands import Order, decode_command
 from mncore.rulesets.empires.evolve import evolve, replay
 from mncore.rulesets.empires.ids import Track
 from mncore.rulesets.empires.projections import track_composition
-from mncore.rulesets.empires.rules import tactics, trade
+from mncore.rulesets.empires.rules import lasting_cards, trade
 from mncore.rulesets.empires.rules.battle import forced_losses
+from mncore.rulesets.empires.rules_index import RULEBOOK
 from mncore.rulesets.empires.state import (
     FixedBarbarianDice,
     FixedDice,
@@ -30,7 +30,7 @@ from mncore.rulesets.empires.state import (
     trade_step,
 )
 from mncore.rulesets.empires.text import describe, format_order, tile_name, title
-from mncore.seen import Seen
+from mncore.secrecy.seen import Seen
 from mncore.store import Row
 
 _REF = re.compile(r"\b(R\d+|(?:10|11)\.[a-z][a-z-]*|(?:setup|atlas)\.[a-z0-9][a-z0-9-]*|\d+\.\d+(?:\.\d+)?)\b")
@@ -173,7 +173,7 @@ def _battle(e: ev.BattleFought, before: GameState) -> list[str]:
         dice = ", ".join(str(d) for d in side.dice) or "no dice"
         extra = "".join(f" (+{n} die from {_source(s)})" for s, n in side.extra_dice.items())
         mods = "".join(f" {n:+d} {_source(s)} ({_source_section(s)})" for s, n in side.modifiers.items())
-        per_hit = tactics.divisor(before, e.place, other.empire, 5)  # 7 against Greek Phalanxes (R235)
+        per_hit = lasting_cards.divisor(before, e.place, other.empire, 5)  # 7 against Greek Phalanxes (R235)
         out.append(f"{title(side.empire)} ({role}): {side.units} {unit}(s){extra}; dice {dice} = "
                    f"{sum(side.dice)}{mods} → total {side.total}; {side.total} / {per_hit} = {side.scored} "
                    f"hit(s) scored")

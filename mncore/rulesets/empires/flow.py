@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol, assert_never, cast
 
-from mncore.dice import Rng
-from mncore.protocol import Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import BuildCommand, CollectCommand, LeadershipCommand, MoveCommand, TradeCommand
 from mncore.rulesets.empires.evolve import replay
@@ -90,20 +90,20 @@ def public_pending(state: GameState) -> list[Pending]:
     Whether the Perseus holder may build first depends on what is behind its screen, so the public
     line shows whenever Perseus could be used, whatever it holds (10.perseus).
     """
-    from mncore.rulesets.empires import powers
+    from mncore.rulesets.empires import tile_powers
     from mncore.rulesets.empires.rules.buildable import perseus_open
     found = [p for p in pending(state) if p.kind != "perseus"]
     if state.winner is None and state.board is not None and perseus_open(state):
         found = [Pending(empire=e, kind="perseus",
                          text="may build first with Perseus: a fifth hero or wonder, or the Pyramids")
-                 for e in powers.holders_at(state, "build_first")] + found
+                 for e in tile_powers.holders_at(state, "build_first")] + found
     return found
 
 
 def options(state: GameState, empire: Empire) -> list[Option]:
     """What the empire may order now: its phase's orders, and in a sandbox the outcomes it may fix.
 
-    Scripted players (mncore.rulesets.empires.autoplay) ask the phase alone: they never fix outcomes.
+    Scripted players (mncore.rulesets.empires.players.autoplay) ask the phase alone: they never fix outcomes.
     """
     if state.winner is not None or state.board is None:
         return []

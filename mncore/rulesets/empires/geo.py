@@ -7,8 +7,8 @@ import importlib.resources
 
 import msgspec
 
-from mncore import coast
-from mncore.cache import ObjectCache
+from mncore.core.cache import ObjectCache
+from mncore.pictures import coast
 from mncore.rulesets.empires.boardtypes import Board, Layout, PlaceLayout
 
 

@@ -16,9 +16,9 @@ from mncore.rulesets.empires.board import (
     load_board,
     provenance_note,
 )
-from mncore.rulesets.empires.names import resolve_place
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.ruleset import Ruleset, load_ruleset
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
+from mncore.rulesets.empires.typed_names import resolve_place
 
 
 def map_text(place: str | None, board_file: str | None, setup: str | None = None) -> str:

@@ -12,18 +12,19 @@ import msgspec
 from msgspec.structs import replace
 
 import mncore
-from mncore.bounds import set_aside_out_of_bounds
-from mncore.dice import Rng
-from mncore.errors import DataError, InvalidCommand
+from mncore.core.bounds import set_aside_out_of_bounds
+from mncore.core.dice import Rng
+from mncore.core.errors import DataError, InvalidCommand
+from mncore.core.toml_text import toml_text
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, board_digest, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.rulesets.empires.commands import CreateFromPosition
 from mncore.rulesets.empires.flow import rules_for, settle
+from mncore.rulesets.empires.game_data import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.ids import COMMODITIES, Commodity, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.positioncheck import holdings, place_name, supply_limit, validate_position
-from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import (
     Bag,
     CitiesState,  # the Legendary City expansions
@@ -33,8 +34,7 @@ from mncore.rulesets.empires.state import (
     ProvinceState,
     bag_sub,
 )
-from mncore.seen import Seen, Withheld
-from mncore.tomltext import toml_text
+from mncore.secrecy.seen import Seen, Withheld
 
 # Fields of GameState that are the game's identity, options or randomness: never part of a position
 # (`fixed`: a sandbox's outcomes fixed by orders, checked when given; ruling R7).
@@ -212,7 +212,7 @@ def _empire_tiles(emp: str, es: object, problems: list[str]) -> object:
 
 def _tile(text: str, where: str, problems: list[str]) -> str | None:
     """The tile id a name stands for; None for an unknown name, a problem listing the ids."""
-    from mncore.rulesets.empires.names import resolve_tile
+    from mncore.rulesets.empires.typed_names import resolve_tile
     try:
         return resolve_tile(load_ruleset(), text)
     except InvalidCommand as err:

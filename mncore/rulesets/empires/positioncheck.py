@@ -10,9 +10,9 @@ import msgspec
 
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.board import Board
+from mncore.rulesets.empires.game_data import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TOKENS, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.projections import unit_count
-from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset, tile
 from mncore.rulesets.empires.state import Bag, Barbarians, GameState, ProvinceState, TradeStep, bag_add
 from mncore.rulesets.empires.text import title
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from mncore.rulesets.empires.game_data import load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, Track
 from mncore.rulesets.empires.kept import kept
-from mncore.rulesets.empires.ruleset import load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import GameState, ProvinceState
 
 

@@ -6,14 +6,14 @@ from typing import Any, cast
 
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.flow import describe_phase, public_pending
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
 from mncore.rulesets.empires.projections import holder_of, tracks, unit_count
 from mncore.rulesets.empires.rules import barbarians
 from mncore.rulesets.empires.rules.buildable import markers_left
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, TradeStep, bag_total
 from mncore.rulesets.empires.text import tile_name, title
-from mncore.seen import Seen, Withheld
+from mncore.secrecy.seen import Seen, Withheld
 
 
 def view(seen: Seen[GameState]) -> dict[str, Any]:

@@ -7,20 +7,20 @@ from typing import Any, cast
 
 from msgspec.structs import replace
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand
-from mncore.kit import Kit
-from mncore.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand
+from mncore.core.kit import Kit
+from mncore.core.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
 from mncore.rulesets.empires import atlas, render
 from mncore.rulesets.empires import commands as cm
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.book import RULEBOOK
+from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.evolve import evolve
+from mncore.rulesets.empires.game_data import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.ids import COIN, EXPANSIONS, TRACKS, Empire, Expansion
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
+from mncore.rulesets.empires.rules_index import RULEBOOK
 from mncore.rulesets.empires.state import CitiesState, ForkInfo, GameState, TradeStep, bag_total
-from mncore.seen import Seen
+from mncore.secrecy.seen import Seen
 from mncore.store import Row
 
 
@@ -52,7 +52,7 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         return events, replay(events, state)
 
     # revealing the secret while the game runs is refused unless forced: ruling R6, now the kernel's
-    # K8 (mncore.game.reveal); Meta.secret is the kernel's fold (mncore/envelope.py)
+    # K8 (mncore.games.lifecycle.reveal); Meta.secret is the kernel's fold (mncore/core/envelope.py)
     def meta(self, state: GameState) -> Meta:
         won = state.winner
         result = None if won is None else (
@@ -153,7 +153,7 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
                                     staticmethod(render.status_text))
 
     def resolve_side(self, text: str) -> Empire:
-        from mncore.rulesets.empires.names import resolve_empire
+        from mncore.rulesets.empires.typed_names import resolve_empire
         return resolve_empire(load_ruleset(), text)
 
     def side_name(self, side: str) -> str:
@@ -257,11 +257,11 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
     # --- pictures: mn draw, mn html ------------------------------------------------------------
 
     def draw_svg(self, seen: Seen[Any]) -> str:
-        from mncore.rulesets.empires.draw import draw_svg
+        from mncore.rulesets.empires.board_svg import draw_svg
         return draw_svg(seen)
 
     def draw_changes(self, seen: Seen[Any], events: Sequence[Seen[Any]]) -> str:
-        from mncore.rulesets.empires.draw import draw_changes
+        from mncore.rulesets.empires.board_svg import draw_changes
         return draw_changes(seen, events)
 
     def series(self, seen: Seen[Any]) -> dict[str, dict[str, float]]:
@@ -269,7 +269,7 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         return {title(t): {e: float(v["tracks"][t]) for e, v in doc["empires"].items()} for t in TRACKS}
 
     def side_colour(self, side: str) -> str:
-        from mncore.rulesets.empires.draw import PALETTE
+        from mncore.rulesets.empires.board_svg import PALETTE
         return PALETTE[side][0]
 
     # --- turn reports: mn report, mn mail (play by email) ----------------------------------------

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from mncore.errors import require
-from mncore.protocol import Option, Pending
+from mncore.core.errors import require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.ids import TAX

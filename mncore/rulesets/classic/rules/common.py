@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from mncore.errors import InvalidCommand, RuleViolation, require
+from mncore.core.errors import InvalidCommand, RuleViolation, require
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import TAX
 from mncore.rulesets.classic.state import Land, State, Units

@@ -3,13 +3,13 @@ buildings, units, heroes and wonders."""
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand, require
-from mncore.protocol import Option, Pending
+from mncore.core.errors import InvalidCommand, require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
+from mncore.rulesets.classic.card_powers import FreeUnit
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.ids import BUILDINGS, TAX
-from mncore.rulesets.classic.powers import FreeUnit
 from mncore.rulesets.classic.rules import powers
 from mncore.rulesets.classic.rules.common import at_war, cost, creatures, name, require_payment, require_turn
 from mncore.rulesets.classic.rules.fold import Fold

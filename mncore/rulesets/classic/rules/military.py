@@ -7,9 +7,9 @@ from collections import deque
 from itertools import combinations
 from typing import cast
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, require
-from mncore.protocol import Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand, require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from mncore.errors import require
-from mncore.protocol import Option, Pending
+from mncore.core.errors import require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
+from mncore.rulesets.classic.card_powers import ExtraCards, FreeUnit
 from mncore.rulesets.classic.components import game_data
-from mncore.rulesets.classic.powers import ExtraCards, FreeUnit
 from mncore.rulesets.classic.rules.common import name, require_in_hand, require_turn, set_problem
 from mncore.rulesets.classic.rules.construction import free_unit_events
 from mncore.rulesets.classic.rules.fold import Fold

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from mncore.rulesets.classic import events as ev
-from mncore.rulesets.classic.components import game_data
-from mncore.rulesets.classic.powers import (
+from mncore.rulesets.classic.card_powers import (
     LASTING,
     AnyEffect,
     AutoSix,
@@ -16,6 +15,7 @@ from mncore.rulesets.classic.powers import (
     IgnoreBlockade,
     WinWith,
 )
+from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.rules.common import creatures
 from mncore.rulesets.classic.state import State
 

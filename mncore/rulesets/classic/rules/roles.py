@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.errors import require
+from mncore.core.errors import require
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import game_data

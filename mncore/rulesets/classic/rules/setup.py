@@ -3,9 +3,9 @@ the advanced set-up's placements (1.7)."""
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, require
-from mncore.protocol import Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand, require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
 from mncore.rulesets.classic.components import Board, game_data

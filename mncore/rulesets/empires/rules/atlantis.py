@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from mncore.errors import require
+from mncore.core.errors import require
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import BuildUnit
+from mncore.rulesets.empires.display_names import title as name
+from mncore.rulesets.empires.game_data import Tile, load_ruleset, tiles_at
 from mncore.rulesets.empires.ids import Empire, ProvinceId, TileId
-from mncore.rulesets.empires.naming import title as name
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.buildable import build_place_problem, capital_of
 from mncore.rulesets.empires.rules.powers import has_power
-from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tiles_at
 from mncore.rulesets.empires.state import GameState
 
 SECTION = "atlas.chiron"

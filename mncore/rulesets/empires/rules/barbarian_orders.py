@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, require
-from mncore.protocol import Option
-from mncore.rulesets.empires import draws
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand, require
+from mncore.core.protocol import Option
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import random_draws
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import AttackBarbarians, MoveBarbarians, PeaceWithBarbarians
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, Token, commodity_of
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules import battle
 from mncore.rulesets.empires.rules.barbarians import SECTION, at_peace, horde, in_play, units
 from mncore.rulesets.empires.rules.fold import Fold
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import FixedBarbarianDice, GameState, move_step
 
 MOST_MOVES = 5  # "up to a maximum of 5 moves" (HANGING GARDENS; ruling R64)
@@ -118,7 +118,7 @@ def declare_peace(state: GameState, order: PeaceWithBarbarians) -> list[ev.AnyEv
 def _fight(state: GameState, place: str, empire: Empire, attacker: str, by: Empire, rng: Rng,
            fixed: dict[str, tuple[int, ...]]) -> list[ev.AnyEvent]:
     if fixed:
-        draws.require_sandbox(state, "battle dice")
+        random_draws.require_sandbox(state, "battle dice")
         require(set(fixed) <= {BARBARIANS, empire}, "R7",
                 f"dice can be fixed only for the two sides, the Barbarians and {title(empire)} (ruling R7)")
     dice_set = load_ruleset().components.dice
@@ -129,14 +129,14 @@ def _fight(state: GameState, place: str, empire: Empire, attacker: str, by: Empi
     queued = next((f for f in state.fixed if isinstance(f, FixedBarbarianDice)), None)
     theirs = fixed.get(BARBARIANS, queued.dice if queued is not None else None)
     if theirs is not None:
-        draws.require_faces(theirs, faces, "sea battle" if sea else "land battle")
+        random_draws.require_faces(theirs, faces, "sea battle" if sea else "land battle")
         require(len(theirs) == rolling, "R7", f"the Barbarians roll {rolling} dice in "
                                               f"{battle.place_name(state, place)}, not {len(theirs)}"
                                               + ("" if BARBARIANS in fixed else " fixed ('fix clear' forgets them)"))
     barbarian_dice = theirs if theirs is not None else tuple(rng.roll(faces) for _ in range(rolling))
     used = [ev.FixedOutcomeUsed(outcome=queued, place=place)] if queued and BARBARIANS not in fixed else []
     units_, extra = battle.dice_count(state, place, empire)
-    mine, record = draws.battle_dice(state, rng, empire, units_ + sum(extra.values()), faces, place,
+    mine, record = random_draws.battle_dice(state, rng, empire, units_ + sum(extra.values()), faces, place,
                                      fixed.get(empire))
     return [*used, *([record] if record else []),
             resolve(state, place, empire, attacker == "empire", by, barbarian_dice, mine)]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.game_data import Tile, load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId, Token, commodity_of
-from mncore.rulesets.empires.ruleset import Tile, load_ruleset
 from mncore.rulesets.empires.state import Barbarians, GameState
 
 SECTION = "atlas.barbarians"

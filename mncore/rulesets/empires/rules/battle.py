@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import require
-from mncore.rulesets.empires import draws, powers
+from mncore.core.dice import Rng
+from mncore.core.errors import require
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires import random_draws, tile_powers
 from mncore.rulesets.empires.commands import ChooseLosses
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import EMPIRES, Empire
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.rules import tactics, troia  # the Troia expansion (lc.5)
+from mncore.rulesets.empires.rules import (
+    lasting_cards,  # the Troia expansion (lc.5)
+    troia,
+)
 from mncore.rulesets.empires.rules.atlantis import centaurs_in
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, Loss, move_step
 
 
@@ -58,9 +61,9 @@ def dice_count(state: GameState, place: str, empire: Empire) -> tuple[int, dict[
     """One die per legion or trireme (ruling R42: more units than dice roll again), plus extra dice."""
     if is_sea(state, place):
         return state.seas[place].get(empire, 0), {}
-    extra = powers.extra_dice(state, place, empire)
+    extra = tile_powers.extra_dice(state, place, empire)
     if state.cities is not None:  # the Myrmidons' second die, Siege Vessels (lc.5)
-        extra = {**extra, **troia.extra_dice(state, place, empire), **tactics.siege_dice(state, place, empire)}
+        extra = {**extra, **troia.extra_dice(state, place, empire), **lasting_cards.siege_dice(state, place, empire)}
     return state.provinces[place].legions.get(empire, 0), extra
 
 
@@ -81,8 +84,8 @@ def fight(state: GameState, place: str, attacker: Empire, defender: Empire, rng:
     used: list[ev.AnyEvent] = []
     for emp in (attacker, defender):
         units, extra = dice_count(state, place, emp)
-        fives = units if tactics.sure_fives(state, place, emp) and (fixed or {}).get(emp) is None else 0
-        rolled[emp], record = draws.battle_dice(state, rng, emp, units - fives + sum(extra.values()), faces,
+        fives = units if lasting_cards.sure_fives(state, place, emp) and (fixed or {}).get(emp) is None else 0
+        rolled[emp], record = random_draws.battle_dice(state, rng, emp, units - fives + sum(extra.values()), faces,
                                                 place, (fixed or {}).get(emp))
         rolled[emp] = (5,) * fives + rolled[emp]  # War Elephants: legion dice show 5 (ruling R235)
         used += [record] if record else []
@@ -102,7 +105,7 @@ def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Emp
     for emp, other in ((attacker, defender), (defender, attacker)):
         units, extra, modifiers, total = sides[emp]
         # divided and rounded down; never 'roll a 1 to hit' (ruling R2)
-        scored = total // tactics.divisor(state, place, other, numbers.total_per_hit)
+        scored = total // lasting_cards.divisor(state, place, other, numbers.total_per_hit)
         negates = fortress == other and troia.fortress_negates(state, place, emp)  # not the Myrmidons' (R230)
         negated = min(numbers.fortress_negates, scored) if negates else 0
         by = troia.negated_by_power(state, place, other, scored - negated)  # Aeneas (R231)
@@ -126,7 +129,7 @@ def _side_total(state: GameState, place: str, empire: Empire, active: bool, dice
         # a power's bonus per die counts the legion dice only (R42), not the extra ones, nor the
         # Centaurs' (no legion bonus, atlas.chiron)
         legions = units - centaurs_in(state, empire, place) - troia.myrmidons_in(state, empire, place)
-        modifiers = powers.battle_bonus(state, powers.Side(place, empire, active, legions))
+        modifiers = tile_powers.battle_bonus(state, tile_powers.Side(place, empire, active, legions))
         if state.provinces[place].fortress == empire:
             modifiers["fortress"] = load_ruleset().numbers.fortress_bonus
     return units, extra, modifiers, sum(dice) + sum(modifiers.values())

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, refuse, require
-from mncore.protocol import Option, Pending
-from mncore.rulesets.empires import atlas, powers
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand, refuse, require
+from mncore.core.protocol import Option, Pending
+from mncore.rulesets.empires import atlas, tile_powers
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import (
@@ -20,9 +20,10 @@ from mncore.rulesets.empires.commands import (
     EndBuildTurn,
     KeepCommodities,
 )
-from mncore.rulesets.empires.draws import turned_up
+from mncore.rulesets.empires.display_names import title as name  # a display name, in messages
+from mncore.rulesets.empires.game_data import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, TileId, Token, commodity_of, is_legendary
-from mncore.rulesets.empires.naming import title as name  # a display name, in messages
+from mncore.rulesets.empires.random_draws import turned_up
 from mncore.rulesets.empires.rules import atlantis, barbarians, build_options, payment, troia
 from mncore.rulesets.empires.rules.buildable import (
     _copy_problem,
@@ -47,7 +48,6 @@ from mncore.rulesets.empires.rules.buildable import (
 )
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.rules.powers import has_power
-from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.state import Bag, GameState, bag_sub, build_step
 
 # --- the phase ---------------------------------------------------------------------------------------
@@ -59,7 +59,7 @@ def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
 def pending(state: GameState) -> list[Pending]:
     step = build_step(state)
     out: list[Pending] = []
-    for emp in powers.holders_at(state, "build_first"):
+    for emp in tile_powers.holders_at(state, "build_first"):
         if perseus_open(state) and build_options.perseus_options(state, emp):
             out.append(Pending(empire=emp, kind="perseus",
                                text="may build first with Perseus: a fifth hero or wonder, or the Pyramids"))
@@ -75,7 +75,7 @@ def pending(state: GameState) -> list[Pending]:
 
 
 def _keep_text(state: GameState, empire: Empire) -> str:
-    gardens = powers.powers_of(state, empire, "keep_commodities")
+    gardens = tile_powers.powers_of(state, empire, "keep_commodities")
     return (f"keep up to {max(t.keep for t in gardens)} different commodities "
             f"({', '.join(t.name for t in gardens)})")
 
@@ -189,10 +189,10 @@ def build_control(state: GameState, order: BuildControl) -> list[ev.AnyEvent]:
     require(problem is None, "3.1.1", problem or "")
     require(markers_left(state, emp) > 0, "3.1.1",
             f"{name(emp)} has no control marker left (7, the capital's printed one aside: ruling R30)")
-    if order.power is not None and order.power in powers.ids_at("coin_build"):
+    if order.power is not None and order.power in tile_powers.ids_at("coin_build"):
         payment.require_coin_price(state, emp, order.pay, order.power, "control")
     elif order.power is not None:
-        require(order.power in powers.ids_at("free_control"), "3.1.1",
+        require(order.power in tile_powers.ids_at("free_control"), "3.1.1",
                 f"{name(order.power)} does not change what control costs")
         info = tile(load_ruleset(), order.power)
         _require_power(state, emp, info.id, info.section)
@@ -223,7 +223,7 @@ def build_unit(state: GameState, order: BuildUnit) -> list[ev.AnyEvent]:
     match order.power:
         case None:
             payment.require_set(state, emp, order.pay, payment.unit_cost(state, emp, kind), f"a {kind}")
-        case power if power in powers.ids_at("free_legions"):
+        case power if power in tile_powers.ids_at("free_legions"):
             count = _penthesilea(state, order, tile(load_ruleset(), power))
         case power if (cheap := payment.cheap_unit(power)) is not None and cheap.unit == kind:
             _require_power(state, emp, power, tile(load_ruleset(), power).section)
@@ -274,7 +274,7 @@ def build_building(state: GameState, order: BuildBuilding) -> list[ev.AnyEvent]:
     require(buildings_left(state, kind) > 0, "3.1.2",
             f"every {kind} building of the game is on the board (no more than the game supplies)")
     if order.power is not None:
-        require(order.power in powers.ids_at("coin_build"), "3.1.2",
+        require(order.power in tile_powers.ids_at("coin_build"), "3.1.2",
                 f"{name(order.power)} does not change what a {kind} costs")
         payment.require_coin_price(state, emp, order.pay, order.power, kind)
     else:
@@ -317,7 +317,7 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
         _require_perseus(state, emp, tile_id, rank)
     _require_copy(state, order)
     payment.require_set(state, emp, order.pay, cost or 0, rs_tile.name)
-    discounts = tuple(cast(TileId, t) for t in powers.tile_discount(state, emp, rs_tile))
+    discounts = tuple(cast(TileId, t) for t in tile_powers.tile_discount(state, emp, rs_tile))
     events: list[ev.AnyEvent] = [ev.TileGained(empire=emp, tile=tile_id, paid=order.pay, rank=rank,
                                                copied=order.copy, perseus=order.perseus, discounts=discounts)]
     if is_pyramids(tile_id):
@@ -343,8 +343,8 @@ def _require_on_display(state: GameState, tile_id: TileId) -> None:
 
 
 def _require_perseus(state: GameState, emp: Empire, tile_id: TileId, rank: int) -> None:
-    require(powers.has_at(state, emp, "build_first"), "10.perseus",
-            f"{name(emp)} does not hold {powers.names_at('build_first')}")
+    require(tile_powers.has_at(state, emp, "build_first"), "10.perseus",
+            f"{name(emp)} does not hold {tile_powers.names_at('build_first')}")
     require(perseus_open(state), "10.perseus",
             "Perseus builds first: once something has been built this phase it is too late (ruling R33)")
     require(is_pyramids(tile_id) or rank == load_ruleset().numbers.tiles_to_win, "10.perseus",
@@ -353,7 +353,7 @@ def _require_perseus(state: GameState, emp: Empire, tile_id: TileId, rank: int) 
 
 
 def _require_copy(state: GameState, order: BuildTile) -> None:
-    if order.tile not in powers.ids_at("copy_hero"):
+    if order.tile not in tile_powers.ids_at("copy_hero"):
         require(order.copy is None, "10.castor-pollux", "only Castor & Pollux copy another hero")
         return
     choices = copyable(state, order.empire)
@@ -385,9 +385,9 @@ def keep(state: GameState, order: KeepCommodities) -> list[ev.AnyEvent]:
 
 def _require_keep(state: GameState, emp: Empire, kept: tuple[Token, ...], after_turn: bool) -> None:
     section = "11.hanging-gardens"  # what is kept, and when it is chosen: ruling R38
-    gardens = powers.powers_of(state, emp, "keep_commodities")
+    gardens = tile_powers.powers_of(state, emp, "keep_commodities")
     require(bool(gardens), section,
-            f"only the {powers.names_at('keep_commodities')} let an empire keep commodities; {name(emp)} "
+            f"only the {tile_powers.names_at('keep_commodities')} let an empire keep commodities; {name(emp)} "
             f"keeps at most {load_ruleset().numbers.coins_kept} coins (3.0)")
     most = max(t.keep for t in gardens)
     require(emp not in build_step(state).kept, section, f"{name(emp)} has already chosen what to keep")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from mncore.protocol import Option
-from mncore.rulesets.empires import powers
+from mncore.core.protocol import Option
+from mncore.rulesets.empires import tile_powers
+from mncore.rulesets.empires.game_data import load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.ids import COIN, Empire, TileId, commodity_of, legendary
 from mncore.rulesets.empires.rules import atlantis, barbarians, payment, troia
 from mncore.rulesets.empires.rules.buildable import (
@@ -28,7 +29,6 @@ from mncore.rulesets.empires.rules.buildable import (
     units_left,
 )
 from mncore.rulesets.empires.rules.powers import has_power
-from mncore.rulesets.empires.ruleset import load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import GameState, build_step
 
 
@@ -37,7 +37,7 @@ def options(state: GameState, empire: Empire) -> list[Option]:
         return []
     step = build_step(state)
     out: list[Option] = []
-    if powers.has_at(state, empire, "build_first") and perseus_open(state):
+    if tile_powers.has_at(state, empire, "build_first") and perseus_open(state):
         out += perseus_options(state, empire)
     if step.active == empire:
         return out + build_options(state, empire) + [Option(kind="done", order="done")]
@@ -78,7 +78,7 @@ def build_options(state: GameState, empire: Empire) -> list[Option]:
                          _pays(state, empire, load_ruleset().costs.control), {"province": places})
         out += [Option(kind="build", template=f"build control in {{province}} with {power}",
                        parts={"province": places})
-                for power in powers.ids_at("free_control") if places and _power_ready(state, empire, power)]
+                for power in tile_powers.ids_at("free_control") if places and _power_ready(state, empire, power)]
     return out + _unit_options(state, empire) + _building_options(state, empire) + _coin_build_options(
         state, empire) + _tile_options(state, empire, perseus=False)
 
@@ -87,7 +87,7 @@ def _coin_build_options(state: GameState, empire: Empire) -> list[Option]:
     """What a once-a-round coin pricing power builds now, at its price in coins (10.croesus)."""
     coins = state.empires[empire].resources.get(COIN, 0)
     out: list[Option] = []
-    for power in powers.ids_at("coin_build"):
+    for power in tile_powers.ids_at("coin_build"):
         prices = tile(load_ruleset(), power).coin_costs
         if not _power_ready(state, empire, power):
             continue
@@ -137,7 +137,7 @@ def _unit_options(state: GameState, empire: Empire) -> list[Option]:
     capital = capital_of(state, empire)
     if capital and penthesilea_legions(state, empire) > 0:
         out += [Option(kind="build", order=f"build legion in {capital} with {power}")
-                for power in powers.ids_at("free_legions") if _power_ready(state, empire, power)]
+                for power in tile_powers.ids_at("free_legions") if _power_ready(state, empire, power)]
     return out + _centaurs_options(state, empire, provinces) + _myrmidons_options(state, empire, provinces)
 
 
@@ -183,7 +183,7 @@ def _tile_options(state: GameState, empire: Empire, perseus: bool) -> list[Optio
     cost = rank_cost(state, empire)
     out: list[Option] = []
     copies = tuple(copyable(state, empire))
-    copiers = powers.ids_at("copy_hero")
+    copiers = tile_powers.ids_at("copy_hero")
     if cost is not None and (not perseus or tile_rank(state, empire) == rs.numbers.tiles_to_win):
         pays = _pays(state, empire, cost)
         heroes = tuple(t for t in shown if tile(rs, t).kind == "hero"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from mncore.rulesets.empires import atlas, powers
+from mncore.rulesets.empires import atlas, tile_powers
 from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.display_names import title as name  # a display name, in messages
+from mncore.rulesets.empires.game_data import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind, commodity_of
-from mncore.rulesets.empires.naming import title as name  # a display name, in messages
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.rules import barbarians
-from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.state import GameState, build_step
 
 # --- who builds --------------------------------------------------------------------------------------
@@ -164,7 +164,7 @@ def tile_cost(state: GameState, empire: Empire, tile_id: TileId) -> int | None:
     cost = load_ruleset().costs.pyramids if is_pyramids(tile_id) else rank_cost(state, empire)
     if cost is None:
         return None
-    return cost - sum(powers.tile_discount(state, empire, tile(load_ruleset(), tile_id)).values())
+    return cost - sum(tile_powers.tile_discount(state, empire, tile(load_ruleset(), tile_id)).values())
 
 
 def face_up(state: GameState) -> list[TileId]:
@@ -197,5 +197,5 @@ def perseus_open(state: GameState) -> bool:
 def keep_waiting(state: GameState) -> list[Empire]:
     """Hanging Gardens holders who still hold commodities and have not chosen what to keep."""
     kept = build_step(state).kept
-    return [e for e in powers.holders_at(state, "keep_commodities") if e not in kept
+    return [e for e in tile_powers.holders_at(state, "keep_commodities") if e not in kept
             and any(commodity_of(t) for t in state.empires[e].resources)]

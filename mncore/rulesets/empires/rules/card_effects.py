@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, require
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand, require
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.cities import CardInfo
 from mncore.rulesets.empires.commands import PlayBonusCard
-from mncore.rulesets.empires.draws import LegendaryDraws
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import CITY_KINDS, COIN, TRACKS, Empire, legendary
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.projections import held_buildings, holder_of
+from mncore.rulesets.empires.random_draws import LegendaryDraws
 from mncore.rulesets.empires.rules import guards, payment, troia_cards
 from mncore.rulesets.empires.rules.battle import place_name
 from mncore.rulesets.empires.rules.conquest import markers_left
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, bag_add, move_step, trade_step
 
 

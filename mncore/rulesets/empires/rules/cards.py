@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, require
-from mncore.protocol import Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand, require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import CardInfo, City, card_info, load_city
 from mncore.rulesets.empires.commands import (
@@ -16,10 +16,10 @@ from mncore.rulesets.empires.commands import (
     PlayBonusCard,
     TakeDiscards,
 )
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import CardId, Empire, commodity_of
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules import card_effects, dido, guards
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import CardDraw, CitiesState, GameState, bag_add, build_step, move_step, trade_step
 
 MAX_DRAW = 5  # lc.3.2: between 1 and 5 cards
@@ -249,11 +249,11 @@ def phase_draws(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
     """As a phase begins, each holder of a power of that phase draws, once a round, one card of its
     expansion's deck at random from the discard pile, if it holds one, without an order (rulings
     R201, R208)."""
-    from mncore.rulesets.empires import powers
+    from mncore.rulesets.empires import tile_powers
     out: list[ev.AnyEvent] = []
     discard = list(cities(state).discard)
-    for emp in powers.holders_at(state, "draw_discard"):
-        for t in powers.powers_of(state, emp, "draw_discard"):
+    for emp in tile_powers.holders_at(state, "draw_discard"):
+        for t in tile_powers.powers_of(state, emp, "draw_discard"):
             if t.phase != state.phase or t.id in state.empires[emp].used:
                 continue
             mine = [c for c in discard if card_info(c)[0].id == t.expansion]

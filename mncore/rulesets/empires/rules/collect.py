@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mncore.dice import Rng
-from mncore.errors import require
-from mncore.protocol import Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.errors import require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import Province, Space
 from mncore.rulesets.empires.commands import ChooseLegendaryBonus, CollectCommand, TakeColossusCommodity
-from mncore.rulesets.empires.draws import LegendaryDraws
+from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.kept import kept
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.projections import holder_of
+from mncore.rulesets.empires.random_draws import LegendaryDraws
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add, collect_step
 
@@ -33,7 +33,7 @@ def canonical(bag: Bag) -> Bag:
 def _province_income(state: GameState, province: Province, ps: ProvinceState, empire: Empire,
                      legions: bool = True) -> tuple[Bag, int, list[str]]:
     """What one province yields to one empire: only the buildings it holds count (1.1, 4.3.2).
-    `legions`: whether a power may add to it (powers.caravan_legions is asked only then)."""
+    `legions`: whether a power may add to it (tile_powers.caravan_legions is asked only then)."""
     held = sorted((sid, kind) for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire)
     kinds = {kind for _, kind in held}
     # a temple or market doubles only for the empire holding it; alone it yields nothing (ruling R3)
@@ -62,7 +62,7 @@ def _province_income(state: GameState, province: Province, ps: ProvinceState, em
             gained[commodity] = gained.get(commodity, 0) + n
             sources.append(f"{where}: {n} {commodity}" + (" (doubled by the market)" if market else ""))
     if legions:
-        extra, lines = powers.caravan_legions(state, province, ps, empire, market)
+        extra, lines = tile_powers.caravan_legions(state, province, ps, empire, market)
         gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
 
@@ -84,7 +84,7 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     draws = 0
     sources: list[str] = []
     # a province yields nothing to an empire holding none of its buildings, unless a power adds to it
-    everywhere = powers.has_at(state, empire, "caravan_legions")
+    everywhere = tile_powers.has_at(state, empire, "caravan_legions")
     holdings = kept(state).holdings.get(empire, {})  # where it holds a building, carried by evolve
     for province in state.geo_board.provinces:
         ps = state.provinces.get(province.id)
@@ -93,7 +93,7 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
         g, d, s = _province_income(state, province, ps, empire, everywhere)
         gained, draws = bag_add(gained, g), draws + d
         sources += s
-    extra, lines = powers.income(state, empire)
+    extra, lines = tile_powers.income(state, empire)
     gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
 
@@ -193,7 +193,7 @@ def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     after = fold(events, state)
     choices = tuple((emp, pid) for emp in after.empires for pid in legendary_bonuses(after, emp)
                     if _coin_left(after) or _legendary_left(after))
-    colossus = tuple(powers.holders_at(after, "commodity_after_collect")) if _commodities_left(after) else ()
+    colossus = tuple(tile_powers.holders_at(after, "commodity_after_collect")) if _commodities_left(after) else ()
     if choices or colossus:
         events.append(ev.CollectChoicesOpened(legendary=choices, colossus=colossus))
     return events

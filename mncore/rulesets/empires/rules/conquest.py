@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, refuse, require
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand, refuse, require
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires import tile_powers as powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import HoldConquest, OccupyBuildings, OccupyMarker, Pillage, PlaceCirceLegion
-from mncore.rulesets.empires.draws import LegendaryDraws
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
-from mncore.rulesets.empires.naming import title
+from mncore.rulesets.empires.random_draws import LegendaryDraws
 from mncore.rulesets.empires.rules import guards, troia
 from mncore.rulesets.empires.rules.battle import empires_at, place_name
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, move_step
 
 # --- who holds what ---------------------------------------------------------------------------------

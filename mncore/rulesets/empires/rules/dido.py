@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from mncore.errors import require
-from mncore.protocol import Option, Pending
+from mncore.core.errors import require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.commands import TakeDiscards
+from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.ids import COIN, Empire, commodity_of
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.state import Bag, DiscardPool, GameState, bag_tokens
 
 SECTION = "10.dido"
@@ -21,8 +21,8 @@ def offered(state: GameState, closing: list[ev.AnyEvent]) -> list[ev.AnyEvent]:
     """What each holder may take: the ordinary commodities the opponents discarded as Build ended
     (a legendary one goes back to its own pile; coins are no commodities)."""
     out: list[ev.AnyEvent] = []
-    for emp in powers.holders_at(state, "take_discards"):
-        for t in powers.powers_of(state, emp, "take_discards"):
+    for emp in tile_powers.holders_at(state, "take_discards"):
+        for t in tile_powers.powers_of(state, emp, "take_discards"):
             lost: Bag = {}
             for e in closing:
                 if isinstance(e, ev.ResourcesDiscarded) and e.empire != emp:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import available, load_city
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import Expansion, TileId, Token
-from mncore.rulesets.empires.ruleset import load_ruleset
 
 # lc.4: with 2 expansions 8 base tiles give way to 4 of each; with 3, 9 to 3 of each.
 _REPLACED = {2: 8, 3: 9}

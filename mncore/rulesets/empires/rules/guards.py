@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from mncore.errors import require
-from mncore.protocol import Option, Pending
+from mncore.core.errors import require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import AnswerSeaBattle, Attack, LaunchFreeTrireme, PlaceHalicarnassus
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import Empire, ProvinceId
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules.battle import place_name
-from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tile
 from mncore.rulesets.empires.state import GameState, move_step
 
 SHELTER_SECTION = "11.halicarnassus"
@@ -20,7 +20,7 @@ ATHENA_SECTION = "lc.6.3.athena"
 
 
 def _shelter_tiles() -> str:
-    return powers.names_at("unattackable")
+    return tile_powers.names_at("unattackable")
 
 
 def sheltered_forever(state: GameState, pid: ProvinceId) -> bool:
@@ -48,7 +48,7 @@ def tolled(state: GameState, pid: ProvinceId, attacker: Empire, defender: Empire
     """Attacking the defender's units in his own province costs a coin (10.solomon, ruling R206)."""
     ps = state.provinces.get(pid)
     return (ps is not None and ps.controller == defender and attacker != defender
-            and powers.has_at(state, defender, "toll"))
+            and tile_powers.has_at(state, defender, "toll"))
 
 
 def exempt(state: GameState, pid: ProvinceId, attacker: Empire, defender: Empire) -> bool:
@@ -61,7 +61,7 @@ def before_attack(state: GameState, place: str, attacker: Empire, defender: Empi
     if place not in state.provinces:
         refused = (place, defender) in move_step(state).refused
         require(not refused, PTOLEMY, f"{title(defender)} refused {title(attacker)}'s attack in "
-                                      f"{place_name(state, place)} this turn ({powers.names_at('no_sea_battle')}, "
+                                      f"{place_name(state, place)} this turn ({tile_powers.names_at('no_sea_battle')}, "
                                       "ruling R212)")
         return []
     problem = no_land_battle(state, place)
@@ -71,7 +71,7 @@ def before_attack(state: GameState, place: str, attacker: Empire, defender: Empi
     section = "10.solomon"
     require(state.empires[attacker].resources.get("coin", 0) >= 1, section,
             f"attacking {title(defender)}'s units in its province {place_name(state, place)} costs a coin "
-            f"paid to {title(defender)} ({powers.names_at('toll')}); {title(attacker)} has none")
+            f"paid to {title(defender)} ({tile_powers.names_at('toll')}); {title(attacker)} has none")
     return [ev.TollPaid(empire=attacker, to=defender, province=place)]
 
 
@@ -79,7 +79,7 @@ def before_attack(state: GameState, place: str, attacker: Empire, defender: Empi
 
 def answers_at_sea(state: GameState, place: str, defender: Empire) -> bool:
     """An attack at sea on the defender waits for his answer: he holds Ptolemy (10.ptolemy)."""
-    return place in state.seas and powers.has_at(state, defender, "no_sea_battle")
+    return place in state.seas and tile_powers.has_at(state, defender, "no_sea_battle")
 
 
 def offer_sea_battle(order: Attack) -> ev.SeaBattleOffered:
@@ -104,8 +104,8 @@ def no_conquest(state: GameState, pid: ProvinceId) -> bool:
 def sanctuary(state: GameState, pid: ProvinceId) -> tuple[str, str] | None:
     """Why the province may be neither pillaged nor converted (Moses), as (section, reason)."""
     ps = state.provinces[pid]
-    if ps.controller is not None and powers.has_at(state, ps.controller, "sanctuary"):
-        return "10.moses", (f"{powers.names_at('sanctuary')} protects {title(ps.controller)}'s "
+    if ps.controller is not None and tile_powers.has_at(state, ps.controller, "sanctuary"):
+        return "10.moses", (f"{tile_powers.names_at('sanctuary')} protects {title(ps.controller)}'s "
                             f"{place_name(state, pid)} from pillage and conversion")
     return None
 
@@ -116,7 +116,7 @@ def unplaced(state: GameState) -> list[Empire]:
     """Holders of the Halicarnassus tile whose miniature is not on the board yet."""
     if state.cities is None or state.cities.halicarnassus is not None:
         return []
-    return powers.holders_at(state, "unattackable")
+    return tile_powers.holders_at(state, "unattackable")
 
 
 def pending(state: GameState) -> list[Pending]:
@@ -132,8 +132,8 @@ def unlaunched(state: GameState) -> list[tuple[Empire, Tile]]:
     if state.cities is None:
         return []
     launched = state.cities.launched
-    return [(e, t) for e in powers.holders_at(state, "free_trireme")
-            for t in powers.powers_of(state, e, "free_trireme") if t.id not in launched
+    return [(e, t) for e in tile_powers.holders_at(state, "free_trireme")
+            for t in tile_powers.powers_of(state, e, "free_trireme") if t.id not in launched
             and t.id in state.empires[e].tiles]
 
 

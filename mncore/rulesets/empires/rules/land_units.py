@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from mncore.errors import require
+from mncore.core.errors import require
 from mncore.rulesets.empires.commands import MoveLegions
+from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.ids import Empire, ProvinceId
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules.battle import place_name
 from mncore.rulesets.empires.state import GameState, MoveStep, move_step
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import require
-from mncore.protocol import Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.errors import require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AwardTitle, LeadershipCommand

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand, require
-from mncore.protocol import Option, Pending
-from mncore.rulesets.empires import atlas, draws, powers
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand, require
+from mncore.core.protocol import Option, Pending
+from mncore.rulesets.empires import atlas, random_draws, tile_powers
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import (  # Punic
@@ -27,8 +27,9 @@ from mncore.rulesets.empires.commands import (  # Punic
     Pillage,
     PlaceCirceLegion,
 )
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.projections import great_cities
 from mncore.rulesets.empires.rules import (
     atlantis,
@@ -42,7 +43,6 @@ from mncore.rulesets.empires.rules import (
 )
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.rules.fold import Fold
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, MoveStep, move_step
 
 # --- queries ------------------------------------------------------------------------------------------
@@ -60,7 +60,7 @@ def military_leader(state: GameState) -> Empire:
 
 def undecided_peace(state: GameState) -> list[Empire]:
     step = move_step(state)
-    return [e for e in powers.holders_at(state, "peace") if e not in step.peace_decided]
+    return [e for e in tile_powers.holders_at(state, "peace") if e not in step.peace_decided]
 
 
 def peace_partners(state: GameState, empire: Empire) -> list[Empire]:
@@ -295,7 +295,7 @@ def declare_peace(state: GameState, order: DeclarePeace, fold: Fold) -> list[ev.
 
 
 def _require_peace_turn(state: GameState, empire: Empire) -> None:
-    require(powers.has_at(state, empire, "peace"), "11.statue-of-zeus",
+    require(tile_powers.has_at(state, empire, "peace"), "11.statue-of-zeus",
             f"{title(empire)} does not hold the Statue of Zeus")
     require(empire in undecided_peace(state), "11.statue-of-zeus",
             "the Statue of Zeus's peace is declared once, at the beginning of the phase")
@@ -372,7 +372,7 @@ def attack(state: GameState, order: Attack, rng: Rng, fold: Fold) -> list[ev.Any
     if place not in state.seas and place not in state.provinces:
         raise InvalidCommand(f"unknown province or sea '{place}'")
     if order.dice:
-        draws.require_sandbox(state, "battle dice")
+        random_draws.require_sandbox(state, "battle dice")
         require(set(order.dice) <= {order.empire, order.opponent}, "R7",
                 "dice can be fixed only for the two sides of the battle, "
                 f"{title(order.empire)} and {title(order.opponent)} (ruling R7)")
@@ -534,7 +534,7 @@ def _conquest_options(state: GameState, empire: Empire, pid: ProvinceId) -> list
     ps = state.provinces[pid]
     out: list[Option] = []
     for sid, kind in sorted(ps.buildings.items()):
-        chosen = kind == "legendary" and powers.pillage(state, empire, kind) is None
+        chosen = kind == "legendary" and tile_powers.pillage(state, empire, kind) is None
         takes = (" take coin", " take legendary") if chosen else ("",)
         out += [Option(kind="pillage", order=f"pillage {sid} in {pid}{t}") for t in takes]
     if ps.legions.get(empire, 0) and ps.buildings:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.cities import ObjectiveInfo, objective_info
+from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.projections import held_buildings
 from mncore.rulesets.empires.state import GameState
 

@@ -6,10 +6,10 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable
 
-from mncore.errors import refuse, require
-from mncore.rulesets.empires import powers
+from mncore.core.errors import refuse, require
+from mncore.rulesets.empires import tile_powers
+from mncore.rulesets.empires.game_data import CheapUnit, load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.ids import COIN, Empire, Token, UnitKind, commodity_of, is_legendary
-from mncore.rulesets.empires.ruleset import CheapUnit, load_ruleset, tile, tiles_at
 from mncore.rulesets.empires.state import Bag, GameState, bag_contains, bag_tokens, bag_total
 
 
@@ -20,7 +20,7 @@ def cheap_unit(power: str) -> CheapUnit | None:
 
 def unit_cost(state: GameState, empire: Empire, kind: UnitKind) -> int:
     """What a unit of that kind costs the empire: 3.0's price, or less with a power such as Atlas's."""
-    prices = [t.unit_costs[kind] for t in powers.powers_of(state, empire, "unit_cost") if kind in t.unit_costs]
+    prices = [t.unit_costs[kind] for t in tile_powers.powers_of(state, empire, "unit_cost") if kind in t.unit_costs]
     return min([load_ruleset().costs.units[kind], *prices])
 
 
@@ -77,7 +77,7 @@ def require_held(state: GameState, empire: Empire, paid: Bag) -> None:
 def require_set(state: GameState, empire: Empire, paid: Bag, cost: int, what: str) -> None:
     """Refuse unless paid is held and is one legal set of cost resources for this empire (3.0)."""
     require_held(state, empire, paid)
-    rules = powers.set_rules(state, empire)
+    rules = tile_powers.set_rules(state, empire)
     problem = set_problem(paid, cost, rules.coin_swap, rules.one_type_twice)
     if problem is not None:
         section, reason = problem
@@ -98,7 +98,7 @@ def require_cheap(state: GameState, empire: Empire, paid: Bag, power: str, what:
 def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -> list[Bag]:
     """A few legal ways for the empire to pay a set of cost resources from what it holds."""
     held = state.empires[empire].resources
-    cleopatra, hannibal = powers.set_rules(state, empire)
+    cleopatra, hannibal = tile_powers.set_rules(state, empire)
     found: list[Bag] = []
     for bag in _candidates(held, cost, cleopatra, hannibal):
         if (bag not in found and bag_contains(held, bag)

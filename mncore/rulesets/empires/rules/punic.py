@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from mncore.dice import Rng
-from mncore.errors import require
-from mncore.protocol import Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.errors import require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import ClaimForeign, DiscardOffered
-from mncore.rulesets.empires.draws import LegendaryDraws
+from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.ids import Empire, legendary
-from mncore.rulesets.empires.naming import title
+from mncore.rulesets.empires.random_draws import LegendaryDraws
 from mncore.rulesets.empires.rules.fold import Fold
 from mncore.rulesets.empires.state import GameState, trade_step
 

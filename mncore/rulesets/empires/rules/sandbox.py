@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand, require
-from mncore.protocol import Option
+from mncore.core.errors import InvalidCommand, require
+from mncore.core.protocol import Option
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import ClearFixedOutcomes, FixOutcome, SandboxCommand
-from mncore.rulesets.empires.draws import all_faces, require_faces, require_sandbox
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
+from mncore.rulesets.empires.game_data import tile as tile_info
 from mncore.rulesets.empires.ids import COMMODITIES, Empire
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.ruleset import tile as tile_info
+from mncore.rulesets.empires.random_draws import all_faces, require_faces, require_sandbox
 from mncore.rulesets.empires.state import FixedBarbarianDice, FixedDice, FixedLegendary, FixedTile, GameState
 
 

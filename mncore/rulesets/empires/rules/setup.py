@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import mncore
-from mncore.dice import Rng
-from mncore.errors import InvalidCommand
+from mncore.core.dice import Rng
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, board_digest
 from mncore.rulesets.empires.commands import CreateGame
+from mncore.rulesets.empires.game_data import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.ids import EMPIRES, Empire
 from mncore.rulesets.empires.rules import collect, expansions, trade
 from mncore.rulesets.empires.rules.fold import Fold
-from mncore.rulesets.empires.ruleset import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.state import DisplayTile, ForkInfo, GameState, Options
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from mncore.dice import Rng
-from mncore.errors import require
-from mncore.protocol import Option, Pending
+from mncore.core.dice import Rng
+from mncore.core.errors import require
+from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.commands import (
     ClaimForeign,
     ClaimResource,
@@ -19,12 +19,12 @@ from mncore.rulesets.empires.commands import (
     PlayExchangeMarker,
     TradeCommand,
 )
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import EMPIRES, TOKENS, Empire
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules import punic
 from mncore.rulesets.empires.rules.collect import share_order
 from mncore.rulesets.empires.rules.fold import Fold
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import (
     Bag,
     GameState,
@@ -56,13 +56,13 @@ def available_markers(state: GameState) -> list[tuple[int, tuple[int, int]]]:
 # --- queries on the trade in progress ----------------------------------------------------------------------
 
 def may_alter_offer(state: GameState, empire: Empire) -> bool:
-    return powers.has_at(state, empire, "any_offer")
+    return tile_powers.has_at(state, empire, "any_offer")
 
 
 def offer_sizes(state: GameState, empire: Empire, value: int) -> range:
     """How many resources the empire may offer: the value, or 0 to 5 with Antigone (10.antigone, R24)."""
     if may_alter_offer(state, empire):
-        most = max(t.max_offer for t in powers.powers_of(state, empire, "any_offer"))
+        most = max(t.max_offer for t in tile_powers.powers_of(state, empire, "any_offer"))
         return range(0, min(most, bag_total(state.empires[empire].resources)) + 1)
     return range(value, value + 1)
 

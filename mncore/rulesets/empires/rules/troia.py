@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from mncore.errors import require
+from mncore.core.errors import require
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires import powers
+from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import BuildUnit, MoveLegions
+from mncore.rulesets.empires.display_names import title as name
+from mncore.rulesets.empires.game_data import Tile, load_ruleset, tiles_at
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, TileId
-from mncore.rulesets.empires.naming import title as name
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.buildable import build_place_problem, capital_of
 from mncore.rulesets.empires.rules.powers import has_power
-from mncore.rulesets.empires.ruleset import Tile, load_ruleset, tiles_at
 from mncore.rulesets.empires.state import GameState, move_step
 
 SECTION = "10.achilles"
@@ -75,7 +75,7 @@ def negated_by_power(state: GameState, place: str, target: Empire, left: int) ->
     """Hits of the opponent negated by the target's powers in a land battle (10.aeneas): one each."""
     if place not in state.provinces or left <= 0:
         return {}
-    return {t.id: 1 for t in powers.powers_of(state, target, "negate_hit")}
+    return {t.id: 1 for t in tile_powers.powers_of(state, target, "negate_hit")}
 
 
 # --- Agamemnon (ruling R232) -------------------------------------------------------------------------
@@ -83,7 +83,7 @@ def negated_by_power(state: GameState, place: str, target: Empire, left: int) ->
 def rebuilt_after_pillage(state: GameState, empire: Empire, kind: BuildingKind, victim: Empire | None
                           ) -> list[ev.AnyEvent]:
     """A market or temple pillaged from an opponent is rebuilt free on the holder's first empty space."""
-    tiles = powers.powers_of(state, empire, "rebuild_pillaged")
+    tiles = tile_powers.powers_of(state, empire, "rebuild_pillaged")
     if not tiles or kind not in ("market", "temple") or victim in (None, empire):
         return []
     g = geo(state.geo_board)
@@ -105,7 +105,7 @@ def crossing_seas(state: GameState, order: MoveLegions) -> frozenset[str]:
     if not order.across:
         return frozenset()
     emp = order.empire
-    tiles = powers.powers_of(state, emp, "sea_crossing")
+    tiles = tile_powers.powers_of(state, emp, "sea_crossing")
     require(bool(tiles), ODYSSEUS, f"{name(emp)} does not hold Odysseus: no sea is crossed without a trireme")
     require(order.across in state.seas, ODYSSEUS, f"'{order.across}' is not a sea")
     step = move_step(state)
@@ -119,5 +119,5 @@ def crossing_seas(state: GameState, order: MoveLegions) -> frozenset[str]:
 
 
 def odysseus_tile(state: GameState, empire: Empire) -> TileId | None:
-    tiles = powers.powers_of(state, empire, "sea_crossing")
+    tiles = tile_powers.powers_of(state, empire, "sea_crossing")
     return tiles[0].id if tiles else None

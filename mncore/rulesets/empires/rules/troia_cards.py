@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand, require
+from mncore.core.errors import InvalidCommand, require
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.cities import CardInfo
 from mncore.rulesets.empires.commands import PlayBonusCard
+from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.naming import title
 from mncore.rulesets.empires.rules import battle, conquest
 from mncore.rulesets.empires.rules.battle import enemies_at, place_name, units_at
 from mncore.rulesets.empires.state import GameState, Loss, move_step

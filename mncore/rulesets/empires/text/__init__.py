@@ -10,16 +10,26 @@ from types import MappingProxyType
 
 import msgspec
 
-from mncore import envelope
-from mncore.errors import InvalidCommand
+from mncore.core import envelope
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires.commands import AnyOrder, Order, decode_command
+from mncore.rulesets.empires.display_names import tile_name, title
 from mncore.rulesets.empires.events import AnyEvent
 from mncore.rulesets.empires.ids import Empire, Phase
-from mncore.rulesets.empires.naming import tile_name, title
 from mncore.rulesets.empires.state import GameState
-from mncore.rulesets.empires.text import barbarians, build, cities, collect, core, leadership, military, sandbox, trade
-from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, Parser, shown
-from mncore.seen import Withheld
+from mncore.rulesets.empires.text import (
+    barbarians,
+    build,
+    cities,
+    collect,
+    game_sentences,
+    leadership,
+    military,
+    sandbox,
+    trade,
+)
+from mncore.rulesets.empires.text.parsing import NUMBER_CEILING, Ctx, Parser, shown
+from mncore.secrecy.seen import Withheld
 
 __all__ = ["Ctx", "Parser", "describe", "format_order", "parse_order", "tile_name", "title",
            "verbs"]
@@ -39,7 +49,7 @@ class PhaseText:
 
 # In the order they are asked: the first module that answers gives the sentence or the order line.
 TEXTS: tuple[PhaseText, ...] = (
-    PhaseText(None, {}, None, core.describe),
+    PhaseText(None, {}, None, game_sentences.describe),
     PhaseText("collect", collect.VERBS, collect.format_order, collect.describe),
     PhaseText("trade", trade.VERBS, trade.format_order, trade.describe),
     PhaseText("build", build.VERBS, build.format_order, build.describe),

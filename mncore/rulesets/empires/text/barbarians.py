@@ -3,16 +3,16 @@ sentences for their events."""
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, AttackBarbarians, MoveBarbarians, PeaceWithBarbarians
-from mncore.rulesets.empires.names import resolve_empire, resolve_place, resolve_province, resolve_sea
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.text.base import Ctx
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
+from mncore.rulesets.empires.text.parsing import Ctx
 from mncore.rulesets.empires.text.sandbox import parse_dice
 from mncore.rulesets.empires.text.trade import parse_token
-from mncore.seen import Withheld
+from mncore.rulesets.empires.typed_names import resolve_empire, resolve_place, resolve_province, resolve_sea
+from mncore.secrecy.seen import Withheld
 
 USAGE = {
     "barbarians": "barbarians move legion|trireme PLACE to PLACE pay coin|gold [dice barbarians=N,... "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import (
     AnyOrder,
@@ -14,6 +14,8 @@ from mncore.rulesets.empires.commands import (
     EndBuildTurn,
     KeepCommodities,
 )
+from mncore.rulesets.empires.display_names import tile_name, title
+from mncore.rulesets.empires.game_data import load_ruleset, tile
 from mncore.rulesets.empires.ids import (
     COIN,
     LEGENDARY_PREFIX,
@@ -24,12 +26,16 @@ from mncore.rulesets.empires.ids import (
     UnitKind,
     legendary,
 )
-from mncore.rulesets.empires.names import resolve_commodity, resolve_empire, resolve_province, resolve_sea, resolve_tile
-from mncore.rulesets.empires.naming import tile_name, title
-from mncore.rulesets.empires.ruleset import load_ruleset, tile
 from mncore.rulesets.empires.state import Bag, bag_tokens
-from mncore.rulesets.empires.text.base import Ctx, is_number, need, shown, token_count
-from mncore.seen import Withheld
+from mncore.rulesets.empires.text.parsing import Ctx, is_number, need, shown, token_count
+from mncore.rulesets.empires.typed_names import (
+    resolve_commodity,
+    resolve_empire,
+    resolve_province,
+    resolve_sea,
+    resolve_tile,
+)
+from mncore.secrecy.seen import Withheld
 
 BUILD_USAGE = ("build control in PROVINCE [with hammurabi] pay TOKENS | "
                "build legion|fortress in PROVINCE [with spartacus|gilgamesh|penthesilea|chiron] pay TOKENS | "

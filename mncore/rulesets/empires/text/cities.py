@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.cities import card_info, load_city, objective_info
 from mncore.rulesets.empires.commands import (
@@ -14,15 +14,21 @@ from mncore.rulesets.empires.commands import (
     PlayBonusCard,
     TakeDiscards,
 )
+from mncore.rulesets.empires.display_names import tile_name, title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import TRACKS, Track
-from mncore.rulesets.empires.names import resolve_empire, resolve_place, resolve_province, resolve_sea, resolve_tile
-from mncore.rulesets.empires.naming import tile_name, title
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import bag_of
-from mncore.rulesets.empires.text.base import Ctx, Parser, bounded, need
 from mncore.rulesets.empires.text.build import parse_tokens, show_tokens
 from mncore.rulesets.empires.text.military import resolve_space
-from mncore.seen import Withheld
+from mncore.rulesets.empires.text.parsing import Ctx, Parser, bounded, need
+from mncore.rulesets.empires.typed_names import (
+    resolve_empire,
+    resolve_place,
+    resolve_province,
+    resolve_sea,
+    resolve_tile,
+)
+from mncore.secrecy.seen import Withheld
 
 PLAY_USAGE = ("play CARD [as CARD] [in PROVINCE|SEA] [at SPACE] [on EMPIRE] [track TRACK] [sea SEA] "
               "[take TOKENS] [pay TOKENS]   (e.g. play poseidon in mare-ionium on greece; "

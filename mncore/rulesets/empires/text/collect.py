@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, ChooseLegendaryBonus, TakeColossusCommodity
-from mncore.rulesets.empires.names import resolve, resolve_commodity
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.ruleset import load_ruleset
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.state import Bag
-from mncore.rulesets.empires.text.base import Ctx, need
-from mncore.seen import Withheld
+from mncore.rulesets.empires.text.parsing import Ctx, need
+from mncore.rulesets.empires.typed_names import resolve, resolve_commodity
+from mncore.secrecy.seen import Withheld
 
 BONUS_USAGE = "bonus PROVINCE coin|legendary   (e.g. bonus judea coin, bonus ierusalem legendary)"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from mncore.protocol import Hidden
+from mncore.core.protocol import Hidden
 from mncore.rulesets.empires import commands as cm
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.ids import FACE_DOWN, Empire, TileId, is_legendary

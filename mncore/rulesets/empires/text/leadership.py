@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, AwardTitle
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
-from mncore.rulesets.empires.names import resolve, resolve_empire
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.ruleset import load_ruleset
-from mncore.rulesets.empires.text.base import Ctx
-from mncore.seen import Withheld
+from mncore.rulesets.empires.text.parsing import Ctx
+from mncore.rulesets.empires.typed_names import resolve, resolve_empire
+from mncore.secrecy.seen import Withheld
 
 USAGE = "title trade|culture|military to EMPIRE   (the previous holder breaks a tie, 5.0)"
 

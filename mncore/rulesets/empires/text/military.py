@@ -3,7 +3,7 @@ and sentences for its events."""
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.commands import (
@@ -22,15 +22,15 @@ from mncore.rulesets.empires.commands import (
     Pillage,
     PlaceCirceLegion,
 )
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import FACE_DOWN, Empire, ProvinceId
-from mncore.rulesets.empires.names import normalise, resolve_empire, resolve_place, resolve_province, resolve_sea
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import GameState, bag_tokens
 from mncore.rulesets.empires.text import barbarians  # the Punic War's Barbarian orders
-from mncore.rulesets.empires.text.base import Ctx, Parser, bounded, is_number, need
+from mncore.rulesets.empires.text.parsing import Ctx, Parser, bounded, is_number, need
 from mncore.rulesets.empires.text.sandbox import parse_dice
-from mncore.seen import Withheld
+from mncore.rulesets.empires.typed_names import normalise, resolve_empire, resolve_place, resolve_province, resolve_sea
+from mncore.secrecy.seen import Withheld
 
 USAGE = {
     "mover": "mover EMPIRE   (the Military Leader names the next empire to move and battle)",

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder, ClearFixedOutcomes, FixOutcome
+from mncore.rulesets.empires.display_names import tile_name, title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import LEGENDARY_PREFIX
-from mncore.rulesets.empires.names import resolve_commodity, resolve_empire, resolve_tile
-from mncore.rulesets.empires.naming import tile_name, title
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import FixedBarbarianDice, FixedDice, FixedLegendary, FixedOutcome, FixedTile
-from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, Parser, bounded, is_number
-from mncore.seen import Withheld
+from mncore.rulesets.empires.text.parsing import NUMBER_CEILING, Ctx, Parser, bounded, is_number
+from mncore.rulesets.empires.typed_names import resolve_commodity, resolve_empire, resolve_tile
+from mncore.secrecy.seen import Withheld
 
 USAGE = ("fix dice EMPIRE|barbarians N [N ...] | fix legendary COMMODITY | fix tile TILE | fix clear   "
          "(sandboxes only: the next battle dice of EMPIRE or the Barbarians, legendary commodity drawn, "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.errors import InvalidCommand
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import (
     AnyOrder,
@@ -13,13 +13,13 @@ from mncore.rulesets.empires.commands import (
     OfferResources,
     PlayExchangeMarker,
 )
+from mncore.rulesets.empires.display_names import title
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COIN, LEGENDARY_PREFIX, Empire, Token, legendary
-from mncore.rulesets.empires.names import resolve_commodity, resolve_empire
-from mncore.rulesets.empires.naming import title
-from mncore.rulesets.empires.ruleset import load_ruleset
 from mncore.rulesets.empires.state import Bag
-from mncore.rulesets.empires.text.base import NUMBER_CEILING, Ctx, bounded, is_number, need, shown, token_count
-from mncore.seen import Withheld
+from mncore.rulesets.empires.text.parsing import NUMBER_CEILING, Ctx, bounded, is_number, need, shown, token_count
+from mncore.rulesets.empires.typed_names import resolve_commodity, resolve_empire
+from mncore.secrecy.seen import Withheld
 
 OFFER_USAGE = ("offer TOKEN ...   (e.g. offer coin coin wine, offer 2 coin wine, offer legendary-wine, "
                "offer legendary wine; with Antigone also: offer nothing)")

@@ -1,0 +1,93 @@
+"""The kernel's envelope around a ruleset: its own events and commands decoded and folded beside the game's.
+
+No ruleset's union holds a kernel event or command (mncore.core.kernel_acts): a ruleset's codecs are built here from
+its own unions with the kernel's added, and its fold is wrapped so that the kernel folds its events
+itself. What the kernel folds: the revealed secret, into the state's `secret` slot (the one field of a
+ruleset's state that is the kernel's: Meta.secret reads it); the keys and signing ledger
+(mncore/pbem/trust.py), the pace, undo, consent, standing and queued orders (mncore/pbem/turns.py), which it
+reads from the log beside the state, so the game's state never changes for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import msgspec
+from msgspec.structs import replace
+
+from mncore.core.kernel_acts import (
+    ALL_KERNEL_COMMANDS,
+    KERNEL_EVENTS,
+    KernelCommand,
+    KernelEvent,
+    SecretRevealed,
+    kernel_sentence,
+)
+from mncore.core.kernel_acts import order_lines as order_lines
+
+T = TypeVar("T")
+S = TypeVar("S")
+
+_ENCODER = msgspec.json.Encoder(order="deterministic")  # the log's bytes: sorted keys, no spaces
+_KERNEL_EVENTS = frozenset(KERNEL_EVENTS)
+_KERNEL_COMMANDS = frozenset(ALL_KERNEL_COMMANDS)
+
+
+def is_kernel_event(event: Any) -> bool:
+    return type(event) in _KERNEL_EVENTS
+
+
+def is_kernel_command(command: Any) -> bool:
+    return type(command) in _KERNEL_COMMANDS
+
+
+class Codec(Generic[T]):
+    """JSON for a ruleset's union `own` with the kernel's beside it: the bytes the log stores."""
+
+    def __init__(self, own: Any, kernel: Any) -> None:
+        self.own = own
+        self.type: Any = own | kernel  # the whole union a log may hold (schemas/)
+        # the decoder's own methods, nothing between: a replay decodes every row
+        self.decode: Callable[[bytes | str], T] = msgspec.json.Decoder(self.type).decode
+        self.encode: Callable[[Any], bytes] = _ENCODER.encode
+
+
+def events(own: Any) -> Codec[Any]:
+    """The codec of a log's events: the ruleset's union `own` and the kernel's."""
+    return Codec(own, KernelEvent)
+
+
+def commands(own: Any) -> Codec[Any]:
+    """The codec of a log's commands: the ruleset's union `own` and the kernel's."""
+    return Codec(own, KernelCommand)
+
+
+def fold(state: S, event: Any) -> S:
+    """The state after a kernel event: the secret once revealed; nothing else of the game changes."""
+    if isinstance(event, SecretRevealed):
+        return replace(state, secret=event.secret)  # type: ignore[type-var]
+    return state
+
+
+def evolving(own: Callable[[S, Any], S]) -> Callable[[S, Any], S]:
+    """A ruleset's fold with the kernel's events folded by the kernel (`own` sees only the game's)."""
+    kernel = _KERNEL_EVENTS
+
+    def evolve(state: S, event: Any) -> S:
+        if type(event) in kernel:
+            return fold(state, event)
+        return own(state, event)
+    return evolve
+
+
+def describing(own: Callable[[Any, frozenset[str]], str],
+               name: Callable[[str], str]) -> Callable[..., str]:
+    """A ruleset's sentence for an event with the kernel's sentence for the kernel's events, whose
+    sides are named by `name` (the ruleset's display names)."""
+
+    def describe(event: Any, withheld: frozenset[str] = frozenset()) -> str:
+        if type(event) in _KERNEL_EVENTS:
+            return kernel_sentence(event, name, withheld)
+        return own(event, withheld)
+    return describe

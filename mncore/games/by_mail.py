@@ -1,0 +1,108 @@
+"""The acts of play by email over a stored game: undo and consent, deadlines, pace, standing orders."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mncore.core.kernel_acts import (
+    ConsentUndo,
+    CorrectBatch,
+    DefaultOrders,
+    SetPace,
+    SetStandingOrders,
+    UndoBatch,
+)
+from mncore.games.reading import Loaded, _full, current, load
+from mncore.games.writing import give
+from mncore.pbem import turns
+from mncore.store import Row, Store
+
+# --- play by email: batches, undo, corrections, deadlines, forced answers, standing orders ----------
+
+def undo(store: Store, game_id: str, side: str) -> tuple[list[Row], list[str]]:
+    """Take back the side's last batch (K1) if it may alone, or ask for it by recording its own
+    consent (K2), which takes it back at once if every side it needs consented before; the rows
+    written and the sides whose consent is still wanted."""
+    loaded = load(store, game_id)
+    batch = last_batch(loaded, side)
+    missing = undo_missing(loaded, batch)
+    if side not in missing and missing:
+        return [], missing  # asked already: nothing more to record
+    act = ConsentUndo(side=side, batch=batch) if missing else UndoBatch(side=side, batch=batch)
+    outcome = give(store, loaded, act)
+    return outcome.rows, undo_missing(_full(outcome.after), batch) if missing else []
+
+
+def last_batch(loaded: Loaded, side: str) -> int:
+    """The first event of the side's last batch still in play (refused: K1 when there is none)."""
+    return turns.last_batch(loaded.ruleset, loaded.rows, side)
+
+
+def undo_missing(loaded: Loaded, batch: int) -> list[str]:
+    """The sides whose consent an undo of the batch still wants, its giver's request first; none once
+    it is taken back (or when it stands alone, K1)."""
+    if batch in turns.undone_seqs(loaded.rows):
+        return []
+    ruleset = loaded.ruleset
+    giver = next(s.giver for s in turns.spans(ruleset, loaded.rows) if s.first == batch)
+    _, needed = turns.undo_needs(ruleset, turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), giver, batch)
+    if not needed:
+        return []
+    consents = turns.consents_of(loaded.rows, batch)
+    return [s for s in [giver, *needed] if s not in consents]
+
+
+def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row], list[str]]:
+    """Record the side's consent to undoing a batch (K2): the consent that completes them (its
+    giver's request among them) takes the batch back in the same batch. The rows written and the
+    consents still wanted."""
+    outcome = give(store, game_id, ConsentUndo(side=side, batch=batch))
+    return outcome.rows, undo_missing(_full(outcome.after), batch)
+
+
+def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
+    """For every decision overdue at `now`, the ruleset's documented default, recorded as the
+    deadline's act at `now` (K4), each followed by what the service answers by itself."""
+    from mncore.core.protocol import Defaults
+    out: list[Row] = []
+    if not current(store, game_id).ledger.pbem:
+        return out  # no pace was ever set: no deadline can have passed
+    loaded = load(store, game_id)
+    for _ in range(limit):
+        ruleset, defaults = loaded.ruleset, loaded.ruleset
+        if not isinstance(defaults, Defaults) or loaded.meta.over:
+            return out
+        late = turns.overdue(ruleset, turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), now)
+        answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
+                       if defaults.default_orders(loaded.state, w.side)), None)
+        if answer is None:
+            return out
+        w, orders = answer
+        outcome = give(store, loaded, DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "", at=now),
+                       now)
+        out += outcome.rows
+        loaded = _full(outcome.after)
+    return out
+
+
+def set_pace(store: Store, game_id: str, hours: int, phases: dict[str, int], forced: bool,
+             now: str | None = None) -> list[Row]:
+    """The host sets the deadlines and forced answers (K4, K5), then the service answers what it may."""
+    return give(store, game_id, SetPace(hours=hours, phases=phases, forced=forced), now).rows
+
+
+def set_standing(store: Store, game_id: str, side: str, orders: Sequence[str]) -> list[Row]:
+    """A side's standing orders (K6), then whatever of them the service can apply at once."""
+    return give(store, game_id, SetStandingOrders(side=side, orders=tuple(orders))).rows
+
+
+def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
+    """The host's reasoned correction: the batch and every event after it taken back (K3), then what
+    the service answers by itself in the state taken back to."""
+    return give(store, game_id, CorrectBatch(batch=batch, reason=reason)).rows
+
+
+def waiting(store: Store, game_id: str) -> dict[str, turns.Waiting]:
+    """Each side the game waits for, since when, and its deadline (K4)."""
+    loaded = load(store, game_id)
+    return turns.waiting(loaded.ruleset, turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id))

@@ -1,0 +1,144 @@
+"""Reading a log: the ruleset it was created under, its events, its fold and its content chain."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from itertools import islice
+from typing import Any
+
+import msgspec
+
+from mncore.core.bounds import out_of_bounds
+from mncore.core.chain import GENESIS_HASH, content_link
+from mncore.core.errors import IntegrityFailure, InvalidCommand
+from mncore.core.protocol import Ruleset
+from mncore.rulesets import registry
+from mncore.store import Row
+
+# a number beyond bounds.MAX_NUMBER has at least 7 digits in a row: translated through this table
+# (each ASCII digit to "0", every other byte to "."), a payload holds "0000000" only if it may have one
+_DIGITS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E for b in range(256))
+_SEVEN_DIGITS = b"0" * 7
+
+
+def ruleset_of(first_payload: str, where: str) -> Ruleset:
+    """The ruleset a log was created under, refusing an unknown or newer one before reading on."""
+    try:
+        head = msgspec.json.decode(first_payload)  # msgspec, not json: one import less per command
+    except (ValueError, RecursionError):
+        raise IntegrityFailure(1, f"{where}: the first event is not JSON") from None
+    if not isinstance(head, dict) or head.get("type") != "GameCreated":
+        raise IntegrityFailure(1, f"{where}: the first event is not GameCreated")
+    rid, version = head.get("ruleset_id"), head.get("ruleset_version")
+    try:
+        ruleset = registry.get(str(rid))
+    except InvalidCommand as err:
+        raise InvalidCommand(f"{where}: created under ruleset '{rid}', which this engine does not "
+                             f"know ({err.message.split('; ', 1)[-1]}); refusing to read it") from None
+    if not isinstance(version, int) or version > ruleset.version:
+        raise InvalidCommand(f"{where}: created under {rid} version {version}, newer than this "
+                             f"engine's version {ruleset.version}; upgrade mn to read it")
+    if version < ruleset.version:
+        raise InvalidCommand(f"{where}: created under {rid} version {version}; this engine replays "
+                             f"only version {ruleset.version}")
+    return ruleset
+
+
+def decode_rows(rows: Sequence[Row], where: str) -> tuple[Ruleset | None, list[Any]]:
+    """The ruleset of a log (None if empty) and its events; IntegrityFailure naming an undecodable row."""
+    if not rows:
+        return None, []
+    ruleset = ruleset_of(rows[0].payload, where)
+    with collector_paused():
+        out = [event for _, event in decoded(ruleset, rows, "cannot decode the stored event")]
+    return ruleset, out
+
+
+CHUNK = 256  # rows whose payloads are pre-checked for long numbers together
+
+
+def decoded(ruleset: Ruleset, rows: Iterable[Row], what: str) -> Iterator[tuple[Row, Any]]:
+    """Each row with its event, as decode_row gives them; rows are read CHUNK at a time (a stream
+    stays a stream), and a chunk with no 7 digits in a row anywhere skips the check row by row."""
+    it, decode = iter(rows), ruleset.decode_event
+    while chunk := list(islice(it, CHUNK)):
+        if _SEVEN_DIGITS in "\n".join([r.payload for r in chunk]).encode().translate(_DIGITS):
+            yield from ((r, decode_row(ruleset, r, what)) for r in chunk)
+            continue
+        for r in chunk:
+            try:
+                event = decode(r.payload)
+            except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
+                raise IntegrityFailure(r.seq, f"{what}: {err}") from None
+            yield r, event
+
+
+def decode_row(ruleset: Ruleset, row: Row, what: str) -> Any:
+    """The event of a row, its numbers bounded (bounds.MAX_NUMBER); IntegrityFailure at its seq."""
+    try:
+        event = ruleset.decode_event(row.payload)
+        # only a payload with 7 digits in a row is walked: a bytes translate is a tenth of a regex
+        problems = (out_of_bounds(msgspec.json.decode(row.payload), "payload")
+                    if _SEVEN_DIGITS in row.payload.encode().translate(_DIGITS) else [])
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
+        raise IntegrityFailure(row.seq, f"{what}: {err}") from None
+    if problems:
+        raise IntegrityFailure(row.seq, f"{what}: {problems[0]}")
+    return event
+
+
+def content_head(rows: Iterable[Row], head: str = GENESIS_HASH) -> str:
+    """The content chain over the rows' payloads (which keys every draw), from head."""
+    for r in rows:
+        head = content_link(head, r.payload)
+    return head
+
+
+def fold(ruleset: Ruleset, events: Iterable[Any], state: Any = None) -> Any:
+    """The state after events, from state (the empty state by default)."""
+    if state is None:
+        state = ruleset.initial("")
+    evolve = ruleset.evolve
+    with collector_paused():
+        for e in events:
+            state = evolve(state, e)
+    return state
+
+
+def replay_rows(ruleset: Ruleset, rows: Iterable[Row], state: Any = None) -> Any:
+    """The fold of a log's rows, each decoded as it is read (from Store.stream_rows): neither the
+    rows nor their events are held, so memory does not grow with the log."""
+    if state is None:
+        state = ruleset.initial("")
+    evolve = ruleset.evolve
+    with collector_paused():
+        for row, event in decoded(ruleset, rows, "cannot decode the stored event"):
+            try:
+                state = evolve(state, event)
+            except Exception as err:  # an edited database, whatever the error: mn verify says more
+                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                "run mn verify") from None
+    return state
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a bulk replay or decode.
+
+    A fold allocates a state per event, which would trigger a collection every few hundred events,
+    each scanning the young objects (the states and events it keeps) to find no cycle: what it drops
+    is freed by reference counts. At the end, what it kept is moved to the oldest generation
+    unscanned (freeze, then unfreeze), so the first allocation after does not pay the deferred scan.
+    """
+    if not gc.isenabled():  # nested, or the caller has its own reason
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()

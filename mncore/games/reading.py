@@ -1,0 +1,267 @@
+"""Reading a game: the whole log (Loaded) or its state at the head from the last snapshot (Current)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+import msgspec
+
+from mncore import __version__
+from mncore.core import log_lines as log
+from mncore.core.chain import GENESIS_HASH, content_link
+from mncore.core.errors import IntegrityFailure
+from mncore.core.kernel_acts import (
+    UNDO_TYPES,
+)
+from mncore.core.protocol import Meta, Ruleset
+from mncore.games.log_reading import collector_paused, content_head, decode_rows, decoded, ruleset_of
+from mncore.pbem import trust, turns
+from mncore.store import Row, Snapshot, Store
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
+
+
+class Loaded(msgspec.Struct, kw_only=True):
+    """A game read from the store: its ruleset, rows, decoded events and the state they fold into."""
+
+    game_id: str
+    ruleset: Any  # a Ruleset (the protocol is not a type msgspec can hold)
+    version: int  # the log format (chain.py)
+    rows: list[Row]
+    events: list[Any]
+    state: Any
+    draw_head: str  # the content chain's head, which keys the next command's draws
+
+    @property
+    def head(self) -> tuple[int, str]:
+        return (self.rows[-1].seq, self.rows[-1].hash) if self.rows else (0, GENESIS_HASH)
+
+    @property
+    def meta(self) -> Meta:
+        meta: Meta = self.ruleset.meta(self.state)
+        return meta
+
+
+class Current(msgspec.Struct, kw_only=True):
+    """A game's state at its head (or at `upto`), folded from its last good snapshot and the rows
+    after it: all that a command needs that reads or extends the present only."""
+
+    game_id: str
+    ruleset: Any  # a Ruleset
+    version: int  # the log format (chain.py)
+    state: Any
+    head: tuple[int, str]  # the last seq and its chain hash
+    draw_head: str  # the content chain's head, which keys the next command's draws
+    batches: int  # how many batches the log holds
+    ledger: trust.Ledger  # what the log says about signing (trust.ledger_of)
+    snapshot_seq: int = 0  # the seq of the snapshot it started from (0: the log's start)
+    # the game's secret as the store holds it, read at the first order and kept for the next ones
+    secret: bytes | None | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def meta(self) -> Meta:
+        meta: Meta = self.ruleset.meta(self.state)
+        return meta
+
+
+SNAPSHOT_EVERY = 256  # events between snapshots; $MN_SNAPSHOT_EVERY overrides it (0: none written)
+
+
+def snapshot_every() -> int:
+    """How many events a log grows before a command that appends caches its state again."""
+    text = os.environ.get("MN_SNAPSHOT_EVERY", "")
+    return int(text) if text.isdigit() else SNAPSHOT_EVERY
+
+
+# --- reading ---------------------------------------------------------------------------------------------
+
+def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
+    """The game as of event `upto` (the whole log by default)."""
+    store.require_game(game_id)
+    rows = store.rows(game_id, 1, upto)
+    ruleset, events = decode_rows(rows, f"game {game_id}")
+    if ruleset is None:
+        raise IntegrityFailure(1, f"game {game_id} has no events")
+    state = ruleset.named(_replayed(ruleset, rows, events), game_id)
+    return Loaded(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), rows=rows,
+                  events=events, state=state, draw_head=content_head(rows))
+
+
+def current(store: Store, game_id: str, upto: int | None = None) -> Current:
+    """The game at its head (or as of event `upto`): its last snapshot that still matches the log
+    (the stored row at its seq has its head hash, this engine made it, its digest holds), then the
+    rows after it, streamed; a snapshot that does not match is ignored. mn verify never comes here."""
+    store.require_game(game_id)
+    first = store.row_at(game_id, 1)
+    if first is None:
+        raise IntegrityFailure(1, f"game {game_id} has no events")
+    ruleset = ruleset_of(first.payload, f"game {game_id}")
+    snap = store.latest_snapshot(game_id, upto, engine_of(ruleset))
+    cur = _thawed(store, game_id, ruleset, snap) if snap is not None else None
+    if cur is None:
+        cur = Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id),
+                      state=ruleset.initial(""), head=(0, GENESIS_HASH), draw_head=GENESIS_HASH,
+                      batches=0, ledger=trust.Ledger())
+    state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
+    undo_seen = False  # an undo after the snapshot: the state is folded again from the start (K1)
+    with collector_paused():
+        for row, event in decoded(ruleset, store.stream_rows(game_id, head[0] + 1, upto),
+                                  "cannot decode the stored event"):
+            undo_seen = undo_seen or row.type in UNDO_TYPES
+            # past an undo, this fold still holds what it took back, with which a later event need not
+            # agree (a legendary commodity drawn again): the state is folded again below, without it
+            if not undo_seen:
+                try:
+                    state = ruleset.evolve(state, event)
+                except Exception as err:  # as in load: an edited database, whatever the error
+                    raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                    "run mn verify") from None
+            if row.batch == row.seq:
+                batches += 1
+            trust.note_row(cur.ledger, ruleset, row, batches)
+            draw_head = content_link(draw_head, row.payload)
+            head = (row.seq, row.hash)
+    if head[0] == 0:
+        raise IntegrityFailure(1, f"game {game_id} has no events")
+    if undo_seen:
+        state = _replayed(ruleset, *_decoded(store, game_id, upto))
+    cur.state, cur.draw_head, cur.head, cur.batches = ruleset.named(state, game_id), draw_head, head, batches
+    return cur
+
+
+# 2: snapshots of format 1 written after a signed order lost the ledger's pbem flag (trust.advanced),
+# and with it every forced answer and standing order after them: they are not read again
+# 3: the ledger holds the log's draw scheme (K10); a ledger of format 2 encodes without it
+# 4: the kernel folds its own events (mncore/core/envelope.py), no longer the rulesets: states cached by
+# the rulesets' folds are not trusted to agree
+SNAPSHOT_FORMAT = 4
+
+
+def engine_of(ruleset: Ruleset) -> str:
+    """What a snapshot is only good for: this engine's, its snapshots' and this ruleset's versions."""
+    return f"mncore {__version__} snapshots {SNAPSHOT_FORMAT}; {ruleset.id}@{ruleset.version}"
+
+
+def _digest(snap: Snapshot) -> str:
+    head = msgspec.msgpack.encode([snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches,
+                                   snap.ledger])
+    return hashlib.sha256(head + snap.state).hexdigest()
+
+
+def _thawed(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot) -> Current | None:
+    """The snapshot as a Current, or None if it is damaged (its digest or its blob)."""
+    if _digest(snap) != snap.digest:
+        return None
+    try:
+        state = ruleset.decode_state(snap.state)
+        ledger = msgspec.json.decode(snap.ledger, type=trust.Ledger)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
+        return None
+    return Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), state=state,
+                   head=(snap.seq, snap.head_hash), draw_head=snap.draw_head, batches=snap.batches,
+                   ledger=ledger, snapshot_seq=snap.seq)
+
+
+def _snapshot(store: Store, cur: Current) -> int:
+    """Cache cur as the game's snapshot if its log has grown snapshot_every() events past the last
+    one; the seq of the game's last snapshot after. A failure to cache never fails the command."""
+    every = snapshot_every()
+    if every <= 0 or cur.head[0] - cur.snapshot_seq < every:
+        return cur.snapshot_seq
+    try:
+        snap = Snapshot(seq=cur.head[0], head_hash=cur.head[1], engine=engine_of(cur.ruleset),
+                        draw_head=cur.draw_head, batches=cur.batches,
+                        ledger=msgspec.json.encode(cur.ledger).decode(),
+                        state=cur.ruleset.encode_state(cur.state), digest="")
+        store.put_snapshot(cur.game_id, msgspec.structs.replace(snap, digest=_digest(snap)))
+    except Exception as err:  # a cache: the events are written, the next command folds them
+        log.info("snapshot not written", game=cur.game_id, seq=cur.head[0], error=str(err))
+        return cur.snapshot_seq
+    return cur.head[0]
+
+
+def _decoded(store: Store, game_id: str, upto: int | None) -> tuple[list[Row], list[Any]]:
+    rows = store.rows(game_id, 1, upto)
+    return rows, decode_rows(rows, f"game {game_id}")[1]
+
+
+def _replayed(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Any:
+    """The fold of a stored log, without the events taken back (K1); a row that does not replay is
+    an IntegrityFailure at its seq."""
+    state, evolve = ruleset.initial(""), ruleset.evolve
+    with collector_paused():
+        for row, event in turns.live(rows, events):
+            try:
+                state = evolve(state, event)
+            except Exception as err:  # an edited database, whatever the error: mn verify says more
+                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
+                                                "run mn verify") from None
+    return state
+
+
+class _StoredLog(Sequence[Row]):
+    """A stored log as a sequence of its first `length` rows, each read when asked for."""
+
+    def __init__(self, store: Store, game_id: str, length: int) -> None:
+        self._store, self._game_id, self._length = store, game_id, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Row]: ...
+    def __getitem__(self, index: int | slice) -> Row | Sequence[Row]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        seq = (index + self._length if index < 0 else index) + 1
+        row = self._store.row_at(self._game_id, seq) if 1 <= seq <= self._length else None
+        if row is None:
+            raise IndexError(index)
+        return row
+
+    def __iter__(self) -> Iterator[Row]:
+        return self._store.stream_rows(self._game_id, 1, self._length)
+
+
+def _stored(store: Store, loaded: Loaded | Current) -> Sequence[Row]:
+    """The log before the next batch, each row read only if asked for (a K11 settle count)."""
+    return loaded.rows if isinstance(loaded, Loaded) else _StoredLog(store, loaded.game_id, loaded.head[0])
+
+
+def _ledger(loaded: Loaded | Current) -> trust.Ledger:
+    return trust.ledger_of(loaded.ruleset, loaded.rows) if isinstance(loaded, Loaded) else loaded.ledger
+
+
+def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
+    """The game's secret, read from the store once per Current (it never changes once created)."""
+    if isinstance(loaded, Current) and not isinstance(loaded.secret, msgspec.UnsetType):
+        return loaded.secret
+    found = store.secret(loaded.game_id)
+    secret = bytes.fromhex(found) if found else None
+    if isinstance(loaded, Current):
+        loaded.secret = secret
+    return secret
+
+
+def _batches(loaded: Loaded | Current) -> int:
+    if isinstance(loaded, Current):
+        return loaded.batches
+    return sum(1 for r in loaded.rows if r.batch == r.seq)
+
+
+def _full(game: Loaded | Current, store: Store | None = None) -> Loaded:
+    """The game with its whole log beside its state: a Current's rows read and decoded, not folded."""
+    if isinstance(game, Loaded):
+        return game
+    assert store is not None, "a Current is read whole from its store"
+    rows, events = _decoded(store, game.game_id, None)
+    return Loaded(game_id=game.game_id, ruleset=game.ruleset, version=game.version, rows=rows,
+                  events=events, state=game.state, draw_head=game.draw_head)

@@ -1,0 +1,261 @@
+"""Writing a game: its creation, and give(), the one way a command enters it, with the service's answers."""
+
+from __future__ import annotations
+
+import secrets as pysecrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar, overload
+
+from mncore.core import log_lines as log
+from mncore.core.chain import GENESIS_HASH
+from mncore.core.dice import Rng, commitment
+from mncore.core.errors import CommandRejected
+from mncore.core.kernel_acts import (
+    OrderBatch,
+    PublishKeys,
+    SignedOrders,
+)
+from mncore.core.protocol import HOST, Ruleset
+from mncore.games.log_reading import content_head
+from mncore.games.reading import (
+    Current,
+    Loaded,
+    _batches,
+    _full,
+    _ledger,
+    _secret,
+    _snapshot,
+    _stored,
+    _StoredLog,
+    current,
+    load,
+    utc_now,
+)
+from mncore.pbem import trust, turns
+from mncore.secrecy import boundary
+from mncore.store import NewRow, Row, Store
+
+# --- writing ---------------------------------------------------------------------------------------------
+
+def _new_rows(ruleset: Ruleset, events: Iterable[Any], actor: str, command: Any, now: str,
+              first_seq: int, secret: bytes | None) -> list[NewRow]:
+    """The rows to append, each with the salts of its hidden fields (the store hashes their
+    commitments); numbered from first_seq, which the store's expected seq guarantees."""
+    encoded = ruleset.encode_command(command).decode()
+    out = []
+    for i, e in enumerate(events):
+        cmd = command if i == 0 else None
+        out.append(NewRow(type=ruleset.event_type_of(e), payload=ruleset.encode_event(e).decode(),
+                          recorded_at=now, actor=actor, command=encoded if i == 0 else None,
+                          salts=boundary.salts_for(ruleset, secret, first_seq + i, e, cmd)))
+    return out
+
+
+def new_game_id() -> str:
+    return "g" + pysecrets.token_hex(4)
+
+
+def creation(ruleset: Ruleset, cmd: Any, secret: bytes) -> tuple[list[Any], Any]:
+    """The events of a creation command and the state they fold into; nothing is stored.
+
+    `mn new` reads the sides in play here before it makes their keys (they may be drawn at random).
+    """
+    events, state = ruleset.decide(ruleset.initial(commitment(secret)), cmd, Rng(secret, GENESIS_HASH))
+    return list(events), state
+
+
+def create(store: Store | Callable[[], Store], ruleset: Ruleset, cmd: Any, secret: bytes,
+           game_id: str | None = None, keys: PublishKeys | None = None) -> Loaded:
+    """Decide a creation command and store the new game's first events with its secret; with `keys`,
+    the host publishes each side's public key as the second batch, in the same transaction.
+
+    The command is decided before the store is opened (when given as a callable that opens it), so
+    a refused one writes nothing, not even a new database file.
+    """
+    events, state = creation(ruleset, cmd, secret)
+    now = utc_now()
+    batches = [_new_rows(ruleset, events, HOST, cmd, now, 1, secret)]
+    if keys is not None:
+        published, _ = trust.decide(ruleset, state, keys, secret=secret, draw_head=GENESIS_HASH,
+                                    ledger=trust.Ledger(), batch=2)
+        batches.append(_new_rows(ruleset, published, HOST, keys, now, len(events) + 1, secret))
+    if not isinstance(store, Store):
+        store = store()
+    gid = game_id or new_game_id()
+    rows = store.create_game(gid, now, secret.hex(), *batches)
+    log.info("game created", game=gid, ruleset=ruleset.short, events=len(rows), keys=keys is not None)
+    return load(store, gid)
+
+
+G = TypeVar("G", bound="Loaded | Current")
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[G]):
+    """What giving one command did: the rows written for it, the rows the service then answered by
+    itself for the sides (forced answers K5, standing orders K6, queued orders K9), and the game after
+    both (as it was given, a Loaded or a Current, or the Loaded the answers were folded onto)."""
+
+    written: list[Row]
+    answered: list[Row]
+    after: G
+
+    @property
+    def rows(self) -> list[Row]:
+        return self.written + self.answered
+
+    @property
+    def opened(self) -> bool:
+        """Whether the game's secret is revealed: every side may then read every field."""
+        return self.after.meta.secret is not None
+
+
+@overload
+def give(store: Store, game: Loaded | str, command: Any, now: str | None = None, *,
+         answer: bool = True) -> Outcome[Loaded]: ...
+@overload
+def give(store: Store, game: Current, command: Any, now: str | None = None, *,
+         answer: Literal[False]) -> Outcome[Current]: ...
+@overload
+def give(store: Store, game: Loaded | Current, command: Any, now: str | None = None, *,
+         answer: bool = True) -> Outcome[Loaded | Current]: ...
+def give(store: Store, game: Loaded | Current | str, command: Any, now: str | None = None, *,
+         answer: bool = True) -> Outcome[Any]:
+    """The one way a command enters a game: decided (a signed block checked first: trust.check_block),
+    appended as one batch, then, with `answer`, whatever the service answers by itself after it
+    (advance). Nothing written if it is refused.
+
+    `game`: a full Loaded, its Current, or its id (loaded whole: the commands of play by email that
+    read the log, mncore/pbem/turns.py). In a game with published keys an order that is not a signed block
+    is recorded as the host's, and refused if the game takes signed orders only. `now`: the time
+    recorded (the caller's clock for the deadline's acts; the machine's by default).
+    """
+    start = load(store, game) if isinstance(game, str) else game
+    if isinstance(command, SignedOrders):
+        after, written = _submit_block(store, start, command)
+    else:
+        after, written = _submit_command(store, start, command, now)
+    if not answer:
+        return Outcome(written=written, answered=[], after=after)
+    answered, after = _answers(store, after)
+    return Outcome(written=written, answered=answered, after=after)
+
+
+def batch_command(cur: Loaded | Current, side: str, lines: Sequence[str]) -> Any:
+    """The command of a side's order lines given together (`mn order GAME --as SIDE 'o1' 'o2'`): one
+    order line as the ruleset's order, several (or a `queue` line) as one OrderBatch, decided in turn
+    on the evolving state and written as one batch or not at all."""
+    if len(lines) == 1 and not turns.is_queue_line(lines[0]):
+        return cur.ruleset.parse_order(lines[0], cur.state, side)
+    return OrderBatch(side=side, orders=tuple(lines))
+
+
+def _submit_command(store: Store, loaded: Loaded | Current, command: Any,
+                    now: str | None) -> tuple[Loaded | Current, list[Row]]:
+    """Decide one command that is not a signed block and append its events (trust.decide)."""
+    ruleset = loaded.ruleset
+    ledger = _ledger(loaded)
+    secret = _secret(store, loaded)
+    read = turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
+    events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
+                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
+                                 log=read, rows=_stored(store, loaded))
+    return _append(store, loaded, ledger, command, events, state,
+                   trust.recorded_actor(ruleset, ledger, command), secret, now)
+
+
+def _submit_block(store: Store, loaded: Loaded | Current, block: SignedOrders) -> tuple[Loaded | Current, list[Row]]:
+    """Check a signed block (trust.check_block: this game, its side's key, unedited, new, still
+    pending), decide its orders in turn and append them as one batch.
+
+    From a Current, the rows the check reads are read one by one, and the decision pending when
+    the block was signed is folded from the snapshot before it."""
+    ruleset = loaded.ruleset
+    if turns.act_kind(block.orders) is not None and isinstance(loaded, Current):
+        # undo, consent and standing orders are decided on the whole log (mncore/pbem/turns.py)
+        _, written = _submit_block(store, load(store, loaded.game_id), block)
+        return current(store, loaded.game_id), written
+    ledger = _ledger(loaded)
+    rows: Sequence[Row] = (loaded.rows if isinstance(loaded, Loaded)
+                           else _StoredLog(store, loaded.game_id, loaded.head[0]))
+
+    def pending_at(seq: int) -> Sequence[Any]:
+        if isinstance(loaded, Loaded):
+            return ruleset.pending(turns.fold_live(  # type: ignore[no-any-return]
+                ruleset, loaded.rows[:seq], loaded.events[:seq]))
+        return ruleset.pending(current(store, loaded.game_id, seq).state)  # type: ignore[no-any-return]
+
+    trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
+                      pending_at=pending_at, pending_now=ruleset.pending(loaded.state))
+    secret = _secret(store, loaded)
+    read = turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
+    events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
+                                 draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
+                                 log=read, rows=rows)
+    return _append(store, loaded, ledger, block, events, state, block.side, secret)
+
+
+def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, command: Any,
+            events: list[Any], state: Any, actor: str,
+            secret: bytes | None, now: str | None = None) -> tuple[Loaded | Current, list[Row]]:
+    seq, _ = loaded.head
+    ruleset = loaded.ruleset
+    rows = store.append(loaded.game_id, seq,
+                        _new_rows(ruleset, events, actor, command, now or utc_now(), seq + 1, secret),
+                        head=loaded.head[1], version=loaded.version)
+    log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
+             events=len(rows), head=rows[-1].seq if rows else seq)
+    batches = _batches(loaded) + (1 if rows else 0)
+    after = trust.advanced(ledger, ruleset, rows[0], batches) if rows else ledger  # ledger: unchanged
+    cur = Current(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version, state=state,
+                  head=(rows[-1].seq, rows[-1].hash) if rows else loaded.head,
+                  draw_head=content_head(rows, loaded.draw_head), batches=batches, ledger=after,
+                  snapshot_seq=(loaded.snapshot_seq if isinstance(loaded, Current)
+                                else store.last_snapshot_seq(loaded.game_id)), secret=secret)
+    cur.snapshot_seq = _snapshot(store, cur)
+    if isinstance(loaded, Loaded):
+        return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
+                      rows=loaded.rows + rows, events=loaded.events + events, state=state,
+                      draw_head=cur.draw_head), rows
+    return cur, rows
+
+
+def advance(store: Store, game_id: str, limit: int = 200, cur: Current | None = None) -> list[Row]:
+    """What the service answers by itself now (the rows written): give() answers after each command;
+    this is for a caller that wrote without answers. `cur`: the game as just written, if the caller
+    has it (saves a read)."""
+    return _answers(store, cur if cur is not None else current(store, game_id), limit)[0]
+
+
+def _answers(store: Store, after: Loaded | Current, limit: int = 200) -> tuple[list[Row], Loaded | Current]:
+    """What the service answers by itself, in turn, until it has nothing to answer: a decision with one
+    legal answer when the pace takes them at once (K5), a side's standing order legal now (K6), a
+    queued one (K9); the rows and the game after them. Each answer is folded forward from the state
+    the game is given in (the log read once beside it: the answers read it), never replayed."""
+    out: list[Row] = []
+    if not _ledger(after).pbem:
+        return out, after  # no pace, standing or queued orders ever set: the service never answers
+    loaded = _full(after, store)
+    for _ in range(limit):
+        command = _service_answer(loaded)
+        if command is None:
+            break
+        try:
+            loaded, rows = _submit_command(store, loaded, command, None)  # type: ignore[assignment]
+        except CommandRejected as err:  # the ruleset's answer is refused: a bug, never the user's
+            log.info("service answer refused", game=loaded.game_id, command=type(command).__name__,
+                     error=err.message)
+            break
+        out += rows
+    return out, loaded if out else after
+
+
+def _service_answer(loaded: Loaded) -> Any:
+    """The first answer the service gives now for a side, or None (turns.service_answer)."""
+    ruleset = loaded.ruleset
+    for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
+        answer = turns.service_answer(ruleset, loaded.state, side, loaded.rows)
+        if answer is not None:
+            return answer
+    return None

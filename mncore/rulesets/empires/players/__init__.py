@@ -1,0 +1,1 @@
+"""The Empires scripted players: the demonstration game, the sampler and the bots' tactics."""

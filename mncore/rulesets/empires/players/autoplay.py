@@ -1,0 +1,146 @@
+"""Scripted players: pick legal orders from options() so that whole games can be played unattended."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator
+
+import msgspec
+
+from mncore.core.dice import Rng
+from mncore.core.errors import CommandRejected
+from mncore.core.protocol import Option
+from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.commands import AnyOrder
+from mncore.rulesets.empires.decide import decide_folded
+from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.flow import waiting as flow_waiting
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.rules import cards
+from mncore.rulesets.empires.state import GameState
+from mncore.rulesets.empires.text import parse_order
+
+# How much a player of each style likes an order, by its first word (unlisted words weigh 1).
+STYLES: dict[str, dict[str, float]] = {
+    "random": {},
+    "builder": {"build": 6, "recruit": 8, "perseus": 50, "done": 0.3, "end": 0.3},
+    "general": {"move": 5, "attack": 6, "occupy": 6, "pillage": 3, "build": 3, "done": 0.3,
+                "end": 0.3},
+}
+
+
+class Choice(msgspec.Struct, frozen=True, kw_only=True):
+    """An order a player chose, the events it caused, and the state they fold into."""
+
+    empire: Empire
+    line: str
+    order: AnyOrder
+    events: list[ev.AnyEvent]
+    after: GameState | None = None  # None: fold the events (a pick of its own may leave it out)
+
+
+def candidate_lines(option: Option, rand: random.Random, samples: int = 6) -> list[str]:
+    """An option as order lines: itself, or a few fillings of its template with legal parts."""
+    if option.order is not None:
+        return [option.order]
+    if option.template is None:
+        return []
+    out = []
+    for _ in range(samples):
+        values = {k: rand.choice(v) for k, v in option.parts.items() if v}
+        if len(values) < len(option.parts):
+            return []
+        out.append(option.template.format(**values))
+    return out
+
+
+def _weight(line: str, style: dict[str, float]) -> float:
+    return style.get(line.split()[0].lower(), 1.0)
+
+
+def _options(state: GameState, empire: Empire) -> list[Option]:
+    """The phase's options; with expansions, the draw-and-pass first, and the cards it may play."""
+    if state.cities is None:
+        return list(rules_for(state.phase).options(state, empire))
+    if cards.pending(state):
+        return cards.draw_options(state, empire)
+    return list(rules_for(state.phase).options(state, empire)) + cards.play_options(state, empire)
+
+
+def waiting_empire(state: GameState, rand: random.Random) -> Empire | None:
+    """One of the empires the game waits for, drawn by the player's random numbers; None if none."""
+    waiting = sorted({e for e, _ in flow_waiting(state)})
+    return rand.choice(waiting) if waiting else None
+
+
+def first_accepted(state: GameState, empire: Empire, lines: Iterable[str], rng: Rng) -> Choice | None:
+    """The first of the lines the rules accept from the empire, with its events; None if none is."""
+    for line in lines:
+        try:
+            order = parse_order(line, state, empire)
+            events, after = decide_folded(state, order, rng)
+        except CommandRejected:
+            continue
+        return Choice(empire=empire, line=line, order=order, events=events, after=after)
+    return None
+
+
+def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
+           styles: dict[Empire, str] | None = None) -> Choice | None:
+    """One legal order for one of the empires the game waits for, or None if nobody must act."""
+    empire = waiting_empire(state, rand)
+    if empire is None:
+        return None
+    weights = STYLES[(styles or {}).get(empire, style)]
+    lines: list[str] = []
+    for option in _options(state, empire):
+        lines += candidate_lines(option, rand)
+    rand.shuffle(lines)
+    lines.sort(key=lambda ln: -_weight(ln, weights) * rand.random())
+    choice = first_accepted(state, empire, lines, rng)
+    if choice is not None:
+        return choice
+    raise RuntimeError(f"{empire} must act ({[p.text for p in pending(state) if p.empire == empire]}) "
+                       f"but none of its {len(lines)} listed options is accepted")
+
+
+# how a scripted player picks its order: choose (from every option listed) or sampler.draw
+Pick = Callable[[GameState, random.Random, Rng, str, "dict[Empire, str] | None"], "Choice | None"]
+
+
+def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], max_orders: int,
+         style: str = "random", styles: dict[Empire, str] | None = None,
+         pick: Pick | None = None) -> Iterator[Choice]:
+    """Choose and apply orders until the game is won, nobody must act, or max_orders is reached."""
+    from mncore.rulesets.empires.evolve import replay
+    for n in range(max_orders):
+        choice = (pick or choose)(state, rand, rng_for(n), style, styles)
+        if choice is None:
+            return
+        state = choice.after if choice.after is not None else replay(choice.events, state)
+        yield choice
+        if state.winner is not None:
+            return
+
+
+def play_stored(store: object, loaded: object, secret: bytes, rand: random.Random, max_orders: int,
+                styles: dict[Empire, str] | None = None, style: str = "random",
+                on_order: Callable[[object], None] | None = None, pick: Pick | None = None) -> object:
+    """Play scripted orders into a stored game (each submitted as a player would), all in one
+    transaction; returns it loaded. Orders go to its Current, which neither rescans nor copies
+    the log per order. The recorded golden games pick with choose (the default)."""
+    from mncore.games import reading, writing
+    from mncore.store import Store
+    assert isinstance(loaded, reading.Loaded | reading.Current) and isinstance(store, Store)
+    cur = reading.current(store, loaded.game_id)
+    with store.bulk():
+        for _ in range(max_orders):
+            if cur.state.winner is not None:
+                break
+            choice = (pick or choose)(cur.state, rand, Rng(secret, cur.head[1]), style, styles)
+            if choice is None:
+                break
+            cur = writing.give(store, cur, choice.order, answer=False).after
+            if on_order is not None:
+                on_order(cur)
+    return reading.load(store, loaded.game_id)

@@ -1,0 +1,83 @@
+"""The scripted players of each ruleset, above the service: its demonstration game and its bots'
+tactics (mncore.bots), by ruleset id.
+
+They play through mncore.games, which reads logs through the registry, which loads the seams: a seam
+that named its players would close an import circle, so the CLI finds them here instead. The built-in
+rulesets' demos are imported only when asked for; other packages add theirs with `register()` or
+through the `mare_nostrum.demos` entry point group (a `Demo`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mncore.bots.tactics import Tactics
+from mncore.core.protocol import Demo, Ruleset
+
+
+def _empires() -> Demo:
+    from mncore.rulesets.empires.players.demo import DEMO
+    return DEMO
+
+
+def _classic() -> Demo:
+    from mncore.rulesets.classic.players.demo import DEMO
+    return DEMO
+
+
+# ruleset id -> loader of its demo
+_BUILTIN: dict[str, Callable[[], Demo]] = {
+    "mare-nostrum-empires-2016": _empires,
+    "mare-nostrum-classic-2003": _classic,
+}
+
+_registered: dict[str, Demo] = {}
+_plugins_loaded = False
+
+
+def register(demo: Demo) -> None:
+    """Make a demo known for its ruleset (a later one for the same ruleset replaces it)."""
+    _registered[demo.ruleset_id] = demo
+
+
+def _load_plugins() -> None:
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    from importlib.metadata import entry_points  # only when a ruleset not built in asks for a demo
+
+    for entry in entry_points(group="mare_nostrum.demos"):
+        register(entry.load())
+
+
+def demo_for(ruleset: Ruleset) -> Demo | None:
+    """The demonstration game of a ruleset, or None if it has none."""
+    if ruleset.id not in _registered and ruleset.id in _BUILTIN:
+        register(_BUILTIN[ruleset.id]())
+    if ruleset.id not in _registered:
+        _load_plugins()
+    return _registered.get(ruleset.id)
+
+
+def _empires_tactics() -> Tactics:
+    from mncore.rulesets.empires.players.bot_tactics import TACTICS
+    return TACTICS
+
+
+def _classic_tactics() -> Tactics:
+    from mncore.rulesets.classic.players.bot_tactics import TACTICS
+    return TACTICS
+
+
+# ruleset id -> loader of its bots' tactics
+_TACTICS: dict[str, Callable[[], Tactics]] = {
+    "mare-nostrum-empires-2016": _empires_tactics,
+    "mare-nostrum-classic-2003": _classic_tactics,
+}
+
+
+def tactics_for(ruleset: Ruleset) -> Tactics | None:
+    """What a ruleset's bots know of its game, or None if no bot plays it."""
+    loader = _TACTICS.get(ruleset.id)
+    return loader() if loader is not None else None

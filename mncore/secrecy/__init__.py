@@ -1,0 +1,1 @@
+"""What each side may see: the one redaction boundary and the values it alone makes."""
