@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from mncore.core.dice import Rng
 from mncore.core.errors import CommandRejected
 from mncore.games import writing
+from mncore.games.reading import Current, Loaded
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic.components import game_data
 from mncore.rulesets.classic.flow import decide_order, options, pending
@@ -116,9 +116,9 @@ def _strong(state: State, civ: str, pid: str) -> bool:
 Pick = Callable[[State, str, str, random.Random, Rng], cm.AnyOrder]
 
 
-def play_stored(store: Store, loaded: Any, secret: bytes, rand: random.Random, max_orders: int,
-                styles: dict[str, str], on_order: Callable[[Any], None] | None = None,
-                pick: Pick | None = None) -> Any:
+def play_stored(store: Store, loaded: Loaded, secret: bytes, rand: random.Random, max_orders: int,
+                styles: dict[str, str], on_order: Callable[[Loaded | Current], None] | None = None,
+                pick: Pick | None = None) -> Loaded:
     """Give scripted orders until the game is won or max_orders; returns the loaded game. `pick` (bots:
     tactics.bot_pick) chooses each order instead of the styles' first accepted."""
     for _ in range(max_orders):

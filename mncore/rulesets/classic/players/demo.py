@@ -5,18 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from mncore.core.dice import seeded_secret
 from mncore.core.errors import InvalidCommand
 from mncore.core.protocol import Demo, Ruleset
-from mncore.games import lifecycle, writing
+from mncore.games.demonstration import Script, run
+from mncore.games.reading import Current, Loaded
 from mncore.rulesets.classic.commands import CreateGame
 from mncore.rulesets.classic.components import game_data, load_board
 from mncore.rulesets.classic.ids import RULESET_ID
 from mncore.rulesets.classic.players.autoplay import play_stored
-from mncore.rulesets.classic.render import show_text, view
 from mncore.rulesets.classic.rules.setup import leave_out
 from mncore.rulesets.classic.state import State
-from mncore.secrecy import boundary
 from mncore.store import Store
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve", "Fay")
@@ -43,35 +41,25 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
     """Play a scripted game to a win (or max_orders), reveal and verify it; returns its id."""
     cmd = demo_command(players)
     styles = dict(zip(cmd.civs, STYLES))
-    secret = seeded_secret(seed)
-    loaded = writing.create(store, ruleset, cmd, secret)
-    echo(f"Demo game {loaded.game_id} in {store.path}: "
-         + ", ".join(f"{ruleset.side_name(c)} ({p}, {styles[c]})" for c, p in cmd.players.items()))
-    seen = {0}
+    rand = random.Random(seed)
 
-    def progress(current: object) -> None:
+    def play(store: Store, loaded: Loaded, secret: bytes, on_order: Callable[[Loaded | Current], None]) -> Loaded:
+        return play_stored(store, loaded, secret, rand, max_orders, styles, on_order)
+
+    def mark(state: State) -> int | None:
         # the hands are counted once the Commerce phase has filled them (3.1), not as the round
         # begins, when the last Construction phase has spent them
-        state: State = current.state  # type: ignore[attr-defined]
-        if state.round not in seen and state.phase in ("construction", "military"):
-            seen.add(state.round)
-            echo(_round_line(ruleset, state))
+        return state.round if state.phase in ("construction", "military") and state.round else None
 
-    loaded = play_stored(store, loaded, secret, random.Random(seed), max_orders, styles, progress)
-    state = loaded.state
-    echo("")
-    echo(show_text(view(boundary.as_host(state))))
-    echo("")
-    if state.winner is None:
-        echo(f"No winner after {len(loaded.rows)} events (stopped at --max-orders {max_orders}).")
-    else:
+    def result(state: State) -> str:
         w = state.winner
-        echo(f"Result: {ruleset.side_name(w.civ)} won by classic:{w.condition} in round {w.round}: {w.detail}.")
-        lifecycle.reveal(store, loaded.game_id)
-    report = lifecycle.verify_game(store, loaded.game_id)
-    echo(f"Verify: {'ok' if report.ok else 'FAILED'} — " + "; ".join(report.proven or [report.reason or ""]))
-    echo(f"Read it with: mn log {loaded.game_id} | mn show {loaded.game_id} | mn verify {loaded.game_id}")
-    return str(loaded.game_id)
+        assert w is not None
+        return f"Result: {ruleset.side_name(w.civ)} won by classic:{w.condition} in round {w.round}: {w.detail}."
+
+    script = Script(command=cmd, cast=", ".join(f"{ruleset.side_name(c)} ({p}, {styles[c]})" for c, p in cmd.players.items()),
+                    play=play, mark=mark, line=lambda state: _round_line(ruleset, state),
+                    won=lambda state: state.winner is not None, result=result)
+    return run(ruleset, store, script, seed, max_orders, echo)
 
 
 def _round_line(ruleset: Ruleset, state: State) -> str:

@@ -10,6 +10,8 @@ import msgspec
 from mncore.core.dice import Rng
 from mncore.core.errors import CommandRejected
 from mncore.core.protocol import Option
+from mncore.games import reading, writing
+from mncore.games.reading import Current, Loaded
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.commands import AnyOrder
 from mncore.rulesets.empires.decide import decide_folded
@@ -19,6 +21,7 @@ from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.rules import cards
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
+from mncore.store import Store
 
 # How much a player of each style likes an order, by its first word (unlisted words weigh 1).
 STYLES: dict[str, dict[str, float]] = {
@@ -123,15 +126,12 @@ def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], m
             return
 
 
-def play_stored(store: object, loaded: object, secret: bytes, rand: random.Random, max_orders: int,
+def play_stored(store: Store, loaded: Loaded | Current, secret: bytes, rand: random.Random, max_orders: int,
                 styles: dict[Empire, str] | None = None, style: str = "random",
-                on_order: Callable[[object], None] | None = None, pick: Pick | None = None) -> object:
+                on_order: Callable[[Loaded | Current], None] | None = None, pick: Pick | None = None) -> Loaded:
     """Play scripted orders into a stored game (each submitted as a player would), all in one
     transaction; returns it loaded. Orders go to its Current, which neither rescans nor copies
     the log per order. The recorded golden games pick with choose (the default)."""
-    from mncore.games import reading, writing
-    from mncore.store import Store
-    assert isinstance(loaded, reading.Loaded | reading.Current) and isinstance(store, Store)
     cur = reading.current(store, loaded.game_id)
     with store.bulk():
         for _ in range(max_orders):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from mncore.core.dice import seeded_secret
 from mncore.core.protocol import Demo, Ruleset
-from mncore.games import lifecycle, writing
+from mncore.games.demonstration import Script, run
+from mncore.games.reading import Current, Loaded
 from mncore.rulesets.empires.board import load_board
 from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.game_data import RULESET_ID
@@ -15,11 +15,9 @@ from mncore.rulesets.empires.ids import EMPIRES, Empire
 from mncore.rulesets.empires.players.autoplay import play_stored
 from mncore.rulesets.empires.players.sampler import draw
 from mncore.rulesets.empires.projections import tracks
-from mncore.rulesets.empires.render import show_text, view
 from mncore.rulesets.empires.rules.setup import playable_empires
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import title
-from mncore.secrecy import boundary
 from mncore.store import Store
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
@@ -33,37 +31,22 @@ def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_order
     styles: dict[Empire, str] = dict(zip(empires, STYLES))
     cmd = CreateGame(board=board, players=dict(zip(empires, PLAYERS)), display="first-game",
                      fair_play=False)
-    secret = seeded_secret(seed)
-    loaded = writing.create(store, ruleset, cmd, secret)
-    echo(f"Demo game {loaded.game_id} in {store.path}: "
-         + ", ".join(f"{title(e)} ({p}, {styles[e]})" for e, p in cmd.players.items()))
-    rounds_seen = {loaded.state.round}
-    echo(_round_line(loaded.state))
+    rand = random.Random(seed)
 
-    def progress(current: object) -> None:
-        state = current.state  # type: ignore[attr-defined]
-        if state.round not in rounds_seen:
-            rounds_seen.add(state.round)
-            echo(_round_line(state))
+    def play(store: Store, loaded: Loaded, secret: bytes, on_order: Callable[[Loaded | Current], None]) -> Loaded:
+        return play_stored(store, loaded, secret, rand, max_orders, styles=styles, on_order=on_order, pick=draw)
 
-    loaded = play_stored(store, loaded, secret, random.Random(seed), max_orders, styles=styles,
-                         on_order=progress, pick=draw)  # type: ignore[assignment]
-    state = loaded.state
-    echo(_round_line(state, "ends"))
-    echo("")
-    echo(show_text(view(boundary.as_host(state))))
-    echo("")
-    if state.winner is None:
-        echo(f"No winner after {len(loaded.rows)} events (stopped at --max-orders {max_orders}).")
-    else:
-        w = state.winner
-        echo(f"Result: {' and '.join(title(e) for e in w.empires)} won by {w.condition} in round "
-             f"{w.round}. {w.detail}".rstrip())
-        lifecycle.reveal(store, loaded.game_id)
-    report = lifecycle.verify_game(store, loaded.game_id)
-    echo(f"Verify: {'ok' if report.ok else 'FAILED'} — " + "; ".join(report.proven or [report.reason or ""]))
-    echo(f"Read it with: mn log {loaded.game_id} | mn show {loaded.game_id} | mn verify {loaded.game_id}")
-    return loaded.game_id
+    script = Script(command=cmd, cast=", ".join(f"{title(e)} ({p}, {styles[e]})" for e, p in cmd.players.items()),
+                    play=play, mark=lambda state: state.round, line=_round_line,
+                    closing=lambda state: _round_line(state, "ends"), won=lambda state: state.winner is not None,
+                    result=_result)
+    return run(ruleset, store, script, seed, max_orders, echo)
+
+
+def _result(state: GameState) -> str:
+    w = state.winner
+    assert w is not None
+    return f"Result: {' and '.join(title(e) for e in w.empires)} won by {w.condition} in round {w.round}. {w.detail}".rstrip()
 
 
 def _round_line(state: GameState, when: str = "begins") -> str:
