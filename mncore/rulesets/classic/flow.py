@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import assert_never
 
 from mncore.core.dice import Rng
-from mncore.core.errors import require
+from mncore.core.errors import refuse, require
 from mncore.core.protocol import Option, Pending
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
@@ -24,22 +26,36 @@ def next_phase(state: State) -> tuple[int, Phase]:
     return (state.round, PHASES[i + 1]) if i + 1 < len(PHASES) else (state.round + 1, PHASES[0])
 
 
+@dataclass(frozen=True)
+class PhaseRules:
+    """What the flow asks of one phase's rules: whether it is done, who it waits for, what a
+    civilisation may order, what it does by itself once its order is known, and a turn's `done`."""
+
+    done: Callable[[State], bool]
+    pending: Callable[[State], list[Pending]]
+    options: Callable[[State, str], list[Option]]
+    begin: Callable[[State, Rng], list[ev.AnyEvent]] | None = None
+    end_turn: Callable[[State, cm.EndTurn], list[ev.AnyEvent]] | None = None
+
+
+# one entry a phase: the flow looks the phase up here instead of matching it in every function
+PHASE_RULES: dict[Phase, PhaseRules] = {
+    "setup": PhaseRules(done=setup.done, pending=setup.pending, options=setup.options, end_turn=setup.end_turn),
+    "commerce": PhaseRules(done=commerce.done, pending=commerce.pending, options=commerce.options,
+                           begin=lambda state, rng: commerce.begin(state)),
+    "offering": PhaseRules(done=offering.done, pending=offering.pending, options=offering.options,
+                           begin=lambda state, rng: offering.begin(state), end_turn=offering.end_turn),
+    "construction": PhaseRules(done=construction.done, pending=construction.pending, options=construction.options,
+                               begin=lambda state, rng: construction.begin(state, replay),
+                               end_turn=construction.end_turn),
+    "military": PhaseRules(done=military.done, pending=military.pending, options=military.options,
+                           begin=military.begin, end_turn=military.end_turn),
+}
+
+
 def phase_done(state: State) -> bool:
-    match state.phase:
-        case "":
-            return True
-        case "setup":
-            return setup.done(state)
-        case "commerce":
-            return commerce.done(state)
-        case "offering":
-            return offering.done(state)
-        case "construction":
-            return construction.done(state)
-        case "military":
-            return military.done(state)
-        case _:
-            assert_never(state.phase)
+    """Whether the phase waits for nothing more (before the game is created: there is no phase)."""
+    return state.phase == "" or PHASE_RULES[state.phase].done(state)
 
 
 def _step(state: State, rng: Rng) -> list[ev.AnyEvent]:
@@ -66,16 +82,8 @@ def _step(state: State, rng: Rng) -> list[ev.AnyEvent]:
 def begin(state: State, rng: Rng) -> list[ev.AnyEvent]:
     """What a phase does by itself once its order is known: revenues, gods back, free units, wars
     fought on."""
-    match state.phase:
-        case "commerce":
-            return commerce.begin(state)
-        case "offering":
-            return offering.begin(state)
-        case "construction":
-            return construction.begin(state, replay)
-        case "military":
-            return military.begin(state, rng)
-    return []
+    rules = PHASE_RULES.get(state.phase) if state.phase else None
+    return rules.begin(state, rng) if rules is not None and rules.begin is not None else []
 
 
 def settle(state: State, rng: Rng) -> list[ev.AnyEvent]:
@@ -155,18 +163,11 @@ def _rules(state: State, order: cm.AnyOrder, rng: Rng) -> list[ev.AnyEvent]:
 
 
 def _end_turn(state: State, order: cm.EndTurn) -> list[ev.AnyEvent]:
-    match state.phase:
-        case "setup":
-            return setup.end_turn(state, order)
-        case "offering":
-            return offering.end_turn(state, order)
-        case "construction":
-            return construction.end_turn(state, order)
-        case "military":
-            return military.end_turn(state, order)
-    require(False, "2", f"nothing to end in the {state.phase or 'set-up'} phase: 'done' ends a turn of "
-                        "Offering, Construction or Military")
-    return []
+    rules = PHASE_RULES.get(state.phase) if state.phase else None
+    if rules is None or rules.end_turn is None:
+        refuse("2", f"nothing to end in the {state.phase or 'set-up'} phase: 'done' ends a turn of "
+                    "Offering, Construction or Military")
+    return rules.end_turn(state, order)
 
 
 def pending(state: State) -> list[Pending]:
@@ -177,18 +178,7 @@ def pending(state: State) -> list[Pending]:
         return [Pending(empire=a.holder, kind="award",
                         text=f"award the {name(state, a.role)} card to one of "
                              + ", ".join(name(state, c) for c in a.tied))]
-    match state.phase:
-        case "setup":
-            return setup.pending(state)
-        case "commerce":
-            return commerce.pending(state)
-        case "offering":
-            return offering.pending(state)
-        case "construction":
-            return construction.pending(state)
-        case "military":
-            return military.pending(state)
-    return []
+    return PHASE_RULES[state.phase].pending(state) if state.phase else []
 
 
 def options(state: State, civ: str) -> list[Option]:
@@ -198,17 +188,8 @@ def options(state: State, civ: str) -> list[Option]:
     if state.award is not None and state.award.holder == civ:
         out += [Option(kind="award", order=f"award {state.award.role} to {c}") for c in state.award.tied]
         return out
-    match state.phase:
-        case "setup":
-            out += setup.options(state, civ)
-        case "commerce":
-            out += commerce.options(state, civ)
-        case "offering":
-            out += offering.options(state, civ)
-        case "construction":
-            out += construction.options(state, civ)
-        case "military":
-            out += military.options(state, civ)
+    if state.phase:
+        out += PHASE_RULES[state.phase].options(state, civ)
     held = state.gods.get(civ)
     if held is not None and held.face_up:
         out.append(Option(kind="invoke", order=f"invoke {held.god}", note=god_note(state, held.god)))
