@@ -98,6 +98,16 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     options: dict[str, str] = {}  # the ruleset's own options (display=experienced)
 
 
+class Change(msgspec.Struct, frozen=True, kw_only=True):
+    """One difference of two states, as every ruleset gives it (mn diff): what changed (a path of
+    keys), its value before and after, in words."""
+
+    what: tuple[str, ...]
+    before: Any
+    after: Any
+    text: str
+
+
 S = TypeVar("S")  # a ruleset's state
 E = TypeVar("E")  # its events (a log's: the kernel's beside them, mncore/core/envelope.py)
 C = TypeVar("C")  # its commands (likewise)

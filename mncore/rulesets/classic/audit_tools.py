@@ -13,6 +13,7 @@ from mncore.core import explaining
 from mncore.core.dice import Rng
 from mncore.core.errors import InvalidCommand
 from mncore.core.explaining import Explanation
+from mncore.core.protocol import Change
 from mncore.core.rulebook import Cited
 from mncore.core.toml_text import toml_text
 from mncore.rulesets.classic import commands as cm
@@ -179,15 +180,6 @@ def render_explanation(x: Explanation) -> str:
 
 
 # --- differences ---------------------------------------------------------------------------------
-
-class Change(msgspec.Struct, frozen=True, kw_only=True):
-    """One difference, as every ruleset gives it: what changed (a path of keys), before, after, in words."""
-
-    what: tuple[str, ...]
-    before: Any
-    after: Any
-    text: str
-
 
 def diff_states(a: State, b: State) -> list[Change]:
     """Every difference of two states, field by field (host view)."""
