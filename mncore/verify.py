@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Iterable, Sequence
 from typing import Any, overload
@@ -430,6 +429,16 @@ SEGMENTS_PER_WORKER = 4  # shorter segments even out the workers' loads
 _JOB: tuple[_Span, list[tuple[int, int, Any, trust.Ledger]], list[tuple[int, int]]] | None = None
 
 
+def _can_fork() -> bool:
+    import multiprocessing  # here, not at the top: most commands never verify (a lean start)
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _fork_pool(workers: int) -> Any:
+    import multiprocessing
+    return multiprocessing.get_context("fork").Pool(workers)
+
+
 def _workers(asked: int | None) -> int:
     if asked is not None:
         return asked
@@ -446,7 +455,7 @@ def _redecide_split(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], fo
     short log, one core, no fork, or a log of play by email (signed blocks, undos and the acts decided on
     the log before them read what the batches before left: pending decisions, states taken back)."""
     workers = _workers(asked)
-    if (workers < 2 or len(rows) < SPLIT_MIN or "fork" not in multiprocessing.get_all_start_methods()
+    if (workers < 2 or len(rows) < SPLIT_MIN or not _can_fork()
             or trust.publishes_keys(rows) or any(r.type in UNDO_TYPES for r in rows)):
         return False
     start = _redecision(ruleset, rows, events, folded, report, None)
@@ -459,7 +468,7 @@ def _redecide_split(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], fo
     global _JOB
     _JOB = (span, segments, batches)
     try:  # forked: the workers read the log, its events and the segments' states without a copy
-        with multiprocessing.get_context("fork").Pool(min(workers, len(segments))) as pool:
+        with _fork_pool(min(workers, len(segments))) as pool:
             results = pool.map(_segment, range(len(segments)), chunksize=1)
     finally:
         _JOB = None

@@ -3,7 +3,6 @@ the commands decided again in segments of it, one process per core; the report i
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import deque
 from collections.abc import Iterator, Sequence
 from itertools import chain
@@ -22,6 +21,7 @@ from mncore.store import Row, Store
 from mncore.verify import (
     Head,
     Report,
+    _can_fork,
     _chain_row,
     _check_chain,
     _check_heads_at,
@@ -30,6 +30,7 @@ from mncore.verify import (
     _check_upgrade,
     _command,
     _fold,
+    _fork_pool,
     _proven,
     _redecide_span,
     _replay_into,
@@ -160,9 +161,9 @@ def _fused_checks(rows: Iterator[Row], survey: _Survey, version: int, heads: Seq
     global _CONTEXT
     _CONTEXT = (ruleset, secret, forked_at)
     try:
-        if workers < 2 or survey.count < verify.SPLIT_MIN or "fork" not in multiprocessing.get_all_start_methods():
+        if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
             return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, None, workers)
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with _fork_pool(workers) as pool:
             return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, pool, workers)
     finally:
         _CONTEXT = None
@@ -256,11 +257,11 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
     tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at)
     try:
         # a short log is decided here: starting processes would cost more than they save
-        if workers < 2 or survey.count < verify.SPLIT_MIN or "fork" not in multiprocessing.get_all_start_methods():
+        if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
             for task in tasks:
                 _merge(report, _decide_segment(task))
         else:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
+            with _fork_pool(workers) as pool:
                 waiting: deque[Any] = deque()
                 for task in tasks:  # one segment a worker in flight, and one more: memory stays bounded
                     waiting.append(pool.apply_async(_decide_segment, (task,)))
