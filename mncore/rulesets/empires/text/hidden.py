@@ -73,8 +73,16 @@ def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
     return []
 
 
+# The same for hidden_command and the command types its match names.
+MAY_HIDE_COMMAND: frozenset[type] = frozenset({
+    cm.OfferResources, cm.EndBuildTurn, cm.KeepCommodities, cm.FixOutcome, cm.TakeDiscards, cm.CreateFromPosition,
+    cm.ChooseBonusCard})
+
+
 def hidden_command(command: cm.AnyCommand) -> list[Hidden]:
     """What of a command only its giver may see: an offer's tokens, the commodities kept."""
+    if type(command) not in MAY_HIDE_COMMAND:
+        return []
     match command:
         case cm.OfferResources(empire=emp):
             return [Hidden(field="command/tokens", visible_to=(emp,))]
