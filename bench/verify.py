@@ -5,17 +5,21 @@ python bench/verify.py [--quick] [--runs N] [--db PATH]
 The goal is absolute (60k events/s), so the ratio is against the goal. verify decides the commands
 again in segments, one process per core: the figure is wall time (the workers' CPU is not the
 process's). Beside it, for scale: the one pass (workers=1) in CPU time, and decode + fold of the same
-log (the replay verify cannot avoid). Then the peak RSS of mn verify of a 100k-event game (20k with
---quick) in a fresh interpreter (Linux VmHWM of the process verify runs in; each worker is a process
-of its own, forked from it), beside the same imports verifying nothing.
+log (the replay verify cannot avoid), and the split's CPU, the reader's and its workers': with the
+machine's other load, the wall clock says little, and the CPU bounds the best wall time on free
+cores. Then the peak RSS of mn verify of a 100k-event game (20k with --quick) in a fresh interpreter
+(Linux VmHWM of the process verify runs in; each worker is a process of its own, forked from it),
+beside the same imports verifying nothing.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,6 +50,15 @@ def rss_child(path: str, verifying: bool) -> None:
         assert report.ok, report
     from replay import _vm_hwm_kib
     print(_vm_hwm_kib())
+
+
+def _split_cpu(fn: Callable[[], object]) -> tuple[float, float]:
+    """CPU seconds of one call: this process's (the reader), and its workers' (reaped children)."""
+    before = os.times()
+    fn()
+    after = os.times()
+    return (after.user + after.system - before.user - before.system,
+            after.children_user + after.children_system - before.children_user - before.children_system)
 
 
 def peak_rss(path: str, verifying: bool, runs: int) -> list[float]:
@@ -79,10 +92,15 @@ def main() -> None:
         fold(ruleset, evs)
 
     scale = figures.rates(len(rows), figures.samples(replay, opts.runs))
+    split = [_split_cpu(lambda: lifecycle.verify_game(store, gid)) for _ in range(opts.runs)]
+    parent, workers = (statistics.median(x) for x in zip(*split, strict=True))
+    bound = len(rows) / max(parent, (parent + workers) / _workers(None))
     print(figures.line(f"mn verify, revealed game of {len(rows):,} events, {_workers(None)} workers", "events/s wall",
                        fig, "goal", (GOAL, GOAL), f">= {GOAL:,.0f} events/s", fig[1] >= GOAL, opts.runs)
           + f" | one pass: min {one[0]:,.0f} median {one[1]:,.0f} events/s CPU"
-          + f" | decode + fold alone: min {scale[0]:,.0f} median {scale[1]:,.0f} events/s CPU")
+          + f" | decode + fold alone: min {scale[0]:,.0f} median {scale[1]:,.0f} events/s CPU"
+          + f" | split, CPU (medians): reader {parent * 1000:,.0f} ms, workers {workers * 1000:,.0f} ms, so at best "
+          + f"{bound:,.0f} events/s wall on {_workers(None)} free cores")
     store.close()
     big = 20_000 if opts.quick else RSS_EVENTS
     rss_path = str(Path(tempfile.gettempdir()) / f"mn-bench-verify-{big}.db")

@@ -41,7 +41,7 @@ def play(db: Path, game_id: str, setup: str, seed: str, style: str) -> reading.L
     store = open_store(str(db), create=True)
     secret = seeded_secret(seed)
     loaded = writing.create(store, RULESET, RULESET.new_game(spec), secret, game_id)
-    loaded = play_stored(store, loaded, secret, random.Random(seed), 20000, style=style)  # type: ignore[assignment]
+    loaded = play_stored(store, loaded, secret, random.Random(seed), 20000, style=style)
     if loaded.state.winner is not None:
         lifecycle.reveal(store, game_id)
     return reading.load(store, game_id)

@@ -221,7 +221,7 @@ def _offer_twins(tmp: Path, n: int, seed: int) -> tuple[Path, Path, str] | None:
                     for path, tokens in ((a, offers[0]), (b, offers[-1])):
                         assert mn(path, "order", "g", "--as", emp, f"offer {tokens}") != ""
                     return a, b, emp
-        loaded = play_stored(store, loaded, secret, rand, 1)  # type: ignore[assignment]
+        loaded = play_stored(store, loaded, secret, rand, 1)
         if loaded.state.winner is not None:
             return None
     return None

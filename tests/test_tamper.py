@@ -45,7 +45,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
                      fair_play=False)
     store = open_store(str(db), create=True)
     loaded = writing.create(store, RULESET, cmd, seeded_secret("tamper"), "g")
-    loaded = play_stored(store, loaded, seeded_secret("tamper"), random.Random("tamper"),  # type: ignore[assignment]
+    loaded = play_stored(store, loaded, seeded_secret("tamper"), random.Random("tamper"),
                          40)
     store.close()  # the last connection checkpoints the write-ahead log into the file copied below
     return db, "g", len(loaded.rows)

@@ -191,3 +191,42 @@ def test_a_stored_signed_game_is_read_whole(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(verify_stream, "verify_rows", counted)
     report = verify_stored(store, loaded.game_id, [])
     assert report.ok and whole == [len(store.rows(loaded.game_id))]
+
+
+@pytest.mark.parametrize("path", GOLDEN[:3], ids=lambda p: p.stem)
+def test_the_one_read_gives_the_report_of_the_passes_one_by_one(
+        path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clean log is reported by the one read (_fused), with the passes' very report; forgeries fall back."""
+    version, rows = _rows(path)
+    store, gid = _stored(tmp_path, rows, version)
+    heads = [Head(source="the database's head record", seq=len(rows), hash=rows[-1].hash)]
+    monkeypatch.setattr(verify_stream, "SEGMENT_ROWS", 61)
+    fused = verify_stream._fused
+    taken: list[bool] = []
+
+    def counted(*args: Any) -> verify.Report:
+        try:
+            report = fused(*args)
+        except verify_stream._Fallback:
+            taken.append(False)
+            raise
+        taken.append(True)
+        return report
+    monkeypatch.setattr(verify_stream, "_fused", counted)
+    for workers in (1, 2):
+        one_read = verify_stored(store, gid, heads, workers=workers)
+
+        def refused(*args: Any) -> verify.Report:
+            raise verify_stream._Fallback
+        with monkeypatch.context() as m:
+            m.setattr(verify_stream, "_fused", refused)
+            passes = verify_stored(store, gid, heads, workers=workers)
+        assert msgspec.json.encode(one_read) == msgspec.json.encode(passes) and one_read.ok
+    assert taken == [True, True]
+    version, rows = _rows(FIXTURES / "game-6-2.jsonl")
+    forged = rechain([replace(r, payload=r.payload.replace('"coin":1', '"coin":9', 1))
+                      if r.type == "ResourcesCollected" else r for r in rows], version)
+    assert forged != rows
+    (tmp_path / "f").mkdir()
+    store, gid = _stored(tmp_path / "f", forged, version)
+    assert not verify_stored(store, gid, [], workers=2).ok and taken[-1] is False

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Iterable, Sequence
 from typing import Any, overload
@@ -108,25 +107,29 @@ def first_divergence(rows: Sequence[Row], version: int, secret: bytes | None = N
 
 def _check_chain(rows: Iterable[Row], version: int) -> int:
     """The chain of the rows, read once in order; how many there are."""
-    what = "its payload" if version == LOG_V1 else "its row (seq, type, actor, batch, time, command, payload)"
     previous = GENESIS_HASH
     i = 0
     for i, r in enumerate(rows, start=1):
-        if r.seq != i:
-            raise IntegrityFailure(i, f"event {i} is missing (the next stored event is {r.seq})")
-        try:
-            expected = link(version, previous, seq=r.seq, type=r.type, actor=r.actor, batch=r.batch,
-                            recorded_at=r.recorded_at, command=r.command, payload=r.payload,
-                            salts=r.salts)
-        except (CommitError, msgspec.DecodeError, ValueError) as err:
-            raise IntegrityFailure(i, f"a salted hidden field cannot be committed ({err})") from None
-        if expected != r.hash:
-            raise IntegrityFailure(i, f"its hash does not match {what} and the chain before it "
-                                      "(edited or corrupted)")
-        previous = r.hash
+        previous = _chain_row(r, i, previous, version)
     if i == 0:
         raise IntegrityFailure(1, "the log is empty")
     return i
+
+
+def _chain_row(r: Row, i: int, previous: str, version: int) -> str:
+    """The i-th row checked against the chain's hash before it; its own hash."""
+    if r.seq != i:
+        raise IntegrityFailure(i, f"event {i} is missing (the next stored event is {r.seq})")
+    try:
+        expected = link(version, previous, seq=r.seq, type=r.type, actor=r.actor, batch=r.batch,
+                        recorded_at=r.recorded_at, command=r.command, payload=r.payload, salts=r.salts)
+    except (CommitError, msgspec.DecodeError, ValueError) as err:
+        raise IntegrityFailure(i, f"a salted hidden field cannot be committed ({err})") from None
+    if expected != r.hash:
+        what = "its payload" if version == LOG_V1 else "its row (seq, type, actor, batch, time, command, payload)"
+        raise IntegrityFailure(i, f"its hash does not match {what} and the chain before it "
+                                  "(edited or corrupted)")
+    return r.hash
 
 
 def _check_hidden(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], report: Report,
@@ -141,29 +144,42 @@ def _check_hidden_pairs(ruleset: Ruleset, pairs: Iterable[tuple[Row, Any]], secr
                         report: Report, commands: dict[int, Any] | None) -> None:
     """_check_hidden over (row, event) pairs read once; `secret`: the one the log reveals, `first` its
     first event; commands kept only if `commands` is given."""
-    created = ruleset.meta(ruleset.evolve(ruleset.initial(""), first))
-    if secret is not None and commitment(secret) != created.commitment:
-        secret = None  # a wrong secret is named against the commitment by the re-decision
+    secret = _salting_secret(ruleset, secret, first)
     for r, e in pairs:
-        try:
-            command = ruleset.decode_command(r.command) if r.command is not None else None
-        except (msgspec.DecodeError, msgspec.ValidationError) as err:
-            raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
+        command = _check_hidden_row(ruleset, r, e, secret, report)
         if command is not None and commands is not None:
             commands[r.seq] = command
-        fields = {h.field for h in boundary.committed(boundary.declared(ruleset, e, command), r.salts)}
-        for f in sorted(fields - set(r.salts)):
-            raise IntegrityFailure(r.seq, f"its hidden field {f} is not committed (no salt): "
-                                          "it was hashed bare, or its salt was left out")
-        for f in sorted(set(r.salts) - fields):
-            raise IntegrityFailure(r.seq, f"carries a salt for {f}, which the ruleset does not hide")
-        if secret is not None:
-            for f, s in sorted(r.salts.items()):
-                if s != chain.salt(secret, r.seq, f):
-                    raise IntegrityFailure(r.seq, f"the salt of {f} is not the one the revealed "
-                                                  "secret gives")
-        report.hidden += len(fields)
     report.opened = report.hidden
+
+
+def _salting_secret(ruleset: Ruleset, secret: bytes | None, first: Any) -> bytes | None:
+    """The revealed secret the salts are checked against: none if it is not the one event 1 commits to
+    (the re-decision names that)."""
+    created = ruleset.meta(ruleset.evolve(ruleset.initial(""), first))
+    return None if secret is not None and commitment(secret) != created.commitment else secret
+
+
+def _check_hidden_row(ruleset: Ruleset, r: Row, e: Any, secret: bytes | None, report: Report) -> Any:
+    """_check_hidden_pairs of one row and its event; the row's command decoded (None if it has none)."""
+    try:
+        command = ruleset.decode_command(r.command) if r.command is not None else None
+    except (msgspec.DecodeError, msgspec.ValidationError) as err:
+        raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
+    fields = {h.field for h in boundary.committed(boundary.declared(ruleset, e, command), r.salts)}
+    if not fields and not r.salts:  # most rows: nothing hidden, nothing salted
+        return command
+    for f in sorted(fields - set(r.salts)):
+        raise IntegrityFailure(r.seq, f"its hidden field {f} is not committed (no salt): "
+                                      "it was hashed bare, or its salt was left out")
+    for f in sorted(set(r.salts) - fields):
+        raise IntegrityFailure(r.seq, f"carries a salt for {f}, which the ruleset does not hide")
+    if secret is not None:
+        for f, s in sorted(r.salts.items()):
+            if s != chain.salt(secret, r.seq, f):
+                raise IntegrityFailure(r.seq, f"the salt of {f} is not the one the revealed "
+                                              "secret gives")
+    report.hidden += len(fields)
+    return command
 
 
 def _revealed(rows: Sequence[Row]) -> bytes | None:
@@ -282,23 +298,29 @@ def _ruleset(first: Row) -> Ruleset:
 
 def _replay_into(ruleset: Ruleset, rows: Iterable[Row], gone: set[int], events: list[Any] | None) -> Any:
     """The fold of rows read once, each event checked canonical; kept in `events` if it is given."""
-    state, evolve, encode = ruleset.initial(""), ruleset.evolve, ruleset.encode_event
+    state = ruleset.initial("")
     with collector_paused():
         for r, event in decoded(ruleset, rows, "the payload is not a valid event"):
-            if ruleset.event_type_of(event) != r.type:
-                raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
-                                              f"{ruleset.event_type_of(event)}")
-            if encode(event) != r.payload.encode():
-                # the chain covers hidden fields through their commitments, so the text must be the
-                # one canonical encoding: no edit, not even of spacing, may pass unseen
-                raise IntegrityFailure(r.seq, "the payload is not in its canonical encoding (edited)")
-            try:
-                if r.seq not in gone:  # events taken back stay in the log; replay skips them (K1)
-                    state = evolve(state, event)
-            except Exception as err:  # a log that does not fold is corrupt, whatever the error
-                raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
+            state = _replay_row(ruleset, r, event, state, r.seq in gone)
             if events is not None:
                 events.append(event)
+    return state
+
+
+def _replay_row(ruleset: Ruleset, r: Row, event: Any, state: Any, gone: bool) -> Any:
+    """The state after one row of _replay_into (unchanged if the row was taken back), its event checked."""
+    if ruleset.event_type_of(event) != r.type:
+        raise IntegrityFailure(r.seq, f"stored as {r.type} but the payload is "
+                                      f"{ruleset.event_type_of(event)}")
+    if ruleset.encode_event(event) != r.payload.encode():
+        # the chain covers hidden fields through their commitments, so the text must be the
+        # one canonical encoding: no edit, not even of spacing, may pass unseen
+        raise IntegrityFailure(r.seq, "the payload is not in its canonical encoding (edited)")
+    try:
+        if not gone:  # events taken back stay in the log; replay skips them (K1)
+            state = ruleset.evolve(state, event)
+    except Exception as err:  # a log that does not fold is corrupt, whatever the error
+        raise IntegrityFailure(r.seq, f"does not replay ({type(err).__name__}: {err})") from None
     return state
 
 
@@ -409,6 +431,16 @@ SEGMENTS_PER_WORKER = 4  # shorter segments even out the workers' loads
 _JOB: tuple[_Span, list[tuple[int, int, Any, trust.Ledger]], list[tuple[int, int]]] | None = None
 
 
+def _can_fork() -> bool:
+    import multiprocessing  # here, not at the top: most commands never verify (a lean start)
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _fork_pool(workers: int) -> Any:
+    import multiprocessing
+    return multiprocessing.get_context("fork").Pool(workers)
+
+
 def _workers(asked: int | None) -> int:
     if asked is not None:
         return asked
@@ -425,7 +457,7 @@ def _redecide_split(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], fo
     short log, one core, no fork, or a log of play by email (signed blocks, undos and the acts decided on
     the log before them read what the batches before left: pending decisions, states taken back)."""
     workers = _workers(asked)
-    if (workers < 2 or len(rows) < SPLIT_MIN or "fork" not in multiprocessing.get_all_start_methods()
+    if (workers < 2 or len(rows) < SPLIT_MIN or not _can_fork()
             or trust.publishes_keys(rows) or any(r.type in UNDO_TYPES for r in rows)):
         return False
     start = _redecision(ruleset, rows, events, folded, report, None)
@@ -438,7 +470,7 @@ def _redecide_split(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], fo
     global _JOB
     _JOB = (span, segments, batches)
     try:  # forked: the workers read the log, its events and the segments' states without a copy
-        with multiprocessing.get_context("fork").Pool(min(workers, len(segments))) as pool:
+        with _fork_pool(min(workers, len(segments))) as pool:
             results = pool.map(_segment, range(len(segments)), chunksize=1)
     finally:
         _JOB = None

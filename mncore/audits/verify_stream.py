@@ -3,9 +3,9 @@ the commands decided again in segments of it, one process per core; the report i
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import deque
 from collections.abc import Iterator, Sequence
+from itertools import chain
 from typing import Any
 
 import msgspec
@@ -14,15 +14,20 @@ from mncore.audits import verify
 from mncore.audits.verify import (
     Head,
     Report,
+    _can_fork,
+    _chain_row,
     _check_chain,
     _check_heads_at,
     _check_hidden_pairs,
+    _check_hidden_row,
     _check_upgrade,
     _command,
     _fold,
+    _fork_pool,
     _proven,
     _redecide_span,
     _replay_into,
+    _replay_row,
     _ruleset,
     _secret_of,
     _Span,
@@ -93,6 +98,10 @@ def _streamed(store: Store, game_id: str, version: int, heads: Sequence[Head], w
     survey = _survey(stream())
     if survey.undoes or survey.keyed:
         raise _WholeLog
+    try:
+        return _fused(stream(), survey, version, heads, workers)
+    except _Fallback:
+        pass  # something to report, or a log the passes one by one must take: they name it
     report = Report(ok=True, events=survey.count, head_hash=survey.head, version=version)
     try:
         _check_chain(stream(), version)
@@ -118,6 +127,119 @@ def _streamed(store: Store, game_id: str, version: int, heads: Sequence[Head], w
     return report
 
 
+class _Fallback(Exception):
+    """The one read found a failure, or a log it does not take: the passes one by one decide the report."""
+
+
+def _fused(rows: Iterator[Row], survey: _Survey, version: int, heads: Sequence[Head], workers: int) -> Report:
+    """Every check of the passes one by one in a single read of the log (each row read, decoded and
+    folded once here), each segment handed to a worker as soon as it is folded.
+
+    Any failure raises _Fallback: the passes one by one report the failure that comes first in their
+    order (a broken chain late in the log before a bad hidden field early), so a clean log alone is
+    reported from here, with the very report they give (tests/test_verify_split.py)."""
+    try:
+        return _fused_checks(rows, survey, version, heads, workers)
+    except (IntegrityFailure, _WholeLog):
+        raise _Fallback from None
+
+
+def _fused_checks(rows: Iterator[Row], survey: _Survey, version: int, heads: Sequence[Head],
+                  workers: int) -> Report:
+    report = Report(ok=True, events=survey.count, head_hash=survey.head, version=version)
+    first = next(rows, None)
+    if first is None:
+        raise _Fallback
+    ruleset = _ruleset(first)
+    first_event = next(e for _, e in decoded(ruleset, [first], "the payload is not a valid event"))
+    created = ruleset.meta(ruleset.evolve(ruleset.initial(""), first_event))
+    secret, forked_at = survey.secret, created.forked_at
+    if secret is not None and commitment(secret) != created.commitment:
+        raise _Fallback
+    start = ruleset.initial(created.commitment)  # the re-decision's start; the replay's is initial("")
+    if ruleset.evolve(start, first_event) != ruleset.evolve(ruleset.initial(""), first_event):
+        raise _Fallback  # the two folds differ: fold them apart
+    global _CONTEXT
+    _CONTEXT = (ruleset, secret, forked_at)
+    try:
+        if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
+            return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, None, workers)
+        with _fork_pool(workers) as pool:
+            return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, pool, workers)
+    finally:
+        _CONTEXT = None
+
+
+def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Survey, version: int,
+                heads: Sequence[Head], report: Report, pool: Any, workers: int) -> Report:
+    assert _CONTEXT is not None
+    forked_at = _CONTEXT[2]
+    wanted, at = {h.hash for h in heads}, {}
+    buf: list[Row]
+    content, batch = GENESIS_HASH, 0
+    ledger = trust.Ledger()
+    number, buf = 1, []
+    task: _Task = (1, buf, state, trust.Ledger(), GENESIS_HASH, (GENESIS_HASH, version))
+    waiting: deque[Any] = deque()
+
+    def hand(t: _Task) -> None:  # one segment a worker in flight, and one more: memory stays bounded
+        if pool is None:
+            _merge(report, _decide_segment(t))
+            return
+        waiting.append(pool.apply_async(_decide_segment, (t,)))
+        while len(waiting) > workers + 1:
+            _merge(report, waiting.popleft().get())
+
+    i = 0
+    with collector_paused():
+        previous = GENESIS_HASH
+        for i, (r, event) in enumerate(decoded(ruleset, rows, "the payload is not a valid event"), start=1):
+            if r.seq != i:
+                raise _Fallback
+            if r.hash in wanted:
+                at[r.hash] = r.seq
+            if r.type == "LogUpgraded":
+                _check_upgrade(r, content, report)
+            if r.batch == r.seq:
+                batch = r.seq
+                if len(buf) >= SEGMENT_ROWS:
+                    hand(task)
+                    number, buf = number + _batch_count(buf), []
+                    task = (number, buf, state, _copy(ledger), content, (previous, version))
+                cmd = _command(ruleset, [r], lenient=r.seq <= forked_at)
+                if isinstance(cmd, (*PBEM_COMMANDS, SignedOrders)) and not isinstance(cmd, OrderBatch):
+                    raise _Fallback
+                if cmd is not None:
+                    trust.note(ledger, ruleset, cmd, r.seq)
+            elif not (batch and r.batch == batch):
+                raise _Fallback
+            buf.append(r)
+            content, previous = content_link(content, r.payload), r.hash
+            try:
+                state = ruleset.evolve(state, event)
+            except Exception:  # _replay_into names it
+                raise _Fallback from None
+    if i != survey.count:
+        raise _Fallback
+    hand(task)
+    while waiting:
+        _merge(report, waiting.popleft().get())
+    _check_heads_at(at, i, heads, report)
+    final = ruleset.meta(state)
+    if (bytes.fromhex(final.secret) if final.secret else None) != _CONTEXT[1] or final.forked_at != forked_at:
+        raise _Fallback
+    report.opened = report.hidden
+    report.secret_revealed = _CONTEXT[1] is not None
+    report.inherited = forked_at
+    report.draws = ledger.draws
+    report.proven = _proven(report)
+    return report
+
+
+def _copy(ledger: trust.Ledger) -> trust.Ledger:
+    return msgspec.json.decode(msgspec.json.encode(ledger), type=trust.Ledger)
+
+
 def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: Any, survey: _Survey,
                        report: Report, workers: int) -> None:
     """verify._redecide, a segment at a time: the segments' states and ledgers folded here, each
@@ -136,11 +258,11 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
     tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at)
     try:
         # a short log is decided here: starting processes would cost more than they save
-        if workers < 2 or survey.count < verify.SPLIT_MIN or "fork" not in multiprocessing.get_all_start_methods():
+        if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
             for task in tasks:
                 _merge(report, _decide_segment(task))
         else:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
+            with _fork_pool(workers) as pool:
                 waiting: deque[Any] = deque()
                 for task in tasks:  # one segment a worker in flight, and one more: memory stays bounded
                     waiting.append(pool.apply_async(_decide_segment, (task,)))
@@ -163,7 +285,10 @@ def _check_batches(rows: Iterator[Row]) -> None:
             raise IntegrityFailure(r.seq, f"belongs to batch {r.batch}, which does not lead to it")
 
 
-_Task = tuple[int, list[Row], Any, trust.Ledger, str]  # first batch number, rows, state, ledger, content head
+# first batch number, rows, state, ledger, content head; and for the one read (_fused), the chain's hash
+# before the segment and the log's format: the worker checks its rows as the passes one by one would
+_Task = tuple[int, list[Row], Any, trust.Ledger, str, tuple[str, int] | None]
+_Counts = tuple[int, int, int, int, int]  # commands checked, random unchecked, signed, on the log, hidden fields
 
 
 def _tasks(ruleset: Ruleset, rows: Iterator[Row], state: Any, ledger: trust.Ledger, forked_at: int) -> Iterator[_Task]:
@@ -191,7 +316,7 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
              forked_at: int) -> tuple[_Task, bool, Any, str]:
     """The segment's task; True if a command in it cannot be read (its worker stops there with the
     failure: nothing after it is decided); the state and content head after it (`ledger` advanced)."""
-    task: _Task = (number, rows, state, msgspec.json.decode(msgspec.json.encode(ledger), type=trust.Ledger), content)
+    task: _Task = (number, rows, state, _copy(ledger), content, None)
     events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
     stop = False
     with collector_paused():
@@ -223,12 +348,16 @@ def _spans(rows: Sequence[Row]) -> list[tuple[int, int]]:
     return out
 
 
-def _decide_segment(task: _Task) -> tuple[tuple[int, int, int, int], tuple[int, str] | None]:
+def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
     """Decide one segment again (in a worker, or here): its counts and its first failure (seq, reason)."""
     assert _CONTEXT is not None, "a segment is decided within _redecide_streamed"
     ruleset, secret, forked_at = _CONTEXT
-    number, rows, state, ledger, content = task
-    events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
+    number, rows, state, ledger, content, rowcheck = task
+    try:
+        events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
+        hidden = _check_rows(ruleset, rows, events, secret, rowcheck) if rowcheck is not None else 0
+    except IntegrityFailure as err:
+        return (0, 0, 0, 0, 0), (err.seq, err.reason)
     contents = [content]
     for r in rows:
         contents.append(content_link(contents[-1], r.payload))
@@ -240,14 +369,29 @@ def _decide_segment(task: _Task) -> tuple[tuple[int, int, int, int], tuple[int, 
         _redecide_span(span, _spans(rows), number, state, ledger, part)
     except IntegrityFailure as err:
         failure = (err.seq, err.reason)
-    return (part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log), failure
+    return (part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log, hidden), failure
 
 
-def _merge(report: Report, result: tuple[tuple[int, int, int, int], tuple[int, str] | None]) -> None:
+def _check_rows(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], secret: bytes | None,
+                rowcheck: tuple[str, int]) -> int:
+    """The checks of each row alone, for _fused: its chain link, its hidden fields, its event's type
+    and canonical encoding (the reader folded it already); the hidden fields counted."""
+    previous, version = rowcheck
+    part = Report(ok=True, events=0, head_hash="")
+    for r, e in zip(rows, events, strict=True):
+        previous = _chain_row(r, r.seq, previous, version)
+        if version != LOG_V1:
+            _check_hidden_row(ruleset, r, e, secret, part)
+        _replay_row(ruleset, r, e, None, True)
+    return part.hidden
+
+
+def _merge(report: Report, result: tuple[_Counts, tuple[int, str] | None]) -> None:
     counts, failure = result
     report.commands_checked += counts[0]
     report.random_unchecked += counts[1]
     report.signed_checked += counts[2]
     report.on_log += counts[3]
+    report.hidden += counts[4]
     if failure is not None:
         raise IntegrityFailure(*failure)

@@ -45,12 +45,20 @@ def is_kernel_command(command: Any) -> bool:
 class Codec(Generic[T]):
     """JSON for a ruleset's union `own` with the kernel's beside it: the bytes the log stores."""
 
+    decode: Callable[[bytes | str], T]  # the decoder's own method, nothing between: a replay decodes every row
+
     def __init__(self, own: Any, kernel: Any) -> None:
         self.own = own
         self.type: Any = own | kernel  # the whole union a log may hold (schemas/)
-        # the decoder's own methods, nothing between: a replay decodes every row
-        self.decode: Callable[[bytes | str], T] = msgspec.json.Decoder(self.type).decode
         self.encode: Callable[[Any], bytes] = _ENCODER.encode
+
+    def __getattr__(self, name: str) -> Any:
+        # the decoder is built on first use (then found as an attribute): a command that decodes no
+        # command never pays for walking the whole union's types (a lean start)
+        if name != "decode":
+            raise AttributeError(name)
+        self.decode = msgspec.json.Decoder(self.type).decode
+        return self.decode
 
 
 def events(own: Any) -> Codec[Any]:

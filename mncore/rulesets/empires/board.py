@@ -6,7 +6,6 @@ import functools
 import hashlib
 import importlib.resources
 import re
-import tomllib
 from typing import Literal, TypeVar
 
 import msgspec
@@ -129,6 +128,7 @@ def _owner(path: str, data: bytes) -> str:
     if not found:
         return ""
     try:
+        import tomllib  # only to name where a bad file is wrong: not at every start
         item = tomllib.loads(data.decode())[found[1]][int(found[2])]
         key = item.get("empire" if found[1] == "setups" else "id")
     except (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
@@ -139,6 +139,7 @@ def _owner(path: str, data: bytes) -> str:
 
 def _toml_syntax_message(data: bytes, err: Exception) -> str:
     # tomllib names the line and column; msgspec's own message does not
+    import tomllib
     try:
         tomllib.loads(data.decode())
     except (ValueError, RecursionError) as detail:

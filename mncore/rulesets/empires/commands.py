@@ -407,4 +407,5 @@ def encode_command(command: AnyCommand | KernelCommand) -> bytes:
     return CODEC.encode(command)
 
 
-decode_command = CODEC.decode
+def decode_command(data: bytes | str) -> AnyCommand | KernelCommand:
+    return CODEC.decode(data)  # the decoder is built on first use (envelope.Codec): not at import

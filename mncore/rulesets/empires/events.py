@@ -825,7 +825,8 @@ def encode_event(event: AnyEvent | KernelEvent) -> bytes:
     return CODEC.encode(event)
 
 
-decode_event = CODEC.decode
+def decode_event(data: bytes | str) -> AnyEvent | KernelEvent:
+    return CODEC.decode(data)  # the decoder is built on first use (envelope.Codec): not at import
 
 
 def event_type(event: AnyEvent | KernelEvent) -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.resources
+import importlib.resources.abc
 from collections import Counter
 from typing import Literal, get_args
 
@@ -206,30 +208,78 @@ class _ExpansionTiles(msgspec.Struct, frozen=True, kw_only=True):
     tiles: tuple[Tile, ...]
 
 
+def _data() -> importlib.resources.abc.Traversable:
+    return importlib.resources.files("mncore.rulesets.empires").joinpath("data")
+
+
+def _expansion_paths() -> list[tuple[str, importlib.resources.abc.Traversable]]:
+    root = _data().joinpath("expansions")
+    return [(x, root.joinpath(f"{x}.toml")) for x in EXPANSIONS if root.joinpath(f"{x}.toml").is_file()]
+
+
 def expansion_tiles() -> tuple[Tile, ...]:
     """The Legendary City expansions' tiles, each marked with its expansion: they join the base tiles."""
-    root = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "expansions")
     out: list[Tile] = []
-    for x in EXPANSIONS:
-        path = root.joinpath(f"{x}.toml")
-        if path.is_file():
-            try:
-                found = msgspec.toml.decode(path.read_bytes(), type=_ExpansionTiles)
-            except msgspec.ValidationError as err:
-                raise DataError(f"mncore/rulesets/empires/data/expansions/{x}.toml", [str(err)]) from err
-            out += [msgspec.structs.replace(t, expansion=x) for t in found.tiles]
+    for x, path in _expansion_paths():
+        try:
+            found = msgspec.toml.decode(path.read_bytes(), type=_ExpansionTiles)
+        except msgspec.ValidationError as err:
+            raise DataError(f"mncore/rulesets/empires/data/expansions/{x}.toml", [str(err)]) from err
+        out += [msgspec.structs.replace(t, expansion=x) for t in found.tiles]
     return tuple(out)
+
+
+# data/ruleset.toml with the expansions' tiles, as JSON: decoded in a fraction of the TOML's time (a cold
+# start reads the ruleset). It names the hash of the TOML files it was made from: when they change, the
+# TOML is read instead until `python -m mncore.rulesets.empires.game_data` writes it again (a test checks).
+COMPILED = "ruleset.json"
+
+
+class _Compiled(msgspec.Struct, frozen=True, kw_only=True):
+    sources: str  # sha256 of the TOML files, in the order read
+    ruleset: Ruleset
+
+
+def _sources_hash() -> str:
+    h = hashlib.sha256(_data().joinpath("ruleset.toml").read_bytes())
+    for _, path in _expansion_paths():
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def ruleset_from_toml() -> Ruleset:
+    """The ruleset read from its TOML files (unchecked): what the compiled JSON holds."""
+    data = _data().joinpath("ruleset.toml").read_bytes()
+    try:
+        ruleset = msgspec.toml.decode(data, type=Ruleset)
+    except msgspec.ValidationError as err:
+        raise DataError(RULESET_SOURCE, [str(err)]) from err
+    return msgspec.structs.replace(ruleset, tiles=ruleset.tiles + expansion_tiles())
+
+
+def compiled_ruleset() -> Ruleset | None:
+    """The compiled JSON's ruleset if it was made from the TOML files as they are, else None."""
+    path = _data().joinpath(COMPILED)
+    try:
+        found = msgspec.json.decode(path.read_bytes(), type=_Compiled)
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return found.ruleset if found.sources == _sources_hash() else None
+
+
+def write_compiled() -> str:
+    """Write the compiled JSON beside the TOML files (from a checkout); its path."""
+    path = _data().joinpath(COMPILED)
+    text = msgspec.json.format(msgspec.json.encode(_Compiled(sources=_sources_hash(), ruleset=ruleset_from_toml())))
+    with importlib.resources.as_file(path) as out:
+        out.write_bytes(text + b"\n")
+        return str(out)
 
 
 @functools.cache
 def load_ruleset() -> Ruleset:
     """The packaged ruleset, decoded and checked once; DataError lists every problem."""
-    data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "ruleset.toml").read_bytes()
-    try:
-        ruleset = msgspec.toml.decode(data, type=Ruleset)
-    except msgspec.ValidationError as err:
-        raise DataError(RULESET_SOURCE, [str(err)]) from err
-    ruleset = msgspec.structs.replace(ruleset, tiles=ruleset.tiles + expansion_tiles())
+    ruleset = compiled_ruleset() or ruleset_from_toml()
     problems = validate_ruleset(ruleset)
     if problems:
         raise DataError(RULESET_SOURCE, problems)
@@ -342,3 +392,7 @@ def tile(ruleset: Ruleset, tile_id: str) -> Tile:
         return _tile_index(ruleset)[tile_id]
     except KeyError:
         raise InvalidCommand(f"unknown hero or wonder '{tile_id}'") from None
+
+
+if __name__ == "__main__":
+    print(f"wrote {write_compiled()}")

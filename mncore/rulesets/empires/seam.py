@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any, cast
 
 from msgspec.structs import replace
@@ -137,12 +139,13 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         return format_order(command)
 
     def hidden(self, event: Any) -> list[Hidden]:
-        from mncore.rulesets.empires.text.hidden import hidden_event
-        return hidden_event(event)
+        # asked of every row that is written or verified: the module is found once, not imported per call
+        found: list[Hidden] = _hidden().hidden_event(event)
+        return found
 
     def hidden_command(self, command: Any) -> list[Hidden]:
-        from mncore.rulesets.empires.text.hidden import hidden_command
-        return hidden_command(command)
+        found: list[Hidden] = _hidden().hidden_command(command)
+        return found
 
     def hidden_state(self, state: Any) -> list[Hidden]:
         from mncore.rulesets.empires.text.hidden import hidden_in_state
@@ -287,6 +290,12 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
     def resources_text(self, view: dict[str, Any], side: str) -> str:
         held = view["empires"][side]["resources"] or {}
         return ", ".join(f"{n} {title(k)}" for k, n in held.items() if n) or "nothing"
+
+
+@functools.cache
+def _hidden() -> ModuleType:
+    from mncore.rulesets.empires.text import hidden  # the texts load at first use
+    return hidden
 
 
 RULESET = Empires(GameState, ev.CODEC, cm.CODEC, evolve)

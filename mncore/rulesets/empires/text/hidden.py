@@ -16,8 +16,20 @@ WITHHELD = "withheld"  # a token, card or commodity a reader may not see, standi
 FACE_DOWN_TILE: TileId = get_args(TileId)[0]
 
 
+# The event types hidden_event may hide a field of: every other one has none, found without trying each
+# case of the match below (verify asks it of every event; tests/test_hidden_types.py reads the match
+# and checks that it names these types and no others).
+MAY_HIDE: frozenset[type] = frozenset({
+    ev.TilesDisplayed, ev.ResourcesCollected, ev.Pillaged, ev.LegendaryBonusTaken, ev.ResourcesOffered,
+    ev.OffersRevealed, ev.ResourcesDiscarded, ev.StorageChosen, ev.OutcomeFixed, ev.FixedOutcomeUsed,
+    ev.FixedOutcomesCleared, ev.PositionLoaded, ev.BonusCardsDrawn, ev.BonusCardsDiscarded, ev.BonusCardsPassed,
+    ev.BonusCardKept, ev.DiscardCardDrawn, ev.DiscardsTaken, ev.DiscardsOffered})
+
+
 def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
     """What of an event's payload is behind a screen or face down when it is recorded."""
+    if type(event) not in MAY_HIDE:
+        return []
     match event:
         case ev.TilesDisplayed(display=display):
             # the face-down order is the future draws: nobody may see it (set-up step 5)
@@ -61,8 +73,16 @@ def hidden_event(event: ev.AnyEvent) -> list[Hidden]:
     return []
 
 
+# The same for hidden_command and the command types its match names.
+MAY_HIDE_COMMAND: frozenset[type] = frozenset({
+    cm.OfferResources, cm.EndBuildTurn, cm.KeepCommodities, cm.FixOutcome, cm.TakeDiscards, cm.CreateFromPosition,
+    cm.ChooseBonusCard})
+
+
 def hidden_command(command: cm.AnyCommand) -> list[Hidden]:
     """What of a command only its giver may see: an offer's tokens, the commodities kept."""
+    if type(command) not in MAY_HIDE_COMMAND:
+        return []
     match command:
         case cm.OfferResources(empire=emp):
             return [Hidden(field="command/tokens", visible_to=(emp,))]
