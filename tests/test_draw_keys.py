@@ -442,7 +442,7 @@ def test_a_draw_scheme_for_a_game_without_keys_is_bad_input(tmp_path: Path) -> N
 def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every row recorded at T0: the heads the scripted players sign, and so the game's course, are
     the same on every run."""
-    monkeypatch.setattr(writing, "utc_now", lambda: T0)
+    monkeypatch.setattr(reading, "utc_now", lambda: T0)
 
 
 def _offering(state: Any) -> bool:

@@ -19,8 +19,8 @@ from mncore.core.errors import InvalidCommand, MareNostrumError
 from mncore.core.kernel_acts import RevealSecret, SecretRevealed
 from mncore.core.protocol import HOST, Audits, Ruleset
 from mncore.core.rulebook import Cited
+from mncore.games import reading
 from mncore.games.log_reading import fold, ruleset_of
-from mncore.games.reading import utc_now
 from mncore.games.transfer import ExportLine, export_line
 from mncore.pbem import turns
 from mncore.secrecy import boundary
@@ -330,7 +330,7 @@ def _with_reveal(ruleset: Ruleset, rows: list[Row], secret: str | None, version:
     except ValueError:
         raise _Failed("the secret is not hexadecimal") from None
     payload = ruleset.encode_event(SecretRevealed(secret=secret)).decode()
-    seq, now = len(rows) + 1, utc_now()
+    seq, now = len(rows) + 1, reading.utc_now()
     command = ruleset.encode_command(RevealSecret(secret=secret)).decode()
     head = link(version, rows[-1].hash, seq=seq, type="SecretRevealed", actor=HOST, batch=seq,
                 recorded_at=now, command=command, payload=payload)

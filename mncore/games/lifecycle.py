@@ -16,8 +16,9 @@ from mncore.core.kernel_acts import (
     UpgradeLog,
 )
 from mncore.core.protocol import HOST, ForkRef
+from mncore.games import reading
 from mncore.games.log_reading import fold
-from mncore.games.reading import Loaded, _batches, current, load, utc_now
+from mncore.games.reading import Loaded, _batches, current, load
 from mncore.games.writing import _new_rows, give
 from mncore.pbem import trust
 from mncore.secrecy import boundary
@@ -56,7 +57,7 @@ def upgrade(store: Store, game_id: str) -> Loaded:
     secret = bytes.fromhex(secret_hex) if secret_hex else None
     added = [Row(seq=n_seq, type=n.type, payload=n.payload, recorded_at=n.recorded_at, actor=HOST,
                  batch=seq + 1, hash="", command=n.command, salts=n.salts)
-             for n_seq, n in enumerate(_new_rows(ruleset, events, HOST, command, utc_now(), seq + 1,
+             for n_seq, n in enumerate(_new_rows(ruleset, events, HOST, command, reading.utc_now(), seq + 1,
                                                  secret), start=seq + 1)]
     # format 2 hashes hidden fields as salted commitments: the old rows get their salts now
     old = [replace(r, salts=boundary.salts_for(
@@ -102,7 +103,7 @@ def fork(store: Store, game_id: str, at: int, new_id: str, secret: bytes) -> Loa
     rows = rechain([replace(r, payload=p, salts=boundary.salts_for(
         ruleset, secret, r.seq, e, ruleset.decode_command(r.command) if r.command else None))
         for r, p, e in zip(src.rows, payloads, events, strict=True)], CURRENT)
-    store.import_rows(new_id, utc_now(), rows, CURRENT, secret=secret.hex())
+    store.import_rows(new_id, reading.utc_now(), rows, CURRENT, secret=secret.hex())
     return load(store, new_id)
 
 

@@ -24,6 +24,7 @@ from mncore.store import Row, Snapshot, Store
 
 
 def utc_now() -> str:
+    """The game service's one clock (tests set reading.utc_now): every row it writes is stamped by it."""
     return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 

@@ -19,8 +19,9 @@ from mncore.core.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.core.chain import GENESIS_HASH, VERSIONS, CommitError, link
 from mncore.core.errors import DataError, IntegrityFailure
 from mncore.core.protocol import Ruleset
+from mncore.games import reading
 from mncore.games.log_reading import ruleset_of
-from mncore.games.reading import Loaded, load, utc_now
+from mncore.games.reading import Loaded, load
 from mncore.secrecy import boundary
 from mncore.store import Row, Store
 
@@ -252,5 +253,5 @@ def import_game(store: Store, header: ExportHeader, rows: list[Row],
                 game_id: str | None = None) -> Loaded:
     """Store a checked export (from check_import) as a game."""
     gid = game_id or header.game
-    store.import_rows(gid, utc_now(), rows, header.version)
+    store.import_rows(gid, reading.utc_now(), rows, header.version)
     return load(store, gid)

@@ -17,6 +17,7 @@ from mncore.core.kernel_acts import (
     SignedOrders,
 )
 from mncore.core.protocol import HOST, Ruleset
+from mncore.games import reading
 from mncore.games.log_reading import content_head
 from mncore.games.reading import (
     Current,
@@ -30,7 +31,6 @@ from mncore.games.reading import (
     _StoredLog,
     current,
     load,
-    utc_now,
 )
 from mncore.pbem import trust, turns
 from mncore.secrecy import boundary
@@ -74,7 +74,7 @@ def create(store: Store | Callable[[], Store], ruleset: Ruleset, cmd: Any, secre
     a refused one writes nothing, not even a new database file.
     """
     events, state = creation(ruleset, cmd, secret)
-    now = utc_now()
+    now = reading.utc_now()
     batches = [_new_rows(ruleset, events, HOST, cmd, now, 1, secret)]
     if keys is not None:
         published, _ = trust.decide(ruleset, state, keys, secret=secret, draw_head=GENESIS_HASH,
@@ -202,7 +202,7 @@ def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, comman
     seq, _ = loaded.head
     ruleset = loaded.ruleset
     rows = store.append(loaded.game_id, seq,
-                        _new_rows(ruleset, events, actor, command, now or utc_now(), seq + 1, secret),
+                        _new_rows(ruleset, events, actor, command, now or reading.utc_now(), seq + 1, secret),
                         head=loaded.head[1], version=loaded.version)
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
