@@ -22,6 +22,7 @@ from mncore.client import exported
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.host import SERVICE_ACTORS, PublishKeys
+from mncore.kernelstate import undone_seqs
 from mncore.names import resolve_side_in_game, sides_in_words, suggest
 from mncore.protocol import NewGame, Ruleset
 from mncore.store import Row
@@ -281,7 +282,7 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
         for r, state in zip(loaded.rows, pbem.states(ruleset, loaded.rows, loaded.events)):
             in_round[r.seq] = ruleset.meta(state).round
     docs = []
-    gone = pbem.undone_seqs(loaded.rows)
+    gone = undone_seqs(loaded.kernel.email)
     marks = pbem.service_marks(loaded.rows)
     for r, event in zip(loaded.rows, loaded.events):
         if r.seq < start or (end is not None and r.seq > end):

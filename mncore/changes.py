@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from mncore import pbem, redaction
+from mncore import redaction
 from mncore.game import Loaded
+from mncore.kernelstate import undone_seqs
 from mncore.protocol import Changes, Pictures, Ruleset
 
 
@@ -17,7 +18,7 @@ def picture(loaded: Loaded, viewer: str | None, since: int | None = None) -> str
     if since is None or not isinstance(loaded.ruleset, Changes):
         return str(loaded.ruleset.draw_svg(seen))
     opened = loaded.meta.secret is not None
-    gone = pbem.undone_seqs(loaded.rows)
+    gone = undone_seqs(loaded.kernel.email)
     events = [redaction.seen_event(ruleset, event, viewer, opened)
               for row, event in zip(loaded.rows, loaded.events) if row.seq > since and row.seq not in gone]
     return str(loaded.ruleset.draw_changes(seen, events))

@@ -17,6 +17,7 @@ from mncore.dice import commitment
 from mncore.errors import InvalidCommand, MareNostrumError
 from mncore.game import ExportLine, export_line, utc_now
 from mncore.host import RevealSecret, SecretRevealed
+from mncore.kernelstate import secret_of
 from mncore.logread import fold, ruleset_of
 from mncore.protocol import HOST, Audits, Ruleset
 from mncore.rulebook import Cited
@@ -77,7 +78,8 @@ def make_bundle(game_id: str, rows: Sequence[Row], at: int, version: int,
     end = _batch_end(rows, at)
     kept = list(rows[:end])
     ruleset = _audits(ruleset_of(kept[0].payload, f"game {game_id}"))
-    meta = ruleset.meta(pbem.fold_live(ruleset, rows, [ruleset.decode_event(r.payload) for r in rows]))
+    meta = replace(ruleset.meta(pbem.fold_live(ruleset, rows, [ruleset.decode_event(r.payload) for r in rows])),
+                   secret=secret_of(rows))  # the kernel's (KernelState.secret)
     opened = meta.secret is not None
     if opened:
         viewer = None  # the secret is out: nothing is hidden any more

@@ -33,6 +33,7 @@ from mncore.host import (
     UndoBatch,
     UpgradeLog,
 )
+from mncore.kernelstate import KernelState, consents, undone_seqs
 from mncore.logread import collector_paused, content_head, decode_rows, decoded, fold, ruleset_of
 from mncore.protocol import HOST, ForkRef, Meta, Ruleset
 from mncore.sealing import CHECKED, EXPORT_FORMAT, HeaderEdited, chain_version, header_problem, sealed, sealed_only
@@ -55,6 +56,7 @@ class Loaded(msgspec.Struct, kw_only=True):
     events: list[Any]
     state: Any
     draw_head: str  # the content chain's head, which keys the next command's draws
+    kernel: KernelState  # the kernel's own state beside the ruleset's (trust.kernel_of the rows)
 
     @property
     def head(self) -> tuple[int, str]:
@@ -62,8 +64,7 @@ class Loaded(msgspec.Struct, kw_only=True):
 
     @property
     def meta(self) -> Meta:
-        meta: Meta = self.ruleset.meta(self.state)
-        return meta
+        return _meta(self.ruleset, self.state, self.kernel)
 
 
 class Current(msgspec.Struct, kw_only=True):
@@ -77,15 +78,25 @@ class Current(msgspec.Struct, kw_only=True):
     head: tuple[int, str]  # the last seq and its chain hash
     draw_head: str  # the content chain's head, which keys the next command's draws
     batches: int  # how many batches the log holds
-    ledger: trust.Ledger  # what the log says about signing (trust.ledger_of)
+    kernel: KernelState  # the kernel's own state beside the ruleset's (trust.kernel_step)
     snapshot_seq: int = 0  # the seq of the snapshot it started from (0: the log's start)
     # the game's secret as the store holds it, read at the first order and kept for the next ones
     secret: bytes | None | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def meta(self) -> Meta:
-        meta: Meta = self.ruleset.meta(self.state)
-        return meta
+        return _meta(self.ruleset, self.state, self.kernel)
+
+    @property
+    def ledger(self) -> trust.Ledger:
+        """What the log says about signing (the kernel's state's)."""
+        return self.kernel.ledger
+
+
+def _meta(ruleset: Ruleset, state: Any, kernel: KernelState) -> Meta:
+    """What the kernel reads of a game: the ruleset's Meta with the secret the kernel folded."""
+    meta: Meta = ruleset.meta(state)
+    return replace(meta, secret=kernel.secret) if kernel.secret is not None else meta
 
 
 SNAPSHOT_EVERY = 256  # events between snapshots; $MN_SNAPSHOT_EVERY overrides it (0: none written)
@@ -108,7 +119,7 @@ def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
         raise IntegrityFailure(1, f"game {game_id} has no events")
     state = ruleset.named(_replayed(ruleset, rows, events), game_id)
     return Loaded(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), rows=rows,
-                  events=events, state=state, draw_head=content_head(rows))
+                  events=events, state=state, draw_head=content_head(rows), kernel=trust.kernel_of(ruleset, rows))
 
 
 def current(store: Store, game_id: str, upto: int | None = None) -> Current:
@@ -125,8 +136,8 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
     if cur is None:
         cur = Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id),
                       state=ruleset.initial(""), head=(0, GENESIS_HASH), draw_head=GENESIS_HASH,
-                      batches=0, ledger=trust.Ledger())
-    state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
+                      batches=0, kernel=KernelState())
+    state, draw_head, head, batches, kernel = cur.state, cur.draw_head, cur.head, cur.batches, cur.kernel
     undo_seen = False  # an undo after the snapshot: the state is folded again from the start (K1)
     with collector_paused():
         for row, event in decoded(ruleset, store.stream_rows(game_id, head[0] + 1, upto),
@@ -142,7 +153,7 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
                                                     "run mn verify") from None
             if row.batch == row.seq:
                 batches += 1
-            trust.note_row(cur.ledger, ruleset, row, batches)
+            kernel = trust.kernel_step(kernel, ruleset, row, batches)
             draw_head = content_link(draw_head, row.payload)
             head = (row.seq, row.hash)
     if head[0] == 0:
@@ -150,6 +161,7 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
     if undo_seen:
         state = _replayed(ruleset, *_decoded(store, game_id, upto))
     cur.state, cur.draw_head, cur.head, cur.batches = ruleset.named(state, game_id), draw_head, head, batches
+    cur.kernel = kernel
     return cur
 
 
@@ -158,7 +170,8 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
 # 3: the ledger holds the log's draw scheme (K10); a ledger of format 2 encodes without it
 # 4: the kernel folds its own events (mncore/envelope.py), no longer the rulesets: states cached by
 # the rulesets' folds are not trusted to agree
-SNAPSHOT_FORMAT = 4
+# 5: the kernel's state (mncore/kernelstate.py) in the ledger's place, the secret out of the rulesets' states
+SNAPSHOT_FORMAT = 5
 
 
 def engine_of(ruleset: Ruleset) -> str:
@@ -178,12 +191,12 @@ def _thawed(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot) -> Cur
         return None
     try:
         state = ruleset.decode_state(snap.state)
-        ledger = msgspec.json.decode(snap.ledger, type=trust.Ledger)
+        kernel = msgspec.json.decode(snap.ledger, type=KernelState)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
         return None
     return Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), state=state,
                    head=(snap.seq, snap.head_hash), draw_head=snap.draw_head, batches=snap.batches,
-                   ledger=ledger, snapshot_seq=snap.seq)
+                   kernel=kernel, snapshot_seq=snap.seq)
 
 
 def _snapshot(store: Store, cur: Current) -> int:
@@ -195,7 +208,7 @@ def _snapshot(store: Store, cur: Current) -> int:
     try:
         snap = Snapshot(seq=cur.head[0], head_hash=cur.head[1], engine=engine_of(cur.ruleset),
                         draw_head=cur.draw_head, batches=cur.batches,
-                        ledger=msgspec.json.encode(cur.ledger).decode(),
+                        ledger=msgspec.json.encode(cur.kernel).decode(),
                         state=cur.ruleset.encode_state(cur.state), digest="")
         store.put_snapshot(cur.game_id, msgspec.structs.replace(snap, digest=_digest(snap)))
     except Exception as err:  # a cache: the events are written, the next command folds them
@@ -370,10 +383,10 @@ def _submit_command(store: Store, loaded: Loaded | Current, command: Any,
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
     secret = _secret(store, loaded)
-    read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
+    read = _log(loaded) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
-                                 log=read, rows=_stored(store, loaded))
+                                 log=read, rows=_stored(store, loaded), revealed=loaded.kernel.secret)
     return _append(store, loaded, ledger, command, events, state,
                    trust.recorded_actor(ruleset, ledger, command), secret, now)
 
@@ -402,10 +415,9 @@ def _submit_block(store: Store, loaded: Loaded | Current, block: SignedOrders) -
     trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
                       pending_at=pending_at, pending_now=ruleset.pending(loaded.state))
     secret = _secret(store, loaded)
-    read = pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
-                                 log=read, rows=rows)
+                                 log=_log(loaded) if isinstance(loaded, Loaded) else None, rows=rows, revealed=loaded.kernel.secret)
     return _append(store, loaded, ledger, block, events, state, block.side, secret)
 
 
@@ -441,7 +453,12 @@ def _stored(store: Store, loaded: Loaded | Current) -> Sequence[Row]:
 
 
 def _ledger(loaded: Loaded | Current) -> trust.Ledger:
-    return trust.ledger_of(loaded.ruleset, loaded.rows) if isinstance(loaded, Loaded) else loaded.ledger
+    return loaded.kernel.ledger
+
+
+def _log(loaded: Loaded) -> pbem.Log:
+    """The log as play by email reads it, with the kernel's record of it."""
+    return pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id, email=loaded.kernel.email)
 
 
 def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
@@ -472,17 +489,17 @@ def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, comman
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
     batches = _batches(loaded) + (1 if rows else 0)
-    after = trust.advanced(ledger, ruleset, rows[0], batches) if rows else ledger  # ledger: unchanged
+    kernel = trust.kernel_of(ruleset, rows, loaded.kernel, _batches(loaded))
     cur = Current(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version, state=state,
                   head=(rows[-1].seq, rows[-1].hash) if rows else loaded.head,
-                  draw_head=content_head(rows, loaded.draw_head), batches=batches, ledger=after,
+                  draw_head=content_head(rows, loaded.draw_head), batches=batches, kernel=kernel,
                   snapshot_seq=(loaded.snapshot_seq if isinstance(loaded, Current)
                                 else store.last_snapshot_seq(loaded.game_id)), secret=secret)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
                       rows=loaded.rows + rows, events=loaded.events + events, state=state,
-                      draw_head=cur.draw_head), rows
+                      draw_head=cur.draw_head, kernel=kernel), rows
     return cur, rows
 
 
@@ -834,15 +851,15 @@ def last_batch(loaded: Loaded, side: str) -> int:
 def undo_missing(loaded: Loaded, batch: int) -> list[str]:
     """The sides whose consent an undo of the batch still wants, its giver's request first; none once
     it is taken back (or when it stands alone, K1)."""
-    if batch in pbem.undone_seqs(loaded.rows):
+    if batch in undone_seqs(loaded.kernel.email):
         return []
     ruleset = loaded.ruleset
     giver = next(s.giver for s in pbem.spans(ruleset, loaded.rows) if s.first == batch)
-    _, needed = pbem.undo_needs(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), giver, batch)
+    _, needed = pbem.undo_needs(ruleset, _log(loaded), giver, batch)
     if not needed:
         return []
-    consents = pbem.consents_of(loaded.rows, batch)
-    return [s for s in [giver, *needed] if s not in consents]
+    given = consents(loaded.kernel.email, batch)
+    return [s for s in [giver, *needed] if s not in given]
 
 
 def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row], list[str]]:
@@ -890,14 +907,14 @@ def _full(game: Loaded | Current, store: Store | None = None) -> Loaded:
     assert store is not None, "a Current is read whole from its store"
     rows, events = _decoded(store, game.game_id, None)
     return Loaded(game_id=game.game_id, ruleset=game.ruleset, version=game.version, rows=rows,
-                  events=events, state=game.state, draw_head=game.draw_head)
+                  events=events, state=game.state, draw_head=game.draw_head, kernel=game.kernel)
 
 
 def _service_answer(loaded: Loaded) -> Any:
     """The first answer the service gives now for a side, or None (pbem.service_answer)."""
     ruleset = loaded.ruleset
     for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
-        answer = pbem.service_answer(ruleset, loaded.state, side, loaded.rows)
+        answer = pbem.service_answer(ruleset, loaded.state, side, loaded.kernel.email)
         if answer is not None:
             return answer
     return None
@@ -915,7 +932,7 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
         ruleset, defaults = loaded.ruleset, loaded.ruleset
         if not isinstance(defaults, Defaults) or loaded.meta.over:
             return out
-        late = pbem.overdue(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), now)
+        late = pbem.overdue(ruleset, _log(loaded), now)
         answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
                        if defaults.default_orders(loaded.state, w.side)), None)
         if answer is None:
@@ -948,4 +965,4 @@ def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
 def waiting(store: Store, game_id: str) -> dict[str, pbem.Waiting]:
     """Each side the game waits for, since when, and its deadline (K4)."""
     loaded = load(store, game_id)
-    return pbem.waiting(loaded.ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id))
+    return pbem.waiting(loaded.ruleset, _log(loaded))

@@ -64,10 +64,12 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     ruleset_id: str
     ruleset_version: int
     commitment: str  # SHA-256 of the game's secret, from its first event
-    secret: str | None  # hex, once revealed
     sides: tuple[str, ...]  # the sides in play (empires), in the game's order
     fair_play: bool
     sandbox: bool  # outcomes may be fixed (forks, positions, known seeds)
+    # hex, once revealed: the kernel's (KernelState.secret), filled in by the game as loaded (mncore/game.py);
+    # a ruleset's `meta` leaves it None
+    secret: str | None = None
     forked_at: int = 0  # events copied from the game this one forks (0: not a fork)
     over: bool = False
     result: str = ""  # who won and how, in words, once over
@@ -137,7 +139,7 @@ class RulesetOf(Protocol[S, E, C]):
         """The state after one event (the kernel's folded by the kernel: mncore/envelope.py)."""
     def decide(self, state: S, command: C, rng: Rng) -> tuple[list[E], S]: ...
     def meta(self, state: S) -> Meta:
-        """What the kernel reads of a state; its `secret` is the kernel's fold (mncore/envelope.py)."""
+        """What the kernel reads of a state; its `secret` None (the kernel's own: mncore/kernelstate.py)."""
     def named(self, state: S, game_id: str) -> S:
         """The state as loaded under that game id (views show it)."""
     def actor_of(self, command: C) -> str:

@@ -10,8 +10,9 @@ from typing import Any
 
 import msgspec
 
-from mncore import game, pbem, redaction, trust
+from mncore import game, pbem, redaction
 from mncore.errors import InvalidCommand
+from mncore.kernelstate import queue
 from mncore.protocol import Option, Pending, Reports, Ruleset
 from mncore.store import Row
 
@@ -123,15 +124,15 @@ def of_game(loaded: game.Loaded, side: str, since: int) -> TurnReport:
     if not 0 <= since <= loaded.head[0]:
         raise InvalidCommand(f"--since {since}: game {loaded.game_id} has events 1 to {loaded.head[0]}")
     ruleset, state, game_id = loaded.ruleset, loaded.state, loaded.game_id
-    meta = ruleset.meta(state)
+    meta = loaded.meta  # the secret in it is the kernel's
     opened = meta.secret is not None
     view = redaction.view(ruleset, state, redaction.viewer_of(meta, side))
-    due = {s: w.due for s, w in pbem.waiting(ruleset, pbem.Log(rows=loaded.rows,
-                                                                events=loaded.events)).items()}
+    due = {s: w.due for s, w in pbem.waiting(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events,
+                                                                email=loaded.kernel.email)).items()}
     pending = waits(ruleset, state, side, due)
     events = grouped(ruleset, loaded.rows, loaded.events, side, since, opened)
     seq, hash_ = loaded.head
-    signed = trust.ledger_of(ruleset, loaded.rows).published
+    signed = loaded.kernel.ledger.published
     return TurnReport(
         game=game_id, side=side, name=ruleset.side_name(side), player=meta.players.get(side, ""),
         phase=phase_of(ruleset, state), since=since, events=events,
@@ -141,7 +142,7 @@ def of_game(loaded: game.Loaded, side: str, since: int) -> TurnReport:
         corrections=[ln for g in events for ln in g.events
                      if loaded.rows[ln.seq - 1].type == CORRECTED],
         options=redaction.options(ruleset, state, side) if not meta.over else [],
-        queued=list(pbem.queue_of(ruleset, loaded.rows, side, meta.round)),
+        queued=list(queue(loaded.kernel.email, side, meta.round)),
         waiting_for=[w for w in pending if w.side != side],
         over=meta.over, result=meta.result,
         receipt=Receipt(game=game_id, seq=seq, head=hash_),

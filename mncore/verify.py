@@ -13,7 +13,8 @@ from mncore import chain, drawkeys, pbem, redaction, trust
 from mncore.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.dice import SecretNeeded, commitment
 from mncore.errors import CommandRejected, IntegrityFailure, MareNostrumError
-from mncore.host import PBEM_COMMANDS, UNDO_TYPES, DefaultOrders, OrderBatch, SignedOrders
+from mncore.host import PBEM_COMMANDS, UNDO_TYPES, DefaultOrders, OrderBatch, RevealSecret, SignedOrders
+from mncore.kernelstate import secret_of
 from mncore.logread import collector_paused, decoded, ruleset_of
 from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
@@ -345,7 +346,8 @@ def _redecision(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded
     """The secret checked against the commitment of event 1, and the batches of the log."""
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
     final = ruleset.meta(folded)  # the state _replay folded the log into
-    secret = bytes.fromhex(final.secret) if final.secret else None
+    revealed = secret_of(rows)  # the kernel's (KernelState.secret)
+    secret = bytes.fromhex(revealed) if revealed else None
     report.secret_revealed = secret is not None
     secret = secret or held
     if secret is not None and commitment(secret) != created.commitment:
@@ -616,8 +618,9 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any,
     a K11 settle count reads."""
     seq = rows[0].seq
     try:
+        revealed = secret_of(prior or ()) if isinstance(cmd, RevealSecret) else None  # a reveal's only
         produced, after = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
-                                       ledger=ledger, batch=batch, log=read, rows=prior)
+                                       ledger=ledger, batch=batch, log=read, rows=prior, revealed=revealed)
     except SecretNeeded:
         report.random_unchecked += 1
         return None

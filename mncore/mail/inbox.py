@@ -16,6 +16,7 @@ import msgspec
 from mncore import game, pbem, redaction, signing
 from mncore.errors import DataError, InvalidCommand, MareNostrumError, RuleViolation, SigningRefused
 from mncore.host import SERVICE_ACTORS, UNDO_TYPES, SignedOrders
+from mncore.kernelstate import consents
 from mncore.lineproblems import every_problem
 from mncore.mail import blocks, bounds
 from mncore.store import Row, Store
@@ -227,10 +228,10 @@ def _undo_note(store: Store, block: SignedOrders, rows: list[Row]) -> str:
         return ""
     loaded = game.load(store, block.game)
     ruleset = loaded.ruleset
-    log = pbem.Log(rows=loaded.rows, events=loaded.events)
+    log = pbem.Log(rows=loaded.rows, events=loaded.events, email=loaded.kernel.email)
     batch = pbem.last_batch(ruleset, loaded.rows, block.side)
     _, needed = pbem.undo_needs(ruleset, log, block.side, batch)
-    missing = [s for s in needed if s not in pbem.consents_of(loaded.rows, batch)]
+    missing = [s for s in needed if s not in consents(loaded.kernel.email, batch)]
     return (f"the undo of the batch of event {batch} waits for the consent of "
             f"{', '.join(ruleset.side_name(s) for s in missing)} (ruling K2): each sends a signed "
             f"block 'consent {batch}'" if missing else "")

@@ -16,6 +16,7 @@ import msgspec
 from mncore import game, pbem, redaction
 from mncore import report as reports
 from mncore.host import DEADLINE, SERVICE_ACTORS, UNDO_TYPES
+from mncore.kernelstate import undone_seqs
 from mncore.mail import outbox
 from mncore.protocol import Pictures
 from mncore.service.config import Policy
@@ -61,7 +62,7 @@ def touched(loaded: game.Loaded, side: str, since: int) -> bool:
     ruleset, name = loaded.ruleset, loaded.ruleset.side_name(side)
     everyone = [ruleset.side_name(s) for s in loaded.meta.sides]
     opened = loaded.meta.secret is not None
-    gone = pbem.undone_seqs(loaded.rows)
+    gone = undone_seqs(loaded.kernel.email)
     acted_for: dict[int, str] = {}  # batch -> the side a service act was for
     for row, event in zip(loaded.rows[since:], loaded.events[since:], strict=True):
         if row.type in UNDO_TYPES:
@@ -160,7 +161,8 @@ def plan(loaded: game.Loaded, policy: Policy, addresses: dict[str, str], marks: 
     meta = loaded.meta
     waited = {p.empire for p in ruleset.pending(loaded.state)} if not meta.over else set()
     phase = reports.phase_of(ruleset, loaded.state)
-    due = {s: w.due for s, w in pbem.waiting(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events)).items()}
+    due = {s: w.due for s, w in pbem.waiting(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events,
+                                                                email=loaded.kernel.email)).items()}
     mails: list[NewMail] = []
     moved: list[Mark] = []
     for side in meta.sides:

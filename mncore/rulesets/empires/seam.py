@@ -52,7 +52,7 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         return events, replay(events, state)
 
     # revealing the secret while the game runs is refused unless forced: ruling R6, now the kernel's
-    # K8 (mncore.game.reveal); Meta.secret is the kernel's fold (mncore/envelope.py)
+    # K8 (mncore.game.reveal); Meta.secret is the kernel's own (mncore/kernelstate.py)
     def meta(self, state: GameState) -> Meta:
         won = state.winner
         result = None if won is None else (
