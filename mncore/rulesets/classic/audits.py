@@ -13,6 +13,7 @@ from mncore import explaining
 from mncore.dice import Rng
 from mncore.errors import InvalidCommand
 from mncore.explaining import Explanation
+from mncore.protocol import Change
 from mncore.rulebook import Cited
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
@@ -179,15 +180,6 @@ def render_explanation(x: Explanation) -> str:
 
 
 # --- differences ---------------------------------------------------------------------------------
-
-class Change(msgspec.Struct, frozen=True, kw_only=True):
-    """One difference, as every ruleset gives it: what changed (a path of keys), before, after, in words."""
-
-    what: tuple[str, ...]
-    before: Any
-    after: Any
-    text: str
-
 
 def diff_states(a: State, b: State) -> list[Change]:
     """Every difference of two states, field by field (host view)."""

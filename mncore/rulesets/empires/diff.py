@@ -7,19 +7,11 @@ from typing import Any
 
 import msgspec
 
+from mncore.protocol import Change
 from mncore.rulesets.empires.ids import TRACKS
 from mncore.rulesets.empires.projections import holder_of, tracks
 from mncore.rulesets.empires.state import Bag, EmpireState, GameState, ProvinceState
 from mncore.rulesets.empires.text import title
-
-
-class Change(msgspec.Struct, frozen=True, kw_only=True):
-    """One difference: what changed (a path of keys), its value before and after, in words."""
-
-    what: tuple[str, ...]
-    before: Any
-    after: Any
-    text: str
 
 
 def diff_states(a: GameState, b: GameState) -> list[Change]:
