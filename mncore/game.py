@@ -387,7 +387,7 @@ def _submit_command(store: Store, loaded: Loaded | Current, command: Any,
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
                                  log=read, rows=_stored(store, loaded), revealed=loaded.kernel.secret)
-    return _append(store, loaded, ledger, command, events, state,
+    return _append(store, loaded, command, events, state,
                    trust.recorded_actor(ruleset, ledger, command), secret, now)
 
 
@@ -418,7 +418,7 @@ def _submit_block(store: Store, loaded: Loaded | Current, block: SignedOrders) -
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
                                  log=_log(loaded) if isinstance(loaded, Loaded) else None, rows=rows, revealed=loaded.kernel.secret)
-    return _append(store, loaded, ledger, block, events, state, block.side, secret)
+    return _append(store, loaded, block, events, state, block.side, secret)
 
 
 class _StoredLog(Sequence[Row]):
@@ -478,7 +478,7 @@ def _batches(loaded: Loaded | Current) -> int:
     return sum(1 for r in loaded.rows if r.batch == r.seq)
 
 
-def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, command: Any,
+def _append(store: Store, loaded: Loaded | Current, command: Any,
             events: list[Any], state: Any, actor: str,
             secret: bytes | None, now: str | None = None) -> tuple[Loaded | Current, list[Row]]:
     seq, _ = loaded.head
