@@ -94,3 +94,8 @@ def test_the_kernel_state_after_a_replay_equals_the_one_folded_batch_by_batch(
     assert queue(last.email, "carthage", 1) == ("claim coin from rome", "claim gold from greece")
     assert last.secret is not None and game.load(store, "g").meta.secret == last.secret
     assert all(k.secret is None for k in seen[:-1])
+
+    # the kernel's state, not the game's, knows the secret is out: a second reveal is refused, nothing written
+    again = CliRunner().invoke(main, ["--db", str(db), "reveal", "g", "--force"])
+    assert again.exit_code == 1 and "the secret was already revealed" in again.stderr
+    assert game.load(open_store(str(db)), "g").head == replayed.head
