@@ -21,6 +21,7 @@ from mncore.client import exported
 from mncore.core.dice import new_secret, seeded_secret
 from mncore.core.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.core.kernel_acts import SERVICE_ACTORS, PublishKeys
+from mncore.core.kernel_state import undone_seqs
 from mncore.core.name_matching import resolve_side_in_game, sides_in_words, suggest
 from mncore.core.protocol import NewGame, Ruleset
 from mncore.games import by_mail, lifecycle, reading, writing
@@ -284,7 +285,7 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
         for r, state in zip(loaded.rows, turns.states(ruleset, loaded.rows, loaded.events)):
             in_round[r.seq] = ruleset.meta(state).round
     docs = []
-    gone = turns.undone_seqs(loaded.rows)
+    gone = undone_seqs(loaded.kernel.email)
     marks = turns.service_marks(loaded.rows)
     for r, event in zip(loaded.rows, loaded.events):
         if r.seq < start or (end is not None and r.seq > end):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -13,7 +14,7 @@ from mncore.games import lifecycle, reading
 from mncore.pictures import changes
 
 
-def _pictures(ruleset: Ruleset) -> Pictures:
+def _pictures(ruleset: Ruleset) -> Pictures[Any]:
     if not isinstance(ruleset, Pictures):
         raise InvalidCommand(f"{ruleset.name} draws no pictures")
     return ruleset

@@ -86,8 +86,8 @@ def _events() -> tuple[ev.AnyEvent, ...]:
 
 
 def comparable(state: GameState) -> GameState:
-    """A state without what a position never carries: the game's identity, options and secret."""
-    return replace(state, game_id="", options=Options(), commitment="", secret=None)
+    """A state without what a position never carries: the game's identity and options."""
+    return replace(state, game_id="", options=Options(), commitment="")
 
 
 def position(text: str) -> GameState:

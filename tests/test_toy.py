@@ -169,7 +169,7 @@ def test_a_log_created_under_an_unknown_ruleset_is_refused(db: Path, game: str,
     path = tmp_path / "chess.jsonl"
     path.write_bytes(b"".join(line + b"\n" for line in transfer.export_lines(reading.Loaded(
         game_id="c1", ruleset=TOY, version=2, rows=rows, events=loaded.events[:1], state=loaded.state,
-        draw_head=""))))
+        draw_head="", kernel=loaded.kernel))))
 
     imported = mn(tmp_path / "other.db", "import", str(path))
     verify = mn(db, "verify", str(path))

@@ -17,6 +17,7 @@ from mncore.core.chain import VERSIONS, link
 from mncore.core.dice import commitment
 from mncore.core.errors import InvalidCommand, MareNostrumError
 from mncore.core.kernel_acts import RevealSecret, SecretRevealed
+from mncore.core.kernel_state import secret_of
 from mncore.core.protocol import HOST, Audits, Ruleset
 from mncore.core.rulebook import Cited
 from mncore.games import reading
@@ -79,7 +80,8 @@ def make_bundle(game_id: str, rows: Sequence[Row], at: int, version: int,
     end = _batch_end(rows, at)
     kept = list(rows[:end])
     ruleset = _audits(ruleset_of(kept[0].payload, f"game {game_id}"))
-    meta = ruleset.meta(turns.fold_live(ruleset, rows, [ruleset.decode_event(r.payload) for r in rows]))
+    meta = replace(ruleset.meta(turns.fold_live(ruleset, rows, [ruleset.decode_event(r.payload) for r in rows])),
+                   secret=secret_of(rows))  # the kernel's (KernelState.secret)
     opened = meta.secret is not None
     if opened:
         viewer = None  # the secret is out: nothing is hidden any more

@@ -8,6 +8,7 @@ import msgspec
 
 from mncore.core.chain import GENESIS_HASH, content_link
 from mncore.core.kernel_acts import UNDO_TYPES
+from mncore.core.kernel_state import KernelState
 from mncore.core.protocol import Ruleset
 from mncore.games import reading
 from mncore.games.log_reading import collector_paused, decoded, ruleset_of
@@ -19,7 +20,7 @@ class Mismatch(msgspec.Struct, frozen=True, kw_only=True):
     """A snapshot the service would read whose contents are not the log's at its seq."""
 
     seq: int
-    differs: list[str]  # of "state", "ledger", "draw head", "batches"
+    differs: list[str]  # of "state", "ledger" (the kernel's state, kept in that column), "draw head", "batches"
 
 
 class SnapshotCheck(msgspec.Struct, kw_only=True):
@@ -42,13 +43,14 @@ class _Fold(msgspec.Struct, kw_only=True):
     state: Any
     draw_head: str = GENESIS_HASH
     batches: int = 0
-    ledger: trust.Ledger = msgspec.field(default_factory=trust.Ledger)
+    kernel: KernelState = KernelState()
     undo_seen: bool = False
 
 
 def check_snapshots(store: Store, game_id: str) -> SnapshotCheck:
     """Replay the log once, streamed, and at the seq of each snapshot the service would read
-    (reading.current) compare its state bytes, draw head, batches and ledger with the replay's.
+    (reading.current) compare its state bytes, draw head, batches and kernel state (the ledger
+    column: mncore/core/kernel_state.py) with the replay's.
 
     Only a log that verifies is replayed here (mn verify checks it first); an undo up to a snapshot
     folds the log to its seq again, as current() does."""
@@ -72,7 +74,7 @@ def check_snapshots(store: Store, game_id: str) -> SnapshotCheck:
             fold.state = ruleset.evolve(fold.state, event)
             if row.batch == row.seq:
                 fold.batches += 1
-            trust.note_row(fold.ledger, ruleset, row, fold.batches)
+            fold.kernel = trust.kernel_step(fold.kernel, ruleset, row, fold.batches)
             fold.draw_head = content_link(fold.draw_head, row.payload)
             snap = mine.pop(row.seq, None)
             if snap is not None:
@@ -92,7 +94,7 @@ def _check(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot, row_has
         state = reading._replayed(ruleset, *reading._decoded(store, game_id, snap.seq))
     differs = [what for what, same in (
         ("state", ruleset.encode_state(ruleset.named(state, game_id)) == snap.state),
-        ("ledger", msgspec.json.encode(fold.ledger).decode() == snap.ledger),
+        ("ledger", msgspec.json.encode(fold.kernel).decode() == snap.ledger),
         ("draw head", fold.draw_head == snap.draw_head),
         ("batches", fold.batches == snap.batches)) if not same]
     out.checked += 1

@@ -12,7 +12,8 @@ from mncore.core import chain
 from mncore.core.chain import GENESIS_HASH, LOG_V1, CommitError, content_link, link
 from mncore.core.dice import SecretNeeded, commitment
 from mncore.core.errors import CommandRejected, IntegrityFailure, MareNostrumError
-from mncore.core.kernel_acts import PBEM_COMMANDS, UNDO_TYPES, DefaultOrders, OrderBatch, SignedOrders
+from mncore.core.kernel_acts import PBEM_COMMANDS, UNDO_TYPES, DefaultOrders, OrderBatch, RevealSecret, SignedOrders
+from mncore.core.kernel_state import secret_of
 from mncore.core.protocol import HOST, Pending, Ruleset
 from mncore.games.log_reading import collector_paused, decoded, ruleset_of
 from mncore.pbem import draw_keys, trust, turns
@@ -369,7 +370,8 @@ def _redecision(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded
     """The secret checked against the commitment of event 1, and the batches of the log."""
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), events[0]))
     final = ruleset.meta(folded)  # the state _replay folded the log into
-    secret = bytes.fromhex(final.secret) if final.secret else None
+    revealed = secret_of(rows)  # the kernel's (KernelState.secret)
+    secret = bytes.fromhex(revealed) if revealed else None
     report.secret_revealed = secret is not None
     secret = secret or held
     if secret is not None and commitment(secret) != created.commitment:
@@ -650,8 +652,9 @@ def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any,
     a K11 settle count reads."""
     seq = rows[0].seq
     try:
+        revealed = secret_of(prior or ()) if isinstance(cmd, RevealSecret) else None  # a reveal's only
         produced, after = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
-                                       ledger=ledger, batch=batch, log=read, rows=prior)
+                                       ledger=ledger, batch=batch, log=read, rows=prior, revealed=revealed)
     except SecretNeeded:
         report.random_unchecked += 1
         return None

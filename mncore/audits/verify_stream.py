@@ -38,6 +38,7 @@ from mncore.core.chain import GENESIS_HASH, LOG_V1, content_link
 from mncore.core.dice import commitment
 from mncore.core.errors import IntegrityFailure
 from mncore.core.kernel_acts import PBEM_COMMANDS, UNDO_TYPES, OrderBatch, SignedOrders
+from mncore.core.kernel_state import secret_in
 from mncore.core.protocol import Ruleset
 from mncore.games.log_reading import collector_paused, decoded
 from mncore.pbem import trust
@@ -59,6 +60,8 @@ class _Survey(msgspec.Struct, kw_only=True):
     keyed: bool = False
     secret: bytes | None = None  # what the first SecretRevealed says
     revealed_at: int = 0
+    revealed: str | None = None  # what the last one says: the kernel's (KernelState.secret)
+    reveals: int = 0
 
 
 def verify_stored(store: Store, game_id: str, heads: Sequence[Head], workers: int | None = None) -> Report:
@@ -86,6 +89,8 @@ def _survey(rows: Iterator[Row]) -> _Survey:
             second, out.keyed = True, r.type == "KeysPublished"
         if r.type == "SecretRevealed" and not out.revealed_at:
             out.secret, out.revealed_at = _secret_of(r), r.seq
+        out.revealed = secret_in(r) or out.revealed
+        out.reveals += r.type == "SecretRevealed"
     return out
 
 
@@ -96,7 +101,8 @@ def _streamed(store: Store, game_id: str, version: int, heads: Sequence[Head], w
         return _chunks(store, game_id, last)
 
     survey = _survey(stream())
-    if survey.undoes or survey.keyed:
+    # a second reveal is refused against the first, which a segment after it does not hold
+    if survey.undoes or survey.keyed or survey.reveals > 1:
         raise _WholeLog
     try:
         return _fused(stream(), survey, version, heads, workers)
@@ -246,7 +252,7 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
     segment decided again by a worker; the first failure in log order stops it, as in one pass."""
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), first_event))
     final = ruleset.meta(folded)
-    secret = bytes.fromhex(final.secret) if final.secret else None
+    secret = bytes.fromhex(survey.revealed) if survey.revealed else None
     report.secret_revealed = secret is not None
     if secret is not None and commitment(secret) != created.commitment:
         raise IntegrityFailure(survey.revealed_at, "the revealed secret does not match the commitment of event 1")

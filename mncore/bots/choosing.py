@@ -44,8 +44,9 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def decide(ruleset: Ruleset, tactics: Tactics, state: Any, side: str, level: str, budget: int,
-           public: bytes, seed: str = "") -> Decision:
-    """The order side's bot gives now; InvalidCommand if side has nothing to decide or the level is unknown."""
+           public: bytes, seed: str = "", opened: bool = False) -> Decision:
+    """The order side's bot gives now; InvalidCommand if side has nothing to decide or the level is unknown.
+    `opened`: the game's secret is out (the kernel's state), so its bot may read the state itself."""
     if level not in LEVELS:
         raise InvalidCommand(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)}")
     if not 1 <= budget <= MAX_BUDGET:
@@ -55,11 +56,11 @@ def decide(ruleset: Ruleset, tactics: Tactics, state: Any, side: str, level: str
                              "to decide (mn status says whom the game waits for)")
     rand = random.Random(public + side.encode())
     if level == "heuristic":
-        ranked = _averaged(ruleset, tactics, worlds.sample(ruleset, state, side, public, budget), side, rand,
+        ranked = _averaged(ruleset, tactics, worlds.sample(ruleset, state, side, public, budget, opened), side, rand,
                            public)
         why = f"one-ply lookahead over {budget} sampled world(s)"
     else:
-        ranked = _searched(ruleset, tactics, state, side, rand, budget, public)
+        ranked = _searched(ruleset, tactics, state, side, rand, budget, public, opened)
         why = f"{budget} playout(s) of up to {DEPTH} orders over sampled worlds"
     best = ranked[0]
     second = ranked[1] if len(ranked) > 1 else None
@@ -124,10 +125,10 @@ def _ranked_lines(ruleset: Ruleset, tactics: Tactics, world: Any, side: str, lin
 # --- search: the heuristic's best few, each played out on several worlds ----------------------------------
 
 def _searched(ruleset: Ruleset, tactics: Tactics, state: Any, side: str, rand: random.Random, budget: int,
-              public: bytes) -> Ranked:
+              public: bytes, opened: bool) -> Ranked:
     """The heuristic's WIDTH best orders, each worth the mean score after its share of the playouts; the
     k-th playout of every candidate is on the same world with the same draws (common random numbers)."""
-    sampled = worlds.sample(ruleset, state, side, public, max(1, budget // WIDTH))
+    sampled = worlds.sample(ruleset, state, side, public, max(1, budget // WIDTH), opened)
     top = _ranked(ruleset, tactics, sampled[0], side, rand, public)[:WIDTH]
     if len(top) == 1:
         return top
@@ -191,4 +192,4 @@ def advise(loaded: Current, side: str, tactics: Tactics, level: str, budget: int
         raise InvalidCommand(f"game {loaded.game_id} is over ({meta.result}): no bot has anything to decide")
     spent = DEFAULT_BUDGET.get(level, 1) if budget is None else budget
     public = worlds.public_seed(meta.commitment, loaded.head[0], seed)
-    return decide(ruleset, tactics, loaded.state, side, level, spent, public, seed)
+    return decide(ruleset, tactics, loaded.state, side, level, spent, public, seed, loaded.meta.secret is not None)

@@ -17,13 +17,13 @@ def public_seed(commitment: str, events: int, seed: str) -> bytes:
     return hashlib.sha256(f"mn bot|{commitment}|{events}|{seed}".encode()).digest()
 
 
-def sample(ruleset: Ruleset, state: Any, side: str, public: bytes, count: int) -> list[Any]:
+def sample(ruleset: Ruleset, state: Any, side: str, public: bytes, count: int, opened: bool = False) -> list[Any]:
     """count worlds consistent with what side may see: the ruleset's `Conceals.conceal` (the stand-ins
-    `mn check` decides on) drawn from the public seed; the state itself once the secret is out.
+    `mn check` decides on) drawn from the public seed; the state itself once the secret is out (`opened`).
 
     InvalidCommand if the ruleset hides facts from side and cannot stand them in: a bot there would
     read what its side may not."""
-    if ruleset.meta(state).secret is not None:
+    if opened:
         return [state] * count
     if not isinstance(ruleset, Conceals):
         if any(not may_see(h, side, False) for h in ruleset.hidden_state(state)):

@@ -1,11 +1,10 @@
 """The kernel's envelope around a ruleset: its own events and commands decoded and folded beside the game's.
 
 No ruleset's union holds a kernel event or command (mncore.core.kernel_acts): a ruleset's codecs are built here from
-its own unions with the kernel's added, and its fold is wrapped so that the kernel folds its events
-itself. What the kernel folds: the revealed secret, into the state's `secret` slot (the one field of a
-ruleset's state that is the kernel's: Meta.secret reads it); the keys and signing ledger
-(mncore/pbem/trust.py), the pace, undo, consent, standing and queued orders (mncore/pbem/turns.py), which it
-reads from the log beside the state, so the game's state never changes for them.
+its own unions with the kernel's added, and its fold is wrapped so that the ruleset never sees a kernel
+event. The kernel folds its own state from them beside the ruleset's (mncore/core/kernel_state.py: the secret,
+the keys and signing ledger, the pace, undo, consent, standing and queued orders), so no field of a
+ruleset's state is the kernel's and the game's state never changes for them.
 """
 
 from __future__ import annotations
@@ -14,14 +13,12 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 import msgspec
-from msgspec.structs import replace
 
 from mncore.core.kernel_acts import (
     ALL_KERNEL_COMMANDS,
     KERNEL_EVENTS,
     KernelCommand,
     KernelEvent,
-    SecretRevealed,
     kernel_sentence,
 )
 from mncore.core.kernel_acts import order_lines as order_lines
@@ -71,20 +68,14 @@ def commands(own: Any) -> Codec[Any]:
     return Codec(own, KernelCommand)
 
 
-def fold(state: S, event: Any) -> S:
-    """The state after a kernel event: the secret once revealed; nothing else of the game changes."""
-    if isinstance(event, SecretRevealed):
-        return replace(state, secret=event.secret)  # type: ignore[type-var]
-    return state
-
-
 def evolving(own: Callable[[S, Any], S]) -> Callable[[S, Any], S]:
-    """A ruleset's fold with the kernel's events folded by the kernel (`own` sees only the game's)."""
+    """A ruleset's fold that passes over the kernel's events (`own` sees only the game's; the kernel
+    folds its own into its state: mncore/core/kernel_state.py)."""
     kernel = _KERNEL_EVENTS
 
     def evolve(state: S, event: Any) -> S:
         if type(event) in kernel:
-            return fold(state, event)
+            return state
         return own(state, event)
     return evolve
 

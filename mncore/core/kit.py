@@ -105,11 +105,11 @@ class Kit(ABC, Generic[S, E, C]):
 
     def game_meta(self, state: Any, *, sides: tuple[str, ...], result: str | None, **more: Any) -> Meta:
         """The Meta of a state whose `options` hold fair_play, sandbox and fork_of (the kernel's record
-        of a fork), whose `secret` is the kernel's fold (mncore/core/envelope.py); `result` None while the
+        of a fork; the secret is the kernel's, mncore/core/kernel_state.py); `result` None while the
         game runs. `more`: the game's round, players, phase."""
         o = state.options
         return Meta(ruleset_id=state.ruleset_id, ruleset_version=state.ruleset_version,
-                    commitment=state.commitment, secret=state.secret, sides=sides, fair_play=o.fair_play,
+                    commitment=state.commitment, sides=sides, fair_play=o.fair_play,
                     sandbox=o.sandbox, forked_at=o.fork_of.at if o.fork_of else 0,
                     over=result is not None, result=result or "", **more)
 

@@ -11,9 +11,10 @@ import msgspec
 from mncore.core.dice import Rng
 
 if TYPE_CHECKING:
+    from mncore.core.explaining import Explanation
     from mncore.core.rulebook import Rulebook
     from mncore.secrecy.seen import Seen
-    from mncore.store import Row
+    from mncore.store import Row, Store
 
 HOST = "host"  # the actor of commands no side gives: creation, revealing the secret
 
@@ -64,10 +65,12 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     ruleset_id: str
     ruleset_version: int
     commitment: str  # SHA-256 of the game's secret, from its first event
-    secret: str | None  # hex, once revealed
     sides: tuple[str, ...]  # the sides in play (empires), in the game's order
     fair_play: bool
     sandbox: bool  # outcomes may be fixed (forks, positions, known seeds)
+    # hex, once revealed: the kernel's (KernelState.secret), filled in by the game as loaded (mncore/games/);
+    # a ruleset's `meta` leaves it None
+    secret: str | None = None
     forked_at: int = 0  # events copied from the game this one forks (0: not a fork)
     over: bool = False
     result: str = ""  # who won and how, in words, once over
@@ -98,16 +101,6 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     options: dict[str, str] = {}  # the ruleset's own options (display=experienced)
 
 
-class Change(msgspec.Struct, frozen=True, kw_only=True):
-    """One difference of two states, as every ruleset gives it (mn diff): what changed (a path of
-    keys), its value before and after, in words."""
-
-    what: tuple[str, ...]
-    before: Any
-    after: Any
-    text: str
-
-
 S = TypeVar("S")  # a ruleset's state
 E = TypeVar("E")  # its events (a log's: the kernel's beside them, mncore/core/envelope.py)
 C = TypeVar("C")  # its commands (likewise)
@@ -127,8 +120,8 @@ class RulesetOf(Protocol[S, E, C]):
     version: int
     name: str
     rulebook: Rulebook
-    event_type: Any  # the tagged union of a log's events (schemas): a type, not a value of E
-    command_type: Any  # the tagged union of a log's commands (schemas)
+    event_type: object  # the tagged union of a log's events (schemas): a type, not a value of E
+    command_type: object  # the tagged union of a log's commands (schemas)
 
     def encode_event(self, event: E) -> bytes: ...
     def decode_event(self, data: bytes | str) -> E: ...
@@ -147,7 +140,7 @@ class RulesetOf(Protocol[S, E, C]):
         """The state after one event (the kernel's folded by the kernel: mncore/core/envelope.py)."""
     def decide(self, state: S, command: C, rng: Rng) -> tuple[list[E], S]: ...
     def meta(self, state: S) -> Meta:
-        """What the kernel reads of a state; its `secret` is the kernel's fold (mncore/core/envelope.py)."""
+        """What the kernel reads of a state; its `secret` None (the kernel's own: mncore/core/kernel_state.py)."""
     def named(self, state: S, game_id: str) -> S:
         """The state as loaded under that game id (views show it)."""
     def actor_of(self, command: C) -> str:
@@ -186,20 +179,39 @@ class RulesetOf(Protocol[S, E, C]):
 Ruleset: TypeAlias = RulesetOf[Any, Any, Any]
 
 
+S_contra = TypeVar("S_contra", contravariant=True)  # a state an optional capability only reads
+E_contra = TypeVar("E_contra", contravariant=True)  # an event it only reads
+C_co = TypeVar("C_co", covariant=True)  # a command it only makes
+
+
+class Change(msgspec.Struct, frozen=True, kw_only=True):
+    """One difference between two states (`mn diff`), as every ruleset gives it: what changed (a path
+    of keys), its value before and after, in words."""
+
+    what: tuple[str, ...]
+    before: object
+    after: object
+    text: str
+
+
+# The optional capabilities below take the ruleset's own types, as RulesetOf does: a seam declares what it
+# offers with its state, events and commands (tests/test_protocols.py), and the kernel, which knows no
+# game, finds them by isinstance on the ruleset it holds.
+
 @runtime_checkable
-class Audits(Protocol):
+class Audits(Protocol[S, E, C_co]):
     """The audit tools a ruleset may offer beyond the protocol: explain, diff, positions."""
 
-    def explain(self, rows: Sequence[Row], seq: int, see: Callable[[Any], Seen[Any]]) -> Any:
+    def explain(self, rows: Sequence[Row], seq: int, see: Callable[[E], Seen[E]]) -> Explanation:
         """Event seq explained from the rows its reader may read, each event as `see` (the boundary:
         redaction.explain) lets it see it."""
-    def render_explanation(self, explanation: Any) -> str: ...
-    def diff(self, a: Any, b: Any) -> list[Any]: ...
-    def read_position(self, path: str) -> Any: ...
-    def position_command(self, state: Any) -> Any: ...
-    def position_doc(self, seen: Seen[Any]) -> dict[str, Any]:
+    def render_explanation(self, explanation: Explanation) -> str: ...
+    def diff(self, a: S, b: S) -> Sequence[Change]: ...
+    def read_position(self, path: str) -> S: ...
+    def position_command(self, state: S) -> C_co: ...
+    def position_doc(self, seen: Seen[S]) -> dict[str, Any]:
         """The position as a document; for a side, what it may see only (not loadable)."""
-    def write_position(self, seen: Seen[Any]) -> str: ...
+    def write_position(self, seen: Seen[S]) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -214,7 +226,7 @@ class Demo:
     ruleset_id: str
     players: tuple[int, int]  # the fewest and the most scripted players it seats
     # play(ruleset, store, players, seed, max_orders, echo) -> the game's id
-    play: Callable[[Ruleset, Any, int, str, int, Callable[[str], None]], str]
+    play: Callable[[Ruleset, Store, int, str, int, Callable[[str], None]], str]
 
 
 @runtime_checkable
@@ -222,50 +234,51 @@ class Maps(Protocol):
     """A ruleset whose board can be shown and checked (`mn map`)."""
 
     def map_text(self, place: str | None, board_file: str | None, setup: str | None = None) -> str: ...
-    def map_json(self, place: str | None, board_file: str | None, setup: str | None = None) -> Any: ...
+    def map_json(self, place: str | None, board_file: str | None, setup: str | None = None) -> object:
+        """The board (or one place and its neighbours) as a value msgspec encodes as JSON."""
     def check_board(self, path: str) -> str: ...
 
 
 @runtime_checkable
-class Pictures(Protocol):
+class Pictures(Protocol[S]):
     """A ruleset that can draw its board (`mn draw`, `mn html`), each picture from a viewer's view only."""
 
-    def draw_svg(self, seen: Seen[Any]) -> str:
+    def draw_svg(self, seen: Seen[S]) -> str:
         """The board at this state as the boundary lets its reader see it, one SVG document."""
-    def series(self, seen: Seen[Any]) -> dict[str, dict[str, float]]:
+    def series(self, seen: Seen[S]) -> dict[str, dict[str, float]]:
         """What to chart over the rounds, as its reader may see it: series name -> side -> value."""
     def side_colour(self, side: str) -> str:
         """The side's colour in pictures and charts (#rrggbb)."""
 
 
 @runtime_checkable
-class Changes(Protocol):
+class Changes(Protocol[S, E]):
     """A ruleset whose pictures mark what changed: moves as arrows, battles, builds, conquests, losses."""
 
-    def draw_changes(self, seen: Seen[Any], events: Sequence[Seen[Any]]) -> str:
+    def draw_changes(self, seen: Seen[S], events: Sequence[Seen[E]]) -> str:
         """The board as seen, marked with what these events did (each as the same reader may see it)."""
 
 
 @runtime_checkable
-class Conceals(Protocol):
+class Conceals(Protocol[S]):
     """A ruleset whose hidden facts could shape what a hypothetical order causes (`mn check`)."""
 
-    def conceal(self, state: Any, viewer: str, rng: Rng) -> Any:
+    def conceal(self, state: S, viewer: str, rng: Rng) -> S:
         """The state with every fact viewer may not know replaced by a stand-in drawn from rng
         (face-down orders shuffled), so that deciding on it reveals nothing of the real ones."""
 
 
 @runtime_checkable
-class Defaults(Protocol):
+class Defaults(Protocol[S_contra, E_contra]):
     """A ruleset that lets the kernel answer for a side (play by email): the documented default of
     an overdue decision, the one legal answer of a forced one, and which events show something a
     side could not know before (a draw's outcome, a hidden choice turned face up)."""
 
-    def default_orders(self, state: Any, side: str) -> tuple[str, ...]:
+    def default_orders(self, state: S_contra, side: str) -> tuple[str, ...]:
         """The order lines of the side's default for what it must decide now; () if none is pending."""
-    def forced_orders(self, state: Any, side: str) -> tuple[str, ...] | None:
+    def forced_orders(self, state: S_contra, side: str) -> tuple[str, ...] | None:
         """The order lines of the one legal answer to the side's pending decision; None if it has a choice."""
-    def reveals(self, event: Any) -> bool:
+    def reveals(self, event: E_contra) -> bool:
         """True when the event records a random outcome or shows a fact hidden until then."""
     def phases(self) -> tuple[str, ...]:
         """The game's phases, as Meta.phase names them (per-phase deadlines)."""
@@ -274,12 +287,12 @@ class Defaults(Protocol):
 # --- play by email: turn reports (mn report, mn mail) ------------------------------------------------
 
 @runtime_checkable
-class Reports(Protocol):
+class Reports(Protocol[S_contra]):
     """A ruleset's words for a side's turn report: the phase, what it may know is pending, its resources."""
 
-    def phase_of(self, state: Any) -> str:
+    def phase_of(self, state: S_contra) -> str:
         """The round and phase of a state in words ("round 2, Build phase"): a report's headings."""
-    def waiting(self, state: Any, viewer: str) -> list[Pending]:
+    def waiting(self, state: S_contra, viewer: str) -> list[Pending]:
         """The decisions pending as viewer may know them: its own in full, the others' as public."""
     def resources_text(self, view: dict[str, Any], side: str) -> str:
         """What side holds, in words, from its own view."""

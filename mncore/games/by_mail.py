@@ -12,7 +12,8 @@ from mncore.core.kernel_acts import (
     SetStandingOrders,
     UndoBatch,
 )
-from mncore.games.reading import Loaded, _full, current, load
+from mncore.core.kernel_state import consents, undone_seqs
+from mncore.games.reading import Loaded, _full, _log, current, load
 from mncore.games.writing import give
 from mncore.pbem import turns
 from mncore.store import Row, Store
@@ -41,15 +42,15 @@ def last_batch(loaded: Loaded, side: str) -> int:
 def undo_missing(loaded: Loaded, batch: int) -> list[str]:
     """The sides whose consent an undo of the batch still wants, its giver's request first; none once
     it is taken back (or when it stands alone, K1)."""
-    if batch in turns.undone_seqs(loaded.rows):
+    if batch in undone_seqs(loaded.kernel.email):
         return []
     ruleset = loaded.ruleset
     giver = next(s.giver for s in turns.spans(ruleset, loaded.rows) if s.first == batch)
-    _, needed = turns.undo_needs(ruleset, turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), giver, batch)
+    _, needed = turns.undo_needs(ruleset, _log(loaded), giver, batch)
     if not needed:
         return []
-    consents = turns.consents_of(loaded.rows, batch)
-    return [s for s in [giver, *needed] if s not in consents]
+    given = consents(loaded.kernel.email, batch)
+    return [s for s in [giver, *needed] if s not in given]
 
 
 def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row], list[str]]:
@@ -72,7 +73,7 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
         ruleset, defaults = loaded.ruleset, loaded.ruleset
         if not isinstance(defaults, Defaults) or loaded.meta.over:
             return out
-        late = turns.overdue(ruleset, turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), now)
+        late = turns.overdue(ruleset, _log(loaded), now)
         answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
                        if defaults.default_orders(loaded.state, w.side)), None)
         if answer is None:
@@ -105,4 +106,4 @@ def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
 def waiting(store: Store, game_id: str) -> dict[str, turns.Waiting]:
     """Each side the game waits for, since when, and its deadline (K4)."""
     loaded = load(store, game_id)
-    return turns.waiting(loaded.ruleset, turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id))
+    return turns.waiting(loaded.ruleset, _log(loaded))

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 import msgspec
+from msgspec.structs import replace
 
 from mncore import __version__
 from mncore.core import log_lines as log
@@ -17,6 +18,7 @@ from mncore.core.errors import IntegrityFailure
 from mncore.core.kernel_acts import (
     UNDO_TYPES,
 )
+from mncore.core.kernel_state import KernelState
 from mncore.core.protocol import Meta, Ruleset
 from mncore.games.log_reading import collector_paused, content_head, decode_rows, decoded, ruleset_of
 from mncore.pbem import trust, turns
@@ -38,6 +40,7 @@ class Loaded(msgspec.Struct, kw_only=True):
     events: list[Any]
     state: Any
     draw_head: str  # the content chain's head, which keys the next command's draws
+    kernel: KernelState  # the kernel's own state beside the ruleset's (trust.kernel_of the rows)
 
     @property
     def head(self) -> tuple[int, str]:
@@ -45,8 +48,7 @@ class Loaded(msgspec.Struct, kw_only=True):
 
     @property
     def meta(self) -> Meta:
-        meta: Meta = self.ruleset.meta(self.state)
-        return meta
+        return _meta(self.ruleset, self.state, self.kernel)
 
 
 class Current(msgspec.Struct, kw_only=True):
@@ -60,15 +62,25 @@ class Current(msgspec.Struct, kw_only=True):
     head: tuple[int, str]  # the last seq and its chain hash
     draw_head: str  # the content chain's head, which keys the next command's draws
     batches: int  # how many batches the log holds
-    ledger: trust.Ledger  # what the log says about signing (trust.ledger_of)
+    kernel: KernelState  # the kernel's own state beside the ruleset's (trust.kernel_step)
     snapshot_seq: int = 0  # the seq of the snapshot it started from (0: the log's start)
     # the game's secret as the store holds it, read at the first order and kept for the next ones
     secret: bytes | None | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def meta(self) -> Meta:
-        meta: Meta = self.ruleset.meta(self.state)
-        return meta
+        return _meta(self.ruleset, self.state, self.kernel)
+
+    @property
+    def ledger(self) -> trust.Ledger:
+        """What the log says about signing (the kernel's state's)."""
+        return self.kernel.ledger
+
+
+def _meta(ruleset: Ruleset, state: Any, kernel: KernelState) -> Meta:
+    """What the kernel reads of a game: the ruleset's Meta with the secret the kernel folded."""
+    meta: Meta = ruleset.meta(state)
+    return replace(meta, secret=kernel.secret) if kernel.secret is not None else meta
 
 
 SNAPSHOT_EVERY = 256  # events between snapshots; $MN_SNAPSHOT_EVERY overrides it (0: none written)
@@ -91,7 +103,7 @@ def load(store: Store, game_id: str, upto: int | None = None) -> Loaded:
         raise IntegrityFailure(1, f"game {game_id} has no events")
     state = ruleset.named(_replayed(ruleset, rows, events), game_id)
     return Loaded(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), rows=rows,
-                  events=events, state=state, draw_head=content_head(rows))
+                  events=events, state=state, draw_head=content_head(rows), kernel=trust.kernel_of(ruleset, rows))
 
 
 def current(store: Store, game_id: str, upto: int | None = None) -> Current:
@@ -108,8 +120,8 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
     if cur is None:
         cur = Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id),
                       state=ruleset.initial(""), head=(0, GENESIS_HASH), draw_head=GENESIS_HASH,
-                      batches=0, ledger=trust.Ledger())
-    state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
+                      batches=0, kernel=KernelState())
+    state, draw_head, head, batches, kernel = cur.state, cur.draw_head, cur.head, cur.batches, cur.kernel
     undo_seen = False  # an undo after the snapshot: the state is folded again from the start (K1)
     with collector_paused():
         for row, event in decoded(ruleset, store.stream_rows(game_id, head[0] + 1, upto),
@@ -125,7 +137,7 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
                                                     "run mn verify") from None
             if row.batch == row.seq:
                 batches += 1
-            trust.note_row(cur.ledger, ruleset, row, batches)
+            kernel = trust.kernel_step(kernel, ruleset, row, batches)
             draw_head = content_link(draw_head, row.payload)
             head = (row.seq, row.hash)
     if head[0] == 0:
@@ -133,6 +145,7 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
     if undo_seen:
         state = _replayed(ruleset, *_decoded(store, game_id, upto))
     cur.state, cur.draw_head, cur.head, cur.batches = ruleset.named(state, game_id), draw_head, head, batches
+    cur.kernel = kernel
     return cur
 
 
@@ -141,7 +154,8 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
 # 3: the ledger holds the log's draw scheme (K10); a ledger of format 2 encodes without it
 # 4: the kernel folds its own events (mncore/core/envelope.py), no longer the rulesets: states cached by
 # the rulesets' folds are not trusted to agree
-SNAPSHOT_FORMAT = 4
+# 5: the kernel's state (mncore/core/kernel_state.py) in the ledger's place, the secret out of the rulesets' states
+SNAPSHOT_FORMAT = 5
 
 
 def engine_of(ruleset: Ruleset) -> str:
@@ -161,12 +175,12 @@ def _thawed(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot) -> Cur
         return None
     try:
         state = ruleset.decode_state(snap.state)
-        ledger = msgspec.json.decode(snap.ledger, type=trust.Ledger)
+        kernel = msgspec.json.decode(snap.ledger, type=KernelState)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
         return None
     return Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), state=state,
                    head=(snap.seq, snap.head_hash), draw_head=snap.draw_head, batches=snap.batches,
-                   ledger=ledger, snapshot_seq=snap.seq)
+                   kernel=kernel, snapshot_seq=snap.seq)
 
 
 def _snapshot(store: Store, cur: Current) -> int:
@@ -178,7 +192,7 @@ def _snapshot(store: Store, cur: Current) -> int:
     try:
         snap = Snapshot(seq=cur.head[0], head_hash=cur.head[1], engine=engine_of(cur.ruleset),
                         draw_head=cur.draw_head, batches=cur.batches,
-                        ledger=msgspec.json.encode(cur.ledger).decode(),
+                        ledger=msgspec.json.encode(cur.kernel).decode(),
                         state=cur.ruleset.encode_state(cur.state), digest="")
         store.put_snapshot(cur.game_id, msgspec.structs.replace(snap, digest=_digest(snap)))
     except Exception as err:  # a cache: the events are written, the next command folds them
@@ -238,7 +252,12 @@ def _stored(store: Store, loaded: Loaded | Current) -> Sequence[Row]:
 
 
 def _ledger(loaded: Loaded | Current) -> trust.Ledger:
-    return trust.ledger_of(loaded.ruleset, loaded.rows) if isinstance(loaded, Loaded) else loaded.ledger
+    return loaded.kernel.ledger
+
+
+def _log(loaded: Loaded) -> turns.Log:
+    """The log as play by email reads it, with the kernel's record of it."""
+    return turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id, email=loaded.kernel.email)
 
 
 def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
@@ -265,4 +284,4 @@ def _full(game: Loaded | Current, store: Store | None = None) -> Loaded:
     assert store is not None, "a Current is read whole from its store"
     rows, events = _decoded(store, game.game_id, None)
     return Loaded(game_id=game.game_id, ruleset=game.ruleset, version=game.version, rows=rows,
-                  events=events, state=game.state, draw_head=game.draw_head)
+                  events=events, state=game.state, draw_head=game.draw_head, kernel=game.kernel)

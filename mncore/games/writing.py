@@ -25,6 +25,7 @@ from mncore.games.reading import (
     _batches,
     _full,
     _ledger,
+    _log,
     _secret,
     _snapshot,
     _stored,
@@ -157,11 +158,11 @@ def _submit_command(store: Store, loaded: Loaded | Current, command: Any,
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
     secret = _secret(store, loaded)
-    read = turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
+    read = _log(loaded) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
-                                 log=read, rows=_stored(store, loaded))
-    return _append(store, loaded, ledger, command, events, state,
+                                 log=read, rows=_stored(store, loaded), revealed=loaded.kernel.secret)
+    return _append(store, loaded, command, events, state,
                    trust.recorded_actor(ruleset, ledger, command), secret, now)
 
 
@@ -189,14 +190,14 @@ def _submit_block(store: Store, loaded: Loaded | Current, block: SignedOrders) -
     trust.check_block(ruleset, block, ledger=ledger, rows=rows, game_id=loaded.game_id,
                       pending_at=pending_at, pending_now=ruleset.pending(loaded.state))
     secret = _secret(store, loaded)
-    read = turns.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id) if isinstance(loaded, Loaded) else None
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
-                                 log=read, rows=rows)
-    return _append(store, loaded, ledger, block, events, state, block.side, secret)
+                                 log=_log(loaded) if isinstance(loaded, Loaded) else None, rows=rows,
+                                 revealed=loaded.kernel.secret)
+    return _append(store, loaded, block, events, state, block.side, secret)
 
 
-def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, command: Any,
+def _append(store: Store, loaded: Loaded | Current, command: Any,
             events: list[Any], state: Any, actor: str,
             secret: bytes | None, now: str | None = None) -> tuple[Loaded | Current, list[Row]]:
     seq, _ = loaded.head
@@ -207,17 +208,17 @@ def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, comman
     log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
              events=len(rows), head=rows[-1].seq if rows else seq)
     batches = _batches(loaded) + (1 if rows else 0)
-    after = trust.advanced(ledger, ruleset, rows[0], batches) if rows else ledger  # ledger: unchanged
+    kernel = trust.kernel_of(ruleset, rows, loaded.kernel, _batches(loaded))
     cur = Current(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version, state=state,
                   head=(rows[-1].seq, rows[-1].hash) if rows else loaded.head,
-                  draw_head=content_head(rows, loaded.draw_head), batches=batches, ledger=after,
+                  draw_head=content_head(rows, loaded.draw_head), batches=batches, kernel=kernel,
                   snapshot_seq=(loaded.snapshot_seq if isinstance(loaded, Current)
                                 else store.last_snapshot_seq(loaded.game_id)), secret=secret)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
                       rows=loaded.rows + rows, events=loaded.events + events, state=state,
-                      draw_head=cur.draw_head), rows
+                      draw_head=cur.draw_head, kernel=kernel), rows
     return cur, rows
 
 
@@ -255,7 +256,7 @@ def _service_answer(loaded: Loaded) -> Any:
     """The first answer the service gives now for a side, or None (turns.service_answer)."""
     ruleset = loaded.ruleset
     for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
-        answer = turns.service_answer(ruleset, loaded.state, side, loaded.rows)
+        answer = turns.service_answer(ruleset, loaded.state, side, loaded.kernel.email)
         if answer is not None:
             return answer
     return None

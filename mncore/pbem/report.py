@@ -11,9 +11,10 @@ from typing import Any
 import msgspec
 
 from mncore.core.errors import InvalidCommand
+from mncore.core.kernel_state import queue
 from mncore.core.protocol import Option, Pending, Reports, Ruleset
 from mncore.games import reading
-from mncore.pbem import trust, turns
+from mncore.pbem import turns
 from mncore.secrecy import boundary
 from mncore.store import Row
 
@@ -125,15 +126,15 @@ def of_game(loaded: reading.Loaded, side: str, since: int) -> TurnReport:
     if not 0 <= since <= loaded.head[0]:
         raise InvalidCommand(f"--since {since}: game {loaded.game_id} has events 1 to {loaded.head[0]}")
     ruleset, state, game_id = loaded.ruleset, loaded.state, loaded.game_id
-    meta = ruleset.meta(state)
+    meta = loaded.meta  # the secret in it is the kernel's
     opened = meta.secret is not None
     view = boundary.view(ruleset, state, boundary.viewer_of(meta, side))
-    due = {s: w.due for s, w in turns.waiting(ruleset, turns.Log(rows=loaded.rows,
-                                                                events=loaded.events)).items()}
+    due = {s: w.due for s, w in turns.waiting(ruleset, turns.Log(rows=loaded.rows, events=loaded.events,
+                                                                email=loaded.kernel.email)).items()}
     pending = waits(ruleset, state, side, due)
     events = grouped(ruleset, loaded.rows, loaded.events, side, since, opened)
     seq, hash_ = loaded.head
-    signed = trust.ledger_of(ruleset, loaded.rows).published
+    signed = loaded.kernel.ledger.published
     return TurnReport(
         game=game_id, side=side, name=ruleset.side_name(side), player=meta.players.get(side, ""),
         phase=phase_of(ruleset, state), since=since, events=events,
@@ -143,7 +144,7 @@ def of_game(loaded: reading.Loaded, side: str, since: int) -> TurnReport:
         corrections=[ln for g in events for ln in g.events
                      if loaded.rows[ln.seq - 1].type == CORRECTED],
         options=boundary.options(ruleset, state, side) if not meta.over else [],
-        queued=list(turns.queue_of(ruleset, loaded.rows, side, meta.round)),
+        queued=list(queue(loaded.kernel.email, side, meta.round)),
         waiting_for=[w for w in pending if w.side != side],
         over=meta.over, result=meta.result,
         receipt=Receipt(game=game_id, seq=seq, head=hash_),

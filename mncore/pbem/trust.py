@@ -24,23 +24,13 @@ from mncore.core.kernel_acts import (
     reveal_events,
     upgrade_events,
 )
+from mncore.core.kernel_state import KernelState, email_step, secret_in
+from mncore.core.kernel_state import Ledger as Ledger
 from mncore.core.protocol import HOST, Pending, Ruleset
 from mncore.pbem import draw_keys, turns
 from mncore.store import Row
 
 PBEM_SETTINGS = ("PaceSet", "StandingOrdersSet", "OrdersQueued")  # after them the service may answer for a side
-
-
-class Ledger(msgspec.Struct, kw_only=True):
-    """What a log says so far about signing: the keys, and which blocks and sides have acted when."""
-
-    keys: dict[str, str] = {}  # side -> public key (hex), once published
-    published: bool = False
-    signed_only: bool = False
-    nonces: dict[str, int] = {}  # nonce of each signed block applied -> its batch's first event
-    acted: dict[str, int] = {}  # side -> first event of the last batch that carried its order
-    draws: int = 0  # the draw scheme the log records (mncore/pbem/draw_keys.py; K10)
-    pbem: bool = False  # the log sets a pace or standing orders: the service may act (mncore/pbem/turns.py)
 
 
 def giver(ruleset: Ruleset, command: Any) -> str:
@@ -122,12 +112,12 @@ def note_row(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> None:
 
 
 def advanced(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> Ledger:
-    """The ledger after one more batch opened by row (the `batches`-th), `ledger` left as it was: the
-    same object when the batch changes nothing in it (a game without keys: every order), else a
-    copy advanced by note_row. One order costs no copy of a ledger that grows with the log."""
-    if row.batch != row.seq or row.command is None:
-        return ledger
-    if not (ledger.published or (batches == 2 and row.type == "KeysPublished")):
+    """The ledger after one more row (of the `batches`-th batch), `ledger` left as it was: the same
+    object when the row changes nothing in it (a game without keys: every order), else a copy advanced
+    by note_row. One order costs no copy of a ledger that grows with the log."""
+    notes = row.batch == row.seq and row.command is not None and (
+        ledger.published or (batches == 2 and row.type == "KeysPublished"))
+    if not notes and (ledger.pbem or row.type not in PBEM_SETTINGS):
         return ledger
     # every field carried over: a copy that lost `pbem` stopped the service's answers (forced,
     # standing) after any signed block, and froze that loss into the next snapshot
@@ -137,9 +127,31 @@ def advanced(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> Ledger
     return after
 
 
+def kernel_step(kernel: KernelState, ruleset: Ruleset, row: Row, batches: int) -> KernelState:
+    """The kernel's state after one more row of its log (the `batches`-th batch's): the secret it
+    reveals, the ledger, play by email's record (mncore/core/kernel_state.py); the same object if the row
+    changes none of them (most rows: a game's own events)."""
+    ledger = advanced(kernel.ledger, ruleset, row, batches)
+    email = email_step(kernel.email, row)
+    secret = secret_in(row) or kernel.secret
+    if ledger is kernel.ledger and email is kernel.email and secret == kernel.secret:
+        return kernel
+    return KernelState(secret=secret, ledger=ledger, email=email)
+
+
+def kernel_of(ruleset: Ruleset, rows: Sequence[Row], kernel: KernelState | None = None,
+              batches: int = 0) -> KernelState:
+    """The kernel's state after rows, from `kernel` after `batches` batches (the log's start by default)."""
+    kernel = kernel if kernel is not None else KernelState()
+    for r in rows:
+        batches += r.batch == r.seq
+        kernel = kernel_step(kernel, ruleset, r, batches)
+    return kernel
+
+
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
            ledger: Ledger, batch: int, log: turns.Log | None = None,
-           rows: Sequence[Row] | None = None) -> tuple[list[Any], Any]:
+           rows: Sequence[Row] | None = None, revealed: str | None = None) -> tuple[list[Any], Any]:
     """The events of any command as the log's batch number `batch` (1: the creation), and the state.
 
     A signed block's draws are keyed by its signature; the service's acts for a side, in a log of
@@ -147,13 +159,12 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
     chain's head `draw_head` (mncore/pbem/draw_keys.py). The commands of play by email (mncore/pbem/turns.py)
     read the log before them (`log`). Under K11 a players' batch whose settle step draws counts
     the orders in the log before it: `log`'s rows, else `rows` (read only then: game.Current).
+    `revealed`: the secret the log revealed already (the kernel's state: KernelState.secret).
     """
     before = log.rows if log is not None else rows
     if isinstance(command, PublishKeys | RevealSecret | UpgradeLog):
-        events = host_events(ruleset, state, ledger, command, batch)
-        for e in events:
-            state = ruleset.evolve(state, e)
-        return list(events), state
+        # the kernel's events change no game state: the kernel folds them (trust.kernel_step)
+        return host_events(ruleset, state, ledger, command, batch, revealed), state
     if isinstance(command, SignedOrders):
         return decide_block(ruleset, state, command, secret, log, settle=draw_keys.settle_source(
             ledger.draws, command, before))
@@ -170,10 +181,11 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
 
 
 def host_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: PublishKeys | RevealSecret | UpgradeLog,
-                batch: int) -> list[Any]:
-    """The events of the host's kernel acts: publishing the keys, revealing the secret, upgrading the log."""
+                batch: int, revealed: str | None = None) -> list[Any]:
+    """The events of the host's kernel acts: publishing the keys, revealing the secret (once:
+    `revealed`, the secret the log revealed already), upgrading the log."""
     if isinstance(command, RevealSecret):
-        return list(reveal_events(ruleset.meta(state), command))
+        return list(reveal_events(msgspec.structs.replace(ruleset.meta(state), secret=revealed), command))
     if isinstance(command, UpgradeLog):
         return list(upgrade_events(command))
     return list(publish_events(ruleset, state, ledger, command, batch))

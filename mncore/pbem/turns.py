@@ -38,6 +38,8 @@ from mncore.core.kernel_acts import (
     UndoBatch,
     UndoConsented,
 )
+from mncore.core.kernel_state import PlayByEmail, consents, email_of, queue
+from mncore.core.kernel_state import undone_seqs as undone_in
 from mncore.core.protocol import HOST, Defaults, Ruleset
 from mncore.store import Row
 
@@ -57,6 +59,15 @@ class Log(msgspec.Struct, kw_only=True):
     rows: Sequence[Row]
     events: Sequence[Any]
     game_id: str = ""  # the id the game is read under (a state taken back to is named with it)
+    # the kernel's record of these rows (KernelState.email, a game's as loaded); folded from them if not given
+    email: PlayByEmail | None = None
+
+    @property
+    def record(self) -> PlayByEmail:
+        """Play by email's record of the log: its pace, standing orders, consents, undos and queues."""
+        if self.email is None:
+            self.email = email_of(self.rows)
+        return self.email
 
 
 class Span(msgspec.Struct, frozen=True, kw_only=True):
@@ -177,34 +188,15 @@ def spans(ruleset: Ruleset, rows: Sequence[Row]) -> list[Span]:
     return out
 
 
-def pace_of(rows: Sequence[Row]) -> PaceSet:
-    """The game's pace as last set by the host (no deadline, no forced answers before)."""
-    found = PaceSet()
-    for r in rows:
-        if r.type == "PaceSet":
-            found = msgspec.json.decode(r.payload, type=PaceSet)
-    return found
-
-
 def standing_of(rows: Sequence[Row], side: str) -> tuple[str, ...]:
-    """The standing orders a side left last (K6)."""
-    found: tuple[str, ...] = ()
-    for r in rows:
-        if r.type == "StandingOrdersSet":
-            s = msgspec.json.decode(r.payload, type=StandingOrdersSet)
-            found = s.orders if s.side == side else found
-    return found
+    """The standing orders a side left last in a log (K6); a game as loaded holds them (KernelState)."""
+    return email_of(rows).standing.get(side, ())
 
 
 def consents_of(rows: Sequence[Row], batch: int) -> set[str]:
-    """The sides that consented to undoing the batch starting at event `batch` (K2)."""
-    out = set()
-    for r in rows:
-        if r.type == "UndoConsented" and r.seq > batch:
-            c = msgspec.json.decode(r.payload, type=UndoConsented)
-            if c.batch == batch:
-                out.add(c.side)
-    return out
+    """The sides that consented to undoing the batch starting at event `batch` (K2), read from a log
+    (a game as loaded holds them: kernel_state.consents)."""
+    return consents(email_of(rows), batch)
 
 
 # --- a signed block's kernel verbs: undo, consent N, standing ORDER -----------------------------------
@@ -230,7 +222,7 @@ def block_act(ruleset: Ruleset, side: str, lines: Sequence[str], log: Log) -> An
         case "UndoBatch":
             batch = last_batch(ruleset, log.rows, side)
             _, needed = undo_needs(ruleset, log, side, batch)
-            if all(s in consents_of(log.rows, batch) for s in needed):
+            if all(s in consents(log.record, batch) for s in needed):
                 return UndoBatch(side=side, batch=batch)
             return ConsentUndo(side=side, batch=batch)
         case "ConsentUndo":
@@ -351,7 +343,7 @@ def _pending_sides(ruleset: Ruleset, state: Any) -> list[str]:
 
 def _undo_span(ruleset: Ruleset, log: Log, batch: int, rule: str) -> tuple[Span, list[Span]]:
     """The live batch starting at `batch` and the live batches after it; refused unless it is one."""
-    gone = undone_seqs(log.rows)
+    gone = undone_in(log.record)
     all_spans = [s for s in spans(ruleset, log.rows) if s.first not in gone]
     found = next((i for i, s in enumerate(all_spans) if s.first == batch), None)
     if found is None or all_spans[found].giver == HOST or all_spans[found].kind in BESIDE_PLAY:
@@ -396,7 +388,7 @@ def undo_needs(ruleset: Ruleset, log: Log, side: str, batch: int) -> tuple[int, 
 def drew_since(ruleset: Ruleset, log: Log, batch: int) -> bool:
     """Whether a batch still in play from event `batch` on drew at random: each is decided again on
     the state it was given in, with no secret, and a draw asks for it (whatever the game)."""
-    gone = undone_seqs(log.rows)
+    gone = undone_in(log.record)
     state = ruleset.initial("")
     for r, after in zip(log.rows, states(ruleset, log.rows, log.events), strict=True):
         if r.batch == r.seq and r.seq >= batch and r.seq not in gone and r.command is not None:
@@ -425,7 +417,7 @@ def _draws(ruleset: Ruleset, state: Any, command: Any) -> None:
 
 def _undo(ruleset: Ruleset, state: Any, command: UndoBatch, log: Log) -> tuple[list[Any], Any]:
     through, needed = undo_needs(ruleset, log, command.side, command.batch)
-    missing = [s for s in needed if s not in consents_of(log.rows, command.batch)]
+    missing = [s for s in needed if s not in consents(log.record, command.batch)]
     if missing:
         raise RuleViolation("kernel:K2", f"taking back events {command.batch} to {through} needs the "
                                          f"consent of {', '.join(_name(ruleset, s) for s in missing)}: "
@@ -445,7 +437,7 @@ def _reverted(ruleset: Ruleset, log: Log, batch: int, through: int) -> Any:
 
 def _consent(ruleset: Ruleset, state: Any, command: ConsentUndo, log: Log) -> tuple[list[Any], Any]:
     first, _ = _undo_span(ruleset, log, command.batch, "kernel:K2")
-    if command.side in consents_of(log.rows, command.batch):
+    if command.side in consents(log.record, command.batch):
         raise RuleViolation("kernel:K2", f"{_name(ruleset, command.side)} already consented to undoing "
                                          f"the batch of event {command.batch}")
     through, needed = undo_needs(ruleset, log, first.giver, command.batch)  # refuses what cannot be asked
@@ -453,8 +445,8 @@ def _consent(ruleset: Ruleset, state: Any, command: ConsentUndo, log: Log) -> tu
         raise RuleViolation("kernel:K2", f"taking back the batch of event {command.batch} does not need "
                                          f"{_name(ruleset, command.side)}'s consent")
     given = UndoConsented(side=command.side, batch=command.batch)
-    consents = consents_of(log.rows, command.batch) | {command.side}
-    if any(s not in consents for s in [first.giver, *needed]):
+    agreed = consents(log.record, command.batch) | {command.side}
+    if any(s not in agreed for s in [first.giver, *needed]):
         return [given], state
     # the consent that completes them (the giver's request among them) takes the batch back at once
     undone = BatchUndone(side=first.giver, batch=command.batch, through=through, consented=tuple(needed))
@@ -515,15 +507,15 @@ def _default(ruleset: Ruleset, state: Any, command: DefaultOrders, log: Log,
     return decide_lines(ruleset, state, command.side, command.orders, rng)
 
 
-def takes_forced(rows: Sequence[Row], side: str) -> bool:
+def takes_forced(email: PlayByEmail, side: str) -> bool:
     """Whether the side's decisions with one legal answer are taken at once: the host's pace says so
     for every side (K5), or the side's own standing order `forced` (K6)."""
-    return pace_of(rows).forced or FORCED_LINE in standing_of(rows, side)
+    return email.pace.forced or FORCED_LINE in email.standing.get(side, ())
 
 
 def _forced(ruleset: Ruleset, state: Any, command: ForcedOrders, log: Log,
             rng: Rng) -> tuple[list[Any], Any]:
-    if not takes_forced(log.rows, command.side):
+    if not takes_forced(log.record, command.side):
         raise RuleViolation("kernel:K5", f"{_name(ruleset, command.side)}'s forced decisions are not "
                                          "taken at once (mn deadline --forced, or its standing order "
                                          "'forced')")
@@ -538,7 +530,7 @@ def _forced(ruleset: Ruleset, state: Any, command: ForcedOrders, log: Log,
 def _standing(ruleset: Ruleset, state: Any, command: StandingOrder, log: Log,
               rng: Rng) -> tuple[list[Any], Any]:
     _must_decide(ruleset, state, command.side, "kernel:K6")
-    orders = standing_of(log.rows, command.side)
+    orders = log.record.standing.get(command.side, ())
     probe = Rng(None, "")  # legality only: a line that draws is tried for real below
     first = _first_legal(ruleset, state, command.side, orders, probe)
     if first != command.order:
@@ -561,32 +553,17 @@ def _first_legal(ruleset: Ruleset, state: Any, side: str, orders: Sequence[str],
     return None
 
 
-def standing_choice(ruleset: Ruleset, state: Any, side: str, rows: Sequence[Row]) -> str | None:
+def standing_choice(ruleset: Ruleset, state: Any, side: str, email: PlayByEmail) -> str | None:
     """The standing order the service applies now for the side, or None."""
-    orders = standing_of(rows, side)
+    orders = email.standing.get(side, ())
     return _first_legal(ruleset, state, side, orders, Rng(None, "")) if orders else None
 
 
 # --- queued orders (K9) -------------------------------------------------------------------------------
 
 def queue_of(ruleset: Ruleset, rows: Sequence[Row], side: str, round_now: int) -> tuple[str, ...]:
-    """The side's queued orders still waiting: those of its last queue, less the ones applied since,
-    none once dropped or once the round they were queued in is over (K9). Undone rows do not count."""
-    gone = undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
-    queue: list[str] = []
-    round_ = -1
-    for r in rows:
-        if r.seq in gone:
-            continue
-        if r.type == "OrdersQueued":
-            q = msgspec.json.decode(r.payload, type=OrdersQueued)
-            if q.side == side:
-                queue, round_ = list(q.orders), q.round
-        elif queue and r.batch == r.seq and r.actor == QUEUED and r.command is not None:
-            cmd = msgspec.json.decode(r.command)
-            if cmd.get("type") == "QueuedOrder" and cmd.get("side") == side:
-                queue.pop(0)
-    return tuple(queue) if round_ == round_now else ()
+    """The side's queued orders still waiting in a log (kernel_state.queue: a game as loaded holds them)."""
+    return queue(email_of(rows), side, round_now)
 
 
 def queue_refusal(ruleset: Ruleset, state: Any, side: str, line: str) -> str | None:
@@ -600,29 +577,29 @@ def queue_refusal(ruleset: Ruleset, state: Any, side: str, line: str) -> str | N
     return None
 
 
-def service_answer(ruleset: Ruleset, state: Any, side: str, rows: Sequence[Row]) -> Any:
+def service_answer(ruleset: Ruleset, state: Any, side: str, email: PlayByEmail) -> Any:
     """The answer the service gives now for a side that must decide, or None: the first of its
     queued orders if the rules accept it as written (K9); else a decision's one legal answer (K5,
     the queue kept); else its queue dropped (K9: the side decides itself); else the first of its
     standing orders legal now (K6)."""
-    queue = queue_of(ruleset, rows, side, ruleset.meta(state).round)
-    if queue and queue_refusal(ruleset, state, side, queue[0]) is None:
-        return QueuedOrder(side=side, order=queue[0])
-    if isinstance(ruleset, Defaults) and takes_forced(rows, side):
+    queued = queue(email, side, ruleset.meta(state).round)
+    if queued and queue_refusal(ruleset, state, side, queued[0]) is None:
+        return QueuedOrder(side=side, order=queued[0])
+    if isinstance(ruleset, Defaults) and takes_forced(email, side):
         only = ruleset.forced_orders(state, side)
         if only:
             return ForcedOrders(side=side, orders=tuple(only))
-    if queue:
+    if queued:
         return DropQueue(side=side)
-    line = standing_choice(ruleset, state, side, rows)
+    line = standing_choice(ruleset, state, side, email)
     return StandingOrder(side=side, order=line) if line is not None else None
 
 
 def _queued(ruleset: Ruleset, state: Any, command: QueuedOrder, log: Log,
             rng: Rng) -> tuple[list[Any], Any]:
     _must_decide(ruleset, state, command.side, "kernel:K9")
-    queue = queue_of(ruleset, log.rows, command.side, ruleset.meta(state).round)
-    if not queue or queue[0] != command.order:
+    queued = queue(log.record, command.side, ruleset.meta(state).round)
+    if not queued or queued[0] != command.order:
         raise RuleViolation("kernel:K9", f"'{command.order}' is not the first of "
                                          f"{_name(ruleset, command.side)}'s queued orders")
     return decide_lines(ruleset, state, command.side, [command.order], rng)
@@ -631,17 +608,17 @@ def _queued(ruleset: Ruleset, state: Any, command: QueuedOrder, log: Log,
 def _drop_queue(ruleset: Ruleset, state: Any, command: DropQueue, log: Log) -> tuple[list[Any], Any]:
     side = command.side
     _must_decide(ruleset, state, side, "kernel:K9")
-    queue = queue_of(ruleset, log.rows, side, ruleset.meta(state).round)
-    if not queue:
+    queued = queue(log.record, side, ruleset.meta(state).round)
+    if not queued:
         raise RuleViolation("kernel:K9", f"{_name(ruleset, side)} has no queued orders to drop")
-    reason = queue_refusal(ruleset, state, side, queue[0])
+    reason = queue_refusal(ruleset, state, side, queued[0])
     if reason is None:
-        raise RuleViolation("kernel:K9", f"'{queue[0]}' is legal now: it is applied, not dropped")
-    if (takes_forced(log.rows, side) and isinstance(ruleset, Defaults)
+        raise RuleViolation("kernel:K9", f"'{queued[0]}' is legal now: it is applied, not dropped")
+    if (takes_forced(log.record, side) and isinstance(ruleset, Defaults)
             and ruleset.forced_orders(state, side)):
         raise RuleViolation("kernel:K9", f"{_name(ruleset, side)}'s decision has one legal answer: "
                                          "it is taken at once (K5) and the queue kept")
-    event = OrdersQueued(side=side, round=ruleset.meta(state).round, orders=(), dropped=queue,
+    event = OrdersQueued(side=side, round=ruleset.meta(state).round, orders=(), dropped=queued,
                          reason=reason)
     return [event], ruleset.evolve(state, event)
 
@@ -661,14 +638,12 @@ def waiting(ruleset: Ruleset, log: Log) -> dict[str, Waiting]:
     """Each side the game waits for now, since when its decision has been pending, and its deadline:
     the pending time plus the hours of the phase (or of the game), from no earlier than the pace was
     set (K4)."""
-    gone = undone_seqs(log.rows)
+    gone = undone_in(log.record)
     state = ruleset.initial("")
     since: dict[str, tuple[int, str, tuple[str, ...]]] = {}
-    pace, pace_time = PaceSet(), ""
+    pace, pace_time = log.record.pace, log.record.pace_at  # the host's last (K4)
     rows, events = log.rows, log.events
     for i, (r, e) in enumerate(zip(rows, events, strict=True)):
-        if r.type == "PaceSet":
-            pace, pace_time = msgspec.json.decode(r.payload, type=PaceSet), r.recorded_at
         if r.seq not in gone:
             state = ruleset.evolve(state, e)
         if i + 1 < len(rows) and rows[i + 1].batch != rows[i + 1].seq:

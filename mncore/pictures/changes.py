@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from mncore.core.kernel_state import undone_seqs
 from mncore.core.protocol import Changes, Pictures, Ruleset
 from mncore.games.reading import Loaded
-from mncore.pbem import turns
 from mncore.secrecy import boundary
 
 
@@ -18,7 +18,7 @@ def picture(loaded: Loaded, viewer: str | None, since: int | None = None) -> str
     if since is None or not isinstance(loaded.ruleset, Changes):
         return str(loaded.ruleset.draw_svg(seen))
     opened = loaded.meta.secret is not None
-    gone = turns.undone_seqs(loaded.rows)
+    gone = undone_seqs(loaded.kernel.email)
     events = [boundary.seen_event(ruleset, event, viewer, opened)
               for row, event in zip(loaded.rows, loaded.events) if row.seq > since and row.seq not in gone]
     return str(loaded.ruleset.draw_changes(seen, events))

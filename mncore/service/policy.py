@@ -14,6 +14,7 @@ from email.message import EmailMessage
 import msgspec
 
 from mncore.core.kernel_acts import DEADLINE, SERVICE_ACTORS, UNDO_TYPES
+from mncore.core.kernel_state import undone_seqs
 from mncore.core.protocol import Pictures
 from mncore.games import reading, transfer
 from mncore.pbem import report as reports
@@ -63,7 +64,7 @@ def touched(loaded: reading.Loaded, side: str, since: int) -> bool:
     ruleset, name = loaded.ruleset, loaded.ruleset.side_name(side)
     everyone = [ruleset.side_name(s) for s in loaded.meta.sides]
     opened = loaded.meta.secret is not None
-    gone = turns.undone_seqs(loaded.rows)
+    gone = undone_seqs(loaded.kernel.email)
     acted_for: dict[int, str] = {}  # batch -> the side a service act was for
     for row, event in zip(loaded.rows[since:], loaded.events[since:], strict=True):
         if row.type in UNDO_TYPES:
@@ -162,7 +163,8 @@ def plan(loaded: reading.Loaded, policy: Policy, addresses: dict[str, str], mark
     meta = loaded.meta
     waited = {p.empire for p in ruleset.pending(loaded.state)} if not meta.over else set()
     phase = reports.phase_of(ruleset, loaded.state)
-    due = {s: w.due for s, w in turns.waiting(ruleset, turns.Log(rows=loaded.rows, events=loaded.events)).items()}
+    due = {s: w.due for s, w in turns.waiting(ruleset, turns.Log(rows=loaded.rows, events=loaded.events,
+                                                                email=loaded.kernel.email)).items()}
     mails: list[NewMail] = []
     moved: list[Mark] = []
     for side in meta.sides:

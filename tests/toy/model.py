@@ -95,7 +95,6 @@ class State(_S, frozen=True, kw_only=True):
     ruleset_id: str = ""
     ruleset_version: int = 0
     commitment: str = ""
-    secret: str | None = None
     sides: tuple[Side, ...] = ()
     players: dict[Side, str] = {}
     options: Options = Options()

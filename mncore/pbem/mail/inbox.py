@@ -15,6 +15,7 @@ import msgspec
 
 from mncore.core.errors import DataError, InvalidCommand, MareNostrumError, RuleViolation, SigningRefused
 from mncore.core.kernel_acts import SERVICE_ACTORS, UNDO_TYPES, SignedOrders
+from mncore.core.kernel_state import consents
 from mncore.games import reading, writing
 from mncore.pbem import signing, turns
 from mncore.pbem.line_problems import every_problem
@@ -230,10 +231,10 @@ def _undo_note(store: Store, block: SignedOrders, rows: list[Row]) -> str:
         return ""
     loaded = reading.load(store, block.game)
     ruleset = loaded.ruleset
-    log = turns.Log(rows=loaded.rows, events=loaded.events)
+    log = turns.Log(rows=loaded.rows, events=loaded.events, email=loaded.kernel.email)
     batch = turns.last_batch(ruleset, loaded.rows, block.side)
     _, needed = turns.undo_needs(ruleset, log, block.side, batch)
-    missing = [s for s in needed if s not in turns.consents_of(loaded.rows, batch)]
+    missing = [s for s in needed if s not in consents(loaded.kernel.email, batch)]
     return (f"the undo of the batch of event {batch} waits for the consent of "
             f"{', '.join(ruleset.side_name(s) for s in missing)} (ruling K2): each sends a signed "
             f"block 'consent {batch}'" if missing else "")

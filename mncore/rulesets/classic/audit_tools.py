@@ -55,8 +55,8 @@ def position_command(state: State) -> cm.CreateFromPosition:
 
 
 def _portable(state: State) -> State:
-    """What a position carries: no game id, commitment or secret of the game it came from."""
-    return replace(state, game_id="", commitment="", secret=None)
+    """What a position carries: no game id or commitment of the game it came from."""
+    return replace(state, game_id="", commitment="")
 
 
 def creation_events(cmd: cm.CreateFromPosition, commitment: str) -> list[ev.AnyEvent]:
@@ -183,8 +183,8 @@ def render_explanation(x: Explanation) -> str:
 
 def diff_states(a: State, b: State) -> list[Change]:
     """Every difference of two states, field by field (host view)."""
-    left = _flat(msgspec.to_builtins(replace(a, game_id="", board=None, commitment="", secret=None)))
-    right = _flat(msgspec.to_builtins(replace(b, game_id="", board=None, commitment="", secret=None)))
+    left = _flat(msgspec.to_builtins(replace(a, game_id="", board=None, commitment="")))
+    right = _flat(msgspec.to_builtins(replace(b, game_id="", board=None, commitment="")))
     return [Change(what=tuple(k.split(".")), before=left.get(k), after=right.get(k),
                    text=f"{k}: {left.get(k)!r} → {right.get(k)!r}")
             for k in sorted(set(left) | set(right)) if left.get(k) != right.get(k)]

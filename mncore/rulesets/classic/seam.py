@@ -7,8 +7,9 @@ from typing import Any, cast
 
 from mncore.core.dice import Rng
 from mncore.core.errors import InvalidCommand
+from mncore.core.explaining import Explanation
 from mncore.core.kit import Kit
-from mncore.core.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
+from mncore.core.protocol import HOST, Change, ForkRef, Hidden, Meta, NewGame, Option, Pending, Ruleset
 from mncore.rulesets.classic import audit_tools, render, text
 from mncore.rulesets.classic import commands as cm
 from mncore.rulesets.classic import events as ev
@@ -142,30 +143,30 @@ class Classic(Kit[State, ev.AnyEvent, cm.AnyCommand]):
     def side_name(self, side: str) -> str:
         return next((c.name for c in game_data().civ if c.id == side), side)
 
-    def conceal(self, state: Any, viewer: str, rng: Rng) -> State:
+    def conceal(self, state: State, viewer: str, rng: Rng) -> State:
         return audit_tools.conceal(state, viewer, rng)
 
     # --- audits ----------------------------------------------------------------------------------
 
-    def explain(self, rows: Sequence[Row], seq: int, see: Callable[[Any], Seen[Any]]) -> Any:
+    def explain(self, rows: Sequence[Row], seq: int, see: Callable[[ev.AnyEvent], Seen[ev.AnyEvent]]) -> Explanation:
         return audit_tools.explain(rows, seq, see)
 
-    def render_explanation(self, explanation: Any) -> str:
+    def render_explanation(self, explanation: Explanation) -> str:
         return audit_tools.render_explanation(explanation)
 
-    def diff(self, a: Any, b: Any) -> list[Any]:
+    def diff(self, a: State, b: State) -> list[Change]:
         return list(audit_tools.diff_states(a, b))
 
     def read_position(self, path: str) -> State:
         return audit_tools.read_position(path)
 
-    def position_command(self, state: Any) -> cm.CreateFromPosition:
+    def position_command(self, state: State) -> cm.CreateFromPosition:
         return audit_tools.position_command(state)
 
-    def position_doc(self, seen: Seen[Any]) -> dict[str, Any]:
+    def position_doc(self, seen: Seen[State]) -> dict[str, Any]:
         return audit_tools.position_doc(seen)
 
-    def write_position(self, seen: Seen[Any]) -> str:
+    def write_position(self, seen: Seen[State]) -> str:
         return audit_tools.write_position(seen)
 
 
@@ -176,7 +177,7 @@ class Classic(Kit[State, ev.AnyEvent, cm.AnyCommand]):
         _board_setup(setup)
         return map_text(place, board_file)
 
-    def map_json(self, place: str | None, board_file: str | None, setup: str | None = None) -> Any:
+    def map_json(self, place: str | None, board_file: str | None, setup: str | None = None) -> object:
         from mncore.rulesets.classic.maptext import map_json
         _board_setup(setup)
         return map_json(place, board_file)
@@ -188,11 +189,11 @@ class Classic(Kit[State, ev.AnyEvent, cm.AnyCommand]):
 
     # --- pictures: mn draw, mn html (a schematic of the board) -------------------------------------
 
-    def draw_svg(self, seen: Seen[Any]) -> str:
+    def draw_svg(self, seen: Seen[State]) -> str:
         from mncore.rulesets.classic.board_svg import draw_svg
         return draw_svg(seen)
 
-    def series(self, seen: Seen[Any]) -> dict[str, dict[str, float]]:
+    def series(self, seen: Seen[State]) -> dict[str, dict[str, float]]:
         from mncore.rulesets.classic.board_svg import series
         return series(seen)
 

@@ -154,7 +154,6 @@ class State(_S, frozen=True, kw_only=True):
     ruleset_id: str = ""
     ruleset_version: int = 0
     commitment: str = ""
-    secret: str | None = None
     board: Board | None = None
     powers: Powers | None = None  # the owner's card powers the game was created with (ruling C16)
     civs: tuple[str, ...] = ()  # played, in seat order

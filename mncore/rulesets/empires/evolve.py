@@ -186,7 +186,7 @@ def _position_loaded(state: GameState, e: ev.PositionLoaded) -> GameState:
     loaded = e.state
     board = state.geo_board
     return replace(loaded, game_id=state.game_id, board=state.board, board_digest=state.board_digest,
-                   options=state.options, commitment=state.commitment, secret=state.secret,
+                   options=state.options, commitment=state.commitment,
                    empires={emp: loaded.empires[emp] for emp in EMPIRES if emp in loaded.empires},
                    provinces={p.id: loaded.provinces[p.id] for p in board.provinces
                               if p.id in loaded.provinces},

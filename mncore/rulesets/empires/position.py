@@ -473,7 +473,7 @@ def creation_command(state: GameState) -> CreateFromPosition:
     begins = (state.winner is None and state.phase in _BEGUN_BY_THEIR_WORK
               and state.step == type(state.step)())
     return CreateFromPosition(board=state.geo_board, position=replace(
-        state, board=None, board_digest="", game_id="", options=Options(), commitment="", secret=None),
+        state, board=None, board_digest="", game_id="", options=Options(), commitment=""),
         begins=begins)
 
 

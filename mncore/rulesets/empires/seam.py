@@ -11,8 +11,9 @@ from msgspec.structs import replace
 
 from mncore.core.dice import Rng
 from mncore.core.errors import InvalidCommand
+from mncore.core.explaining import Explanation
 from mncore.core.kit import Kit
-from mncore.core.protocol import HOST, ForkRef, Hidden, Meta, NewGame, Option, Pending
+from mncore.core.protocol import HOST, Change, ForkRef, Hidden, Meta, NewGame, Option, Pending
 from mncore.rulesets.empires import atlas, render
 from mncore.rulesets.empires import commands as cm
 from mncore.rulesets.empires import events as ev
@@ -55,6 +56,7 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
 
     # revealing the secret while the game runs is refused unless forced: ruling R6, now the kernel's
     # K8 (mncore.games.lifecycle.reveal); Meta.secret is the kernel's fold (mncore/core/envelope.py)
+    # K8 (mncore.games.lifecycle.reveal); Meta.secret is the kernel's own (mncore/core/kernel_state.py)
     def meta(self, state: GameState) -> Meta:
         won = state.winner
         result = None if won is None else (
@@ -164,15 +166,15 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
 
     # --- play by email: defaults, forced answers, what reveals (docs/defaults.md) -----------------
 
-    def default_orders(self, state: Any, side: str) -> tuple[str, ...]:
+    def default_orders(self, state: GameState, side: str) -> tuple[str, ...]:
         from mncore.rulesets.empires.defaults import default_orders
         return default_orders(state, cast(Empire, side))
 
-    def forced_orders(self, state: Any, side: str) -> tuple[str, ...] | None:
+    def forced_orders(self, state: GameState, side: str) -> tuple[str, ...] | None:
         from mncore.rulesets.empires.defaults import forced_orders
         return forced_orders(state, cast(Empire, side))
 
-    def reveals(self, event: Any) -> bool:
+    def reveals(self, event: ev.AnyEvent) -> bool:
         from mncore.rulesets.empires.defaults import reveals
         return reveals(event)
 
@@ -180,11 +182,11 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         from mncore.rulesets.empires.ids import PHASES
         return tuple(PHASES)
 
-    def conceal(self, state: Any, viewer: str, rng: Rng) -> GameState:
+    def conceal(self, state: GameState, viewer: str, rng: Rng) -> GameState:
         """The face-down display tiles and the legendary pile in an order drawn from rng, and others'
         screens and face-down offers as coins of the same number: what `mn check` turns up, draws or flips then
         says nothing of the real order (the future draws) or of the real offers."""
-        s = cast(GameState, state)
+        s = state
         down = [d.tile for d in s.display if not d.face_up]
         stand_in = iter(rng.shuffled(sorted(down)))
         display = tuple(d if d.face_up else replace(d, tile=next(stand_in)) for d in s.display)
@@ -215,15 +217,15 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
 
     # --- audits: explain, diff, positions ------------------------------------------------------
 
-    def explain(self, rows: Sequence[Row], seq: int, see: Callable[[Any], Seen[Any]]) -> Any:
+    def explain(self, rows: Sequence[Row], seq: int, see: Callable[[ev.AnyEvent], Seen[ev.AnyEvent]]) -> Explanation:
         from mncore.rulesets.empires.explain import explain
         return explain(rows, seq, see)
 
-    def render_explanation(self, explanation: Any) -> str:
+    def render_explanation(self, explanation: Explanation) -> str:
         from mncore.rulesets.empires.explain import render as render_explanation
         return render_explanation(explanation)
 
-    def diff(self, a: Any, b: Any) -> list[Any]:
+    def diff(self, a: GameState, b: GameState) -> list[Change]:
         from mncore.rulesets.empires.diff import diff_states
         return list(diff_states(a, b))
 
@@ -231,15 +233,15 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         from mncore.rulesets.empires.position import read_position
         return read_position(path)
 
-    def position_command(self, state: Any) -> cm.CreateFromPosition:
+    def position_command(self, state: GameState) -> cm.CreateFromPosition:
         from mncore.rulesets.empires.position import creation_command
         return creation_command(state)
 
-    def position_doc(self, seen: Seen[Any]) -> dict[str, Any]:
+    def position_doc(self, seen: Seen[GameState]) -> dict[str, Any]:
         from mncore.rulesets.empires.position import position_doc
         return position_doc(seen)
 
-    def write_position(self, seen: Seen[Any]) -> str:
+    def write_position(self, seen: Seen[GameState]) -> str:
         from mncore.rulesets.empires.position import write_position
         return write_position(seen)
 
@@ -249,7 +251,7 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         from mncore.rulesets.empires.maptext import map_text
         return map_text(place, board_file, setup)
 
-    def map_json(self, place: str | None, board_file: str | None, setup: str | None = None) -> Any:
+    def map_json(self, place: str | None, board_file: str | None, setup: str | None = None) -> object:
         from mncore.rulesets.empires.maptext import map_json
         return map_json(place, board_file, setup)
 
@@ -259,15 +261,15 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
 
     # --- pictures: mn draw, mn html ------------------------------------------------------------
 
-    def draw_svg(self, seen: Seen[Any]) -> str:
+    def draw_svg(self, seen: Seen[GameState]) -> str:
         from mncore.rulesets.empires.board_svg import draw_svg
         return draw_svg(seen)
 
-    def draw_changes(self, seen: Seen[Any], events: Sequence[Seen[Any]]) -> str:
+    def draw_changes(self, seen: Seen[GameState], events: Sequence[Seen[ev.AnyEvent]]) -> str:
         from mncore.rulesets.empires.board_svg import draw_changes
         return draw_changes(seen, events)
 
-    def series(self, seen: Seen[Any]) -> dict[str, dict[str, float]]:
+    def series(self, seen: Seen[GameState]) -> dict[str, dict[str, float]]:
         doc = render.view(seen)
         return {title(t): {e: float(v["tracks"][t]) for e, v in doc["empires"].items()} for t in TRACKS}
 
@@ -277,11 +279,11 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
 
     # --- turn reports: mn report, mn mail (play by email) ----------------------------------------
 
-    def phase_of(self, state: Any) -> str:
+    def phase_of(self, state: GameState) -> str:
         from mncore.rulesets.empires.flow import describe_phase
         return f"round {state.round}, {describe_phase(state)} phase" if state.round else "set-up"
 
-    def waiting(self, state: Any, viewer: str) -> list[Pending]:
+    def waiting(self, state: GameState, viewer: str) -> list[Pending]:
         from mncore.rulesets.empires.flow import pending, public_pending
         # its own decisions in full; the others' as every empire may read them (Perseus stays hidden)
         own = [p for p in pending(state) if p.empire == viewer]

@@ -352,7 +352,6 @@ class GameState(_S, frozen=True, kw_only=True, dict=True):
     exchange_played: tuple[int, ...] = ()  # indexes of exchange markers played (2.1)
     exchange_holder: Empire | None = None  # the Trade Leader who holds the markers
     round_start_control: dict[Empire, tuple[ProvinceId, ...]] = {}  # for 3.1.1
-    secret: str | None = None  # set once revealed
     winner: Victory | None = None
     fixed: tuple[FixedOutcome, ...] = ()  # sandboxes only: used, in order, by the draws they replace (R7)
     cities: CitiesState | None = None  # the Legendary City expansions in play, if any
