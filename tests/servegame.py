@@ -13,6 +13,7 @@ from mailkit import mn, nonce
 from mncore import game, signing
 from mncore.dice import Rng
 from mncore.errors import CommandRejected
+from mncore.mail import outbox
 from mncore.protocol import Option
 from mncore.rulesets.empires.autoplay import candidate_lines
 from mncore.rulesets.empires.seam import RULESET
@@ -37,12 +38,9 @@ def write_config(path: Path, text: str) -> Path:
 
 
 def report_json(msg: EmailMessage) -> Any:
-    for part in msg.iter_attachments():
-        if part.get_content_type() == "application/json":
-            data = part.get_payload(decode=True)
-            assert isinstance(data, bytes)
-            return json.loads(data)
-    return None
+    """The report's JSON attachment, unpacked if it came gzipped (mn serve's NAME.json.gz)."""
+    data = next((d for name, d in outbox.attachments(msg).items() if name.endswith(".json")), None)
+    return None if data is None else json.loads(data)
 
 
 def answer(db: str, keys: Path, msg: EmailMessage, n: int) -> str | None:

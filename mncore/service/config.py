@@ -20,7 +20,7 @@ INBOXES = ("imap", "maildir", "mbox", "none")
 DIGESTS = ("none", "phase", "round")
 EXPORTS = ("none", "delta", "full")
 ANSWERS = ("with-next", "at-once")
-NOTICES = ("each", "phase", "none")
+NOTICES = ("batch", "each", "phase", "none")
 
 
 class Account(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -53,12 +53,14 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
     digest: str = "round"  # a report to sides not waited on, once a phase or round (or never)
     # a notice (its report) when an event touches a side not waited on (attacked, a loss, a default, an
-    # undo): at each such event ("each"), at the first of each phase ("phase": the later ones of the
-    # phase ride with the side's next mail), or never ("none")
-    notices: str = "each"
+    # undo): the phase's in one mail once the phase is over, unless a report or digest carried them
+    # first ("batch", kernel ruling K13), at each such event ("each"), at the first of each phase
+    # ("phase": the later ones of the phase ride with the side's next mail), or never ("none")
+    notices: str = "batch"
     reminders: tuple[float, ...] = (24.0, 2.0)  # hours before a deadline
     export: str = "delta"  # the side's export: none, delta (since its last acknowledged head), full
     picture: bool = False  # the board picture (SVG) attached
+    gzip: bool = True  # the report's JSON and the export attached gzipped (NAME.gz), else as quoted-printable
     # an applied block's answer: with the side's next mail (its next report, a notice, the round's
     # digest at the latest), or at once; a refusal is always answered at once
     answers: str = "with-next"
