@@ -8,6 +8,7 @@ import email
 import email.policy
 import os
 import smtplib
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,6 +24,7 @@ from mncli.cli import main
 from mncore import game
 from mncore.service import config as configs
 from mncore.service import policy
+from mncore.service.listener import Listener
 from mncore.service.loop import Service
 from mncore.store import open_store
 from mncore.store.service import ServiceTables
@@ -202,3 +204,20 @@ def test_a_listener_that_cannot_listen_stops_mn_serve_saying_where(tmp_path: Pat
     result = CliRunner().invoke(main, ["serve", "--config", str(path), "--cycles", "1"])
     assert result.stderr == f"Error: listen.lmtp = 'unix:{taken}': {taken} exists and is no socket: not removed\n"
     assert taken.read_text() == "mine"
+
+
+def test_a_socket_left_by_a_stopped_process_is_replaced(tmp_path: Path) -> None:
+    """A socket nobody listens on any more (a killed mn serve's) is removed and listened on again."""
+    sock = tmp_path / "lmtp.sock"
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(sock))
+    stale.close()  # the file stays, with no one behind it
+    assert sock.is_socket()
+    listener = Listener(configs.load(str(_config(tmp_path, f'lmtp = "unix:{sock}"'))), lambda: None)
+    listener.start()
+    try:
+        with smtplib.LMTP(str(sock)) as conn:
+            assert conn.ehlo()[0] == 250
+    finally:
+        listener.stop()
+    assert not sock.exists()

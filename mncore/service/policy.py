@@ -2,8 +2,9 @@
 
 Every text and attachment a side is mailed is made by the report (mncore/report.py) and the export
 for that side (game.export_lines), both through the redaction boundary; this module only chooses
-whom to mail and when. Whether an event touches a side is read from the sentence the boundary makes
-for that side (it names the side), from the service's acts for it, and from undos and corrections.
+whom to mail and when. Whether an event touches a side (kernel ruling K13) is read from the event as
+the boundary lets that side see it (the ruleset's Notices, else its sentence naming the side), from
+the service's acts for it, and from undos and corrections.
 """
 
 from __future__ import annotations
