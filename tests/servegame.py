@@ -15,6 +15,7 @@ from mncore.core.errors import CommandRejected
 from mncore.core.protocol import Option
 from mncore.games import reading
 from mncore.pbem import signing
+from mncore.pbem.mail import outbox
 from mncore.rulesets.empires.players.autoplay import candidate_lines
 from mncore.rulesets.empires.seam import RULESET
 from mncore.store import open_store
@@ -38,12 +39,9 @@ def write_config(path: Path, text: str) -> Path:
 
 
 def report_json(msg: EmailMessage) -> Any:
-    for part in msg.iter_attachments():
-        if part.get_content_type() == "application/json":
-            data = part.get_payload(decode=True)
-            assert isinstance(data, bytes)
-            return json.loads(data)
-    return None
+    """The report's JSON attachment, unpacked if it came gzipped (mn serve's NAME.json.gz)."""
+    data = next((d for name, d in outbox.attachments(msg).items() if name.endswith(".json")), None)
+    return None if data is None else json.loads(data)
 
 
 def answer(db: str, keys: Path, msg: EmailMessage, n: int) -> str | None:

@@ -3,16 +3,23 @@ sent at most once, retries with back-off, reminders, notices and export deltas."
 
 from __future__ import annotations
 
+import email
+import email.policy
+import gzip
 import mailbox
 import os
 from email.message import EmailMessage
 from pathlib import Path
+from typing import cast
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
 from mncli.cli import main
+from mncore.core.errors import DataError
 from mncore.games import by_mail, lifecycle, reading, transfer
+from mncore.pbem.mail import limits, outbox
 from mncore.service import config as configs
 from mncore.service import policy
 from mncore.service.loop import Cycle, Service, _later
@@ -279,14 +286,95 @@ def test_an_autoresponders_mail_is_read_but_not_answered(tmp_path: Path) -> None
     assert all(b"Auto-Submitted: auto-generated" in m for (m,) in service.tables._read("select message from mail_out"))
 
 
+TRADE, BUILD = "round 1, Trade Resources phase", "round 1, Build phase"
+
+
+def _due(notices: str, found: list[tuple[int, bool]], phase: str, noticed: str = "") -> bool:
+    """Whether a notice goes, given the touching events found (seq, answerable at once) of a game
+    whose events 1-2 happened in the Trade phase and 3 in the Build phase (kernel ruling K13)."""
+    loaded = cast(reading.Loaded, None)  # touches, patched, reads no game
+    marks = {("rome", "noticed"): noticed} if noticed else {}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(policy, "touches", lambda *_: iter(found))
+        return policy._notice_due(loaded, configs.Policy(notices=notices), marks, "rome", phase, 0,
+                                  lambda: [TRADE, TRADE, BUILD])
+
+
+def test_batched_notices_wait_for_the_phases_end_unless_the_side_may_answer_at_once() -> None:
+    """The default (batch): a blow in the Trade phase (attacked, a loss) is noticed once the Trade phase
+    is over, not while it lasts (a report or digest before then carries it); a default taken for the
+    side, an undo or a correction at once; nothing touching, nothing."""
+    assert configs.Policy().notices == "batch"
+    assert not _due("batch", [(1, False)], TRADE)
+    assert _due("batch", [(1, False)], BUILD)
+    assert not _due("batch", [(3, False)], BUILD)
+    assert _due("batch", [(3, False), (2, True)], BUILD)
+    assert not _due("batch", [], BUILD)
+
+
 def test_notices_at_each_event_once_a_phase_or_never() -> None:
-    marks = {("rome", "noticed"): "round 1, Trade Resources phase"}
-    each, phase, none = (configs.Policy(notices=n) for n in ("each", "phase", "none"))
-    assert policy._may_notice(each, marks, "rome", "round 1, Trade Resources phase")
-    assert not policy._may_notice(phase, marks, "rome", "round 1, Trade Resources phase")
-    assert policy._may_notice(phase, marks, "rome", "round 1, Build phase")
-    assert policy._may_notice(phase, marks, "greece", "round 1, Trade Resources phase")
-    assert not policy._may_notice(none, {}, "rome", "round 1, Build phase")
+    assert _due("each", [(1, False)], TRADE)
+    assert not _due("phase", [(1, False)], TRADE, noticed=TRADE)
+    assert _due("phase", [(1, False)], BUILD, noticed=TRADE)
+    assert not _due("none", [(1, True)], BUILD)
+    assert not _due("each", [], BUILD)
+
+
+def test_a_default_taken_for_a_side_touches_it_at_once_and_a_claim_or_a_collection_does_not(
+        tmp_path: Path) -> None:
+    """Every side's default taken at the deadline: each side is touched by its own default (answerable at
+    once), not by the others' acts of the course of play (claims, collections: K13)."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    store = open_store(db)
+    since = reading.load(store, "g1").head[0]
+    for hours in range(1, 200, 49):
+        by_mail.tick(store, "g1", _later("2030-06-01T00:00:00+00:00", hours * 3600))
+    later = reading.load(store, "g1")
+    named = {side: [row.seq for row in later.rows[since:] if row.actor == "deadline"
+                    and row.seq == row.batch and msgspec.json.decode(row.command or "{}").get("side") == side] for side in SIDES}
+    assert sum(map(len, named.values())) > len(SIDES)  # several defaults, every side's
+    for side in SIDES:
+        assert list(policy.touches(later, side, since)) == [(seq, True) for seq in named[side]]
+
+
+def test_the_empires_an_event_strikes() -> None:
+    """A battle strikes both its sides, a loss its loser, a province taken its former holder; a claim
+    on an offer strikes no one (K13)."""
+    from mncore.rulesets.empires import events as ev
+    from mncore.rulesets.empires.defaults import struck
+
+    def fighter(empire: str) -> ev.BattleSide:
+        return ev.BattleSide(empire=empire, units=1, dice=(3,), total=3, scored=0, hits=0)  # type: ignore[arg-type]
+
+    battle = ev.BattleFought(place="latium", kind="land", attacker=fighter("greece"), defender=fighter("rome"))
+    assert struck(battle) == {"greece", "rome"}
+    assert struck(ev.UnitsLost(empire="rome", place="latium", legions=1)) == {"rome"}
+    assert struck(ev.ControlConverted(empire="greece", province="latium", previous="rome")) == {"rome"}
+    assert struck(ev.ResourceClaimed(empire="greece", source="rome", token="wine")) == frozenset()
+
+
+def test_served_attachments_are_gzipped_and_read_back_whole(tmp_path: Path) -> None:
+    """The report's JSON and the export go gzipped (NAME.gz, base64); a reader unpacks them to the same
+    bytes; with gzip = false they go as quoted-printable, unpacked already."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    loaded = reading.load(open_store(db), "g1")
+    side = SIDES[1]
+    sizes = []
+    for packed in (True, False):
+        _, data = policy._message(loaded, side, 0, "report", f"{side}@example.org", USER,
+                                  configs.Policy(export="full", gzip=packed), 0)
+        msg = email.message_from_bytes(data, policy=email.policy.default)
+        assert isinstance(msg, EmailMessage)
+        names = sorted(p.get_filename() or "" for p in msg.iter_attachments())
+        suffix = ".gz" if packed else ""
+        assert names == [f"g1-{side}-{loaded.head[0]}.json{suffix}", f"g1-{side}.jsonl{suffix}"]
+        files = outbox.attachments(msg)
+        assert files[f"g1-{side}.jsonl"] == policy.export_for(loaded, side, "full", 0)
+        assert msgspec.json.decode(files[f"g1-{side}-{loaded.head[0]}.json"])["side"] == side
+        sizes.append(len(data))
+    assert sizes[0] < sizes[1] / 2
 
 
 def test_a_player_joins_a_delta_to_the_export_they_keep_and_verifies_it(tmp_path: Path) -> None:
@@ -354,3 +442,33 @@ def test_mn_play_joins_the_deltas_of_a_maildir_and_asks_for_kept_with_a_lone_one
         f"{before.head[0]} only: give --kept YOUR-EXPORT.jsonl (your export from before), or the Maildir "
         "holding your earlier reports\n")
     assert verified in kept.stdout, kept.output
+
+
+def test_a_gzipped_attachment_that_unpacks_past_the_limit_is_refused_and_nothing_saved(tmp_path: Path) -> None:
+    """A decompression bomb (64 KiB of gzip unpacking past 64 MiB) sent as a report's export: mn mail
+    open refuses it, saying why, exit 2, nothing saved; a gzip cut short or with bytes after it, too."""
+    bomb = EmailMessage()
+    bomb["From"], bomb["To"], bomb["Subject"] = USER, "rome@example.org", "[mn g1] report"
+    bomb["X-MN-Receipt"] = "5 " + "0" * 64
+    bomb.set_content("A report.")
+    bomb.add_attachment(gzip.compress(bytes(65 * 1024 * 1024)), maintype="application", subtype="gzip",
+                        filename="g1-rome.jsonl.gz")
+    eml = tmp_path / "bomb.eml"
+    eml.write_bytes(bytes(bomb))
+    assert eml.stat().st_size < 200_000
+
+    opened = CliRunner().invoke(main, ["mail", "open", str(eml), "--save", str(tmp_path / "files")])
+
+    assert opened.exit_code == 2
+    assert opened.stderr.splitlines()[-1] == (
+        "Error: the attachment g1-rome.jsonl.gz: unpacks past the 64 MiB limit (max_unpacked): refused unread, "
+        "a decompression bomb or no attachment of mn's")
+    assert not (tmp_path / "files").exists()
+    packed = gzip.compress(b'{"a": 1}\n')
+    assert limits.gunzip(packed, 9, "x") == b'{"a": 1}\n'
+    for bad, why in ((packed[:-3], "cut short"), (packed + b"more", "cut short"), (b"plain text", "not gzip")):
+        with pytest.raises(DataError) as err:
+            limits.gunzip(bad, 1000, "x")
+        assert why in str(err.value.problems)
+    with pytest.raises(DataError):
+        limits.gunzip(packed, 8, "x")

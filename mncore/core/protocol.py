@@ -284,6 +284,15 @@ class Defaults(Protocol[S_contra, E_contra]):
         """The game's phases, as Meta.phase names them (per-phase deadlines)."""
 
 
+@runtime_checkable
+class Notices(Protocol):
+    """A ruleset that names the sides an event strikes, for mn serve's notices (kernel ruling K13)."""
+
+    def struck(self, seen: Seen[Any]) -> frozenset[str]:
+        """The sides the event, as seen.viewer may see it, strikes: attacked, a unit, building or
+        province lost; not the course of play a side takes part in (a claim, a collection)."""
+
+
 # --- play by email: turn reports (mn report, mn mail) ------------------------------------------------
 
 @runtime_checkable

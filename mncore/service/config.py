@@ -20,7 +20,7 @@ INBOXES = ("imap", "maildir", "mbox", "none")
 DIGESTS = ("none", "phase", "round")
 EXPORTS = ("none", "delta", "full")
 ANSWERS = ("with-next", "at-once")
-NOTICES = ("each", "phase", "none")
+NOTICES = ("batch", "each", "phase", "none")
 
 
 class Account(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -53,15 +53,25 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
     digest: str = "round"  # a report to sides not waited on, once a phase or round (or never)
     # a notice (its report) when an event touches a side not waited on (attacked, a loss, a default, an
-    # undo): at each such event ("each"), at the first of each phase ("phase": the later ones of the
-    # phase ride with the side's next mail), or never ("none")
-    notices: str = "each"
+    # undo): the phase's in one mail once the phase is over, unless a report or digest carried them
+    # first ("batch", kernel ruling K13), at each such event ("each"), at the first of each phase
+    # ("phase": the later ones of the phase ride with the side's next mail), or never ("none")
+    notices: str = "batch"
     reminders: tuple[float, ...] = (24.0, 2.0)  # hours before a deadline
     export: str = "delta"  # the side's export: none, delta (since its last acknowledged head), full
     picture: bool = False  # the board picture (SVG) attached
+    gzip: bool = True  # the report's JSON and the export attached gzipped (NAME.gz), else as quoted-printable
     # an applied block's answer: with the side's next mail (its next report, a notice, the round's
     # digest at the latest), or at once; a refusal is always answered at once
     answers: str = "with-next"
+
+
+class Listen(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Mail delivered to the service by the host's own mail server: LMTP and/or SMTP (listener.py)."""
+
+    lmtp: str = ""  # "unix:/path/to/socket", or "127.0.0.1:PORT" (loopback only: LMTP has no login)
+    smtp: str = ""  # "HOST:PORT"
+    spool: str = ""  # the Maildir a mail is written to (then read as the inbox); default: inbox.path
 
 
 class Retry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -91,6 +101,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     games: dict[str, GameConf] = {}  # empty: every running game with addresses in the mail book
     smtp: Account | None = None
     inbox: Inbox = Inbox(kind="none")
+    listen: Listen | None = None
     policy: Policy = Policy()
     retry: Retry = Retry()
     max_bytes: int = 8 * 1024 * 1024  # a fetched mail larger than this is refused unread
@@ -128,7 +139,7 @@ def load(path: str) -> Config:
     except msgspec.ValidationError as err:
         raise DataError(path, [f"{err} (the keys: docs/pbem.md, 'The host's configuration')"]) from None
     _check(path, conf, mode)
-    return _with_passwords(path, conf)
+    return _with_spool(_with_passwords(path, conf))
 
 
 def _check(path: str, conf: Config, mode: int) -> None:
@@ -155,10 +166,70 @@ def _check(path: str, conf: Config, mode: int) -> None:
             problems.append(f"{where}.answers = '{p.answers}': one of {', '.join(ANSWERS)}")
         if p.export not in EXPORTS:
             problems.append(f"{where}.export = '{p.export}': one of {', '.join(EXPORTS)}")
+    if conf.listen is not None:
+        problems += _listen_problems(conf.listen, conf.inbox)
     if conf.poll_seconds <= 0 or conf.lease_seconds <= 0:
         problems.append("poll_seconds and lease_seconds must be above 0")
     if problems:
         raise DataError(path, problems)
+
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def address(text: str) -> tuple[str, int] | str:
+    """A listener's address: (host, port), or the path of a Unix socket ("unix:/path"); ValueError
+    saying what to write."""
+    if text.startswith("unix:"):
+        if not os.path.isabs(text[5:]):
+            raise ValueError(f"'{text}': a Unix socket's path must be absolute (unix:/run/mn/lmtp.sock)")
+        return text[5:]
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"'{text}': write HOST:PORT (127.0.0.1:2424) or unix:/PATH")
+    return host, int(port)
+
+
+def _listen_problems(listen: Listen, inbox: Inbox) -> list[str]:
+    problems = []
+    if not listen.lmtp and not listen.smtp:
+        problems.append("listen: give lmtp, smtp or both (or leave [listen] out)")
+    for name, text in (("lmtp", listen.lmtp), ("smtp", listen.smtp)):
+        if not text:
+            continue
+        try:
+            where = address(text)
+        except ValueError as err:
+            problems.append(f"listen.{name} = {err}")
+            continue
+        if name == "lmtp" and isinstance(where, tuple) and where[0] not in LOOPBACK:
+            problems.append(f"listen.lmtp = '{text}': LMTP has no login, so it listens on a Unix socket or a "
+                            f"loopback address ({', '.join(LOOPBACK)}) only")
+        if name == "smtp" and isinstance(where, str):
+            problems.append(f"listen.smtp = '{text}': SMTP listens on HOST:PORT; a Unix socket is for lmtp")
+    if inbox.kind in ("imap", "mbox"):
+        problems.append(f"listen: the listener writes into the Maildir the service reads as its inbox; "
+                        f"inbox.kind = '{inbox.kind}' is none (use inbox.kind = \"maildir\", or no [inbox] "
+                        "and listen.spool)")
+    elif inbox.kind == "maildir" and listen.spool and listen.spool != inbox.path:
+        problems.append("listen.spool: the inbox is a Maildir already: the listener writes into inbox.path "
+                        "(leave listen.spool out)")
+    elif inbox.kind == "none" and not listen.spool:
+        problems.append("listen.spool: the Maildir the listener writes into (and the service reads), "
+                        "as there is no [inbox]")
+    try:
+        import aiosmtpd  # noqa: F401
+    except ImportError:
+        problems.append("listen: needs the aiosmtpd package (pip install aiosmtpd)")
+    return problems
+
+
+def _with_spool(conf: Config) -> Config:
+    """With a listener and no inbox, the inbox is the listener's spool (a Maildir)."""
+    if conf.listen is None or conf.inbox.kind != "none":
+        return conf
+    return msgspec.structs.replace(conf, inbox=Inbox(kind="maildir", path=conf.listen.spool))
 
 
 def _with_passwords(path: str, conf: Config) -> Config:

@@ -16,6 +16,7 @@ import os
 import smtplib
 import socket
 import threading
+import time
 import uuid
 from email.message import EmailMessage
 
@@ -64,6 +65,7 @@ class Service:
         self.tables = ServiceTables(store)
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.stop = threading.Event()
+        self.wake = threading.Event()  # a mail was delivered to the listener: cycle now
 
     # --- the cycle --------------------------------------------------------------------------------
 
@@ -224,21 +226,38 @@ class Service:
 
     def run(self, cycles: int | None = None) -> None:
         """Cycle until stopped (SIGTERM, SIGINT) or `cycles` are done; between cycles wait for the poll
-        interval (or, with IMAP IDLE, for a new mail)."""
+        interval (or, with IMAP IDLE, for a new mail; with a listener, until a mail is delivered).
+        DataError if the listener cannot listen."""
+        from mncore.service.listener import Listener
+
+        listener = Listener(self.conf, self.wake.set) if self.conf.listen is not None else None
+        if listener is not None:
+            listener.start()
         n = 0
-        while not self.stop.is_set() and (cycles is None or n < cycles):
-            self.cycle()
-            n += 1
-            if self.conf.inbox.kind == "imap" and self.conf.inbox.idle and not self.stop.is_set():
-                try:
-                    transport.idle(self.conf.inbox, self.conf.poll_seconds)
-                except MareNostrumError as err:
-                    log_lines.warning("serve.error", step="idle", error=err.message)
-                    self.stop.wait(self.conf.poll_seconds)
-            else:
-                self.stop.wait(self.conf.poll_seconds)
+        try:
+            while not self.stop.is_set() and (cycles is None or n < cycles):
+                self.cycle()
+                n += 1
+                if self.conf.inbox.kind == "imap" and self.conf.inbox.idle and not self.stop.is_set():
+                    try:
+                        transport.idle(self.conf.inbox, self.conf.poll_seconds)
+                    except MareNostrumError as err:
+                        log_lines.warning("serve.error", step="idle", error=err.message)
+                        self.stop.wait(self.conf.poll_seconds)
+                else:
+                    self._pause(self.conf.poll_seconds)
+        finally:
+            if listener is not None:
+                listener.stop()
         self.release()
         log_lines.info("serve.stopped", owner=self.owner, cycles=n)
+
+    def _pause(self, seconds: float) -> None:
+        """Wait the poll interval, or less: until stopped, or until the listener took a mail."""
+        until = time.monotonic() + seconds
+        while not self.stop.is_set() and not self.wake.is_set() and (left := until - time.monotonic()) > 0:
+            self.wake.wait(min(left, 0.25))  # stop is checked at least this often
+        self.wake.clear()
 
     def release(self) -> None:
         """Give up the inbox and the games at once (a clean stop), not after lease_seconds."""

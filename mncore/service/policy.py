@@ -2,20 +2,23 @@
 
 Every text and attachment a side is mailed is made by the report (mncore/pbem/report.py) and the export
 for that side (transfer.export_lines), both through the redaction boundary; this module only chooses
-whom to mail and when. Whether an event touches a side is read from the sentence the boundary makes
-for that side (it names the side), from the service's acts for it, and from undos and corrections.
+whom to mail and when. Whether an event touches a side (kernel ruling K13) is read from the event as
+the boundary lets that side see it (the ruleset's Notices, else its sentence naming the side), from
+the service's acts for it, and from undos and corrections.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import gzip
+from collections.abc import Callable, Iterator
 from email.message import EmailMessage
 
 import msgspec
 
 from mncore.core.kernel_acts import DEADLINE, SERVICE_ACTORS, UNDO_TYPES
 from mncore.core.kernel_state import undone_seqs
-from mncore.core.protocol import Pictures
+from mncore.core.protocol import Notices, Pictures
 from mncore.games import reading, transfer
 from mncore.pbem import report as reports
 from mncore.pbem import turns
@@ -56,9 +59,16 @@ KINDS = {"report": "report", "notice": "notice", "digest": "digest", "reminder":
 
 
 def touched(loaded: reading.Loaded, side: str, since: int) -> bool:
-    """Whether an event after `since` touches side: the default the service took for it at its
-    deadline; an undo or a correction; or another side's act whose sentence, as side reads it, names
-    side and not every side (an event naming every side is an announcement: the next report or
+    """Whether an event after `since` touches side (touches)."""
+    return next(touches(loaded, side, since), None) is not None
+
+
+def touches(loaded: reading.Loaded, side: str, since: int) -> Iterator[tuple[int, bool]]:
+    """The events after `since` that touch side (kernel ruling K13), each as (seq, whether side may
+    answer it at once): the default the service took for it at its deadline, an undo or a correction
+    (side may ask an undo, or consent to one); or another side's act that strikes it, as the ruleset
+    says (Notices: attacked, a unit or a province lost), or else whose sentence, as side reads it,
+    names side and not every side (an event naming every side is an announcement: the next report or
     digest carries it). What the service did for side itself (its forced, standing or queued orders)
     is its own act."""
     ruleset, name = loaded.ruleset, loaded.ruleset.side_name(side)
@@ -68,18 +78,38 @@ def touched(loaded: reading.Loaded, side: str, since: int) -> bool:
     acted_for: dict[int, str] = {}  # batch -> the side a service act was for
     for row, event in zip(loaded.rows[since:], loaded.events[since:], strict=True):
         if row.type in UNDO_TYPES:
-            return True
+            yield row.seq, True
+            continue
         if row.actor in SERVICE_ACTORS and row.seq == row.batch:
             command = msgspec.json.decode(row.command) if row.command else {}
             acted_for[row.batch] = str(command.get("side", "")) if isinstance(command, dict) else ""
             if acted_for[row.batch] == side and row.actor == DEADLINE:
-                return True
+                yield row.seq, True
+                continue
         if row.seq in gone or row.actor == side or acted_for.get(row.batch) == side:
             continue
-        text = boundary.describe(ruleset, event, side, opened)
+        seen = boundary.seen_event(ruleset, event, side, opened)
+        if isinstance(ruleset, Notices):
+            if side in ruleset.struck(seen):
+                yield row.seq, False
+            continue
+        text = ruleset.describe(seen)
         if name in text and not all(n in text for n in everyone):
-            return True
-    return False
+            yield row.seq, False
+
+
+def phases_before(loaded: reading.Loaded) -> list[str]:
+    """The phase (its heading, with the round) each event happened in, by position: the phase of the
+    state before it, so that the act that ends a phase belongs to that phase."""
+    ruleset = loaded.ruleset
+    gone = turns.undone_seqs(loaded.rows)
+    state = ruleset.initial("")
+    out: list[str] = []
+    for row, event in zip(loaded.rows, loaded.events, strict=True):
+        out.append(reports.phase_of(ruleset, state))
+        if row.seq not in gone:
+            state = ruleset.evolve(state, event)
+    return out
 
 
 def export_for(loaded: reading.Loaded, side: str, how: str, acked: int) -> bytes | None:
@@ -103,17 +133,22 @@ def merge_delta(kept: bytes, delta: bytes) -> bytes:
     return b"".join(line + b"\n" for line in [new[0], *old[1:first], *new[1:]])
 
 
-def _slim(msg: EmailMessage) -> None:
-    """The JSON and export attachments as compact JSON in quoted-printable (their text is ASCII: base64
-    would add a third), so that a report stays small; their bytes, once decoded, are unchanged but for
-    the report JSON's indentation."""
+def _slim(msg: EmailMessage, packed: bool) -> None:
+    """The JSON and export attachments as compact JSON, gzipped (NAME.gz, in base64: outbox.attachments
+    unpacks it, bounded) or else in quoted-printable (their text is ASCII: base64 would add a third), so
+    that a report stays small; their bytes, once unpacked and decoded, are unchanged but for the report
+    JSON's indentation."""
     for part in msg.iter_attachments():
-        kind, name = part.get_content_type(), part.get_filename()
+        kind, name = part.get_content_type(), part.get_filename() or "attachment"
         data = part.get_payload(decode=True)
         if kind not in ("application/json", "application/x-ndjson") or not isinstance(data, bytes):
             continue
         if kind == "application/json":
             data = msgspec.json.encode(msgspec.json.decode(data)) + b"\n"
+        if packed:  # mtime 0: the same bytes pack alike
+            part.set_content(gzip.compress(data, 9, mtime=0), "application", "gzip", cte="base64",
+                             disposition="attachment", filename=f"{name}.gz")
+            continue
         main, sub = kind.split("/")
         part.set_content(data, main, sub, cte="quoted-printable", disposition="attachment", filename=name)
 
@@ -140,7 +175,7 @@ def _message(loaded: reading.Loaded, side: str, since: int, kind: str, to: str, 
     seen = boundary.seen_state(ruleset, loaded.state, viewer) if policy.picture else None
     svg = ruleset.draw_svg(seen) if seen is not None and isinstance(ruleset, Pictures) else None
     msg = outbox.report_message(r, to, sender, svg, export_for(loaded, side, policy.export, acked))
-    _slim(msg)
+    _slim(msg, policy.gzip)
     _preface(msg, answers or [])
     subject = f"[mn {r.game}] {r.phase}: {KINDS[kind]} for {r.name}{note}"
     msg.replace_header("Subject", subject)
@@ -167,6 +202,13 @@ def plan(loaded: reading.Loaded, policy: Policy, addresses: dict[str, str], mark
                                                                 email=loaded.kernel.email)).items()}
     mails: list[NewMail] = []
     moved: list[Mark] = []
+    folded: list[list[str]] = []
+
+    def before() -> list[str]:  # folded once a plan, and only if a notice may be due
+        if not folded:
+            folded.append(phases_before(loaded))
+        return folded[0]
+
     for side in meta.sides:
         to = addresses.get(side)
         if not to:
@@ -176,7 +218,7 @@ def plan(loaded: reading.Loaded, policy: Policy, addresses: dict[str, str], mark
         kind = None
         if head > last:
             kind = ("final" if meta.over else "report" if side in waited or last == 0
-                    else "notice" if _may_notice(policy, marks, side, phase) and touched(loaded, side, last)
+                    else "notice" if _notice_due(loaded, policy, marks, side, phase, last, before)
                     else "digest" if (policy.digest == "phase" and marks.get((side, "phase")) != phase)
                     or (policy.digest == "round" and marks.get((side, "round")) != str(meta.round))
                     else None)
@@ -203,9 +245,18 @@ def plan(loaded: reading.Loaded, policy: Policy, addresses: dict[str, str], mark
     return mails, moved
 
 
-def _may_notice(policy: Policy, marks: dict[tuple[str, str], str], side: str, phase: str) -> bool:
-    """Whether a notice may go now: always, never, or once a phase (the round and phase as words)."""
-    return policy.notices == "each" or (policy.notices == "phase" and marks.get((side, "noticed")) != phase)
+def _notice_due(loaded: reading.Loaded, policy: Policy, marks: dict[tuple[str, str], str], side: str, phase: str,
+                last: int, before: Callable[[], list[str]]) -> bool:
+    """Whether a side not waited on is sent a notice now, of the events since its last mail: at each
+    touching event ("each"); at the first of each phase ("phase"); or never ("none"). With "batch"
+    (kernel ruling K13): at once for an event side may answer at once (a default taken for it, an
+    undo, a correction), else once the phase of the first touching event not yet mailed is over (a
+    report or digest before then carries it). Phases by their heading, which names the round."""
+    if policy.notices == "batch":
+        found = list(touches(loaded, side, last))
+        return any(now for _, now in found) or (bool(found) and before()[found[0][0] - 1] != phase)
+    may = policy.notices == "each" or (policy.notices == "phase" and marks.get((side, "noticed")) != phase)
+    return may and touched(loaded, side, last)
 
 
 def _reminder(loaded: reading.Loaded, side: str, due: str, now: str, policy: Policy, to: str, sender: str,

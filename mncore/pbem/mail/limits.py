@@ -5,11 +5,14 @@ from __future__ import annotations
 import email.errors
 import email.policy
 import re
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 
 import msgspec
+
+from mncore.core.errors import DataError
 
 CHUNK = 64 * 1024  # bytes read at a time: what is held beyond the mail's own bytes
 MIB = 1024 * 1024
@@ -31,6 +34,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_lines: int = 200_000
     max_parts: int = 100
     max_depth: int = 10
+    # a gzipped attachment (mn serve's report JSON and export) is unpacked at most this far, all of a
+    # mail's together: a few kilobytes that unpack to gigabytes (a decompression bomb) are refused
+    max_unpacked: int = 64 * MIB
 
 
 class Refusal(msgspec.Struct, frozen=True, kw_only=True):
@@ -249,3 +255,26 @@ def gated(chunks: Iterable[bytes], limits: Limits) -> bytes | Refusal:
         if gate.refusal:
             break
     return gate.close()
+
+
+def gunzip(data: bytes, limit: int, name: str) -> bytes:
+    """A gzip member unpacked, never past `limit` bytes (then DataError, nothing more unpacked); DataError
+    if it is not one whole gzip member."""
+    out = bytearray()
+    unpack = zlib.decompressobj(wbits=31)  # 31: the gzip header and trailer, checked
+    try:
+        pending = data
+        while not unpack.eof:
+            chunk = unpack.decompress(pending, limit + 1 - len(out))
+            out += chunk
+            if len(out) > limit:
+                raise DataError(name, [f"unpacks past the {size_text(limit)} limit (max_unpacked): refused "
+                                       "unread, a decompression bomb or no attachment of mn's"])
+            pending = unpack.unconsumed_tail
+            if not chunk and not pending:
+                break
+    except zlib.error as err:
+        raise DataError(name, [f"not gzip data ({err})"]) from None
+    if not unpack.eof or unpack.unused_data:
+        raise DataError(name, ["not one whole gzip member (cut short, or with bytes after it)"])
+    return bytes(out)

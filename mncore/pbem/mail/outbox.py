@@ -131,14 +131,22 @@ def read_message(path: str, limits: mail_limits.Limits | None = None) -> EmailMe
     return msg
 
 
-def attachments(msg: EmailMessage) -> dict[str, bytes]:
-    """A mail's attachments by file name, as bytes."""
+def attachments(msg: EmailMessage, limits: mail_limits.Limits | None = None) -> dict[str, bytes]:
+    """A mail's attachments by file name, as bytes; a gzipped one (NAME.gz: mn serve packs the report's
+    JSON and the export) unpacked under NAME, within limits.max_unpacked for the whole mail (DataError
+    past it, or if it is no gzip)."""
+    room = (limits or mail_limits.Limits()).max_unpacked
     out: dict[str, bytes] = {}
     for part in msg.iter_attachments():
         name = part.get_filename()
         data = part.get_payload(decode=True)
-        if name and isinstance(data, bytes):
-            out[name] = data
+        if not name or not isinstance(data, bytes):
+            continue
+        if name.endswith(".gz"):
+            name = name.removesuffix(".gz")
+            data = mail_limits.gunzip(data, room, f"the attachment {name}.gz")
+            room -= len(data)
+        out[name] = data
     return out
 
 

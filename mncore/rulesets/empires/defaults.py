@@ -1,5 +1,6 @@
 """What the kernel may answer for an Empires player (play by email): the documented default of an
-overdue decision (docs/defaults.md), the one legal answer of a forced decision, the events that reveal."""
+overdue decision (docs/defaults.md), the one legal answer of a forced decision, the events that reveal,
+and the empires an event strikes (mn serve's notices)."""
 
 from __future__ import annotations
 
@@ -88,3 +89,30 @@ def reveals(event: ev.AnyEvent) -> bool:
         case ev.TitleClaimed(drawn=drawn):
             return drawn
     return False
+
+
+def struck(event: ev.AnyEvent) -> frozenset[str]:
+    """The empires the event strikes: a battle's two sides, an empire losing units, a province's
+    control, a building or a trireme to another, or made to lose or take something by another's card.
+    A claim on an offer, being named to build or move, a collection or a discard are the course of
+    play the empire takes part in: its next report or digest carries them (kernel ruling K13)."""
+    match event:
+        case ev.BattleFought():
+            return frozenset({event.attacker.empire, event.defender.empire})
+        case ev.BarbarianBattleFought():
+            return frozenset({event.empire.empire})
+        case ev.UnitsLost():
+            return frozenset({event.empire})
+        case ev.ControlConverted():
+            return frozenset({event.previous})
+        case ev.CentaursStruck():
+            return frozenset({event.opponent})
+        case ev.TriremeSunk() | ev.LossImposed():
+            return frozenset({event.owner})
+        case ev.BuildingDestroyed():
+            return frozenset({event.owner} if event.owner else ())
+        case ev.ResourceForced():
+            return frozenset({event.to})
+        case ev.BattleWon():
+            return frozenset({event.over})
+    return frozenset()

@@ -178,6 +178,10 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         from mncore.rulesets.empires.defaults import reveals
         return reveals(event)
 
+    def struck(self, seen: Seen[Any]) -> frozenset[str]:
+        from mncore.rulesets.empires.defaults import struck
+        return struck(seen.value)
+
     def phases(self) -> tuple[str, ...]:
         from mncore.rulesets.empires.ids import PHASES
         return tuple(PHASES)
