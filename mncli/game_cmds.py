@@ -21,7 +21,7 @@ from mncore import drawkeys, game, pbem, redaction, registry
 from mncore.client import exported
 from mncore.dice import new_secret, seeded_secret
 from mncore.errors import CommandRejected, InvalidCommand, SigningRefused
-from mncore.host import SERVICE_ACTORS, PublishKeys
+from mncore.host import PublishKeys, act_label
 from mncore.names import resolve_side_in_game, sides_in_words, suggest
 from mncore.protocol import NewGame, Ruleset
 from mncore.store import Row
@@ -387,7 +387,8 @@ def echo_rows(ruleset: Ruleset, rows: list[Row], viewer: str | None, opened: boo
 
 def act_mark(actor: str) -> str:
     """How a log line shows an act the service took for a side: [forced], [deadline], [standing]."""
-    return f"[{actor}] " if actor in SERVICE_ACTORS else ""
+    label = act_label(actor)
+    return f"[{label}] " if label else ""
 
 
 def receipt(loaded: game.Loaded | game.Current) -> None:

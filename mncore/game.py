@@ -13,7 +13,7 @@ from typing import Any, overload
 import msgspec
 from msgspec.structs import replace
 
-from mncore import __version__, pbem, redaction, trust
+from mncore import __version__, pbem, redaction, seats, trust
 from mncore import logs as log
 from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_link, link
@@ -28,6 +28,7 @@ from mncore.host import (
     PublishKeys,
     RevealSecret,
     SetPace,
+    SetSeat,
     SetStandingOrders,
     SignedOrders,
     UndoBatch,
@@ -894,23 +895,28 @@ def _full(game: Loaded | Current, store: Store | None = None) -> Loaded:
 
 
 def _service_answer(loaded: Loaded) -> Any:
-    """The first answer the service gives now for a side, or None (pbem.service_answer)."""
+    """The first answer the service gives now for a side, or None (pbem.service_answer; for a side
+    whose seat a bot holds, the bot's: seats.bot_answer, K13)."""
     ruleset = loaded.ruleset
     for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
         answer = pbem.service_answer(ruleset, loaded.state, side, loaded.rows)
+        if answer is None:
+            answer = seats.bot_answer(ruleset, loaded.state, side, loaded.rows)
         if answer is not None:
             return answer
     return None
 
 
 def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
-    """For every decision overdue at `now`, the ruleset's documented default, recorded as the
-    deadline's act at `now` (K4), each followed by what the service answers by itself."""
+    """What the service answers by itself now (a bot holding a seat among them, K13), then for every
+    decision overdue at `now` the ruleset's documented default, recorded as the deadline's act at
+    `now` (K4), each followed by what the service answers by itself."""
     from mncore.protocol import Defaults
     out: list[Row] = []
     if not current(store, game_id).ledger.pbem:
-        return out  # no pace was ever set: no deadline can have passed
-    loaded = load(store, game_id)
+        return out  # no pace, standing or queued orders or seat ever set: nothing can be due
+    out, after = _answers(store, load(store, game_id), limit)
+    loaded = _full(after)
     for _ in range(limit):
         ruleset, defaults = loaded.ruleset, loaded.ruleset
         if not isinstance(defaults, Defaults) or loaded.meta.over:
@@ -937,6 +943,13 @@ def set_pace(store: Store, game_id: str, hours: int, phases: dict[str, int], for
 def set_standing(store: Store, game_id: str, side: str, orders: Sequence[str]) -> list[Row]:
     """A side's standing orders (K6), then whatever of them the service can apply at once."""
     return give(store, game_id, SetStandingOrders(side=side, orders=tuple(orders))).rows
+
+
+def set_seat(store: Store, game_id: str, side: str, *, bot: str = "", budget: int = 0,
+             player: str = "") -> list[Row]:
+    """The host hands a side's seat to a bot or to a person (K13), then the service answers what it
+    may: a bot that now holds a side that must decide answers at once."""
+    return give(store, game_id, SetSeat(side=side, bot=bot, budget=budget, player=player)).rows
 
 
 def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:

@@ -12,6 +12,7 @@ import msgspec
 
 from mncore import game, pbem, redaction, trust
 from mncore.errors import InvalidCommand
+from mncore.host import act_label
 from mncore.protocol import Option, Pending, Reports, Ruleset
 from mncore.store import Row
 
@@ -25,7 +26,7 @@ class Line(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     text: str
     undone: bool = False  # taken back by an undo or a correction: in the log, skipped by replay
-    act: str = ""  # the service's act for the side: "forced", "standing", "deadline" (else "")
+    act: str = ""  # the service's act for the side: "forced", "standing", "deadline", "queued", "bot LEVEL, budget N"
 
 
 class Group(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,7 +102,7 @@ def grouped(ruleset: Ruleset, rows: list[Row], events: list[Any], side: str, sin
             continue
         heading = phase_of(ruleset, state)
         line = Line(seq=row.seq, text=redaction.describe(ruleset, event, side, opened),
-                    undone=row.seq in gone, act=marks.get(row.seq, ""))
+                    undone=row.seq in gone, act=act_label(marks.get(row.seq, "")))
         if out and out[-1].phase == heading:
             out[-1].events.append(line)
         else:

@@ -28,7 +28,7 @@ from mncore.host import (
 from mncore.protocol import HOST, Pending, Ruleset
 from mncore.store import Row
 
-PBEM_SETTINGS = ("PaceSet", "StandingOrdersSet", "OrdersQueued")  # after them the service may answer for a side
+PBEM_SETTINGS = ("PaceSet", "StandingOrdersSet", "OrdersQueued", "SeatSet")  # after them the service may answer for a side
 
 
 class Ledger(msgspec.Struct, kw_only=True):

@@ -20,7 +20,7 @@ import msgspec
 
 from mncore import chain, game, pbem, redaction
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand
-from mncore.host import SERVICE_ACTORS
+from mncore.host import act_label
 from mncore.logread import ruleset_of
 from mncore.store import Row
 from mncore.verify import Report
@@ -152,7 +152,7 @@ def log_lines(sg: SideGame, start: int = 1, end: int | None = None) -> list[str]
         if r.seq < start or (end is not None and r.seq > end):
             continue
         text = redaction.describe(sg.ruleset, event, sg.side, sg.opened)
-        act = marks.get(r.seq, "") if marks.get(r.seq, "") in SERVICE_ACTORS else ""
+        act = act_label(marks.get(r.seq, ""))
         out.append(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{f'[{act}] ' if act else ''}{text}")
     return out
 

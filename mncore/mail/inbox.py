@@ -15,7 +15,7 @@ import msgspec
 
 from mncore import game, pbem, redaction, signing
 from mncore.errors import DataError, InvalidCommand, MareNostrumError, RuleViolation, SigningRefused
-from mncore.host import SERVICE_ACTORS, UNDO_TYPES, SignedOrders
+from mncore.host import UNDO_TYPES, SignedOrders, act_label
 from mncore.lineproblems import every_problem
 from mncore.mail import blocks, bounds
 from mncore.store import Row, Store
@@ -238,7 +238,8 @@ def _undo_note(store: Store, block: SignedOrders, rows: list[Row]) -> str:
 
 def _mark(actor: str) -> str:
     """An act the service took for a side, marked as mn log marks it: [forced], [standing], [deadline]."""
-    return f"[{actor}] " if actor in SERVICE_ACTORS else ""
+    label = act_label(actor)
+    return f"[{label}] " if label else ""
 
 
 NO_BLOCK = ("no signed order block was found in this message (a '-----BEGIN MARE NOSTRUM ORDERS-----' "

@@ -15,7 +15,7 @@ import msgspec
 
 from mncore import game, pbem, redaction
 from mncore import report as reports
-from mncore.host import DEADLINE, SERVICE_ACTORS, UNDO_TYPES
+from mncore.host import DEADLINE, UNDO_TYPES, is_service_actor
 from mncore.mail import outbox
 from mncore.protocol import Pictures
 from mncore.service.config import Policy
@@ -66,7 +66,7 @@ def touched(loaded: game.Loaded, side: str, since: int) -> bool:
     for row, event in zip(loaded.rows[since:], loaded.events[since:], strict=True):
         if row.type in UNDO_TYPES:
             return True
-        if row.actor in SERVICE_ACTORS and row.seq == row.batch:
+        if is_service_actor(row.actor) and row.seq == row.batch:
             command = msgspec.json.decode(row.command) if row.command else {}
             acted_for[row.batch] = str(command.get("side", "")) if isinstance(command, dict) else ""
             if acted_for[row.batch] == side and row.actor == DEADLINE:

@@ -37,6 +37,11 @@ def demo_command(players: int, variant: str = "standard", setup: str = "basic") 
                       setup="advanced" if setup == "advanced" else "basic", fair_play=False)
 
 
+def create_demo(ruleset: Ruleset, store: Store, players: int, seed: str) -> str:
+    """The demonstration game, created from the seed and not played (`mn demo --bot`); its id."""
+    return game.create(store, ruleset, demo_command(players), seeded_secret(seed)).game_id
+
+
 def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_orders: int,
               echo: Callable[[str], None]) -> str:
     """Play a scripted game to a win (or max_orders), reveal and verify it; returns its id."""
@@ -87,4 +92,4 @@ def _count(n: int, word: str, words: str = "") -> str:
 
 
 # found by mncore.players (the seam may not name it: this module plays through the service)
-DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 6), play=play_demo)
+DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 6), play=play_demo, create=create_demo)

@@ -25,13 +25,22 @@ PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
 STYLES = ("builder", "general", "random", "builder", "general")
 
 
-def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_orders: int, echo: Callable[[str], None]) -> str:
-    """Play a scripted game to a win (or max_orders), reveal and verify it; returns its id."""
+def demo_command(players: int) -> CreateGame:
+    """The demonstration game's creation: the first empires that play with this many players."""
     board = load_board()
     empires = playable_empires(board, players)
-    styles: dict[Empire, str] = dict(zip(empires, STYLES))
-    cmd = CreateGame(board=board, players=dict(zip(empires, PLAYERS)), display="first-game",
-                     fair_play=False)
+    return CreateGame(board=board, players=dict(zip(empires, PLAYERS)), display="first-game", fair_play=False)
+
+
+def create_demo(ruleset: Ruleset, store: Store, players: int, seed: str) -> str:
+    """The demonstration game, created from the seed and not played (`mn demo --bot`); its id."""
+    return game.create(store, ruleset, demo_command(players), seeded_secret(seed)).game_id
+
+
+def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_orders: int, echo: Callable[[str], None]) -> str:
+    """Play a scripted game to a win (or max_orders), reveal and verify it; returns its id."""
+    cmd = demo_command(players)
+    styles: dict[Empire, str] = dict(zip(cmd.players, STYLES))
     secret = seeded_secret(seed)
     loaded = game.create(store, ruleset, cmd, secret)
     echo(f"Demo game {loaded.game_id} in {store.path}: "
@@ -75,4 +84,4 @@ def _round_line(state: GameState, when: str = "begins") -> str:
 
 
 # found by mncore.players (the seam may not name it: this module plays through the service)
-DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 5), play=play_demo)
+DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 5), play=play_demo, create=create_demo)
