@@ -922,6 +922,8 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
         if not isinstance(defaults, Defaults) or loaded.meta.over:
             return out
         late = pbem.overdue(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), now)
+        if seats.registered():  # a seated bot answers, given its turn: no default for its side (K13)
+            late = [w for w in late if pbem.bot_seat(loaded.rows, w.side) is None]
         answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
                        if defaults.default_orders(loaded.state, w.side)), None)
         if answer is None:
