@@ -290,3 +290,45 @@ def test_a_seated_bot_orders_what_mn_bot_advises_then(tmp_path: Path) -> None:
 
     assert seats.registered()
     assert list(chosen or ()) == advice["lines"]
+
+
+# --- mn demo --bot: a game played by bots in every seat -----------------------------------------------------
+
+def _demo_lines(db: Path, *args: str) -> tuple[str, list[str]]:
+    out = mn(db, "demo", "--bot", "heuristic", *args).splitlines()
+    game_id = out[0].split()[2]
+    return game_id, [line.replace(game_id, "GID").replace(str(db), "DB") for line in out]
+
+
+def test_mn_demo_with_bots_stops_at_max_orders_and_verifies(tmp_path: Path) -> None:
+    """Every seat handed to a bot; 40 of their answers, then the log verifies (the secret kept)."""
+    db = tmp_path / "d.db"
+    game_id, out = _demo_lines(db, "--max-orders", "40")
+
+    assert out[:4] == [
+        "Demo game GID in DB: every seat handed to a bot (heuristic, budget 1): Rome (Ann), Greece (Ben), Carthage (Cat)",
+        "Round 1 begins by event 9",
+        "Round 2 begins by event 67",
+        "No result after 67 events (40 answers; stopped at --max-orders 40, or no bot could answer)."]
+    assert out[4].startswith("Verify: ok — ") and out[5] == "Read it with: mn log GID | mn show GID | mn verify GID"
+    rows = open_store(str(db)).rows(game_id)
+    assert sum(1 for r in rows if r.seq == r.batch and r.actor == "bot:heuristic:1") == 40
+
+
+def test_mn_demo_budget_needs_bots(tmp_path: Path) -> None:
+    result = run(tmp_path / "d.db", "demo", "--budget", "3")
+
+    assert (result.exit_code, result.stderr) == (2, "Error: --budget is the bots': give it with --bot LEVEL\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset,result", [("empires", "Result: Carthage won by 6.2 in round 9"),
+                                            ("classic", "Result: Greece won by classic:7.1 in round 4")])
+def test_mn_demo_with_bots_plays_to_a_result_that_verifies(tmp_path: Path, ruleset: str, result: str) -> None:
+    """Bots in every seat play the demonstration game to a win; its secret revealed, every draw verifies."""
+    db = tmp_path / "d.db"
+    game_id, out = _demo_lines(db, "--ruleset", ruleset)
+
+    assert out[-3] == result
+    assert out[-2].startswith("Verify: ok — ") and "every random outcome recomputes" in out[-2]
+    assert game.verify_game(open_store(str(db)), game_id).ok
