@@ -134,7 +134,8 @@ def of_game(loaded: game.Loaded, side: str, since: int) -> TurnReport:
     seq, hash_ = loaded.head
     signed = trust.ledger_of(ruleset, loaded.rows).published
     return TurnReport(
-        game=game_id, side=side, name=ruleset.side_name(side), player=meta.players.get(side, ""),
+        game=game_id, side=side, name=ruleset.side_name(side),
+        player=pbem.holder(loaded.rows, side, dict(meta.players)),
         phase=phase_of(ruleset, state), since=since, events=events,
         board=ruleset.show_text(view),
         resources=ruleset.resources_text(view, side) if isinstance(ruleset, Reports) else "",

@@ -167,6 +167,8 @@ def test_a_seat_handed_to_a_bot_and_back_is_in_every_sides_report_and_log(tmp_pa
         bot = next(e for e in exported if e["seq"] == 8)
         assert bot["actor"] == "bot:heuristic:1"
         assert (bot["command"]["orders"] == ["trade 4"]) == (side == "carthage")
+    assert mn(db, "report", "G", "--as", "carthage", "--since", "0").splitlines()[0] == (
+        "Game G, round 1, Trade Resources phase: report for Carthage (Cat)")
     host = mn(db, "log", "G")
     assert f"    7  {SEATED}" in host and f"   11  {BACK}" in host
 
