@@ -334,3 +334,15 @@ def test_mn_demo_with_bots_plays_to_a_result_that_verifies(tmp_path: Path, rules
     assert out[-3] == result
     assert out[-2].startswith("Verify: ok — ") and "every random outcome recomputes" in out[-2]
     assert game.verify_game(open_store(str(db)), game_id).ok
+
+
+def test_tab_completes_the_side_of_mn_seat(tmp_path: Path) -> None:
+    """mn seat GAME <tab> offers the game's sides, as --as does elsewhere."""
+    from click.shell_completion import BashComplete
+
+    db = _new(tmp_path / "g.db")
+
+    found = [c.value for c in BashComplete(main, {}, "mn", "_MN_COMPLETE").get_completions(
+        ["--db", str(db), "seat", "G"], "")]
+
+    assert found == ["rome", "greece", "carthage"]
