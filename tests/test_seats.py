@@ -142,7 +142,7 @@ def test_a_player_cannot_seat_a_bot_only_the_host_can(tmp_path: Path) -> None:
     result = run(db, "order", "G", "--signed", str(block))
     mn(db, "seat", "G", "rome", "--bot", "heuristic")
 
-    assert result.exit_code != 0 and result.stderr.startswith("Error: ")
+    assert result.exit_code == 2 and result.stderr.startswith("Error: unknown order 'seat'; orders are: attack, ")
     assert not any(r.type == "SeatSet" and "carthage" in r.payload for r in open_store(str(db)).rows("G"))
     seat = next(r for r in open_store(str(db)).rows("G") if r.type == "SeatSet")
     assert seat.actor == "host"
