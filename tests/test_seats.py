@@ -346,3 +346,16 @@ def test_tab_completes_the_side_of_mn_seat(tmp_path: Path) -> None:
         ["--db", str(db), "seat", "G"], "")]
 
     assert found == ["rome", "greece", "carthage"]
+
+
+def test_mn_explain_names_the_bot_behind_an_event_and_hides_its_line_from_others(tmp_path: Path) -> None:
+    db = _new(tmp_path / "g.db")
+    mn(db, "seat", "G", "carthage", "--bot", "heuristic")
+
+    own = mn(db, "explain", "G", "8", "--as", "carthage").splitlines()[1]
+    other = mn(db, "explain", "G", "8", "--as", "rome").splitlines()[1]
+
+    assert own == ("Caused by: the bot holding the seat (heuristic, budget 1): 'trade 4' (batch starting at "
+                   "event 8); the order's own event.")
+    assert other == ("Caused by: the bot holding the seat (heuristic, budget 1): '(not shown: it holds choices "
+                     "hidden from you)' (batch starting at event 8); the order's own event.")
