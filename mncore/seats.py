@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mncore import logs as log
 from mncore import pbem
 from mncore.host import BotOrders
 from mncore.protocol import Ruleset
@@ -39,7 +40,11 @@ def bot_answer(ruleset: Ruleset, state: Any, side: str, rows: Sequence[Row]) -> 
     seat = pbem.bot_seat(rows, side)
     if seat is None or not _chooser:
         return None
-    lines = _chooser[0](ruleset, state, side, seat.bot, seat.budget, len(rows))
+    try:
+        lines = _chooser[0](ruleset, state, side, seat.bot, seat.budget, len(rows))
+    except Exception as err:  # a bot's bug must not fail the command it answers after: the side waits
+        log.info("bot gave no answer", side=side, level=seat.bot, error=f"{type(err).__name__}: {err}")
+        return None
     if not lines:
         return None
     return BotOrders(side=side, level=seat.bot, budget=seat.budget, orders=tuple(lines))

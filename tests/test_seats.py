@@ -359,3 +359,20 @@ def test_mn_explain_names_the_bot_behind_an_event_and_hides_its_line_from_others
                    "event 8); the order's own event.")
     assert other == ("Caused by: the bot holding the seat (heuristic, budget 1): '(not shown: it holds choices "
                      "hidden from you)' (batch starting at event 8); the order's own event.")
+
+
+def test_a_bot_that_fails_leaves_the_side_waiting_and_the_command_written(tmp_path: Path, no_chooser: None) -> None:
+    """A chooser that raises gives no answer: the host's seat change is written, the side waits (for a
+    person, or its deadline's default) and the game verifies."""
+    db = _new(tmp_path / "g.db")
+
+    def broken(*_: Any) -> tuple[str, ...]:
+        raise ZeroDivisionError("a bug in a bot")
+
+    seats.register(broken)
+    written = game.set_seat(open_store(str(db)), "G", "carthage", bot="heuristic", budget=1)
+
+    assert [r.type for r in written] == ["SeatSet"]
+    cur = game.current(open_store(str(db)), "G")
+    assert "carthage" in {p.empire for p in cur.ruleset.pending(cur.state)}
+    assert game.verify_game(open_store(str(db)), "G").ok
