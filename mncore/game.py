@@ -922,15 +922,19 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
         if not isinstance(defaults, Defaults) or loaded.meta.over:
             return out
         late = pbem.overdue(ruleset, pbem.Log(rows=loaded.rows, events=loaded.events, game_id=loaded.game_id), now)
-        if seats.registered():  # a seated bot answers, given its turn: no default for its side (K13)
-            late = [w for w in late if pbem.bot_seat(loaded.rows, w.side) is None]
-        answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
-                       if defaults.default_orders(loaded.state, w.side)), None)
-        if answer is None:
+        command: Any = None
+        for w in late:
+            # a seated bot that answers is given its turn (the answers above stopped at their limit);
+            # one that gives none leaves its side to the deadline's default, as a person's (K13)
+            command = seats.bot_answer(ruleset, loaded.state, w.side, loaded.rows)
+            orders = defaults.default_orders(loaded.state, w.side) if command is None else ()
+            if orders:
+                command = DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "", at=now)
+            if command is not None:
+                break
+        if command is None:
             return out
-        w, orders = answer
-        outcome = give(store, loaded, DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "", at=now),
-                       now)
+        outcome = give(store, loaded, command, now)
         out += outcome.rows
         loaded = _full(outcome.after)
     return out

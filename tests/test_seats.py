@@ -362,8 +362,8 @@ def test_mn_explain_names_the_bot_behind_an_event_and_hides_its_line_from_others
 
 
 def test_a_bot_that_fails_leaves_the_side_waiting_and_the_command_written(tmp_path: Path, no_chooser: None) -> None:
-    """A chooser that raises gives no answer: the host's seat change is written, the side waits (for a
-    person, or its deadline's default) and the game verifies."""
+    """A chooser that raises gives no answer: the host's seat change is written, the side waits, and
+    its deadline's default is taken when it passes, as a person's; the game verifies."""
     db = _new(tmp_path / "g.db")
 
     def broken(*_: Any) -> tuple[str, ...]:
@@ -375,4 +375,8 @@ def test_a_bot_that_fails_leaves_the_side_waiting_and_the_command_written(tmp_pa
     assert [r.type for r in written] == ["SeatSet"]
     cur = game.current(open_store(str(db)), "G")
     assert "carthage" in {p.empire for p in cur.ruleset.pending(cur.state)}
+    game.set_pace(open_store(str(db)), "G", 24, {}, False)
+    ticked = game.tick(open_store(str(db)), "G", "2040-01-01T00:00:00+00:00")
+    assert ticked[0].actor == "deadline"
+    assert json.loads(ticked[0].command or "")["side"] == "carthage"
     assert game.verify_game(open_store(str(db)), "G").ok
