@@ -168,7 +168,7 @@ _HOME = {
     "rules": "rules_cmd", "demo": "demo_cmd", "map": "map_cmd", "sign": "sign_cmds", "keygen": "sign_cmds",
     "draw": "picture_cmds", "html": "picture_cmds", "report": "report_cmd", "mail": "mail_cmds",
     "play": "play_cmd", "serve": "serve_cmd", "bot": "bot_cmd",
-    **dict.fromkeys(("undo", "consent", "correct", "deadline", "tick", "standing"), "pbem_cmds"),
+    **dict.fromkeys(("undo", "consent", "correct", "deadline", "tick", "standing", "seat"), "pbem_cmds"),
 }
 
 
@@ -220,6 +220,8 @@ def main(ctx: click.Context, db: str | None, as_json: bool, verbose: int, log_fo
     ctx.obj["verbose"] = verbose
     ctx.obj["json"] = as_json
     configure_logging(verbose, log_format)
+    from mncore.rulesets.players_by_id import seat_bots
+    seat_bots()  # a bot holding a seat answers whenever the service answers (mncore/pbem/seats.py)
 
 
 def emit_error(code: int, kind: str, message: str, section: str | None = None,

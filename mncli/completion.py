@@ -49,6 +49,8 @@ def verbs(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[
 def attach(command: click.Command) -> None:
     """Complete a command's GAME argument, its --as and the order verbs of `mn order`."""
     completers: dict[str, Completer] = {"game_id": games, "as_empire": sides}
+    if command.name == "seat":
+        completers["side"] = sides
     if command.name == "order":
         completers["orders"] = verbs
     for param in command.params:

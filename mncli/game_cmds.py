@@ -20,7 +20,7 @@ from mncli.common import (
 from mncore.client import exported
 from mncore.core.dice import new_secret, seeded_secret
 from mncore.core.errors import CommandRejected, InvalidCommand, SigningRefused
-from mncore.core.kernel_acts import SERVICE_ACTORS, PublishKeys
+from mncore.core.kernel_acts import PublishKeys, act_label
 from mncore.core.kernel_state import undone_seqs
 from mncore.core.name_matching import resolve_side_in_game, sides_in_words, suggest
 from mncore.core.protocol import NewGame, Ruleset
@@ -391,7 +391,8 @@ def echo_rows(ruleset: Ruleset, rows: list[Row], viewer: str | None, opened: boo
 
 def act_mark(actor: str) -> str:
     """How a log line shows an act the service took for a side: [forced], [deadline], [standing]."""
-    return f"[{actor}] " if actor in SERVICE_ACTORS else ""
+    label = act_label(actor)
+    return f"[{label}] " if label else ""
 
 
 def receipt(loaded: reading.Loaded | reading.Current) -> None:

@@ -6,7 +6,9 @@ import click
 
 from mncli.common import as_option, open_store
 from mncli.game_cmds import echo_rows, receipt
+from mncore.bots.choosing import DEFAULT_BUDGET, LEVELS, MAX_BUDGET
 from mncore.core.errors import InvalidCommand, MareNostrumError
+from mncore.core.kernel_acts import DEADLINE
 from mncore.core.name_matching import resolve_side_in_game
 from mncore.core.protocol import Defaults, Ruleset
 from mncore.games import by_mail, reading
@@ -147,7 +149,8 @@ def tick(ctx: click.Context, game_id: str | None, all_games: bool, now: str | No
             worst = max(worst, err.exit_code)
             continue
         if rows:
-            click.echo(f"Game {gid}, deadlines passed at {at[:19]}Z:")
+            what = "deadlines passed" if any(r.actor == DEADLINE for r in rows) else "the service answered"
+            click.echo(f"Game {gid}, {what} at {at[:19]}Z:")
             _written(store, gid, reading.current(store, gid).ruleset, rows, None)
     if worst:
         ctx.exit(worst)
@@ -171,4 +174,34 @@ def standing(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empir
     _written(store, game_id, ruleset, by_mail.set_standing(store, game_id, side, orders), side)
 
 
-COMMANDS = [undo, consent, correct, deadline, tick, standing]
+@click.command("seat")
+@click.argument("game_id", metavar="GAME")
+@click.argument("side", metavar="SIDE")
+@click.option("--bot", "level", type=click.Choice(LEVELS), default=None,
+              help="Hand the seat to a bot of this level (docs/bots.md).")
+@click.option("--budget", type=click.IntRange(1, MAX_BUDGET), default=None,
+              help="The bot's sampled worlds (heuristic) or playouts (search) "
+                   f"[default: {DEFAULT_BUDGET['heuristic']} and {DEFAULT_BUDGET['search']}].")
+@click.option("--player", default=None, metavar="NAME", help="Hand the seat to this person.")
+@click.pass_context
+def seat(ctx: click.Context, game_id: str, side: str, level: str | None, budget: int | None,
+         player: str | None) -> None:
+    """The host hands a side's seat to a bot, or to a person, at any time (ruling K14).
+
+    From the next event on, a bot answers each of the side's decisions as soon as it is pending,
+    from what the side may see, marked [bot LEVEL, budget N]; the side's queued and standing
+    orders wait until a person holds the seat again. Every side reads the change in its log and
+    report. Exit 1 if the game is over or the seat is already so held, 2 for a side not in the game.
+    """
+    if (level is None) == (player is None):
+        raise InvalidCommand("give --bot LEVEL or --player NAME: who takes the seat?")
+    if budget is not None and level is None:
+        raise InvalidCommand("--budget is a bot's: give it with --bot LEVEL")
+    store = open_store(ctx)
+    ruleset, found = _side(store, game_id, side)
+    spent = (budget or DEFAULT_BUDGET[level]) if level is not None else 0
+    rows = by_mail.set_seat(store, game_id, found, bot=level or "", budget=spent, player=player or "")
+    _written(store, game_id, ruleset, rows, None)
+
+
+COMMANDS = [undo, consent, correct, deadline, tick, standing, seat]

@@ -57,8 +57,8 @@ def serve(config_path: str, once: bool, show_status: bool, now: str | None, cycl
             emit_json({"cycle": {k: getattr(done, k) for k in done.__struct_fields__}})
         else:
             click.echo(f"read {done.read} mail(s): {done.applied} block(s) applied, {done.refused} refused; "
-                       f"{done.ticked} event(s) by deadlines; {done.queued} mail(s) queued, {done.sent} sent, "
-                       f"{done.failed} failed")
+                       f"{done.ticked} event(s) by deadlines and bots; {done.queued} mail(s) queued, "
+                       f"{done.sent} sent, {done.failed} failed")
             for err in done.errors:
                 click.echo(f"error: {err}", err=True)
         return

@@ -259,7 +259,7 @@ def test_status_says_what_the_service_did(tmp_path: Path) -> None:
     once = CliRunner().invoke(main, ["serve", "--config", str(path), "--once"])
     assert once.exit_code == 0, once.output
     assert once.stdout.splitlines()[0] == ("read 0 mail(s): 0 block(s) applied, 0 refused; 0 event(s) by "
-                                           "deadlines; 3 mail(s) queued, 0 sent, 0 failed")
+                                           "deadlines and bots; 3 mail(s) queued, 0 sent, 0 failed")
     status = CliRunner().invoke(main, ["serve", "--config", str(path), "--status"])
     assert status.exit_code == 0
     lines = status.stdout.splitlines()

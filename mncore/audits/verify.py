@@ -720,9 +720,9 @@ def _proven(report: Report) -> list[str]:
                    "its salt" + (" derived from the revealed secret" if report.secret_revealed else ""))
     if report.on_log:
         out.append(f"{report.on_log} acts of play by email (undo, consent, correction, pace, standing "
-                   "and queued orders, defaults, forced answers) decided again on the log before them "
-                   "give exactly the stored events (rulings K1 to K6, K9); replay skips the events "
-                   "taken back")
+                   "and queued orders, defaults, forced answers, seats and bots' answers) decided again on "
+                   "the log before them give exactly the stored events (rulings K1 to K6, K9, K14); "
+                   "replay skips the events taken back")
     if report.signed_checked:
         out.append(f"{report.signed_checked} signed order blocks carry a valid signature of their "
                    "side's published key, each applied once and answering a decision then pending")

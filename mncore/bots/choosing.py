@@ -17,12 +17,13 @@ from mncore.core.dice import Rng
 from mncore.core.errors import CommandRejected, InvalidCommand
 from mncore.core.protocol import Ruleset
 from mncore.games.reading import Current
+from mncore.pbem.turns import MAX_BOT_BUDGET
 
 LEVELS = ("heuristic", "search")
 # heuristic: the worlds it averages over; search: the playouts it plays. 16 playouts took at most 0.2 s
 # of CPU a decision in Empires and 1.8 s in the 2003 game, whose rules cost more (bench/bots.py; goal 2 s)
 DEFAULT_BUDGET = {"heuristic": 1, "search": 16}
-MAX_BUDGET = 10_000
+MAX_BUDGET = MAX_BOT_BUDGET  # the kernel refuses a seat past it (mncore/pbem/turns.py)
 CANDIDATES = 40  # the most orders weighed at one decision
 WIDTH = 4  # the best of the heuristic's ranking that search plays out
 DEPTH = 30  # orders a playout plays before it scores the state

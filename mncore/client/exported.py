@@ -21,7 +21,7 @@ import msgspec
 from mncore.audits.verify import Report
 from mncore.core import chain
 from mncore.core.errors import DataError, IntegrityFailure, InvalidCommand
-from mncore.core.kernel_acts import SERVICE_ACTORS
+from mncore.core.kernel_acts import act_label
 from mncore.games import transfer
 from mncore.games.log_reading import ruleset_of
 from mncore.pbem import turns
@@ -155,7 +155,7 @@ def log_lines(sg: SideGame, start: int = 1, end: int | None = None) -> list[str]
         if r.seq < start or (end is not None and r.seq > end):
             continue
         text = boundary.describe(sg.ruleset, event, sg.side, sg.opened)
-        act = marks.get(r.seq, "") if marks.get(r.seq, "") in SERVICE_ACTORS else ""
+        act = act_label(marks.get(r.seq, ""))
         out.append(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{f'[{act}] ' if act else ''}{text}")
     return out
 

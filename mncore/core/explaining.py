@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from mncore.core.kernel_acts import BOT, act_label
 from mncore.core.rulebook import Cited
 
 
@@ -27,6 +28,8 @@ class Explanation(msgspec.Struct, frozen=True, kw_only=True):
 def render(x: Explanation, who: str, ruling_line: Callable[[Cited], str]) -> str:
     """The explanation as text; who names the actor, ruling_line says each ruling applied."""
     how = "the order's own event" if x.direct else "followed by itself from that order"
+    if x.actor.startswith(BOT + ":"):  # a seated bot (K14): named by its level and budget, not as a side
+        who = f"the bot holding the seat ({act_label(x.actor).removeprefix(BOT + ' ')})"
     lines = [f"Event {x.seq} ({x.type}): {x.text}",
              f"Caused by: {who}: '{x.command}' (batch starting at event {x.batch}); {how}."]
     if x.sections:

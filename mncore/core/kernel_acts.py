@@ -120,6 +120,27 @@ FORCED = "forced"  # the actor of a decision that had exactly one legal answer
 STANDING = "standing"  # the actor of an order a side left in advance (its standing orders)
 QUEUED = "queued"  # the actor of an order a side queued for a coming decision of the round (K9)
 SERVICE_ACTORS = (DEADLINE, FORCED, STANDING, QUEUED)
+BOT = "bot"  # a bot's answer is recorded as bot:LEVEL:BUDGET, the bot that holds the side's seat (K14)
+
+
+def bot_actor(level: str, budget: int) -> str:
+    """The actor of the answers of a bot of this level and budget (K14)."""
+    return f"{BOT}:{level}:{budget}"
+
+
+def is_service_actor(actor: str) -> bool:
+    """Whether an actor is the service's, answering for a side: a deadline, forced, standing, queued
+    order, or the bot that holds its seat."""
+    return actor in SERVICE_ACTORS or actor.startswith(BOT + ":")
+
+
+def act_label(actor: str) -> str:
+    """How a log line marks an act the service took for a side ("" for any other): the kind of act,
+    a bot's with its level and budget."""
+    if actor.startswith(BOT + ":"):
+        _, level, budget = (actor.split(":") + ["", ""])[:3]
+        return f"bot {level}, budget {budget}"
+    return actor if actor in SERVICE_ACTORS else ""
 
 
 class _Act(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -250,11 +271,39 @@ class DropQueue(_Act, frozen=True, kw_only=True):
     side: str
 
 
+class SetSeat(_Act, frozen=True, kw_only=True):
+    """The host hands a side's seat to a bot of a level and budget, or to a person by name (K14)."""
+
+    side: str
+    bot: str = ""  # the bot's level; "" hands the seat to a person
+    budget: int = 0  # the bot's budget (worlds or playouts: docs/bots.md)
+    player: str = ""  # the person's name
+
+
+class SeatSet(_Act, frozen=True, kw_only=True):
+    """Who holds a side's seat from here on: a bot of a level and budget, or a person (K14)."""
+
+    side: str
+    bot: str = ""
+    budget: int = 0
+    player: str = ""
+
+
+class BotOrders(_Act, frozen=True, kw_only=True):
+    """The answer of the bot that holds a side's seat, to the side's pending decision (K14)."""
+
+    side: str
+    level: str
+    budget: int
+    orders: tuple[str, ...]
+
+
 PbemCommand = (OrderBatch | UndoBatch | ConsentUndo | CorrectBatch | SetPace | DefaultOrders
-               | ForcedOrders | SetStandingOrders | StandingOrder | QueuedOrder | DropQueue)
-PbemEvent = BatchUndone | UndoConsented | Corrected | PaceSet | StandingOrdersSet | OrdersQueued
+               | ForcedOrders | SetStandingOrders | StandingOrder | QueuedOrder | DropQueue
+               | SetSeat | BotOrders)
+PbemEvent = BatchUndone | UndoConsented | Corrected | PaceSet | StandingOrdersSet | OrdersQueued | SeatSet
 PBEM_COMMANDS = (OrderBatch, UndoBatch, ConsentUndo, CorrectBatch, SetPace, DefaultOrders,
-                 ForcedOrders, SetStandingOrders, StandingOrder, QueuedOrder, DropQueue)
+                 ForcedOrders, SetStandingOrders, StandingOrder, QueuedOrder, DropQueue, SetSeat, BotOrders)
 UNDO_TYPES = ("BatchUndone", "Corrected")  # events that undo the events before them (K1, K3)
 
 
@@ -284,6 +333,11 @@ def sentence(event: PbemEvent, name: Callable[[str], str], withheld: frozenset[s
             return f"{name(side)} left standing orders: {'; '.join(orders)}."
         case OrdersQueued():
             return _queued(event, name, "payload/orders" not in withheld)
+        case SeatSet(side=side, bot=level, budget=budget, player=player):
+            if level:
+                return (f"The host handed {name(side)}'s seat to a bot ({level}, budget {budget}): it "
+                        f"answers {name(side)}'s decisions from what {name(side)} may see (ruling K14).")
+            return f"The host handed {name(side)}'s seat to {player}, who decides for it (ruling K14)."
         case _:
             assert_never(event)
 
@@ -325,7 +379,7 @@ KERNEL_COMMANDS = (PublishKeys, SignedOrders, *PBEM_COMMANDS)  # decided by the 
 KernelEvent = SecretRevealed | LogUpgraded | KeysPublished | PbemEvent
 KernelCommand = RevealSecret | UpgradeLog | PublishKeys | SignedOrders | PbemCommand
 KERNEL_EVENTS = (SecretRevealed, LogUpgraded, KeysPublished, BatchUndone, UndoConsented, Corrected,
-                 PaceSet, StandingOrdersSet, OrdersQueued)
+                 PaceSet, StandingOrdersSet, OrdersQueued, SeatSet)
 ALL_KERNEL_COMMANDS = (RevealSecret, UpgradeLog, *KERNEL_COMMANDS)
 
 
@@ -346,7 +400,7 @@ def kernel_sentence(event: KernelEvent, name: Callable[[str], str], withheld: fr
 def order_lines(command: Any) -> tuple[str, ...] | None:
     """The order lines a kernel command carries for a side (a block, a batch, a default, a standing or
     queued order), or None for a command that carries none (the host's acts, a ruleset's command)."""
-    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders):
+    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders | BotOrders):
         return command.orders
     if isinstance(command, StandingOrder | QueuedOrder):
         return (command.order,)

@@ -15,7 +15,15 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from mncore.core.kernel_acts import QUEUED, UNDO_TYPES, OrdersQueued, PaceSet, StandingOrdersSet, UndoConsented
+from mncore.core.kernel_acts import (
+    QUEUED,
+    UNDO_TYPES,
+    OrdersQueued,
+    PaceSet,
+    SeatSet,
+    StandingOrdersSet,
+    UndoConsented,
+)
 from mncore.store import Row
 
 
@@ -52,6 +60,7 @@ class PlayByEmail(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     consents: dict[int, tuple[tuple[int, str], ...]] = {}  # batch -> (event, side) of each consent (K2)
     undone: tuple[tuple[int, int], ...] = ()  # (first, through) of each run taken back (K1, K3)
     queues: dict[str, tuple[QueueMark, ...]] = {}  # side -> every change of its queue (K9)
+    seats: dict[str, tuple[tuple[int, SeatSet], ...]] = {}  # side -> (event, hand-over) of its seat (K14)
 
 
 class KernelState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -94,6 +103,9 @@ def email_step(email: PlayByEmail, row: Row) -> PlayByEmail:
     if kind in UNDO_TYPES:
         doc = msgspec.json.decode(row.payload)
         return replace(email, undone=(*email.undone, (int(doc["batch"]), int(doc["through"]))))
+    if kind == "SeatSet":
+        seat = msgspec.json.decode(row.payload, type=SeatSet)
+        return replace(email, seats={**email.seats, seat.side: (*email.seats.get(seat.side, ()), (row.seq, seat))})
     if kind == "OrdersQueued":
         q = msgspec.json.decode(row.payload, type=OrdersQueued)
         return _marked(email, q.side, QueueMark(seq=row.seq, orders=q.orders, round=q.round))
@@ -143,3 +155,15 @@ def queue(email: PlayByEmail, side: str, round_now: int) -> tuple[str, ...]:
         elif waiting:
             waiting.pop(0)
     return tuple(waiting) if round_ == round_now else ()
+
+
+def seat_holder(email: PlayByEmail, side: str) -> SeatSet | None:
+    """Who holds the side's seat as last handed over and not taken back (None: never handed over, K14)."""
+    gone = undone_seqs(email)
+    return next((seat for seq, seat in reversed(email.seats.get(side, ())) if seq not in gone), None)
+
+
+def bot_holder(email: PlayByEmail, side: str) -> SeatSet | None:
+    """The bot that holds the side's seat now, or None (a person holds it)."""
+    seat = seat_holder(email, side)
+    return seat if seat is not None and seat.bot else None

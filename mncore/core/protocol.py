@@ -227,6 +227,9 @@ class Demo:
     players: tuple[int, int]  # the fewest and the most scripted players it seats
     # play(ruleset, store, players, seed, max_orders, echo) -> the game's id
     play: Callable[[Ruleset, Store, int, str, int, Callable[[str], None]], str]
+    # create(ruleset, store, players, seed) -> the id of the same game, created and not played (for
+    # `mn demo --bot`, whose seats are handed to bots); None: the demo cannot be played by bots
+    create: Callable[[Ruleset, Store, int, str], str] | None = None
 
 
 @runtime_checkable

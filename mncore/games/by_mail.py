@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from mncore.core.kernel_acts import (
     ConsentUndo,
     CorrectBatch,
     DefaultOrders,
     SetPace,
+    SetSeat,
     SetStandingOrders,
     UndoBatch,
 )
 from mncore.core.kernel_state import consents, undone_seqs
 from mncore.games.reading import Loaded, _full, _log, current, load
-from mncore.games.writing import give
-from mncore.pbem import turns
+from mncore.games.writing import _answers, give
+from mncore.pbem import seats, turns
 from mncore.store import Row, Store
 
 # --- play by email: batches, undo, corrections, deadlines, forced answers, standing orders ----------
@@ -62,25 +64,33 @@ def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row
 
 
 def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
-    """For every decision overdue at `now`, the ruleset's documented default, recorded as the
-    deadline's act at `now` (K4), each followed by what the service answers by itself."""
+    """What the service answers by itself now (a bot holding a seat among them, K14), then for every
+    decision overdue at `now` the ruleset's documented default, recorded as the deadline's act at
+    `now` (K4), each followed by what the service answers by itself."""
     from mncore.core.protocol import Defaults
     out: list[Row] = []
     if not current(store, game_id).ledger.pbem:
-        return out  # no pace was ever set: no deadline can have passed
-    loaded = load(store, game_id)
+        return out  # no pace, standing or queued orders or seat ever set: nothing can be due
+    out, after = _answers(store, load(store, game_id), limit=limit)
+    loaded = _full(after)
     for _ in range(limit):
         ruleset, defaults = loaded.ruleset, loaded.ruleset
         if not isinstance(defaults, Defaults) or loaded.meta.over:
             return out
         late = turns.overdue(ruleset, _log(loaded), now)
-        answer = next(((w, defaults.default_orders(loaded.state, w.side)) for w in late
-                       if defaults.default_orders(loaded.state, w.side)), None)
-        if answer is None:
+        command: Any = None
+        for w in late:
+            # a seated bot that answers is given its turn (the answers above stopped at their limit);
+            # one that gives none leaves its side to the deadline's default, as a person's (K14)
+            command = seats.bot_answer(ruleset, loaded.state, w.side, loaded.rows)
+            orders = defaults.default_orders(loaded.state, w.side) if command is None else ()
+            if orders:
+                command = DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "", at=now)
+            if command is not None:
+                break
+        if command is None:
             return out
-        w, orders = answer
-        outcome = give(store, loaded, DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "", at=now),
-                       now)
+        outcome = give(store, loaded, command, now)
         out += outcome.rows
         loaded = _full(outcome.after)
     return out
@@ -95,6 +105,13 @@ def set_pace(store: Store, game_id: str, hours: int, phases: dict[str, int], for
 def set_standing(store: Store, game_id: str, side: str, orders: Sequence[str]) -> list[Row]:
     """A side's standing orders (K6), then whatever of them the service can apply at once."""
     return give(store, game_id, SetStandingOrders(side=side, orders=tuple(orders))).rows
+
+
+def set_seat(store: Store, game_id: str, side: str, *, bot: str = "", budget: int = 0,
+             player: str = "") -> list[Row]:
+    """The host hands a side's seat to a bot or to a person (K14), then the service answers what it
+    may: a bot that now holds a side that must decide answers at once."""
+    return give(store, game_id, SetSeat(side=side, bot=bot, budget=budget, player=player)).rows
 
 
 def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:

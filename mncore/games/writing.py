@@ -33,7 +33,7 @@ from mncore.games.reading import (
     current,
     load,
 )
-from mncore.pbem import trust, turns
+from mncore.pbem import seats, trust, turns
 from mncore.secrecy import boundary
 from mncore.store import NewRow, Row, Store
 
@@ -253,10 +253,13 @@ def _answers(store: Store, after: Loaded | Current, limit: int = 200) -> tuple[l
 
 
 def _service_answer(loaded: Loaded) -> Any:
-    """The first answer the service gives now for a side, or None (turns.service_answer)."""
+    """The first answer the service gives now for a side, or None (turns.service_answer; for a side
+    whose seat a bot holds, the bot's: seats.bot_answer, K14)."""
     ruleset = loaded.ruleset
     for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
         answer = turns.service_answer(ruleset, loaded.state, side, loaded.kernel.email)
+        if answer is None:
+            answer = seats.bot_answer(ruleset, loaded.state, side, loaded.rows)
         if answer is not None:
             return answer
     return None

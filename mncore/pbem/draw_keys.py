@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from mncore.core.errors import InvalidCommand
-from mncore.core.kernel_acts import SERVICE_ACTORS, UNDO_TYPES, SignedOrders
+from mncore.core.kernel_acts import UNDO_TYPES, SignedOrders, is_service_actor
 from mncore.pbem import turns
 from mncore.store import Row
 
@@ -64,7 +64,7 @@ def service_key(rows: Sequence[Row], side: str) -> str:
             found = _signature(r.command)
             if found is not None:
                 return f"service:{side}:{found}:{acts}"
-        elif r.actor in SERVICE_ACTORS and r.seq not in gone and _answers(r.command, side):
+        elif is_service_actor(r.actor) and r.seq not in gone and _answers(r.command, side):
             acts += 1
     # the side never signed: nothing in the key is secret from the host (docs/security.md)
     return f"service:{side}:-:{acts}"
@@ -82,7 +82,7 @@ _DECODER = msgspec.json.Decoder(_Sided)
 # the service's acts that answer a decision; a queue dropped (DropQueue) answers none and draws
 # nothing: counting it would let the host move the index by turning forced answers on or off
 # (with them, a forced answer; without, the queue dropped and then the same answer by default)
-ANSWERS = ("DefaultOrders", "ForcedOrders", "StandingOrder", "QueuedOrder")
+ANSWERS = ("DefaultOrders", "ForcedOrders", "StandingOrder", "QueuedOrder", "BotOrders")
 
 
 def _answers(command: str, side: str) -> bool:

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from mncore.core.errors import InvalidCommand
+from mncore.core.kernel_acts import act_label
 from mncore.core.kernel_state import queue
 from mncore.core.protocol import Option, Pending, Reports, Ruleset
 from mncore.games import reading
@@ -28,7 +29,7 @@ class Line(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     text: str
     undone: bool = False  # taken back by an undo or a correction: in the log, skipped by replay
-    act: str = ""  # the service's act for the side: "forced", "standing", "deadline" (else "")
+    act: str = ""  # the service's act for the side: "forced", "standing", "deadline", "queued", "bot LEVEL, budget N"
 
 
 class Group(msgspec.Struct, frozen=True, kw_only=True):
@@ -104,7 +105,7 @@ def grouped(ruleset: Ruleset, rows: list[Row], events: list[Any], side: str, sin
             continue
         heading = phase_of(ruleset, state)
         line = Line(seq=row.seq, text=boundary.describe(ruleset, event, side, opened),
-                    undone=row.seq in gone, act=marks.get(row.seq, ""))
+                    undone=row.seq in gone, act=act_label(marks.get(row.seq, "")))
         if out and out[-1].phase == heading:
             out[-1].events.append(line)
         else:
@@ -136,7 +137,8 @@ def of_game(loaded: reading.Loaded, side: str, since: int) -> TurnReport:
     seq, hash_ = loaded.head
     signed = loaded.kernel.ledger.published
     return TurnReport(
-        game=game_id, side=side, name=ruleset.side_name(side), player=meta.players.get(side, ""),
+        game=game_id, side=side, name=ruleset.side_name(side),
+        player=turns.holder(loaded.rows, side, dict(meta.players)),
         phase=phase_of(ruleset, state), since=since, events=events,
         board=ruleset.show_text(view),
         resources=ruleset.resources_text(view, side) if isinstance(ruleset, Reports) else "",

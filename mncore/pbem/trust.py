@@ -30,7 +30,7 @@ from mncore.core.protocol import HOST, Pending, Ruleset
 from mncore.pbem import draw_keys, turns
 from mncore.store import Row
 
-PBEM_SETTINGS = ("PaceSet", "StandingOrdersSet", "OrdersQueued")  # after them the service may answer for a side
+PBEM_SETTINGS = ("PaceSet", "StandingOrdersSet", "OrdersQueued", "SeatSet")  # after them the service may answer for a side
 
 
 def giver(ruleset: Ruleset, command: Any) -> str:

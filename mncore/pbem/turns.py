@@ -16,10 +16,10 @@ from mncore.core.kernel_acts import (
     FORCED,
     PBEM_COMMANDS,
     QUEUED,
-    SERVICE_ACTORS,
     STANDING,
     UNDO_TYPES,
     BatchUndone,
+    BotOrders,
     ConsentUndo,
     CorrectBatch,
     Corrected,
@@ -30,27 +30,33 @@ from mncore.core.kernel_acts import (
     OrdersQueued,
     PaceSet,
     QueuedOrder,
+    SeatSet,
     SetPace,
+    SetSeat,
     SetStandingOrders,
     SignedOrders,
     StandingOrder,
     StandingOrdersSet,
     UndoBatch,
     UndoConsented,
+    bot_actor,
+    is_service_actor,
 )
-from mncore.core.kernel_state import PlayByEmail, consents, email_of, queue
+from mncore.core.kernel_state import PlayByEmail, bot_holder, consents, email_of, queue
 from mncore.core.kernel_state import undone_seqs as undone_in
 from mncore.core.protocol import HOST, Defaults, Ruleset
 from mncore.store import Row
 
 # acts that are not a side's move: an undo passes over them, and cannot take them back (K1)
-BESIDE_PLAY = ("ConsentUndo", "SetPace", "SetStandingOrders", "UndoBatch", "CorrectBatch", "DropQueue")
+BESIDE_PLAY = ("ConsentUndo", "SetPace", "SetStandingOrders", "UndoBatch", "CorrectBatch", "DropQueue", "SetSeat")
 MAX_HOURS = 24 * 366  # a deadline longer than a year is a typo
 MAX_TEXT = 2000  # characters of a correction's reason or of a standing order line
 MAX_STANDING = 64  # standing order lines a side may leave
 FORCED_LINE = "forced"  # a standing order: take my decisions with one legal answer at once (K5, K6)
 QUEUE_VERB = "queue"  # a batch's line `queue ORDER`: ORDER waits for the side's coming decision (K9)
 MAX_QUEUE = 64  # order lines a side may queue
+MAX_BOT_BUDGET = 10_000  # a bot's worlds or playouts a decision (docs/bots.md)
+MAX_NAME = 100  # characters of a player's name a seat is handed to
 
 
 class Log(msgspec.Struct, kw_only=True):
@@ -128,11 +134,11 @@ def states(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Iter
 
 def giver_of(ruleset: Ruleset, command: Any) -> str:
     """The side whose act a command is, or HOST (the host's own acts)."""
-    if isinstance(command, CorrectBatch | SetPace):
+    if isinstance(command, CorrectBatch | SetPace | SetSeat):
         return HOST
     side = getattr(command, "side", None)
     if isinstance(command, (SignedOrders, OrderBatch, UndoBatch, ConsentUndo, DefaultOrders, ForcedOrders,
-                            SetStandingOrders, StandingOrder, QueuedOrder, DropQueue)) and isinstance(side, str):
+                            SetStandingOrders, StandingOrder, QueuedOrder, DropQueue, BotOrders)) and isinstance(side, str):
         return side
     return ruleset.actor_of(command)
 
@@ -147,7 +153,7 @@ def service_marks(rows: Sequence[Row]) -> dict[int, str]:
     side_of: dict[int, Any] = {}
     out: dict[int, str] = {}
     for r in rows:
-        if r.actor not in SERVICE_ACTORS:
+        if not is_service_actor(r.actor):
             continue
         if r.seq == r.batch:
             command = msgspec.json.decode(r.command) if r.command else {}
@@ -171,6 +177,8 @@ def service_actor(command: Any) -> str | None:
         return STANDING
     if isinstance(command, QueuedOrder | DropQueue):
         return QUEUED
+    if isinstance(command, BotOrders):
+        return bot_actor(command.level, command.budget)
     return None
 
 
@@ -334,6 +342,10 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
             return _queued(ruleset, state, command, log, rng)
         case DropQueue():
             return _drop_queue(ruleset, state, command, log)
+        case SetSeat():
+            return _seat(ruleset, state, command, log)
+        case BotOrders():
+            return _bot(ruleset, state, command, log, rng)
     raise InvalidCommand(f"{type(command).__name__} is not a command of play by email")
 
 
@@ -405,7 +417,7 @@ def drew_since(ruleset: Ruleset, log: Log, batch: int) -> bool:
 def _draws(ruleset: Ruleset, state: Any, command: Any) -> None:
     """Decide a command again with no secret, to see whether it draws (SecretNeeded if it does)."""
     rng = Rng(None, "")
-    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders):
+    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders | BotOrders):
         if not (isinstance(command, SignedOrders) and act_kind(command.orders) is not None):
             decide_lines(ruleset, state, command.side, command.orders, rng,
                          queue_ok=isinstance(command, SignedOrders | OrderBatch))
@@ -530,6 +542,7 @@ def _forced(ruleset: Ruleset, state: Any, command: ForcedOrders, log: Log,
 def _standing(ruleset: Ruleset, state: Any, command: StandingOrder, log: Log,
               rng: Rng) -> tuple[list[Any], Any]:
     _must_decide(ruleset, state, command.side, "kernel:K6")
+    _not_bot_seated(ruleset, log, command.side)
     orders = log.record.standing.get(command.side, ())
     probe = Rng(None, "")  # legality only: a line that draws is tried for real below
     first = _first_legal(ruleset, state, command.side, orders, probe)
@@ -581,7 +594,12 @@ def service_answer(ruleset: Ruleset, state: Any, side: str, email: PlayByEmail) 
     """The answer the service gives now for a side that must decide, or None: the first of its
     queued orders if the rules accept it as written (K9); else a decision's one legal answer (K5,
     the queue kept); else its queue dropped (K9: the side decides itself); else the first of its
-    standing orders legal now (K6)."""
+    standing orders legal now (K6). A side whose seat a bot holds gets only its forced answer here:
+    its queued and standing orders wait for a person to hold the seat again (K14)."""
+    if bot_holder(email, side) is not None:
+        only = (ruleset.forced_orders(state, side) if isinstance(ruleset, Defaults)
+                and takes_forced(email, side) else None)
+        return ForcedOrders(side=side, orders=tuple(only)) if only else None
     queued = queue(email, side, ruleset.meta(state).round)
     if queued and queue_refusal(ruleset, state, side, queued[0]) is None:
         return QueuedOrder(side=side, order=queued[0])
@@ -598,6 +616,7 @@ def service_answer(ruleset: Ruleset, state: Any, side: str, email: PlayByEmail) 
 def _queued(ruleset: Ruleset, state: Any, command: QueuedOrder, log: Log,
             rng: Rng) -> tuple[list[Any], Any]:
     _must_decide(ruleset, state, command.side, "kernel:K9")
+    _not_bot_seated(ruleset, log, command.side)
     queued = queue(log.record, command.side, ruleset.meta(state).round)
     if not queued or queued[0] != command.order:
         raise RuleViolation("kernel:K9", f"'{command.order}' is not the first of "
@@ -608,6 +627,7 @@ def _queued(ruleset: Ruleset, state: Any, command: QueuedOrder, log: Log,
 def _drop_queue(ruleset: Ruleset, state: Any, command: DropQueue, log: Log) -> tuple[list[Any], Any]:
     side = command.side
     _must_decide(ruleset, state, side, "kernel:K9")
+    _not_bot_seated(ruleset, log, side)
     queued = queue(log.record, side, ruleset.meta(state).round)
     if not queued:
         raise RuleViolation("kernel:K9", f"{_name(ruleset, side)} has no queued orders to drop")
@@ -621,6 +641,82 @@ def _drop_queue(ruleset: Ruleset, state: Any, command: DropQueue, log: Log) -> t
     event = OrdersQueued(side=side, round=ruleset.meta(state).round, orders=(), dropped=queued,
                          reason=reason)
     return [event], ruleset.evolve(state, event)
+
+
+# --- seats: a side's decisions handed to a bot and back (K14) ------------------------------------------
+
+def seat_of(rows: Sequence[Row], side: str) -> SeatSet | None:
+    """Who holds the side's seat as last handed over and not taken back (None: never handed over)."""
+    gone = undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
+    found = None
+    for r in rows:
+        if r.type == "SeatSet" and r.seq not in gone:
+            seat = msgspec.json.decode(r.payload, type=SeatSet)
+            found = seat if seat.side == side else found
+    return found
+
+
+def bot_seat(rows: Sequence[Row], side: str) -> SeatSet | None:
+    """The bot that holds the side's seat now, or None (a person holds it)."""
+    seat = seat_of(rows, side)
+    return seat if seat is not None and seat.bot else None
+
+
+def holder(rows: Sequence[Row], side: str, players: dict[str, str]) -> str:
+    """Who holds the side's seat, in words: the bot with its level and budget, the person it was last
+    handed to, else the player the game was created with (`players`)."""
+    seat = seat_of(rows, side)
+    if seat is None:
+        return players.get(side, "")
+    return f"bot {seat.bot}, budget {seat.budget}" if seat.bot else seat.player
+
+
+def _not_bot_seated(ruleset: Ruleset, log: Log, side: str) -> None:
+    seat = bot_holder(log.record, side)
+    if seat is not None:
+        raise RuleViolation("kernel:K14", f"a bot ({seat.bot}, budget {seat.budget}) holds "
+                                          f"{_name(ruleset, side)}'s seat: its queued and standing "
+                                          "orders wait until a person holds it again")
+
+
+def _seat(ruleset: Ruleset, state: Any, command: SetSeat, log: Log) -> tuple[list[Any], Any]:
+    meta = ruleset.meta(state)
+    if command.side not in meta.sides:
+        raise InvalidCommand(f"'{command.side}' is not a side of this game "
+                             f"(sides: {', '.join(meta.sides)})")
+    if bool(command.bot) == bool(command.player):
+        raise InvalidCommand("a seat goes to a bot (--bot LEVEL) or to a person (--player NAME): "
+                             "name one of them")
+    if meta.over:
+        raise RuleViolation("kernel:K14", f"the game is over ({meta.result}): no seat changes hands")
+    if command.bot:
+        if not (command.bot.isascii() and command.bot.replace("-", "").isalnum() and len(command.bot) <= 32):
+            raise InvalidCommand(f"'{command.bot[:40]}' is not a bot level (letters, digits and '-')")
+        if not 1 <= command.budget <= MAX_BOT_BUDGET:
+            raise InvalidCommand(f"a bot's budget is 1 to {MAX_BOT_BUDGET:,}, not {command.budget:,}")
+    else:
+        name = command.player.strip()
+        if command.budget or not name or len(name) > MAX_NAME or not name.isprintable() or name != command.player:
+            raise InvalidCommand(f"a player's name is 1 to {MAX_NAME} printable characters, on one "
+                                 "line, with no budget")
+    held = seat_of(log.rows, command.side)
+    if held is None:
+        held = SeatSet(side=command.side, player=meta.players.get(command.side, ""))
+    event = SeatSet(side=command.side, bot=command.bot, budget=command.budget, player=command.player)
+    if held == event:
+        whom = f"a bot ({held.bot}, budget {held.budget})" if held.bot else held.player
+        raise RuleViolation("kernel:K14", f"{_name(ruleset, command.side)}'s seat is already held by {whom}")
+    return [event], state
+
+
+def _bot(ruleset: Ruleset, state: Any, command: BotOrders, log: Log, rng: Rng) -> tuple[list[Any], Any]:
+    _must_decide(ruleset, state, command.side, "kernel:K14")
+    seat = bot_seat(log.rows, command.side)
+    if seat is None or (seat.bot, seat.budget) != (command.level, command.budget):
+        holder = "a person" if seat is None else f"a bot ({seat.bot}, budget {seat.budget})"
+        raise RuleViolation("kernel:K14", f"{_name(ruleset, command.side)}'s seat is held by {holder}, "
+                                          f"not by a bot ({command.level}, budget {command.budget})")
+    return decide_lines(ruleset, state, command.side, command.orders, rng)
 
 
 # --- deadlines ---------------------------------------------------------------------------------------

@@ -10,9 +10,12 @@ through the `mare_nostrum.demos` entry point group (a `Demo`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from mncore.bots.tactics import Tactics
+from mncore.core.errors import CommandRejected
 from mncore.core.protocol import Demo, Ruleset
+from mncore.pbem import seats
 
 
 def _empires() -> Demo:
@@ -81,3 +84,28 @@ def tactics_for(ruleset: Ruleset) -> Tactics | None:
     """What a ruleset's bots know of its game, or None if no bot plays it."""
     loader = _TACTICS.get(ruleset.id)
     return loader() if loader is not None else None
+
+
+SEAT_SEED = "0"  # the seed of a seated bot's decisions: `mn bot GAME --as SIDE` (seed 0) gives its advice
+
+
+def choose(ruleset: Ruleset, state: Any, side: str, level: str, budget: int, events: int) -> tuple[str, ...] | None:
+    """The order of the bot that holds side's seat (a mncore.pbem.turns.seats chooser): decided on worlds drawn
+    from the game's commitment, its event count and SEAT_SEED, never its secret, as `mn bot` advises.
+    None if no bot plays the game, the level is unknown, or the bot finds no order."""
+    from mncore.bots import worlds
+    from mncore.bots.choosing import LEVELS, decide
+
+    tactics = tactics_for(ruleset)
+    if tactics is None or level not in LEVELS:
+        return None
+    public = worlds.public_seed(ruleset.meta(state).commitment, events, SEAT_SEED)
+    try:
+        return decide(ruleset, tactics, state, side, level, budget, public, SEAT_SEED).lines
+    except CommandRejected:
+        return None  # the side waits for its deadline, as a person's would
+
+
+def seat_bots() -> None:
+    """Let bots answer for the seats the host hands them (mn seat): register the chooser."""
+    seats.register(choose)

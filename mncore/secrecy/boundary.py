@@ -12,6 +12,7 @@ from mncore.core import chain
 from mncore.core.chain import COMMAND, LOG_V1, PAYLOAD, split_field
 from mncore.core.errors import InvalidCommand
 from mncore.core.kernel_acts import (
+    BotOrders,
     DefaultOrders,
     ForcedOrders,
     OrderBatch,
@@ -57,7 +58,8 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
     """The hidden fields of a recorded event (payload/...) and of the command on its row (command/...):
     what the log commits."""
     out = recorded(ruleset, event)
-    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders | SetStandingOrders):
+    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders | SetStandingOrders
+                  | BotOrders):
         # a block or batch carries its side's order lines (an offer's tokens among them) as text: the
         # whole list is its side's until the secret is out; a signature stays public
         out.append(Hidden(field="command/orders", visible_to=(command.side,)))

@@ -16,7 +16,7 @@ from email.message import EmailMessage
 
 import msgspec
 
-from mncore.core.kernel_acts import DEADLINE, SERVICE_ACTORS, UNDO_TYPES
+from mncore.core.kernel_acts import DEADLINE, UNDO_TYPES, is_service_actor
 from mncore.core.kernel_state import undone_seqs
 from mncore.core.protocol import Notices, Pictures
 from mncore.games import reading, transfer
@@ -80,7 +80,7 @@ def touches(loaded: reading.Loaded, side: str, since: int) -> Iterator[tuple[int
         if row.type in UNDO_TYPES:
             yield row.seq, True
             continue
-        if row.actor in SERVICE_ACTORS and row.seq == row.batch:
+        if is_service_actor(row.actor) and row.seq == row.batch:
             command = msgspec.json.decode(row.command) if row.command else {}
             acted_for[row.batch] = str(command.get("side", "")) if isinstance(command, dict) else ""
             if acted_for[row.batch] == side and row.actor == DEADLINE:

@@ -14,7 +14,7 @@ from typing import BinaryIO
 import msgspec
 
 from mncore.core.errors import DataError, InvalidCommand, MareNostrumError, RuleViolation, SigningRefused
-from mncore.core.kernel_acts import SERVICE_ACTORS, UNDO_TYPES, SignedOrders
+from mncore.core.kernel_acts import UNDO_TYPES, SignedOrders, act_label
 from mncore.core.kernel_state import consents
 from mncore.games import reading, writing
 from mncore.pbem import signing, turns
@@ -242,7 +242,8 @@ def _undo_note(store: Store, block: SignedOrders, rows: list[Row]) -> str:
 
 def _mark(actor: str) -> str:
     """An act the service took for a side, marked as mn log marks it: [forced], [standing], [deadline]."""
-    return f"[{actor}] " if actor in SERVICE_ACTORS else ""
+    label = act_label(actor)
+    return f"[{label}] " if label else ""
 
 
 NO_BLOCK = ("no signed order block was found in this message (a '-----BEGIN MARE NOSTRUM ORDERS-----' "

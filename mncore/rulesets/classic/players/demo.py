@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from mncore.core.dice import seeded_secret
 from mncore.core.errors import InvalidCommand
 from mncore.core.protocol import Demo, Ruleset
+from mncore.games import writing
 from mncore.games.demonstration import Script, run
 from mncore.games.reading import Current, Loaded
 from mncore.rulesets.classic.commands import CreateGame
@@ -34,6 +36,11 @@ def demo_command(players: int, variant: str = "standard", setup: str = "basic") 
     return CreateGame(board=load_board(), civs=civs, players=dict(zip(civs, PLAYERS)),
                       variant="long" if variant == "long" else "standard",
                       setup="advanced" if setup == "advanced" else "basic", fair_play=False)
+
+
+def create_demo(ruleset: Ruleset, store: Store, players: int, seed: str) -> str:
+    """The demonstration game, created from the seed and not played (`mn demo --bot`); its id."""
+    return writing.create(store, ruleset, demo_command(players), seeded_secret(seed)).game_id
 
 
 def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_orders: int,
@@ -76,4 +83,4 @@ def _count(n: int, word: str, words: str = "") -> str:
 
 
 # found by mncore.rulesets.players_by_id (the seam may not name it: this module plays through the service)
-DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 6), play=play_demo)
+DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 6), play=play_demo, create=create_demo)

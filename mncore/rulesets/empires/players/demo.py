@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from mncore.core.dice import seeded_secret
 from mncore.core.protocol import Demo, Ruleset
+from mncore.games import writing
 from mncore.games.demonstration import Script, run
 from mncore.games.reading import Current, Loaded
 from mncore.rulesets.empires.board import load_board
@@ -24,13 +26,22 @@ PLAYERS = ("Ann", "Ben", "Cat", "Dee", "Eve")
 STYLES = ("builder", "general", "random", "builder", "general")
 
 
-def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_orders: int, echo: Callable[[str], None]) -> str:
-    """Play a scripted game to a win (or max_orders), reveal and verify it; returns its id."""
+def demo_command(players: int) -> CreateGame:
+    """The demonstration game's creation: the first empires that play with this many players."""
     board = load_board()
     empires = playable_empires(board, players)
-    styles: dict[Empire, str] = dict(zip(empires, STYLES))
-    cmd = CreateGame(board=board, players=dict(zip(empires, PLAYERS)), display="first-game",
-                     fair_play=False)
+    return CreateGame(board=board, players=dict(zip(empires, PLAYERS)), display="first-game", fair_play=False)
+
+
+def create_demo(ruleset: Ruleset, store: Store, players: int, seed: str) -> str:
+    """The demonstration game, created from the seed and not played (`mn demo --bot`); its id."""
+    return writing.create(store, ruleset, demo_command(players), seeded_secret(seed)).game_id
+
+
+def play_demo(ruleset: Ruleset, store: Store, players: int, seed: str, max_orders: int, echo: Callable[[str], None]) -> str:
+    """Play a scripted game to a win (or max_orders), reveal and verify it; returns its id."""
+    cmd = demo_command(players)
+    styles: dict[Empire, str] = dict(zip(cmd.players, STYLES))
     rand = random.Random(seed)
 
     def play(store: Store, loaded: Loaded, secret: bytes, on_order: Callable[[Loaded | Current], None]) -> Loaded:
@@ -59,4 +70,4 @@ def _round_line(state: GameState, when: str = "begins") -> str:
 
 
 # found by mncore.rulesets.players_by_id (the seam may not name it: this module plays through the service)
-DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 5), play=play_demo)
+DEMO = Demo(ruleset_id=RULESET_ID, players=(3, 5), play=play_demo, create=create_demo)
