@@ -6,9 +6,9 @@ from a mail), then reads each event as the side may see it: every withheld field
 declaration's public part (else empty) by `redaction.seen_event`, never guessed. What is shown is
 made of that alone, so two games that differ in a fact hidden from the side open alike.
 
-The events are not folded into a board: a withheld field (another side's face-down offer) feeds
-public facts later (the reserve, the others' counts), so a board folded from the export alone would
-show wrong public facts; the board comes from the host's report (mn mail open, mn play).
+The board is folded from these events and set right by the public facts the export carries where
+a withheld field (another side's face-down offer) moves a public count (mncore/sidefold.py): it is
+the board the host shows the side at each event.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from mncore import chain, game, pbem, redaction
+from mncore import chain, game, pbem, redaction, sidefold
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand
 from mncore.host import SERVICE_ACTORS
 from mncore.logread import ruleset_of
@@ -39,6 +39,7 @@ class SideGame(msgspec.Struct, kw_only=True):
     side: str
     source: str
     report: Report  # the export's verification, against its header's head (and the mail's receipt)
+    facts: dict[int, list[list[Any]]] = {}  # seq -> its public facts (mncore/sidefold.py)
 
 
 def is_export_path(target: str) -> bool:
@@ -131,16 +132,32 @@ def side_loaded(data: bytes, source: str, report: Report) -> SideGame:
     rows: list[Row] = []
     events: list[Any] = []
     for row in parsed.rows:
-        withheld = parsed.withheld.get(row.seq, {})
-        event = _event(ruleset, row, [f for f in withheld if chain.split_field(f)[0] == chain.PAYLOAD], source)
         opened = opened or row.type == "SecretRevealed"
-        seen = redaction.seen_event(ruleset, event, header.made_for, opened).value
-        command = row.command if not any(chain.split_field(f)[0] == chain.COMMAND for f in withheld) else None
-        rows.append(msgspec.structs.replace(row, payload=ruleset.encode_event(seen).decode(), command=command,
-                                            salts={}))
+        seen_as, seen = seen_row(ruleset, row, list(parsed.withheld.get(row.seq, {})), header.made_for, opened,
+                                 source)
+        rows.append(seen_as)
         events.append(seen)
     return SideGame(game_id=header.game, ruleset=ruleset, rows=rows, events=events, opened=opened,
-                    side=header.made_for or "", source=source, report=report)
+                    side=header.made_for or "", source=source, report=report, facts=parsed.public)
+
+
+def seen_row(ruleset: Any, row: Row, withheld: list[str], side: str | None, opened: bool,
+             source: str) -> tuple[Row, Any]:
+    """A line of an export made for side as that side reads it: the row (a command it may not read
+    whole: None) and its event as the boundary shows it (redaction.seen_event). The host folds these
+    very events to write the export's public facts (mncore/sidefold.py)."""
+    event = _event(ruleset, row, [f for f in withheld if chain.split_field(f)[0] == chain.PAYLOAD], source)
+    seen = redaction.seen_event(ruleset, event, side, opened).value
+    command = row.command if not any(chain.split_field(f)[0] == chain.COMMAND for f in withheld) else None
+    return msgspec.structs.replace(row, payload=ruleset.encode_event(seen).decode(), command=command,
+                                   salts={}), seen
+
+
+def states(sg: SideGame) -> list[Any]:
+    """The board after each event as the side's export shows it: its seen events folded, its public
+    facts put in (mncore/sidefold.py), each named as the game."""
+    return [sg.ruleset.named(s, sg.game_id)
+            for s in sidefold.side_states(sg.ruleset, sg.rows, sg.events, sg.facts, sg.source)]
 
 
 def log_lines(sg: SideGame, start: int = 1, end: int | None = None) -> list[str]:
