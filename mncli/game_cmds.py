@@ -211,12 +211,24 @@ def _sign_hint(loaded: game.Current) -> None:
 
 
 @click.command("show")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME|EXPORT.jsonl|REPORT.eml")
 @as_option(help="See the game as this empire does (others' resources hidden). Default: host view.")
 @json_option
 @click.pass_context
 def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool) -> None:
-    """The board, tracks, titles, tiles and resources, as an empire may see them."""
+    """The board, tracks, titles, tiles and resources, as an empire may see them.
+
+    A player's own export (or the report mail that carries it) is shown with no database, verified
+    first: the board as that empire sees it at the export's last event.
+    """
+    if exported.is_export_path(game_id):
+        sg = exported.open_as(game_id, as_empire)
+        doc = redaction.view(sg.ruleset, exported.state_at(sg), sg.side)
+        if as_json:
+            emit_json(doc)
+        else:
+            click.echo(sg.ruleset.show_text(doc))
+        return
     loaded = game.current(open_store(ctx), game_id)
     _show(loaded, as_empire, as_json)
     if not as_json:
@@ -421,7 +433,7 @@ def _read_text(source: str) -> str:
 
 
 @click.command("options")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME|EXPORT.jsonl|REPORT.eml")
 @as_option(help="The empire whose orders to list [default: the one the game waits for, if only one].")
 @click.option("--all", "show_all", is_flag=True,
               help="List every value of each part, not the first few (see `more` in --json).")
@@ -434,12 +446,20 @@ def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: b
 
     A long list of values (ways to pay) is cut: the line after it says how many more there are,
     and --all lists them.
+
+    Of a player's own export (or the report mail that carries it), with no database: that empire's
+    orders on the board its export shows it at its last event.
     """
-    loaded = game.current(open_store(ctx), game_id)
-    ruleset = loaded.ruleset
-    empire = (resolve_side_in_game(ruleset, loaded.state, as_empire) if as_empire is not None
-              else _awaited_side(ruleset, loaded.state))
-    found = redaction.options(ruleset, loaded.state, empire)
+    if exported.is_export_path(game_id):
+        sg = exported.open_as(game_id, as_empire)
+        ruleset, state, empire = sg.ruleset, exported.state_at(sg), sg.side
+        found = exported.options(sg, state)
+    else:
+        loaded = game.current(open_store(ctx), game_id)
+        ruleset, state = loaded.ruleset, loaded.state
+        empire = (resolve_side_in_game(ruleset, state, as_empire) if as_empire is not None
+                  else _awaited_side(ruleset, state))
+        found = redaction.options(ruleset, state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
         return
@@ -455,7 +475,7 @@ def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: b
             click.echo(f"    {part}: {' | '.join((*values, *more) if show_all else values)}")
             if more and not show_all:
                 click.echo(f"    ... {len(more)} more not shown: "
-                           f"mn options {loaded.game_id} --as {empire} --all lists them")
+                           f"mn options {game_id} --as {empire} --all lists them")
 
 
 def _awaited_side(ruleset: Ruleset, state: Any) -> str:

@@ -8,6 +8,7 @@ import click
 
 from mncli.common import as_option, check_output, open_store, side_arg, write_output
 from mncore import changes, game
+from mncore.client import exported
 from mncore.errors import InvalidCommand
 from mncore.protocol import Pictures, Ruleset
 
@@ -26,7 +27,7 @@ def _write(ctx: click.Context, output: str, text: str) -> None:
 
 
 @click.command("draw")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME|EXPORT.jsonl|REPORT.eml")
 @click.option("--at", "at", type=int, default=None, help="The last event to apply [default: all].")
 @click.option("--since", "since", type=int, default=None, metavar="N",
               help="Mark what the events after event N did: moves as arrows, battles, builds, "
@@ -38,8 +39,22 @@ def _write(ctx: click.Context, output: str, text: str) -> None:
 def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as_empire: str | None,
          output: str) -> None:
     """The board at an event as one SVG picture: areas, buildings, units, tracks, tiles; with --since,
-    what changed after an earlier event marked on it."""
+    what changed after an earlier event marked on it.
+
+    A player's own export (mn export --as, or the report mail that carries it) is drawn with no
+    database, verified first: the board as that empire sees it, the picture the host draws for it.
+    """
     check_output(ctx, output)  # refused before any work: never onto the database
+    if exported.is_export_path(game_id):
+        sg = exported.open_as(game_id, as_empire)
+        _pictures(sg.ruleset)
+        if since is not None and not 0 <= since < exported.upto(sg, at):
+            raise InvalidCommand(f"--since {since}: must be an event before {exported.upto(sg, at)} "
+                                 "(0 for the start)")
+        drawn = exported.picture(sg, at, since)
+        assert drawn is not None  # a ruleset that draws pictures
+        _write(ctx, output, drawn)
+        return
     store = open_store(ctx)
     store.require_game(game_id)
     last = store.head(game_id)[0]
@@ -57,17 +72,26 @@ def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as
 
 
 @click.command("html")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME|EXPORT.jsonl|REPORT.eml")
 @as_option(help="The page for this empire: every frame shows only what it may know.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, metavar="FILE.html",
               help="The HTML file to write ('-': stdout).")
 @click.pass_context
 def html(ctx: click.Context, game_id: str, as_empire: str | None, output: str) -> None:
     """One self-contained page of the game: its board at every event (slider, arrow keys), each
-    event's sentence and explanation, the leader tracks over the rounds, the verification result."""
+    event's sentence and explanation, the leader tracks over the rounds, the verification result.
+
+    Of a player's own export (or the report mail that carries it), with no database: every frame
+    the board as that empire sees it, explanations made of what the export holds.
+    """
     from mncore.pages import game_page
 
     check_output(ctx, output)  # refused before any work: never onto the database
+    if exported.is_export_path(game_id):
+        sg = exported.open_as(game_id, as_empire)
+        _pictures(sg.ruleset)
+        _write(ctx, output, exported.page(sg))
+        return
     store = open_store(ctx)
     loaded = game.load(store, game_id)
     _pictures(loaded.ruleset)

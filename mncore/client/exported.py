@@ -227,3 +227,48 @@ def _blank(info: Any) -> Any:
         if isinstance(t, kind):
             return value
     raise TypeError(type(t).__name__)
+
+
+# --- the side's board from its export: mn show, draw, html and options with no database ---------------
+
+def open_as(path: str, as_text: str | None) -> SideGame:
+    """open_side(path), refused if --as names another side than the one it was made for."""
+    sg = open_side(path)
+    if as_text is not None and sg.ruleset.resolve_side(as_text) != sg.side:
+        raise InvalidCommand(f"{path} was made for {sg.ruleset.side_name(sg.side)}: it can be read "
+                             "only as that empire")
+    return sg
+
+
+def upto(sg: SideGame, at: int | None, option: str = "--at") -> int:
+    """The event a command stops at (the export's last by default); InvalidCommand outside it."""
+    last = sg.rows[-1].seq
+    if at is not None and not 1 <= at <= last:
+        raise InvalidCommand(f"{option} {at}: {sg.source} holds events 1 to {last}")
+    return last if at is None else at
+
+
+def state_at(sg: SideGame, at: int | None = None) -> Any:
+    """The board after event `at` (the last by default) as the export shows it to its side."""
+    return states(sg)[upto(sg, at) - 1]
+
+
+def picture(sg: SideGame, at: int | None, since: int | None) -> str | None:
+    """mn draw's picture of the export: the board as its side sees it, with --since what changed."""
+    from mncore import changes
+    n = upto(sg, at)
+    opened = any(r.type == "SecretRevealed" for r in sg.rows[:n])
+    return changes.drawn(sg.ruleset, states(sg)[n - 1], sg.side, opened, sg.rows[:n], sg.events[:n], since)
+
+
+def page(sg: SideGame) -> str:
+    """mn html's page of the export: every frame its side's board, every sentence as it reads it."""
+    from mncore import pages
+    return pages.page(sg.ruleset, sg.game_id, sg.rows, sg.events, states(sg), sg.side, sg.opened, sg.report)
+
+
+def options(sg: SideGame, state: Any) -> list[Any]:
+    """What the side may order on the board its export shows it: its options made of its seen
+    state (every other side's hidden fact a stand-in), which is all it may know."""
+    seen = redaction.seen_state(sg.ruleset, state, sg.side).value
+    return redaction.options(sg.ruleset, seen, sg.side)
