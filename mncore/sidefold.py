@@ -30,10 +30,14 @@ Facts = list[list[Any]]  # [[path, value], ...]: the value at each path of the s
 
 
 class SideFold:
-    """The fold a side's reader makes of its seen events, stepping back at an undo as pbem.states does."""
+    """The fold a side's reader makes of its seen events, stepping back at an undo as pbem.states does.
 
-    def __init__(self, ruleset: Ruleset) -> None:
-        self.ruleset = ruleset
+    It holds the state as the boundary shows it to the side (redaction.seen_state) after each event:
+    what the side's own fold may have got wrong of a hidden fact is withheld again at once, so that
+    neither the fold nor the facts that set it right ever name more than the side sees."""
+
+    def __init__(self, ruleset: Ruleset, viewer: str) -> None:
+        self.ruleset, self.viewer = ruleset, viewer
         self.state: Any = ruleset.initial("")
         self._before: dict[int, Any] = {}
 
@@ -41,9 +45,12 @@ class SideFold:
         """The state after the row's event as the side sees it (before its facts)."""
         if row.batch == row.seq:
             self._before[row.seq] = self.state
+        # a seen event may not fold on a seen state (a withheld token spent, a face-down tile drawn):
+        # the state is then left as it was, and the event's facts set it right
         try:
-            self.state = self.ruleset.evolve(self.state, event)
-        except Exception:  # noqa: BLE001 - a seen event may not fold (a withheld token spent): the facts set it right
+            state = self.ruleset.evolve(self.state, event)
+            self.state = redaction.seen_state(self.ruleset, state, self.viewer).value
+        except Exception:  # noqa: BLE001, S110 - whatever the error, the facts set it right
             pass
         if row.type in UNDO_TYPES:
             batch = msgspec.json.decode(row.payload).get("batch")
@@ -72,13 +79,13 @@ def public_facts(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], s
                  viewer: str) -> list[Facts]:
     """For each row, what the side's fold of `seen` (its events as it reads them) misses of the real
     state as the boundary shows it to viewer: [] where nothing."""
-    fold = SideFold(ruleset)
+    fold = SideFold(ruleset, viewer)
     out: list[Facts] = []
     for row, real, event in zip(rows, pbem.states(ruleset, rows, events), seen, strict=True):
         have = fold.step(row, event)
         want = redaction.seen_state(ruleset, real, viewer).value
         facts: Facts = []
-        if _json(redaction.seen_state(ruleset, have, viewer).value) != _json(want):
+        if _json(have) != _json(want):
             facts = diff(have, want)
             fold.apply(facts, "the host's export")
         out.append(facts)
@@ -99,9 +106,9 @@ def line_facts(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], lin
 
 
 def side_states(ruleset: Ruleset, rows: Sequence[Row], seen: Sequence[Any], facts: dict[int, Facts],
-                source: str) -> Iterator[Any]:
-    """The state after each row as its side's reader folds it (every fact put in)."""
-    fold = SideFold(ruleset)
+                viewer: str, source: str) -> Iterator[Any]:
+    """The state after each row as viewer's reader folds it (every fact put in)."""
+    fold = SideFold(ruleset, viewer)
     for row, event in zip(rows, seen, strict=True):
         fold.step(row, event)
         yield fold.apply(facts.get(row.seq, []), f"{source}: event {row.seq}")

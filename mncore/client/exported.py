@@ -157,7 +157,7 @@ def states(sg: SideGame) -> list[Any]:
     """The board after each event as the side's export shows it: its seen events folded, its public
     facts put in (mncore/sidefold.py), each named as the game."""
     return [sg.ruleset.named(s, sg.game_id)
-            for s in sidefold.side_states(sg.ruleset, sg.rows, sg.events, sg.facts, sg.source)]
+            for s in sidefold.side_states(sg.ruleset, sg.rows, sg.events, sg.facts, sg.side, sg.source)]
 
 
 def log_lines(sg: SideGame, start: int = 1, end: int | None = None) -> list[str]:
