@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -124,21 +125,32 @@ def test_the_page_of_an_export_is_the_hosts_page_for_its_side(golden_db: Path, t
     assert page.count("Verified: 60 events") == 1
 
 
-def test_an_exports_pictures_are_the_same_for_twins_differing_in_a_hidden_offer(tmp_path: Path) -> None:
-    """Twin games differing only in one empire's face-down offer: every other empire's own export
+def _empires_twins(tmp: Path) -> tuple[Path, Path, str, tuple[str, ...]]:
+    twins = _offer_twins(tmp, 3, 11)
+    assert twins is not None
+    return twins[0], twins[1], twins[2], ("rome", "greece", "carthage")
+
+
+def _classic_twins(tmp: Path) -> tuple[Path, Path, str, tuple[str, ...]]:
+    from test_classic_leaks import _twin
+    return _twin(tmp, "a", "offer tax wine"), _twin(tmp, "b", "offer oil wine"), "rome", ("rome", "greece", "carthage")
+
+
+@pytest.mark.parametrize("make", [_empires_twins, _classic_twins], ids=["empires", "classic"])
+def test_an_exports_pictures_are_the_same_for_twins_differing_in_a_hidden_offer(tmp_path: Path, make: Any) -> None:
+    """Twin games differing only in one side's face-down offer: every other side's own export
     differs (the offer is committed in it), yet what mn show, draw, html and options make of it is
     the same byte for byte, but for hashes; the offerer's own differ."""
-    twins = _offer_twins(tmp_path, 3, 11)
-    assert twins is not None
-    a, b, offerer = twins
-    for side in ("rome", "greece", "carthage"):
+    a, b, offerer, sides = make(tmp_path)
+    gid = "g" if make is _empires_twins else "t"
+    for side in sides:
         files = []
         for db in (a, b):
             path = tmp_path / f"{db.stem}-{side}.jsonl"
-            path.write_text(mn(db, "export", "g", "--as", side))
+            path.write_text(mn(db, "export", gid, "--as", side))
             files.append(str(path))
         made = [{"show": _file_mn("show", f), "show --json": _file_mn("show", f, "--json"),
-                 "draw": _file_mn("draw", f, "-o", "-"), "draw --since": _file_mn("draw", f, "--since", "5", "-o", "-"),
+                 "draw": _file_mn("draw", f, "-o", "-"), "draw --since": _file_mn("draw", f, "--since", "1", "-o", "-"),
                  "html": _file_mn("html", f, "-o", "-"), "options": _file_mn("options", f, "--json")}
                 for f in files]
         assert Path(files[0]).read_text() != Path(files[1]).read_text()
