@@ -13,6 +13,7 @@ the board the host shows the side at each event.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -180,8 +181,7 @@ def _event(ruleset: Any, row: Row, fields: list[str], source: str) -> Any:
     if not fields:
         return ruleset.decode_event(row.payload)
     doc = msgspec.json.decode(row.payload)
-    kinds = {i.tag: i for i in _union(msgspec.inspect.type_info(ruleset.event_type))
-             if isinstance(i, msgspec.inspect.StructType)}
+    kinds = _kinds(ruleset.event_type)
     try:
         for field in fields:
             parts = chain.split_field(field)[1]
@@ -190,6 +190,13 @@ def _event(ruleset: Any, row: Row, fields: list[str], source: str) -> Any:
     except (KeyError, TypeError, chain.CommitError, msgspec.DecodeError, msgspec.ValidationError):
         raise DataError(source, [f"event {row.seq}: a withheld field of its {row.type} reads as no "
                                  "value its type admits"]) from None
+
+
+@functools.cache
+def _kinds(event_type: Any) -> dict[Any, Any]:
+    """The event union's structs by tag, read once: msgspec's inspection walks every type anew."""
+    return {i.tag: i for i in _union(msgspec.inspect.type_info(event_type))
+            if isinstance(i, msgspec.inspect.StructType)}
 
 
 def _union(info: Any) -> list[Any]:
