@@ -162,6 +162,31 @@ def test_an_exports_pictures_are_the_same_for_twins_differing_in_a_hidden_offer(
             assert made[0]["show --json"] != made[1]["show --json"]
 
 
+def test_after_an_undo_and_a_reveal_each_sides_export_board_is_the_hosts(tmp_path: Path) -> None:
+    """Face-down offers, one taken back (K1) and made again, all revealed, then the last taken back with
+    every side's consent (K2): at every event each side's board from its export is the host's for it."""
+    db = tmp_path / "u.db"
+    for args in (("new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--seed", "orders",
+                  "--id", "g", "--display", "experienced"),
+                 ("order", "g", "--as", "carthage", "trade 3"), ("order", "g", "--as", "rome", "offer coin grain grain"),
+                 ("undo", "g", "--as", "rome"), ("order", "g", "--as", "rome", "offer coin grain metal"),
+                 ("order", "g", "--as", "greece", "offer coin coin coin"),
+                 ("order", "g", "--as", "carthage", "offer coin gold gold"), ("undo", "g", "--as", "carthage"),
+                 ("consent", "g", "--as", "rome", "--batch", "13"), ("consent", "g", "--as", "greece", "--batch", "13")):
+        assert _db_mn(db, *args)[0] == 0, args
+    loaded = game.load(open_store(str(db)), "g")
+    assert {"BatchUndone", "OffersRevealed"} <= {r.type for r in loaded.rows}
+    ruleset = loaded.ruleset
+    real = [ruleset.named(s, "g") for s in pbem.states(ruleset, loaded.rows, loaded.events)]
+    enc = msgspec.json.encode
+    for side in ("rome", "greece", "carthage"):
+        data = b"".join(line + b"\n" for line in game.export_lines(loaded, viewer=side))
+        sg = exported.side_loaded(data, "x", game.verify_export(data, "x"))
+        for n, (have, want) in enumerate(zip(exported.states(sg), real, strict=True), start=1):
+            assert (enc(redaction.seen_state(ruleset, have, side).value)
+                    == enc(redaction.seen_state(ruleset, want, side).value)), (side, n)
+
+
 # --- refusals: each clear, non-zero, nothing on stdout -----------------------------------------------
 
 @pytest.fixture(scope="module")
