@@ -223,11 +223,11 @@ def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool)
     """
     if exported.is_export_path(game_id):
         sg = exported.open_as(game_id, as_empire)
-        doc = redaction.view(sg.ruleset, exported.state_at(sg), sg.side)
+        doc = exported.made(sg, lambda: redaction.view(sg.ruleset, exported.state_at(sg), sg.side))
         if as_json:
             emit_json(doc)
         else:
-            click.echo(sg.ruleset.show_text(doc))
+            click.echo(exported.made(sg, lambda: sg.ruleset.show_text(doc)))
         return
     loaded = game.current(open_store(ctx), game_id)
     _show(loaded, as_empire, as_json)
@@ -452,8 +452,8 @@ def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: b
     """
     if exported.is_export_path(game_id):
         sg = exported.open_as(game_id, as_empire)
-        ruleset, state, empire = sg.ruleset, exported.state_at(sg), sg.side
-        found = exported.options(sg, state)
+        ruleset, state, empire = sg.ruleset, exported.made(sg, lambda: exported.state_at(sg)), sg.side
+        found = exported.made(sg, lambda: exported.options(sg, state))
     else:
         loaded = game.current(open_store(ctx), game_id)
         ruleset, state = loaded.ruleset, loaded.state

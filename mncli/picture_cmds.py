@@ -51,7 +51,7 @@ def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as
         if since is not None and not 0 <= since < exported.upto(sg, at):
             raise InvalidCommand(f"--since {since}: must be an event before {exported.upto(sg, at)} "
                                  "(0 for the start)")
-        drawn = exported.picture(sg, at, since)
+        drawn = exported.made(sg, lambda: exported.picture(sg, at, since))
         assert drawn is not None  # a ruleset that draws pictures
         _write(ctx, output, drawn)
         return
@@ -90,7 +90,7 @@ def html(ctx: click.Context, game_id: str, as_empire: str | None, output: str) -
     if exported.is_export_path(game_id):
         sg = exported.open_as(game_id, as_empire)
         _pictures(sg.ruleset)
-        _write(ctx, output, exported.page(sg))
+        _write(ctx, output, exported.made(sg, lambda: exported.page(sg)))
         return
     store = open_store(ctx)
     loaded = game.load(store, game_id)

@@ -69,7 +69,7 @@ class SideFold:
                 if not isinstance(fact, list) or len(fact) not in (1, 2) or not isinstance(fact[0], list):
                     raise TypeError(fact)
                 state = _put(state, list(fact[0]), fact[1] if len(fact) == 2 else _DROP, type(state))
-        except (KeyError, IndexError, TypeError, ValueError, StopIteration):
+        except (KeyError, IndexError, TypeError, ValueError, StopIteration, RecursionError):
             raise DataError(where, ["its public facts are no part of the game's state (edited)"]) from None
         self.state = state
         return state

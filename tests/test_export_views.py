@@ -224,6 +224,22 @@ def test_public_facts_that_name_no_part_of_the_state_are_refused(own: tuple[Path
         2, "", f"Error: {path}: event {doc['seq']}: its public facts are no part of the game's state (edited)\n")
 
 
+@pytest.mark.parametrize("cmd", [["show"], ["draw", "-o", "-"], ["html", "-o", "-"], ["options"]])
+def test_public_facts_that_break_the_board_are_refused(own: tuple[Path, Path], tmp_path: Path,
+                                                      cmd: list[str]) -> None:
+    """A fact edited into a board that no view reads (the empires a number) is told, not a traceback."""
+    path = tmp_path / "broken.jsonl"
+    lines = own[1].read_text().splitlines()
+    i = max(i for i, line in enumerate(lines) if '"public":' in line)
+    doc = json.loads(lines[i])
+    doc["public"] = [[["empires"], 5]]
+    lines[i] = json.dumps(doc, separators=(",", ":"))
+    path.write_text("\n".join(lines) + "\n")
+
+    assert _file_mn(cmd[0], str(path), *cmd[1:]) == (
+        2, "", f"Error: {path}: its public facts make a board that cannot be read (edited)\n")
+
+
 def test_a_huge_a_full_and_a_wrong_export_and_another_empire_are_refused(own: tuple[Path, Path],
                                                                        tmp_path: Path) -> None:
     db, path = own

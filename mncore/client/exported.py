@@ -15,17 +15,19 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import msgspec
 
 from mncore import chain, game, pbem, redaction, sidefold
-from mncore.errors import DataError, IntegrityFailure, InvalidCommand
+from mncore.errors import DataError, IntegrityFailure, InvalidCommand, MareNostrumError
 from mncore.host import SERVICE_ACTORS
 from mncore.logread import ruleset_of
 from mncore.store import Row
 from mncore.verify import Report
 
+T = TypeVar("T")
 MAX_EXPORT = 64 * 1024 * 1024  # an export is read whole: a bigger file is refused unread
 
 
@@ -245,6 +247,18 @@ def open_as(path: str, as_text: str | None) -> SideGame:
         raise InvalidCommand(f"{path} was made for {sg.ruleset.side_name(sg.side)}: it can be read "
                              "only as that empire")
     return sg
+
+
+def made(sg: SideGame, make: Callable[[], T]) -> T:
+    """make() of the export's board (a view, a picture, a page, options); DataError if it cannot be
+    made. The public facts are outside the hash chain: an edited one may put in a board that no
+    view of the ruleset reads, and that is told as an edited file, not a traceback."""
+    try:
+        return make()
+    except MareNostrumError:
+        raise
+    except Exception:  # noqa: BLE001 - whatever an edited fact broke
+        raise DataError(sg.source, ["its public facts make a board that cannot be read (edited)"]) from None
 
 
 def upto(sg: SideGame, at: int | None, option: str = "--at") -> int:
