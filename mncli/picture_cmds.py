@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from mncli.common import as_option, check_output, open_store, side_arg, write_output
+from mncli.common import as_option, check_output, kept_option, open_store, side_arg, write_output
 from mncore import changes, game
 from mncore.client import exported
 from mncore.errors import InvalidCommand
@@ -35,9 +35,10 @@ def _write(ctx: click.Context, output: str, text: str) -> None:
 @as_option(help="Draw what this empire may see (face-down tiles, others' resources hidden).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, metavar="FILE.svg",
               help="The SVG file to write ('-': stdout).")
+@kept_option
 @click.pass_context
 def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as_empire: str | None,
-         output: str) -> None:
+         output: str, kept_file: str | None) -> None:
     """The board at an event as one SVG picture: areas, buildings, units, tracks, tiles; with --since,
     what changed after an earlier event marked on it.
 
@@ -46,7 +47,7 @@ def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as
     """
     check_output(ctx, output)  # refused before any work: never onto the database
     if exported.is_export_path(game_id):
-        sg = exported.open_as(game_id, as_empire)
+        sg = exported.open_as(game_id, as_empire, kept_file)
         _pictures(sg.ruleset)
         if since is not None and not 0 <= since < exported.upto(sg, at):
             raise InvalidCommand(f"--since {since}: must be an event before {exported.upto(sg, at)} "
@@ -55,6 +56,7 @@ def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as
         assert drawn is not None  # a ruleset that draws pictures
         _write(ctx, output, drawn)
         return
+    exported.no_kept(kept_file)
     store = open_store(ctx)
     store.require_game(game_id)
     last = store.head(game_id)[0]
@@ -76,8 +78,9 @@ def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as
 @as_option(help="The page for this empire: every frame shows only what it may know.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, metavar="FILE.html",
               help="The HTML file to write ('-': stdout).")
+@kept_option
 @click.pass_context
-def html(ctx: click.Context, game_id: str, as_empire: str | None, output: str) -> None:
+def html(ctx: click.Context, game_id: str, as_empire: str | None, output: str, kept_file: str | None) -> None:
     """One self-contained page of the game: its board at every event (slider, arrow keys), each
     event's sentence and explanation, the leader tracks over the rounds, the verification result.
 
@@ -88,10 +91,11 @@ def html(ctx: click.Context, game_id: str, as_empire: str | None, output: str) -
 
     check_output(ctx, output)  # refused before any work: never onto the database
     if exported.is_export_path(game_id):
-        sg = exported.open_as(game_id, as_empire)
+        sg = exported.open_as(game_id, as_empire, kept_file)
         _pictures(sg.ruleset)
         _write(ctx, output, exported.made(sg, lambda: exported.page(sg)))
         return
+    exported.no_kept(kept_file)
     store = open_store(ctx)
     loaded = game.load(store, game_id)
     _pictures(loaded.ruleset)

@@ -280,3 +280,35 @@ def test_the_export_in_a_report_mail_is_drawn_as_the_host_draws_it(tmp_path: Pat
     assert host[0] == 0 and _file_mn("draw", str(mail), "-o", "-") == host
     loaded = game.load(open_store(str(db)), "g")
     assert re.sub(r"\s+", "", host[1]) == re.sub(r"\s+", "", changes.picture(loaded, "rome") or "")
+
+
+def test_a_delta_report_is_drawn_and_shown_joined_to_the_export_kept(tmp_path: Path) -> None:
+    """A served report carrying only the events since the player's last (a delta): refused alone,
+    saying what to give; with --kept, shown and drawn as the host shows and draws them for that side."""
+    from mncore.service import config as configs
+    from mncore.service import policy
+    from servegame import SIDES, new_game
+    from servekit import USER
+    db = tmp_path / "g.db"
+    new_game(str(db), tmp_path / "keys")
+    store = open_store(str(db))
+    before = game.load(store, "g1")
+    side = SIDES[0]
+    kept = tmp_path / "kept.jsonl"
+    kept.write_bytes(policy.export_for(before, side, "full", 0) or b"")
+    game.tick(store, "g1", "2030-06-01T00:00:00+00:00")
+    later = game.load(store, "g1")
+    _, data = policy._message(later, side, before.head[0], "notice", f"{side}@example.org", USER,
+                              configs.Policy(export="delta"), before.head[0])
+    eml = tmp_path / "notice.eml"
+    eml.write_bytes(data)
+    last = str(later.head[0])
+
+    assert _file_mn("show", str(eml)) == (2, "", (
+        f"Error: {eml}: this report carries your export's delta after event {before.head[0]} only: give --kept "
+        "YOUR-EXPORT.jsonl (your export from before), or the Maildir holding your earlier reports\n"))
+    assert _file_mn("show", str(eml), "--kept", str(kept)) == _db_mn(db, "replay", "g1", "--to", last, "--as", side)
+    host = _db_mn(db, "draw", "g1", "--as", side, "-o", "-")
+    assert host[0] == 0 and _file_mn("draw", str(eml), "--kept", str(kept), "-o", "-") == host
+    assert _db_mn(db, "show", "g1", "--kept", str(kept)) == (
+        2, "", "Error: --kept joins a report mail's delta to your export: give the mail as GAME\n")

@@ -240,9 +240,10 @@ def _blank(info: Any) -> Any:
 
 # --- the side's board from its export: mn show, draw, html and options with no database ---------------
 
-def open_as(path: str, as_text: str | None) -> SideGame:
-    """open_side(path), refused if --as names another side than the one it was made for."""
-    sg = open_side(path)
+def open_as(path: str, as_text: str | None, kept_file: str | None = None) -> SideGame:
+    """open_side(path) (a delta joined to the export in `kept_file`), refused if --as names another
+    side than the one it was made for."""
+    sg = open_side(path, kept=None if kept_file is None else read_bytes(kept_file))
     if as_text is not None and sg.ruleset.resolve_side(as_text) != sg.side:
         raise InvalidCommand(f"{path} was made for {sg.ruleset.side_name(sg.side)}: it can be read "
                              "only as that empire")
@@ -259,6 +260,12 @@ def made(sg: SideGame, make: Callable[[], T]) -> T:
         raise
     except Exception:  # noqa: BLE001 - whatever an edited fact broke
         raise DataError(sg.source, ["its public facts make a board that cannot be read (edited)"]) from None
+
+
+def no_kept(kept_file: str | None) -> None:
+    """--kept is for a report mail: refused with a stored game."""
+    if kept_file is not None:
+        raise InvalidCommand("--kept joins a report mail's delta to your export: give the mail as GAME")
 
 
 def upto(sg: SideGame, at: int | None, option: str = "--at") -> int:
