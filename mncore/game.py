@@ -13,7 +13,7 @@ from typing import Any, overload
 import msgspec
 from msgspec.structs import replace
 
-from mncore import __version__, pbem, redaction, trust
+from mncore import __version__, pbem, redaction, sidefold, trust
 from mncore import logs as log
 from mncore.bounds import MAX_NUMBER, number_text, out_of_bounds
 from mncore.chain import CURRENT, GENESIS_HASH, VERSIONS, CommitError, content_link, link
@@ -674,7 +674,6 @@ def export_lines(loaded: Loaded, viewer: str | None = None) -> list[bytes]:
     opened = meta.secret is not None
     lines = [export_line(ruleset, r, viewer, opened, loaded.version) for r in rows]
     if viewer is not None and rows:
-        from mncore import sidefold  # it reads each line as the side's reader does (mncore.client)
         facts = sidefold.line_facts(ruleset, rows, loaded.events, lines, viewer)
         lines = [replace(line, public=f) if f else line for line, f in zip(lines, facts, strict=True)]
     return [_LINE.encode(header)] + [_LINE.encode(line) for line in lines]

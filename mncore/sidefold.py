@@ -12,13 +12,14 @@ the side's reader does (`SideFold`) and writes a fact wherever the two would dif
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Iterator, Sequence
 from typing import Any, Union, get_args, get_origin
 
 import msgspec
 
-from mncore import pbem, redaction
+from mncore import chain, pbem, redaction
 from mncore.errors import DataError
 from mncore.host import UNDO_TYPES
 from mncore.protocol import Ruleset
@@ -93,10 +94,83 @@ def public_facts(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], s
     return out
 
 
+def seen_row(ruleset: Any, row: Row, withheld: list[str], side: str | None, opened: bool,
+             source: str) -> tuple[Row, Any]:
+    """A line of an export made for side as that side reads it: the row (a command it may not read
+    whole: None) and its event as the boundary shows it (redaction.seen_event). The host folds these
+    very events to write the export's public facts; the side's reader (mncore/client/exported.py)
+    reads its export with it."""
+    event = _event(ruleset, row, [f for f in withheld if chain.split_field(f)[0] == chain.PAYLOAD], source)
+    seen = redaction.seen_event(ruleset, event, side, opened).value
+    command = row.command if not any(chain.split_field(f)[0] == chain.COMMAND for f in withheld) else None
+    return msgspec.structs.replace(row, payload=ruleset.encode_event(seen).decode(), command=command,
+                                   salts={}), seen
+
+
+def _event(ruleset: Any, row: Row, fields: list[str], source: str) -> Any:
+    """The row's event with each withheld payload field put back as the blank of its type (the
+    first value of a literal, else empty, else null): the boundary then withholds it again."""
+    if not fields:
+        return ruleset.decode_event(row.payload)
+    doc = msgspec.json.decode(row.payload)
+    kinds = _kinds(ruleset.event_type)
+    try:
+        for field in fields:
+            parts = chain.split_field(field)[1]
+            chain.set_path(doc, parts, _blank(_at(kinds[doc["type"]], parts)))
+        return ruleset.decode_event(msgspec.json.encode(doc))
+    except (KeyError, TypeError, chain.CommitError, msgspec.DecodeError, msgspec.ValidationError):
+        raise DataError(source, [f"event {row.seq}: a withheld field of its {row.type} reads as no "
+                                 "value its type admits"]) from None
+
+
+@functools.cache
+def _kinds(event_type: Any) -> dict[Any, Any]:
+    """The event union's structs by tag, read once: msgspec's inspection walks every type anew."""
+    return {i.tag: i for i in _union(msgspec.inspect.type_info(event_type))
+            if isinstance(i, msgspec.inspect.StructType)}
+
+
+def _union(info: Any) -> list[Any]:
+    return list(info.types) if isinstance(info, msgspec.inspect.UnionType) else [info]
+
+
+def _at(info: Any, parts: list[str]) -> Any:
+    """The type at a field's path inside a type (struct fields by their JSON names)."""
+    for part in parts:
+        info = next((t for t in _union(info) if not isinstance(t, msgspec.inspect.NoneType)), info)
+        if isinstance(info, msgspec.inspect.StructType):
+            info = next(f.type for f in info.fields if part in (f.name, f.encode_name))
+        elif isinstance(info, msgspec.inspect.DictType):
+            info = info.value_type
+        elif isinstance(info, msgspec.inspect.ListType | msgspec.inspect.VarTupleType):
+            info = info.item_type
+        elif isinstance(info, msgspec.inspect.TupleType):
+            info = info.item_types[int(part)]
+        else:
+            raise TypeError(part)
+    return info
+
+
+def _blank(info: Any) -> Any:
+    i = msgspec.inspect
+    kinds = _union(info)
+    if any(isinstance(t, i.NoneType) for t in kinds):
+        return None
+    t = kinds[0]
+    if isinstance(t, i.LiteralType):
+        return t.values[0]
+    blanks = {i.StrType: "", i.IntType: 0, i.FloatType: 0.0, i.BoolType: False, i.DictType: {},
+              i.ListType: [], i.VarTupleType: [], i.AnyType: None}
+    for kind, value in blanks.items():
+        if isinstance(t, kind):
+            return value
+    raise TypeError(type(t).__name__)
+
+
 def line_facts(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], lines: Sequence[Any],
                viewer: str) -> list[Facts]:
     """public_facts of an export's lines made for viewer (game.ExportLine), each read as its reader reads it."""
-    from mncore.client.exported import seen_row
     seen, opened = [], False
     for line in lines:
         opened = opened or line.type == "SecretRevealed"

@@ -13,14 +13,13 @@ the board the host shows the side at each event.
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import msgspec
 
-from mncore import chain, game, pbem, redaction, sidefold
+from mncore import game, pbem, redaction, sidefold
 from mncore.errors import DataError, IntegrityFailure, InvalidCommand, MareNostrumError
 from mncore.host import SERVICE_ACTORS
 from mncore.logread import ruleset_of
@@ -136,24 +135,12 @@ def side_loaded(data: bytes, source: str, report: Report) -> SideGame:
     events: list[Any] = []
     for row in parsed.rows:
         opened = opened or row.type == "SecretRevealed"
-        seen_as, seen = seen_row(ruleset, row, list(parsed.withheld.get(row.seq, {})), header.made_for, opened,
+        seen_as, seen = sidefold.seen_row(ruleset, row, list(parsed.withheld.get(row.seq, {})), header.made_for, opened,
                                  source)
         rows.append(seen_as)
         events.append(seen)
     return SideGame(game_id=header.game, ruleset=ruleset, rows=rows, events=events, opened=opened,
                     side=header.made_for or "", source=source, report=report, facts=parsed.public)
-
-
-def seen_row(ruleset: Any, row: Row, withheld: list[str], side: str | None, opened: bool,
-             source: str) -> tuple[Row, Any]:
-    """A line of an export made for side as that side reads it: the row (a command it may not read
-    whole: None) and its event as the boundary shows it (redaction.seen_event). The host folds these
-    very events to write the export's public facts (mncore/sidefold.py)."""
-    event = _event(ruleset, row, [f for f in withheld if chain.split_field(f)[0] == chain.PAYLOAD], source)
-    seen = redaction.seen_event(ruleset, event, side, opened).value
-    command = row.command if not any(chain.split_field(f)[0] == chain.COMMAND for f in withheld) else None
-    return msgspec.structs.replace(row, payload=ruleset.encode_event(seen).decode(), command=command,
-                                   salts={}), seen
 
 
 def states(sg: SideGame) -> list[Any]:
@@ -175,67 +162,6 @@ def log_lines(sg: SideGame, start: int = 1, end: int | None = None) -> list[str]
         act = marks.get(r.seq, "") if marks.get(r.seq, "") in SERVICE_ACTORS else ""
         out.append(f"{r.seq:>5}  {'[undone] ' if r.seq in gone else ''}{f'[{act}] ' if act else ''}{text}")
     return out
-
-
-def _event(ruleset: Any, row: Row, fields: list[str], source: str) -> Any:
-    """The row's event with each withheld payload field put back as the blank of its type (the
-    first value of a literal, else empty, else null): the boundary then withholds it again."""
-    if not fields:
-        return ruleset.decode_event(row.payload)
-    doc = msgspec.json.decode(row.payload)
-    kinds = _kinds(ruleset.event_type)
-    try:
-        for field in fields:
-            parts = chain.split_field(field)[1]
-            chain.set_path(doc, parts, _blank(_at(kinds[doc["type"]], parts)))
-        return ruleset.decode_event(msgspec.json.encode(doc))
-    except (KeyError, TypeError, chain.CommitError, msgspec.DecodeError, msgspec.ValidationError):
-        raise DataError(source, [f"event {row.seq}: a withheld field of its {row.type} reads as no "
-                                 "value its type admits"]) from None
-
-
-@functools.cache
-def _kinds(event_type: Any) -> dict[Any, Any]:
-    """The event union's structs by tag, read once: msgspec's inspection walks every type anew."""
-    return {i.tag: i for i in _union(msgspec.inspect.type_info(event_type))
-            if isinstance(i, msgspec.inspect.StructType)}
-
-
-def _union(info: Any) -> list[Any]:
-    return list(info.types) if isinstance(info, msgspec.inspect.UnionType) else [info]
-
-
-def _at(info: Any, parts: list[str]) -> Any:
-    """The type at a field's path inside a type (struct fields by their JSON names)."""
-    for part in parts:
-        info = next((t for t in _union(info) if not isinstance(t, msgspec.inspect.NoneType)), info)
-        if isinstance(info, msgspec.inspect.StructType):
-            info = next(f.type for f in info.fields if part in (f.name, f.encode_name))
-        elif isinstance(info, msgspec.inspect.DictType):
-            info = info.value_type
-        elif isinstance(info, msgspec.inspect.ListType | msgspec.inspect.VarTupleType):
-            info = info.item_type
-        elif isinstance(info, msgspec.inspect.TupleType):
-            info = info.item_types[int(part)]
-        else:
-            raise TypeError(part)
-    return info
-
-
-def _blank(info: Any) -> Any:
-    i = msgspec.inspect
-    kinds = _union(info)
-    if any(isinstance(t, i.NoneType) for t in kinds):
-        return None
-    t = kinds[0]
-    if isinstance(t, i.LiteralType):
-        return t.values[0]
-    blanks = {i.StrType: "", i.IntType: 0, i.FloatType: 0.0, i.BoolType: False, i.DictType: {},
-              i.ListType: [], i.VarTupleType: [], i.AnyType: None}
-    for kind, value in blanks.items():
-        if isinstance(t, kind):
-            return value
-    raise TypeError(type(t).__name__)
 
 
 # --- the side's board from its export: mn show, draw, html and options with no database ---------------
