@@ -1,7 +1,8 @@
 """Emails per player per round when whole games are played by email: reports out, signed blocks in.
 
 python bench/pbem.py [--quick] [--runs N]   (--runs: games per number of empires, default 2;
-                                            PBEM_SERVED_ONLY=1: only the mn serve lines)
+                                            PBEM_SERVED_ONLY=1: only the mn serve lines;
+                                            PBEM_PICTURE_ONLY=1: only the picture line, of 3-empire games)
 
 Scripted players play Empires games to a win for 3, 4 and 5 empires through the mail code: each
 cycle the host mails a report to every empire the game waits for (mncore.pbem.report, as a mail with the
@@ -18,8 +19,9 @@ queued line the game refuses when its decision comes drops the queue and the pla
 The players know the rules: each candidate order of its options is tried on the host's state
 before it is signed (a stand-in for a player who reads the rules, not a peek at hidden facts: only
 orders from its own report's options, or from the options of its guess of the game ahead, are
-signed). Pictures and exports are not attached (time); at each game's end one report mail is made
-with and without its picture, and the largest of each is printed (bytes on the wire).
+signed). Pictures and exports are not attached (time); at each game's end each empire's report
+mail is made with and without its picture, and the median and largest of each are printed (bytes on
+the wire).
 
 Prints, per number of empires: games, rounds, emails sent by each player per round (blocks), emails
 each player received per round (reports and answers), and whether the issue's goal (sent <= 3 per
@@ -243,11 +245,11 @@ def play(players: int, seed: int, forced: bool, standing: bool = False,
                 sent[side] += 1
                 got[side] += 1
         final = reading.load(store, gid)
-        side = empires[0]
-        report = reports.of_game(final, side, since[side])
-        svg = changes.picture(final, side, since[side])
-        MAIL_SIZES.append((len(bytes(outbox.report_message(report, f"{side}@example.org", HOST, None, None))),
-                           len(bytes(outbox.report_message(report, f"{side}@example.org", HOST, svg, None)))))
+        for side in empires:  # each empire's last report, without and with its picture
+            report = reports.of_game(final, side, since[side])
+            svg = changes.picture(final, side, since[side])
+            MAIL_SIZES.append((len(bytes(outbox.report_message(report, f"{side}@example.org", HOST, None, None))),
+                               len(bytes(outbox.report_message(report, f"{side}@example.org", HOST, svg, None)))))
     return final.meta.round, sent, got, final.meta.over
 
 
@@ -352,7 +354,12 @@ def main() -> None:
     reading.utc_now = lambda: next(_TICKS)  # the rows' times: see play()
     games = 1 if opts.quick else opts.runs
     served_only = os.environ.get("PBEM_SERVED_ONLY") == "1"
-    for notices, players in itertools.product(("batch", "each"), (3, 4, 5)):
+    if os.environ.get("PBEM_PICTURE_ONLY") == "1":  # the picture line alone, from 3-empire games
+        for seed in range(games):
+            play(3, seed, True, True, True)
+        _picture_line()
+        return
+    for players, notices in itertools.product((3, 4, 5), ("each", "phase")):
         runs = [served(players, seed, notices) for seed in range(games)]
         rounds = sum(r.rounds for r in runs)
         per_sent = sum(sum(r.sent.values()) for r in runs) / (players * rounds)
@@ -388,10 +395,17 @@ def main() -> None:
             print(f"{players} empires, {how}: {games} game(s), {won} won, {rounds} rounds; emails per "
                   f"player per round: {per_sent:.2f} sent (blocks), {per_got:.2f} received (reports "
                   f"and answers); goal <= {GOAL:.0f} sent: {verdict}", flush=True)
-    plain = max(a for a, _ in MAIL_SIZES)
-    pictured = max(b for _, b in MAIL_SIZES)
-    print(f"A report mail: at most {plain / 1024:.0f} KiB with its text and JSON; {pictured / 1024:.0f} KiB "
-          "with the board (SVG attached, PNG inline in the HTML part)", flush=True)
+    _picture_line()
+
+
+def _picture_line() -> None:
+    """The last report mail of each empire of each game: median and largest, without and with its board."""
+    plain = sorted(a for a, _ in MAIL_SIZES)
+    pictured = sorted(b for _, b in MAIL_SIZES)
+    print(f"A report mail ({len(MAIL_SIZES)} measured): with its text and JSON, median "
+          f"{figures.median(plain) / 1024:.0f} KiB, largest {plain[-1] / 1024:.0f} KiB; with the board (SVG "
+          f"attached, PNG inline in the HTML part), median {figures.median(pictured) / 1024:.0f} KiB, largest "
+          f"{pictured[-1] / 1024:.0f} KiB", flush=True)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,13 @@ def as_option(required: bool = False, help: str = "The empire whose view or orde
     return click.option("--as", "as_empire", required=required, metavar="EMPIRE", help=help)
 
 
+def kept_option(f: F) -> F:
+    """--kept EXPORT: of a report mail carrying only the events since the player's last (a delta)."""
+    return click.option("--kept", "kept_file", default=None, type=click.Path(dir_okay=False, exists=True),
+                        metavar="EXPORT", help="Of a report mail that carries only what came since your "
+                                               "last (mn serve's delta): your export from before, to join it to.")(f)
+
+
 def ruleset_option(f: F) -> F:
     return click.option("--ruleset", "ruleset_name", default="empires", show_default=True,
                         metavar="NAME", help="The game: a ruleset's short name or id "

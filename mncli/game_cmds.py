@@ -11,6 +11,7 @@ from mncli.common import (
     as_option,
     emit_json,
     json_option,
+    kept_option,
     open_store,
     order_lines,
     ruleset_option,
@@ -215,12 +216,26 @@ def _sign_hint(loaded: reading.Current) -> None:
 
 
 @click.command("show")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME|EXPORT.jsonl|REPORT.eml")
 @as_option(help="See the game as this empire does (others' resources hidden). Default: host view.")
 @json_option
+@kept_option
 @click.pass_context
-def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool) -> None:
-    """The board, tracks, titles, tiles and resources, as an empire may see them."""
+def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool, kept_file: str | None) -> None:
+    """The board, tracks, titles, tiles and resources, as an empire may see them.
+
+    A player's own export (or the report mail that carries it) is shown with no database, verified
+    first: the board as that empire sees it at the export's last event.
+    """
+    if exported.is_export_path(game_id):
+        sg = exported.open_as(game_id, as_empire, kept_file)
+        doc = exported.made(sg, lambda: boundary.view(sg.ruleset, exported.state_at(sg), sg.side))
+        if as_json:
+            emit_json(doc)
+        else:
+            click.echo(exported.made(sg, lambda: sg.ruleset.show_text(doc)))
+        return
+    exported.no_kept(kept_file)
     loaded = reading.current(open_store(ctx), game_id)
     _show(loaded, as_empire, as_json)
     if not as_json:
@@ -262,9 +277,10 @@ def _show(loaded: reading.Loaded | reading.Current, as_empire: str | None, as_js
               help="Only events of this type, e.g. BattleFought (any case; repeat for several).")
 @as_option(help="The log as this empire may read it (hidden offers and draws withheld).")
 @json_option
+@kept_option
 @click.pass_context
 def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, rounds: tuple[int, ...],
-            types: tuple[str, ...], as_empire: str | None, as_json: bool) -> None:
+            types: tuple[str, ...], as_empire: str | None, as_json: bool, kept_file: str | None) -> None:
     """One readable sentence per event, with its sequence number.
 
     A player's own export (mn export --as, or the report mail that carries it) is read with no
@@ -272,8 +288,9 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
     that empire may read it.
     """
     if exported.is_export_path(game_id):
-        _log_export(game_id, start, end, rounds, types, as_empire, as_json)
+        _log_export(game_id, start, end, rounds, types, as_empire, as_json, kept_file)
         return
+    exported.no_kept(kept_file)
     loaded = reading.load(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     viewer = side_arg(ruleset, loaded.state, as_empire)
@@ -305,15 +322,12 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
 
 
 def _log_export(path: str, start: int, end: int | None, rounds: tuple[int, ...], types: tuple[str, ...],
-                as_empire: str | None, as_json: bool) -> None:
+                as_empire: str | None, as_json: bool, kept_file: str | None) -> None:
     """mn log of a player's export: what it holds, told as its empire reads it."""
     if rounds or types or as_json:
         raise InvalidCommand("--round, --type and --json need a stored game; of an export, mn log "
                              "prints every event's sentence (--from, --to)")
-    sg = exported.open_side(path)
-    if as_empire is not None and sg.ruleset.resolve_side(as_empire) != sg.side:
-        raise InvalidCommand(f"{path} was made for {sg.ruleset.side_name(sg.side)}: it can be read "
-                             "only as that empire")
+    sg = exported.open_as(path, as_empire, kept_file)
     for line in exported.log_lines(sg, start, end):
         click.echo(line)
 
@@ -426,25 +440,36 @@ def _read_text(source: str) -> str:
 
 
 @click.command("options")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME|EXPORT.jsonl|REPORT.eml")
 @as_option(help="The empire whose orders to list [default: the one the game waits for, if only one].")
 @click.option("--all", "show_all", is_flag=True,
               help="List every value of each part, not the first few (see `more` in --json).")
 @json_option
+@kept_option
 @click.pass_context
-def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: bool, as_json: bool) -> None:
+def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: bool, as_json: bool,
+            kept_file: str | None) -> None:
     """What an empire may order now: each legal order, or a template with its legal parts.
 
     Without --as, the empire the game waits for; while it waits for several, --as must name one.
 
     A long list of values (ways to pay) is cut: the line after it says how many more there are,
     and --all lists them.
+
+    Of a player's own export (or the report mail that carries it), with no database: that empire's
+    orders on the board its export shows it at its last event.
     """
-    loaded = reading.current(open_store(ctx), game_id)
-    ruleset = loaded.ruleset
-    empire = (resolve_side_in_game(ruleset, loaded.state, as_empire) if as_empire is not None
-              else _awaited_side(ruleset, loaded.state))
-    found = boundary.options(ruleset, loaded.state, empire)
+    if exported.is_export_path(game_id):
+        sg = exported.open_as(game_id, as_empire, kept_file)
+        ruleset, state, empire = sg.ruleset, exported.made(sg, lambda: exported.state_at(sg)), sg.side
+        found = exported.made(sg, lambda: exported.options(sg, state))
+    else:
+        exported.no_kept(kept_file)
+        loaded = reading.current(open_store(ctx), game_id)
+        ruleset, state = loaded.ruleset, loaded.state
+        empire = (resolve_side_in_game(ruleset, state, as_empire) if as_empire is not None
+                  else _awaited_side(ruleset, state))
+        found = boundary.options(ruleset, state, empire)
     if as_json:
         emit_json([to_builtins(o) for o in found])
         return
@@ -460,7 +485,7 @@ def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: b
             click.echo(f"    {part}: {' | '.join((*values, *more) if show_all else values)}")
             if more and not show_all:
                 click.echo(f"    ... {len(more)} more not shown: "
-                           f"mn options {loaded.game_id} --as {empire} --all lists them")
+                           f"mn options {game_id} --as {empire} --all lists them")
 
 
 def _awaited_side(ruleset: Ruleset, state: Any) -> str:

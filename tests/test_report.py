@@ -11,6 +11,7 @@ import pytest
 
 from mailkit import body, doc, head, mn, new_toy, read_eml
 from mncore.pbem.mail import book as books
+from mncore.pictures import raster
 
 JSON_DOC = (Path(__file__).resolve().parent.parent / "docs" / "json.md").read_text()
 
@@ -290,4 +291,7 @@ def test_a_mailed_report_shows_the_board_inline_as_a_png_its_html_names(
     svg = next(p for p in rome.iter_attachments() if p.get_content_type() == "image/svg+xml").get_content().decode()
     assert 'id="changes"' in svg and "Marked: what the last" in svg  # what changed since its last report
     found = re.search(r'width="([\d.]+)" height="([\d.]+)"', svg)
-    assert found is not None and (width, height) == (round(float(found[1])), round(float(found[2])))
+    # scaled to the mail's width, the board's proportions kept; indexed colour (type 3), small
+    assert found is not None and width == raster.WIDTH
+    assert abs(height - raster.WIDTH * float(found[2]) / float(found[1])) <= 1
+    assert png[25] == 3 and len(png) < 120_000

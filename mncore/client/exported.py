@@ -6,28 +6,29 @@ from a mail), then reads each event as the side may see it: every withheld field
 declaration's public part (else empty) by `boundary.seen_event`, never guessed. What is shown is
 made of that alone, so two games that differ in a fact hidden from the side open alike.
 
-The events are not folded into a board: a withheld field (another side's face-down offer) feeds
-public facts later (the reserve, the others' counts), so a board folded from the export alone would
-show wrong public facts; the board comes from the host's report (mn mail open, mn play).
+The board is folded from these events and set right by the public facts the export carries where
+a withheld field (another side's face-down offer) moves a public count (mncore/secrecy/side_fold.py): it is
+the board the host shows the side at each event.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import msgspec
 
 from mncore.audits.verify import Report
-from mncore.core import chain
-from mncore.core.errors import DataError, IntegrityFailure, InvalidCommand
+from mncore.core.errors import DataError, IntegrityFailure, InvalidCommand, MareNostrumError
 from mncore.core.kernel_acts import act_label
 from mncore.games import transfer
 from mncore.games.log_reading import ruleset_of
 from mncore.pbem import turns
-from mncore.secrecy import boundary
+from mncore.secrecy import boundary, side_fold
 from mncore.store import Row
 
+T = TypeVar("T")
 MAX_EXPORT = 64 * 1024 * 1024  # an export is read whole: a bigger file is refused unread
 
 
@@ -42,6 +43,7 @@ class SideGame(msgspec.Struct, kw_only=True):
     side: str
     source: str
     report: Report  # the export's verification, against its header's head (and the mail's receipt)
+    facts: dict[int, list[list[Any]]] = {}  # seq -> its public facts (mncore/secrecy/side_fold.py)
 
 
 def is_export_path(target: str) -> bool:
@@ -134,16 +136,20 @@ def side_loaded(data: bytes, source: str, report: Report) -> SideGame:
     rows: list[Row] = []
     events: list[Any] = []
     for row in parsed.rows:
-        withheld = parsed.withheld.get(row.seq, {})
-        event = _event(ruleset, row, [f for f in withheld if chain.split_field(f)[0] == chain.PAYLOAD], source)
         opened = opened or row.type == "SecretRevealed"
-        seen = boundary.seen_event(ruleset, event, header.made_for, opened).value
-        command = row.command if not any(chain.split_field(f)[0] == chain.COMMAND for f in withheld) else None
-        rows.append(msgspec.structs.replace(row, payload=ruleset.encode_event(seen).decode(), command=command,
-                                            salts={}))
+        seen_as, seen = side_fold.seen_row(ruleset, row, list(parsed.withheld.get(row.seq, {})), header.made_for, opened,
+                                 source)
+        rows.append(seen_as)
         events.append(seen)
     return SideGame(game_id=header.game, ruleset=ruleset, rows=rows, events=events, opened=opened,
-                    side=header.made_for or "", source=source, report=report)
+                    side=header.made_for or "", source=source, report=report, facts=parsed.public)
+
+
+def states(sg: SideGame) -> list[Any]:
+    """The board after each event as the side's export shows it: its seen events folded, its public
+    facts put in (mncore/secrecy/side_fold.py), each named as the game."""
+    return [sg.ruleset.named(s, sg.game_id)
+            for s in side_fold.side_states(sg.ruleset, sg.rows, sg.events, sg.facts, sg.side, sg.source)]
 
 
 def log_lines(sg: SideGame, start: int = 1, end: int | None = None) -> list[str]:
@@ -160,56 +166,65 @@ def log_lines(sg: SideGame, start: int = 1, end: int | None = None) -> list[str]
     return out
 
 
-def _event(ruleset: Any, row: Row, fields: list[str], source: str) -> Any:
-    """The row's event with each withheld payload field put back as the blank of its type (the
-    first value of a literal, else empty, else null): the boundary then withholds it again."""
-    if not fields:
-        return ruleset.decode_event(row.payload)
-    doc = msgspec.json.decode(row.payload)
-    kinds = {i.tag: i for i in _union(msgspec.inspect.type_info(ruleset.event_type))
-             if isinstance(i, msgspec.inspect.StructType)}
+# --- the side's board from its export: mn show, draw, html and options with no database ---------------
+
+def open_as(path: str, as_text: str | None, kept_file: str | None = None) -> SideGame:
+    """open_side(path) (a delta joined to the export in `kept_file`), refused if --as names another
+    side than the one it was made for."""
+    sg = open_side(path, kept=None if kept_file is None else read_bytes(kept_file))
+    if as_text is not None and sg.ruleset.resolve_side(as_text) != sg.side:
+        raise InvalidCommand(f"{path} was made for {sg.ruleset.side_name(sg.side)}: it can be read "
+                             "only as that empire")
+    return sg
+
+
+def made(sg: SideGame, make: Callable[[], T]) -> T:
+    """make() of the export's board (a view, a picture, a page, options); DataError if it cannot be
+    made. The public facts are outside the hash chain: an edited one may put in a board that no
+    view of the ruleset reads, and that is told as an edited file, not a traceback."""
     try:
-        for field in fields:
-            parts = chain.split_field(field)[1]
-            chain.set_path(doc, parts, _blank(_at(kinds[doc["type"]], parts)))
-        return ruleset.decode_event(msgspec.json.encode(doc))
-    except (KeyError, TypeError, chain.CommitError, msgspec.DecodeError, msgspec.ValidationError):
-        raise DataError(source, [f"event {row.seq}: a withheld field of its {row.type} reads as no "
-                                 "value its type admits"]) from None
+        return make()
+    except MareNostrumError:
+        raise
+    except Exception:  # noqa: BLE001 - whatever an edited fact broke
+        raise DataError(sg.source, ["its public facts make a board that cannot be read (edited)"]) from None
 
 
-def _union(info: Any) -> list[Any]:
-    return list(info.types) if isinstance(info, msgspec.inspect.UnionType) else [info]
+def no_kept(kept_file: str | None) -> None:
+    """--kept is for a report mail: refused with a stored game."""
+    if kept_file is not None:
+        raise InvalidCommand("--kept joins a report mail's delta to your export: give the mail as GAME")
 
 
-def _at(info: Any, parts: list[str]) -> Any:
-    """The type at a field's path inside a type (struct fields by their JSON names)."""
-    for part in parts:
-        info = next((t for t in _union(info) if not isinstance(t, msgspec.inspect.NoneType)), info)
-        if isinstance(info, msgspec.inspect.StructType):
-            info = next(f.type for f in info.fields if part in (f.name, f.encode_name))
-        elif isinstance(info, msgspec.inspect.DictType):
-            info = info.value_type
-        elif isinstance(info, msgspec.inspect.ListType | msgspec.inspect.VarTupleType):
-            info = info.item_type
-        elif isinstance(info, msgspec.inspect.TupleType):
-            info = info.item_types[int(part)]
-        else:
-            raise TypeError(part)
-    return info
+def upto(sg: SideGame, at: int | None, option: str = "--at") -> int:
+    """The event a command stops at (the export's last by default); InvalidCommand outside it."""
+    last = sg.rows[-1].seq
+    if at is not None and not 1 <= at <= last:
+        raise InvalidCommand(f"{option} {at}: {sg.source} holds events 1 to {last}")
+    return last if at is None else at
 
 
-def _blank(info: Any) -> Any:
-    i = msgspec.inspect
-    kinds = _union(info)
-    if any(isinstance(t, i.NoneType) for t in kinds):
-        return None
-    t = kinds[0]
-    if isinstance(t, i.LiteralType):
-        return t.values[0]
-    blanks = {i.StrType: "", i.IntType: 0, i.FloatType: 0.0, i.BoolType: False, i.DictType: {},
-              i.ListType: [], i.VarTupleType: [], i.AnyType: None}
-    for kind, value in blanks.items():
-        if isinstance(t, kind):
-            return value
-    raise TypeError(type(t).__name__)
+def state_at(sg: SideGame, at: int | None = None) -> Any:
+    """The board after event `at` (the last by default) as the export shows it to its side."""
+    return states(sg)[upto(sg, at) - 1]
+
+
+def picture(sg: SideGame, at: int | None, since: int | None) -> str | None:
+    """mn draw's picture of the export: the board as its side sees it, with --since what changed."""
+    from mncore.pictures import changes
+    n = upto(sg, at)
+    opened = any(r.type == "SecretRevealed" for r in sg.rows[:n])
+    return changes.drawn(sg.ruleset, states(sg)[n - 1], sg.side, opened, sg.rows[:n], sg.events[:n], since)
+
+
+def page(sg: SideGame) -> str:
+    """mn html's page of the export: every frame its side's board, every sentence as it reads it."""
+    from mncore.pictures import pages
+    return pages.page(sg.ruleset, sg.game_id, sg.rows, sg.events, states(sg), sg.side, sg.opened, sg.report)
+
+
+def options(sg: SideGame, state: Any) -> list[Any]:
+    """What the side may order on the board its export shows it: its options made of its seen
+    state (every other side's hidden fact a stand-in), which is all it may know."""
+    seen = boundary.seen_state(sg.ruleset, state, sg.side).value
+    return boundary.options(sg.ruleset, seen, sg.side)

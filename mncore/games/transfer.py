@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
+from msgspec.structs import replace
 
 from mncore.audits.sealing import (
     CHECKED,
@@ -22,7 +25,7 @@ from mncore.core.protocol import Ruleset
 from mncore.games import reading
 from mncore.games.log_reading import ruleset_of
 from mncore.games.reading import Loaded, load
-from mncore.secrecy import boundary
+from mncore.secrecy import boundary, side_fold
 from mncore.store import Row, Store
 
 
@@ -83,6 +86,8 @@ class ExportLine(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     redacted: bool = False  # some hidden field of this line is withheld (an export made for one side)
     salts: dict[str, str] = {}  # hidden field -> salt, for the fields the reader may open
     withheld: dict[str, str] = {}  # hidden field -> commitment, for the fields it may not
+    # made for one side: what its fold of the events it sees misses of its board (secrecy/side_fold.py)
+    public: list[list[Any]] = []
 
 
 _LINE = msgspec.json.Encoder()
@@ -117,8 +122,11 @@ def export_lines(loaded: Loaded, viewer: str | None = None) -> list[bytes]:
                                  ruleset=f"{meta.ruleset_id}@{meta.ruleset_version}",
                                  events=len(rows), head_hash=head, made_for=viewer))
     opened = meta.secret is not None
-    return [_LINE.encode(header)] + [
-        _LINE.encode(export_line(ruleset, r, viewer, opened, loaded.version)) for r in rows]
+    lines = [export_line(ruleset, r, viewer, opened, loaded.version) for r in rows]
+    if viewer is not None and rows:
+        facts = side_fold.line_facts(ruleset, rows, loaded.events, lines, viewer)
+        lines = [replace(line, public=f) if f else line for line, f in zip(lines, facts, strict=True)]
+    return [_LINE.encode(header)] + [_LINE.encode(line) for line in lines]
 
 
 class ParsedExport(msgspec.Struct, kw_only=True):
@@ -127,6 +135,7 @@ class ParsedExport(msgspec.Struct, kw_only=True):
     header: ExportHeader
     rows: list[Row]
     withheld: dict[int, dict[str, str]]  # seq -> field -> commitment (an export made for one side)
+    public: dict[int, list[list[Any]]] = {}  # seq -> its public facts (an export made for one side)
 
 
 def parse_export(data: bytes, source: str) -> tuple[ExportHeader, list[Row]]:
@@ -159,6 +168,7 @@ def _parse(data: bytes, source: str) -> ParsedExport:
                                  f"events (0 to {MAX_NUMBER:,})"])
     rows: list[Row] = []
     withheld: dict[int, dict[str, str]] = {}
+    public: dict[int, list[list[Any]]] = {}
     for i, raw in enumerate(lines[1:], start=2):
         try:
             line = msgspec.json.decode(raw, type=ExportLine)
@@ -167,7 +177,8 @@ def _parse(data: bytes, source: str) -> ParsedExport:
             problems = [f"line {i}: {p}" for p in (
                 *out_of_bounds({"seq": line.seq, "batch": line.batch}, ""),
                 *out_of_bounds(msgspec.json.decode(line.payload), "$.payload"),
-                *out_of_bounds(msgspec.json.decode(line.command), "$.command"))]
+                *out_of_bounds(msgspec.json.decode(line.command), "$.command"),
+                *out_of_bounds(line.public, "$.public"))]
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
             raise DataError(source, [f"line {i}: malformed event line ({err})"]) from None
         if problems:
@@ -177,10 +188,12 @@ def _parse(data: bytes, source: str) -> ParsedExport:
                                      "with hidden parts dropped; it cannot be imported or verified"])
         if line.withheld:
             withheld[line.seq] = line.withheld
+        if line.public:
+            public[line.seq] = line.public
         rows.append(Row(seq=line.seq, type=line.type, payload=payload, recorded_at=line.recorded_at,
                         actor=line.actor, batch=line.batch, hash=line.hash, salts=line.salts,
                         command=None if bytes(line.command) == b"null" else bytes(line.command).decode()))
-    return ParsedExport(header=header, rows=rows, withheld=withheld)
+    return ParsedExport(header=header, rows=rows, withheld=withheld, public=public)
 
 
 def _known_format(header: ExportHeader, source: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from html import escape
 from importlib import resources
 from typing import Any
@@ -13,6 +14,7 @@ from mncore.core.protocol import Audits, Changes, Pictures, Ruleset
 from mncore.games.reading import Loaded
 from mncore.pbem import turns
 from mncore.secrecy import boundary
+from mncore.store import Row
 
 DASHES = ("", "6,3", "2,3", "8,3,2,3", "1,2")  # each side's line has its own pattern, not only a colour
 
@@ -47,15 +49,22 @@ class Frames:
 def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
     """The page of a game for viewer (None: the host), every frame drawn from viewer's view only."""
     ruleset: Ruleset = loaded.ruleset
+    states = (ruleset.named(s, loaded.game_id) for s in turns.states(ruleset, loaded.rows, loaded.events))
+    return page(ruleset, loaded.game_id, loaded.rows, loaded.events, states, viewer,
+                loaded.meta.secret is not None, report)
+
+
+def page(ruleset: Ruleset, game_id: str, rows: Sequence[Row], events: Sequence[Any], states: Iterable[Any],
+         viewer: str | None, opened: bool, report: Report) -> str:
+    """game_page() of rows, their events and the state after each (an undo steps back: rulings K1,
+    K3), from a stored game or a side's own export (mncore/client/exported.py)."""
     if not isinstance(ruleset, Pictures):
         raise TypeError(f"{ruleset.name} draws no pictures")
-    opened = loaded.meta.secret is not None
     # the one redaction boundary: commands viewer may not read whole are left out of explanations
-    rows = boundary.rows_for(ruleset, loaded.rows, viewer, opened)
-    frames, events, rounds = Frames(), [], {}
-    for row, event, folded in zip(loaded.rows, loaded.events,
-                                  turns.states(ruleset, loaded.rows, loaded.events)):
-        state = ruleset.named(folded, loaded.game_id)  # an undo steps back (rulings K1, K3)
+    readable = boundary.rows_for(ruleset, rows, viewer, opened)
+    frames, shown, rounds = Frames(), [], {}
+    state = None
+    for row, event, state in zip(rows, events, states):
         seen = boundary.seen_state(ruleset, state, viewer)
         if isinstance(ruleset, Changes):  # each frame marks what its own event did
             frames.add(ruleset.draw_changes(seen, [boundary.seen_event(ruleset, event, viewer, opened)]))
@@ -65,14 +74,14 @@ def game_page(loaded: Loaded, viewer: str | None, report: Report) -> str:
         rounds[round_] = ruleset.series(seen)  # the last event of each round stands for it
         explained = ""
         if isinstance(ruleset, Audits):
-            explained = ruleset.render_explanation(boundary.explain(ruleset, rows, row.seq, viewer, opened))
-        events.append({"seq": row.seq, "round": round_,
-                       "text": boundary.describe(ruleset, event, viewer, opened),
-                       "explain": explained})
+            explained = ruleset.render_explanation(boundary.explain(ruleset, readable, row.seq, viewer, opened))
+        shown.append({"seq": row.seq, "round": round_,
+                      "text": boundary.describe(ruleset, event, viewer, opened),
+                      "explain": explained})
     meta = ruleset.meta(state)
     who = f"as {ruleset.side_name(viewer)} sees it" if viewer else "host view"
-    data = {"lines": frames.lines, "frames": frames.frames, "events": events}
-    values = {"title": escape(f"Game {loaded.game_id} — {who}"), "verified": escape(_verified(report)),
+    data = {"lines": frames.lines, "frames": frames.frames, "events": shown}
+    values = {"title": escape(f"Game {game_id} — {who}"), "verified": escape(_verified(report)),
               "verified_class": "ok" if report.ok else "failed",
               "proven": "".join(f"<li>{escape(line)}</li>" for line in _proven(report)),
               "chart": _chart(rounds, meta.sides, ruleset),

@@ -49,8 +49,19 @@ def _put(node: Any, parts: list[str], h: Hidden) -> Any:
     raise DeclarationError(f"{h.field}: no part {head!r} in a {type(node).__name__}")
 
 
+def struct_fields(cls: type[msgspec.Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """A Struct type's fields, read once per type: msgspec evaluates their annotations at each call."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = msgspec.structs.fields(cls)
+    return found
+
+
+_FIELDS: dict[type, tuple[msgspec.structs.FieldInfo, ...]] = {}
+
+
 def _field(node: msgspec.Struct, name: str, h: Hidden) -> msgspec.structs.FieldInfo:
-    for info in msgspec.structs.fields(node):
+    for info in struct_fields(type(node)):
         if name in (info.name, info.encode_name):
             return info
     raise DeclarationError(f"{h.field}: {type(node).__name__} has no field {name!r}")

@@ -42,7 +42,8 @@ def report_message(r: reports.TurnReport, to: str, sender: str, svg: str | None,
     msg.set_content(reports.text(r))
     if svg is not None:
         _add_html(msg, r, svg)
-        msg.add_attachment(svg.encode(), maintype="image", subtype="svg+xml",
+        # the SVG is text, nearly all ASCII: quoted-printable carries it at about its size, base64 at 4/3
+        msg.add_attachment(svg.encode(), maintype="image", subtype="svg+xml", cte="quoted-printable",
                            filename=f"{r.game}-{r.side}-{r.receipt.seq}.svg")
     msg.add_attachment(msgspec.json.format(msgspec.json.encode(reports.doc(r))) + b"\n",
                        maintype="application", subtype="json",
