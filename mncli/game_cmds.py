@@ -19,9 +19,10 @@ from mncli.common import (
     to_builtins,
 )
 from mncore.client import exported
+from mncore.core.actors import act_label
 from mncore.core.dice import new_secret, seeded_secret
 from mncore.core.errors import CommandRejected, InvalidCommand, SigningRefused
-from mncore.core.kernel_acts import PublishKeys, act_label
+from mncore.core.kernel_acts import PublishKeys
 from mncore.core.kernel_state import undone_seqs
 from mncore.core.name_matching import resolve_side_in_game, sides_in_words, suggest
 from mncore.core.protocol import NewGame, Ruleset

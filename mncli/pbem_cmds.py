@@ -7,8 +7,8 @@ import click
 from mncli.common import as_option, open_store
 from mncli.game_cmds import echo_rows, receipt
 from mncore.bots.choosing import DEFAULT_BUDGET, LEVELS, MAX_BUDGET
+from mncore.core.actors import DEADLINE
 from mncore.core.errors import InvalidCommand, MareNostrumError
-from mncore.core.kernel_acts import DEADLINE
 from mncore.core.name_matching import resolve_side_in_game
 from mncore.core.protocol import Defaults, Ruleset
 from mncore.games import by_mail, reading

@@ -22,8 +22,9 @@ from click.testing import CliRunner, Result
 import classic_signed
 from mncli.cli import main
 from mncore.audits.verify import verify_rows
+from mncore.core.actors import SERVICE_ACTORS
 from mncore.core.dice import Rng, seeded_secret
-from mncore.core.kernel_acts import SERVICE_ACTORS, SignedOrders
+from mncore.core.kernel_acts import SignedOrders
 from mncore.games import lifecycle, reading, writing
 from mncore.games.log_reading import content_head, ruleset_of
 from mncore.pbem import draw_keys, signing, trust

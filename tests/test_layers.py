@@ -61,7 +61,8 @@ RULESETS = {"empires": E, "classic": C}
 # mncore.rulesets.players_by_id; the CLI last. The registry's imports of the seams are edges like any other.
 KERNEL: Layer = ["mncore", "mncore.data", "mncore.core", "mncore.core.*", "mncore.store", "mncore.store.*",
                  "mncore.secrecy", "mncore.secrecy.*", "mncore.pbem", "mncore.pbem.turns", "mncore.pbem.signing",
-                 "mncore.pbem.trust", "mncore.pbem.draw_keys", "mncore.pbem.line_problems", "mncore.pbem.mail",
+                 "mncore.pbem.trust", "mncore.pbem.draw_keys", "mncore.pbem.line_problems", "mncore.pbem.seats",
+                 "mncore.pbem.mail",
                  "mncore.pbem.mail.blocks", "mncore.pbem.mail.book", "mncore.pbem.mail.limits",
                  "mncore.pictures", "mncore.pictures.coast", "mncore.pictures.raster"]
 SERVICE: Layer = (

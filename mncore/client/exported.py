@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 import msgspec
 
 from mncore.audits.verify import Report
+from mncore.core.actors import act_label
 from mncore.core.errors import DataError, IntegrityFailure, InvalidCommand, MareNostrumError
-from mncore.core.kernel_acts import act_label
 from mncore.games import transfer
 from mncore.games.log_reading import ruleset_of
 from mncore.pbem import turns

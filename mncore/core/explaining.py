@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from mncore.core.kernel_acts import BOT, act_label
+from mncore.core.actors import BOT, act_label
 from mncore.core.rulebook import Cited
 
 

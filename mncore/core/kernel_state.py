@@ -15,15 +15,8 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from mncore.core.kernel_acts import (
-    QUEUED,
-    UNDO_TYPES,
-    OrdersQueued,
-    PaceSet,
-    SeatSet,
-    StandingOrdersSet,
-    UndoConsented,
-)
+from mncore.core.actors import QUEUED
+from mncore.core.kernel_acts import UNDO_TYPES, OrdersQueued, PaceSet, SeatSet, StandingOrdersSet, UndoConsented
 from mncore.store import Row
 
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import msgspec
 
+from mncore.core.actors import is_service_actor
 from mncore.core.errors import InvalidCommand
-from mncore.core.kernel_acts import UNDO_TYPES, SignedOrders, is_service_actor
+from mncore.core.kernel_acts import UNDO_TYPES, SignedOrders
 from mncore.pbem import turns
 from mncore.store import Row
 

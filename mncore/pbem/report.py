@@ -10,8 +10,8 @@ from typing import Any
 
 import msgspec
 
+from mncore.core.actors import act_label
 from mncore.core.errors import InvalidCommand
-from mncore.core.kernel_acts import act_label
 from mncore.core.kernel_state import queue
 from mncore.core.protocol import Option, Pending, Reports, Ruleset
 from mncore.games import reading

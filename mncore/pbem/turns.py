@@ -9,14 +9,11 @@ from typing import Any
 
 import msgspec
 
+from mncore.core.actors import DEADLINE, FORCED, QUEUED, STANDING, bot_actor, is_service_actor
 from mncore.core.dice import Rng, SecretNeeded
 from mncore.core.errors import CommandRejected, InvalidCommand, RuleViolation
 from mncore.core.kernel_acts import (
-    DEADLINE,
-    FORCED,
     PBEM_COMMANDS,
-    QUEUED,
-    STANDING,
     UNDO_TYPES,
     BatchUndone,
     BotOrders,
@@ -39,8 +36,6 @@ from mncore.core.kernel_acts import (
     StandingOrdersSet,
     UndoBatch,
     UndoConsented,
-    bot_actor,
-    is_service_actor,
 )
 from mncore.core.kernel_state import PlayByEmail, bot_holder, consents, email_of, queue
 from mncore.core.kernel_state import undone_seqs as undone_in

@@ -16,7 +16,8 @@ from email.message import EmailMessage
 
 import msgspec
 
-from mncore.core.kernel_acts import DEADLINE, UNDO_TYPES, is_service_actor
+from mncore.core.actors import DEADLINE, is_service_actor
+from mncore.core.kernel_acts import UNDO_TYPES
 from mncore.core.kernel_state import undone_seqs
 from mncore.core.protocol import Notices, Pictures
 from mncore.games import reading, transfer

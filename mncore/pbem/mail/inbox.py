@@ -13,8 +13,9 @@ from typing import BinaryIO
 
 import msgspec
 
+from mncore.core.actors import act_label
 from mncore.core.errors import DataError, InvalidCommand, MareNostrumError, RuleViolation, SigningRefused
-from mncore.core.kernel_acts import UNDO_TYPES, SignedOrders, act_label
+from mncore.core.kernel_acts import UNDO_TYPES, SignedOrders
 from mncore.core.kernel_state import consents
 from mncore.games import reading, writing
 from mncore.pbem import signing, turns
