@@ -12,7 +12,7 @@ from email.message import EmailMessage
 
 from mncore.client import checklines, exported
 from mncore.errors import DataError, InvalidCommand
-from mncore.mail import bounds
+from mncore.mail import bounds, outbox
 from mncore.mail.outbox import read_message
 from mncore.service.config import Inbox
 
@@ -25,7 +25,8 @@ IMAP_USER, IMAP_PASSWORD = "MN_IMAP_USER", "MN_IMAP_PASSWORD"
 
 def latest_report(source: str, game: str, side: str) -> tuple[str, bytes | None]:
     """The path of side's latest report mail in game, and the export its earlier reports hold: source
-    itself (a .eml; no earlier export), or in a Maildir the report with the highest receipt, with the
+    itself (a .eml; no earlier export), or in a Maildir the report with the highest receipt (of two
+    with one receipt, the one carrying an export: a report, not its reminder), with the
     exports of the reports before it joined in order (those of `mn serve` may be deltas, each since the
     last head acknowledged: exported.export_of); DataError if there is none."""
     if not os.path.isdir(source):
@@ -40,7 +41,9 @@ def latest_report(source: str, game: str, side: str) -> tuple[str, bytes | None]
         if (str(msg.get("X-MN-Game") or ""), str(msg.get("X-MN-Side") or "")) != (game, side):
             continue
         if len(receipt) == 2 and receipt[0].isdigit():
-            found[int(receipt[0])] = path
+            # a reminder carries no export (mn serve keeps it small): the report of its event does
+            if int(receipt[0]) not in found or any(n.endswith(".jsonl") for n in outbox.attachments(msg)):
+                found[int(receipt[0])] = path
     if not found:
         raise DataError(source, [f"no report of {side} in game {game} in this Maildir"])
     *earlier, latest = [found[seq] for seq in sorted(found)]
@@ -136,14 +139,15 @@ def reply(report_path: str, block: str, sender: str) -> EmailMessage:
 
 
 def send(msg: EmailMessage, host: str, port: int, security: str, env: Mapping[str, str],
-         timeout: float = 30.0) -> None:
+         timeout: float = 30.0, ca_file: str | None = None) -> None:
     """Send one mail over SMTP: `security` "starttls", "ssl" or "none"; AUTH when MN_SMTP_USER is set
-    (its password from MN_SMTP_PASSWORD). DataError naming the server's refusal."""
+    (its password from MN_SMTP_PASSWORD); the server's certificate checked against `ca_file` if given,
+    else the system's CAs. DataError naming the server's refusal."""
     user, password = env.get(SMTP_USER, ""), env.get(SMTP_PASSWORD, "")
     if user and security == "none":
         raise InvalidCommand(f"{SMTP_USER} is set: the password is sent only over TLS (--smtp-security "
                              "starttls or ssl)")
-    context = ssl.create_default_context()
+    context = ssl.create_default_context(cafile=ca_file)
     try:
         smtp = (smtplib.SMTP_SSL(host, port, timeout=timeout, context=context) if security == "ssl"
                 else smtplib.SMTP(host, port, timeout=timeout))
