@@ -414,3 +414,19 @@ def report_message_id(data: bytes) -> str:
     import email
     import email.policy
     return str(email.message_from_bytes(data, policy=email.policy.default)["Message-ID"])
+
+
+def test_mn_play_joins_only_the_reports_a_maildirs_latest_delta_needs() -> None:
+    """Of a Maildir's reports (a whole export to event 8, deltas after 8 to events 10 and 12, a delta
+    after 12 to event 14, and a reminder of event 14), the latest report's delta is completed by the
+    report reaching furthest back at each step: the whole export, then the delta to 12; the delta to 10
+    is superseded and not read."""
+    from mncore.client.play import _Found, _needed
+
+    whole, d10, d12 = _Found("a", 8, 0, True), _Found("b", 10, 8, True), _Found("c", 12, 8, True)
+    latest = _Found("d", 14, 12, True)
+
+    assert _needed(latest, [whole, d10, d12]) == [whole, d12]
+    assert _needed(_Found("e", 9, 0, True), [whole, d10]) == []  # a whole export needs nothing before it
+    # a chain with a gap (the whole export deleted): every earlier report, in order, and export_of says
+    assert _needed(latest, [d12, d10]) == [d10, d12]

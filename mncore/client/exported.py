@@ -13,6 +13,7 @@ show wrong public facts; the board comes from the host's report (mn mail open, m
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -164,8 +165,7 @@ def _event(ruleset: Any, row: Row, fields: list[str], source: str) -> Any:
     if not fields:
         return ruleset.decode_event(row.payload)
     doc = msgspec.json.decode(row.payload)
-    kinds = {i.tag: i for i in _union(msgspec.inspect.type_info(ruleset.event_type))
-             if isinstance(i, msgspec.inspect.StructType)}
+    kinds = _event_kinds(ruleset.event_type)
     try:
         for field in fields:
             parts = chain.split_field(field)[1]
@@ -174,6 +174,13 @@ def _event(ruleset: Any, row: Row, fields: list[str], source: str) -> Any:
     except (KeyError, TypeError, chain.CommitError, msgspec.DecodeError, msgspec.ValidationError):
         raise DataError(source, [f"event {row.seq}: a withheld field of its {row.type} reads as no "
                                  "value its type admits"]) from None
+
+
+@functools.cache
+def _event_kinds(event_type: Any) -> dict[Any, Any]:
+    """The ruleset's event structs by tag (inspecting the union is slow: once a process, not once an event)."""
+    return {i.tag: i for i in _union(msgspec.inspect.type_info(event_type))
+            if isinstance(i, msgspec.inspect.StructType)}
 
 
 def _union(info: Any) -> list[Any]:
