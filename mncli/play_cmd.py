@@ -38,6 +38,8 @@ from mncore.service.config import Inbox
                    "MN_SMTP_PASSWORD from the environment).")
 @click.option("--smtp-security", type=click.Choice(["starttls", "ssl", "none"]), default="starttls",
               show_default=True, help="TLS for --smtp: STARTTLS, SSL from the start, or none (loopback).")
+@click.option("--smtp-ca", default=None, type=click.Path(dir_okay=False, exists=True), metavar="FILE",
+              help="A CA bundle to trust for --smtp instead of the system's (a server with its own certificate).")
 @click.option("--from", "sender", default=None, metavar="ADDRESS",
               help="Your address, for --smtp [default: the report's To].")
 @click.option("--kept", "kept_file", default=None, type=click.Path(dir_okay=False, exists=True),
@@ -46,7 +48,7 @@ from mncore.service.config import Inbox
 @click.option("--force", is_flag=True, help="Sign even lines the report shows to be wrong (says so).")
 @click.option("--nonce", default=None, hidden=True, help="A fixed nonce (tests).")
 def play(source: str | None, imap: str | None, imap_security: str, imap_folder: str, imap_ca: str | None,
-         key_file: str, output: str | None, smtp: str | None, smtp_security: str,
+         key_file: str, output: str | None, smtp: str | None, smtp_security: str, smtp_ca: str | None,
          sender: str | None, kept_file: str | None, force: bool, nonce: str | None) -> None:
     """Your turn, from your latest report mail: the board, your decision, your legal orders by number.
 
@@ -73,11 +75,11 @@ def play(source: str | None, imap: str | None, imap_security: str, imap_folder: 
             source = os.path.join(fetched, "Maildir")
             plays.from_imap(box, key.game, key.side, source)
         assert source is not None
-        _play(source, key, output, smtp, smtp_security, sender, kept_file, force, nonce)
+        _play(source, key, output, smtp, smtp_security, smtp_ca, sender, kept_file, force, nonce)
 
 
 def _play(source: str, key: signing.KeyFile, output: str | None, smtp: str | None, smtp_security: str,
-          sender: str | None, kept_file: str | None, force: bool, nonce: str | None) -> None:
+          smtp_ca: str | None, sender: str | None, kept_file: str | None, force: bool, nonce: str | None) -> None:
     path, kept = plays.latest_report(source, key.game, key.side)
     if kept_file is not None:
         kept = exported.read_bytes(kept_file)
@@ -99,7 +101,7 @@ def _play(source: str, key: signing.KeyFile, output: str | None, smtp: str | Non
     if smtp is not None:
         host, port = smtp_address(smtp)
         msg = plays.reply(path, text, sender or _to_of(path))
-        plays.send(msg, host, port, smtp_security, os.environ)
+        plays.send(msg, host, port, smtp_security, os.environ, ca_file=smtp_ca)
         click.echo(f"Sent to {msg['To']}: {msg['Subject']}")
     elif output is not None:
         with open(output, "w", encoding="utf-8") as f:

@@ -237,3 +237,20 @@ def test_play_sends_the_block_as_a_reply_over_smtp_and_reads_the_latest_report_o
     (tmp_path / "sent.eml").write_bytes(bytes(sent))
     ingested = kit_mn(db, "mail", "ingest", str(tmp_path / "sent.eml"), "--outbox", str(tmp_path / "out"))
     assert ingested.exit_code == 0 and ": red applied, receipt event" in ingested.stdout
+
+
+def test_a_players_export_holding_another_sides_sandbox_fix_opens(tmp_path: Path) -> None:
+    """In a sandbox, Carthage fixes the next legendary commodity (its value withheld from the others): the
+    field sits in one struct of a tagged union (the fix's outcome); Rome's export still opens, the value
+    read as withheld, not an internal error."""
+    db = tmp_path / "fx.db"
+    for args in (["new", "--id", "g", "--seed", "s", "--empire", "rome", "--empire", "greece", "--empire",
+                  "carthage"], ["order", "g", "--as", "carthage", "fix legendary wine"]):
+        assert CliRunner().invoke(main, ["--db", str(db), *args]).exit_code == 0
+    export = _export(db, "rome", tmp_path / "rome.jsonl")
+
+    code, out, err = _file_mn("log", str(export))
+
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == ("    7  Carthage fixes the next legendary commodity drawn, face down "
+                                    "(sandbox, ruling R7).")

@@ -630,3 +630,19 @@ def test_K9_a_queued_act_naming_a_line_that_was_not_queued_is_refused(db: Path) 
     assert forged[0].seq == 10
     assert refused.value.message == ("'offer coin coin coin' is not the first of Rome's queued orders "
                                      "[rule kernel:K9]")
+
+
+def test_K4_what_the_service_answers_after_a_deadlines_act_is_recorded_at_the_ticks_time(db: Path) -> None:
+    """A tick at a time of its own (mn tick --now: a cron run replayed, a trial) records the standing
+    order it answers with next at that time too, not at the clock: the log's times do not go back, and
+    no decision the answer opens starts before the act that led to it."""
+    ok(db, "deadline", "g", "--hours", "48", "--forced", "--now", T0)
+    ok(db, "standing", "g", "--as", "rome", "offer coin grain grain metal metal")
+
+    out = ok(db, "tick", "g", "--now", "2030-01-04T00:00:00Z")
+
+    assert "[standing] Rome offered 1 Coin, 2 Grain, 2 Metal face down." in out
+    written = [r for r in rows(db) if r.actor in ("deadline", "standing") and r.type != "StandingOrdersSet"]
+    assert [r.actor for r in written] == ["deadline", "deadline", "standing"]
+    assert {r.recorded_at for r in written} == {"2030-01-04T00:00:00.000000+00:00"}
+    assert verified(db)

@@ -472,3 +472,79 @@ def test_a_gzipped_attachment_that_unpacks_past_the_limit_is_refused_and_nothing
         assert why in str(err.value.problems)
     with pytest.raises(DataError):
         limits.gunzip(packed, 8, "x")
+
+
+def test_mn_play_reads_a_sides_first_served_report_and_not_its_reminder(tmp_path: Path) -> None:
+    """mn serve's first report to a side carries its export as a delta after event 0, the whole export:
+    mn play opens it alone with no --kept; in a Maildir, the reminder of that event (no export) does not
+    hide the report it reminds of."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    loaded = reading.load(open_store(db), "g1")
+    side = SIDES[0]
+    served = configs.Policy(export="delta")
+    _, first = policy._message(loaded, side, 0, "report", f"{side}@example.org", USER, served, 0)
+    _, reminder = policy._message(loaded, side, loaded.head[0], "reminder", f"{side}@example.org", USER,
+                                  configs.Policy(export="none"), 0)
+    box = tmp_path / "Maildir"
+    for sub in ("new", "cur", "tmp"):
+        (box / sub).mkdir(parents=True)
+    (box / "new" / "1.eml").write_bytes(first)
+    (box / "new" / "2.eml").write_bytes(reminder)
+    key = str(tmp_path / "keys" / f"g1-{side}.key")
+    verified = f"its export verified against head {loaded.head[1][:16]})"
+
+    alone = CliRunner().invoke(main, ["play", str(box / "new" / "1.eml"), "--key", key], input="")
+    maildir = CliRunner().invoke(main, ["play", str(box), "--key", key], input="")
+
+    assert b"X-MN-Export: delta after event 0" in first
+    assert verified in alone.stdout, alone.output
+    assert f"(from {box / 'new' / '1.eml'}; {verified}" in maildir.stdout, maildir.output
+
+
+def test_mn_play_sends_over_starttls_to_a_server_with_its_own_certificate(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """--smtp-ca trusts the server's own certificate (as --imap-ca does); without it the certificate is
+    refused and nothing is sent (exit 2, no traceback)."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys")
+    loaded = reading.load(open_store(db), "g1")
+    side = next(p.empire for p in loaded.ruleset.pending(loaded.state))
+    _, data = policy._message(loaded, side, 0, "report", f"{side}@example.org", USER, configs.Policy(export="full"), 0)
+    report = tmp_path / "report.eml"
+    report.write_bytes(data)
+    key = str(tmp_path / "keys" / f"g1-{side}.key")
+    monkeypatch.setenv("MN_SMTP_USER", USER)
+    monkeypatch.setenv("MN_SMTP_PASSWORD", PASSWORD)
+    with smtp_tls(tmp_path) as smtp:
+        args = ["play", str(report), "--key", key, "--smtp", f"{smtp.host}:{smtp.port}"]
+        refused = CliRunner().invoke(main, args, input="1\n")
+        sent = CliRunner().invoke(main, [*args, "--smtp-ca", str(tmp_path / "cert.pem")], input="1\n")
+
+    assert refused.exit_code == 2 and "CERTIFICATE_VERIFY_FAILED" in refused.stderr, refused.output
+    assert sent.exit_code == 0, sent.output
+    (mail,) = smtp.received
+    assert mail["To"] == USER and mail["In-Reply-To"] == report_message_id(data)
+    assert smtp.refused_logins == 0
+
+
+def report_message_id(data: bytes) -> str:
+    import email
+    import email.policy
+    return str(email.message_from_bytes(data, policy=email.policy.default)["Message-ID"])
+
+
+def test_mn_play_joins_only_the_reports_a_maildirs_latest_delta_needs() -> None:
+    """Of a Maildir's reports (a whole export to event 8, deltas after 8 to events 10 and 12, a delta
+    after 12 to event 14, and a reminder of event 14), the latest report's delta is completed by the
+    report reaching furthest back at each step: the whole export, then the delta to 12; the delta to 10
+    is superseded and not read."""
+    from mncore.client.play import _Found, _needed
+
+    whole, d10, d12 = _Found("a", 8, 0, True), _Found("b", 10, 8, True), _Found("c", 12, 8, True)
+    latest = _Found("d", 14, 12, True)
+
+    assert _needed(latest, [whole, d10, d12]) == [whole, d12]
+    assert _needed(_Found("e", 9, 0, True), [whole, d10]) == []  # a whole export needs nothing before it
+    # a chain with a gap (the whole export deleted): every earlier report, in order, and export_of says
+    assert _needed(latest, [d12, d10]) == [d10, d12]

@@ -90,7 +90,8 @@ def export_of(path: str, kept: bytes | None = None) -> tuple[bytes, str, str | N
                                "report mail the host sent"])
     receipt = str(msg.get("X-MN-Receipt") or "").split()
     data, delta = files[name], str(msg.get("X-MN-Export") or "")
-    if delta.startswith("delta"):
+    # a delta after event 0 (a side's first report from mn serve) holds the whole export: nothing to join
+    if delta.startswith("delta") and delta.split()[-1] != "0":
         if kept is None:
             raise DataError(path, [f"this report carries your export's {delta} only: give --kept "
                                    "YOUR-EXPORT.jsonl (your export from before), or the Maildir holding "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import email.utils
 import os
 import re
@@ -9,6 +11,8 @@ import smtplib
 import ssl
 from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
+
+import msgspec
 
 from mncore.client import checklines, exported
 from mncore.core.errors import DataError, InvalidCommand
@@ -23,31 +27,73 @@ SMTP_USER, SMTP_PASSWORD = "MN_SMTP_USER", "MN_SMTP_PASSWORD"
 IMAP_USER, IMAP_PASSWORD = "MN_IMAP_USER", "MN_IMAP_PASSWORD"
 
 
+class _Found(msgspec.Struct, frozen=True):
+    """A report mail of the Maildir, as its headers describe it."""
+
+    path: str
+    seq: int  # its receipt's event
+    after: int  # its export holds the events after this one (a delta); 0: the whole export
+    exported: bool  # it carries an export (a reminder of mn serve does not)
+
+
+HEADER_BYTES = 64 * 1024  # a report's headers are a few hundred bytes: more is no report of ours
+
+
 def latest_report(source: str, game: str, side: str) -> tuple[str, bytes | None]:
     """The path of side's latest report mail in game, and the export its earlier reports hold: source
-    itself (a .eml; no earlier export), or in a Maildir the report with the highest receipt, with the
-    exports of the reports before it joined in order (those of `mn serve` may be deltas, each since the
-    last head acknowledged: exported.export_of); DataError if there is none."""
+    itself (a .eml; no earlier export), or in a Maildir the report with the highest receipt (of two
+    with one receipt, the one carrying an export: a report, not its reminder), with the exports of the
+    earlier reports it needs joined in order (those of `mn serve` are deltas, each holding the events
+    after the head last acknowledged: exported.export_of). The Maildir's mails are told apart by their
+    headers alone; only the reports joined are read whole. DataError if there is none."""
     if not os.path.isdir(source):
         return source, None
-    found: dict[int, str] = {}
+    found: dict[int, _Found] = {}
     for path in _maildir_files(source):
-        try:
-            msg = read_message(path, limits.Limits())
-        except DataError:
-            continue  # not a mail we can read: not a report either
-        receipt = str(msg.get("X-MN-Receipt") or "").split()
-        if (str(msg.get("X-MN-Game") or ""), str(msg.get("X-MN-Side") or "")) != (game, side):
-            continue
-        if len(receipt) == 2 and receipt[0].isdigit():
-            found[int(receipt[0])] = path
+        one = _report_headers(path, game, side)
+        if one is not None and (one.seq not in found or one.exported):
+            found[one.seq] = one
     if not found:
         raise DataError(source, [f"no report of {side} in game {game} in this Maildir"])
-    *earlier, latest = [found[seq] for seq in sorted(found)]
+    latest = found[max(found)]
     kept: bytes | None = None
-    for path in earlier:
-        kept = exported.export_of(path, kept)[0]
-    return latest, kept
+    for earlier in _needed(latest, [f for f in found.values() if f.exported and f.seq < latest.seq]):
+        kept = exported.export_of(earlier.path, kept)[0]
+    return latest.path, kept
+
+
+def _needed(latest: _Found, earlier: list[_Found]) -> list[_Found]:
+    """The earlier reports whose exports, joined in order, hold every event before the latest's delta:
+    going back, each time the report that reaches that far and starts earliest; all of them, in order,
+    if that chain breaks (a Maildir missing a report: export_of then says what is missing)."""
+    chain: list[_Found] = []
+    need = latest.after
+    while need > 0:
+        reach = [f for f in earlier if f.seq >= need and f.after < need and f not in chain]
+        if not reach:
+            return sorted(earlier, key=lambda f: f.seq)
+        best = min(reach, key=lambda f: (f.after, -f.seq))
+        chain.insert(0, best)
+        need = best.after
+    return chain
+
+
+def _report_headers(path: str, game: str, side: str) -> _Found | None:
+    """The mail at path as a report of side in game, by its headers; None if it is not one."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(HEADER_BYTES)
+    except OSError:
+        return None  # gone, or not ours to read: not a report either
+    h = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(head)
+    receipt = str(h.get("X-MN-Receipt") or "").split()
+    if (str(h.get("X-MN-Game") or ""), str(h.get("X-MN-Side") or "")) != (game, side):
+        return None
+    if len(receipt) != 2 or not receipt[0].isdigit():
+        return None
+    delta = str(h.get("X-MN-Export") or "").split()
+    after = int(delta[-1]) if len(delta) == 4 and delta[-1].isdigit() else 0
+    return _Found(path=path, seq=int(receipt[0]), after=after, exported=str(h.get("X-MN-Kind")) != "reminder")
 
 
 def from_imap(box: Inbox, game: str, side: str, into: str) -> None:
@@ -136,14 +182,15 @@ def reply(report_path: str, block: str, sender: str) -> EmailMessage:
 
 
 def send(msg: EmailMessage, host: str, port: int, security: str, env: Mapping[str, str],
-         timeout: float = 30.0) -> None:
+         timeout: float = 30.0, ca_file: str | None = None) -> None:
     """Send one mail over SMTP: `security` "starttls", "ssl" or "none"; AUTH when MN_SMTP_USER is set
-    (its password from MN_SMTP_PASSWORD). DataError naming the server's refusal."""
+    (its password from MN_SMTP_PASSWORD); the server's certificate checked against `ca_file` if given,
+    else the system's CAs. DataError naming the server's refusal."""
     user, password = env.get(SMTP_USER, ""), env.get(SMTP_PASSWORD, "")
     if user and security == "none":
         raise InvalidCommand(f"{SMTP_USER} is set: the password is sent only over TLS (--smtp-security "
                              "starttls or ssl)")
-    context = ssl.create_default_context()
+    context = ssl.create_default_context(cafile=ca_file)
     try:
         smtp = (smtplib.SMTP_SSL(host, port, timeout=timeout, context=context) if security == "ssl"
                 else smtplib.SMTP(host, port, timeout=timeout))

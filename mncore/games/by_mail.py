@@ -71,7 +71,7 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
     out: list[Row] = []
     if not current(store, game_id).ledger.pbem:
         return out  # no pace, standing or queued orders or seat ever set: nothing can be due
-    out, after = _answers(store, load(store, game_id), limit=limit)
+    out, after = _answers(store, load(store, game_id), now, limit=limit)
     loaded = _full(after)
     for _ in range(limit):
         ruleset, defaults = loaded.ruleset, loaded.ruleset

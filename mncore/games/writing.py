@@ -139,7 +139,7 @@ def give(store: Store, game: Loaded | Current | str, command: Any, now: str | No
         after, written = _submit_command(store, start, command, now)
     if not answer:
         return Outcome(written=written, answered=[], after=after)
-    answered, after = _answers(store, after)
+    answered, after = _answers(store, after, now)
     return Outcome(written=written, answered=answered, after=after)
 
 
@@ -226,14 +226,17 @@ def advance(store: Store, game_id: str, limit: int = 200, cur: Current | None = 
     """What the service answers by itself now (the rows written): give() answers after each command;
     this is for a caller that wrote without answers. `cur`: the game as just written, if the caller
     has it (saves a read)."""
-    return _answers(store, cur if cur is not None else current(store, game_id), limit)[0]
+    return _answers(store, cur if cur is not None else current(store, game_id), limit=limit)[0]
 
 
-def _answers(store: Store, after: Loaded | Current, limit: int = 200) -> tuple[list[Row], Loaded | Current]:
+def _answers(store: Store, after: Loaded | Current, now: str | None = None,
+             limit: int = 200) -> tuple[list[Row], Loaded | Current]:
     """What the service answers by itself, in turn, until it has nothing to answer: a decision with one
     legal answer when the pace takes them at once (K5), a side's standing order legal now (K6), a
-    queued one (K9); the rows and the game after them. Each answer is folded forward from the state
-    the game is given in (the log read once beside it: the answers read it), never replayed."""
+    queued one (K9); the rows and the game after them, recorded at `now` as the batch they answer is
+    (else a tick at a later time would record them before its own act, and the decisions they open
+    would start in the past, overdue at once). Each answer is folded forward from the state the game
+    is given in (the log read once beside it: the answers read it), never replayed."""
     out: list[Row] = []
     if not _ledger(after).pbem:
         return out, after  # no pace, standing or queued orders ever set: the service never answers
@@ -243,7 +246,7 @@ def _answers(store: Store, after: Loaded | Current, limit: int = 200) -> tuple[l
         if command is None:
             break
         try:
-            loaded, rows = _submit_command(store, loaded, command, None)  # type: ignore[assignment]
+            loaded, rows = _submit_command(store, loaded, command, now)  # type: ignore[assignment]
         except CommandRejected as err:  # the ruleset's answer is refused: a bug, never the user's
             log.info("service answer refused", game=loaded.game_id, command=type(command).__name__,
                      error=err.message)

@@ -140,7 +140,10 @@ def _union(info: Any) -> list[Any]:
 def _at(info: Any, parts: list[str]) -> Any:
     """The type at a field's path inside a type (struct fields by their JSON names)."""
     for part in parts:
-        info = next((t for t in _union(info) if not isinstance(t, msgspec.inspect.NoneType)), info)
+        kinds = [t for t in _union(info) if not isinstance(t, msgspec.inspect.NoneType)] or [info]
+        # a union of structs (a tagged union): the one that has the field
+        info = next((t for t in kinds if isinstance(t, msgspec.inspect.StructType)
+                     and any(part in (f.name, f.encode_name) for f in t.fields)), kinds[0])
         if isinstance(info, msgspec.inspect.StructType):
             info = next(f.type for f in info.fields if part in (f.name, f.encode_name))
         elif isinstance(info, msgspec.inspect.DictType):
