@@ -82,7 +82,7 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
         for w in late:
             # a seated bot that answers is given its turn (the answers above stopped at their limit);
             # one that gives none leaves its side to the deadline's default, as a person's (K14)
-            command = seats.bot_answer(ruleset, loaded.state, w.side, loaded.rows)
+            command = seats.bot_answer(ruleset, loaded.state, w.side, loaded.rows, loaded.kernel.email)
             orders = defaults.default_orders(loaded.state, w.side) if command is None else ()
             if orders:
                 command = DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "", at=now)

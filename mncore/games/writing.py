@@ -262,7 +262,7 @@ def _service_answer(loaded: Loaded) -> Any:
     for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
         answer = turns.service_answer(ruleset, loaded.state, side, loaded.kernel.email)
         if answer is None:
-            answer = seats.bot_answer(ruleset, loaded.state, side, loaded.rows)
+            answer = seats.bot_answer(ruleset, loaded.state, side, loaded.rows, loaded.kernel.email)
         if answer is not None:
             return answer
     return None

@@ -13,8 +13,8 @@ from typing import Any
 
 from mncore.core import log_lines as log
 from mncore.core.kernel_acts import BotOrders
+from mncore.core.kernel_state import PlayByEmail, bot_holder
 from mncore.core.protocol import Ruleset
-from mncore.pbem import turns
 from mncore.store import Row
 
 # (ruleset, state, side, level, budget, events in the log) -> the order lines, or None (no bot plays it);
@@ -34,10 +34,11 @@ def registered() -> bool:
     return bool(_chooser)
 
 
-def bot_answer(ruleset: Ruleset, state: Any, side: str, rows: Sequence[Row]) -> BotOrders | None:
+def bot_answer(ruleset: Ruleset, state: Any, side: str, rows: Sequence[Row],
+               email: PlayByEmail) -> BotOrders | None:
     """The answer of the bot that holds the side's seat to its pending decision, or None (a person
     holds the seat, no chooser is registered, or no bot plays this game)."""
-    seat = turns.bot_seat(rows, side)
+    seat = bot_holder(email, side)  # the kernel's state holds the seats: no scan of the log per answer
     if seat is None or not _chooser:
         return None
     try:
