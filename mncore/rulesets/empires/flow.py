@@ -81,6 +81,10 @@ def waiting(state: GameState) -> list[tuple[Empire, str]]:
         return [(cast(Empire, p.empire), p.kind) for p in first]
     if state.phase == "move":
         return military.waiting(state)
+    if state.phase == "trade":
+        return trade.waiting(state)
+    if state.phase == "build":
+        return build.waiting(state)
     return [(cast(Empire, p.empire), p.kind) for p in rules_for(state.phase).pending(state)]
 
 
