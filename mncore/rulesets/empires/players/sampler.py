@@ -24,6 +24,7 @@ from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
 from mncore.rulesets.empires.rules.buildable import (
     buildings_left,
+    capital_of,
     control_places,
     face_up,
     free_spaces,
@@ -163,8 +164,15 @@ def _tiles(state: GameState, empire: Empire, rand: random.Random, cost: int) -> 
 
 
 def _may_build_in(state: GameState, empire: Empire) -> Callable[[ProvinceId], bool]:
-    """Whether build_place_problem() is None in a province, without the refusal's words."""
-    return lambda pid: may_build_in(state, empire, pid)
+    """Whether build_place_problem() is None in a province, without the refusal's words; asked
+    only of the capital's province and those the empire controls (the others are refused anyway)."""
+    capital = capital_of(state, empire)
+
+    def may(pid: ProvinceId) -> bool:
+        ps = state.provinces.get(pid)
+        return (ps is not None and (ps.controller == empire or pid == capital)
+                and may_build_in(state, empire, pid))
+    return may
 
 
 def _paid(state: GameState, empire: Empire, rand: random.Random, cost: int, orders: list[str]) -> list[str]:
