@@ -117,13 +117,28 @@ def states(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Iter
 
 def giver_of(ruleset: Ruleset, command: Any) -> str:
     """The side whose act a command is, or HOST (the host's own acts)."""
-    if isinstance(command, CorrectBatch | SetPace):
+    kind = _GIVER_KINDS.get(type(command))
+    if kind is None:
+        kind = _GIVER_KINDS[type(command)] = _giver_kind(command)
+    if kind == "host":
         return HOST
     side = getattr(command, "side", None)
-    if isinstance(command, (SignedOrders, OrderBatch, UndoBatch, ConsentUndo, DefaultOrders, ForcedOrders,
-                            SetStandingOrders, StandingOrder, QueuedOrder, DropQueue)) and isinstance(side, str):
+    if kind == "side" and isinstance(side, str):
         return side
     return ruleset.actor_of(command)
+
+
+# each command type's way to its giver, found once (asked of every command a log holds)
+_GIVER_KINDS: dict[type, str] = {}
+
+
+def _giver_kind(command: Any) -> str:
+    if isinstance(command, CorrectBatch | SetPace):
+        return "host"
+    if isinstance(command, (SignedOrders, OrderBatch, UndoBatch, ConsentUndo, DefaultOrders, ForcedOrders,
+                            SetStandingOrders, StandingOrder, QueuedOrder, DropQueue)):
+        return "side"
+    return "rules"
 
 
 def service_marks(rows: Sequence[Row]) -> dict[int, str]:
@@ -152,6 +167,16 @@ def service_marks(rows: Sequence[Row]) -> dict[int, str]:
 
 def service_actor(command: Any) -> str | None:
     """The actor of an act the service takes for a side (deadline, forced, standing), else None."""
+    found = _SERVICE_ACTORS_OF.get(type(command), "")
+    if found == "":  # each command type's, found once: most commands have none
+        found = _SERVICE_ACTORS_OF[type(command)] = _service_actor(command)
+    return found
+
+
+_SERVICE_ACTORS_OF: dict[type, str | None] = {}
+
+
+def _service_actor(command: Any) -> str | None:
     if isinstance(command, DefaultOrders):
         return DEADLINE
     if isinstance(command, ForcedOrders):
