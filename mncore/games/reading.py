@@ -37,6 +37,10 @@ class Loaded(msgspec.Struct, kw_only=True):
     events: list[Any]
     state: Any
     draw_head: str  # the content chain's head, which keys the next command's draws
+    # carried when writing extends a Loaded by one batch (else counted from the rows when asked): the
+    # ledger (trust.ledger_of) and the number of batches, which a scan of the whole log gave per order
+    ledger: trust.Ledger | None = None
+    batches: int | None = None
 
     @property
     def head(self) -> tuple[int, str]:
@@ -237,7 +241,9 @@ def _stored(store: Store, loaded: Loaded | Current) -> Sequence[Row]:
 
 
 def _ledger(loaded: Loaded | Current) -> trust.Ledger:
-    return trust.ledger_of(loaded.ruleset, loaded.rows) if isinstance(loaded, Loaded) else loaded.ledger
+    if isinstance(loaded, Current):
+        return loaded.ledger
+    return loaded.ledger if loaded.ledger is not None else trust.ledger_of(loaded.ruleset, loaded.rows)
 
 
 def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
@@ -253,6 +259,8 @@ def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
 
 def _batches(loaded: Loaded | Current) -> int:
     if isinstance(loaded, Current):
+        return loaded.batches
+    if loaded.batches is not None:
         return loaded.batches
     return sum(1 for r in loaded.rows if r.batch == r.seq)
 

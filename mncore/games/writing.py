@@ -215,9 +215,11 @@ def _append(store: Store, loaded: Loaded | Current, ledger: trust.Ledger, comman
                                 else store.last_snapshot_seq(loaded.game_id)), secret=secret)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
+        # the ledger carried only once the second batch is in: only it can publish keys (ledger_of)
+        carried = trust.extended(ledger, ruleset, rows) if batches > 2 or (batches == 2 and not rows) else None
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
                       rows=loaded.rows + rows, events=loaded.events + events, state=state,
-                      draw_head=cur.draw_head), rows
+                      draw_head=cur.draw_head, ledger=carried, batches=batches), rows
     return cur, rows
 
 

@@ -110,6 +110,20 @@ def ledger_of(ruleset: Ruleset, rows: Sequence[Row]) -> Ledger:
     return ledger
 
 
+def extended(ledger: Ledger, ruleset: Ruleset, rows: Sequence[Row]) -> Ledger:
+    """ledger_of(log + rows) from `ledger` = ledger_of(log), for a log that already holds its second
+    batch (whether keys are published is settled); `ledger` is left as it was."""
+    pbem = ledger.pbem or any(r.type in PBEM_SETTINGS for r in rows)
+    if not ledger.published:
+        return ledger if pbem == ledger.pbem else msgspec.structs.replace(ledger, pbem=pbem)
+    after = msgspec.structs.replace(ledger, keys=dict(ledger.keys), nonces=dict(ledger.nonces),
+                                    acted=dict(ledger.acted), pbem=pbem)
+    for r in rows:
+        if r.batch == r.seq and r.command is not None:
+            note(after, ruleset, ruleset.decode_command(r.command), r.seq)
+    return after
+
+
 def note_row(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> None:
     """Advance a ledger over one more row of a log, the `batches`-th batch if it opens one: the same
     ledger as ledger_of over the whole log, one row at a time (game.current)."""
