@@ -41,6 +41,8 @@ class Loaded(msgspec.Struct, kw_only=True):
     # ledger (trust.ledger_of) and the number of batches, which a scan of the whole log gave per order
     ledger: trust.Ledger | None = None
     batches: int | None = None
+    snapshot_seq: int | None = None  # the last snapshot's seq, as writing left it (None: ask the store)
+    secret: bytes | None | msgspec.UnsetType = msgspec.UNSET  # as Current's: the store's, once read
 
     @property
     def head(self) -> tuple[int, str]:
@@ -247,8 +249,9 @@ def _ledger(loaded: Loaded | Current) -> trust.Ledger:
 
 
 def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
-    """The game's secret, read from the store once per Current (it never changes once created)."""
-    if isinstance(loaded, Current) and not isinstance(loaded.secret, msgspec.UnsetType):
+    """The game's secret, read from the store once per Current or Loaded written on (it never changes
+    once created)."""
+    if not isinstance(loaded.secret, msgspec.UnsetType):
         return loaded.secret
     found = store.secret(loaded.game_id)
     secret = bytes.fromhex(found) if found else None
