@@ -13,8 +13,10 @@ from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.rules import collect
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
+    control_problem,
     may_build_in,
     may_build_trireme,
+    may_control,
     trireme_sea_problem,
 )
 from mncore.rulesets.empires.rules.conquest import trireme_seas
@@ -36,6 +38,8 @@ def _check(state: GameState, where: str) -> int:
         for place in g.board.provinces:
             assert may_build_in(state, builder, place.id) == (build_place_problem(state, builder, place.id) is None), \
                 f"{where}: {builder} in {place.id}"
+            assert may_control(state, builder, place.id) == (control_problem(state, builder, place.id) is None), \
+                f"{where}: {builder}'s control marker in {place.id}"
         for sea in state.seas:
             assert may_build_trireme(state, builder, sea) == (trireme_sea_problem(state, builder, sea) is None), \
                 f"{where}: {builder}'s trireme in {sea}"

@@ -140,8 +140,24 @@ def control_problem(state: GameState, empire: Empire, pid: ProvinceId) -> str | 
     return None
 
 
+def may_control(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
+    """control_problem(state, empire, pid) is None, without wording the refusal (asked of the whole
+    board for each control marker a player may place)."""
+    ps = state.provinces.get(pid)
+    if ps is None or ps.controller is not None:
+        return False
+    if any(n > 0 and e != empire for e, n in ps.legions.items()) or (
+            ps.fortress is not None and ps.fortress != empire):
+        return False  # opponents_in() is not empty
+    if barbarians.units(state, pid):
+        return False
+    board = geo(state.geo_board)
+    seas = trireme_seas(state, empire)
+    return any(board.adjacent_or_adjoining(p, pid, seas) for p in state.round_start_control.get(empire, ()))
+
+
 def control_places(state: GameState, empire: Empire) -> list[ProvinceId]:
-    return [p for p in sorted(state.provinces) if control_problem(state, empire, p) is None]
+    return [p for p in sorted(state.provinces) if may_control(state, empire, p)]
 
 
 def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
