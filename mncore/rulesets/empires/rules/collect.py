@@ -87,7 +87,7 @@ def _count_income(province: Province, ps: ProvinceState, empire: Empire) -> tupl
 
 # per ProvinceState object: empire -> (the board's province, what it yields to that empire)
 _INCOME: ObjectCache[ProvinceState, dict[Empire, tuple[Province, tuple[Bag, int, list[str]]]]] = ObjectCache(
-    lambda ps: {}, limit=1024)
+    lambda ps: {}, limit=256)
 
 
 # the buildings that yield by themselves (temples and markets only double others)
