@@ -9,7 +9,9 @@ import pytest
 from mncore.games import transfer
 from mncore.games.log_reading import decode_rows
 from mncore.pbem import turns
+from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.rules import collect
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
@@ -22,7 +24,7 @@ from mncore.rulesets.empires.rules.buildable import (
 from mncore.rulesets.empires.rules.conquest import trireme_seas
 from mncore.rulesets.empires.rules.military import legion_destinations
 from mncore.rulesets.empires.seam import RULESET
-from mncore.rulesets.empires.state import GameState, build_step, move_step
+from mncore.rulesets.empires.state import Bag, GameState, bag_add, build_step, move_step
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.startswith("classic"))
@@ -53,6 +55,8 @@ def _check(state: GameState, where: str) -> int:
                 assert legion_destinations(state, mover, pid) == by_sea, f"{where}: {mover}'s legions in {pid}"
                 n += 1
     if state.phase == "collect":
+        for emp in state.empires:
+            assert collect.base_income(state, emp) == _income_over_the_board(state, emp), f"{where}: {emp}'s income"
         for province in g.board.provinces:
             found = state.provinces.get(province.id)
             for emp in state.empires if found is not None else ():
@@ -61,6 +65,26 @@ def _check(state: GameState, where: str) -> int:
                         == collect._count_income(province, found, emp)), f"{where}: {emp}'s income in {province.id}"
                 n += 1
     return n
+
+
+def _income_over_the_board(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
+    """collect.base_income asking every province of the board, as it did before holdings were kept."""
+    gained: Bag = {}
+    draws = 0
+    sources: list[str] = []
+    everywhere = tile_powers.has_at(state, empire, "caravan_legions")
+    for province in state.geo_board.provinces:
+        ps = state.provinces.get(province.id)
+        if ps is None:
+            continue
+        g, d, s = collect._count_income(province, ps, empire)
+        if everywhere:
+            extra, lines = tile_powers.caravan_legions(state, province, ps, empire, "market" in (
+                k for sid, k in ps.buildings.items() if ps.occupied.get(sid, ps.controller) == empire))
+            g, s = bag_add(g, extra), s + lines
+        gained, draws, sources = bag_add(gained, g), draws + d, sources + s
+    extra, lines = tile_powers.income(state, empire)
+    return bag_add(gained, extra), draws, sources + lines
 
 
 @pytest.mark.parametrize("path", EMPIRES_FIXTURES, ids=lambda p: p.stem)

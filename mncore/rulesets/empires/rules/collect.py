@@ -10,7 +10,7 @@ from mncore.core.errors import require
 from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires import tile_powers
-from mncore.rulesets.empires.board import Province, Space
+from mncore.rulesets.empires.board import Board, Province, Space
 from mncore.rulesets.empires.commands import ChooseLegendaryBonus, CollectCommand, TakeColossusCommodity
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
@@ -109,9 +109,15 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     # a province yields nothing to an empire holding none of its buildings, unless a power adds to it
     everywhere = tile_powers.has_at(state, empire, "caravan_legions")
     holdings = kept(state).holdings.get(empire, {})  # where it holds a building, carried by evolve
-    for province in state.geo_board.provinces:
+    board = state.geo_board
+    if everywhere:
+        places = board.provinces
+    else:  # only where it holds a building, in the board's order (the order of the sources' words)
+        index = _board_index(board)
+        places = tuple(board.provinces[i] for i in sorted(index[p] for p in holdings if p in index))
+    for province in places:
         ps = state.provinces.get(province.id)
-        if ps is None or not (everywhere or province.id in holdings):
+        if ps is None:
             continue
         g, d, s = _province_income(state, province, ps, empire, everywhere)
         gained, draws = bag_add(gained, g), draws + d
@@ -119,6 +125,11 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     extra, lines = tile_powers.income(state, empire)
     gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
+
+
+# each province's place in its board's list, per board
+_board_index: ObjectCache[Board, dict[ProvinceId, int]] = ObjectCache(
+    lambda board: {p.id: i for i, p in enumerate(board.provinces)})
 
 
 def legendary_bonuses(state: GameState, empire: Empire) -> list[ProvinceId]:
