@@ -175,6 +175,14 @@ def test_a_seat_handed_to_a_bot_and_back_is_in_every_sides_report_and_log(tmp_pa
     assert f"    7  {SEATED}" in host and f"   11  {BACK}" in host
 
 
+def test_each_bot_act_is_recorded_under_its_own_level_and_budget() -> None:
+    """The service actor of a bot's act is read from the act, not remembered per command type: a search
+    bot after a heuristic one is recorded as the search bot."""
+    first = BotOrders(side="greece", level="heuristic", budget=1, orders=("trade 3",))
+    second = BotOrders(side="greece", level="search", budget=8, orders=("trade 3",))
+    assert (turns.service_actor(first), turns.service_actor(second)) == ("bot:heuristic:1", "bot:search:8")
+
+
 def test_twins_differing_in_others_offers_give_greeces_seated_bot_the_same_order(tmp_path: Path) -> None:
     """Greece's bot, seated once Rome and Carthage offered face down, gives the same order in twin games
     that differ only in those offers: it reads what Greece may see, seeded by public facts."""

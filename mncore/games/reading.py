@@ -41,6 +41,10 @@ class Loaded(msgspec.Struct, kw_only=True):
     state: Any
     draw_head: str  # the content chain's head, which keys the next command's draws
     kernel: KernelState  # the kernel's own state beside the ruleset's (trust.kernel_of the rows)
+    # carried when writing extends a Loaded by one batch (else counted from the rows when asked)
+    batches: int | None = None
+    snapshot_seq: int | None = None  # the last snapshot's seq, as writing left it (None: ask the store)
+    secret: bytes | None | msgspec.UnsetType = msgspec.UNSET  # as Current's: the store's, once read
 
     @property
     def head(self) -> tuple[int, str]:
@@ -261,8 +265,9 @@ def _log(loaded: Loaded) -> turns.Log:
 
 
 def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
-    """The game's secret, read from the store once per Current (it never changes once created)."""
-    if isinstance(loaded, Current) and not isinstance(loaded.secret, msgspec.UnsetType):
+    """The game's secret, read from the store once per Current or Loaded written on (it never changes
+    once created)."""
+    if not isinstance(loaded.secret, msgspec.UnsetType):
         return loaded.secret
     found = store.secret(loaded.game_id)
     secret = bytes.fromhex(found) if found else None
@@ -273,6 +278,8 @@ def _secret(store: Store, loaded: Loaded | Current) -> bytes | None:
 
 def _batches(loaded: Loaded | Current) -> int:
     if isinstance(loaded, Current):
+        return loaded.batches
+    if loaded.batches is not None:
         return loaded.batches
     return sum(1 for r in loaded.rows if r.batch == r.seq)
 

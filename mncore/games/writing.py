@@ -212,13 +212,14 @@ def _append(store: Store, loaded: Loaded | Current, command: Any,
     cur = Current(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version, state=state,
                   head=(rows[-1].seq, rows[-1].hash) if rows else loaded.head,
                   draw_head=content_head(rows, loaded.draw_head), batches=batches, kernel=kernel,
-                  snapshot_seq=(loaded.snapshot_seq if isinstance(loaded, Current)
+                  snapshot_seq=(loaded.snapshot_seq if loaded.snapshot_seq is not None
                                 else store.last_snapshot_seq(loaded.game_id)), secret=secret)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
                       rows=loaded.rows + rows, events=loaded.events + events, state=state,
-                      draw_head=cur.draw_head, kernel=kernel), rows
+                      draw_head=cur.draw_head, kernel=kernel, batches=batches,
+                      snapshot_seq=cur.snapshot_seq, secret=secret), rows
     return cur, rows
 
 

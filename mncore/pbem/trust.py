@@ -162,10 +162,15 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
     `revealed`: the secret the log revealed already (the kernel's state: KernelState.secret).
     """
     before = log.rows if log is not None else rows
-    if isinstance(command, PublishKeys | RevealSecret | UpgradeLog):
+    route = _ROUTES.get(type(command))
+    if route is None:
+        route = _ROUTES[type(command)] = _route(command)
+    if route == "rules" and not ledger.signed_only:  # most commands: an order decided by the rules
+        return ruleset.decide(state, command, Rng(secret, draw_head))
+    if route == "host":
         # the kernel's events change no game state: the kernel folds them (trust.kernel_step)
         return host_events(ruleset, state, ledger, command, batch, revealed), state
-    if isinstance(command, SignedOrders):
+    if route == "signed":
         return decide_block(ruleset, state, command, secret, log, settle=draw_keys.settle_source(
             ledger.draws, command, before))
     if (giver(ruleset, command) != HOST and ledger.signed_only
@@ -173,11 +178,25 @@ def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, 
         raise SigningRefused("this game takes signed orders only (created with --signed-only): "
                              "sign the order with the side's key (mn sign) and give it with "
                              "mn order --signed")
-    if isinstance(command, PBEM_COMMANDS):
+    if route == "pbem":
         key = draw_keys.batch_key(ledger.draws, command, draw_head, log.rows if log is not None else None)
         return turns.decide(ruleset, state, command, secret=secret, draw_head=key, log=log,
                            settle=draw_keys.settle_source(ledger.draws, command, before))
     return ruleset.decide(state, command, Rng(secret, draw_head))
+
+
+# each command type's way through decide(), found once: the unions below cost a check each per command
+_ROUTES: dict[type, str] = {}
+
+
+def _route(command: Any) -> str:
+    if isinstance(command, PublishKeys | RevealSecret | UpgradeLog):
+        return "host"
+    if isinstance(command, SignedOrders):
+        return "signed"
+    if isinstance(command, PBEM_COMMANDS):
+        return "pbem"
+    return "rules"
 
 
 def host_events(ruleset: Ruleset, state: Any, ledger: Ledger, command: PublishKeys | RevealSecret | UpgradeLog,

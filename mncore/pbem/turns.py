@@ -129,13 +129,28 @@ def states(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Iter
 
 def giver_of(ruleset: Ruleset, command: Any) -> str:
     """The side whose act a command is, or HOST (the host's own acts)."""
-    if isinstance(command, CorrectBatch | SetPace | SetSeat):
+    kind = _GIVER_KINDS.get(type(command))
+    if kind is None:
+        kind = _GIVER_KINDS[type(command)] = _giver_kind(command)
+    if kind == "host":
         return HOST
     side = getattr(command, "side", None)
-    if isinstance(command, (SignedOrders, OrderBatch, UndoBatch, ConsentUndo, DefaultOrders, ForcedOrders,
-                            SetStandingOrders, StandingOrder, QueuedOrder, DropQueue, BotOrders)) and isinstance(side, str):
+    if kind == "side" and isinstance(side, str):
         return side
     return ruleset.actor_of(command)
+
+
+# each command type's way to its giver, found once (asked of every command a log holds)
+_GIVER_KINDS: dict[type, str] = {}
+
+
+def _giver_kind(command: Any) -> str:
+    if isinstance(command, CorrectBatch | SetPace | SetSeat):
+        return "host"
+    if isinstance(command, (SignedOrders, OrderBatch, UndoBatch, ConsentUndo, DefaultOrders, ForcedOrders,
+                            SetStandingOrders, StandingOrder, QueuedOrder, DropQueue, BotOrders)):
+        return "side"
+    return "rules"
 
 
 def service_marks(rows: Sequence[Row]) -> dict[int, str]:
@@ -164,6 +179,18 @@ def service_marks(rows: Sequence[Row]) -> dict[int, str]:
 
 def service_actor(command: Any) -> str | None:
     """The actor of an act the service takes for a side (deadline, forced, standing), else None."""
+    if isinstance(command, BotOrders):  # the one actor that depends on the command, not its type
+        return bot_actor(command.level, command.budget)
+    found = _SERVICE_ACTORS_OF.get(type(command), "")
+    if found == "":  # each command type's, found once: most commands have none
+        found = _SERVICE_ACTORS_OF[type(command)] = _service_actor(command)
+    return found
+
+
+_SERVICE_ACTORS_OF: dict[type, str | None] = {}
+
+
+def _service_actor(command: Any) -> str | None:
     if isinstance(command, DefaultOrders):
         return DEADLINE
     if isinstance(command, ForcedOrders):
@@ -172,8 +199,6 @@ def service_actor(command: Any) -> str | None:
         return STANDING
     if isinstance(command, QueuedOrder | DropQueue):
         return QUEUED
-    if isinstance(command, BotOrders):
-        return bot_actor(command.level, command.budget)
     return None
 
 

@@ -58,6 +58,8 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
     """The hidden fields of a recorded event (payload/...) and of the command on its row (command/...):
     what the log commits."""
     out = recorded(ruleset, event)
+    if command is None:  # every row but a batch's first
+        return out
     if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders | SetStandingOrders
                   | BotOrders):
         # a block or batch carries its side's order lines (an offer's tokens among them) as text: the
@@ -69,7 +71,7 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
             out.append(Hidden(field=NONCE, visible_to=(command.side,)))
     elif isinstance(command, StandingOrder | QueuedOrder):
         out.append(Hidden(field="command/order", visible_to=(command.side,)))
-    elif command is not None:
+    else:
         out += ruleset.hidden_command(command)
     return out
 

@@ -190,6 +190,7 @@ class Geo:
         self._coasts_of = Links("sea", {s.id: s.coasts for s in board.seas})
         self._sea_neighbours = Links("sea", {s.id: s.borders for s in board.seas})
         self._chains: dict[frozenset[SeaId], dict[ProvinceId, frozenset[int]]] = {}
+        self._reach: dict[frozenset[SeaId], dict[ProvinceId, frozenset[ProvinceId]]] = {}
         self._covered: dict[int, frozenset[str]] = {}
 
     def province(self, province_id: str) -> Province:
@@ -245,6 +246,22 @@ class Geo:
         touched = self._touched_chains(trireme_seas)
         return not touched.get(a, _NO_CHAINS).isdisjoint(touched.get(b, _NO_CHAINS))
 
+    def adjoining(self, a: ProvinceId, trireme_seas: frozenset[SeaId]) -> frozenset[ProvinceId]:
+        """Every province b with is_adjoining(a, b, trireme_seas): one set instead of a question per
+        province (legion moves ask it of the whole board); cached with the chains of those seas."""
+        if a not in self._seas_of:
+            raise InvalidCommand(f"unknown province '{a}'")
+        if not trireme_seas:
+            return frozenset()
+        reach = self._reach.setdefault(trireme_seas, {})  # bounded with the chains (_touched_chains)
+        found = reach.get(a)
+        if found is None:
+            touched = self._touched_chains(trireme_seas)
+            mine = touched.get(a, _NO_CHAINS)
+            found = frozenset(p for p, chains in touched.items() if p != a and not mine.isdisjoint(chains))
+            reach[a] = found
+        return found
+
     def adjacent_or_adjoining(self, a: ProvinceId, b: ProvinceId,
                               trireme_seas: frozenset[SeaId]) -> bool:
         """Whether b can be reached from a by a land border or a chain of trireme seas (3.1.1)."""
@@ -272,6 +289,7 @@ class Geo:
             touched = {p: frozenset(labels) for p, labels in groups.items()}
             if len(self._chains) > 4096:  # bound the memory of long games
                 self._chains.clear()
+                self._reach.clear()
             self._chains[trireme_seas] = touched
         return touched
 

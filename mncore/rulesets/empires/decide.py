@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from mncore.core.dice import Rng
 from mncore.core.errors import InvalidCommand, refuse, require
 from mncore.rulesets.empires import events as ev
@@ -14,7 +16,7 @@ from mncore.rulesets.empires.commands import (  # sandboxes  # the expansions
     PlayBonusCard,
 )
 from mncore.rulesets.empires.evolve import replay
-from mncore.rulesets.empires.flow import decide_order, settle_folded
+from mncore.rulesets.empires.flow import PhaseOrder, decide_order, settle_folded
 from mncore.rulesets.empires.rules import cards, objectives, sandbox, setup, troia_cards
 from mncore.rulesets.empires.rules_index import RULEBOOK
 from mncore.rulesets.empires.state import ForkInfo, GameState
@@ -43,12 +45,16 @@ def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.
         require(isinstance(order, CitiesCommand) and not isinstance(order, PlayBonusCard), "R200",
                 "the Bonus Card draw-and-pass (or the Halicarnassus miniature, Dido's commodities) is settled first: "
                 + "; ".join(f"{p.empire.title()} {p.text}" for p in cards.pending(state)) + " (ruling R200)")
-    if isinstance(order, FixOutcome | ClearFixedOutcomes):
-        events = sandbox.decide(state, order)  # in any phase: it only prepares coming draws (R7)
-    elif isinstance(order, CitiesCommand):
-        events = cards.decide(state, order, rng)  # in any phase: the standing window (lc.3.3)
+    kind = _KINDS.get(type(order))
+    if kind is None:
+        kind = _KINDS[type(order)] = _kind(order)
+    if kind == "sandbox":
+        # in any phase: it only prepares coming draws (R7)
+        events = sandbox.decide(state, cast(FixOutcome | ClearFixedOutcomes, order))
+    elif kind == "cities":  # in any phase: the standing window (lc.3.3)
+        events = cards.decide(state, cast(CitiesCommand, order), rng)
     else:
-        events = decide_order(state, order, rng)
+        events = decide_order(state, cast(PhaseOrder, order), rng)
     after = replay(events, state)
     if isinstance(order, PlayBonusCard) and after.cities is not None:  # a War card destroyed a unit (R235)
         ended = troia_cards.occupations_after(after, events)
@@ -61,6 +67,18 @@ def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.
         fulfilled = objectives.check(after, events + more, order.empire)
         more, after = more + fulfilled, replay(fulfilled, after)
     return events + more, after
+
+
+# each order type's kind, found once: CitiesCommand is a union of many types, checked on every order
+_KINDS: dict[type, str] = {}
+
+
+def _kind(order: AnyOrder) -> str:
+    if isinstance(order, FixOutcome | ClearFixedOutcomes):
+        return "sandbox"
+    if isinstance(order, CitiesCommand):
+        return "cities"
+    return "phase"
 
 
 def create_game(cmd: CreateGame, rng: Rng, commitment: str, fork_of: ForkInfo | None = None

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol, assert_never, cast
+from collections.abc import Callable
+from typing import Any, Protocol, assert_never, cast
 
 from mncore.core.dice import Rng
 from mncore.core.protocol import Option, Pending
@@ -46,16 +47,28 @@ def rules_for(phase: Phase) -> PhaseRules:
 
 def decide_order(state: GameState, order: PhaseOrder, rng: Rng) -> list[ev.AnyEvent]:
     """The events of one phase's order, decided by the module of the phase the order belongs to."""
+    decider = _DECIDERS.get(type(order))
+    if decider is None:
+        decider = _DECIDERS[type(order)] = _decider(order)
+    return decider(state, order, rng)
+
+
+OrderDecider = Callable[[GameState, Any, Rng], list[ev.AnyEvent]]
+# each order type's phase module, found once: the unions below cost several checks per order
+_DECIDERS: dict[type, OrderDecider] = {}
+
+
+def _decider(order: PhaseOrder) -> OrderDecider:
     if isinstance(order, CollectCommand):
-        return collect.decide(state, order, rng)
+        return collect.decide
     if isinstance(order, TradeCommand):
-        return trade.decide(state, order, rng, replay)
+        return lambda state, order, rng: trade.decide(state, order, rng, replay)
     if isinstance(order, BuildCommand):
-        return build.decide(state, order, rng)
+        return build.decide
     if isinstance(order, MoveCommand):
-        return military.decide(state, order, rng, replay)
+        return lambda state, order, rng: military.decide(state, order, rng, replay)
     if isinstance(order, LeadershipCommand):
-        return leadership.decide(state, order, rng)
+        return leadership.decide
     assert_never(order)
 
 
@@ -81,6 +94,10 @@ def waiting(state: GameState) -> list[tuple[Empire, str]]:
         return [(cast(Empire, p.empire), p.kind) for p in first]
     if state.phase == "move":
         return military.waiting(state)
+    if state.phase == "trade":
+        return trade.waiting(state)
+    if state.phase == "build":
+        return build.waiting(state)
     return [(cast(Empire, p.empire), p.kind) for p in rules_for(state.phase).pending(state)]
 
 

@@ -107,15 +107,18 @@ def _province(out: Kept, pid: ProvinceId, ps: ProvinceState, sign: int) -> None:
         _add(out.legions, emp, sign * n)  # type: ignore[arg-type]
     if ps.fortress is not None:
         _add(out.fortresses, ps.fortress, sign)  # type: ignore[arg-type]
+    occupied, controller = ps.occupied, ps.controller
     for sid, kind in ps.buildings.items():
-        holder = ps.occupied.get(sid, ps.controller)
+        holder = occupied.get(sid, controller)
         if holder is not None:
-            _add(out.held.setdefault(holder, {}), kind, sign)  # type: ignore[arg-type]
-            _add(out.holdings.setdefault(holder, {}), pid, sign)
-    if sign < 0:  # an empire left holding nothing is left out, as in a recount
-        for table in (out.held, out.holdings):
-            for emp in [e for e, v in table.items() if not v]:
-                del table[emp]
+            held = out.held.setdefault(holder, {})
+            _add(held, kind, sign)  # type: ignore[arg-type]
+            holdings = out.holdings.setdefault(holder, {})
+            _add(holdings, pid, sign)
+            if not held:  # an empire left holding nothing is left out, as in a recount
+                del out.held[holder]
+            if not holdings:
+                del out.holdings[holder]
 
 
 def _sea(out: Kept, sea: dict[Empire, int], sign: int) -> None:

@@ -23,7 +23,6 @@ from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_l
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
 from mncore.rulesets.empires.rules.buildable import (
-    build_place_problem,
     buildings_left,
     capital_of,
     control_places,
@@ -31,8 +30,9 @@ from mncore.rulesets.empires.rules.buildable import (
     free_spaces,
     is_pyramids,
     markers_left,
+    may_build_in,
+    may_build_trireme,
     rank_cost,
-    trireme_sea_problem,
     units_left,
 )
 from mncore.rulesets.empires.rules.military import (
@@ -129,7 +129,7 @@ def _unit(state: GameState, empire: Empire, rand: random.Random, kind: UnitKind,
           ) -> Callable[[], list[str]]:
     def family() -> list[str]:
         if kind == "trireme":
-            seas = _first(rand, sorted(state.seas), lambda s: trireme_sea_problem(state, empire, s) is None)
+            seas = _first(rand, sorted(state.seas), lambda s: may_build_trireme(state, empire, s))
             return _paid(state, empire, rand, cost, [f"build trireme in {s}" for s in seas])
         may = _may_build_in(state, empire)
         provinces = _first(rand, sorted(state.provinces), lambda p: (
@@ -164,15 +164,14 @@ def _tiles(state: GameState, empire: Empire, rand: random.Random, cost: int) -> 
 
 
 def _may_build_in(state: GameState, empire: Empire) -> Callable[[ProvinceId], bool]:
-    """Whether build_place_problem() is None in a province, asked only of the capital's province and
-    those the empire controls: the others are refused anyway, and the refusal's words cost more
-    than the answer."""
+    """Whether build_place_problem() is None in a province, without the refusal's words; asked
+    only of the capital's province and those the empire controls (the others are refused anyway)."""
     capital = capital_of(state, empire)
 
     def may(pid: ProvinceId) -> bool:
         ps = state.provinces.get(pid)
         return (ps is not None and (ps.controller == empire or pid == capital)
-                and build_place_problem(state, empire, pid) is None)
+                and may_build_in(state, empire, pid))
     return may
 
 

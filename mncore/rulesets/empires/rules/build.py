@@ -56,6 +56,20 @@ def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     return []
 
 
+def waiting(state: GameState) -> list[tuple[Empire, str]]:
+    """pending() without its words, as (empire, kind): what settling asks after every order (3.0)."""
+    step = build_step(state)
+    out: list[tuple[Empire, str]] = [
+        (emp, "perseus") for emp in tile_powers.holders_at(state, "build_first")
+        if perseus_open(state) and build_options.perseus_options(state, emp)]
+    if step.active is not None:
+        return out + [(step.active, "build")]
+    left = to_build(state)
+    if left:
+        return out + [(culture_leader(state) or left[0], "builder")]
+    return [(e, "keep") for e in keep_waiting(state)]
+
+
 def pending(state: GameState) -> list[Pending]:
     step = build_step(state)
     out: list[Pending] = []

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from mncore.core.cache import ObjectCache
 from mncore.rulesets.empires import atlas, tile_powers
-from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.board import Board, geo
 from mncore.rulesets.empires.display_names import title as name  # a display name, in messages
 from mncore.rulesets.empires.game_data import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind, commodity_of
@@ -19,7 +20,18 @@ def culture_leader(state: GameState) -> Empire | None:
 
 def capital_of(state: GameState, empire: Empire) -> ProvinceId | None:
     """The province of the empire's capital city (printed control marker, 4.3.5)."""
-    return next((s.capital for s in state.geo_board.setups if s.empire == empire), None)
+    return _capitals(state.geo_board).get(empire)
+
+
+def _first_capitals(board: Board) -> dict[Empire, ProvinceId]:
+    out: dict[Empire, ProvinceId] = {}
+    for s in board.setups:
+        out.setdefault(s.empire, s.capital)  # the first set-up of an empire names its capital
+    return out
+
+
+# asked for every province a builder may build in: read once per board
+_capitals: ObjectCache[Board, dict[Empire, ProvinceId]] = ObjectCache(_first_capitals)
 
 
 def to_build(state: GameState) -> list[Empire]:
@@ -57,6 +69,22 @@ def build_place_problem(state: GameState, empire: Empire, pid: ProvinceId) -> st
     return barbarians.build_block(state, pid)  # the Punic War's Barbarians stop builds too (R63)
 
 
+def may_build_in(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
+    """build_place_problem(state, empire, pid) is None, without wording the refusal: scripted players
+    and the trireme check ask it of many provinces, most of them refused."""
+    ps = state.provinces.get(pid)
+    if ps is None:
+        return False
+    if pid == capital_of(state, empire):
+        return True
+    if ps.controller != empire:
+        return False
+    if (any(n > 0 and e != empire for e, n in ps.legions.items())
+            or (ps.fortress is not None and ps.fortress != empire)) and not _opened_to_build(state, empire, pid):
+        return False  # opponents_in() is not empty
+    return not barbarians.units(state, pid)  # as barbarians.build_block() is None
+
+
 def _opened_to_build(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
     """A card lets the empire build in its province whatever opponent units stand there this round
     (Ishtar, ruling R217)."""
@@ -70,11 +98,15 @@ def trireme_seas(state: GameState, empire: Empire) -> frozenset[SeaId]:
 
 def trireme_sea_problem(state: GameState, empire: Empire, sea: SeaId) -> str | None:
     """Why the empire may not build a trireme in the sea, or None (3.1.2, 4.2.1, ruling R39)."""
-    coasts = sorted(p for p in geo(state.geo_board).coasts_of(sea) if p in state.provinces)
-    if any(build_place_problem(state, empire, p) is None for p in coasts):
+    if may_build_trireme(state, empire, sea):
         return None
     return (f"{geo(state.geo_board).sea(sea).name} touches no province where {name(empire)} may build "
             "(one it controls free of opponent units, or its capital's province)")
+
+
+def may_build_trireme(state: GameState, empire: Empire, sea: SeaId) -> bool:
+    """trireme_sea_problem(state, empire, sea) is None, without wording the refusal."""
+    return any(may_build_in(state, empire, p) for p in geo(state.geo_board).coasts_of(sea))
 
 
 def markers_left(state: GameState, empire: Empire) -> int:
@@ -108,8 +140,24 @@ def control_problem(state: GameState, empire: Empire, pid: ProvinceId) -> str | 
     return None
 
 
+def may_control(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
+    """control_problem(state, empire, pid) is None, without wording the refusal (asked of the whole
+    board for each control marker a player may place)."""
+    ps = state.provinces.get(pid)
+    if ps is None or ps.controller is not None:
+        return False
+    if any(n > 0 and e != empire for e, n in ps.legions.items()) or (
+            ps.fortress is not None and ps.fortress != empire):
+        return False  # opponents_in() is not empty
+    if barbarians.units(state, pid):
+        return False
+    board = geo(state.geo_board)
+    seas = trireme_seas(state, empire)
+    return any(board.adjacent_or_adjoining(p, pid, seas) for p in state.round_start_control.get(empire, ()))
+
+
 def control_places(state: GameState, empire: Empire) -> list[ProvinceId]:
-    return [p for p in sorted(state.provinces) if control_problem(state, empire, p) is None]
+    return [p for p in sorted(state.provinces) if may_control(state, empire, p)]
 
 
 def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mncore.core.cache import ObjectCache
 from mncore.core.dice import Rng
 from mncore.core.errors import require
 from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires import tile_powers
-from mncore.rulesets.empires.board import Province, Space
+from mncore.rulesets.empires.board import Board, Province, Space
 from mncore.rulesets.empires.commands import ChooseLegendaryBonus, CollectCommand, TakeColossusCommodity
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
@@ -34,6 +35,26 @@ def _province_income(state: GameState, province: Province, ps: ProvinceState, em
                      legions: bool = True) -> tuple[Bag, int, list[str]]:
     """What one province yields to one empire: only the buildings it holds count (1.1, 4.3.2).
     `legions`: whether a power may add to it (tile_powers.caravan_legions is asked only then)."""
+    gained, draws, sources = _held_income(province, ps, empire)
+    if legions:
+        market = "market" in (kind for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire)
+        extra, lines = tile_powers.caravan_legions(state, province, ps, empire, market)
+        gained, sources = bag_add(gained, extra), sources + lines
+    return gained, draws, sources
+
+
+def _held_income(province: Province, ps: ProvinceState, empire: Empire) -> tuple[Bag, int, list[str]]:
+    """What the buildings the empire holds in a province yield; the same for a province unchanged
+    since it was last asked (a frozen ProvinceState: evolve keeps the object), so kept by it. The
+    values handed out are never changed by their readers (bag_add and + copy)."""
+    known = _INCOME(ps)
+    found = known.get(empire)
+    if found is None or found[0] is not province:
+        found = known[empire] = (province, _count_income(province, ps, empire))
+    return found[1]
+
+
+def _count_income(province: Province, ps: ProvinceState, empire: Empire) -> tuple[Bag, int, list[str]]:
     held = sorted((sid, kind) for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire)
     kinds = {kind for _, kind in held}
     # a temple or market doubles only for the empire holding it; alone it yields nothing (ruling R3)
@@ -61,10 +82,12 @@ def _province_income(state: GameState, province: Province, ps: ProvinceState, em
             n = 2 if market else 1
             gained[commodity] = gained.get(commodity, 0) + n
             sources.append(f"{where}: {n} {commodity}" + (" (doubled by the market)" if market else ""))
-    if legions:
-        extra, lines = tile_powers.caravan_legions(state, province, ps, empire, market)
-        gained, sources = bag_add(gained, extra), sources + lines
     return gained, draws, sources
+
+
+# per ProvinceState object: empire -> (the board's province, what it yields to that empire)
+_INCOME: ObjectCache[ProvinceState, dict[Empire, tuple[Province, tuple[Bag, int, list[str]]]]] = ObjectCache(
+    lambda ps: {}, limit=256)
 
 
 # the buildings that yield by themselves (temples and markets only double others)
@@ -86,9 +109,15 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     # a province yields nothing to an empire holding none of its buildings, unless a power adds to it
     everywhere = tile_powers.has_at(state, empire, "caravan_legions")
     holdings = kept(state).holdings.get(empire, {})  # where it holds a building, carried by evolve
-    for province in state.geo_board.provinces:
+    board = state.geo_board
+    if everywhere:
+        places = board.provinces
+    else:  # only where it holds a building, in the board's order (the order of the sources' words)
+        index = _board_index(board)
+        places = tuple(board.provinces[i] for i in sorted(index[p] for p in holdings if p in index))
+    for province in places:
         ps = state.provinces.get(province.id)
-        if ps is None or not (everywhere or province.id in holdings):
+        if ps is None:
             continue
         g, d, s = _province_income(state, province, ps, empire, everywhere)
         gained, draws = bag_add(gained, g), draws + d
@@ -98,10 +127,16 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
     return gained, draws, sources
 
 
+# each province's place in its board's list, per board
+_board_index: ObjectCache[Board, dict[ProvinceId, int]] = ObjectCache(
+    lambda board: {p.id: i for i, p in enumerate(board.provinces)})
+
+
 def legendary_bonuses(state: GameState, empire: Empire) -> list[ProvinceId]:
     """Provinces where the empire holds a legendary city and a temple: one bonus choice each (1.1)."""
     out = []
-    for pid, ps in sorted(state.provinces.items()):
+    for pid in sorted(kept(state).holdings.get(empire, {})):  # only where it holds a building (kept.py)
+        ps = state.provinces[pid]
         held = [kind for sid, kind in ps.buildings.items() if holder_of(ps, sid) == empire]
         if "legendary" in held and "temple" in held:
             out.append(pid)

@@ -91,7 +91,9 @@ def conquerable(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
     """The empire alone has units in a province an opponent controls: it is the Conqueror (4.3), battle
     or not (ruling R46)."""
     ps = state.provinces[pid]
-    return (ps.controller not in (None, empire) and empires_at(state, pid) == [empire]
+    # its own units there, read off the province first: this is asked of the whole board each turn
+    return (ps.controller not in (None, empire) and (ps.legions.get(empire, 0) > 0 or ps.fortress == empire)
+            and empires_at(state, pid) == [empire]
             and not guards.no_conquest(state, pid))
 
 

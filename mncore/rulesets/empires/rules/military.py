@@ -76,8 +76,9 @@ def required_battles(state: GameState) -> list[ProvinceId]:
     if step.active is None:
         return []
     active = step.active
-    return sorted({*(pid for pid in state.provinces
-                     if pid not in step.battles and units_at(state, pid, active)
+    # units_at(state, pid, active) read off the province: this runs over the whole board each turn
+    return sorted({*(pid for pid, ps in state.provinces.items()
+                     if (ps.legions.get(active, 0) or ps.fortress == active) and pid not in step.battles
                      and any(not guards.exempt(state, pid, active, e) for e in enemies_at(state, pid, active))),
                    *barbarian_orders.required(state, active)})
 
@@ -97,7 +98,8 @@ def legion_destinations(state: GameState, empire: Empire, pid: ProvinceId) -> li
     near = g.adjacent(pid)
     if not seas:  # no trireme chain: the land borders alone
         return [p for p in sorted(state.provinces) if p in near]
-    return [p for p in sorted(state.provinces) if p in near or g.is_adjoining(pid, p, seas)]
+    by_sea = g.adjoining(pid, seas)
+    return [p for p in sorted(state.provinces) if p in near or p in by_sea]
 
 
 # --- the phase ----------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 from mncore.core.dice import Rng
-from mncore.core.errors import require
+from mncore.core.errors import refuse, require
 from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires import tile_powers
@@ -130,6 +130,25 @@ def gift_due(state: GameState) -> bool:
 
 def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
     return punic.replenish(state, rng)
+
+
+def waiting(state: GameState) -> list[tuple[Empire, str]]:
+    """pending() without its words, as (empire, kind): what settling asks after every order (2.0-2.2)."""
+    if state.phase != "trade":
+        return []
+    step = trade_step(state)
+    if step.value is None:
+        leader = trade_leader(state)
+        return [] if leader is None else [(leader, "exchange-marker")]
+    if not step.revealed and not step.over:
+        return [(e, "offer") for e in step.participants if e not in step.offers]
+    if step.discarding is not None:
+        return [(step.discarding, "discard")]  # punic.pending's one decision
+    if not step.over and step.claimant is not None:
+        return [(step.claimant, "claim")]
+    if gift_due(state) and step.opener is not None:
+        return [(step.opener, "give")]
+    return []
 
 
 def pending(state: GameState) -> list[Pending]:
@@ -315,8 +334,8 @@ def claim(state: GameState, order: ClaimResource, fold: Fold) -> list[ev.AnyEven
             f"it is {title(step.claimant or 'nobody')}'s turn to claim, not {title(emp)}'s")
     require(src != emp, "2.2", "claim a resource offered by another empire, not your own")
     remaining = step.offers.get(src, {})
-    require(remaining.get(order.token, 0) > 0, "2.2",
-            f"{title(src)}'s offer holds no {title(order.token)} now; it holds {_words(remaining)}")
+    if remaining.get(order.token, 0) <= 0:  # the words only when refused: every claim passes here
+        refuse("2.2", f"{title(src)}'s offer holds no {title(order.token)} now; it holds {_words(remaining)}")
     require(step.discarding is None, punic.SECTION,
             f"{title(step.discarding or 'nobody')} first discards a face-up resource (the Barbarians' claim)")
     require(punic.in_play(state) or forbidden_source(step, emp) != src, "2.2",

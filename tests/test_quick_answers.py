@@ -1,0 +1,100 @@
+"""The rules' quick answers (no words, read once per object) equal the questions they stand for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mncore.games import transfer
+from mncore.games.log_reading import decode_rows
+from mncore.pbem import turns
+from mncore.rulesets.empires import tile_powers
+from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.rules import collect
+from mncore.rulesets.empires.rules.buildable import (
+    build_place_problem,
+    control_problem,
+    may_build_in,
+    may_build_trireme,
+    may_control,
+    trireme_sea_problem,
+)
+from mncore.rulesets.empires.rules.conquest import trireme_seas
+from mncore.rulesets.empires.rules.military import legion_destinations
+from mncore.rulesets.empires.seam import RULESET
+from mncore.rulesets.empires.state import Bag, GameState, bag_add, build_step, move_step
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.startswith("classic"))
+
+
+def _check(state: GameState, where: str) -> int:
+    """Each quick answer against its long form, for the empire to act in Build and in Move and Battle,
+    and each empire's income in Collect; how many were compared."""
+    g = geo(state.geo_board)
+    n = 0
+    builder = build_step(state).active if state.phase == "build" else None
+    if builder is not None:
+        for place in g.board.provinces:
+            assert may_build_in(state, builder, place.id) == (build_place_problem(state, builder, place.id) is None), \
+                f"{where}: {builder} in {place.id}"
+            assert may_control(state, builder, place.id) == (control_problem(state, builder, place.id) is None), \
+                f"{where}: {builder}'s control marker in {place.id}"
+        for sea in state.seas:
+            assert may_build_trireme(state, builder, sea) == (trireme_sea_problem(state, builder, sea) is None), \
+                f"{where}: {builder}'s trireme in {sea}"
+        n += 1
+    mover = move_step(state).active if state.phase == "move" else None
+    if mover is not None:
+        seas = trireme_seas(state, mover)
+        for pid, here in state.provinces.items():
+            if here.legions.get(mover, 0):
+                by_sea = [p for p in sorted(state.provinces) if p in g.adjacent(pid) or g.is_adjoining(pid, p, seas)]
+                assert legion_destinations(state, mover, pid) == by_sea, f"{where}: {mover}'s legions in {pid}"
+                n += 1
+    if state.phase == "collect":
+        for emp in state.empires:
+            assert collect.base_income(state, emp) == _income_over_the_board(state, emp), f"{where}: {emp}'s income"
+        for province in g.board.provinces:
+            found = state.provinces.get(province.id)
+            for emp in state.empires if found is not None else ():
+                assert found is not None
+                assert (collect._province_income(state, province, found, emp, False)
+                        == collect._count_income(province, found, emp)), f"{where}: {emp}'s income in {province.id}"
+                n += 1
+    return n
+
+
+def _income_over_the_board(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
+    """collect.base_income asking every province of the board, as it did before holdings were kept."""
+    gained: Bag = {}
+    draws = 0
+    sources: list[str] = []
+    everywhere = tile_powers.has_at(state, empire, "caravan_legions")
+    for province in state.geo_board.provinces:
+        ps = state.provinces.get(province.id)
+        if ps is None:
+            continue
+        g, d, s = collect._count_income(province, ps, empire)
+        if everywhere:
+            extra, lines = tile_powers.caravan_legions(state, province, ps, empire, "market" in (
+                k for sid, k in ps.buildings.items() if ps.occupied.get(sid, ps.controller) == empire))
+            g, s = bag_add(g, extra), s + lines
+        gained, draws, sources = bag_add(gained, g), draws + d, sources + s
+    extra, lines = tile_powers.income(state, empire)
+    return bag_add(gained, extra), draws, sources + lines
+
+
+@pytest.mark.parametrize("path", EMPIRES_FIXTURES, ids=lambda p: p.stem)
+def test_quick_answers_equal_their_long_forms_after_every_event_of_a_golden_game(path: Path) -> None:
+    _, rows = transfer.parse_export(path.read_bytes(), path.name)
+    _, events = decode_rows(rows, path.name)
+    state: GameState = RULESET.initial("")
+    compared = 0
+    for row, event in turns.live(rows, events):
+        state = RULESET.evolve(state, event)
+        if state.board is not None:
+            compared += _check(state, f"{path.name} event {row.seq} ({row.type})")
+    assert compared > 100
