@@ -33,6 +33,17 @@ def db_file(ctx: click.Context) -> str | None:
     return None if stores.is_postgres(url) else stores.sqlite_path(url)
 
 
+def is_export_path(target: str) -> bool:
+    """Whether a command's GAME argument names a file (an export or a mail) rather than a stored game."""
+    return target.endswith((".jsonl", ".eml")) and os.path.isfile(target)
+
+
+def no_kept(kept_file: str | None) -> None:
+    """--kept is for a report mail: refused with a stored game."""
+    if kept_file is not None:
+        raise InvalidCommand("--kept joins a report mail's delta to your export: give the mail as GAME")
+
+
 def json_option(f: F) -> F:
     return click.option("--json", "as_json", is_flag=True,
                         help="Print one JSON document on stdout instead of text.")(f)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
@@ -76,7 +75,7 @@ def _store(ctx: click.Context) -> Any:
 
     root = ctx.find_root()
     db = root.params.get("db") or os.environ.get("MN_DB") or "mare-nostrum.db"
-    if not stores.is_postgres(db) and not Path(stores.sqlite_path(db)).is_file():
+    if not stores.is_postgres(db) and not os.path.isfile(stores.sqlite_path(db)):
         return None  # never create a database by pressing tab
     return stores.open_store(db)
 

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import click
 
 from mncli.common import (
     as_option,
     emit_json,
+    is_export_path,
     json_option,
     kept_option,
+    no_kept,
     open_store,
     order_lines,
     ruleset_option,
     side_arg,
     to_builtins,
 )
-from mncore.client import exported
 from mncore.core.actors import act_label
 from mncore.core.dice import new_secret, seeded_secret
 from mncore.core.errors import CommandRejected, InvalidCommand, SigningRefused
@@ -26,11 +27,14 @@ from mncore.core.kernel_acts import PublishKeys
 from mncore.core.kernel_state import undone_seqs
 from mncore.core.name_matching import resolve_side_in_game, sides_in_words, suggest
 from mncore.core.protocol import NewGame, Ruleset
-from mncore.games import by_mail, lifecycle, reading, writing
+from mncore.games import reading
 from mncore.pbem import draw_keys, turns
 from mncore.rulesets import registry
 from mncore.secrecy import boundary
 from mncore.store import Row
+
+if TYPE_CHECKING:
+    from mncore.games import writing
 
 
 @click.command("new")
@@ -111,6 +115,7 @@ def new(ctx: click.Context, empires: tuple[str, ...], players: tuple[str, ...], 
                    fair_play=seed is None, options=options)
     cmd = ruleset.new_game(spec)
     secret = seeded_secret(seed) if seed is not None else new_secret()
+    from mncore.games import writing  # the commands that write import it, not every command (a lean start)
     if keyed:
         made = _new_with_keys(ctx, ruleset, cmd, secret, game_id or writing.new_game_id(), keys_dir,
                               public_keys, signed_only,
@@ -127,6 +132,7 @@ def _new_with_keys(ctx: click.Context, ruleset: Ruleset, cmd: Any, secret: bytes
                    draws: int) -> str:
     """Create a game whose second batch publishes a key per side; the private keys made here are
     written before the game is stored and removed again if it cannot be."""
+    from mncore.games import writing
     from mncore.pbem import signing  # imported by the commands that sign, not by every command
 
     _, state = writing.creation(ruleset, cmd, secret)
@@ -172,7 +178,10 @@ def status(ctx: click.Context, game_id: str, now: str | None, as_json: bool) -> 
     store = open_store(ctx)
     loaded = reading.current(store, game_id)
     at = turns.parse_time(now) if now else reading.utc_now()
-    waiting = by_mail.waiting(store, game_id) if loaded.ledger.pbem else {}
+    waiting: dict[str, turns.Waiting] = {}
+    if loaded.ledger.pbem:  # a game by mail (imported only then: a lean start)
+        from mncore.games import by_mail
+        waiting = by_mail.waiting(store, game_id)
     if as_json:
         doc = boundary.view(loaded.ruleset, loaded.state, None)  # only the public keys below
         out: dict[str, Any] = {k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",
@@ -228,7 +237,8 @@ def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool,
     A player's own export (or the report mail that carries it) is shown with no database, verified
     first: the board as that empire sees it at the export's last event.
     """
-    if exported.is_export_path(game_id):
+    if is_export_path(game_id):
+        from mncore.client import exported  # a player's export: read only then (a lean start)
         sg = exported.open_as(game_id, as_empire, kept_file)
         doc = exported.made(sg, lambda: boundary.view(sg.ruleset, exported.state_at(sg), sg.side))
         if as_json:
@@ -236,7 +246,7 @@ def show(ctx: click.Context, game_id: str, as_empire: str | None, as_json: bool,
         else:
             click.echo(exported.made(sg, lambda: sg.ruleset.show_text(doc)))
         return
-    exported.no_kept(kept_file)
+    no_kept(kept_file)
     loaded = reading.current(open_store(ctx), game_id)
     _show(loaded, as_empire, as_json)
     if not as_json:
@@ -288,10 +298,10 @@ def log_cmd(ctx: click.Context, game_id: str, start: int, end: int | None, round
     database: verified against its header's head (and the mail's receipt) first, each event told as
     that empire may read it.
     """
-    if exported.is_export_path(game_id):
+    if is_export_path(game_id):
         _log_export(game_id, start, end, rounds, types, as_empire, as_json, kept_file)
         return
-    exported.no_kept(kept_file)
+    no_kept(kept_file)
     loaded = reading.load(open_store(ctx), game_id)
     ruleset = loaded.ruleset
     viewer = side_arg(ruleset, loaded.state, as_empire)
@@ -328,6 +338,7 @@ def _log_export(path: str, start: int, end: int | None, rounds: tuple[int, ...],
     if rounds or types or as_json:
         raise InvalidCommand("--round, --type and --json need a stored game; of an export, mn log "
                              "prints every event's sentence (--from, --to)")
+    from mncore.client import exported  # a player's export: read only then (a lean start)
     sg = exported.open_as(path, as_empire, kept_file)
     for line in exported.log_lines(sg, start, end):
         click.echo(line)
@@ -381,6 +392,7 @@ def order(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empire: 
     store = open_store(ctx)
     cur = reading.current(store, game_id)
     empire = resolve_side_in_game(cur.ruleset, cur.state, as_empire)
+    from mncore.games import writing
     try:
         outcome = writing.give(store, cur, writing.batch_command(cur, empire, lines))
     except CommandRejected as err:
@@ -417,6 +429,7 @@ def receipt(loaded: reading.Loaded | reading.Current) -> None:
 
 
 def _order_signed(ctx: click.Context, game_id: str, source: str, as_empire: str | None) -> None:
+    from mncore.games import writing
     from mncore.pbem import signing
 
     text = _read_text(source)
@@ -460,12 +473,13 @@ def options(ctx: click.Context, game_id: str, as_empire: str | None, show_all: b
     Of a player's own export (or the report mail that carries it), with no database: that empire's
     orders on the board its export shows it at its last event.
     """
-    if exported.is_export_path(game_id):
+    if is_export_path(game_id):
+        from mncore.client import exported  # a player's export: read only then (a lean start)
         sg = exported.open_as(game_id, as_empire, kept_file)
         ruleset, state, empire = sg.ruleset, exported.made(sg, lambda: exported.state_at(sg)), sg.side
         found = exported.made(sg, lambda: exported.options(sg, state))
     else:
-        exported.no_kept(kept_file)
+        no_kept(kept_file)
         loaded = reading.current(open_store(ctx), game_id)
         ruleset, state = loaded.ruleset, loaded.state
         empire = (resolve_side_in_game(ruleset, state, as_empire) if as_empire is not None
@@ -505,6 +519,8 @@ def _awaited_side(ruleset: Ruleset, state: Any) -> str:
 @click.pass_context
 def reveal(ctx: click.Context, game_id: str, force: bool) -> None:
     """Append the game's secret to its log, so that anyone can check every draw (mn verify)."""
+    from mncore.games import lifecycle
+
     store = open_store(ctx)
     rows = lifecycle.reveal(store, game_id, force)
     ruleset = reading.current(store, game_id, 1).ruleset
@@ -520,6 +536,8 @@ def reveal(ctx: click.Context, game_id: str, force: bool) -> None:
 @click.pass_context
 def fork(ctx: click.Context, game_id: str, at: int, new_id: str, seed: str | None) -> None:
     """A sandbox game holding events 1..N of GAME, marked as its fork; GAME is untouched."""
+    from mncore.games import lifecycle
+
     store = open_store(ctx)
     secret = seeded_secret(seed) if seed is not None else new_secret()
     loaded = lifecycle.fork(store, game_id, at, new_id, secret)

@@ -7,7 +7,16 @@ from typing import Any
 
 import click
 
-from mncli.common import as_option, check_output, kept_option, open_store, side_arg, write_output
+from mncli.common import (
+    as_option,
+    check_output,
+    is_export_path,
+    kept_option,
+    no_kept,
+    open_store,
+    side_arg,
+    write_output,
+)
 from mncore.client import exported
 from mncore.core.errors import InvalidCommand
 from mncore.core.protocol import Pictures, Ruleset
@@ -48,7 +57,7 @@ def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as
     database, verified first: the board as that empire sees it, the picture the host draws for it.
     """
     check_output(ctx, output)  # refused before any work: never onto the database
-    if exported.is_export_path(game_id):
+    if is_export_path(game_id):
         sg = exported.open_as(game_id, as_empire, kept_file)
         _pictures(sg.ruleset)
         if since is not None and not 0 <= since < exported.upto(sg, at):
@@ -58,7 +67,7 @@ def draw(ctx: click.Context, game_id: str, at: int | None, since: int | None, as
         assert drawn is not None  # a ruleset that draws pictures
         _write(ctx, output, drawn)
         return
-    exported.no_kept(kept_file)
+    no_kept(kept_file)
     store = open_store(ctx)
     store.require_game(game_id)
     last = store.head(game_id)[0]
@@ -92,12 +101,12 @@ def html(ctx: click.Context, game_id: str, as_empire: str | None, output: str, k
     from mncore.pictures.pages import game_page
 
     check_output(ctx, output)  # refused before any work: never onto the database
-    if exported.is_export_path(game_id):
+    if is_export_path(game_id):
         sg = exported.open_as(game_id, as_empire, kept_file)
         _pictures(sg.ruleset)
         _write(ctx, output, exported.made(sg, lambda: exported.page(sg)))
         return
-    exported.no_kept(kept_file)
+    no_kept(kept_file)
     store = open_store(ctx)
     loaded = reading.load(store, game_id)
     _pictures(loaded.ruleset)

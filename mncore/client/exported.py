@@ -46,11 +46,6 @@ class SideGame(msgspec.Struct, kw_only=True):
     facts: dict[int, list[list[Any]]] = {}  # seq -> its public facts (mncore/secrecy/side_fold.py)
 
 
-def is_export_path(target: str) -> bool:
-    """Whether a command's GAME argument names a file (an export or a mail) rather than a stored game."""
-    return target.endswith((".jsonl", ".eml")) and os.path.isfile(target)
-
-
 def read_bytes(path: str, limit: int = MAX_EXPORT) -> bytes:
     """A file read whole, refused unread past `limit` bytes; DataError if it cannot be read."""
     try:
@@ -189,12 +184,6 @@ def made(sg: SideGame, make: Callable[[], T]) -> T:
         raise
     except Exception:  # noqa: BLE001 - whatever an edited fact broke
         raise DataError(sg.source, ["its public facts make a board that cannot be read (edited)"]) from None
-
-
-def no_kept(kept_file: str | None) -> None:
-    """--kept is for a report mail: refused with a stored game."""
-    if kept_file is not None:
-        raise InvalidCommand("--kept joins a report mail's delta to your export: give the mail as GAME")
 
 
 def upto(sg: SideGame, at: int | None, option: str = "--at") -> int:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from mncore.core.rulebook import Rulebook
 
 HEADER = """# Kernel rulings register
@@ -17,5 +15,5 @@ This file is generated from `mncore/data/rulings.toml` by `python -m mncore.gene
 """
 
 KERNEL_BOOK = Rulebook("kernel", "mncore.data", source="mncore/data/rulings.toml",
-                       doc=Path(__file__).resolve().parents[2] / "docs" / "kernel-rulings.md",
+                       doc="docs/kernel-rulings.md",
                        header=HEADER)

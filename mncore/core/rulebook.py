@@ -8,13 +8,14 @@ numbering cannot clash; inside its own package a ruleset cites them bare (`4.3.1
 from __future__ import annotations
 
 import functools
-from importlib import resources
-from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
 from mncore.core.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BasisKind = Literal["silence", "ambiguity", "conflict between texts", "component not in the texts",
                     "the text restated", "not in the game", "narrows the text"]
@@ -71,17 +72,28 @@ class _Index(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Rulebook:
     """The sections and rulings of one ruleset, read from its data package."""
 
-    def __init__(self, namespace: str, package: str, *, source: str, doc: Path | None = None,
+    def __init__(self, namespace: str, package: str, *, source: str, doc: str | None = None,
                  header: str = "", text_at: str = "") -> None:
         self.namespace = namespace
         self.package = package
         self.source = source  # the rules text the section ids number, for people
-        self.doc = doc
+        self._doc = doc  # the register's path in a checkout, from its root (docs/...)
         self.header = header
         # where a reader finds a section's own words, which the engine does not ship ("" if it does)
         self.text_at = text_at
 
+    @functools.cached_property
+    def doc(self) -> Path | None:
+        """The generated register of rulings in a checkout (python -m mncore.generated writes it)."""
+        from pathlib import Path  # only generating or checking the register needs it (a lean start)
+
+        return Path(__file__).resolve().parents[2] / self._doc if self._doc is not None else None
+
     def _data(self, name: str) -> bytes:
+        # imported when a section is first looked up: importlib.resources (with pathlib) would cost
+        # every command's start, most of which cite nothing
+        from importlib import resources
+
         return resources.files(self.package).joinpath(name).read_bytes()
 
     @functools.cached_property

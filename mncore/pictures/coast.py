@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
-import json
 import math
+import os
 from collections.abc import Callable, Iterable, Sequence
-from importlib import resources
+from typing import Any
+
+import msgspec
 
 Point = tuple[float, float]
 Ring = list[Point]
@@ -17,7 +19,10 @@ Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 @functools.cache
 def land_lonlat() -> tuple[tuple[tuple[Point, ...], ...], ...]:
     """Every land polygon of the window, in degrees (data/coast.json, made by tools/coastline.py)."""
-    raw = json.loads(resources.files("mncore.data").joinpath("coast.json").read_text())
+    # read by path, not importlib.resources: that import (with pathlib) would cost every command's start
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "coast.json"),
+              "rb") as f:
+        raw: Any = msgspec.json.decode(f.read())
     return tuple(tuple(tuple((ring[k] / 100, ring[k + 1] / 100) for k in range(0, len(ring), 2))
                        for ring in polygon) for polygon in raw["land"])
 

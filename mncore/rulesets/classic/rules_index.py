@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from mncore.core.rulebook import Rulebook
 
 HEADER = """# Rulings register: Mare Nostrum (2003) with the Mythology expansion
@@ -24,5 +22,5 @@ edit that file.
 TEXT_AT = "the rules of Mare Nostrum (2003) and its Mythology expansion, which come with the game"
 
 RULEBOOK = Rulebook("classic", "mncore.rulesets.classic.data", source="classic-mythology-summary.md",
-                    doc=Path(__file__).resolve().parents[3] / "docs" / "classic-rulings.md",
+                    doc="docs/classic-rulings.md",
                     header=HEADER, text_at=TEXT_AT)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import functools
-import importlib.resources
 
 import msgspec
 
 from mncore.core.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.board import Board, board_digest, decode_board, layout_of, load_board
 from mncore.rulesets.empires.boardcheck import validate_board
-from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
+from mncore.rulesets.empires.game_data import Ruleset, data_bytes, load_ruleset
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, SeaId, TileId, Token, Track
 
 STANDARD = "standard"
@@ -65,7 +64,7 @@ class Setups(_Data, frozen=True, kw_only=True):
 @functools.cache
 def load_setups() -> Setups:
     """The packaged set-up variants, decoded once."""
-    data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "setups.toml").read_bytes()
+    data = data_bytes("setups.toml")
     try:
         setups = msgspec.toml.decode(data, type=Setups)
     except msgspec.ValidationError as err:
@@ -142,7 +141,7 @@ def tiles_in_play(name: str) -> frozenset[str]:
 
 @functools.cache
 def extension_board(file: str) -> Board:
-    data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", file).read_bytes()
+    data = data_bytes(file)
     return decode_board(data, f"mncore/rulesets/empires/data/{file}")
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.resources
 import re
 from typing import Literal, TypeVar
 
@@ -20,7 +19,7 @@ from mncore.rulesets.empires.boardtypes import Province as Province
 from mncore.rulesets.empires.boardtypes import Sea as Sea
 from mncore.rulesets.empires.boardtypes import Setup as Setup
 from mncore.rulesets.empires.boardtypes import Space as Space
-from mncore.rulesets.empires.game_data import load_ruleset
+from mncore.rulesets.empires.game_data import data_bytes, load_ruleset
 from mncore.rulesets.empires.ids import ProvinceId, SeaId, SpaceRef
 
 BoardSource = Literal["default"] | str
@@ -53,7 +52,7 @@ def load_board(path: str | None = None) -> Board:
 
 @functools.cache
 def _default_board() -> Board:
-    data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "board.toml").read_bytes()
+    data = data_bytes("board.toml")
     return _checked(decode_board(data, DEFAULT_BOARD_SOURCE), DEFAULT_BOARD_SOURCE)
 
 
@@ -63,7 +62,7 @@ REFERENCE_LAYOUT_SOURCE = "mncore/rulesets/empires/data/layout.toml"
 @functools.cache
 def reference_layout() -> Layout:
     """The reference board's layout, kept beside it (data/layout.toml): see layout_of."""
-    data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "layout.toml").read_bytes()
+    data = data_bytes("layout.toml")
     try:
         layout = msgspec.toml.decode(data, type=Layout)
     except msgspec.ValidationError as err:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import functools
-import importlib.resources
+import os
 from typing import Literal
 
 import msgspec
 
 from mncore.core.errors import DataError
-from mncore.rulesets.empires.game_data import Tile
+from mncore.rulesets.empires.game_data import Tile, data_bytes, data_path
 from mncore.rulesets.empires.ids import EXPANSIONS, CardId, Expansion, TileId, Track
 
 # What an Objective tile asks (the projection that checks it: rules/objectives.py).
@@ -77,16 +77,14 @@ DECK_SIZE = 15  # each expansion's Bonus Cards (lc.1)
 
 def available() -> tuple[Expansion, ...]:
     """The expansions whose data this engine ships."""
-    root = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "expansions")
-    return tuple(x for x in EXPANSIONS if root.joinpath(f"{x}.toml").is_file())
+    return tuple(x for x in EXPANSIONS if os.path.isfile(data_path("expansions", f"{x}.toml")))
 
 
 @functools.cache
 def load_city(expansion: Expansion) -> City:
     """One expansion's data, decoded and checked once; DataError lists every problem."""
     source = f"mncore/rulesets/empires/data/expansions/{expansion}.toml"
-    data = importlib.resources.files("mncore.rulesets.empires").joinpath(
-        "data", "expansions", f"{expansion}.toml").read_bytes()
+    data = data_bytes("expansions", f"{expansion}.toml")
     try:
         city = msgspec.toml.decode(data, type=City)
     except msgspec.ValidationError as err:

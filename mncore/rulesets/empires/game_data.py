@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.resources
-import importlib.resources.abc
+import os
 from collections import Counter
 from typing import Literal, get_args
 
@@ -208,13 +207,24 @@ class _ExpansionTiles(msgspec.Struct, frozen=True, kw_only=True):
     tiles: tuple[Tile, ...]
 
 
-def _data() -> importlib.resources.abc.Traversable:
-    return importlib.resources.files("mncore.rulesets.empires").joinpath("data")
+# the package's data files, read by path: importlib.resources (with pathlib and tempfile) costs a cold
+# start more than the files themselves, and the package is always installed as files
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
-def _expansion_paths() -> list[tuple[str, importlib.resources.abc.Traversable]]:
-    root = _data().joinpath("expansions")
-    return [(x, root.joinpath(f"{x}.toml")) for x in EXPANSIONS if root.joinpath(f"{x}.toml").is_file()]
+def data_path(*parts: str) -> str:
+    """The path of one of the package's data files (data/...)."""
+    return os.path.join(DATA, *parts)
+
+
+def data_bytes(*parts: str) -> bytes:
+    """One of the package's data files, read whole."""
+    with open(data_path(*parts), "rb") as f:
+        return f.read()
+
+
+def _expansion_paths() -> list[tuple[str, str]]:
+    return [(x, path) for x in EXPANSIONS if os.path.isfile(path := data_path("expansions", f"{x}.toml"))]
 
 
 def expansion_tiles() -> tuple[Tile, ...]:
@@ -222,7 +232,8 @@ def expansion_tiles() -> tuple[Tile, ...]:
     out: list[Tile] = []
     for x, path in _expansion_paths():
         try:
-            found = msgspec.toml.decode(path.read_bytes(), type=_ExpansionTiles)
+            with open(path, "rb") as f:
+                found = msgspec.toml.decode(f.read(), type=_ExpansionTiles)
         except msgspec.ValidationError as err:
             raise DataError(f"mncore/rulesets/empires/data/expansions/{x}.toml", [str(err)]) from err
         out += [msgspec.structs.replace(t, expansion=x) for t in found.tiles]
@@ -241,15 +252,15 @@ class _Compiled(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _sources_hash() -> str:
-    h = hashlib.sha256(_data().joinpath("ruleset.toml").read_bytes())
-    for _, path in _expansion_paths():
-        h.update(path.read_bytes())
+    h = hashlib.sha256(data_bytes("ruleset.toml"))
+    for x, _ in _expansion_paths():
+        h.update(data_bytes("expansions", f"{x}.toml"))
     return h.hexdigest()
 
 
 def ruleset_from_toml() -> Ruleset:
     """The ruleset read from its TOML files (unchecked): what the compiled JSON holds."""
-    data = _data().joinpath("ruleset.toml").read_bytes()
+    data = data_bytes("ruleset.toml")
     try:
         ruleset = msgspec.toml.decode(data, type=Ruleset)
     except msgspec.ValidationError as err:
@@ -259,9 +270,8 @@ def ruleset_from_toml() -> Ruleset:
 
 def compiled_ruleset() -> Ruleset | None:
     """The compiled JSON's ruleset if it was made from the TOML files as they are, else None."""
-    path = _data().joinpath(COMPILED)
     try:
-        found = msgspec.json.decode(path.read_bytes(), type=_Compiled)
+        found = msgspec.json.decode(data_bytes(COMPILED), type=_Compiled)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return None
     return found.ruleset if found.sources == _sources_hash() else None
@@ -269,11 +279,11 @@ def compiled_ruleset() -> Ruleset | None:
 
 def write_compiled() -> str:
     """Write the compiled JSON beside the TOML files (from a checkout); its path."""
-    path = _data().joinpath(COMPILED)
+    path = data_path(COMPILED)
     text = msgspec.json.format(msgspec.json.encode(_Compiled(sources=_sources_hash(), ruleset=ruleset_from_toml())))
-    with importlib.resources.as_file(path) as out:
-        out.write_bytes(text + b"\n")
-        return str(out)
+    with open(path, "wb") as out:
+        out.write(text + b"\n")
+    return path
 
 
 @functools.cache

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import functools
-import importlib.resources
 
 import msgspec
 
 from mncore.core.cache import ObjectCache
 from mncore.pictures import coast
 from mncore.rulesets.empires.boardtypes import Board, Layout, PlaceLayout
+from mncore.rulesets.empires.game_data import data_bytes
 
 
 @functools.cache
 def geography() -> Layout:
     """The shipped boards on the real Mediterranean (data/geography.toml)."""
-    data = importlib.resources.files("mncore.rulesets.empires").joinpath("data", "geography.toml").read_bytes()
+    data = data_bytes("geography.toml")
     return msgspec.toml.decode(data, type=Layout)
 
 

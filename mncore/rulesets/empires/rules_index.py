@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from mncore.core.rulebook import Rulebook
 
 HEADER = """# Rulings register
@@ -31,5 +29,5 @@ edit that file.
 TEXT_AT = "the rulebook of Mare Nostrum: Empires (rules v54), which comes with the game"
 
 RULEBOOK = Rulebook("empires", "mncore.rulesets.empires.data", source="empires-rulebook.md",
-                    doc=Path(__file__).resolve().parents[3] / "docs" / "rulings.md", header=HEADER,
+                    doc="docs/rulings.md", header=HEADER,
                     text_at=TEXT_AT)

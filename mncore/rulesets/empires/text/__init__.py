@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -95,6 +94,8 @@ def parse_order(text: str, state: GameState, empire: Empire) -> AnyOrder:
     table = verbs()
     verb = words[0].lower()
     if verb not in table:
+        import difflib  # only a verb not found pays for it
+
         close = difflib.get_close_matches(verb, list(table), n=1, cutoff=0.7)
         hint = f"did you mean {close[0]}? " if close else ""
         raise InvalidCommand(f"unknown order '{words[0]}'; {hint}orders are: {', '.join(sorted(table))} "
