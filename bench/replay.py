@@ -21,7 +21,7 @@ import figures  # noqa: E402
 EVENTS = 10_000  # the log whose decode + fold is timed
 RSS_EVENTS = 100_000  # the log whose replay's peak RSS is measured
 CHESS_PLIES = 400  # the longest chess game replayed (a seeded random game, stopped at its end)
-GOAL_RATE = 1.2
+GOAL_RATE = 1.5  # issue 27 (issue 11 asked 1.2x)
 GOAL_RSS_MIB = 40.0
 
 
