@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import Any, overload
+from typing import Any
 
 import msgspec
 
@@ -18,7 +18,7 @@ from mncore.core.protocol import HOST, Pending, Ruleset
 from mncore.games.log_reading import collector_paused, decoded, ruleset_of
 from mncore.pbem import draw_keys, trust, turns
 from mncore.secrecy import boundary
-from mncore.store import Row
+from mncore.store import LogPrefix, Row
 
 
 class Report(msgspec.Struct, kw_only=True):
@@ -534,25 +534,15 @@ def _segment(index: int) -> tuple[tuple[int, int, int, int], tuple[int, str] | N
     return (part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log), failure
 
 
-class _Prefix(Sequence[Row]):
-    """The first `length` rows of a log, not copied: a slice per batch would make verify quadratic."""
+class _Prefix(LogPrefix):
+    """The first `length` rows of a log held in memory."""
 
     def __init__(self, rows: Sequence[Row], length: int) -> None:
-        self._rows, self._length = rows, length
+        super().__init__(length)
+        self._rows = rows
 
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> Row: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Row]: ...
-    def __getitem__(self, index: int | slice) -> Row | Sequence[Row]:
-        if isinstance(index, slice):
-            return [self._rows[i] for i in range(*index.indices(self._length))]
-        if not -self._length <= index < self._length:
-            raise IndexError(index)
-        return self._rows[index % self._length]
+    def _row(self, index: int) -> Row:
+        return self._rows[index]
 
 
 def _after_batch(ruleset: Ruleset, ledger: trust.Ledger, batch: Sequence[Row], cmd: Any, state: Any,

@@ -110,11 +110,17 @@ def fold(ruleset: Ruleset, events: Iterable[Any], state: Any = None) -> Any:
 def replay_rows(ruleset: Ruleset, rows: Iterable[Row], state: Any = None) -> Any:
     """The fold of a log's rows, each decoded as it is read (from Store.stream_rows): neither the
     rows nor their events are held, so memory does not grow with the log."""
+    return fold_rows(ruleset, decoded(ruleset, rows, "cannot decode the stored event"), state)
+
+
+def fold_rows(ruleset: Ruleset, pairs: Iterable[tuple[Row, Any]], state: Any = None) -> Any:
+    """The fold of each row's event, from state (the empty state by default); a row that does not
+    replay is an IntegrityFailure at its seq."""
     if state is None:
         state = ruleset.initial("")
     evolve = ruleset.evolve
     with collector_paused():
-        for row, event in decoded(ruleset, rows, "cannot decode the stored event"):
+        for row, event in pairs:
             try:
                 state = evolve(state, event)
             except Exception as err:  # an edited database, whatever the error: mn verify says more

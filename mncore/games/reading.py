@@ -6,7 +6,7 @@ import datetime as dt
 import hashlib
 import os
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
@@ -20,9 +20,9 @@ from mncore.core.kernel_acts import (
 )
 from mncore.core.kernel_state import KernelState
 from mncore.core.protocol import Meta, Ruleset
-from mncore.games.log_reading import collector_paused, content_head, decode_rows, decoded, ruleset_of
+from mncore.games.log_reading import collector_paused, content_head, decode_rows, decoded, fold_rows, ruleset_of
 from mncore.pbem import trust, turns
-from mncore.store import Row, Snapshot, Store
+from mncore.store import LogPrefix, Row, Snapshot, Store
 
 
 def utc_now() -> str:
@@ -213,38 +213,18 @@ def _decoded(store: Store, game_id: str, upto: int | None) -> tuple[list[Row], l
 def _replayed(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Any:
     """The fold of a stored log, without the events taken back (K1); a row that does not replay is
     an IntegrityFailure at its seq."""
-    state, evolve = ruleset.initial(""), ruleset.evolve
-    with collector_paused():
-        for row, event in turns.live(rows, events):
-            try:
-                state = evolve(state, event)
-            except Exception as err:  # an edited database, whatever the error: mn verify says more
-                raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
-                                                "run mn verify") from None
-    return state
+    return fold_rows(ruleset, turns.live(rows, events))
 
 
-class _StoredLog(Sequence[Row]):
-    """A stored log as a sequence of its first `length` rows, each read when asked for."""
+class _StoredLog(LogPrefix):
+    """A stored log's first `length` rows, each read when asked for."""
 
     def __init__(self, store: Store, game_id: str, length: int) -> None:
-        self._store, self._game_id, self._length = store, game_id, length
+        super().__init__(length)
+        self._store, self._game_id = store, game_id
 
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> Row: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Row]: ...
-    def __getitem__(self, index: int | slice) -> Row | Sequence[Row]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._length))]
-        seq = (index + self._length if index < 0 else index) + 1
-        row = self._store.row_at(self._game_id, seq) if 1 <= seq <= self._length else None
-        if row is None:
-            raise IndexError(index)
-        return row
+    def _row(self, index: int) -> Row | None:
+        return self._store.row_at(self._game_id, index + 1)
 
     def __iter__(self) -> Iterator[Row]:
         return self._store.stream_rows(self._game_id, 1, self._length)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Protocol, runtime_checkable
+from typing import Protocol, overload, runtime_checkable
 
 import msgspec
 
@@ -24,6 +24,32 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
     batch: int  # seq of the first event appended by the same command
     hash: str
     salts: dict[str, str] = {}  # hidden field (payload/offer) -> salt: what opens its commitment
+
+
+class LogPrefix(Sequence[Row]):
+    """The first `length` rows of a log as a sequence, none copied (a slice per batch would make a
+    pass over the log quadratic): a subclass gives the i-th row, 0-based, or None past its end."""
+
+    def __init__(self, length: int) -> None:
+        self._length = length
+
+    def _row(self, index: int) -> Row | None:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Row]: ...
+    def __getitem__(self, index: int | slice) -> Row | Sequence[Row]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        row = self._row(index + self._length if index < 0 else index) if -self._length <= index < self._length else None
+        if row is None:
+            raise IndexError(index)
+        return row
 
 
 class NewRow(msgspec.Struct, frozen=True, kw_only=True):
