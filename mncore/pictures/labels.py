@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple, TypeVar
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 Quad = tuple[Point, Point, Point, Point]  # a box's corners, clockwise on the canvas, maybe turned
+T = TypeVar("T")
 
 # Angles tried when a level name does not fit, smallest first: a name along a boot, a gulf or a narrow
 # island (clockwise in degrees, as SVG's rotate), steep ones last (Sardinia stands upright)
@@ -160,6 +161,28 @@ def search(box_at: Callable[[Point, float], Box], start: Point, within: Callable
                 label = Label(p[0], p[1], size, angle)
                 if not taken.hits(turned(box_at(p, size), p, angle)) and fits(label):
                     yield label
+
+
+def choose(candidates: Iterable[Label], quad: Callable[[Label], Quad], stay: Sequence[Quad] | None,
+           move: Callable[[Quad], T | None], patience: int = 200) -> tuple[Label, T | None] | None:
+    """A name's place and, if they must move, where its place's icons go: the first candidate that
+    leaves the icons where they stand (`stay`: their boxes there, None if those meet something taken),
+    else the first for which `move` finds them room, unless one of the next `patience` candidates
+    leaves them standing. None if no candidate will do."""
+    moved: tuple[Label, T | None] | None = None
+    for label in candidates:
+        q = quad(label)
+        if stay is not None and not any(meet(q, b) for b in stay):
+            return label, None
+        if moved is None:
+            room = move(q)
+            if room is not None:
+                moved = (label, room)
+        else:
+            patience -= 1
+            if patience <= 0:
+                break
+    return moved
 
 
 def grid_step(area: float) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections.abc import Callable
 from html import escape
 from importlib import resources
 from typing import Any
@@ -87,7 +88,8 @@ class _Areas:
         place, or, where they leave its name no room, under its name or elsewhere in its area), the
         smallest areas choosing first, a sea as early as a province a tenth its area (as on the Empires
         board: a sea's long name needs open water)."""
-        order = sorted(names, key=lambda pid: sum(coast.area(r) for r in self.regions[pid]) * (0.1 if pid in self.seas else 1))
+        order = sorted(names, key=lambda pid: sum(coast.area(r) for r in self.regions[pid])
+                       * (0.1 if pid in self.seas else 1))
         taken = labels.Taken()
         out: dict[str, labels.Label] = {}
         for pid in order:
@@ -104,29 +106,33 @@ class _Areas:
                 return self.inside(pid, p)
 
             step = labels.grid_step(sum(coast.area(r) for r in self.regions[pid]))
-            found, lines = None, at
-            if not taken.hits(labels.square(_lines_box(at))):
-                found = next(labels.search(box_at, (at[0], at[1] + 3), within, fits,
-                                           labels.Taken([*taken.quads(), labels.square(_lines_box(at))]),
-                                           NAME_SIZES, ISLAND_SIZE, reach=60, step=step), None)
-            if found is None:  # the lines go under the name, or elsewhere in the area
-                room = [p for p in _nearest(at, step)
-                        if self.inside(pid, p) and not taken.hits(labels.square(_lines_box(p)))]
-                for lb in itertools.islice(labels.search(box_at, (at[0], at[1] + 3), within, fits, taken,
-                                                         NAME_SIZES, ISLAND_SIZE, reach=60, step=step), 600):
-                    q = labels.turned(box_at((lb.x, lb.y), lb.size), (lb.x, lb.y), lb.angle)
-                    under = (lb.x, labels.bounds(q)[3] - 5)
-                    options = ([under] if not taken.hits(labels.square(_lines_box(under))) else []) + room
-                    free = next((p for p in options if not labels.meet(labels.square(_lines_box(p)), q)), None)
-                    if free is not None:
-                        found, lines = lb, free
-                        break
+            room: list[tuple[float, float]] | None = None
+
+            def quad(lb: labels.Label,
+                     box_at: Callable[[tuple[float, float], float], coast.Box] = box_at) -> labels.Quad:
+                return labels.turned(box_at((lb.x, lb.y), lb.size), (lb.x, lb.y), lb.angle)
+
+            def move(name: labels.Quad, pid: str = pid, at: tuple[float, float] = at,
+                     step: float = step) -> tuple[float, float] | None:
+                nonlocal room
+                if room is None:  # the free places in the area, nearest to its place first, found once
+                    room = [p for p in _nearest(at, step)
+                            if self.inside(pid, p) and not taken.hits(labels.square(_lines_box(p)))]
+                under = (name[0][0] + name[2][0]) / 2, labels.bounds(name)[3] - 5
+                options = ([under] if not taken.hits(labels.square(_lines_box(under))) else []) + room
+                return next((p for p in options if not labels.meet(labels.square(_lines_box(p)), name)), None)
+
+            stay = None if taken.hits(labels.square(_lines_box(at))) else [labels.square(_lines_box(at))]
+            chosen = labels.choose(itertools.islice(labels.search(box_at, (at[0], at[1] + 3), within, fits, taken,
+                                                                  NAME_SIZES, ISLAND_SIZE, reach=60, step=step),
+                                                    1000), quad, stay, move)
+            found, lines = (chosen[0], chosen[1] or at) if chosen is not None else (None, at)
             if found is None:  # a region too small for any size: the nearest free place
                 found = labels.nearest_free(box_at, (at[0], at[1] + 3),
                                             labels.Taken([*taken.quads(), labels.square(_lines_box(at))]),
                                             NAME_SIZES[-1])
             out[pid], self.lines[pid] = found, lines
-            taken.add(labels.turned(box_at((found.x, found.y), found.size), (found.x, found.y), found.angle))
+            taken.add(quad(found))
             taken.add(labels.square(_lines_box(lines)))
         return {pid: out[pid] for pid in names}
 

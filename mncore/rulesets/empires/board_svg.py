@@ -245,7 +245,8 @@ class _Areas:
         layout = self.layout
         names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
         spaces = {p.id: len(p.spaces) for p in board.provinces}
-        order = sorted(names, key=lambda pid: sum(coast.area(r) for r in self.regions[pid]) * (SEA_FIRST if pid in self.seas else 1))
+        order = sorted(names, key=lambda pid: sum(coast.area(r) for r in self.regions[pid])
+                       * (SEA_FIRST if pid in self.seas else 1))
         taken = labels.Taken()
         out: dict[str, labels.Label] = {}
         for pid in order:
@@ -277,18 +278,25 @@ class _Areas:
 
             icons = Icons(place.at, place.at)
             boxes = [labels.square(b) for b in icon_boxes(icons, spaces.get(pid))]
+            room: list[tuple[Icons, list[labels.Quad]]] | None = None
+
+            def move(name: labels.Quad, pid: str = pid, at: Point = place.at,
+                     step: float = step) -> tuple[Icons, list[labels.Quad]] | None:
+                nonlocal room
+                if room is None:  # the free places in the region, nearest to `at` first, found once
+                    near = (Icons(p, p) for p in _nearest(at, step) if self.inside(pid, p))
+                    room = [(i, bs) for i in near
+                            for bs in [[labels.square(b) for b in icon_boxes(i, spaces.get(pid))]]
+                            if not any(taken.hits(b) for b in bs)]
+                return _room(room, name, taken, spaces.get(pid))
+
+            stay = None if any(taken.hits(b) for b in boxes) else boxes
+            chosen = labels.choose(itertools.islice(candidates(taken), 1000), quad, stay, move)
             found = None
-            if not any(taken.hits(b) for b in boxes):
-                found = next(candidates(labels.Taken([*taken.quads(), *boxes])), None)
-            if found is None:  # the icons make room: around the name, or elsewhere in the region
-                room = [(icons, [labels.square(b) for b in icon_boxes(icons, spaces.get(pid))])
-                        for icons in (Icons(p, p) for p in _nearest(place.at, step) if self.inside(pid, p))]
-                room = [(icons, boxes) for icons, boxes in room if not any(taken.hits(b) for b in boxes)]
-                for lb in itertools.islice(candidates(taken), 600):
-                    moved = _room(room, quad(lb), taken, spaces.get(pid))
-                    if moved is not None:
-                        found, (icons, boxes) = lb, moved
-                        break
+            if chosen is not None:
+                found = chosen[0]
+                if chosen[1] is not None:
+                    icons, boxes = chosen[1]
             if found is None:  # a board file's region too small for any size: the nearest free place
                 icons = Icons(place.at, place.at)
                 boxes = [labels.square(b) for b in icon_boxes(icons, spaces.get(pid))]
