@@ -474,3 +474,31 @@ def test_the_2003_board_is_drawn_on_the_real_coast_with_islets_as_discs() -> Non
     assert all(areas.regions[pid] and areas.inside(pid, point(pid) or (-1.0, -1.0)) for pid in places)
     assert areas.discs == {"atlantis", "rhodus"}  # Plato's island, and Rhodes too small for its name
     assert sorted(areas.labels) == sorted(places)
+
+
+def test_turned_boxes_meet_only_where_they_overlap() -> None:
+    """Two thin boxes crossed as an X meet; the same boxes side by side, turned 45 degrees, do not,
+    though their upright bounds do; boxes that only touch do not meet."""
+    from mncore.pictures import labels
+    bar = (-20.0, -2.0, 20.0, 2.0)
+
+    crossed = labels.meet(labels.turned(bar, (0, 0), 45), labels.turned(bar, (0, 0), -45))
+    apart = labels.meet(labels.turned(bar, (0, 0), 45), labels.turned((-20.0, 4.0, 20.0, 8.0), (0, 0), 45))
+    touching = labels.meet(labels.square(bar), labels.square((20.0, -2.0, 30.0, 2.0)))
+
+    assert crossed and not apart and not touching
+    assert labels.bounds(labels.turned(bar, (0, 0), 45))[0] < labels.bounds(
+        labels.turned((-20.0, 4.0, 20.0, 8.0), (0, 0), 45))[2]  # their upright bounds overlap
+
+
+def test_a_shape_answers_every_point_as_the_exact_test_does() -> None:
+    """coast.Shape's cells answer a grid of points over Italy, Sicily and the Adriatic exactly as the
+    even-odd test over every edge does."""
+    from mncore.pictures import coast
+    _, areas = _areas()
+    land = areas.land
+    shape = coast.Shape(land)
+    points = [(x + 0.37, y + 0.61) for x in range(600, 900, 3) for y in range(100, 420, 3)]
+
+    assert [p in shape for p in points] == [coast.inside(p, land) for p in points]
+    assert any(p in shape for p in points) and not all(p in shape for p in points)

@@ -1,4 +1,4 @@
-"""Where names go on a picture: a name's box, turned along its region when level it does not fit, and the search."""
+"""Where names go on a picture: a name's box, turned along its region when it does not fit level, and the search."""
 
 from __future__ import annotations
 
