@@ -164,10 +164,10 @@ def search(box_at: Callable[[Point, float], Box], start: Point, within: Callable
 
 
 def choose(candidates: Iterable[Label], quad: Callable[[Label], Quad], stay: Sequence[Quad] | None,
-           move: Callable[[Quad], T | None], patience: int = 200) -> tuple[Label, T | None] | None:
+           make_room: Callable[[Quad], T | None], patience: int = 200) -> tuple[Label, T | None] | None:
     """A name's place and, if they must move, where its place's icons go: the first candidate that
     leaves the icons where they stand (`stay`: their boxes there, None if those meet something taken),
-    else the first for which `move` finds them room, unless one of the next `patience` candidates
+    else the first for which `make_room` finds them room, unless one of the next `patience` candidates
     leaves them standing. None if no candidate will do."""
     moved: tuple[Label, T | None] | None = None
     for label in candidates:
@@ -175,7 +175,7 @@ def choose(candidates: Iterable[Label], quad: Callable[[Label], Quad], stay: Seq
         if stay is not None and not any(meet(q, b) for b in stay):
             return label, None
         if moved is None:
-            room = move(q)
+            room = make_room(q)
             if room is not None:
                 moved = (label, room)
         else:
