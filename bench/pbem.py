@@ -403,8 +403,8 @@ def _picture_line() -> None:
     plain = sorted(a for a, _ in MAIL_SIZES)
     pictured = sorted(b for _, b in MAIL_SIZES)
     print(f"A report mail ({len(MAIL_SIZES)} measured): with its text and JSON, median "
-          f"{figures.median(plain) / 1024:.0f} KiB, largest {plain[-1] / 1024:.0f} KiB; with the board (SVG "
-          f"attached, PNG inline in the HTML part), median {figures.median(pictured) / 1024:.0f} KiB, largest "
+          f"{figures.median(plain) / 1024:.0f} KiB, largest {plain[-1] / 1024:.0f} KiB; with the board (a PNG "
+          f"inline in the HTML part, no SVG), median {figures.median(pictured) / 1024:.0f} KiB, largest "
           f"{pictured[-1] / 1024:.0f} KiB", flush=True)
 
 

@@ -160,7 +160,7 @@ def send(outbox_dir: str, smtp: str) -> None:
 @click.option("--head", "held", default=None, metavar="HASH",
               help="A head you kept from an earlier report: the log mailed now must still hold it.")
 @click.option("--save", "save_dir", default=None, type=click.Path(file_okay=False), metavar="DIR",
-              help="Also write the attachments (board picture, report JSON, your export) into DIR.")
+              help="Also write the attachments (report JSON, your export) into DIR.")
 @click.option("--kept", "kept", default=None, type=click.Path(dir_okay=False, exists=True), metavar="EXPORT",
               help="Your export as you keep it: a mail carrying only its new events (a delta, from mn serve) "
                    "is joined to it, verified whole, and saved whole with --save.")

@@ -19,8 +19,9 @@ from mncore.pbem.mail.outbox import report_mail
 @click.option("--since", type=int, default=None, metavar="SEQ",
               help="Report the events after this one [default: the last event of its last report].")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "eml"]), default="text",
-              show_default=True, help="eml: a ready mail to its address (mn mail address), the board "
-                                      "picture, the report as JSON and its own export attached.")
+              show_default=True, help="eml: a ready mail to its address (mn mail address): the text, "
+                                      "an HTML part with the board inline as a PNG, the report as JSON "
+                                      "and its own export attached.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write the report to FILE instead of stdout.")
 @click.option("--no-record", is_flag=True,

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from browser import Browser, chromium_path
 from golden import fixture
 from mncli.cli import main
+from mncore.pictures.labels import Quad, meet
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("MN_TEST_ARTIFACTS") or ROOT / "test-artifacts") / "browser"
@@ -145,9 +146,15 @@ def _pieces(b: Browser) -> dict[str, Any]:
     """The board's names with the boxes Chromium lays them out in, its pieces, and its legend."""
     found: dict[str, Any] = b.evaluate("""(() => {
       const all = (q) => Array.from(document.querySelectorAll('#board ' + q));
-      const box = (e) => { const r = e.getBBox(); return [r.x, r.y, r.x + r.width, r.y + r.height]; };
+      const corners = (e) => {  // the box Chromium lays the name out in, turned by its transform
+        const r = e.getBBox(), m = e.getCTM(), svg = e.ownerSVGElement;
+        return [[r.x, r.y], [r.x + r.width, r.y], [r.x + r.width, r.y + r.height], [r.x, r.y + r.height]]
+          .map(([x, y]) => { const p = svg.createSVGPoint(); p.x = x; p.y = y; const q = p.matrixTransform(m);
+                             return [q.x, q.y]; });
+      };
       return {
-        names: all('text.label').map(e => [e.dataset.place, box(e)]),
+        names: all('text.label').map(e => [e.dataset.place, corners(e)]),
+        leaders: all('.leader').length,
         legions: all('.legion').map(e => [e.dataset.province, e.dataset.empire]),
         triremes: all('.trireme').map(e => [e.dataset.sea, e.dataset.empire]),
         fortresses: all('.fortress').map(e => [e.dataset.province, e.dataset.empire]),
@@ -162,18 +169,18 @@ def _pieces(b: Browser) -> dict[str, Any]:
 @pytest.mark.parametrize("seq", [1, 205, 675])
 def test_three_points_of_a_golden_game_show_every_piece_and_names_that_never_overlap(
         db: Path, browser: Browser, tmp_path: Path, seq: int) -> None:
-    """As Chromium lays the picture out: no two names' boxes meet; every legion, trireme, fortress and
+    """As Chromium lays the picture out: no two names' boxes meet (turned as drawn), no line leads to a
+    name; every legion, trireme, fortress and
     building of the state (mn replay --json) has its element; the legend is there; a screenshot each."""
     browser.open(_page(db, tmp_path) + f"#{seq}")
     doc = json.loads(mn(db, "replay", GAME, "--to", str(seq), "--json"))
 
     shown = _pieces(browser)
 
-    names = shown["names"]
+    names: list[tuple[str, Quad]] = [(place, (a, b, c, d)) for place, [a, b, c, d] in shown["names"]]
     assert len(names) == 39
-    meets = [(a[0], b[0]) for i, a in enumerate(names) for b in names[i + 1:]
-             if a[1][0] < b[1][2] and b[1][0] < a[1][2] and a[1][1] < b[1][3] and b[1][1] < a[1][3]]
-    assert meets == []
+    meets = [(a[0], b[0]) for i, a in enumerate(names) for b in names[i + 1:] if meet(a[1], b[1])]
+    assert meets == [] and shown["leaders"] == 0
     assert Counter(tuple(x) for x in shown["legions"]) == Counter(
         {(p, e): n for p, v in doc["provinces"].items() for e, n in v["legions"].items()})
     assert Counter(tuple(x) for x in shown["triremes"]) == Counter(

@@ -255,22 +255,49 @@ def test_the_coastline_is_natural_earth_with_its_source_and_licence_beside_it() 
         assert not coast.inside((lon, lat), land), (lon, lat)
 
 
-@pytest.mark.parametrize("setup", [None, "atlantis"])
+@pytest.mark.parametrize("setup", [None, "atlantis", "2003"])
 def test_every_place_has_its_region_holding_its_site_and_its_name(setup: str | None) -> None:
     """Each province is a share of the land holding its site, each sea a share of the water; each name
-    lies inside its region, or (an island too small for it) has a line leading into it."""
-    from mncore.pictures import coast
-    board, areas = _areas(setup)
+    lies inside its region, its letters' box (turned with it) sampled every 3 pixels along its edges,
+    at 8 pixels or more (6 on the 2003 board's narrower picture); no two names' boxes meet (turned
+    boxes)."""
+    if setup == "2003":
+        from mncore.rulesets.classic.board_svg import _areas as classic_areas
+        from mncore.rulesets.classic.board_svg import point
+        from mncore.rulesets.classic.components import load_board as classic_board
+        board, areas, smallest = classic_board(), classic_areas(classic_board()), 6.0
+        names = {p.id: p.name for p in board.province} | {s.id: s.name for s in board.sea}
+        sites = {pid: point(pid) or (-1.0, -1.0) for pid in names}
+    else:
+        board, areas = _areas(setup)
+        names, smallest = {p.id: p.name for p in (*board.provinces, *board.seas)}, 8.0
+        sites = {pid: areas.layout.places[pid].at for pid in names}
 
-    for pid in [p.id for p in board.provinces] + [s.id for s in board.seas]:
-        at = areas.layout.places[pid].at
-        assert areas.regions[pid] and areas.inside(pid, at), pid
-        (x, y), size = areas.labels[pid]
-        x0, y0, x1, y1 = coast.text_box(x, y, next(p.name for p in (*board.provinces, *board.seas)
-                                                   if p.id == pid), size)
-        corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
-        assert all(areas.inside(pid, c) for c in corners) or areas.leaders.get(pid) == at, pid
-    assert len(areas.leaders) <= (len(board.provinces) + len(board.seas)) // 5  # few names need a line
+    for pid in names:
+        assert areas.regions[pid] and areas.inside(pid, sites[pid]), pid
+        label = areas.labels[pid]
+        assert label.size >= smallest, pid
+        outside = [q for q in _rim(label, names[pid]) if not areas.inside(pid, q)]
+        assert outside == [], pid
+    assert _meeting({pid: _quad(lb, names[pid]) for pid, lb in areas.labels.items()}) == []
+
+
+def _quad(label: Any, text: str, box: Any = None) -> Any:
+    """A name's box (its letters' box, or text_box's), turned as it is drawn."""
+    from mncore.pictures import labels
+    make = box or labels.text_box
+    return labels.turned(make(label.x, label.y, text, label.size), (label.x, label.y), label.angle)
+
+
+def _rim(label: Any, text: str) -> list[tuple[float, float]]:
+    from mncore.pictures import labels
+    return list(labels.rim(_quad(label, text, labels.ink_box)))
+
+
+def _meeting(quads: dict[str, Any]) -> list[tuple[str, str]]:
+    from mncore.pictures import labels
+    items = sorted(quads.items())
+    return [(a, b) for i, (a, qa) in enumerate(items) for b, qb in items[i + 1:] if labels.meet(qa, qb)]
 
 
 def _drawn_neighbours(areas: Any, step: int = 4) -> set[tuple[str, str]]:
@@ -350,30 +377,35 @@ def test_map_check_names_a_province_site_in_the_sea_and_a_sea_site_on_land(tmp_p
 
 @pytest.mark.parametrize("at", [1, 200, 675])
 def test_no_two_names_overlap_and_the_legend_is_drawn(golden_db: Path, at: int) -> None:
-    """Computed from the SVG: the names' boxes (font size x characters) meet no other name's."""
+    """Computed from the SVG: the names' boxes (font size x characters, turned by their transform)
+    meet no other name's; no line leads to a name."""
     root = _svg(golden_db, "golden-6-2", "--at", str(at))
 
     boxes = label_boxes(root)
 
     assert len(boxes) == 39
-    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if _meet(a[1], b[1])]
+    assert _meeting(boxes) == []
+    assert not [e for e in root.iter() if "leader" in (e.get("class") or "").split()]
     legend = next(e for e in root.iter() if e.get("id") == "legend")
     assert "caravan space" in "".join(legend.itertext()) and "Rome" in "".join(legend.itertext())
 
 
-def label_boxes(root: ET.Element) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """Each name's box from its element: about 0.62 em a character, from 0.8 em above the baseline."""
-    out = []
+ROTATE = re.compile(r"rotate\(([-\d.]+) ([-\d.]+) ([-\d.]+)\)")
+
+
+def label_boxes(root: ET.Element) -> dict[str, Any]:
+    """Each name's box from its element: about 0.62 em a character, from 0.8 em above the baseline,
+    turned about its baseline centre by its transform's rotate(angle x y)."""
+    from mncore.pictures.labels import Label
+    out = {}
     for e in root.iter(f"{SVG}text"):
         if "label" in (e.get("class") or "").split():
-            size, text = float(e.get("font-size", "11")), e.text or ""
-            x, y, w = float(e.get("x", "0")), float(e.get("y", "0")), 0.62 * size * len(text)
-            out.append((e.get("data-place", ""), (x - w / 2, y - 0.8 * size, x + w / 2, y + 0.25 * size)))
+            turn = ROTATE.fullmatch(e.get("transform", "rotate(0 0 0)"))
+            assert turn is not None, e.get("transform")
+            label = Label(float(e.get("x", "0")), float(e.get("y", "0")), float(e.get("font-size", "11")),
+                          float(turn.group(1)))
+            out[e.get("data-place", "")] = _quad(label, e.text or "")
     return out
-
-
-def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 # --- what changed ----------------------------------------------------------------------------------------
@@ -428,9 +460,10 @@ def test_a_picture_for_one_side_is_the_same_whatever_it_may_not_see(tmp_path: Pa
     assert pictures["rome"][:2] != pictures["rome"][2:]
 
 
-def test_the_2003_board_is_drawn_on_the_real_coast_with_names_that_never_overlap() -> None:
+def test_the_2003_board_is_drawn_on_the_real_coast_with_islets_as_discs() -> None:
     """The classic board: every province an area (its share of the land, or a disc for an islet the map
-    is too coarse for) holding its place; no two names' boxes meet."""
+    is too coarse for or too small for its name) holding its place, and a name each (where the names
+    go: test_every_place_has_its_region_holding_its_site_and_its_name)."""
     from mncore.rulesets.classic.board_svg import _areas as classic_areas
     from mncore.rulesets.classic.board_svg import point
     from mncore.rulesets.classic.components import load_board as classic_board
@@ -439,9 +472,33 @@ def test_the_2003_board_is_drawn_on_the_real_coast_with_names_that_never_overlap
 
     places = [p.id for p in board.province] + [s.id for s in board.sea]
     assert all(areas.regions[pid] and areas.inside(pid, point(pid) or (-1.0, -1.0)) for pid in places)
-    assert areas.discs <= {"atlantis"}  # Plato's island: no land of the map
+    assert areas.discs == {"atlantis", "rhodus"}  # Plato's island, and Rhodes too small for its name
+    assert sorted(areas.labels) == sorted(places)
+
+
+def test_turned_boxes_meet_only_where_they_overlap() -> None:
+    """Two thin boxes crossed as an X meet; the same boxes side by side, turned 45 degrees, do not,
+    though their upright bounds do; boxes that only touch do not meet."""
+    from mncore.pictures import labels
+    bar = (-20.0, -2.0, 20.0, 2.0)
+
+    crossed = labels.meet(labels.turned(bar, (0, 0), 45), labels.turned(bar, (0, 0), -45))
+    apart = labels.meet(labels.turned(bar, (0, 0), 45), labels.turned((-20.0, 4.0, 20.0, 8.0), (0, 0), 45))
+    touching = labels.meet(labels.square(bar), labels.square((20.0, -2.0, 30.0, 2.0)))
+
+    assert crossed and not apart and not touching
+    assert labels.bounds(labels.turned(bar, (0, 0), 45))[0] < labels.bounds(
+        labels.turned((-20.0, 4.0, 20.0, 8.0), (0, 0), 45))[2]  # their upright bounds overlap
+
+
+def test_a_shape_answers_every_point_as_the_exact_test_does() -> None:
+    """coast.Shape's cells answer a grid of points over Italy, Sicily and the Adriatic exactly as the
+    even-odd test over every edge does."""
     from mncore.pictures import coast
-    names = {p.id: p.name for p in board.province} | {s.id: s.name for s in board.sea}
-    boxes = [coast.text_box(x, y, names[pid], size) for pid, ((x, y), size) in areas.labels.items()]
-    assert len(boxes) == len(places)
-    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if _meet(a, b)]
+    _, areas = _areas()
+    land = areas.land
+    shape = coast.Shape(land)
+    points = [(x + 0.37, y + 0.61) for x in range(600, 900, 3) for y in range(100, 420, 3)]
+
+    assert [p in shape for p in points] == [coast.inside(p, land) for p in points]
+    assert any(p in shape for p in points) and not all(p in shape for p in points)

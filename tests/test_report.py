@@ -168,7 +168,7 @@ def test_an_empires_report_names_the_phase_and_the_sides_own_resources(empires: 
 def test_the_mailed_report_carries_the_picture_the_json_and_the_sides_own_export(
         empires: tuple[Path, Path]) -> None:
     """--format eml: To the side's address, the subject with game, round and phase; attached the
-    board as the side sees it (SVG), the report as JSON and the side's own export."""
+    report as JSON and the side's own export (the board is inline, a PNG in the HTML part)."""
     db, tmp = empires
     out = tmp / "rome.eml"
 
@@ -179,7 +179,7 @@ def test_the_mailed_report_carries_the_picture_the_json_and_the_sides_own_export
     assert msg["Subject"] == "[mn e1] round 1, Trade Resources phase: report for Rome"
     names = [p.get_filename() for p in msg.iter_attachments()]
     seq = json.loads(mn(db, "status", "e1", "--json").stdout)["head"]["seq"]
-    assert names == [f"e1-rome-{seq}.svg", f"e1-rome-{seq}.json", "e1-rome.jsonl"]
+    assert names == [f"e1-rome-{seq}.json", "e1-rome.jsonl"]
     export = next(p for p in msg.iter_attachments() if p.get_filename() == "e1-rome.jsonl")
     assert json.loads(export.get_content().splitlines()[0])["made_for"] == "rome"
 
@@ -257,8 +257,7 @@ def test_mn_mail_open_prints_the_report_and_verifies_its_export_without_a_databa
     assert opened.exit_code == 0, opened.output
     assert opened.stdout.startswith("Game e1, round 1, Trade Resources phase: report for Carthage (Cat)\n")
     assert opened.stdout.endswith(f"e1-carthage.jsonl: verified against head {hash_}, {seq} events\n")
-    assert sorted(p.name for p in (tmp / "cat").iterdir()) == [
-        f"e1-carthage-{seq}.json", f"e1-carthage-{seq}.svg", "e1-carthage.jsonl"]
+    assert sorted(p.name for p in (tmp / "cat").iterdir()) == [f"e1-carthage-{seq}.json", "e1-carthage.jsonl"]
     assert other.exit_code == 4 and "FAILED against head 1111111111111111" in other.stderr
     assert not nowhere.exists()
 
@@ -266,7 +265,9 @@ def test_mn_mail_open_prints_the_report_and_verifies_its_export_without_a_databa
 def test_a_mailed_report_shows_the_board_inline_as_a_png_its_html_names(
         empires: tuple[Path, Path]) -> None:
     """Through a real SMTP server: the text part as ever, and an HTML part whose <img> names by
-    Content-ID the PNG of the board (drawn without a browser) that travels beside it."""
+    Content-ID the PNG of the board (drawn without a browser) that travels beside it, marked with
+    what changed since the side's last report; no SVG travels (the player draws it from the mail's
+    export, with no database)."""
     from mailkit import smtp_server
     db, tmp = empires
     outbox = tmp / "png-outbox"
@@ -288,10 +289,14 @@ def test_a_mailed_report_shows_the_board_inline_as_a_png_its_html_names(
     png = pictures[0].get_content()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    svg = next(p for p in rome.iter_attachments() if p.get_content_type() == "image/svg+xml").get_content().decode()
-    assert 'id="changes"' in svg and "Marked: what the last" in svg  # what changed since its last report
-    found = re.search(r'width="([\d.]+)" height="([\d.]+)"', svg)
+    assert not [p for p in rome.walk() if p.get_content_type() == "image/svg+xml"]
+    (tmp / "rome.eml").write_bytes(bytes(rome))
+    drawn = mn(tmp / "nowhere.db", "draw", str(tmp / "rome.eml"), "-o", "-")
+    assert drawn.exit_code == 0, drawn.output
+    found = re.search(r'width="([\d.]+)" height="([\d.]+)"', drawn.stdout)
     # scaled to the mail's width, the board's proportions kept; indexed colour (type 3), small
     assert found is not None and width == raster.WIDTH
     assert abs(height - raster.WIDTH * float(found[2]) / float(found[1])) <= 1
     assert png[25] == 3 and len(png) < 120_000
+    assert png != raster.png(drawn.stdout)  # the mail's board is marked with what changed
+    assert not (tmp / "nowhere.db").exists()

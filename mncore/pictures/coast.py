@@ -33,13 +33,51 @@ def projected(project: Callable[[Point], Point]) -> list[Polygon]:
 
 
 class Shape:
-    """Polygons with their bounding boxes, for many point tests."""
+    """Polygons for many point tests. The canvas is cut into square cells: a cell no edge crosses is
+    wholly in or out, so one exact test answers for all its points; an exact test casts its ray only
+    across the edges of its row of cells. Answers as `inside` does."""
 
-    def __init__(self, polygons: Iterable[Polygon | Sequence[Ring]]) -> None:
-        self.parts = [(bounds(r for r in polygon), polygon) for polygon in polygons]
+    def __init__(self, polygons: Iterable[Polygon | Sequence[Ring]], cell: float = 4.0) -> None:
+        self.cell = cell
+        self.edges: set[tuple[int, int]] = set()
+        self.rows: dict[int, list[tuple[int, float, float, float, float]]] = {}
+        for n, polygon in enumerate(polygons):
+            for ring in polygon:
+                for k, (ax, ay) in enumerate(ring):
+                    self._mark(n, ring[k - 1], (ax, ay))
+        self.known: dict[tuple[int, int], bool] = {}
+
+    def _mark(self, n: int, a: Point, b: Point) -> None:
+        """Every cell the edge from a to b may touch (cut into pieces no longer than a cell), and the
+        edge in each row of cells it spans."""
+        c = self.cell
+        for ky in range(math.floor(min(a[1], b[1]) / c), math.floor(max(a[1], b[1]) / c) + 1):
+            self.rows.setdefault(ky, []).append((n, *a, *b))
+        pieces = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / c))
+        for i in range(pieces):
+            x0, y0 = a[0] + (b[0] - a[0]) * i / pieces, a[1] + (b[1] - a[1]) * i / pieces
+            x1, y1 = a[0] + (b[0] - a[0]) * (i + 1) / pieces, a[1] + (b[1] - a[1]) * (i + 1) / pieces
+            for kx in range(math.floor(min(x0, x1) / c), math.floor(max(x0, x1) / c) + 1):
+                for ky in range(math.floor(min(y0, y1) / c), math.floor(max(y0, y1) / c) + 1):
+                    self.edges.add((kx, ky))
 
     def __contains__(self, p: Point) -> bool:
-        return inside(p, [poly for (x0, y0, x1, y1), poly in self.parts if x0 <= p[0] <= x1 and y0 <= p[1] <= y1])
+        key = (math.floor(p[0] / self.cell), math.floor(p[1] / self.cell))
+        if key in self.edges:
+            return self._exact(p)
+        known = self.known.get(key)
+        if known is None:
+            known = self.known[key] = self._exact(p)
+        return known
+
+    def _exact(self, p: Point) -> bool:
+        """Even-odd in any one polygon, the ray cast towards +x (as `inside`)."""
+        x, y = p
+        odd: set[int] = set()
+        for n, bx, by, ax, ay in self.rows.get(math.floor(y / self.cell), ()):
+            if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+                odd ^= {n}
+        return bool(odd)
 
 
 def bounds(rings: Iterable[Ring]) -> Box:
@@ -154,48 +192,3 @@ def partition(land: list[Polygon], sites: Sequence[Point], box: Box) -> list[lis
             convex = cell(k, local, box)
             out[i] += [r for r in (clip(ring, convex) for ring in polygon) if len(r) >= 3 and area(r) > 0.5]
     return out
-
-
-def overlaps(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def text_box(x: float, y: float, text: str, size: float, anchor: str = "middle") -> Box:
-    """The box a line of text takes: about 0.62 em a character in DejaVu Sans, baseline at y."""
-    width = 0.62 * size * len(text)
-    left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
-    return (left, y - 0.8 * size, left + width, y + 0.25 * size)
-
-
-def place_label(box_at: Callable[[Point, float], Box], start: Point, fits: Callable[[Box], bool],
-                taken: list[Box], sizes: Sequence[float], reach: float = 90, step: float = 5) -> tuple[Point, float]:
-    """The nearest point to start, at the largest of sizes, whose box fits (inside its area) and meets no
-    box taken; failing that the nearest whose box meets no box taken at the first size. The box found
-    is added to taken."""
-    sx, sy = start
-    n = int(reach // step)
-    candidates = sorted(((sx + dx * step, sy + dy * step) for dx in range(-n, n + 1) for dy in range(-n, n + 1)),
-                        key=lambda p: ((p[0] - sx) / 1.6) ** 2 + (p[1] - sy) ** 2)
-    near = (sx - reach - 300, sy - reach - 60, sx + reach + 300, sy + reach + 60)
-    taken_near = [t for t in taken if overlaps(t, near)]
-    fallback: Point | None = None
-    for size in sizes:
-        for p in candidates:
-            box = box_at(p, size)
-            if any(overlaps(box, t) for t in taken_near):
-                continue
-            if fallback is None:
-                fallback = p
-            if fits(box):
-                taken.append(box)
-                return p, size
-    chosen = fallback if fallback is not None else _far(box_at, start, taken, sizes[0])
-    taken.append(box_at(chosen, sizes[0]))
-    return chosen, sizes[0]
-
-
-def _far(box_at: Callable[[Point, float], Box], start: Point, taken: list[Box], size: float) -> Point:
-    """Below everything taken: a place that meets no box, however crowded the neighbourhood."""
-    bottom = max(t[3] for t in taken)
-    _, y0, _, _ = box_at(start, size)
-    return (start[0], start[1] + bottom - y0 + 2)

@@ -28,8 +28,10 @@ def host_address(page: GameBook | None) -> str:
 
 def report_message(r: reports.TurnReport, to: str, sender: str, svg: str | None,
                    export: bytes | None) -> EmailMessage:
-    """A report as a mail: the text in the body; the board picture, the report as JSON and the
-    side's own export (for mn verify --head) attached."""
+    """A report as a mail: the text in the body and, with a picture, an HTML part showing the board
+    inline as a PNG; the report as JSON and the side's own export (for mn verify --head) attached.
+    The SVG itself is not attached: the player draws it, or the whole page, from that export
+    (mn draw MAIL.eml, mn html MAIL.eml), which is the larger part of a mail's bytes saved."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
@@ -42,9 +44,6 @@ def report_message(r: reports.TurnReport, to: str, sender: str, svg: str | None,
     msg.set_content(reports.text(r))
     if svg is not None:
         _add_html(msg, r, svg)
-        # the SVG is text, nearly all ASCII: quoted-printable carries it at about its size, base64 at 4/3
-        msg.add_attachment(svg.encode(), maintype="image", subtype="svg+xml", cte="quoted-printable",
-                           filename=f"{r.game}-{r.side}-{r.receipt.seq}.svg")
     msg.add_attachment(msgspec.json.format(msgspec.json.encode(reports.doc(r))) + b"\n",
                        maintype="application", subtype="json",
                        filename=f"{r.game}-{r.side}-{r.receipt.seq}.json")
@@ -56,12 +55,16 @@ def report_message(r: reports.TurnReport, to: str, sender: str, svg: str | None,
 
 def _add_html(msg: EmailMessage, r: reports.TurnReport, svg: str) -> None:
     """The report's HTML part beside its text: the same text, then the board inline as a PNG that the
-    HTML names by Content-ID (many mail programs show no SVG attachment)."""
+    HTML names by Content-ID (many mail programs show no SVG attachment), and how to draw it larger."""
     cid = email.utils.make_msgid(domain="mare-nostrum")
     html = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(msg["Subject"])}</title></head>'
             f'<body><pre style="font-size:13px">{escape(reports.text(r))}</pre>'
             f'<p><img src="cid:{cid[1:-1]}" alt="The board as {escape(r.name)} sees it, event {r.receipt.seq}" '
-            'style="max-width:100%;height:auto"></p></body></html>\n')
+            'style="max-width:100%;height:auto"></p>'
+            '<p style="font-size:12px">The board to zoom, or the whole game as a page: save this mail as '
+            'MAIL.eml, then <code>mn draw MAIL.eml -o board.svg</code> or <code>mn html MAIL.eml -o '
+            'game.html</code>, no database needed (add <code>--kept EXPORT</code>, your export as you keep '
+            'it, when this mail carries only the new events).</p></body></html>\n')
     msg.add_alternative(html, subtype="html")
     html_part = msg.get_body(("html",))
     assert isinstance(html_part, EmailMessage)  # the part just added, of the default policy

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 from mncore.core.cache import ObjectCache
 from mncore.core.errors import InvalidCommand
-from mncore.pictures import coast
+from mncore.pictures import coast, labels
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Layout, layout_of
 from mncore.rulesets.empires.boardtypes import Point
@@ -143,14 +144,14 @@ def picture(doc: dict[str, Any], board: Board, changes: Changed | None = None) -
     barbarians = _barbarian_places(doc.get("barbarians"))
     for pid in areas.provinces:
         out += _province_marks(pid, _with_barbarians(doc["provinces"].get(pid) or {}, barbarians.get(pid)),
-                               board, layout, areas.labels[pid], pid in covered)
+                               board, layout, areas, pid in covered)
     for sid in areas.seas:
         sea = doc["seas"].get(sid) or {}
         if sid in barbarians:
             sea = {**sea, "triremes": {**sea.get("triremes", {}), "barbarians": barbarians[sid]["legions"]}}
-        out += _sea_marks(sid, sea, layout)
+        out += _sea_marks(sid, sea, areas.icons[sid])
     if changes is not None:
-        out += _changes(changes, layout, board)
+        out += _changes(changes, areas, board)
     out += panel
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -159,6 +160,10 @@ def picture(doc: dict[str, Any], board: Board, changes: Changed | None = None) -
 # --- areas: each place's region, its name's place, computed once per board -------------------------
 
 NAME_SIZES, BADGE = (11.0, 9.5, 8.5), 14.0  # a name's font sizes, the largest that fits; its badge's room
+# a sea chooses its name's place as early as a province a tenth its area: its long name needs open water,
+# which the icons of the provinces on its coasts would otherwise take first (Mare Hadriaticum)
+SEA_FIRST = 0.1
+ISLAND_SIZE = 8.0  # the smallest, for a name that fits no larger (Creta): still legible in a mail's PNG
 
 
 class _Areas:
@@ -218,16 +223,13 @@ class _Areas:
                 'stroke-width="1" clip-path="url(#shared-land)"/>',
                 f'<path class="coast" d="{coast.path(r for poly in self.land for r in poly)}" fill="none" '
                 'stroke="#7d7462" stroke-width="0.9"/>']
-        self.leaders: dict[str, Point] = {}
+        self.icons: dict[str, Icons] = {}
         self.labels = self._labels(board)
         names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
         self.static_front = [f'<text class="{"seaname" if pid in self.seas else "name"} label" '
-                             f'data-place="{pid}" x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" '
-                             f'text-anchor="middle">{_e(names[pid])}</text>'
-                             for pid, ((x, y), size) in self.labels.items()]
-        self.static_front += [f'<line class="leader" data-place="{pid}" x1="{self.labels[pid][0][0]:.1f}" '
-                              f'y1="{self.labels[pid][0][1] + 2:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="#555" '
-                              'stroke-width="0.7"/>' for pid, (x, y) in self.leaders.items()]
+                             f'data-place="{pid}" x="{lb.x:.1f}" y="{lb.y:.1f}" font-size="{lb.size:g}" '
+                             f'text-anchor="middle"{lb.transform()}>{_e(names[pid])}</text>'
+                             for pid, lb in self.labels.items()]
 
     def inside(self, pid: str, p: Point) -> bool:
         """Whether p lies in the place's region (a sea's water only, not the land drawn over it)."""
@@ -235,33 +237,106 @@ class _Areas:
             return False
         return pid in self.provinces or p not in self._land
 
-    def _labels(self, board: Board) -> dict[str, tuple[Point, float]]:
-        """Each name's baseline centre: inside its region, meeting no other name and no icon row, the
-        smallest regions choosing first (a greedy search over candidate points)."""
+    def _labels(self, board: Board) -> dict[str, labels.Label]:
+        """Each name inside its region, meeting no other name and no place's icons, the smallest regions
+        choosing first. The icons stand at their place's `at`, the name near them; where they leave the
+        name no room, or meet what a smaller region placed, they make room around the name: the units'
+        row just above it, the spaces (and the marks of what changed) just below."""
         layout = self.layout
         names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
         spaces = {p.id: len(p.spaces) for p in board.provinces}
-        taken = [b for pid in names for b in icon_boxes(layout.places[pid].at, spaces.get(pid))]
-        order = sorted(names, key=lambda pid: (pid in self.seas, sum(coast.area(r) for r in self.regions[pid])))
-        out: dict[str, tuple[Point, float]] = {}
+        order = sorted(names, key=lambda pid: sum(coast.area(r) for r in self.regions[pid])
+                       * (SEA_FIRST if pid in self.seas else 1))
+        taken = labels.Taken()
+        out: dict[str, labels.Label] = {}
         for pid in order:
             place, name = layout.places[pid], names[pid]
             badge = BADGE if pid in self.provinces else 0.0
 
             def box_at(p: Point, size: float, name: str = name, badge: float = badge) -> coast.Box:
-                x0, y0, x1, y1 = coast.text_box(p[0], p[1], name, size)
+                x0, y0, x1, y1 = labels.text_box(p[0], p[1], name, size)
                 return (x0 - badge, y0 - 1, x1 + 1, y1 + 1)
 
-            def fits(b: coast.Box, pid: str = pid, badge: float = badge) -> bool:
-                x0, y0, x1, y1 = b[0] + badge, b[1], b[2], b[3]  # the name inside; its badge may overhang
-                return all(self.inside(pid, q) for q in ((x0, y0), (x1, y0), (x0, y1), (x1, y1),
-                                                         ((x0 + x1) / 2, y0), ((x0 + x1) / 2, y1)))
+            def fits(lb: labels.Label, pid: str = pid, name: str = name) -> bool:
+                # the name inside; its badge may overhang the coast
+                box = labels.turned(labels.ink_box(lb.x, lb.y, name, lb.size), (lb.x, lb.y), lb.angle)
+                return all(self.inside(pid, q) for q in labels.rim(box))
+
+            def within(p: Point, pid: str = pid) -> bool:
+                return self.inside(pid, p)
+
+            def quad(lb: labels.Label, box_at: Callable[[Point, float], coast.Box] = box_at) -> labels.Quad:
+                return labels.turned(box_at((lb.x, lb.y), lb.size), (lb.x, lb.y), lb.angle)
 
             start = place.label or (place.at[0], place.at[1] - 18)
-            out[pid] = coast.place_label(box_at, start, fits, taken, NAME_SIZES)
-            if not fits(box_at(*out[pid])):  # too small a region for its name: a line leads to it
-                self.leaders[pid] = place.at
+            step = labels.grid_step(sum(coast.area(r) for r in self.regions[pid]))
+
+            def candidates(taken: labels.Taken, box_at: Callable[[Point, float], coast.Box] = box_at,
+                           start: Point = start, within: Callable[[Point], bool] = within,
+                           fits: Callable[[labels.Label], bool] = fits, step: float = step) -> Iterator[labels.Label]:
+                return labels.search(box_at, start, within, fits, taken, NAME_SIZES, ISLAND_SIZE, step=step)
+
+            icons = Icons(place.at, place.at)
+            boxes = [labels.square(b) for b in icon_boxes(icons, spaces.get(pid))]
+            room: list[tuple[Icons, list[labels.Quad]]] | None = None
+
+            def move(name: labels.Quad, pid: str = pid, at: Point = place.at,
+                     step: float = step) -> tuple[Icons, list[labels.Quad]] | None:
+                nonlocal room
+                if room is None:  # the free places in the region, nearest to `at` first, found once
+                    near = (Icons(p, p) for p in _nearest(at, step) if self.inside(pid, p))
+                    room = [(i, bs) for i in near
+                            for bs in [[labels.square(b) for b in icon_boxes(i, spaces.get(pid))]]
+                            if not any(taken.hits(b) for b in bs)]
+                return _room(room, name, taken, spaces.get(pid))
+
+            stay = None if any(taken.hits(b) for b in boxes) else boxes
+            chosen = labels.choose(itertools.islice(candidates(taken), 1000), quad, stay, move)
+            found = None
+            if chosen is not None:
+                found = chosen[0]
+                if chosen[1] is not None:
+                    icons, boxes = chosen[1]
+            if found is None:  # a board file's region too small for any size: the nearest free place
+                icons = Icons(place.at, place.at)
+                boxes = [labels.square(b) for b in icon_boxes(icons, spaces.get(pid))]
+                found = labels.nearest_free(box_at, start, labels.Taken([*taken.quads(), *boxes]), NAME_SIZES[-1])
+            out[pid], self.icons[pid] = found, icons
+            for q in (quad(found), *boxes):
+                taken.add(q)
         return {pid: out[pid] for pid in names}
+
+
+class Icons(NamedTuple):
+    """Where a place's icons stand: its units' row centred on `units`, its row of building spaces (and
+    under it the marks of what changed) below `spaces`; both its `at` unless its name needs the room."""
+
+    units: Point
+    spaces: Point
+
+
+def _nearest(at: Point, step: float) -> list[Point]:
+    """The points of a grid within 60 pixels of at, nearest first."""
+    n = int(60 // step)
+    return sorted(((at[0] + dx * step, at[1] + dy * step) for dx in range(-n, n + 1) for dy in range(-n, n + 1)),
+                  key=lambda p: (p[0] - at[0]) ** 2 + (p[1] - at[1]) ** 2)
+
+
+def _room(room: list[tuple[Icons, list[labels.Quad]]], name: labels.Quad, taken: labels.Taken,
+          spaces: int | None) -> tuple[Icons, list[labels.Quad]] | None:
+    """Where a place's icons go when its name stands at `name`: around it, else the first of room (the
+    free places in its region, nearest to its `at` first) that leaves the name free; None if none."""
+    around = _around(labels.bounds(name))
+    boxes = [labels.square(b) for b in icon_boxes(around, spaces)]
+    if not any(taken.hits(b) for b in boxes):
+        return around, boxes
+    return next(((icons, boxes) for icons, boxes in room if not any(labels.meet(b, name) for b in boxes)), None)
+
+
+def _around(box: coast.Box) -> Icons:
+    """Icons that leave a name's box free: the units' row just above it, the spaces just below."""
+    x = (box[0] + box[2]) / 2
+    return Icons((x, box[1] - 10), (x, box[3] - 7))
 
 
 def _land_borders(land: list[coast.Polygon], sites: list[tuple[str, Point]],
@@ -282,21 +357,24 @@ def _land_borders(land: list[coast.Polygon], sites: list[tuple[str, Point]],
     return lines, shared
 
 
-def icon_boxes(at: Point, spaces: int | None) -> list[coast.Box]:
+def icon_boxes(icons: Icons, spaces: int | None) -> list[coast.Box]:
     """Where a place's icons go, kept free of names: its units' row (room for three stacks) and, in a
-    province, its row of building spaces."""
-    x, y = at
+    province, its row of building spaces, then the row of the marks of what changed."""
+    x, y = icons.units
     out = [(x - 40, y - 13, x + 40, y + 9)]
+    sx, sy = icons.spaces
     if spaces:
-        out.append((x - 9 * spaces, y + 8, x + 9 * spaces, y + 25))
-    below = change_row(at, spaces)  # the marks of what changed, when a picture shows them
-    out.append((x - 40, below - 1, x + 40, below + 14))
+        out.append((sx - 9 * spaces, sy + 8, sx + 9 * spaces, sy + 25))
+    below = change_row(icons, spaces)  # the marks of what changed, when a picture shows them
+    out.append((sx - 40, below - 1, sx + 40, below + 14))
     return out
 
 
-def change_row(at: Point, spaces: int | None) -> float:
+def change_row(icons: Icons, spaces: int | None) -> float:
     """The top of the row of a place's marks of what changed: under its units, or its spaces."""
-    return at[1] + (27 if spaces else 11)
+    if spaces:
+        return icons.spaces[1] + 27
+    return max(icons.units[1] + 11, icons.spaces[1] + 11)
 
 
 _areas: ObjectCache[Board, _Areas] = ObjectCache(_Areas)
@@ -329,10 +407,10 @@ def _with_barbarians(p: dict[str, Any], here: dict[str, int] | None) -> dict[str
 
 # --- what stands in a province and on a sea ---------------------------------------------------------
 
-def _province_marks(pid: str, p: dict[str, Any], board: Board, layout: Layout, label: tuple[Point, float],
+def _province_marks(pid: str, p: dict[str, Any], board: Board, layout: Layout, areas: _Areas,
                     covered: bool) -> list[str]:
-    place = layout.places[pid]
-    x, y = place.at
+    place, icons, label = layout.places[pid], areas.icons[pid], areas.labels[pid]
+    x, y = icons.units
     province = next(q for q in board.provinces if q.id == pid)
     out: list[str] = []
     if covered:
@@ -340,17 +418,17 @@ def _province_marks(pid: str, p: dict[str, Any], board: Board, layout: Layout, l
                    "</text>")
         return out
     owner = p.get("controller")
-    if owner:  # the controller's letter by the name: colour is never the only sign
-        (lx, ly), size = label
-        left = coast.text_box(lx, ly, province.name, size)[0]
-        out.append(f'<g class="control" data-province="{pid}" data-empire="{owner}">'
-                   f'{_badge(left - BADGE, ly - 10, owner, LETTER[owner])}</g>')
+    if owner:  # the controller's letter by the name (turned with it): colour is never the only sign
+        left = labels.text_box(label.x, label.y, province.name, label.size)[0]
+        out.append(f'<g class="control" data-province="{pid}" data-empire="{owner}"{label.transform()}>'
+                   f'{_badge(left - BADGE, label.y - 10, owner, LETTER[owner])}</g>')
     built = {b["space"]: b for b in p.get("buildings", ())}
     spaces = province.spaces
+    sx, sy = icons.spaces
     for i, space in enumerate(spaces):
-        sx, sy = place.spaces.get(space.id) or (x + (i - (len(spaces) - 1) / 2) * 16, y + 16)
+        bx, by = place.spaces.get(space.id) or (sx + (i - (len(spaces) - 1) / 2) * 16, sy + 16)
         b = built.get(space.id)
-        out.append(_space(pid, space.id, space.kind, space.commodity, b, sx, sy))
+        out.append(_space(pid, space.id, space.kind, space.commodity, b, bx, by))
     units: list[str] = []
     if p.get("fortress"):
         units.append(_fortress(pid, p["fortress"]))
@@ -370,8 +448,8 @@ def _province_marks(pid: str, p: dict[str, Any], board: Board, layout: Layout, l
     return out
 
 
-def _sea_marks(sid: str, s: dict[str, Any], layout: Layout) -> list[str]:
-    x, y = layout.places[sid].at
+def _sea_marks(sid: str, s: dict[str, Any], icons: Icons) -> list[str]:
+    x, y = icons.units
     return _row([_stack("trireme", "sea", sid, emp, n) for emp, n in s.get("triremes", {}).items()], x, y)
 
 
@@ -438,17 +516,17 @@ def _summary(ch: Changed) -> str:
     return f"Marked: what the last {ch.count} event{'s' * (ch.count != 1)} did: {said or 'nothing on the board'}"
 
 
-def _changes(ch: Changed, layout: Layout, board: Board) -> list[str]:
-    """Moves as arrows between the places' centres, the other marks in a row above each place's units."""
+def _changes(ch: Changed, areas: _Areas, board: Board) -> list[str]:
+    """Moves as arrows between the places' units, the other marks in a row under each place's icons."""
     out = ['<g id="changes" class="changes">']
     for (kind, emp, a, b, by_sea), n in ch.moves.items():
-        if a in layout.places and b in layout.places:
-            out.append(_arrow(kind, emp, a, b, n, by_sea, layout.places[a].at, layout.places[b].at))
+        if a in areas.icons and b in areas.icons:
+            out.append(_arrow(kind, emp, a, b, n, by_sea, areas.icons[a].units, areas.icons[b].units))
     spaces = {p.id: len(p.spaces) for p in board.provinces}
     for place, marks in ch.places().items():
-        if place in layout.places:
-            x, _ = layout.places[place].at
-            y = change_row(layout.places[place].at, spaces.get(place))
+        if place in areas.icons:
+            x = areas.icons[place].spaces[0]
+            y = change_row(areas.icons[place], spaces.get(place))
             out += [f'<g transform="translate({x - 13 * len(marks) + 26 * i:g},{y:g})">{m}</g>'
                     for i, m in enumerate(marks)]
     out.append("</g>")

@@ -65,9 +65,9 @@ class _Geom(_Data, frozen=True, kw_only=True, omit_defaults=True):
 class PlaceLayout(_Geom, frozen=True, kw_only=True):
     """Where a province or sea is drawn: its centre, its name, its building spaces, its outline."""
 
-    at: Point  # the centre: the site of its area (see Layout) and where its units stand
-    label: Point | None = None  # where its name is written; default: a little above `at`
-    spaces: dict[str, Point] = {}  # space id -> where its building is drawn; default: a row below `at`
+    at: Point  # the centre: the site of its area (see Layout) and where its units stand, unless its name needs the room
+    label: Point | None = None  # where the search for its name's place starts; default: a little above `at`
+    spaces: dict[str, Point] = {}  # space id -> where its building is drawn; default: a row below `at` or its name
     outline: tuple[Point, ...] = ()  # an explicit polygon; default: the area nearest to `at`
     sites: tuple[Point, ...] = ()  # a sea's further sites: an elongated sea is nearest to any of them
 
