@@ -20,6 +20,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from mncore.bots.choosing import DEFAULT_BUDGET
 from mncore.core.dice import Rng, seeded_secret
 from mncore.core.protocol import NewGame
 from mncore.games import writing
@@ -94,7 +95,7 @@ def matchup(ruleset: str, sides: int, level: str, others: str, games: int, budge
     wins = sum(play(sides, g, level, others, budget, g, lambda s, lv, t: times.append(t))
                for g in range(first, first + games))
     low, high = wilson(wins, games)
-    spent = budget or (empires_tactics.TACTICS if ruleset == "empires" else classic_tactics.TACTICS).budgets[level]
+    spent = budget or DEFAULT_BUDGET[level]
     goal = GOALS.get((ruleset, level, others, sides))
     verdict = "" if goal is None else (f"; goal >= {goal:.0%}: " + ("met" if wins / games >= goal else "NOT met"))
     slow = max(times, default=0.0)
@@ -109,8 +110,7 @@ def matchup(ruleset: str, sides: int, level: str, others: str, games: int, budge
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=6, help="games per match-up (default 6)")
-    parser.add_argument("--budget", type=int, default=None,
-                        help="the search bot's playouts (default the game's: 64 in Empires, 16 in the 2003 game)")
+    parser.add_argument("--budget", type=int, default=None, help="the search bot's playouts (default its own)")
     parser.add_argument("--ruleset", choices=("empires", "classic", "both"), default="empires")
     parser.add_argument("--sides", choices=("3", "5", "both"), default="both", help="the sides a game (default both)")
     parser.add_argument("--level", choices=("heuristic", "search", "both"), default="both",

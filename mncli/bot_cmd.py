@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from mncli.common import as_option, emit_json, json_option, open_store, to_builtins
-from mncore.bots.choosing import BUDGET_HELP, LEVELS, MAX_BUDGET, Decision, advise
+from mncore.bots.choosing import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, Decision, advise
 from mncore.core.errors import InvalidCommand
 from mncore.core.name_matching import resolve_side_in_game
 from mncore.games import reading
@@ -19,7 +19,7 @@ from mncore.rulesets import players_by_id
               help="heuristic: one-ply lookahead, fast; search: playouts over sampled worlds.")
 @click.option("--budget", type=click.IntRange(1, MAX_BUDGET), default=None,
               help="Sampled worlds (heuristic) or playouts (search) "
-                   + BUDGET_HELP + ".")
+                   f"[default: {DEFAULT_BUDGET['heuristic']} and {DEFAULT_BUDGET['search']}].")
 @click.option("--seed", default="0", show_default=True, help="The bot's own seed: the same seed, view and "
                                                               "budget give the same advice.")
 @json_option

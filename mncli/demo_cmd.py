@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from mncli.common import open_store, ruleset_option
-from mncore.bots.choosing import BUDGET_HELP, LEVELS, MAX_BUDGET, default_budget
+from mncore.bots.choosing import DEFAULT_BUDGET, LEVELS, MAX_BUDGET
 from mncore.bots.seated import play_seated
 from mncore.core.errors import InvalidCommand
 from mncore.rulesets import players_by_id as scripted
@@ -23,7 +23,7 @@ from mncore.rulesets import registry
               help="Hand every seat to a bot of this level instead (mn seat; docs/bots.md).")
 @click.option("--budget", type=click.IntRange(1, MAX_BUDGET), default=None,
               help="The bots' sampled worlds (heuristic) or playouts (search) "
-                   + BUDGET_HELP + ".")
+                   f"[default: {DEFAULT_BUDGET['heuristic']} and {DEFAULT_BUDGET['search']}].")
 @ruleset_option
 @click.pass_context
 def demo(ctx: click.Context, players: int, seed: str, max_orders: int, level: str | None, budget: int | None,
@@ -49,7 +49,7 @@ def demo(ctx: click.Context, players: int, seed: str, max_orders: int, level: st
     if demo.create is None:
         raise InvalidCommand(f"{ruleset.name}'s demonstration game cannot be played by bots")
     game_id = demo.create(ruleset, store, players, seed)
-    if not play_seated(store, game_id, level, budget or default_budget(scripted.tactics_for(ruleset), level), max_orders, click.echo):
+    if not play_seated(store, game_id, level, budget or DEFAULT_BUDGET[level], max_orders, click.echo):
         ctx.exit(4)
 
 

@@ -6,14 +6,13 @@ import click
 
 from mncli.common import as_option, open_store
 from mncli.game_cmds import echo_rows, receipt
-from mncore.bots.choosing import BUDGET_HELP, LEVELS, MAX_BUDGET, default_budget
+from mncore.bots.choosing import DEFAULT_BUDGET, LEVELS, MAX_BUDGET
 from mncore.core.actors import DEADLINE
 from mncore.core.errors import InvalidCommand, MareNostrumError
 from mncore.core.name_matching import resolve_side_in_game
 from mncore.core.protocol import Defaults, Ruleset
 from mncore.games import by_mail, reading
 from mncore.pbem import turns
-from mncore.rulesets import players_by_id
 from mncore.store import Row, Store
 
 NOW_HELP = "The time to act at (ISO 8601; tests, replays of a cron run) [default: the clock]."
@@ -182,7 +181,7 @@ def standing(ctx: click.Context, game_id: str, orders: tuple[str, ...], as_empir
               help="Hand the seat to a bot of this level (docs/bots.md).")
 @click.option("--budget", type=click.IntRange(1, MAX_BUDGET), default=None,
               help="The bot's sampled worlds (heuristic) or playouts (search) "
-                   + BUDGET_HELP + ".")
+                   f"[default: {DEFAULT_BUDGET['heuristic']} and {DEFAULT_BUDGET['search']}].")
 @click.option("--player", default=None, metavar="NAME", help="Hand the seat to this person.")
 @click.pass_context
 def seat(ctx: click.Context, game_id: str, side: str, level: str | None, budget: int | None,
@@ -200,7 +199,7 @@ def seat(ctx: click.Context, game_id: str, side: str, level: str | None, budget:
         raise InvalidCommand("--budget is a bot's: give it with --bot LEVEL")
     store = open_store(ctx)
     ruleset, found = _side(store, game_id, side)
-    spent = (budget or default_budget(players_by_id.tactics_for(ruleset), level)) if level is not None else 0
+    spent = (budget or DEFAULT_BUDGET[level]) if level is not None else 0
     rows = by_mail.set_seat(store, game_id, found, bot=level or "", budget=spent, player=player or "")
     _written(store, game_id, ruleset, rows, None)
 

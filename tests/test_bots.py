@@ -84,26 +84,6 @@ def test_mn_bot_search_json_is_deterministic_for_a_seed_and_budget(tmp_path: Pat
     assert doc["lines"][0].startswith("trade ") and doc["considered"] >= 2
 
 
-def test_each_game_sets_its_search_budget_and_the_help_says_so(tmp_path: Path) -> None:
-    """Empires' search plays 64 playouts by default, the 2003 game's 16 (its playouts cost ten times more):
-    `mn bot` and `mn seat` without --budget use the game's, and --help names both."""
-    assert (bots.default_budget(empires_tactics.TACTICS, "search"), bots.default_budget(classic_tactics.TACTICS,
-            "search"), bots.default_budget(None, "search")) == (64, 16, 16)
-    assert "1 world (heuristic); 64 playouts (search) in Empires, 16 in the 2003 game" in bots.BUDGET_HELP
-    db = tmp_path / "g.db"
-    mn(db, "new", "--empire", "rome", "--empire", "greece", "--empire", "carthage", "--seed", "leak", "--id", "G")
-
-    doc = json.loads(mn(db, "bot", "G", "--as", "carthage", "--level", "search", "--json"))
-    seated = mn(db, "seat", "G", "carthage", "--bot", "search").splitlines()
-
-    assert (doc["budget"], doc["why"]) == (64, "64 playout(s) of up to 30 orders over sampled worlds")
-    assert seated[0] == ("    7  The host handed Carthage's seat to a bot (search, budget 64): it answers Carthage's "
-                         "decisions from what Carthage may see (ruling K14).")
-    assert seated[1].startswith("    8  [bot search, budget 64] Carthage, the Trade Leader, plays the exchange marker")
-    for command in ("bot", "seat", "demo"):
-        assert "64 playouts (search) in Empires" in " ".join(mn(db, command, "--help").split()), command
-
-
 @pytest.mark.parametrize("args,message", [
     (("--as", "rome"), "Error: nothing is pending for Rome now: its bot has nothing to decide (mn status says "
                        "whom the game waits for)\n"),

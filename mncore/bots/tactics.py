@@ -16,10 +16,6 @@ class Tactics(Protocol):
     stand-in already, so nothing here can read a hidden fact.
     """
 
-    # each level's default budget in this game: the most that keeps a decision within 2 s of CPU on a
-    # 2-core machine with room to spare, as bench/bots.py measures it
-    budgets: dict[str, int]
-
     def candidates(self, state: Any, side: str, rand: random.Random) -> list[str]:
         """The order lines worth weighing for side now, some perhaps refused (decide is the judge)."""
     def quick(self, state: Any, side: str, rand: random.Random) -> Iterable[str]:

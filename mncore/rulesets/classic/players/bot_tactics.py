@@ -27,9 +27,6 @@ RIVAL = 0.3  # how much the strongest rival's worth takes off a civilisation's o
 class ClassicTactics:
     """The 2003 game's bots' Tactics (mncore.bots.tactics)."""
 
-    # its playouts cost ten times Empires': 16 took up to 1.8 s of CPU a decision (bench/bots.py)
-    budgets = {"heuristic": 1, "search": 16}
-
     def candidates(self, state: Any, side: str, rand: random.Random) -> list[str]:
         s = cast(State, state)
         preferred = [ln for style in STYLES for ln in choose(s, side, style, rand)[:FIRST]]
@@ -84,7 +81,7 @@ def bot_pick(levels: dict[str, str], budget: int | None = None, seed: str = "",
             return first_accepted(state, civ, style, rand, rng)
         public = public_seed(state.commitment, rand.getrandbits(64), seed)
         started = time.process_time()
-        line = bots.decide(RULESET, TACTICS, state, civ, level, budget or TACTICS.budgets[level], public,
+        line = bots.decide(RULESET, TACTICS, state, civ, level, budget or bots.DEFAULT_BUDGET[level], public,
                            seed).lines[0]
         if timed is not None:
             timed(civ, level, time.process_time() - started)

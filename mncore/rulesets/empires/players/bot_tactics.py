@@ -28,9 +28,6 @@ RIVAL = 0.3  # how much the strongest rival's worth takes off an empire's own
 class EmpiresTactics:
     """The Empires bots' Tactics (mncore.bots.tactics), every expansion and set-up included."""
 
-    # 64 playouts: at most about 1 s of CPU a decision, where 16 won fewer 5-empire games (bench/bots.py)
-    budgets = {"heuristic": 1, "search": 64}
-
     def candidates(self, state: Any, side: str, rand: random.Random) -> list[str]:
         s, empire = cast(GameState, state), cast(Empire, side)
         lines = [ln for option in _options(s, empire) for ln in (
@@ -95,7 +92,7 @@ def bot_pick(levels: dict[Empire, str], budget: int | None = None, seed: str = "
         if level is None:
             return _scripted(state, empire, rand, rng, STYLES[(styles or {}).get(empire, style)])
         public = public_seed(state.commitment, rand.getrandbits(64), seed)
-        spent = budget or TACTICS.budgets[level]
+        spent = budget or bots.DEFAULT_BUDGET[level]
         started = time.process_time()
         line = bots.decide(RULESET, TACTICS, state, empire, level, spent, public, seed).lines[0]
         if timed is not None:
