@@ -1,12 +1,14 @@
 """The bots' strength and speed (issue 28): win rates with 95% Wilson intervals and CPU seconds a decision.
 
-python bench/bots.py [--games N] [--budget N] [--ruleset empires|classic|both]
+python bench/bots.py [--games N] [--budget N] [--ruleset empires|classic|both] [--sides 3|5|both]
+                    [--level heuristic|search|both] [--first G]
 
 Empires games on the reference board, played in memory to a win (or MAX_ORDERS, counted as not won):
 the heuristic bot against random players (the sampler), and the search bot against heuristic bots, with
 3 and 5 empires; the bot's seat turns round the table from game to game. The 2003 game likewise, its
 scripted players (style "heroes") standing in for random ones. Goals: heuristic >= 80% of 5-empire games
 against four random players, search >= 40% against four heuristic players, <= 2 s a decision.
+Game g of a match-up is seeded by g alone: `--first` continues a run (games G to G+N-1), so runs add up.
 """
 
 from __future__ import annotations
@@ -86,10 +88,12 @@ def classic_game(sides: int, seat: int, level: str, others: str, budget: int | N
     return state.winner is not None and state.winner.civ == me
 
 
-def matchup(ruleset: str, sides: int, level: str, others: str, games: int, budget: int | None) -> None:
+def matchup(ruleset: str, sides: int, level: str, others: str, games: int, budget: int | None,
+            first: int = 0) -> None:
     times: list[float] = []
     play = empires_game if ruleset == "empires" else classic_game
-    wins = sum(play(sides, g, level, others, budget, g, lambda s, lv, t: times.append(t)) for g in range(games))
+    wins = sum(play(sides, g, level, others, budget, g, lambda s, lv, t: times.append(t))
+               for g in range(first, first + games))
     low, high = wilson(wins, games)
     spent = budget or DEFAULT_BUDGET[level]
     goal = GOALS.get((ruleset, level, others, sides))
@@ -108,12 +112,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6, help="games per match-up (default 6)")
     parser.add_argument("--budget", type=int, default=None, help="the search bot's playouts (default its own)")
     parser.add_argument("--ruleset", choices=("empires", "classic", "both"), default="empires")
+    parser.add_argument("--sides", choices=("3", "5", "both"), default="both", help="the sides a game (default both)")
+    parser.add_argument("--level", choices=("heuristic", "search", "both"), default="both",
+                        help="heuristic against random, search against heuristic, or both (default)")
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (default 0)")
     opts = parser.parse_args()
     started = time.perf_counter()
     for ruleset in ("empires", "classic") if opts.ruleset == "both" else (opts.ruleset,):
-        for sides in (3, 5):
-            matchup(ruleset, sides, "heuristic", "random", opts.games, None)
-            matchup(ruleset, sides, "search", "heuristic", opts.games, opts.budget)
+        for sides in (3, 5) if opts.sides == "both" else (int(opts.sides),):
+            if opts.level in ("heuristic", "both"):
+                matchup(ruleset, sides, "heuristic", "random", opts.games, None, opts.first)
+            if opts.level in ("search", "both"):
+                matchup(ruleset, sides, "search", "heuristic", opts.games, opts.budget, opts.first)
     print(f"{time.perf_counter() - started:.0f} s wall in all")
 
 

@@ -24,7 +24,7 @@ from mncore.core.actors import act_label
 from mncore.core.dice import new_secret, seeded_secret
 from mncore.core.errors import CommandRejected, InvalidCommand, SigningRefused
 from mncore.core.kernel_acts import PublishKeys
-from mncore.core.kernel_state import undone_seqs
+from mncore.core.kernel_state import seated, undone_seqs
 from mncore.core.name_matching import resolve_side_in_game, sides_in_words, suggest
 from mncore.core.protocol import NewGame, Ruleset
 from mncore.games import reading
@@ -196,7 +196,7 @@ def status(ctx: click.Context, game_id: str, now: str | None, as_json: bool) -> 
                               for w in waiting.values()]
         emit_json(out)
     else:
-        click.echo(loaded.ruleset.status_text(loaded.state))
+        click.echo(loaded.ruleset.status_text(seated(loaded.ruleset, loaded.state, loaded.kernel.email)))
         _deadlines(loaded.ruleset, waiting, at)
         _sign_hint(loaded)
 
@@ -271,7 +271,8 @@ def replay_cmd(ctx: click.Context, game_id: str, to: int, as_empire: str | None,
 
 def _show(loaded: reading.Loaded | reading.Current, as_empire: str | None, as_json: bool) -> None:
     ruleset = loaded.ruleset
-    doc = boundary.view(ruleset, loaded.state, side_arg(ruleset, loaded.state, as_empire))
+    state = seated(ruleset, loaded.state, loaded.kernel.email)  # who holds each seat now (K14)
+    doc = boundary.view(ruleset, state, side_arg(ruleset, loaded.state, as_empire))
     if as_json:
         emit_json(doc)
     else:

@@ -13,10 +13,10 @@ from mncore.store import open_store as open_url
 
 @click.command("games")
 @click.option("--waiting-on", "waiting_on", metavar="SIDE|PLAYER", default=None,
-              help="Only games waiting for a decision of this side (empire) or player.")
+              help="Only games waiting for a decision of this side (empire) or player (who holds its seat now).")
 @click.option("--finished/--running", "finished", default=None,
               help="Only games that are over, or only games still being played.")
-@click.option("--player", "player", metavar="NAME", default=None, help="Only games this player plays in.")
+@click.option("--player", "player", metavar="NAME", default=None, help="Only games this player holds a seat in now (mn seat hands seats over, ruling K14).")
 @click.option("--overdue", is_flag=True,
               help="Only games with a decision past its deadline (mn deadline sets them; mn tick defaults them).")
 @click.option("--now", "now", default=None, metavar="TIME",

@@ -175,6 +175,107 @@ def test_a_seat_handed_to_a_bot_and_back_is_in_every_sides_report_and_log(tmp_pa
     assert f"    7  {SEATED}" in host and f"   11  {BACK}" in host
 
 
+# --- who holds a seat now: mn status, show, games, replay, reports and a side's export ------------------------
+
+MARKER = "exchange-marker — play an exchange marker for one of its values (5, 0, 2, 1, 4, 3)"
+TABLES = {  # mn show's empire table by Carthage's holder: the player column is as wide as its widest name
+    "bot search, budget 8": [
+        "Empire      Player                Trade Culture Military  Titles              Tiles",
+        "Rome        Rome                      7       1        3  military            Caesar",
+        "Greece      Greece                    4       4        3  culture             Pericles",
+        "Carthage    bot search, budget 8      7       1        2  trade               Hannibal"],
+    "Dora": [
+        "Empire      Player      Trade Culture Military  Titles              Tiles",
+        "Rome        Rome            7       1        3  military            Caesar",
+        "Greece      Greece          4       4        3  culture             Pericles",
+        "Carthage    Dora            7       1        2  trade               Hannibal"],
+    "Carthage": [
+        "Empire      Player      Trade Culture Military  Titles              Tiles",
+        "Rome        Rome            7       1        3  military            Caesar",
+        "Greece      Greece          4       4        3  culture             Pericles",
+        "Carthage    Carthage        7       1        2  trade               Hannibal"],
+}
+
+
+def _shown(db: Path, *args: str) -> list[str]:
+    """The empire table of `mn show` (or replay) with these arguments."""
+    lines = mn(db, *args).splitlines()
+    start = lines.index(next(ln for ln in lines if ln.startswith("Empire ")))
+    return lines[start:start + 4]
+
+
+def _status(holder: str) -> str:
+    return ("Game G: round 1, Trade Resources phase\n"
+            "NOT a fair-play game: its secret is known (seed) or it is a sandbox.\n"
+            f"Waiting for:\n  Carthage ({holder}): {MARKER}\n")
+
+
+def _games(db: Path, holder: str) -> str:
+    game = open_store(str(db)).games()[0]
+    return (f"G  {game.events:>6} events  created {game.created_at[:19]}Z  head {game.head_hash[:12]}  "
+            f"round 1, waiting on carthage ({holder})\n")
+
+
+def test_status_show_games_and_reports_name_who_holds_a_seat_now(tmp_path: Path, no_chooser: None) -> None:
+    """Carthage's seat handed to a search bot (which waits: no program plays bots), then to Dora: mn status,
+    mn show as the host and as every side, mn games and every side's report name its holder then, not
+    the player it was created with; mn replay names who held it at that event."""
+    db = _new(tmp_path / "g.db")
+    _no_bots()
+    by_mail.set_seat(open_store(str(db)), "G", "carthage", bot="search", budget=8)
+    bot = "bot search, budget 8"
+
+    status = run(db, "status", "G")
+    assert (status.exit_code, status.stdout) == (0, _status(bot))
+    for viewer in ((), *(("--as", s) for s in SIDES)):
+        assert _shown(db, "show", "G", *viewer) == TABLES[bot], viewer
+    games = run(db, "games")
+    assert (games.exit_code, games.stdout) == (0, _games(db, bot))
+    for side, name in (("rome", "Rome (Rome)"), ("greece", "Greece (Greece)"), ("carthage", f"Carthage ({bot})")):
+        assert mn(db, "report", "G", "--as", side).splitlines()[0] == (
+            f"Game G, round 1, Trade Resources phase: report for {name}")
+    assert _shown(db, "replay", "G", "--to", "6") == TABLES["Carthage"]  # before the hand-over
+
+    handed = run(db, "seat", "G", "carthage", "--player", "Dora")
+    assert handed.exit_code == 0 and handed.stdout.startswith(
+        "    8  The host handed Carthage's seat to Dora, who decides for it (ruling K14).\n")
+    status = run(db, "status", "G")
+    assert (status.exit_code, status.stdout) == (0, _status("Dora"))
+    assert _shown(db, "show", "G", "--as", "rome") == TABLES["Dora"]
+    assert _shown(db, "replay", "G", "--to", "7") == TABLES[bot]
+    games = run(db, "games", "--player", "dora")
+    assert (games.exit_code, games.stdout) == (0, _games(db, "Dora"))
+    assert mn(db, "games", "--waiting-on", "Dora") == _games(db, "Dora")
+    assert mn(db, "games", "--player", "Carthage") == "No games match.\n"
+    assert mn(db, "report", "G", "--as", "carthage").splitlines()[0] == (
+        "Game G, round 1, Trade Resources phase: report for Carthage (Dora)")
+
+
+def test_a_sides_export_shows_who_holds_each_seat(tmp_path: Path, no_chooser: None) -> None:
+    """Who holds a seat is public (K14): Greece's export, read with no database, names Carthage's bot."""
+    db = _new(tmp_path / "g.db")
+    _no_bots()
+    by_mail.set_seat(open_store(str(db)), "G", "carthage", bot="search", budget=8)
+    export = tmp_path / "greece.jsonl"
+    export.write_text(mn(db, "export", "G", "--as", "greece"))
+
+    assert _shown(db, "show", str(export)) == TABLES["bot search, budget 8"]
+
+
+def test_mn_show_of_the_2003_game_names_a_seated_bot(tmp_path: Path, no_chooser: None) -> None:
+    db = tmp_path / "c.db"
+    mn(db, "new", "--ruleset", "classic", "--empire", "rome", "--empire", "greece", "--empire", "carthage",
+       "--seed", "b", "--id", "C")
+    _no_bots()
+    by_mail.set_seat(open_store(str(db)), "C", "greece", bot="heuristic", budget=1)
+
+    shown = mn(db, "show", "C", "--as", "rome").splitlines()
+
+    assert shown[2:5] == ["  Rome (Rome): 4 cards (oil 1, tax 2, wine 1); heroes and wonders: none",
+                          "  Greece (bot heuristic, budget 1): 4 cards (hidden); heroes and wonders: none",
+                          "  Carthage (Carthage): 4 cards (hidden); heroes and wonders: none"]
+
+
 def test_each_bot_act_is_recorded_under_its_own_level_and_budget() -> None:
     """The service actor of a bot's act is read from the act, not remembered per command type: a search
     bot after a heuristic one is recorded as the search bot."""

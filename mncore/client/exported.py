@@ -22,6 +22,7 @@ import msgspec
 from mncore.audits.verify import Report
 from mncore.core.actors import act_label
 from mncore.core.errors import DataError, IntegrityFailure, InvalidCommand, MareNostrumError
+from mncore.core.kernel_state import email_of, seated
 from mncore.games import transfer
 from mncore.games.log_reading import ruleset_of
 from mncore.pbem import turns
@@ -195,8 +196,10 @@ def upto(sg: SideGame, at: int | None, option: str = "--at") -> int:
 
 
 def state_at(sg: SideGame, at: int | None = None) -> Any:
-    """The board after event `at` (the last by default) as the export shows it to its side."""
-    return states(sg)[upto(sg, at) - 1]
+    """The board after event `at` (the last by default) as the export shows it to its side, each seat
+    named by who holds it then (K14: the export carries every seat's hand-over)."""
+    n = upto(sg, at)
+    return seated(sg.ruleset, states(sg)[n - 1], email_of(sg.rows[:n]))
 
 
 def picture(sg: SideGame, at: int | None, since: int | None) -> str | None:

@@ -17,6 +17,7 @@ from msgspec.structs import replace
 
 from mncore.core.actors import QUEUED
 from mncore.core.kernel_acts import UNDO_TYPES, OrdersQueued, PaceSet, SeatSet, StandingOrdersSet, UndoConsented
+from mncore.core.protocol import Ruleset
 from mncore.store import Row
 
 
@@ -160,3 +161,27 @@ def bot_holder(email: PlayByEmail, side: str) -> SeatSet | None:
     """The bot that holds the side's seat now, or None (a person holds it)."""
     seat = seat_holder(email, side)
     return seat if seat is not None and seat.bot else None
+
+
+def held_by(email: PlayByEmail, side: str) -> str | None:
+    """Who holds the side's seat now, in words: a bot with its level and budget (as `mn log` marks its
+    acts), or the person it was handed to; None if it was never handed over (K14)."""
+    seat = seat_holder(email, side)
+    if seat is None:
+        return None
+    return f"bot {seat.bot}, budget {seat.budget}" if seat.bot else seat.player
+
+
+def players_now(email: PlayByEmail, players: dict[str, str]) -> dict[str, str]:
+    """side -> who holds its seat now, in words: its holder if it was handed over, else the player
+    the game was created with (`players`, the ruleset's Meta)."""
+    handed = {side: who for side in email.seats if (who := held_by(email, side)) is not None}
+    return {**players, **handed}
+
+
+def seated(ruleset: Ruleset, state: Any, email: PlayByEmail) -> Any:
+    """The state with each seat handed over named by its holder now, not the player it was created
+    with: what status, show and reports print. Who holds a seat is public (K14): every side may read it."""
+    if not email.seats:
+        return state
+    return ruleset.with_players(state, players_now(email, {}))

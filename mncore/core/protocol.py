@@ -143,6 +143,9 @@ class RulesetOf(Protocol[S, E, C]):
         """What the kernel reads of a state; its `secret` None (the kernel's own: mncore/core/kernel_state.py)."""
     def named(self, state: S, game_id: str) -> S:
         """The state as loaded under that game id (views show it)."""
+    def with_players(self, state: S, players: dict[str, str]) -> S:
+        """The state with these sides named as played by these names: who holds each seat now (K14),
+        as status, views and reports show it (`kernel_state.seated`)."""
     def actor_of(self, command: C) -> str:
         """The side that gives the command, or HOST."""
     def fork_created(self, first: E, commitment: str, fork: ForkRef) -> E:

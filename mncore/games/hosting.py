@@ -10,6 +10,7 @@ import msgspec
 
 from mncore.audits.verify import Divergence, first_divergence
 from mncore.core.errors import IntegrityFailure, InvalidCommand, MareNostrumError, StoreError
+from mncore.core.kernel_state import players_now
 from mncore.games import by_mail, lifecycle, reading, transfer
 from mncore.pbem import turns
 from mncore.rulesets import registry
@@ -28,7 +29,7 @@ class Summary(msgspec.Struct, frozen=True, kw_only=True):
     over: bool = False
     result: str = ""  # who won and how, once over
     waiting_on: list[str] = []  # the sides a decision is pending from
-    players: dict[str, str] = {}  # side -> player
+    players: dict[str, str] = {}  # side -> who holds its seat now (K14), as kernel_state.players_now names it
     problem: str = ""  # why the game cannot be read by this engine ("" when it can)
     due: dict[str, str] = {}  # side -> the deadline of its pending decision, where a pace is set (K4)
 
@@ -53,7 +54,7 @@ def summary(store: Store, row: GameRow) -> Summary:
            if cur.ledger.pbem and not meta.over else {})
     return msgspec.structs.replace(listed, ruleset=cur.ruleset.short, round=meta.round, over=meta.over,
                                    result=meta.result, waiting_on=[] if meta.over else waiting,
-                                   players=dict(meta.players), due=due)
+                                   players=players_now(cur.kernel.email, meta.players), due=due)
 
 
 def waits_on(s: Summary, who: str) -> bool:

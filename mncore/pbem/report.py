@@ -12,7 +12,7 @@ import msgspec
 
 from mncore.core.actors import act_label
 from mncore.core.errors import InvalidCommand
-from mncore.core.kernel_state import queue
+from mncore.core.kernel_state import held_by, queue, seated
 from mncore.core.protocol import Option, Pending, Reports, Ruleset
 from mncore.games import reading
 from mncore.pbem import turns
@@ -129,7 +129,7 @@ def of_game(loaded: reading.Loaded, side: str, since: int) -> TurnReport:
     ruleset, state, game_id = loaded.ruleset, loaded.state, loaded.game_id
     meta = loaded.meta  # the secret in it is the kernel's
     opened = meta.secret is not None
-    view = boundary.view(ruleset, state, boundary.viewer_of(meta, side))
+    view = boundary.view(ruleset, seated(ruleset, state, loaded.kernel.email), boundary.viewer_of(meta, side))
     due = {s: w.due for s, w in turns.waiting(ruleset, turns.Log(rows=loaded.rows, events=loaded.events,
                                                                 email=loaded.kernel.email)).items()}
     pending = waits(ruleset, state, side, due)
@@ -138,7 +138,7 @@ def of_game(loaded: reading.Loaded, side: str, since: int) -> TurnReport:
     signed = loaded.kernel.ledger.published
     return TurnReport(
         game=game_id, side=side, name=ruleset.side_name(side),
-        player=turns.holder(loaded.rows, side, dict(meta.players)),
+        player=held_by(loaded.kernel.email, side) or meta.players.get(side, ""),
         phase=phase_of(ruleset, state), since=since, events=events,
         board=ruleset.show_text(view),
         resources=ruleset.resources_text(view, side) if isinstance(ruleset, Reports) else "",

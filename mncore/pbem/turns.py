@@ -682,15 +682,6 @@ def bot_seat(rows: Sequence[Row], side: str) -> SeatSet | None:
     return seat if seat is not None and seat.bot else None
 
 
-def holder(rows: Sequence[Row], side: str, players: dict[str, str]) -> str:
-    """Who holds the side's seat, in words: the bot with its level and budget, the person it was last
-    handed to, else the player the game was created with (`players`)."""
-    seat = seat_of(rows, side)
-    if seat is None:
-        return players.get(side, "")
-    return f"bot {seat.bot}, budget {seat.budget}" if seat.bot else seat.player
-
-
 def _not_bot_seated(ruleset: Ruleset, log: Log, side: str) -> None:
     seat = bot_holder(log.record, side)
     if seat is not None:

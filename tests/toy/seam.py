@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
+
+from msgspec.structs import replace
 
 from mncore.core.dice import Rng
 from mncore.core.kit import Kit
@@ -32,6 +34,9 @@ class Toy(Kit[m.State, m.AnyEvent, m.AnyCommand]):
         won = state.winner
         return self.game_meta(state, sides=state.sides, result=None if won is None else (
             f"{' and '.join(map(self.side_name, won.sides))} won by toy:{won.condition} in round {won.round}"))
+
+    def with_players(self, state: m.State, players: dict[str, str]) -> m.State:
+        return replace(state, players={**state.players, **cast(dict[m.Side, str], players)})
 
     def actor_of(self, command: Any) -> str:
         return str(command.side) if isinstance(command, m.AnyOrder) else HOST

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from msgspec.structs import replace
+
 from mncore.core.dice import Rng
 from mncore.core.errors import InvalidCommand
 from mncore.core.explaining import Explanation
@@ -60,6 +62,9 @@ class Classic(Kit[State, ev.AnyEvent, cm.AnyCommand]):
         return self.game_meta(state, sides=state.civs, result=result, round=state.round,
                               players=dict(state.players),
                               notices=(NO_POWERS,) if state.civs and state.powers is None else ())
+
+    def with_players(self, state: State, players: dict[str, str]) -> State:
+        return replace(state, players={**state.players, **players})
 
     def actor_of(self, command: Any) -> str:
         return str(command.civ) if isinstance(command, cm.Order) else HOST

@@ -65,6 +65,10 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         return self.game_meta(state, sides=tuple(state.empires), result=result, round=state.round,
                               players={e: es.player for e, es in state.empires.items()}, phase=state.phase)
 
+    def with_players(self, state: GameState, players: dict[str, str]) -> GameState:
+        return replace(state, empires={e: replace(es, player=players[e]) if e in players else es
+                                       for e, es in state.empires.items()})
+
     def actor_of(self, command: Any) -> str:
         return str(command.empire) if isinstance(command, cm.Order) else HOST
 
