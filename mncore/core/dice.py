@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -20,6 +19,8 @@ class SecretNeeded(MareNostrumError):
 
 
 def new_secret() -> bytes:
+    import secrets  # only where a game is created: a lean start
+
     return secrets.token_bytes(32)
 
 

@@ -1,7 +1,7 @@
 """The acts every game shares, whatever its rules: revealing the secret, publishing keys, signed orders."""
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: msgspec would compile each string annotation again at every
+# start (tests/test_lean_start.py)
 from collections.abc import Callable
 from typing import Any, NoReturn, assert_never
 

@@ -8,8 +8,8 @@ gives the same state; what an undo takes back is kept as its ranges (`undone`), 
 The signing ledger is advanced by mncore/pbem/trust.py, which knows whose act each command is.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: msgspec would compile each string annotation again at every
+# start (tests/test_lean_start.py)
 from typing import Any
 
 import msgspec

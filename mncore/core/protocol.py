@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import msgspec
 
@@ -217,8 +216,7 @@ class Audits(Protocol[S, E, C_co]):
     def write_position(self, seen: Seen[S]) -> str: ...
 
 
-@dataclass(frozen=True)
-class Demo:
+class Demo(NamedTuple):
     """A ruleset's demonstration game between scripted players (`mn demo`).
 
     Not a capability of the seam: the scripted players play through the service (mncore.games), which

@@ -10,12 +10,14 @@ through the `mare_nostrum.demos` entry point group (a `Demo`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mncore.bots.tactics import Tactics
 from mncore.core.errors import CommandRejected
 from mncore.core.protocol import Demo, Ruleset
 from mncore.pbem import seats
+
+if TYPE_CHECKING:  # a bot's tactics are imported only where a bot plays: a lean start
+    from mncore.bots.tactics import Tactics
 
 
 def _empires() -> Demo:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets as pysecrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -114,6 +113,8 @@ def salts_for(ruleset: Ruleset, secret: bytes | None, seq: int, event: Any,
 
     A database without the secret (an imported game) salts at random and keeps the salts.
     """
+    import secrets as pysecrets  # only where an event is written: a lean start
+
     return {h.field: (chain.salt(secret, seq, h.field) if secret is not None
                       else pysecrets.token_hex(32))
             for h in declared(ruleset, event, command)}

@@ -8,7 +8,6 @@ import msgspec
 
 from mncore.core.errors import DataError, InvalidCommand
 from mncore.rulesets.empires.board import Board, board_digest, decode_board, layout_of, load_board
-from mncore.rulesets.empires.boardcheck import validate_board
 from mncore.rulesets.empires.game_data import Ruleset, data_bytes, load_ruleset
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, SeaId, TileId, Token, Track
 
@@ -154,6 +153,8 @@ def board_for(name: str, base: Board) -> Board:
     for ext in extensions(name):
         board = join(board, extension_board(ext.file))
     board = msgspec.structs.replace(board, covered={str(chosen.players): chosen.covered})
+    from mncore.rulesets.empires.boardcheck import validate_board  # only for a set-up's board: a lean start
+
     problems = validate_board(board, with_extensions(name))
     if problems:
         raise DataError(f"the board of set-up {name}", problems)

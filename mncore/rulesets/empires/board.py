@@ -12,7 +12,6 @@ import msgspec
 from mncore.core.cache import ObjectCache
 from mncore.core.errors import DataError, InvalidCommand
 from mncore.core.geography import Links
-from mncore.rulesets.empires.boardcheck import validate_board, validate_layout
 from mncore.rulesets.empires.boardtypes import Board as Board
 from mncore.rulesets.empires.boardtypes import Layout as Layout
 from mncore.rulesets.empires.boardtypes import Province as Province
@@ -29,10 +28,11 @@ BoardSource = Literal["default"] | str
 # Loading
 
 DEFAULT_BOARD_SOURCE = "mncore/rulesets/empires/data/board.toml"
-# msgspec's messages end in " - at `$.path`", except at the document's root
-_UNKNOWN_FIELD = re.compile(r"^Object contains unknown field `(?P<field>[^`]*)`(?: - at `(?P<path>[^`]*)`)?$")
-_MISSING_FIELD = re.compile(r"^Object missing required field `(?P<field>[^`]*)`(?: - at `(?P<path>[^`]*)`)?$")
-_AT_PATH = re.compile(r"^(?P<what>.*?)(?: - at `(?P<path>[^`]*)`)?$")
+# msgspec's messages end in " - at `$.path`", except at the document's root (compiled by re's cache at the
+# first bad board, not at every start)
+_UNKNOWN_FIELD = r"^Object contains unknown field `(?P<field>[^`]*)`(?: - at `(?P<path>[^`]*)`)?$"
+_MISSING_FIELD = r"^Object missing required field `(?P<field>[^`]*)`(?: - at `(?P<path>[^`]*)`)?$"
+_AT_PATH = r"^(?P<what>.*?)(?: - at `(?P<path>[^`]*)`)?$"
 
 
 def load_board(path: str | None = None) -> Board:
@@ -67,6 +67,8 @@ def reference_layout() -> Layout:
         layout = msgspec.toml.decode(data, type=Layout)
     except msgspec.ValidationError as err:
         raise DataError(REFERENCE_LAYOUT_SOURCE, [_validation_message(str(err), data)]) from err
+    from mncore.rulesets.empires.boardcheck import validate_layout  # only where a board is checked: a lean start
+
     problems = validate_layout(_default_board(), layout)
     if problems:
         raise DataError(REFERENCE_LAYOUT_SOURCE, problems)
@@ -82,11 +84,15 @@ def layout_of(board: Board) -> Layout | None:
     """
     if not isinstance(board.layout, msgspec.UnsetType):
         return board.layout
+    from mncore.rulesets.empires.boardcheck import validate_layout
+
     layout = reference_layout()
     return None if validate_layout(board, layout) else layout
 
 
 def _checked(board: Board, source: str) -> Board:
+    from mncore.rulesets.empires.boardcheck import validate_board
+
     problems = validate_board(board, load_ruleset())
     if problems:
         raise DataError(source, problems)
@@ -111,11 +117,11 @@ def _validation_message(message: str, data: bytes) -> str:
     """Reword msgspec's "... - at `$.path`" as "$.path (province x): ...", the path first."""
     for pattern, what in ((_UNKNOWN_FIELD, "unknown field (misspelt?)"),
                           (_MISSING_FIELD, "required field missing")):
-        match = pattern.match(message)
+        match = re.match(pattern, message)
         if match:
             path = match["path"] or "$"
             return f"{path}.{match['field']}{_owner(path, data)}: {what}"
-    match = _AT_PATH.match(message)
+    match = re.match(_AT_PATH, message)
     path = (match and match["path"]) or "$"
     what = match["what"] if match else message
     return f"{path}{_owner(path, data)}: {what}"

@@ -1,7 +1,7 @@
 """The board's data types, as decoded from a board file; below the loader and its checks, which both use them."""
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: msgspec would compile each string annotation again at every
+# start (tests/test_lean_start.py)
 import msgspec
 
 from mncore.rulesets.empires.ids import Commodity, Empire, ProvinceId, SeaId, SpaceKind, SpaceRef, TileId

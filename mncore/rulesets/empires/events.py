@@ -1,7 +1,7 @@
 """Every event of a game, one tagged union; the canonical encoding that the hash chain covers."""
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: msgspec would compile each string annotation again at every
+# start (tests/test_lean_start.py)
 from typing import Literal  # phases 1 and 2
 
 import msgspec

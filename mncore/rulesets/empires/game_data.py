@@ -1,7 +1,7 @@
 """The ruleset's game facts (components, costs, tiles, starting leaders), loaded from data files."""
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: msgspec would compile each string annotation again at every
+# start (tests/test_lean_start.py)
 import functools
 import hashlib
 import os

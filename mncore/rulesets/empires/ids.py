@@ -1,7 +1,7 @@
 """Names of the things of Mare Nostrum: Empires, as typed constants; no logic."""
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: msgspec would compile each string annotation again at every
+# start (tests/test_lean_start.py)
 from typing import Literal, get_args
 
 Empire = Literal["rome", "greece", "babylon", "egypt", "carthage", "atlantis"]  # atlantis: the Atlas expansion
@@ -51,6 +51,7 @@ OWNER_TILE_IDS: tuple[TileId, ...] = ("atlantean-2", "atlantean-3", "atlantean-4
 
 # The Legendary City expansions (atlas 'LEGENDARY CITIES'): each brings tiles, objectives and a deck.
 Expansion = Literal["troia", "ierusalem", "syracusae"]
+Display = Literal["first-game", "experienced"]  # the tiles shown at set-up (set-up step 5)
 EXPANSIONS: tuple[Expansion, ...] = get_args(Expansion)
 # A Bonus Card's id, as its expansion's data names it ("poseidon", "fortune-tellers").
 CardId = str

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from mncore.rulesets.empires import atlas
+from mncore.rulesets.empires.display_names import tile_name, title
 from mncore.rulesets.empires.flow import describe_phase, public_pending
 from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import TRACKS, Empire, Track
@@ -12,7 +13,6 @@ from mncore.rulesets.empires.projections import holder_of, tracks, unit_count
 from mncore.rulesets.empires.rules import barbarians
 from mncore.rulesets.empires.rules.buildable import markers_left
 from mncore.rulesets.empires.state import GameState, TradeStep, bag_total
-from mncore.rulesets.empires.text import tile_name, title
 from mncore.secrecy.seen import Seen, Withheld
 
 

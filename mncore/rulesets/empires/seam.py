@@ -55,7 +55,6 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
         return events, replay(events, state)
 
     # revealing the secret while the game runs is refused unless forced: ruling R6, now the kernel's
-    # K8 (mncore.games.lifecycle.reveal); Meta.secret is the kernel's fold (mncore/core/envelope.py)
     # K8 (mncore.games.lifecycle.reveal); Meta.secret is the kernel's own (mncore/core/kernel_state.py)
     def meta(self, state: GameState) -> Meta:
         won = state.winner

@@ -1,7 +1,7 @@
 """The game state: frozen Structs folded from the events, and read-only queries on them."""
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: msgspec would compile each string annotation again at every
+# start (tests/test_lean_start.py)
 from typing import Literal
 
 import msgspec
@@ -11,6 +11,7 @@ from mncore.rulesets.empires.ids import (  # the Legendary City expansions
     BuildingKind,
     CardId,
     Commodity,
+    Display,
     Empire,
     Expansion,
     Phase,
@@ -41,7 +42,10 @@ class ForkInfo(_S, frozen=True, kw_only=True):
 class Options(_S, frozen=True, kw_only=True):
     """Options chosen at creation."""
 
-    display: Literal["first-game", "experienced"] = "first-game"
+    # Display's words come from another module on purpose: a decoded display is then never the very
+    # object of this default, and msgspec's omit_defaults (an identity test) keeps writing it, as every
+    # recorded log has it (tests/test_lean_start.py)
+    display: Display = "first-game"
     expansions: tuple[Expansion, ...] = ()  # the Legendary City expansions chosen (lc.2)
     fair_play: bool = True
     sandbox: bool = False  # not fair-play (forks, positions, known seeds): outcomes may be fixed (R7)

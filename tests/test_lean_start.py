@@ -1,0 +1,92 @@
+"""What a cold `mn status` loads (issue 27, a lean start): no module it never uses, and the types whose
+decoders it builds carry evaluated annotations, not strings msgspec must compile. No time is asserted:
+bench/cold.py measures; these pin the causes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+from click.testing import CliRunner
+
+from mncli.cli import main
+
+# loaded only by the commands that use them: creating a game, writing, mail, bots, pictures, checking a
+# user's board, an event's sentence
+NOT_AT_STATUS = ("secrets", "random", "dataclasses", "mncore.bots", "mncore.pbem.by_mail",
+                 "mncore.games.writing", "mncore.games.exported", "mncore.pictures.svg",
+                 "mncore.rulesets.empires.boardcheck", "mncore.rulesets.empires.text",
+                 "mncore.rulesets.empires.players")
+
+_PROBE = """
+import json, sys
+from mncli.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as done:
+    code = done.code
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+def _status_modules(db: Path, game: str) -> tuple[int, set[str]]:
+    run = subprocess.run([sys.executable, "-c", _PROBE, "--db", str(db), "status", game],
+                         capture_output=True, text=True, check=False)
+    doc = json.loads(run.stderr.strip().splitlines()[-1])
+    return doc["code"], set(doc["modules"])
+
+
+def test_status_loads_nothing_it_does_not_use(tmp_path: Path) -> None:
+    db = tmp_path / "mn.db"
+    made = CliRunner().invoke(main, ["--db", str(db), "new", "--empire", "rome", "--empire", "greece",
+                                     "--empire", "carthage", "--seed", "lean", "--id", "g"])
+    assert made.exit_code == 0, made.output
+    code, modules = _status_modules(db, "g")
+    assert code in (0, None)
+    assert "mncore.rulesets.empires.seam" in modules  # the probe did read the game
+    loaded = sorted(m for m in modules for unwanted in NOT_AT_STATUS
+                    if m == unwanted or m.startswith(unwanted + "."))
+    assert loaded == []
+
+
+def test_decoded_types_carry_evaluated_annotations() -> None:
+    """The state's, the events' and the ruleset data's Structs: `from __future__ import annotations`
+    would make msgspec compile every annotation again at each start (about 5 ms of a cold status)."""
+    from mncore.core.kernel_state import KernelState
+    from mncore.rulesets.empires.events import CODEC
+    from mncore.rulesets.empires.game_data import Ruleset
+    from mncore.rulesets.empires.state import GameState
+
+    seen: set[type] = set()
+    strings: list[str] = []
+
+    def walk(tp: object) -> None:
+        if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+            if tp in seen:
+                return
+            seen.add(tp)
+            strings.extend(f"{tp.__module__}.{tp.__name__}.{name}"
+                           for name, note in vars(tp).get("__annotations__", {}).items() if isinstance(note, str))
+            for field in msgspec.structs.fields(tp):
+                walk(field.type)
+        for arg in getattr(tp, "__args__", ()):
+            walk(arg)
+
+    for root in (GameState, CODEC.type, Ruleset, KernelState):
+        walk(root)
+    assert len(seen) > 100
+    assert strings == []
+
+
+def test_a_recorded_display_is_written_back_as_recorded() -> None:
+    """Every recorded log's options name the display even where it is the default: decoding and encoding
+    them again gives the same bytes (the canonical encoding the chain covers), with the annotations
+    evaluated at import as without."""
+    from mncore.rulesets.empires.state import Options
+
+    for recorded in (b'{"display":"first-game","setup":"alternative-3"}', b'{"setup":"alternative-3"}',
+                     b'{"display":"experienced"}'):
+        assert msgspec.json.encode(msgspec.json.decode(recorded, type=Options)) == recorded
