@@ -40,13 +40,13 @@ def rates(work: float, seconds: list[float]) -> tuple[float, float]:
 
 
 def line(name: str, unit: str, figure: tuple[float, float], anchor_name: str, anchor: tuple[float, float],
-         goal: str, met: bool, runs: int) -> str:
+         goal: str | None, met: bool, runs: int) -> str:
     """One figure (min, median), its anchor's (min, median) on the same line, the ratio of the medians,
-    the goal and whether the medians meet it."""
+    the goal and whether the medians meet it (None: no goal is set)."""
     ratio = figure[1] / anchor[1]
+    judged = "no goal set" if goal is None else f"goal {goal}: {'met' if met else 'NOT met'}"
     return (f"{name}: min {_fmt(figure[0])} median {_fmt(figure[1])} {unit} | {anchor_name}: min "
-            f"{_fmt(anchor[0])} median {_fmt(anchor[1])} | ratio {ratio:.2f}x (medians, {runs} runs) | "
-            f"goal {goal}: {'met' if met else 'NOT met'}")
+            f"{_fmt(anchor[0])} median {_fmt(anchor[1])} | ratio {ratio:.2f}x (medians, {runs} runs) | {judged}")
 
 
 def _fmt(x: float) -> str:

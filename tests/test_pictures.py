@@ -460,6 +460,50 @@ def test_a_picture_for_one_side_is_the_same_whatever_it_may_not_see(tmp_path: Pa
     assert pictures["rome"][:2] != pictures["rome"][2:]
 
 
+@pytest.mark.slow
+def test_the_kept_names_are_what_the_search_finds_today() -> None:
+    """Each ruleset's data/labels.json holds, for every shipped board and nothing else, the names and
+    marks a fresh search gives today (after a change: python -m mncore.rulesets.empires.board_svg, and
+    python -m mncore.rulesets.classic.board_svg)."""
+    from mncore.pictures import kept_labels
+    from mncore.rulesets.classic import board_svg as classic_svg
+    from mncore.rulesets.classic.components import load_board as classic_board
+    from mncore.rulesets.empires import board_svg
+
+    assert kept_labels._read(board_svg.LABELS_FILE) == board_svg.shipped_names()
+    fresh = classic_svg._Areas(classic_board(), fresh=True)
+    assert kept_labels._read(classic_svg.LABELS_FILE) == {fresh.labels_key(): fresh.kept()}
+
+
+def test_every_shipped_board_draws_its_kept_names_and_a_changed_board_is_searched(monkeypatch: Any) -> None:
+    """No search for a set-up's board or the 2003 board; a board whose one name changed finds no kept
+    entry and is searched (as any user's board file)."""
+    from mncore.rulesets.classic import board_svg as classic_svg
+    from mncore.rulesets.classic.components import load_board as classic_board
+    from mncore.rulesets.empires import atlas, board_svg
+
+    searched: list[str] = []
+
+    def search(ruleset: str) -> Any:
+        def labels(self: Any, names: Any) -> dict[str, Any]:
+            searched.append(ruleset)
+            return {}
+        return labels
+
+    monkeypatch.setattr(board_svg._Areas, "_labels", search("empires"))
+    monkeypatch.setattr(classic_svg._Areas, "_labels", search("2003"))
+    drawn: list[Any] = [board_svg._Areas(atlas.board_for(name, load_board())) for name in atlas.names()]
+    drawn.append(classic_svg._Areas(classic_board()))
+    assert searched == []
+    assert all(len(areas.labels) >= 39 for areas in drawn)
+
+    board = load_board()
+    renamed = msgspec.structs.replace(
+        board, provinces=(msgspec.structs.replace(board.provinces[0], name="Galliae"), *board.provinces[1:]))
+    board_svg._Areas(renamed)
+    assert searched == ["empires"]
+
+
 def test_the_2003_board_is_drawn_on_the_real_coast_with_islets_as_discs() -> None:
     """The classic board: every province an area (its share of the land, or a disc for an islet the map
     is too coarse for or too small for its name) holding its place, and a name each (where the names

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import os
 from collections.abc import Callable
 from html import escape
 from importlib import resources
@@ -13,7 +14,7 @@ from typing import Any
 import msgspec
 
 from mncore.core.cache import ObjectCache
-from mncore.pictures import coast, labels
+from mncore.pictures import coast, kept_labels, labels
 from mncore.rulesets.classic.components import Board, game_data
 from mncore.rulesets.classic.render import view
 from mncore.rulesets.classic.state import State
@@ -60,7 +61,8 @@ class _Areas:
     its place; a province whose place is at sea (an islet too small for the map) a small disc there;
     each name placed by a greedy search inside its area, meeting no other name and no piece's lines."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, fresh: bool = False) -> None:
+        """`fresh`: search the names even where data/labels.json keeps them."""
         land = coast.projected(project)
         box = (0.0, 40.0, float(WIDTH), float(HEIGHT - 44))
         provinces = {p.id: p.name for p in board.province if point(p.id)}
@@ -78,7 +80,27 @@ class _Areas:
         self.shapes = {pid: coast.Shape([rings]) for pid, rings in self.regions.items()}
         self.seas = set(seas)
         self.lines: dict[str, tuple[float, float]] = {}
-        self.labels = self._labels({**provinces, **seas})
+        self.names = {**provinces, **seas}
+        self.labels = self._labels(self.names) if fresh else self._placed()
+
+    def _placed(self) -> dict[str, labels.Label]:
+        """The names as kept for the shipped board (data/labels.json), else searched: a board file's own."""
+        found = kept_labels.kept(LABELS_FILE, self.labels_key())
+        if found is None:
+            return self._labels(self.names)
+        self.lines = {pid: (m[0], m[1]) for pid, m in found.marks.items()}
+        return found.names()
+
+    def labels_key(self) -> str:
+        """All that _labels reads, as one digest (kept_labels.key_of)."""
+        return kept_labels.key_of(sorted(self.regions.items()), self.land_path, sorted(self.seas),
+                                  [(pid, name, point(pid)) for pid, name in self.names.items()], NAME_SIZES,
+                                  ISLAND_SIZE)
+
+    def kept(self) -> kept_labels.Placed:
+        """The names and the places' lines as data/labels.json keeps them."""
+        return kept_labels.Placed(labels={pid: tuple(lb) for pid, lb in self.labels.items()},  # type: ignore[misc]
+                                  marks=dict(self.lines))
 
     def inside(self, pid: str, p: tuple[float, float]) -> bool:
         return p in self.shapes[pid] and (pid not in self.seas or p not in self.land)
@@ -138,6 +160,9 @@ class _Areas:
 
 
 NAME_SIZES = (9.0, 8.0)  # a name's font sizes, the largest that fits
+# the names of the shipped board, searched once (`python -m mncore.rulesets.classic.board_svg` writes it;
+# tests/test_pictures.py checks it is current)
+LABELS_FILE = os.path.join(os.path.dirname(__file__), "data", "labels.json")
 # the smallest, for an island's name that fits no larger: about 5.8 pixels high in a mail's PNG (the
 # picture is 1440 wide, the PNG 1400), as Creta's 8 on the Empires board (2006 wide)
 ISLAND_SIZE = 6.0
@@ -258,3 +283,11 @@ def series(seen: Seen[State]) -> dict[str, dict[str, float]]:
     return {"Heroes and wonders": {c: float(len(v["cards"])) for c, v in doc["civs"].items()},
             "Provinces": provinces,
             "Cards in hand": {c: float(v["hand_size"]) for c, v in doc["civs"].items()}}
+
+
+if __name__ == "__main__":
+    from mncore.rulesets.classic.components import load_board
+
+    areas = _Areas(load_board(), fresh=True)
+    kept_labels.write(LABELS_FILE, {areas.labels_key(): areas.kept()})
+    print(f"wrote {LABELS_FILE}")

@@ -9,11 +9,12 @@ from typing import Any, NamedTuple
 
 from mncore.core.cache import ObjectCache
 from mncore.core.errors import InvalidCommand
-from mncore.pictures import coast, labels
+from mncore.pictures import coast, kept_labels, labels
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Layout, layout_of
 from mncore.rulesets.empires.boardtypes import Point
 from mncore.rulesets.empires.display_names import tile_name, title
+from mncore.rulesets.empires.game_data import data_path
 from mncore.rulesets.empires.geo import drawn_layout, land_of
 from mncore.rulesets.empires.ids import TRACKS
 from mncore.rulesets.empires.render import view
@@ -164,13 +165,17 @@ NAME_SIZES, BADGE = (11.0, 9.5, 8.5), 14.0  # a name's font sizes, the largest t
 # which the icons of the provinces on its coasts would otherwise take first (Mare Hadriaticum)
 SEA_FIRST = 0.1
 ISLAND_SIZE = 8.0  # the smallest, for a name that fits no larger (Creta): still legible in a mail's PNG
+# the names of the shipped boards, searched once (`python -m mncore.rulesets.empires.board_svg` writes it;
+# tests/test_pictures.py checks it is current): the search costs about 1.5 s of CPU per board
+LABELS_FILE = data_path("labels.json")
 
 
 class _Areas:
     """The region of every place (its share of the real land or water, its given outline, or its
     Voronoi cell on a schematic layout), where each name goes, and the lines that never change."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, fresh: bool = False) -> None:
+        """`fresh`: search the names even where data/labels.json keeps them."""
         raw = layout_of(board)
         assert raw is not None
         layout = self.layout = drawn_layout(board, raw)
@@ -224,7 +229,7 @@ class _Areas:
                 f'<path class="coast" d="{coast.path(r for poly in self.land for r in poly)}" fill="none" '
                 'stroke="#7d7462" stroke-width="0.9"/>']
         self.icons: dict[str, Icons] = {}
-        self.labels = self._labels(board)
+        self.labels = self._labels(board) if fresh else self._placed(board)
         names = {p.id: p.name for p in board.provinces} | {s.id: s.name for s in board.seas}
         self.static_front = [f'<text class="{"seaname" if pid in self.seas else "name"} label" '
                              f'data-place="{pid}" x="{lb.x:.1f}" y="{lb.y:.1f}" font-size="{lb.size:g}" '
@@ -236,6 +241,28 @@ class _Areas:
         if p not in self._shapes[pid]:
             return False
         return pid in self.provinces or p not in self._land
+
+    def _placed(self, board: Board) -> dict[str, labels.Label]:
+        """The names as kept for a shipped board (data/labels.json), else searched: a user's own board."""
+        found = kept_labels.kept(LABELS_FILE, self.labels_key(board))
+        if found is None:
+            return self._labels(board)
+        self.icons = {pid: Icons((m[0], m[1]), (m[2], m[3])) for pid, m in found.marks.items()}
+        return found.names()
+
+    def labels_key(self, board: Board) -> str:
+        """All that _labels reads, as one digest (kept_labels.key_of)."""
+        places = self.layout.places
+        return kept_labels.key_of(
+            sorted(self.regions.items()), self.land, sorted(self.provinces), sorted(self.seas),
+            [(p.id, p.name, len(p.spaces), places[p.id].at, places[p.id].label) for p in board.provinces],
+            [(s.id, s.name, places[s.id].at, places[s.id].label) for s in board.seas],
+            NAME_SIZES, BADGE, SEA_FIRST, ISLAND_SIZE)
+
+    def kept(self) -> kept_labels.Placed:
+        """The names and icons as data/labels.json keeps them."""
+        return kept_labels.Placed(labels={pid: tuple(lb) for pid, lb in self.labels.items()},  # type: ignore[misc]
+                                  marks={pid: (*i.units, *i.spaces) for pid, i in self.icons.items()})
 
     def _labels(self, board: Board) -> dict[str, labels.Label]:
         """Each name inside its region, meeting no other name and no place's icons, the smallest regions
@@ -378,6 +405,20 @@ def change_row(icons: Icons, spaces: int | None) -> float:
 
 
 _areas: ObjectCache[Board, _Areas] = ObjectCache(_Areas)
+
+
+def shipped_names() -> dict[str, kept_labels.Placed]:
+    """The names of the reference board and of every set-up's board, searched afresh, by their key."""
+    from mncore.rulesets.empires import atlas
+    from mncore.rulesets.empires.board import load_board
+
+    out = {}
+    for name in atlas.names():
+        board = atlas.board_for(name, load_board())
+        areas = _Areas(board, fresh=True)
+        out[areas.labels_key(board)] = areas.kept()
+    return out
+
 
 
 def _covered(board: Board, players: int) -> set[str]:
@@ -711,3 +752,8 @@ def _legend(empires: list[str], x: float, y: float) -> tuple[list[str], float]:
 
 def _e(text: str) -> str:
     return escape(str(text), quote=True)
+
+
+if __name__ == "__main__":
+    kept_labels.write(LABELS_FILE, shipped_names())
+    print(f"wrote {LABELS_FILE}")
