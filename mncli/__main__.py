@@ -1,5 +1,5 @@
 """`python -m mncli` runs the `mn` command."""
 
-from mncli.cli import main
+from mncli.start import main
 
 main(prog_name="mn")

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from mncore.core import collector
 from mncore.core.errors import MareNostrumError
 
 EXIT_CODES_HELP = """\b
@@ -174,6 +175,12 @@ _HOME = {
 
 class LazyGroup(MnGroup):
     """Commands loaded from their own module when first named; all of them only for --help."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                            list[str]]:
+        found = super().resolve_command(ctx, args)
+        collector.resume()  # the start is over: the command's module is loaded (mncli/start.py)
+        return found
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:

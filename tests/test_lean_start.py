@@ -52,6 +52,38 @@ def test_status_loads_nothing_it_does_not_use(tmp_path: Path) -> None:
     assert loaded == []
 
 
+_COLLECTED = """
+import gc, json, sys
+seen = []
+gc.callbacks.append(lambda phase, info: phase == "start" and seen.append(info["generation"]))
+from mncli.start import main
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps({"generations": seen, "enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}),
+      file=sys.stderr)
+"""
+
+
+def test_the_mn_script_starts_without_the_collector_and_skips_its_last_scan(tmp_path: Path) -> None:
+    """mncli/start.py (the `mn` script): no collection while the command and the ruleset load (a
+    cold status made about 45 without), the collector on again once the command is found, and what
+    the process made frozen at its end, so that the exit's full collection scans none of it."""
+    db = tmp_path / "mn.db"
+    made = CliRunner().invoke(main, ["--db", str(db), "new", "--empire", "rome", "--empire", "greece",
+                                     "--empire", "carthage", "--seed", "lean", "--id", "g"])
+    assert made.exit_code == 0, made.output
+    run = subprocess.run([sys.executable, "-c", _COLLECTED, "--db", str(db), "status", "g"],
+                         capture_output=True, text=True, check=False)
+    doc = json.loads(run.stderr.strip().splitlines()[-1])
+
+    assert run.stdout.startswith("Game g: round 1, Trade Resources phase\n")
+    assert 2 not in doc["generations"] and len(doc["generations"]) <= 3
+    assert doc["enabled"] is True
+    assert doc["frozen"] > 10_000
+
+
 def test_decoded_types_carry_evaluated_annotations() -> None:
     """The state's, the events' and the ruleset data's Structs: `from __future__ import annotations`
     would make msgspec compile every annotation again at each start (about 5 ms of a cold status)."""

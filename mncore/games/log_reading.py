@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from itertools import islice
 from typing import Any
 
@@ -12,6 +10,7 @@ import msgspec
 
 from mncore.core.bounds import out_of_bounds
 from mncore.core.chain import GENESIS_HASH, content_link
+from mncore.core.collector import collector_paused as collector_paused  # its readers' name for it
 from mncore.core.errors import IntegrityFailure, InvalidCommand
 from mncore.core.protocol import Ruleset
 from mncore.rulesets import registry
@@ -127,24 +126,3 @@ def fold_rows(ruleset: Ruleset, pairs: Iterable[tuple[Row, Any]], state: Any = N
                 raise IntegrityFailure(row.seq, f"does not replay ({type(err).__name__}: {err}); "
                                                 "run mn verify") from None
     return state
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for a bulk replay or decode.
-
-    A fold allocates a state per event, which would trigger a collection every few hundred events,
-    each scanning the young objects (the states and events it keeps) to find no cycle: what it drops
-    is freed by reference counts. At the end, what it kept is moved to the oldest generation
-    unscanned (freeze, then unfreeze), so the first allocation after does not pay the deferred scan.
-    """
-    if not gc.isenabled():  # nested, or the caller has its own reason
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.unfreeze()
-        gc.enable()

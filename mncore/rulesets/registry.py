@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mncore.core.collector import collector_paused
 from mncore.core.errors import InvalidCommand
 from mncore.core.protocol import Ruleset
 
@@ -57,7 +58,8 @@ def get(ruleset_id: str) -> Ruleset:
     if ruleset_id in _registered:
         return _registered[ruleset_id]
     if ruleset_id in _BUILTIN:
-        ruleset = _BUILTIN[ruleset_id][1]()
+        with collector_paused():  # a ruleset's modules and decoders: thousands of objects, no garbage
+            ruleset = _BUILTIN[ruleset_id][1]()
         _registered[ruleset_id] = ruleset
         return ruleset
     _load_plugins()
