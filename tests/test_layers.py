@@ -53,7 +53,7 @@ RULESETS = {"empires": E, "classic": C}
 # The whole tree, as its folders show it. The kernel knows no game: its core (mncore/core: the protocol,
 # the envelope of its own acts, chain, dice, refusals), the store (mncore/store), the secrecy boundary
 # (mncore/secrecy), the kernel's acts of play by email (mncore/pbem: turns, signing, trust, draw keys)
-# and the drawing aids (mncore/pictures: coast, labels, raster). The rulesets stand on it (mncore/rulesets/*),
+# and the drawing aids (mncore/pictures: coast, labels, the kept labels, raster). The rulesets stand on it (mncore/rulesets/*),
 # side by side; the registry finds them by id (mncore/rulesets/registry.py). The game service stands on
 # the registry, lowest first: reading a log; its verification and a game's state; the games' service
 # (mncore/games) with its audits (mncore/audits), reports and pictures; the mail in and out; mn serve
@@ -64,7 +64,8 @@ KERNEL: Layer = ["mncore", "mncore.data", "mncore.core", "mncore.core.*", "mncor
                  "mncore.pbem.trust", "mncore.pbem.draw_keys", "mncore.pbem.line_problems", "mncore.pbem.seats",
                  "mncore.pbem.mail",
                  "mncore.pbem.mail.blocks", "mncore.pbem.mail.book", "mncore.pbem.mail.limits",
-                 "mncore.pictures", "mncore.pictures.coast", "mncore.pictures.labels", "mncore.pictures.raster"]
+                 "mncore.pictures", "mncore.pictures.coast", "mncore.pictures.labels", "mncore.pictures.kept_labels",
+                 "mncore.pictures.raster"]
 SERVICE: Layer = (
     ("log reading", ["mncore.games.log_reading", "mncore.audits.sealing"]),
     ("verification, the state", ["mncore.audits.verify", "mncore.audits.verify_stream", "mncore.games.reading"]),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mncore.core.kernel_acts import (
@@ -15,7 +15,8 @@ from mncore.core.kernel_acts import (
     UndoBatch,
 )
 from mncore.core.kernel_state import consents, undone_seqs
-from mncore.games.reading import Loaded, _full, _log, current, load
+from mncore.games.log_reading import decoded
+from mncore.games.reading import Loaded, _full, _log, current, load, snapshot_at_or_before
 from mncore.games.writing import _answers, give
 from mncore.pbem import seats, turns
 from mncore.store import Row, Store
@@ -121,6 +122,34 @@ def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
 
 
 def waiting(store: Store, game_id: str) -> dict[str, turns.Waiting]:
-    """Each side the game waits for, since when, and its deadline (K4)."""
-    loaded = load(store, game_id)
-    return turns.waiting(loaded.ruleset, _log(loaded))
+    """Each side the game waits for, since when, and its deadline (K4), as turns.waiting says of the
+    whole log: read back from the head only as far as each wait began, one snapshot further at a time.
+    A log that took back events is read whole: what an undo or a correction took back changes no
+    state before it either (K1, K3), which the snapshots taken before it do not know."""
+    cur = current(store, game_id)
+    if cur.kernel.email.undone:
+        loaded = load(store, game_id)
+        return turns.waiting(loaded.ruleset, _log(loaded))
+    ruleset, head = cur.ruleset, cur.head[0]
+    before = head
+    while True:
+        start = snapshot_at_or_before(store, game_id, ruleset, before)
+        at, state = (start.head[0], start.state) if start is not None else (0, ruleset.initial(""))
+        rows = store.rows(game_id, at + 1, head)
+        events = [e for _, e in decoded(ruleset, rows, "cannot decode the stored event")]
+        # a side waited for at the snapshot: its wait began there or before (_BEFORE), unless it changes
+        since: turns.Since = {s: (_BEFORE, "", texts) for s, texts in turns.pending_texts(ruleset, state).items()
+                              } if at else {}
+        # each batch's time: its first row's, read with it (a snapshot is taken at a batch's end)
+        times = {r.seq: r.recorded_at for r in rows if r.batch == r.seq}
+        state, since = turns.waits(ruleset, state, since, rows, events, (), _time_of(times))
+        if at == 0 or all(seq != _BEFORE for seq, _, _ in since.values()):
+            return turns.deadlines(ruleset, state, since, cur.kernel.email)
+        before = at - 1
+
+
+_BEFORE = -1  # a wait that began at or before the snapshot read from: read from the one before
+
+
+def _time_of(times: dict[int, str]) -> Callable[[Row], str]:
+    return lambda row: times[row.batch]

@@ -49,7 +49,7 @@ def summary(store: Store, row: GameRow) -> Summary:
         return msgspec.structs.replace(listed, problem=err.message)
     meta = cur.meta
     waiting = list(dict.fromkeys(p.empire for p in cur.ruleset.pending(cur.state)))
-    # only a game that set a pace has deadlines; reading them folds the whole log, so others skip it
+    # only a game that set a pace has deadlines; reading them folds back from the head, so others skip it
     due = ({w.side: w.due for w in by_mail.waiting(store, row.id).values() if w.due is not None}
            if cur.ledger.pbem and not meta.over else {})
     return msgspec.structs.replace(listed, ruleset=cur.ruleset.short, round=meta.round, over=meta.over,

@@ -173,6 +173,12 @@ def _digest(snap: Snapshot) -> str:
     return hashlib.sha256(head + snap.state).hexdigest()
 
 
+def snapshot_at_or_before(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> Current | None:
+    """The game as its last good snapshot at or before seq holds it (a batch's end), or None."""
+    snap = store.latest_snapshot(game_id, seq, engine_of(ruleset)) if seq > 0 else None
+    return _thawed(store, game_id, ruleset, snap) if snap is not None else None
+
+
 def _thawed(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot) -> Current | None:
     """The snapshot as a Current, or None if it is damaged (its digest or its blob)."""
     if _digest(snap) != snap.digest:

@@ -4,7 +4,7 @@ their defaults, forced answers, standing and queued orders, each decided on the 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -741,25 +741,46 @@ class Waiting(msgspec.Struct, frozen=True, kw_only=True):
     due: str | None
 
 
+# side -> (the batch, and its time, from which the side has been waited for, and the texts of its decisions)
+Since = dict[str, tuple[int, str, tuple[str, ...]]]
+
+
 def waiting(ruleset: Ruleset, log: Log) -> dict[str, Waiting]:
     """Each side the game waits for now, since when its decision has been pending, and its deadline:
     the pending time plus the hours of the phase (or of the game), from no earlier than the pace was
     set (K4)."""
-    gone = undone_in(log.record)
-    state = ruleset.initial("")
-    since: dict[str, tuple[int, str, tuple[str, ...]]] = {}
-    pace, pace_time = log.record.pace, log.record.pace_at  # the host's last (K4)
-    rows, events = log.rows, log.events
+    rows = log.rows
+    state, since = waits(ruleset, ruleset.initial(""), {}, rows, log.events, undone_in(log.record),
+                         lambda r: rows_time(rows, r))
+    return deadlines(ruleset, state, since, log.record)
+
+
+def waits(ruleset: Ruleset, state: Any, since: Since, rows: Sequence[Row], events: Sequence[Any],
+          gone: Container[int], time_of: Callable[[Row], str]) -> tuple[Any, Since]:
+    """The state and the waits after the rows: at each batch's end, a side waited for with the same
+    decisions as at the one before keeps its start, any other starts there (time_of: the batch's time).
+    Rows taken back (gone) change no state but still end their batches."""
     for i, (r, e) in enumerate(zip(rows, events, strict=True)):
         if r.seq not in gone:
             state = ruleset.evolve(state, e)
         if i + 1 < len(rows) and rows[i + 1].batch != rows[i + 1].seq:
             continue  # the batch goes on
-        now: dict[str, tuple[str, ...]] = {}
-        for p in ruleset.pending(state):
-            now[p.empire] = (*now.get(p.empire, ()), p.text)
-        since = {s: since[s] if s in since and since[s][2] == texts else (r.batch, rows_time(rows, r), texts)
-                 for s, texts in now.items()}
+        since = {s: since[s] if s in since and since[s][2] == texts else (r.batch, time_of(r), texts)
+                 for s, texts in pending_texts(ruleset, state).items()}
+    return state, since
+
+
+def pending_texts(ruleset: Ruleset, state: Any) -> dict[str, tuple[str, ...]]:
+    """Each side's pending decisions, as their texts, in the order the ruleset gives them."""
+    now: dict[str, tuple[str, ...]] = {}
+    for p in ruleset.pending(state):
+        now[p.empire] = (*now.get(p.empire, ()), p.text)
+    return now
+
+
+def deadlines(ruleset: Ruleset, state: Any, since: Since, record: PlayByEmail) -> dict[str, Waiting]:
+    """Each wait's deadline: from its start, or from the pace's setting if later, the phase's hours."""
+    pace, pace_time = record.pace, record.pace_at  # the host's last (K4)
     hours = pace.phases.get(ruleset.meta(state).phase, pace.hours)
     out = {}
     for side, (seq, time, _) in since.items():
