@@ -22,7 +22,7 @@ from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.flow import waiting
 from mncore.rulesets.empires.players import sampler as new
 from mncore.rulesets.empires.players.autoplay import STYLES, play
-from mncore.rulesets.empires.players.permutations import shuffled
+from mncore.rulesets.empires.players.permutations import first_passing, shuffled
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState
 from support import FIVE, FOUR, THREE, new_game
@@ -54,6 +54,18 @@ def test_shuffled_draws_as_sample_draws(n: int) -> None:
     for seed in range(300):
         mine, theirs = random.Random(seed), random.Random(seed)
         assert shuffled(mine, items) == theirs.sample(items, n)
+        assert mine.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 9, 30, 31])
+def test_the_first_passing_items_are_those_of_the_whole_sample(n: int) -> None:
+    """The first four items passing a test, in sample's order; the random numbers used are those of
+    the whole sample, however early the four are found."""
+    items = list(range(n))
+    for seed in range(300):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        assert first_passing(mine, items, lambda i: i % 3 == 0, 4) == [
+            i for i in theirs.sample(items, n) if i % 3 == 0][:4]
         assert mine.getstate() == theirs.getstate()
 
 

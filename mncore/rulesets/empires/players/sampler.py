@@ -21,7 +21,7 @@ from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.game_data import load_ruleset, tile
 from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
-from mncore.rulesets.empires.players.permutations import shuffled
+from mncore.rulesets.empires.players.permutations import first_passing, shuffled
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
 from mncore.rulesets.empires.rules.buildable import (
@@ -273,10 +273,6 @@ def _first(rand: random.Random, items: Sequence[T], ok: Callable[[T], bool],
            among: frozenset[T] | None = None) -> list[T]:
     """Up to TRIES of the items that pass ok, tried in a random order: the test runs only until then,
     and only on those among the set given (ok refuses the others)."""
-    out: list[T] = []
-    for item in shuffled(rand, items):
-        if (among is None or item in among) and ok(item):
-            out.append(item)
-            if len(out) >= TRIES:
-                break
-    return out
+    if among is None:
+        return first_passing(rand, items, ok, TRIES)
+    return first_passing(rand, items, lambda item: item in among and ok(item), TRIES)
