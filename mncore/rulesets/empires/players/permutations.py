@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -15,27 +15,31 @@ def shuffled(rand: random.Random, items: Sequence[T]) -> list[T]:
     return first_passing(rand, items, lambda _: True, len(items))
 
 
-def first_passing(rand: random.Random, items: Sequence[T], ok: Callable[[T], bool], most: int) -> list[T]:
+def first_passing(rand: random.Random, items: Sequence[T], ok: Callable[[T], bool], most: int,
+                  among: Collection[T] | None = None) -> list[T]:
     """The first `most` items that pass ok in the order rand.sample(items, len(items)) gives, ok asked
-    only until then; the random numbers used are still those of the whole order."""
+    only until then and only of those among the collection given (if one is: ok refuses the others);
+    the random numbers used are still those of the whole order."""
     if type(rand) is not random.Random:  # a subclass may draw its numbers otherwise: ask it
-        return [item for item in rand.sample(items, len(items)) if ok(item)][:most]
+        return [item for item in rand.sample(items, len(items))
+                if (among is None or item in among) and ok(item)][:most]
     # random.Random.sample's pool branch (always taken when all are drawn) with _randbelow written
     # out: one getrandbits call an item instead of two Python calls
-    pool = list(items)
-    out: list[T] = []
     getrandbits = rand.getrandbits
-    left = len(pool)
-    while left and len(out) < most:
-        bits = left.bit_length()
-        j = getrandbits(bits)
-        while j >= left:
+    left = len(items)
+    out: list[T] = []
+    if among is None or among:
+        pool = list(items)
+        while left and len(out) < most:
+            bits = left.bit_length()
             j = getrandbits(bits)
-        left -= 1
-        item = pool[j]
-        pool[j] = pool[left]
-        if ok(item):
-            out.append(item)
+            while j >= left:
+                j = getrandbits(bits)
+            left -= 1
+            item = pool[j]
+            pool[j] = pool[left]
+            if (among is None or item in among) and ok(item):
+                out.append(item)
     while left:  # the draws of the items not looked at
         bits = left.bit_length()
         while getrandbits(bits) >= left:

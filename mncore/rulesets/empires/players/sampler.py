@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from mncore.core.dice import Rng
@@ -175,7 +175,12 @@ def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
 
     def family() -> list[str]:
         if kind == "trireme":
-            seas = _first(rand, sorted(state.seas), lambda s: may_build_trireme(state, empire, s))
+            # with no way to pay, the seas found would give no line: their order is still drawn (the
+            # random numbers used stay the same) but the rules are asked of none (each sea asks of
+            # every coast; a province's test is cheaper than the payment hints, so legions and
+            # fortresses are tested first)
+            unpaid = () if not ask.pay(cost) else None
+            seas = _first(rand, sorted(state.seas), lambda s: may_build_trireme(state, empire, s), unpaid)
             return _paid(ask, cost, [f"build trireme in {s}" for s in seas])
         provinces = _first(rand, ask.provinces, lambda p: (
             (kind == "legion" or state.provinces[p].fortress is None) and ask.may_build_in(p)), ask.builds_in)
@@ -270,9 +275,7 @@ def _some(rand: random.Random, items: Sequence[T]) -> list[T]:
 
 
 def _first(rand: random.Random, items: Sequence[T], ok: Callable[[T], bool],
-           among: frozenset[T] | None = None) -> list[T]:
+           among: Collection[T] | None = None) -> list[T]:
     """Up to TRIES of the items that pass ok, tried in a random order: the test runs only until then,
-    and only on those among the set given (ok refuses the others)."""
-    if among is None:
-        return first_passing(rand, items, ok, TRIES)
-    return first_passing(rand, items, lambda item: item in among and ok(item), TRIES)
+    and only on those among the collection given (ok refuses the others)."""
+    return first_passing(rand, items, ok, TRIES, among)
