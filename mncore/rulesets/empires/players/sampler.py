@@ -108,8 +108,8 @@ class _Ask:
 
     @functools.cached_property
     def builds_in(self) -> frozenset[ProvinceId]:
-        """The provinces _may_build_in() may answer yes for: those the empire controls and its
-        capital's (the others are refused without asking the rules)."""
+        """The provinces the rules' may_build_in() may answer yes for: those the empire controls and
+        its capital's (the others are refused without asking the rules)."""
         empire = self.empire
         out = {p for p, ps in self.state.provinces.items() if ps.controller == empire}
         capital = capital_of(self.state, empire)
