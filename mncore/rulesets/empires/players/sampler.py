@@ -10,8 +10,9 @@ order the player falls back on every option the rules list, so that a player who
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from mncore.core.dice import Rng
@@ -20,6 +21,7 @@ from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.game_data import load_ruleset, tile
 from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
+from mncore.rulesets.empires.players.permutations import first_passing, shuffled
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
 from mncore.rulesets.empires.rules.buildable import (
@@ -82,7 +84,7 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
           weights: dict[str, float]) -> Iterator[str]:
     """The order lines the empire's player tries, in turn: each family of its phase in a random
     order weighed by the style (as choose() weighs lines), then every option the rules list."""
-    families = _families(state, empire, rand)
+    families = _families(_Ask(state, empire, rand))
     ranked = sorted(families, key=lambda f: -weights.get(f[0], 1.0) * rand.random())
     for _, family in ranked:
         yield from family()
@@ -92,107 +94,145 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
     yield from everything
 
 
-def _families(state: GameState, empire: Empire, rand: random.Random) -> list[Family]:
+class _Ask:
+    """One decision's state, empire and random numbers, with what its families read more than once
+    (the answers depend on the state alone, which one decision never changes)."""
+
+    def __init__(self, state: GameState, empire: Empire, rand: random.Random) -> None:
+        self.state, self.empire, self.rand = state, empire, rand
+        self._hints: dict[int, list[str]] = {}
+
+    @functools.cached_property
+    def provinces(self) -> list[ProvinceId]:
+        return sorted(self.state.provinces)
+
+    @functools.cached_property
+    def builds_in(self) -> frozenset[ProvinceId]:
+        """The provinces the rules' may_build_in() may answer yes for: those the empire controls and
+        its capital's (the others are refused without asking the rules)."""
+        empire = self.empire
+        out = {p for p, ps in self.state.provinces.items() if ps.controller == empire}
+        capital = capital_of(self.state, empire)
+        if capital is not None and capital in self.state.provinces:
+            out.add(capital)
+        return frozenset(out)
+
+    def may_build_in(self, pid: ProvinceId) -> bool:
+        """Whether build_place_problem() is None in a province, without the refusal's words."""
+        return pid in self.builds_in and may_build_in(self.state, self.empire, pid)
+
+    def pay(self, cost: int) -> list[str]:
+        """The few ways to pay cost that the rules suggest (3.0), as written in an order."""
+        found = self._hints.get(cost)
+        if found is None:
+            ways = payment.payment_hints(self.state, self.empire, cost, limit=3)
+            found = self._hints[cost] = [payment.show(w) for w in ways]
+        return found
+
+
+def _families(ask: _Ask) -> list[Family]:
+    state, empire = ask.state, ask.empire
     if state.phase == "build" and build_step(state).active == empire:
-        return _build_families(state, empire, rand)
+        return _build_families(ask)
     if state.phase == "move" and move_step(state).active == empire and not move_step(state).losses:
-        return _move_families(state, empire, rand)
+        return _move_families(ask)
     return []  # the other decisions are few: the rules' own list is cheap (trade, collect, titles)
 
 
 # --- build (3.1): what the active builder draws -----------------------------------------------------------
 
-def _build_families(state: GameState, empire: Empire, rand: random.Random) -> list[Family]:
+def _build_families(ask: _Ask) -> list[Family]:
+    out: list[Family] = [("done", lambda: ["done"]), ("build", lambda: _each(ask.rand, _builds(ask)))]
+    cost = rank_cost(ask.state, ask.empire)
+    if cost is not None:
+        out.append(("recruit", lambda: _tiles(ask, cost)))
+    return out
+
+
+def _builds(ask: _Ask) -> list[Callable[[], list[str]]]:
+    """The build families (one family to the style, as choose() weighs every build line alike),
+    asked what is left in the supply only when building is tried."""
+    state, empire, rand = ask.state, ask.empire, ask.rand
     costs = load_ruleset().costs
-    builds: list[Callable[[], list[str]]] = []  # one family, as choose() weighs every build line alike
+    builds: list[Callable[[], list[str]]] = []
     if markers_left(state, empire) > 0:
-        builds.append(lambda: _paid(state, empire, rand, costs.control, [
+        builds.append(lambda: _paid(ask, costs.control, [
             f"build control in {p}" for p in _some(rand, control_places(state, empire))]))
     kinds: tuple[UnitKind, ...] = ("legion", "fortress", "trireme")
-    builds += [_unit(state, empire, rand, kind, costs.units[kind]) for kind in kinds
-               if units_left(state, empire, kind) > 0]
-    builds.append(lambda: _building(state, empire, rand))
-    out: list[Family] = [("done", lambda: ["done"]), ("build", lambda: _each(rand, builds))]
-    cost = rank_cost(state, empire)
-    if cost is not None:
-        out.append(("recruit", lambda: _tiles(state, empire, rand, cost)))
-    return out
+    builds += [_unit(ask, kind, costs.units[kind]) for kind in kinds if units_left(state, empire, kind) > 0]
+    builds.append(lambda: _building(ask))
+    return builds
 
 
 def _each(rand: random.Random, families: list[Callable[[], list[str]]]) -> Iterator[str]:
     """The lines of each family in a random order, each built when its turn comes."""
-    for family in rand.sample(families, len(families)):
+    for family in shuffled(rand, families):
         yield from family()
 
 
-def _unit(state: GameState, empire: Empire, rand: random.Random, kind: UnitKind, cost: int
-          ) -> Callable[[], list[str]]:
+def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
+    state, empire, rand = ask.state, ask.empire, ask.rand
+
     def family() -> list[str]:
         if kind == "trireme":
-            seas = _first(rand, sorted(state.seas), lambda s: may_build_trireme(state, empire, s))
-            return _paid(state, empire, rand, cost, [f"build trireme in {s}" for s in seas])
-        may = _may_build_in(state, empire)
-        provinces = _first(rand, sorted(state.provinces), lambda p: (
-            may(p) and (kind == "legion" or state.provinces[p].fortress is None)))
-        return _paid(state, empire, rand, cost, [f"build {kind} in {p}" for p in provinces])
+            # with no way to pay, the seas found would give no line: their order is still drawn (the
+            # random numbers used stay the same) but the rules are asked of none (each sea asks of
+            # every coast; a province's test is cheaper than the payment hints, so legions and
+            # fortresses are tested first)
+            unpaid = () if not ask.pay(cost) else None
+            seas = _first(rand, sorted(state.seas), lambda s: may_build_trireme(state, empire, s), unpaid)
+            return _paid(ask, cost, [f"build trireme in {s}" for s in seas])
+        provinces = _first(rand, ask.provinces, lambda p: (
+            (kind == "legion" or state.provinces[p].fortress is None) and ask.may_build_in(p)), ask.builds_in)
+        return _paid(ask, cost, [f"build {kind} in {p}" for p in provinces])
     return family
 
 
-def _building(state: GameState, empire: Empire, rand: random.Random) -> list[str]:
+def _building(ask: _Ask) -> list[str]:
+    state, rand = ask.state, ask.rand
     costs = load_ruleset().costs.buildings
     kinds = [k for k in costs if buildings_left(state, k) > 0]
     if not kinds:
         return []
     kind = rand.choice(kinds)
-    may = _may_build_in(state, empire)
-    places = _first(rand, sorted(state.provinces), lambda p: may(p) and bool(free_spaces(state, p, kind)))
+    places = _first(rand, ask.provinces, lambda p: ask.may_build_in(p) and bool(free_spaces(state, p, kind)),
+                    ask.builds_in)
     out = []
     for pid in places:
         free = free_spaces(state, pid, kind)
         out.append(f"build {kind} in {pid}" + (f" at {rand.choice(free)}" if len(free) > 1 else ""))
-    return _paid(state, empire, rand, costs[kind], out)
+    return _paid(ask, costs[kind], out)
 
 
-def _tiles(state: GameState, empire: Empire, rand: random.Random, cost: int) -> list[str]:
+def _tiles(ask: _Ask, cost: int) -> list[str]:
     """A face-up hero to recruit or wonder to build (the Pyramids, copies and Perseus are left to the
     rules' list of options)."""
     rs = load_ruleset()
-    shown = [t for t in face_up(state) if not is_pyramids(t)]
+    shown = [t for t in face_up(ask.state) if not is_pyramids(t)]
     verbs = {"hero": "recruit", "wonder": "build"}
-    picks = [f"{verbs[tile(rs, t).kind]} {t}" for t in _some(rand, shown) if tile(rs, t).kind in verbs]
-    return _paid(state, empire, rand, cost, picks)
+    picks = [f"{verbs[tile(rs, t).kind]} {t}" for t in _some(ask.rand, shown) if tile(rs, t).kind in verbs]
+    return _paid(ask, cost, picks)
 
 
-def _may_build_in(state: GameState, empire: Empire) -> Callable[[ProvinceId], bool]:
-    """Whether build_place_problem() is None in a province, without the refusal's words; asked
-    only of the capital's province and those the empire controls (the others are refused anyway)."""
-    capital = capital_of(state, empire)
-
-    def may(pid: ProvinceId) -> bool:
-        ps = state.provinces.get(pid)
-        return (ps is not None and (ps.controller == empire or pid == capital)
-                and may_build_in(state, empire, pid))
-    return may
-
-
-def _paid(state: GameState, empire: Empire, rand: random.Random, cost: int, orders: list[str]) -> list[str]:
+def _paid(ask: _Ask, cost: int, orders: list[str]) -> list[str]:
     """Each order with a way to pay cost drawn from the few the rules suggest (3.0)."""
     if not orders:
         return []
-    ways = payment.payment_hints(state, empire, cost, limit=3)
-    return [f"{order} pay {payment.show(rand.choice(ways))}" for order in orders] if ways else []
+    ways = ask.pay(cost)
+    choice = ask.rand.choice
+    return [f"{order} pay {choice(ways)}" for order in orders] if ways else []
 
 
 # --- move (4.1): the active mover's moves; battles and conquests come from the rules' list -------------------
 
-def _move_families(state: GameState, empire: Empire, rand: random.Random) -> list[Family]:
-    step = move_step(state)
+def _move_families(ask: _Ask) -> list[Family]:
+    step = move_step(ask.state)
     out: list[Family] = [("done", lambda: ["done"])]
     if step.stage != "battles":
-        out.append(("move", lambda: _legion_moves(state, empire, rand)))
+        out.append(("move", lambda: _legion_moves(ask)))
     if step.stage == "naval":
-        out.append(("move", lambda: _trireme_moves(state, empire, rand)))
-    out.append(("attack", lambda: _attacks(state, empire, rand)))
+        out.append(("move", lambda: _trireme_moves(ask)))
+    out.append(("attack", lambda: _attacks(ask.state, ask.empire, ask.rand)))
     return out
 
 
@@ -208,8 +248,11 @@ def _attacks(state: GameState, empire: Empire, rand: random.Random) -> list[str]
     return out
 
 
-def _legion_moves(state: GameState, empire: Empire, rand: random.Random) -> list[str]:
-    sources = _first(rand, sorted(state.provinces), lambda p: unmoved_legions(state, empire, p) > 0)
+def _legion_moves(ask: _Ask) -> list[str]:
+    state, empire, rand = ask.state, ask.empire, ask.rand
+    # a province with unmoved legions of the empire holds some of them: ask the rules only there
+    holding = frozenset(p for p, ps in state.provinces.items() if ps.legions.get(empire, 0) > 0)
+    sources = _first(rand, ask.provinces, lambda p: unmoved_legions(state, empire, p) > 0, holding)
     out = []
     for pid in sources:
         targets: list[ProvinceId] = legion_destinations(state, empire, pid)
@@ -217,7 +260,8 @@ def _legion_moves(state: GameState, empire: Empire, rand: random.Random) -> list
     return out
 
 
-def _trireme_moves(state: GameState, empire: Empire, rand: random.Random) -> list[str]:
+def _trireme_moves(ask: _Ask) -> list[str]:
+    state, empire, rand = ask.state, ask.empire, ask.rand
     g = geo(state.geo_board)
     sources = _first(rand, sorted(state.seas), lambda s: unmoved_triremes(state, empire, s) > 0)
     return [f"move trireme {s} to {t}" for s in sources for t in _some(rand, sorted(g.sea_neighbours(s)))]
@@ -230,12 +274,8 @@ def _some(rand: random.Random, items: Sequence[T]) -> list[T]:
     return rand.sample(items, min(TRIES, len(items)))
 
 
-def _first(rand: random.Random, items: Sequence[T], ok: Callable[[T], bool]) -> list[T]:
-    """Up to TRIES of the items that pass ok, tried in a random order: the test runs only until then."""
-    out: list[T] = []
-    for item in rand.sample(items, len(items)):
-        if ok(item):
-            out.append(item)
-            if len(out) >= TRIES:
-                break
-    return out
+def _first(rand: random.Random, items: Sequence[T], ok: Callable[[T], bool],
+           among: Collection[T] | None = None) -> list[T]:
+    """Up to TRIES of the items that pass ok, tried in a random order: the test runs only until then,
+    and only on those among the collection given (ok refuses the others)."""
+    return first_passing(rand, items, ok, TRIES, among)
