@@ -46,13 +46,6 @@ def resume() -> None:
         _settle()
 
 
-def skip_last_scan() -> None:
-    """At a command's end: the interpreter's last full collection at exit would scan every object the
-    process made (about 6 ms of a cold status) to free what the exit frees anyway. Every file the
-    commands write is closed by a `with` before this (a cycle holding an open file is not waited for)."""
-    gc.freeze()
-
-
 def _settle() -> None:
     gc.freeze()
     gc.unfreeze()
