@@ -270,9 +270,9 @@ def conversions(state: GameState, empire: Empire) -> list[ev.AnyEvent]:
     no longer reaches the province (9.0 Q&A); they wait while it has no marker left (R41). A capital
     province's printed marker is never converted (4.3.5)."""
     out: list[ev.AnyEvent] = []
-    left = markers_left(state, empire)
-    for pid, ps in sorted(state.provinces.items()):
-        if ps.marker_occupier != empire or ps.controller in (None, empire):
+    left: int | None = None  # counted at the first marker to convert: most turns convert none
+    for pid, ps in sorted((p, ps) for p, ps in state.provinces.items() if ps.marker_occupier == empire):
+        if ps.controller in (None, empire):
             continue
         if is_capital_province(state, pid):
             continue  # a printed marker is never converted (4.3.5), however a legion came to stand on it
@@ -281,7 +281,10 @@ def conversions(state: GameState, empire: Empire) -> list[ev.AnyEvent]:
         if not reaches_own(state, empire, pid):
             out.append(ev.ControlConverted(empire=empire, province=pid, previous=ps.controller,
                                            replaced=False))
-        elif left > 0:
+        else:
+            left = markers_left(state, empire) if left is None else left
+            if left <= 0:
+                continue
             left -= 1
             out.append(ev.ControlConverted(empire=empire, province=pid, previous=ps.controller))
     return out
