@@ -14,6 +14,9 @@ from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, SeaId
 from mncore.rulesets.empires.state import GameState, ProvinceState
 
 _KEY = "_kept"
+# every empire's three leader levels (projections.levels_of), counted once per state object, carried
+# only to a state that changed nothing they read: the provinces, seas, empires, cities and round
+LEVELS = "_levels"
 
 
 class Kept:
@@ -58,9 +61,17 @@ def recount(state: GameState) -> Kept:
 
 def carry(before: GameState, after: GameState) -> None:
     """Give `after` the facts of `before` (if it has them) with the provinces and seas that changed
-    between the two recounted; nothing when `before` has none (a bulk replay never pays for them)."""
+    between the two recounted; nothing when `before` has none (a bulk replay never pays for them).
+    The leader levels counted on `before` (projections.levels_of) go with them while nothing they
+    read changed."""
+    if after is before:
+        return
+    levels = before.__dict__.get(LEVELS)
+    if (levels is not None and after.provinces is before.provinces and after.seas is before.seas
+            and after.empires is before.empires and after.cities is before.cities and after.round == before.round):
+        after.__dict__[LEVELS] = levels  # a title claimed, a step moved on: the board and tiles as they were
     old: Kept | None = before.__dict__.get(_KEY)
-    if old is None or after is before:
+    if old is None or _KEY in after.__dict__:  # a state's facts never change
         return
     if after.provinces is before.provinces and after.seas is before.seas:
         after.__dict__[_KEY] = old

@@ -30,7 +30,7 @@ from mncore.rulesets.empires.commands import (  # Punic
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId
-from mncore.rulesets.empires.projections import great_cities
+from mncore.rulesets.empires.projections import great_cities, great_city_count
 from mncore.rulesets.empires.rules import (
     atlantis,
     barbarian_orders,
@@ -174,7 +174,7 @@ def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
     chosen = atlas.variant(state.options.setup)
     needed = (chosen.great_cities_to_win if chosen and chosen.great_cities_to_win
               else load_ruleset().numbers.great_cities_to_win)
-    winners = [e for e in state.empires if len(great_cities(state, e)) >= needed]
+    winners = [e for e in state.empires if great_city_count(state, e) >= needed]  # listed only for a winner
     if not winners:
         return []
     leader = state.titles.get("military")
