@@ -75,33 +75,14 @@ def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
 
 
 def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> GameState:
-    """Fold events into a state, from the empty state unless one is given; an event folded into the
-    same state object lately is not folded again (_FOLDED)."""
+    """Fold events into a state, from the empty state unless one is given."""
     s = state if state is not None else GameState()
-    handlers, folded = HANDLERS, _FOLDED
+    handlers = HANDLERS
     for e in events:
-        key = (id(s), id(e))
-        known = folded.get(key)
-        if known is not None and known[0] is s and known[1] is e:
-            s = known[2]
-            continue
-        after = handlers[type(e)](s, e)
-        if len(folded) >= _FOLDED_MAX:
-            folded.clear()
-        folded[key] = (s, e, after)  # holding both objects: their ids cannot be reused while kept
-        s = after
+        s = handlers[type(e)](s, e)
     if state is not None:
         carry(state, s)  # the kept facts, for the provinces and seas all the events changed
     return s
-
-
-# The last folds of one event into one state: (id(state), id(event)) -> (state, event, the state after).
-# The rules fold the events they make to decide what follows them (a claim's end of the trade, the
-# choices after a collection), then the flow folds the same events again into the state it returns.
-# A handler is a pure function of two frozen objects, so the second fold reads the first's answer.
-# Bulk replays call evolve(), never this: the few states held are a decision's own.
-_FOLDED: dict[tuple[int, int], tuple[GameState, Any, GameState]] = {}
-_FOLDED_MAX = 32
 
 
 # --- helpers shared by the handlers ---------------------------------------------------------------------
