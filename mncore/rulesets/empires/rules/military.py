@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mncore.core.dice import Rng
-from mncore.core.errors import InvalidCommand, require
+from mncore.core.errors import InvalidCommand, refuse, require
 from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import atlas, random_draws, tile_powers
 from mncore.rulesets.empires import events as ev
@@ -239,15 +239,16 @@ def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[e
 
 def _require_turn(state: GameState, empire: Empire) -> None:
     step = move_step(state)
-    require(step.active == empire, "4.0",
-            f"it is not {title(empire)}'s Move and Battle turn"
-            + (f" ({title(step.active)} is active)" if step.active else ""))
+    if step.active != empire:  # worded only when refused: every order of a turn passes here
+        refuse("4.0", f"it is not {title(empire)}'s Move and Battle turn"
+                      + (f" ({title(step.active)} is active)" if step.active else ""))
     for x in step.losses:
         require(False, "4.2", f"{title(x.empire)} must first choose {x.hits} unit(s) lost in "
                               f"{place_name(state, x.place)}")
     c = step.challenge
-    require(c is None, guards.PTOLEMY, f"{title(c.defender if c else '')} must first fight or refuse the attack "
-                                       f"in {place_name(state, c.sea if c else '')} (ruling R212)")
+    if c is not None:
+        refuse(guards.PTOLEMY, f"{title(c.defender)} must first fight or refuse the attack "
+                               f"in {place_name(state, c.sea)} (ruling R212)")
 
 
 def _then_settle(state: GameState, fold: Fold, events: list[ev.AnyEvent], *places: str, battle: bool = True
@@ -266,12 +267,15 @@ def choose_mover(state: GameState, order: ChooseMover, fold: Fold) -> list[ev.An
     require(not undecided_peace(state), "11.statue-of-zeus",
             "the Statue of Zeus's peace is declared at the beginning of the phase, before anyone moves")
     leader = military_leader(state)
-    require(order.empire == leader, "4.0", f"only the Military Leader ({title(leader)}) names the "
-                                           "next empire to move and battle")
-    require(step.active is None, "4.0", f"{title(step.active or '')} has not finished its turn")
-    require(order.mover in state.empires, "4.0", f"{title(order.mover)} is not in this game")
-    require(order.mover not in step.done, "4.0",
-            f"{title(order.mover)} has had its Move and Battle turn this round")
+    # each refusal worded only when it refuses: every turn of the phase is named here
+    if order.empire != leader:
+        refuse("4.0", f"only the Military Leader ({title(leader)}) names the next empire to move and battle")
+    if step.active is not None:
+        refuse("4.0", f"{title(step.active)} has not finished its turn")
+    if order.mover not in state.empires:
+        refuse("4.0", f"{title(order.mover)} is not in this game")
+    if order.mover in step.done:
+        refuse("4.0", f"{title(order.mover)} has had its Move and Battle turn this round")
     out: list[ev.AnyEvent] = [ev.MoverChosen(empire=order.empire, mover=order.mover)]
     # R40: a marker still occupied at the start of the conqueror's turn is converted by itself
     return out + conquest.conversions(fold(out, state), order.mover)
