@@ -14,7 +14,8 @@ from mncore.games import transfer
 from mncore.games.log_reading import decode_rows
 from mncore.pbem import turns
 from mncore.rulesets.empires.evolve import HANDLERS
-from mncore.rulesets.empires.kept import LEVELS, has_kept, kept, recount
+from mncore.rulesets.empires.ids import EMPIRES
+from mncore.rulesets.empires.kept import LEVELS, has_kept, kept, recount, standing
 from mncore.rulesets.empires.players.autoplay import choose
 from mncore.rulesets.empires.projections import count_levels, levels_of
 from mncore.rulesets.empires.seam import RULESET
@@ -36,6 +37,9 @@ def _check(state: GameState, event: object, where: str) -> None:
     if carried is not None:
         assert carried == {e: count_levels(state, e) for e in state.empires}, f"{where}: leader levels"
     levels_of(state)
+    stand = {e: tuple(pid for pid, ps in sorted(state.provinces.items()) if ps.legions.get(e, 0) or ps.fortress == e)
+             for e in EMPIRES}
+    assert standing(state) == {e: pids for e, pids in stand.items() if pids}, f"{where}: where units stand"
 
 
 @pytest.mark.parametrize("path", EMPIRES_FIXTURES, ids=lambda p: p.stem)

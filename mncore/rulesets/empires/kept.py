@@ -10,6 +10,7 @@ folded without them recounts them from scratch the first time they are read.
 
 from __future__ import annotations
 
+from mncore.core.cache import ObjectCache
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, SeaId
 from mncore.rulesets.empires.state import GameState, ProvinceState
 
@@ -135,3 +136,26 @@ def _province(out: Kept, pid: ProvinceId, ps: ProvinceState, sign: int) -> None:
 def _sea(out: Kept, sea: dict[Empire, int], sign: int) -> None:
     for emp, n in sea.items():
         _add(out.triremes, emp, sign * n)  # type: ignore[arg-type]
+
+
+def standing(state: GameState) -> dict[Empire, tuple[ProvinceId, ...]]:
+    """Per empire, the provinces where it has legions or a fortress, sorted: where its Move and Battle
+    turn may have to fight or conquer. Counted once per provinces dict (frozen with its state: most
+    orders leave the board as it was, and the turn's questions ask it of one board)."""
+    return _standing(state.provinces)
+
+
+def _count_standing(provinces: dict[ProvinceId, ProvinceState]) -> dict[Empire, tuple[ProvinceId, ...]]:
+    found: dict[Empire, list[ProvinceId]] = {}
+    for pid in sorted(provinces):
+        ps = provinces[pid]
+        for emp, n in ps.legions.items():
+            if n:
+                found.setdefault(emp, []).append(pid)
+        if ps.fortress is not None and not ps.legions.get(ps.fortress, 0):
+            found.setdefault(ps.fortress, []).append(pid)
+    return {emp: tuple(pids) for emp, pids in found.items()}
+
+
+_standing: ObjectCache[dict[ProvinceId, ProvinceState], dict[Empire, tuple[ProvinceId, ...]]] = ObjectCache(
+    _count_standing, limit=64)

@@ -11,6 +11,7 @@ from mncore.rulesets.empires.commands import HoldConquest, OccupyBuildings, Occu
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
+from mncore.rulesets.empires.kept import standing
 from mncore.rulesets.empires.random_draws import LegendaryDraws
 from mncore.rulesets.empires.rules import guards, troia
 from mncore.rulesets.empires.rules.battle import empires_at, place_name
@@ -102,7 +103,8 @@ def open_conquests(state: GameState) -> list[ProvinceId]:
     step = move_step(state)
     if step.active is None:
         return []
-    return [pid for pid in sorted(state.provinces)
+    # a Conqueror has units there: only where they stand (kept.standing, sorted), not the whole board
+    return [pid for pid in standing(state).get(step.active, ())
             if pid not in step.decided and conquerable(state, step.active, pid)]
 
 

@@ -30,6 +30,7 @@ from mncore.rulesets.empires.commands import (  # Punic
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId
+from mncore.rulesets.empires.kept import standing
 from mncore.rulesets.empires.projections import great_cities, great_city_count
 from mncore.rulesets.empires.rules import (
     atlantis,
@@ -76,9 +77,8 @@ def required_battles(state: GameState) -> list[ProvinceId]:
     if step.active is None:
         return []
     active = step.active
-    # units_at(state, pid, active) read off the province: this runs over the whole board each turn
-    return sorted({*(pid for pid, ps in state.provinces.items()
-                     if (ps.legions.get(active, 0) or ps.fortress == active) and pid not in step.battles
+    # only where its units stand (kept.standing: counted once per board, not over it each question)
+    return sorted({*(pid for pid in standing(state).get(active, ()) if pid not in step.battles
                      and any(not guards.exempt(state, pid, active, e) for e in enemies_at(state, pid, active))),
                    *barbarian_orders.required(state, active)})
 
