@@ -77,21 +77,44 @@ def carry(before: GameState, after: GameState) -> None:
     if after.provinces is before.provinces and after.seas is before.seas:
         after.__dict__[_KEY] = old
         return
-    out = Kept(dict(old.legions), dict(old.triremes), dict(old.fortresses),
-               {e: dict(v) for e, v in old.held.items()}, {e: dict(v) for e, v in old.holdings.items()})
+    units: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = []
+    buildings: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = []
     if after.provinces is not before.provinces:
-        for pid, ps in after.provinces.items():
-            was = before.provinces.get(pid)
-            if was is not ps:
-                if was is not None:
-                    _province(out, pid, was, -1)
-                _province(out, pid, ps, 1)
-        for pid, was in before.provinces.items():
-            if pid not in after.provinces:
-                _province(out, pid, was, -1)
-    if after.seas is not before.seas:
+        for pid, was, ps in _replaced(before.provinces, after.provinces):
+            # evolve replaces a province keeping the fields it did not change (the same objects):
+            # a legion's move recounts no building, a building no legion
+            if was is None or ps is None or was.legions is not ps.legions or was.fortress != ps.fortress:
+                units.append((pid, was, ps))
+            if (was is None or ps is None or was.buildings is not ps.buildings or was.occupied is not ps.occupied
+                    or was.controller != ps.controller):
+                buildings.append((pid, was, ps))
+    seas = after.seas is not before.seas
+    # only the tables that change are copied; the others are shared, never changed once made
+    out = Kept(dict(old.legions) if units else old.legions, dict(old.triremes) if seas else old.triremes,
+               dict(old.fortresses) if units else old.fortresses,
+               {e: dict(v) for e, v in old.held.items()} if buildings else old.held,
+               {e: dict(v) for e, v in old.holdings.items()} if buildings else old.holdings)
+    for _, was, ps in units:
+        if was is not None:
+            _units(out, was, -1)
+        if ps is not None:
+            _units(out, ps, 1)
+    for pid, was, ps in buildings:
+        if was is not None:
+            _buildings(out, pid, was, -1)
+        if ps is not None:
+            _buildings(out, pid, ps, 1)
+    if seas:
         _seas(out, before.seas, after.seas)
     after.__dict__[_KEY] = out
+
+
+def _replaced(before: dict[ProvinceId, ProvinceState], after: dict[ProvinceId, ProvinceState]
+              ) -> list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]]:
+    """(province, its state before or None, after or None) for each province object replaced."""
+    found: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = [
+        (pid, before.get(pid), ps) for pid, ps in after.items() if before.get(pid) is not ps]
+    return found + [(pid, was, None) for pid, was in before.items() if pid not in after]
 
 
 def _seas(out: Kept, before: dict[SeaId, dict[Empire, int]], after: dict[SeaId, dict[Empire, int]]) -> None:
@@ -115,10 +138,18 @@ def _add(counts: dict[str, int], key: str, n: int) -> None:
 
 
 def _province(out: Kept, pid: ProvinceId, ps: ProvinceState, sign: int) -> None:
+    _units(out, ps, sign)
+    _buildings(out, pid, ps, sign)
+
+
+def _units(out: Kept, ps: ProvinceState, sign: int) -> None:
     for emp, n in ps.legions.items():
         _add(out.legions, emp, sign * n)  # type: ignore[arg-type]
     if ps.fortress is not None:
         _add(out.fortresses, ps.fortress, sign)  # type: ignore[arg-type]
+
+
+def _buildings(out: Kept, pid: ProvinceId, ps: ProvinceState, sign: int) -> None:
     occupied, controller = ps.occupied, ps.controller
     for sid, kind in ps.buildings.items():
         holder = occupied.get(sid, controller)
