@@ -169,24 +169,18 @@ def _sea(out: Kept, sea: dict[Empire, int], sign: int) -> None:
         _add(out.triremes, emp, sign * n)  # type: ignore[arg-type]
 
 
-def standing(state: GameState) -> dict[Empire, tuple[ProvinceId, ...]]:
-    """Per empire, the provinces where it has legions or a fortress, sorted: where its Move and Battle
-    turn may have to fight or conquer. Counted once per provinces dict (frozen with its state: most
-    orders leave the board as it was, and the turn's questions ask it of one board)."""
-    return _standing(state.provinces)
+def standing(state: GameState, empire: Empire) -> tuple[ProvinceId, ...]:
+    """The provinces where the empire has legions or a fortress, sorted: where its Move and Battle turn
+    may have to fight or conquer. Counted once per provinces dict and empire (frozen with its state:
+    most orders leave the board as it was, and a turn's questions ask it of one board)."""
+    known = _standing(state.provinces)
+    found = known.get(empire)
+    if found is None:
+        found = known[empire] = tuple(sorted(pid for pid, ps in state.provinces.items()
+                                             if ps.legions.get(empire, 0) or ps.fortress == empire))
+    return found
 
 
-def _count_standing(provinces: dict[ProvinceId, ProvinceState]) -> dict[Empire, tuple[ProvinceId, ...]]:
-    found: dict[Empire, list[ProvinceId]] = {}
-    for pid in sorted(provinces):
-        ps = provinces[pid]
-        for emp, n in ps.legions.items():
-            if n:
-                found.setdefault(emp, []).append(pid)
-        if ps.fortress is not None and not ps.legions.get(ps.fortress, 0):
-            found.setdefault(ps.fortress, []).append(pid)
-    return {emp: tuple(pids) for emp, pids in found.items()}
-
-
+# per provinces dict: empire -> where it stands, filled as asked
 _standing: ObjectCache[dict[ProvinceId, ProvinceState], dict[Empire, tuple[ProvinceId, ...]]] = ObjectCache(
-    _count_standing, limit=64)
+    lambda provinces: {}, limit=64)

@@ -104,7 +104,7 @@ def open_conquests(state: GameState) -> list[ProvinceId]:
     if step.active is None:
         return []
     # a Conqueror has units there: only where they stand (kept.standing, sorted), not the whole board
-    return [pid for pid in standing(state).get(step.active, ())
+    return [pid for pid in standing(state, step.active)
             if pid not in step.decided and conquerable(state, step.active, pid)]
 
 

@@ -78,7 +78,7 @@ def required_battles(state: GameState) -> list[ProvinceId]:
         return []
     active = step.active
     # only where its units stand (kept.standing: counted once per board, not over it each question)
-    return sorted({*(pid for pid in standing(state).get(active, ()) if pid not in step.battles
+    return sorted({*(pid for pid in standing(state, active) if pid not in step.battles
                      and any(not guards.exempt(state, pid, active, e) for e in enemies_at(state, pid, active))),
                    *barbarian_orders.required(state, active)})
 
