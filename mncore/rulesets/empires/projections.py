@@ -131,5 +131,3 @@ def great_city_count(state: GameState, empire: Empire) -> int:
     """len(great_cities(...)), read off the buildings held by kind (kept.py) instead of the board."""
     held = kept(state).held.get(empire, {})
     return sum(held.get(k, 0) for k in load_ruleset().numbers.great_city_kinds)
-
-
