@@ -14,8 +14,10 @@ from mncore.games import transfer
 from mncore.games.log_reading import decode_rows
 from mncore.pbem import turns
 from mncore.rulesets.empires.evolve import HANDLERS
-from mncore.rulesets.empires.kept import has_kept, kept, recount
+from mncore.rulesets.empires.ids import EMPIRES
+from mncore.rulesets.empires.kept import LEVELS, has_kept, kept, recount, standing
 from mncore.rulesets.empires.players.autoplay import choose
+from mncore.rulesets.empires.projections import count_levels, levels_of
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState
 from support import FIVE, FOUR, THREE, new_game
@@ -26,10 +28,18 @@ EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.star
 
 def _check(state: GameState, event: object, where: str) -> None:
     """Carried by the game's own events (a kernel event may be folded by the kernel, which need not
-    carry them: they are then counted again when read), and equal to a recount."""
+    carry them: they are then counted again when read), and equal to a recount; the leader levels,
+    where carried, equal a count on this state (and are asked, so that the next state may have them)."""
     if type(event) in HANDLERS:
         assert has_kept(state), f"{where}: the facts were not carried by evolve"
     assert kept(state).as_tuple() == recount(state).as_tuple(), where
+    carried = state.__dict__.get(LEVELS)
+    if carried is not None:
+        assert carried == {e: count_levels(state, e) for e in state.empires}, f"{where}: leader levels"
+    levels_of(state)
+    for e in EMPIRES:
+        stand = tuple(pid for pid, ps in sorted(state.provinces.items()) if ps.legions.get(e, 0) or ps.fortress == e)
+        assert standing(state, e) == stand, f"{where}: where {e}'s units stand"
 
 
 @pytest.mark.parametrize("path", EMPIRES_FIXTURES, ids=lambda p: p.stem)
@@ -79,3 +89,15 @@ def test_kept_facts_are_never_encoded_and_a_decoded_state_recounts_them() -> Non
     thawed = RULESET.decode_state(RULESET.encode_state(state))
     assert not has_kept(thawed) and thawed == state
     assert kept(thawed).as_tuple() == facts.as_tuple()
+
+
+def test_leader_levels_are_carried_to_a_state_whose_board_is_unchanged_and_recounted_otherwise() -> None:
+    from mncore.rulesets.empires import events as ev
+    play = new_game(FIVE)
+    state = play.state
+    levels = levels_of(state)
+    titled = RULESET.evolve(state, ev.TitleClaimed(track="trade", empire="rome", levels={}))
+    assert titled.__dict__.get(LEVELS) is levels  # a title claimed changes no level
+    moved = RULESET.evolve(state, ev.PhaseBegan(round=state.round + 1, phase="collect"))
+    assert LEVELS not in moved.__dict__  # a new round: the round's bonus cards may have lapsed
+    assert levels_of(moved) == levels

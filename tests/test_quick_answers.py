@@ -11,7 +11,7 @@ from mncore.games.log_reading import decode_rows
 from mncore.pbem import turns
 from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.ids import EMPIRES, Empire
 from mncore.rulesets.empires.rules import collect
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
@@ -54,6 +54,10 @@ def _check(state: GameState, where: str) -> int:
                 by_sea = [p for p in sorted(state.provinces) if p in g.adjacent(pid) or g.is_adjoining(pid, p, seas)]
                 assert legion_destinations(state, mover, pid) == by_sea, f"{where}: {mover}'s legions in {pid}"
                 n += 1
+    for point in ("peace", "build_first", "keep_commodities", "commodity_after_collect"):  # kept per empires dict
+        assert tile_powers.holders_at(state, point) == [e for e in EMPIRES if tile_powers.has_at(state, e, point)], \
+            f"{where}: holders at {point}"
+        n += 1
     if state.phase == "collect":
         for emp in state.empires:
             assert collect.base_income(state, emp) == _income_over_the_board(state, emp), f"{where}: {emp}'s income"

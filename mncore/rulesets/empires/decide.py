@@ -16,7 +16,7 @@ from mncore.rulesets.empires.commands import (  # sandboxes  # the expansions
     PlayBonusCard,
 )
 from mncore.rulesets.empires.evolve import replay
-from mncore.rulesets.empires.flow import PhaseOrder, decide_order, settle_folded
+from mncore.rulesets.empires.flow import Folds, PhaseOrder, decide_order, settle_folded
 from mncore.rulesets.empires.rules import cards, objectives, sandbox, setup, troia_cards
 from mncore.rulesets.empires.rules_index import RULEBOOK
 from mncore.rulesets.empires.state import ForkInfo, GameState
@@ -45,6 +45,7 @@ def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.
         require(isinstance(order, CitiesCommand) and not isinstance(order, PlayBonusCard), "R200",
                 "the Bonus Card draw-and-pass (or the Halicarnassus miniature, Dido's commodities) is settled first: "
                 + "; ".join(f"{p.empire.title()} {p.text}" for p in cards.pending(state)) + " (ruling R200)")
+    folds = Folds()  # the folds of this decision's rules (flow.Folds)
     kind = _KINDS.get(type(order))
     if kind is None:
         kind = _KINDS[type(order)] = _kind(order)
@@ -54,12 +55,12 @@ def decide_folded(state: GameState, order: AnyOrder, rng: Rng) -> tuple[list[ev.
     elif kind == "cities":  # in any phase: the standing window (lc.3.3)
         events = cards.decide(state, cast(CitiesCommand, order), rng)
     else:
-        events = decide_order(state, cast(PhaseOrder, order), rng)
-    after = replay(events, state)
+        events = decide_order(state, cast(PhaseOrder, order), rng, folds)
+    after = folds.replay(events, state)  # what the rules folded already is not folded again
     if isinstance(order, PlayBonusCard) and after.cities is not None:  # a War card destroyed a unit (R235)
         ended = troia_cards.occupations_after(after, events)
         events, after = events + ended, replay(ended, after)
-    more, after = settle_folded(after, rng)
+    more, after = settle_folded(after, rng, folds=folds)
     if after.cities is not None and after.cities.fights:  # Battle Victory markers (Troia, ruling R234)
         victories = troia_cards.battle_wins(after)
         more, after = more + victories, replay(victories, after)

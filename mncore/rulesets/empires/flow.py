@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, assert_never, cast
 
 from mncore.core.dice import Rng
@@ -45,30 +45,66 @@ def rules_for(phase: Phase) -> PhaseRules:
             assert_never(phase)
 
 
-def decide_order(state: GameState, order: PhaseOrder, rng: Rng) -> list[ev.AnyEvent]:
-    """The events of one phase's order, decided by the module of the phase the order belongs to."""
+class Folds:
+    """The fold given to the rules for one decision, which remembers what it folded: the rules fold
+    their own events to decide what follows them (a claim that ends the trade, the choices after a
+    collection), and the decision then folds the same events into the state it returns. `replay`
+    reads the earlier folds of the same event objects into the same state object instead (a fold is
+    a pure function of frozen objects), and folds only the events after them."""
+
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done: list[tuple[GameState, Sequence[ev.AnyEvent], GameState]] = []
+
+    def __call__(self, events: Sequence[ev.AnyEvent], state: GameState) -> GameState:
+        folded = tuple(events)  # a copy: a rule may append to its list after folding it
+        after = replay(folded, state)
+        if folded:
+            self.done.append((state, folded, after))
+        return after
+
+    def replay(self, events: Sequence[ev.AnyEvent], state: GameState) -> GameState:
+        """replay(events, state), reading the folds already made of a prefix of `events` from `state`."""
+        start, done = 0, self.done
+        while done and start < len(events):
+            found = next((f for f in done if f[0] is state and _starts(events, start, f[1])), None)
+            if found is None:
+                break
+            state, start = found[2], start + len(found[1])
+        return replay(events[start:], state) if start < len(events) else state
+
+
+def _starts(events: Sequence[ev.AnyEvent], start: int, prefix: Sequence[ev.AnyEvent]) -> bool:
+    """Whether events[start:] begins with the very objects of prefix."""
+    return len(prefix) <= len(events) - start and all(a is b for a, b in zip(prefix, events[start:], strict=False))
+
+
+def decide_order(state: GameState, order: PhaseOrder, rng: Rng, fold: Fold = replay) -> list[ev.AnyEvent]:
+    """The events of one phase's order, decided by the module of the phase the order belongs to
+    (`fold`: the fold the rules are given, a decision's Folds)."""
     decider = _DECIDERS.get(type(order))
     if decider is None:
         decider = _DECIDERS[type(order)] = _decider(order)
-    return decider(state, order, rng)
+    return decider(state, order, rng, fold)
 
 
-OrderDecider = Callable[[GameState, Any, Rng], list[ev.AnyEvent]]
+OrderDecider = Callable[[GameState, Any, Rng, Fold], list[ev.AnyEvent]]
 # each order type's phase module, found once: the unions below cost several checks per order
 _DECIDERS: dict[type, OrderDecider] = {}
 
 
 def _decider(order: PhaseOrder) -> OrderDecider:
     if isinstance(order, CollectCommand):
-        return collect.decide
+        return lambda state, order, rng, fold: collect.decide(state, order, rng)
     if isinstance(order, TradeCommand):
-        return lambda state, order, rng: trade.decide(state, order, rng, replay)
+        return trade.decide
     if isinstance(order, BuildCommand):
-        return build.decide
+        return lambda state, order, rng, fold: build.decide(state, order, rng)
     if isinstance(order, MoveCommand):
-        return lambda state, order, rng: military.decide(state, order, rng, replay)
+        return military.decide
     if isinstance(order, LeadershipCommand):
-        return leadership.decide
+        return lambda state, order, rng, fold: leadership.decide(state, order, rng)
     assert_never(order)
 
 
@@ -140,13 +176,16 @@ def settle(state: GameState, rng: Rng, limit: int = 50) -> list[ev.AnyEvent]:
     return settle_folded(state, rng, limit)[0]
 
 
-def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.AnyEvent], GameState]:
-    """settle(), with the state those events fold into (folded once, as they are made).
+def settle_folded(state: GameState, rng: Rng, limit: int = 50, folds: Folds | None = None
+                  ) -> tuple[list[ev.AnyEvent], GameState]:
+    """settle(), with the state those events fold into (folded once, as they are made; `folds`: the
+    decision's, which a phase's begin() folds its events with).
 
     Its draws (ties for a title, legendary commodities at collection, cards drawn as a phase
     begins) come from the batch's settling generator (ruling K11): where several empires decide at
     once, the host chooses which of their blocks ends the phase, and must not choose these by it."""
     rng = rng.settling(f"{state.round}:{state.phase}")
+    folds = folds if folds is not None else Folds()
     out: list[ev.AnyEvent] = []
     for _ in range(limit):
         if state.winner is not None or waiting(state):
@@ -162,8 +201,8 @@ def settle_folded(state: GameState, rng: Rng, limit: int = 50) -> tuple[list[ev.
         rnd, phase = next_phase(state)
         began: list[ev.AnyEvent] = [ev.PhaseBegan(round=rnd, phase=phase)]
         state = replay(began, state)
-        opening = list(rules_for(phase).begin(state, rng, replay))
-        state = replay(opening, state)
+        opening = list(rules_for(phase).begin(state, rng, folds))
+        state = folds.replay(opening, state)
         if state.cities is not None:  # powers that draw from the discard pile as their phase begins
             drawn = cards.phase_draws(state, rng)
             state, opening = replay(drawn, state), opening + drawn

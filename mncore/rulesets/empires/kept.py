@@ -10,10 +10,14 @@ folded without them recounts them from scratch the first time they are read.
 
 from __future__ import annotations
 
+from mncore.core.cache import ObjectCache
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, SeaId
 from mncore.rulesets.empires.state import GameState, ProvinceState
 
 _KEY = "_kept"
+# every empire's three leader levels (projections.levels_of), counted once per state object, carried
+# only to a state that changed nothing they read: the provinces, seas, empires, cities and round
+LEVELS = "_levels"
 
 
 class Kept:
@@ -58,28 +62,59 @@ def recount(state: GameState) -> Kept:
 
 def carry(before: GameState, after: GameState) -> None:
     """Give `after` the facts of `before` (if it has them) with the provinces and seas that changed
-    between the two recounted; nothing when `before` has none (a bulk replay never pays for them)."""
+    between the two recounted; nothing when `before` has none (a bulk replay never pays for them).
+    The leader levels counted on `before` (projections.levels_of) go with them while nothing they
+    read changed."""
+    if after is before:
+        return
+    levels = before.__dict__.get(LEVELS)
+    if (levels is not None and after.provinces is before.provinces and after.seas is before.seas
+            and after.empires is before.empires and after.cities is before.cities and after.round == before.round):
+        after.__dict__[LEVELS] = levels  # a title claimed, a step moved on: the board and tiles as they were
     old: Kept | None = before.__dict__.get(_KEY)
-    if old is None or after is before:
+    if old is None or _KEY in after.__dict__:  # a state's facts never change
         return
     if after.provinces is before.provinces and after.seas is before.seas:
         after.__dict__[_KEY] = old
         return
-    out = Kept(dict(old.legions), dict(old.triremes), dict(old.fortresses),
-               {e: dict(v) for e, v in old.held.items()}, {e: dict(v) for e, v in old.holdings.items()})
+    units: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = []
+    buildings: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = []
     if after.provinces is not before.provinces:
-        for pid, ps in after.provinces.items():
-            was = before.provinces.get(pid)
-            if was is not ps:
-                if was is not None:
-                    _province(out, pid, was, -1)
-                _province(out, pid, ps, 1)
-        for pid, was in before.provinces.items():
-            if pid not in after.provinces:
-                _province(out, pid, was, -1)
-    if after.seas is not before.seas:
+        for pid, was, ps in _replaced(before.provinces, after.provinces):
+            # evolve replaces a province keeping the fields it did not change (the same objects):
+            # a legion's move recounts no building, a building no legion
+            if was is None or ps is None or was.legions is not ps.legions or was.fortress != ps.fortress:
+                units.append((pid, was, ps))
+            if (was is None or ps is None or was.buildings is not ps.buildings or was.occupied is not ps.occupied
+                    or was.controller != ps.controller):
+                buildings.append((pid, was, ps))
+    seas = after.seas is not before.seas
+    # only the tables that change are copied; the others are shared, never changed once made
+    out = Kept(dict(old.legions) if units else old.legions, dict(old.triremes) if seas else old.triremes,
+               dict(old.fortresses) if units else old.fortresses,
+               {e: dict(v) for e, v in old.held.items()} if buildings else old.held,
+               {e: dict(v) for e, v in old.holdings.items()} if buildings else old.holdings)
+    for _, was, ps in units:
+        if was is not None:
+            _units(out, was, -1)
+        if ps is not None:
+            _units(out, ps, 1)
+    for pid, was, ps in buildings:
+        if was is not None:
+            _buildings(out, pid, was, -1)
+        if ps is not None:
+            _buildings(out, pid, ps, 1)
+    if seas:
         _seas(out, before.seas, after.seas)
     after.__dict__[_KEY] = out
+
+
+def _replaced(before: dict[ProvinceId, ProvinceState], after: dict[ProvinceId, ProvinceState]
+              ) -> list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]]:
+    """(province, its state before or None, after or None) for each province object replaced."""
+    found: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = [
+        (pid, before.get(pid), ps) for pid, ps in after.items() if before.get(pid) is not ps]
+    return found + [(pid, was, None) for pid, was in before.items() if pid not in after]
 
 
 def _seas(out: Kept, before: dict[SeaId, dict[Empire, int]], after: dict[SeaId, dict[Empire, int]]) -> None:
@@ -103,10 +138,18 @@ def _add(counts: dict[str, int], key: str, n: int) -> None:
 
 
 def _province(out: Kept, pid: ProvinceId, ps: ProvinceState, sign: int) -> None:
+    _units(out, ps, sign)
+    _buildings(out, pid, ps, sign)
+
+
+def _units(out: Kept, ps: ProvinceState, sign: int) -> None:
     for emp, n in ps.legions.items():
         _add(out.legions, emp, sign * n)  # type: ignore[arg-type]
     if ps.fortress is not None:
         _add(out.fortresses, ps.fortress, sign)  # type: ignore[arg-type]
+
+
+def _buildings(out: Kept, pid: ProvinceId, ps: ProvinceState, sign: int) -> None:
     occupied, controller = ps.occupied, ps.controller
     for sid, kind in ps.buildings.items():
         holder = occupied.get(sid, controller)
@@ -124,3 +167,20 @@ def _province(out: Kept, pid: ProvinceId, ps: ProvinceState, sign: int) -> None:
 def _sea(out: Kept, sea: dict[Empire, int], sign: int) -> None:
     for emp, n in sea.items():
         _add(out.triremes, emp, sign * n)  # type: ignore[arg-type]
+
+
+def standing(state: GameState, empire: Empire) -> tuple[ProvinceId, ...]:
+    """The provinces where the empire has legions or a fortress, sorted: where its Move and Battle turn
+    may have to fight or conquer. Counted once per provinces dict and empire (frozen with its state:
+    most orders leave the board as it was, and a turn's questions ask it of one board)."""
+    known = _standing(state.provinces)
+    found = known.get(empire)
+    if found is None:
+        found = known[empire] = tuple(sorted(pid for pid, ps in state.provinces.items()
+                                             if ps.legions.get(empire, 0) or ps.fortress == empire))
+    return found
+
+
+# per provinces dict: empire -> where it stands, filled as asked
+_standing: ObjectCache[dict[ProvinceId, ProvinceState], dict[Empire, tuple[ProvinceId, ...]]] = ObjectCache(
+    lambda provinces: {}, limit=64)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mncore.rulesets.empires.game_data import load_ruleset, tile, tiles_at
-from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, Track
-from mncore.rulesets.empires.kept import kept
+from mncore.rulesets.empires.ids import TRACKS, BuildingKind, Empire, ProvinceId, Track
+from mncore.rulesets.empires.kept import LEVELS, kept
 from mncore.rulesets.empires.state import GameState, ProvinceState
 
 
@@ -46,12 +46,36 @@ def level(state: GameState, empire: Empire, track: Track) -> int:
 
     The count wins over a printed figure that disagrees with it (ruling R37).
     """
-    if track == "military":
-        base = sum(unit_count(state, empire).values()) - greek_fire(state, empire)
-    else:
-        held = kept(state).held.get(empire, {})  # buildings held by kind, carried by evolve
-        base = sum(held.get(k, 0) for k in track_buildings(track))
-    return base + bonus(state, empire, track) + boost(state, empire, track)
+    return levels_of(state)[empire][track]
+
+
+def levels_of(state: GameState) -> dict[Empire, dict[Track, int]]:
+    """Every empire's three levels, counted once per state object and kept in its instance dict beside
+    the kept facts (kept.py), which carries them to a state folded from it that changed nothing they
+    read: the three titles' claims and a tie's award ask them of one board. Never changed by its readers."""
+    found: dict[Empire, dict[Track, int]] | None = state.__dict__.get(LEVELS)
+    if found is None:
+        found = state.__dict__[LEVELS] = {e: count_levels(state, e) for e in state.empires}
+    return found
+
+
+def count_levels(state: GameState, empire: Empire) -> dict[Track, int]:
+    """The empire's three levels counted now, its tiles' bonuses read once for the three."""
+    rs = load_ruleset()
+    held = kept(state).held.get(empire, {})  # buildings held by kind, carried by evolve
+    out: dict[Track, int] = {}
+    for track in TRACKS:
+        if track == "military":
+            base = sum(unit_count(state, empire).values()) - greek_fire(state, empire)
+        else:
+            base = sum(held.get(k, 0) for k in track_buildings(track))
+        out[track] = base + boost(state, empire, track)
+    for t in state.empires[empire].tiles:  # bonus(): a copied hero's bonus does not count
+        b = tile(rs, t).bonus
+        out["trade"] += b.trade
+        out["culture"] += b.culture
+        out["military"] += b.military
+    return out
 
 
 def greek_fire(state: GameState, empire: Empire) -> int:
@@ -72,9 +96,8 @@ def boost(state: GameState, empire: Empire, track: Track) -> int:
 
 
 def tracks(state: GameState) -> dict[Empire, dict[Track, int]]:
-    """Every empire's three levels."""
-    return {emp: {t: level(state, emp, t) for t in ("trade", "culture", "military")}
-            for emp in state.empires}
+    """Every empire's three levels (a copy: its readers may change it)."""
+    return {emp: dict(levels) for emp, levels in levels_of(state).items()}
 
 
 def track_composition(state: GameState, empire: Empire, track: Track) -> dict[str, int]:
@@ -104,3 +127,7 @@ def great_cities(state: GameState, empire: Empire) -> list[tuple[ProvinceId, str
             if k in load_ruleset().numbers.great_city_kinds]
 
 
+def great_city_count(state: GameState, empire: Empire) -> int:
+    """len(great_cities(...)), read off the buildings held by kind (kept.py) instead of the board."""
+    held = kept(state).held.get(empire, {})
+    return sum(held.get(k, 0) for k in load_ruleset().numbers.great_city_kinds)

@@ -165,8 +165,8 @@ def decide(state: GameState, order: BuildCommand, rng: Rng) -> list[ev.AnyEvent]
 
 
 def _require_phase(state: GameState) -> None:
-    require(state.phase == "build", "3.0", f"building is done in the Build phase, not in the "
-                                           f"{name(state.phase)} phase")
+    if state.phase != "build":  # worded only when refused: every order of the phase passes here
+        refuse("3.0", f"building is done in the Build phase, not in the {name(state.phase)} phase")
 
 
 def _require_builder(state: GameState, empire: Empire) -> None:
@@ -176,7 +176,8 @@ def _require_builder(state: GameState, empire: Empire) -> None:
         leader = culture_leader(state)
         refuse("3.0", f"nobody is building now: the Culture Leader ({name(leader or 'nobody')}) "
                       "names the next builder")
-    require(active == empire, "3.0", f"it is {name(active or '')}'s build turn, not {name(empire)}'s")
+    if active != empire:
+        refuse("3.0", f"it is {name(active)}'s build turn, not {name(empire)}'s")
 
 
 def choose_builder(state: GameState, order: ChooseBuilder) -> list[ev.AnyEvent]:
@@ -184,14 +185,14 @@ def choose_builder(state: GameState, order: ChooseBuilder) -> list[ev.AnyEvent]:
     step = build_step(state)
     waiting = to_build(state)
     leader = culture_leader(state) or (waiting[0] if waiting else None)
-    require(order.empire == leader, "3.0",
-            f"only the Culture Leader ({name(leader or 'nobody')}) names who builds next")
-    require(step.active is None, "3.0",
-            f"{name(step.active or '')} is building now; the next builder is named when it is done")
+    if order.empire != leader:  # each refusal worded only when it refuses
+        refuse("3.0", f"only the Culture Leader ({name(leader or 'nobody')}) names who builds next")
+    if step.active is not None:
+        refuse("3.0", f"{name(step.active)} is building now; the next builder is named when it is done")
     if order.builder not in state.empires:
         raise InvalidCommand(f"{name(order.builder)} is not in this game")
-    require(order.builder in waiting, "3.0", f"{name(order.builder)} has already built this phase; "
-                                             "each empire builds once")
+    if order.builder not in waiting:
+        refuse("3.0", f"{name(order.builder)} has already built this phase; each empire builds once")
     return [ev.BuilderChosen(empire=order.empire, builder=order.builder)]
 
 

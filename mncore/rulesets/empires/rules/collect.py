@@ -120,7 +120,9 @@ def base_income(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
         if ps is None:
             continue
         g, d, s = _province_income(state, province, ps, empire, everywhere)
-        gained, draws = bag_add(gained, g), draws + d
+        for token, n in g.items():  # summed in place: bag_add below leaves out any count of 0
+            gained[token] = gained.get(token, 0) + n
+        draws += d
         sources += s
     extra, lines = tile_powers.income(state, empire)
     gained, sources = bag_add(gained, extra), sources + lines

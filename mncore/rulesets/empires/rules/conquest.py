@@ -11,6 +11,7 @@ from mncore.rulesets.empires.commands import HoldConquest, OccupyBuildings, Occu
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
+from mncore.rulesets.empires.kept import standing
 from mncore.rulesets.empires.random_draws import LegendaryDraws
 from mncore.rulesets.empires.rules import guards, troia
 from mncore.rulesets.empires.rules.battle import empires_at, place_name
@@ -102,7 +103,8 @@ def open_conquests(state: GameState) -> list[ProvinceId]:
     step = move_step(state)
     if step.active is None:
         return []
-    return [pid for pid in sorted(state.provinces)
+    # a Conqueror has units there: only where they stand (kept.standing, sorted), not the whole board
+    return [pid for pid in standing(state, step.active)
             if pid not in step.decided and conquerable(state, step.active, pid)]
 
 
@@ -270,9 +272,9 @@ def conversions(state: GameState, empire: Empire) -> list[ev.AnyEvent]:
     no longer reaches the province (9.0 Q&A); they wait while it has no marker left (R41). A capital
     province's printed marker is never converted (4.3.5)."""
     out: list[ev.AnyEvent] = []
-    left = markers_left(state, empire)
-    for pid, ps in sorted(state.provinces.items()):
-        if ps.marker_occupier != empire or ps.controller in (None, empire):
+    left: int | None = None  # counted at the first marker to convert: most turns convert none
+    for pid, ps in sorted((p, ps) for p, ps in state.provinces.items() if ps.marker_occupier == empire):
+        if ps.controller in (None, empire):
             continue
         if is_capital_province(state, pid):
             continue  # a printed marker is never converted (4.3.5), however a legion came to stand on it
@@ -281,7 +283,10 @@ def conversions(state: GameState, empire: Empire) -> list[ev.AnyEvent]:
         if not reaches_own(state, empire, pid):
             out.append(ev.ControlConverted(empire=empire, province=pid, previous=ps.controller,
                                            replaced=False))
-        elif left > 0:
+        else:
+            left = markers_left(state, empire) if left is None else left
+            if left <= 0:
+                continue
             left -= 1
             out.append(ev.ControlConverted(empire=empire, province=pid, previous=ps.controller))
     return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mncore.core.dice import Rng
-from mncore.core.errors import require
+from mncore.core.errors import refuse, require
 from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
@@ -89,10 +89,10 @@ def award(state: GameState, order: AwardTitle) -> list[ev.AnyEvent]:
     tie = _tie(state, order.track)
     require(tie is not None, "5.0", f"there is no tie to break for the {order.track.title()} Leader title")
     assert tie is not None
-    require(order.empire == tie.holder, "5.0",
-            f"the previous {order.track.title()} Leader ({_name(tie.holder)}) breaks this tie")
-    require(order.to in tie.tied, "5.0",
-            f"{_name(order.to)} is not among the tied empires ({', '.join(_name(e) for e in tie.tied)})")
+    if order.empire != tie.holder:  # each refusal worded only when it refuses
+        refuse("5.0", f"the previous {order.track.title()} Leader ({_name(tie.holder)}) breaks this tie")
+    if order.to not in tie.tied:
+        refuse("5.0", f"{_name(order.to)} is not among the tied empires ({', '.join(_name(e) for e in tie.tied)})")
     return [ev.TitleClaimed(track=order.track, empire=order.to,
                             levels=levels_on(state, order.track), decided_by=order.empire)]
 

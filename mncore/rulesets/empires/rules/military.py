@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mncore.core.dice import Rng
-from mncore.core.errors import InvalidCommand, require
+from mncore.core.errors import InvalidCommand, refuse, require
 from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import atlas, random_draws, tile_powers
 from mncore.rulesets.empires import events as ev
@@ -30,7 +30,8 @@ from mncore.rulesets.empires.commands import (  # Punic
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId
-from mncore.rulesets.empires.projections import great_cities
+from mncore.rulesets.empires.kept import standing
+from mncore.rulesets.empires.projections import great_cities, great_city_count
 from mncore.rulesets.empires.rules import (
     atlantis,
     barbarian_orders,
@@ -76,9 +77,8 @@ def required_battles(state: GameState) -> list[ProvinceId]:
     if step.active is None:
         return []
     active = step.active
-    # units_at(state, pid, active) read off the province: this runs over the whole board each turn
-    return sorted({*(pid for pid, ps in state.provinces.items()
-                     if (ps.legions.get(active, 0) or ps.fortress == active) and pid not in step.battles
+    # only where its units stand (kept.standing: counted once per board, not over it each question)
+    return sorted({*(pid for pid in standing(state, active) if pid not in step.battles
                      and any(not guards.exempt(state, pid, active, e) for e in enemies_at(state, pid, active))),
                    *barbarian_orders.required(state, active)})
 
@@ -174,7 +174,7 @@ def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
     chosen = atlas.variant(state.options.setup)
     needed = (chosen.great_cities_to_win if chosen and chosen.great_cities_to_win
               else load_ruleset().numbers.great_cities_to_win)
-    winners = [e for e in state.empires if len(great_cities(state, e)) >= needed]
+    winners = [e for e in state.empires if great_city_count(state, e) >= needed]  # listed only for a winner
     if not winners:
         return []
     leader = state.titles.get("military")
@@ -239,15 +239,16 @@ def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[e
 
 def _require_turn(state: GameState, empire: Empire) -> None:
     step = move_step(state)
-    require(step.active == empire, "4.0",
-            f"it is not {title(empire)}'s Move and Battle turn"
-            + (f" ({title(step.active)} is active)" if step.active else ""))
+    if step.active != empire:  # worded only when refused: every order of a turn passes here
+        refuse("4.0", f"it is not {title(empire)}'s Move and Battle turn"
+                      + (f" ({title(step.active)} is active)" if step.active else ""))
     for x in step.losses:
         require(False, "4.2", f"{title(x.empire)} must first choose {x.hits} unit(s) lost in "
                               f"{place_name(state, x.place)}")
     c = step.challenge
-    require(c is None, guards.PTOLEMY, f"{title(c.defender if c else '')} must first fight or refuse the attack "
-                                       f"in {place_name(state, c.sea if c else '')} (ruling R212)")
+    if c is not None:
+        refuse(guards.PTOLEMY, f"{title(c.defender)} must first fight or refuse the attack "
+                               f"in {place_name(state, c.sea)} (ruling R212)")
 
 
 def _then_settle(state: GameState, fold: Fold, events: list[ev.AnyEvent], *places: str, battle: bool = True
@@ -266,12 +267,15 @@ def choose_mover(state: GameState, order: ChooseMover, fold: Fold) -> list[ev.An
     require(not undecided_peace(state), "11.statue-of-zeus",
             "the Statue of Zeus's peace is declared at the beginning of the phase, before anyone moves")
     leader = military_leader(state)
-    require(order.empire == leader, "4.0", f"only the Military Leader ({title(leader)}) names the "
-                                           "next empire to move and battle")
-    require(step.active is None, "4.0", f"{title(step.active or '')} has not finished its turn")
-    require(order.mover in state.empires, "4.0", f"{title(order.mover)} is not in this game")
-    require(order.mover not in step.done, "4.0",
-            f"{title(order.mover)} has had its Move and Battle turn this round")
+    # each refusal worded only when it refuses: every turn of the phase is named here
+    if order.empire != leader:
+        refuse("4.0", f"only the Military Leader ({title(leader)}) names the next empire to move and battle")
+    if step.active is not None:
+        refuse("4.0", f"{title(step.active)} has not finished its turn")
+    if order.mover not in state.empires:
+        refuse("4.0", f"{title(order.mover)} is not in this game")
+    if order.mover in step.done:
+        refuse("4.0", f"{title(order.mover)} has had its Move and Battle turn this round")
     out: list[ev.AnyEvent] = [ev.MoverChosen(empire=order.empire, mover=order.mover)]
     # R40: a marker still occupied at the start of the conqueror's turn is converted by itself
     return out + conquest.conversions(fold(out, state), order.mover)

@@ -295,22 +295,23 @@ def offer(state: GameState, order: OfferResources, fold: Fold) -> list[ev.AnyEve
     require(not step.over and not step.revealed, "2.1", "the offers are already revealed: it is too late "
                                                        "to offer")
     emp = order.empire
-    held = bag_total(state.empires[emp].resources)
-    require(emp in step.participants, "R23",
-            f"{title(emp)} holds {held} resources, fewer than the {step.value} to offer: it sits this "
-            "trade out (ruling R23)")
-    require(emp not in step.offers, "2.1", f"{title(emp)} has already placed its offer face down")
+    # each refusal worded only when it refuses: every offer of a trade passes here
+    if emp not in step.participants:
+        refuse("R23", f"{title(emp)} holds {bag_total(state.empires[emp].resources)} resources, fewer than the "
+                      f"{step.value} to offer: it sits this trade out (ruling R23)")
+    if emp in step.offers:
+        refuse("2.1", f"{title(emp)} has already placed its offer face down")
     sizes = offer_sizes(state, emp, value)
     if len(sizes) > 1:
-        require(len(order.tokens) in sizes, "10.antigone",
-                f"with Antigone {title(emp)} offers from 0 to {sizes[-1]} resources, not {len(order.tokens)}")
-    else:
-        require(len(order.tokens) == step.value, "2.1",
-                f"the exchange value is {step.value}: offer exactly {step.value} resources, "
-                f"not {len(order.tokens)}")
+        if len(order.tokens) not in sizes:
+            refuse("10.antigone",
+                   f"with Antigone {title(emp)} offers from 0 to {sizes[-1]} resources, not {len(order.tokens)}")
+    elif len(order.tokens) != step.value:
+        refuse("2.1", f"the exchange value is {step.value}: offer exactly {step.value} resources, "
+                      f"not {len(order.tokens)}")
     bag = bag_of(order.tokens)
-    require(all(t in TOKENS for t in bag) and bag_contains(state.empires[emp].resources, bag), "2.1",
-            f"{title(emp)} does not hold {_words(bag)} behind its screen")
+    if not (all(t in TOKENS for t in bag) and bag_contains(state.empires[emp].resources, bag)):
+        refuse("2.1", f"{title(emp)} does not hold {_words(bag)} behind its screen")
     offered = ev.ResourcesOffered(empire=emp, offer=canonical(bag), count=len(order.tokens))
     after = fold([offered], state)
     if any(e not in trade_step(after).offers for e in trade_step(after).participants):
@@ -328,19 +329,21 @@ def _words(bag: Bag) -> str:
 def claim(state: GameState, order: ClaimResource, fold: Fold) -> list[ev.AnyEvent]:
     step = trade_step(state)
     emp, src = order.empire, order.source
+    # each refusal worded only when it refuses: every claim of a trade passes here
     require(state.phase == "trade" and step.revealed and not step.over, "2.2",
             "resources are claimed in the Trade phase, once every offer is revealed and until trading ends")
-    require(step.claimant == emp, "2.2",
-            f"it is {title(step.claimant or 'nobody')}'s turn to claim, not {title(emp)}'s")
+    if step.claimant != emp:
+        refuse("2.2", f"it is {title(step.claimant or 'nobody')}'s turn to claim, not {title(emp)}'s")
     require(src != emp, "2.2", "claim a resource offered by another empire, not your own")
     remaining = step.offers.get(src, {})
-    if remaining.get(order.token, 0) <= 0:  # the words only when refused: every claim passes here
+    if remaining.get(order.token, 0) <= 0:
         refuse("2.2", f"{title(src)}'s offer holds no {title(order.token)} now; it holds {_words(remaining)}")
-    require(step.discarding is None, punic.SECTION,
-            f"{title(step.discarding or 'nobody')} first discards a face-up resource (the Barbarians' claim)")
-    require(punic.in_play(state) or forbidden_source(step, emp) != src, "2.2",
-            f"two empires may not claim each other's resources twice in a row (ruling R27): {title(emp)} claimed "
-            f"from {title(src)} and {title(src)} just claimed from {title(emp)}; claim from another empire")
+    if step.discarding is not None:
+        refuse(punic.SECTION, f"{title(step.discarding)} first discards a face-up resource (the Barbarians' claim)")
+    if not punic.in_play(state) and forbidden_source(step, emp) == src:
+        refuse("2.2", f"two empires may not claim each other's resources twice in a row (ruling R27): {title(emp)} "
+                      f"claimed from {title(src)} and {title(src)} just claimed from {title(emp)}; claim from "
+                      "another empire")
     claimed = ev.ResourceClaimed(empire=emp, source=src, token=order.token)
     return [claimed, *close_if_stuck(fold([claimed], state))]
 

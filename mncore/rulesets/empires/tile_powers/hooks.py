@@ -58,9 +58,20 @@ _ids_of: ObjectCache[tuple[Tile, ...], frozenset[TileId]] = ObjectCache(
 
 
 def holders_at(state: GameState, at: HookPoint) -> list[Empire]:
-    """The empires that may use a power at that point, in the fixed empire order."""
-    ids = _ids_of(tiles_at(load_ruleset(), at))  # asked once for every empire
-    return [e for e in EMPIRES if e in state.empires and _holds(state.empires[e], ids)] if ids else []
+    """The empires that may use a power at that point, in the fixed empire order (found once per
+    empires dict and point: who acts next asks it after every order, and most leave the tiles as
+    they were)."""
+    known = _holders(state.empires)
+    found = known.get(at)
+    if found is None:
+        ids = _ids_of(tiles_at(load_ruleset(), at))  # asked once for every empire
+        found = known[at] = tuple(e for e in EMPIRES if e in state.empires and _holds(state.empires[e], ids)) if ids else ()
+    return list(found)
+
+
+# per empires dict (frozen with its state): point -> the empires holding a power there
+_holders: ObjectCache[dict[Empire, EmpireState], dict[HookPoint, tuple[Empire, ...]]] = ObjectCache(
+    lambda empires: {}, limit=64)
 
 
 def ids_at(at: HookPoint) -> tuple[TileId, ...]:
