@@ -236,12 +236,16 @@ def test_what_a_signed_block_reads_before_it_is_carried_and_then_dropped() -> No
     block = '{"type":"SignedOrders","game":"c","side":"a","seq":7,"head":"h","key":"k","nonce":"n","orders":["x"],"signature":"s"}'
     row = Row(seq=12, type="T", payload="{}", recorded_at="t", hash="h", actor="a", batch=12, command=block)
     verify_carry.survey_row(needs, row)
-    assert needs.rows == {7: 12, 8: 12} and needs.pending == {7: 12} and not needs.on_log
-    carry = verify_carry.Carry(rows={7: row, 8: row}, pending={7: []})
+    verify_carry.survey_row(needs, replace(row, seq=20, batch=20, command=block.replace('"seq":7', '"seq":8')))
+    needs.done()
+    assert [needs.row_until(s) for s in (6, 7, 8, 9)] == [0, 12, 20, 20]
+    assert [needs.pending_until(s) for s in (7, 8, 9)] == [12, 20, 0] and not needs.on_log
+    assert needs.repeated("n") and not needs.repeated("m")  # both blocks carry nonce "n"
+    carry = verify_carry.Carry(rows={7: row, 8: row}, pending={7: [], 8: []})
     carry.drop_before(needs, 12)
     assert set(carry.rows) == {7, 8}
     carry.drop_before(needs, 13)
-    assert carry.rows == {} and carry.pending == {}
+    assert set(carry.rows) == {8} and set(carry.pending) == {8}
     verify_carry.survey_row(needs, replace(row, command='{"type":"UndoBatch","batch":3}'))
     assert needs.on_log
 

@@ -39,7 +39,7 @@ from mncore.audits.verify import (
     _workers,
     verify_rows,
 )
-from mncore.audits.verify_carry import Carried, Carry, Needs, carry_batch, survey_row
+from mncore.audits.verify_carry import Carried, Carry, Needs, carry_batch, forget_nonce, survey_row
 from mncore.core.chain import GENESIS_HASH, LOG_V1, content_link
 from mncore.core.dice import commitment
 from mncore.core.errors import IntegrityFailure
@@ -69,7 +69,7 @@ class _Survey(msgspec.Struct, kw_only=True):
     revealed_at: int = 0
     revealed: str | None = None  # what the last one says: the kernel's (KernelState.secret)
     reveals: int = 0
-    needs: Needs = msgspec.field(default_factory=Needs)
+    needs: Needs = msgspec.field(default_factory=Needs)  # what later batches read of earlier ones
 
 
 def verify_stored(store: Store, game_id: str, heads: Sequence[Head], workers: int | None = None) -> Report:
@@ -100,6 +100,7 @@ def _survey(rows: Iterator[Row]) -> _Survey:
         out.revealed = secret_in(r) or out.revealed
         out.reveals += r.type == "SecretRevealed"
         survey_row(out.needs, r)
+    out.needs.done()
     return out
 
 
@@ -356,6 +357,7 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
             state = _fold(ruleset, events[start:end], state)
             if cmd is not None:
                 trust.note(ledger, ruleset, cmd, batch[0].seq)
+                forget_nonce(ledger, needs, cmd)
             carry_batch(carry, needs, ruleset, batch, state)
     for r in rows:
         content = content_link(content, r.payload)
