@@ -200,23 +200,34 @@ def _signed(tmp_path: Path, blocks: int = 90, reveal: bool = True) -> tuple[int,
 def _streamed_not_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, rows: list[Row], version: int,
                         heads: list[Head] | None = None) -> verify.Report:
     """The stored log is streamed (never handed whole to verify_rows) in several segments, with 1 and 2
-    workers, and its report is verify_rows' of the whole log."""
+    workers, and its report is verify_rows' of the whole log: a clean one from the one read (_fused)."""
     store, _ = _stored(tmp_path, rows, version)
-    segments: list[int] = []
-    tasks = verify_stream._tasks
+    handed: list[int] = []  # a carry is copied for each segment after the first, in either read
+    copy, fused = verify_carry.Carry.copy, verify_stream._fused
+    read: list[bool] = []
 
-    def counted(*args: Any) -> Any:
-        for task in tasks(*args):
-            segments.append(task[0])
-            yield task
+    def counted(carry: verify_carry.Carry) -> verify_carry.Carry:
+        handed.append(1)
+        return copy(carry)
+
+    def one_read(*args: Any) -> verify.Report:
+        try:
+            report = fused(*args)
+        except verify_stream._Fallback:
+            read.append(False)
+            raise
+        read.append(True)
+        return report
 
     def whole(*args: Any, **kwargs: Any) -> verify.Report:
         raise AssertionError("read whole")
     monkeypatch.setattr(verify_stream, "verify_rows", whole)
-    monkeypatch.setattr(verify_stream, "_tasks", counted)
+    monkeypatch.setattr(verify_carry.Carry, "copy", counted)
+    monkeypatch.setattr(verify_stream, "_fused", one_read)
     report = _streamed_like_one_pass(monkeypatch, store, rows, version, heads or [])
     store.close()
-    assert len(segments) > 2 or not report.ok
+    assert len(handed) > 2 or not report.ok
+    assert read == ([True, True] if report.ok else [False, False]) or not read  # two reveals: no one read
     return report
 
 

@@ -64,7 +64,6 @@ class _Survey(msgspec.Struct, kw_only=True):
     count: int = 0
     head: str = GENESIS_HASH
     undoes: bool = False
-    keyed: bool = False
     secret: bytes | None = None  # what the first SecretRevealed says
     revealed_at: int = 0
     revealed: str | None = None  # what the last one says: the kernel's (KernelState.secret)
@@ -89,12 +88,9 @@ def _chunks(store: Store, game_id: str, last: int) -> Iterator[Row]:
 
 def _survey(rows: Iterator[Row]) -> _Survey:
     out = _Survey()
-    second = False  # the second batch's first row seen
     for r in rows:
         out.count, out.head = out.count + 1, r.hash
         out.undoes = out.undoes or r.type in UNDO_TYPES
-        if r.batch == r.seq and out.count > 1 and not second:
-            second, out.keyed = True, r.type == "KeysPublished"
         if r.type == "SecretRevealed" and not out.revealed_at:
             out.secret, out.revealed_at = _secret_of(r), r.seq
         out.revealed = secret_in(r) or out.revealed
@@ -113,9 +109,9 @@ def _streamed(store: Store, game_id: str, version: int, heads: Sequence[Head], w
     survey = _survey(stream())
     if survey.undoes or survey.needs.on_log:
         raise _WholeLog
-    # the one read hands no carry on: a keyed log, or a second reveal (refused against the first), is
-    # left to the passes one by one
-    if not survey.keyed and survey.reveals < 2:
+    # the one read checks the salts and decides again with one secret: a log that reveals twice (the
+    # salts are the first's, the draws the last's) is left to the passes one by one
+    if survey.reveals < 2:
         try:
             return _fused(stream(), survey, version, heads, workers)
         except _Fallback:
@@ -178,7 +174,7 @@ def _fused_checks(rows: Iterator[Row], survey: _Survey, version: int, heads: Seq
     if ruleset.evolve(start, first_event) != ruleset.evolve(ruleset.initial(""), first_event):
         raise _Fallback  # the two folds differ: fold them apart
     global _CONTEXT
-    _CONTEXT = (ruleset, secret, forked_at, Needs())
+    _CONTEXT = (ruleset, secret, forked_at, survey.needs)
     try:
         if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
             return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, None, workers)
@@ -197,7 +193,8 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
     content, batch = GENESIS_HASH, 0
     ledger = trust.Ledger()
     number, buf = 1, []
-    task: _Task = (1, buf, state, trust.Ledger(), GENESIS_HASH, (GENESIS_HASH, version), None)
+    needs, carry, open_batch = _CONTEXT[3], Carry(), list[Row]()  # open_batch: the rows of the batch read now
+    task: _Task = (1, buf, state, trust.Ledger(), GENESIS_HASH, (GENESIS_HASH, version), Carry())
     waiting: deque[Any] = deque()
 
     def hand(t: _Task) -> None:  # one segment a worker in flight, and one more: memory stays bounded
@@ -220,18 +217,24 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
                 _check_upgrade(r, content, report)
             if r.batch == r.seq:
                 batch = r.seq
+                if open_batch:  # the batch before is over: `state` is the state after it
+                    carry_batch(carry, needs, ruleset, open_batch, state)
+                open_batch = []
                 if len(buf) >= SEGMENT_ROWS:
                     hand(task)
                     number, buf = number + _batch_count(buf), []
-                    task = (number, buf, state, _copy(ledger), content, (previous, version), None)
+                    carry.drop_before(needs, r.seq)
+                    task = (number, buf, state, _copy(ledger), content, (previous, version), carry.copy())
                 cmd = _command(ruleset, [r], lenient=r.seq <= forked_at)
-                if isinstance(cmd, (*PBEM_COMMANDS, SignedOrders)) and not isinstance(cmd, OrderBatch):
+                if _on_log(cmd):
                     raise _Fallback
                 if cmd is not None:
                     trust.note(ledger, ruleset, cmd, r.seq)
+                    forget_nonce(ledger, needs, cmd)
             elif not (batch and r.batch == batch):
                 raise _Fallback
             buf.append(r)
+            open_batch.append(r)
             content, previous = content_link(content, r.payload), r.hash
             try:
                 state = ruleset.evolve(state, event)
