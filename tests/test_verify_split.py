@@ -11,12 +11,14 @@ import pytest
 from msgspec.structs import replace
 
 import classic_signed
-from mncore.audits import verify, verify_stream
+from mncore.audits import verify, verify_carry, verify_stream
 from mncore.audits.verify import Head, verify_rows
 from mncore.audits.verify_stream import verify_stored
-from mncore.games import reading, transfer
+from mncore.games import lifecycle, reading, transfer
 from mncore.games.lifecycle import rechain
+from mncore.pbem import signing
 from mncore.pbem.draw_keys import K11
+from mncore.rulesets.classic.seam import RULESET as CLASSIC
 from mncore.store import Row, Store, open_store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -179,18 +181,184 @@ def test_a_stored_game_edited_or_cut_has_the_report_of_one_pass(tmp_path: Path,
     assert not report.ok and "cut short" in (report.reason or "")
 
 
-def test_a_stored_signed_game_is_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keys published: verify_stored hands the whole log to verify_rows (its checks read what came before)."""
-    store, loaded = classic_signed.new_game(tmp_path / "signed.db", K11)
-    loaded = _forty(store, loaded)
+def _signed(tmp_path: Path, blocks: int = 90, reveal: bool = True) -> tuple[int, list[Row]]:
+    """A keyed, signed-only 2003 game (K11) of `blocks` signed blocks, its secret revealed at the end."""
+    store, loaded = classic_signed.new_game(tmp_path / "signed-source.db", K11)
+    count = [0]
+
+    def stop(_: object) -> bool:
+        count[0] += 1
+        return count[0] > blocks
+    loaded = classic_signed.play_until(store, loaded, stop, random.Random(classic_signed.SEED))
+    if reveal:
+        lifecycle.reveal(store, loaded.game_id, force=True)
+    rows, version = store.rows(loaded.game_id), store.log_version(loaded.game_id)
+    store.close()
+    return version, rows
+
+
+def _streamed_not_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, rows: list[Row], version: int,
+                        heads: list[Head] | None = None) -> verify.Report:
+    """The stored log is streamed (never handed whole to verify_rows) in several segments, with 1 and 2
+    workers, and its report is verify_rows' of the whole log: a clean one from the one read (_fused)."""
+    store, _ = _stored(tmp_path, rows, version)
+    handed: list[int] = []  # a carry is copied for each segment after the first, in either read
+    copy, fused = verify_carry.Carry.copy, verify_stream._fused
+    read: list[bool] = []
+
+    def counted(carry: verify_carry.Carry) -> verify_carry.Carry:
+        handed.append(1)
+        return copy(carry)
+
+    def one_read(*args: Any) -> verify.Report:
+        try:
+            report = fused(*args)
+        except verify_stream._Fallback:
+            read.append(False)
+            raise
+        read.append(True)
+        return report
+
+    def whole(*args: Any, **kwargs: Any) -> verify.Report:
+        raise AssertionError("read whole")
+    monkeypatch.setattr(verify_stream, "verify_rows", whole)
+    monkeypatch.setattr(verify_carry.Carry, "copy", counted)
+    monkeypatch.setattr(verify_stream, "_fused", one_read)
+    report = _streamed_like_one_pass(monkeypatch, store, rows, version, heads or [])
+    store.close()
+    assert len(handed) > 2 or not report.ok
+    assert read == ([True, True] if report.ok else [False, False]) or not read  # two reveals: no one read
+    return report
+
+
+def test_a_stored_signed_game_is_streamed_with_the_report_of_one_pass(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys published, signed blocks: the blocks' checks read only what was carried to their segment."""
+    version, rows = _signed(tmp_path)
+    held = [Head(source="the database's head record", seq=len(rows), hash=rows[-1].hash)]
+    report = _streamed_not_whole(monkeypatch, tmp_path, rows, version, held)
+    assert report.ok and report.signed_checked == 90 and report.secret_revealed and report.draws == K11
+
+
+def test_what_a_signed_block_reads_before_it_is_carried_and_then_dropped() -> None:
+    """The survey notes the rows and pending decisions a block reads, with the last batch that reads
+    them; the carry forgets them after it."""
+    needs = verify_carry.Needs()
+    block = '{"type":"SignedOrders","game":"c","side":"a","seq":7,"head":"h","key":"k","nonce":"n","orders":["x"],"signature":"s"}'
+    row = Row(seq=12, type="T", payload="{}", recorded_at="t", hash="h", actor="a", batch=12, command=block)
+    verify_carry.survey_row(needs, row)
+    verify_carry.survey_row(needs, replace(row, seq=20, batch=20, command=block.replace('"seq":7', '"seq":8')))
+    needs.done()
+    assert [needs.row_until(s) for s in (6, 7, 8, 9)] == [0, 12, 20, 20]
+    assert [needs.pending_until(s) for s in (7, 8, 9)] == [12, 20, 0] and not needs.on_log
+    assert needs.repeated("n") and not needs.repeated("m")  # both blocks carry nonce "n"
+    carry = verify_carry.Carry(rows={7: row, 8: row}, pending={7: [], 8: []})
+    carry.drop_before(needs, 12)
+    assert set(carry.rows) == {7, 8}
+    carry.drop_before(needs, 13)
+    assert set(carry.rows) == {8} and set(carry.pending) == {8}
+    verify_carry.survey_row(needs, replace(row, command='{"type":"UndoBatch","batch":3}'))
+    assert needs.on_log
+
+
+@pytest.mark.parametrize("where", [0.15, 0.5, 0.85])
+def test_a_stored_signed_game_with_a_rehashed_forgery_has_the_report_of_one_pass(
+        where: float, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    version, rows = _signed(tmp_path)
+    varied = {t for t in {r.type for r in rows} if len({r.payload for r in rows if r.type == t}) > 1}
+    inside = [r for r in rows if r.seq > 3 and r.type in varied]  # another of its kind: it still decodes
+    target = inside[int(len(inside) * where)]
+    other = next(r for r in rows if r.type == target.type and r.payload != target.payload)
+    forged = rechain([replace(r, payload=other.payload) if r.seq == target.seq else r for r in rows], version)
+    report = _streamed_not_whole(monkeypatch, tmp_path, forged, version)
+    assert not report.ok and report.first_bad == target.seq
+
+
+def test_a_stored_signed_game_edited_or_cut_has_the_report_of_one_pass(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    version, rows = _signed(tmp_path)
+    seq = len(rows) // 2
+    edited = [replace(r, payload=r.payload.replace('"', ' "', 1)) if r.seq == seq else r for r in rows]
+    (tmp_path / "a").mkdir()
+    report = _streamed_not_whole(monkeypatch, tmp_path / "a", edited, version)
+    assert not report.ok and report.first_bad == seq
+    held = [Head(source="the database's head record", seq=len(rows), hash=rows[-1].hash)]
+    (tmp_path / "b").mkdir()
+    report = _streamed_not_whole(monkeypatch, tmp_path / "b", rows[:-30], version, held)
+    assert not report.ok and "cut short" in (report.reason or "")
+
+
+@pytest.mark.parametrize("where", [0.1, 0.9])
+def test_a_stored_signed_game_with_a_bad_signature_has_the_report_of_one_pass(
+        where: float, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    version, rows = _signed(tmp_path)
+    signed = [r for r in rows if r.command is not None and '"signature":"' in r.command]
+    target = signed[int(len(signed) * where)]
+    command = msgspec.json.decode(target.command or "")
+    command["signature"] = ("0" if command["signature"][0] != "0" else "1") + command["signature"][1:]
+    forged = rechain([replace(r, command=msgspec.json.encode(command).decode()) if r.seq == target.seq else r
+                      for r in rows], version)
+    report = _streamed_not_whole(monkeypatch, tmp_path, forged, version)
+    assert not report.ok and report.first_bad == target.seq and "signed block" in (report.reason or "")
+
+
+def test_a_stored_signed_game_with_a_block_applied_twice_or_answering_late_has_the_report_of_one_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block given again later (its nonce in the ledger), and one moved past its side's next block (stale:
+    what it answers was read from a row carried from segments before)."""
+    version, rows = _signed(tmp_path, reveal=False)
+    batches = [r.seq for r in rows if r.batch == r.seq]
+    early = rows[batches[5] - 1]
+    end = next(s for s in batches if s > batches[5]) - 1
+    again = [replace(r, seq=len(rows) + 1 + i, batch=len(rows) + 1) for i, r in enumerate(rows[early.seq - 1:end])]
+    forged = rechain(rows + again, version)
+    (tmp_path / "a").mkdir()
+    report = _streamed_not_whole(monkeypatch, tmp_path / "a", forged, version)
+    assert not report.ok and report.first_bad == len(rows) + 1 and "already applied" in (report.reason or "")
+    old = msgspec.json.decode(rows[batches[-20] - 1].command or "")  # signed again, with a fresh nonce
+    block = signing.sign(classic_signed.private_key(old["side"]), game="c", side=old["side"], seq=old["seq"],
+                         head=old["head"], orders=old["orders"], nonce="f" * 32)
+    late = [replace(r, seq=len(rows) + 1 + i, batch=len(rows) + 1, recorded_at=rows[-1].recorded_at,
+                    command=CLASSIC.encode_command(block).decode() if i == 0 else None)
+            for i, r in enumerate(rows[batches[-20] - 1:batches[-19] - 1])]
+    (tmp_path / "b").mkdir()
+    report = _streamed_not_whole(monkeypatch, tmp_path / "b", rechain(rows + late, version), version)
+    assert not report.ok and report.first_bad == len(rows) + 1 and "stale" in (report.reason or "")
+
+
+def test_a_stored_game_revealed_twice_is_streamed_with_the_report_of_one_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second reveal is decided again against the first, carried to its segment."""
+    version, rows = _signed(tmp_path)
+    reveal = [r for r in rows if r.batch == rows[-1].batch]
+    again = [replace(r, seq=len(rows) + 1 + i, batch=len(rows) + 1) for i, r in enumerate(reveal)]
+    forged = rechain(rows + again, version)
+    report = _streamed_not_whole(monkeypatch, tmp_path, forged, version)
+    assert not report.ok and report.first_bad == len(rows) + 1
+
+
+def test_a_stored_game_with_an_undo_is_read_whole_with_the_report_of_one_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recorded game by mail (undos, consent, a correction, defaults): its acts are decided on the whole
+    log before them (mncore/pbem/turns.py), so it is still read whole; clean and forged."""
+    version, rows = _rows(FIXTURES / "pbem-4.jsonl")
     whole: list[int] = []
 
     def counted(rows: list[Row], *args: Any, **kwargs: Any) -> verify.Report:
         whole.append(len(rows))
         return verify_rows(rows, *args, **kwargs)
     monkeypatch.setattr(verify_stream, "verify_rows", counted)
-    report = verify_stored(store, loaded.game_id, [])
-    assert report.ok and whole == [len(store.rows(loaded.game_id))]
+    store, _ = _stored(tmp_path, rows, version)
+    assert _streamed_like_one_pass(monkeypatch, store, rows, version, []).ok and whole == [len(rows)] * 2
+    store.close()
+    undo = next(r for r in rows if r.type == "BatchUndone")
+    target = rows[undo.seq - 3]
+    forged = rechain([replace(r, payload=r.payload.replace('"', ' "', 1)) if r.seq == target.seq else r
+                      for r in rows], version)
+    (tmp_path / "f").mkdir()
+    store, _ = _stored(tmp_path / "f", forged, version)
+    assert not _streamed_like_one_pass(monkeypatch, store, forged, version, []).ok
+    store.close()
 
 
 @pytest.mark.parametrize("path", GOLDEN[:3], ids=lambda p: p.stem)

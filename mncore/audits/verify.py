@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -396,10 +396,11 @@ class _Span(msgspec.Struct, kw_only=True):
 
 
 def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, state: Any,
-                   ledger: trust.Ledger, report: Report) -> None:
-    """Decide again the batches given (numbered from `first`), from the state and ledger before them."""
+                   ledger: trust.Ledger, report: Report, context: Before | None = None) -> None:
+    """Decide again the batches given (numbered from `first`), from the state and ledger before them;
+    `context`: what the checks read of the log before each batch (the whole log's rows by default)."""
     ruleset, rows, events = span.ruleset, span.rows, span.events
-    pending: dict[int, list[Pending]] = {}  # what each side was to decide after each batch (keyed logs)
+    context = context if context is not None else Before(rows, span.keyed)
     before: dict[int, Any] = {}  # the state before each batch: an undo goes back to it (K1)
     undoes = any(r.type in UNDO_TYPES for r in rows)  # else no state is kept: memory would grow with the log
     with collector_paused():
@@ -411,20 +412,51 @@ def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, 
             cmd = _command(ruleset, batch, lenient=inherited, decoded=span.commands.get(batch[0].seq))
             after = None
             if not inherited:
-                _check_giver(ruleset, ledger, _Prefix(rows, start), batch, cmd, state, pending, report)
+                prior = context.prior(start)
+                _check_giver(ruleset, ledger, prior, batch, cmd, state, context.pending_at, report)
                 on_log = ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
                           or (isinstance(cmd, SignedOrders) and turns.act_kind(cmd.orders) is not None))
                 read = turns.Log(rows=rows[:start], events=events[:start]) if on_log else None
                 report.on_log += on_log
                 _check_time(batch, cmd)
+                revealed = context.revealed(start) if isinstance(cmd, RevealSecret) else None  # a reveal's only
                 after = _redecide_batch(ruleset, state, batch, cmd, span.secret, span.contents[start], ledger, n,
-                                        report, read, _Prefix(rows, start))
+                                        report, read, prior, revealed)
             if any(r.type in UNDO_TYPES for r in batch):
                 state = _fold_undoing(ruleset, events[start:end], batch, state, before)
             else:  # a batch decided again to its very events has its state already: not evolved twice
                 state = after if after is not None else _fold(ruleset, events[start:end], state)
-            _after_batch(ruleset, ledger, batch, cmd, state, pending, span.keyed)
+            if cmd is not None:
+                trust.note(ledger, ruleset, cmd, batch[0].seq)
+            context.passed(ruleset, batch, state)
     report.draws = ledger.draws  # the draws above were decided again under it (trust.decide)
+
+
+class Before:
+    """What the checks of a batch read of the log before it, the whole log held: its rows (the event a
+    signed block answers, K11's count of orders, the secret revealed so far) and what each side was to
+    decide after each batch (a keyed log). mncore/audits/verify_carry.py carries the same, bounded."""
+
+    def __init__(self, rows: Sequence[Row], keyed: bool) -> None:
+        self._rows, self._keyed = rows, keyed
+        self._pending: dict[int, list[Pending]] = {}
+
+    def prior(self, start: int) -> Sequence[Row]:
+        """The rows before the batch starting at index `start` of the rows decided."""
+        return _Prefix(self._rows, start)
+
+    def revealed(self, start: int) -> str | None:
+        """The secret revealed before that batch (the kernel's: KernelState.secret)."""
+        return secret_of(_Prefix(self._rows, start))
+
+    def pending_at(self, seq: int) -> list[Pending]:
+        """What each side was to decide after the batch ending at event `seq`."""
+        return self._pending.get(seq, [])
+
+    def passed(self, ruleset: Ruleset, batch: Sequence[Row], state: Any) -> None:
+        """A batch decided (or folded), `state` the state after it."""
+        if self._keyed:
+            self._pending[batch[-1].seq] = list(ruleset.pending(state))
 
 
 # a log shorter than this is decided again in one pass: starting processes costs more than it saves
@@ -545,15 +577,6 @@ class _Prefix(LogPrefix):
         return self._rows[index]
 
 
-def _after_batch(ruleset: Ruleset, ledger: trust.Ledger, batch: Sequence[Row], cmd: Any, state: Any,
-                 pending: dict[int, list[Pending]], keyed: bool) -> None:
-    """The ledger noted, and what each side was to decide after the batch (a keyed log)."""
-    if cmd is not None:
-        trust.note(ledger, ruleset, cmd, batch[0].seq)
-    if keyed:
-        pending[batch[-1].seq] = list(ruleset.pending(state))
-
-
 def _fold(ruleset: Ruleset, events: Sequence[Any], state: Any) -> Any:
     for e in events:
         state = ruleset.evolve(state, e)
@@ -592,14 +615,14 @@ def _command(ruleset: Ruleset, rows: Sequence[Row], lenient: bool, decoded: Any 
 
 
 def _check_giver(ruleset: Ruleset, ledger: trust.Ledger, before: Sequence[Row], rows: Sequence[Row],
-                 cmd: Any, state: Any, pending: dict[int, list[Pending]], report: Report) -> None:
+                 cmd: Any, state: Any, pending_at: Callable[[int], Sequence[Pending]], report: Report) -> None:
     """Each row of a batch names the actor its command is recorded under: a signed block's side only
     with a valid signature of the side's published key; an unsigned order the host once keys exist."""
     seq = rows[0].seq
     if isinstance(cmd, SignedOrders):
         try:
             trust.check_block(ruleset, cmd, ledger=ledger, rows=before, game_id=None,
-                              pending_at=lambda at: pending.get(at, []),
+                              pending_at=pending_at,
                               pending_now=ruleset.pending(state))
         except CommandRejected as err:
             raise IntegrityFailure(seq, f"its signed block is refused: {err.message}") from None
@@ -635,14 +658,14 @@ def _check_time(rows: Sequence[Row], cmd: Any) -> None:
 
 def _redecide_batch(ruleset: Ruleset, state: Any, rows: Sequence[Row], cmd: Any, secret: bytes | None,
                     previous: str, ledger: trust.Ledger, batch: int, report: Report,
-                    read: turns.Log | None = None, prior: Sequence[Row] | None = None) -> Any:
+                    read: turns.Log | None = None, prior: Sequence[Row] | None = None,
+                    revealed: str | None = None) -> Any:
     """The state after the batch, its command decided again to exactly its stored events; None if
     its draws cannot be checked yet (no secret); IntegrityFailure if they differ. `read`: the log
     before the batch, for the acts of play by email decided on it; `prior`: the rows before it, which
-    a K11 settle count reads."""
+    a K11 settle count reads; `revealed`: the secret revealed before it (a reveal's re-decision)."""
     seq = rows[0].seq
     try:
-        revealed = secret_of(prior or ()) if isinstance(cmd, RevealSecret) else None  # a reveal's only
         produced, after = trust.decide(ruleset, state, cmd, secret=secret, draw_head=previous,
                                        ledger=ledger, batch=batch, log=read, rows=prior, revealed=revealed)
     except SecretNeeded:

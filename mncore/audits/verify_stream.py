@@ -1,5 +1,10 @@
 """mn verify of a stored game read in chunks, never all held: each check one pass over the log in order,
-the commands decided again in segments of it, one process per core; the report is verify_rows'."""
+the commands decided again in segments of it, one process per core; the report is verify_rows'.
+
+A keyed log (play by email, signed blocks) and one that reveals twice are streamed too: what their checks
+read of the log before each batch is carried forward, bounded (mncore/audits/verify_carry.py). A log with
+an undo, a correction or another act decided on the whole log before it (mncore/pbem/turns.py reads that
+log whole) is still read whole and given to verify_rows."""
 
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ from mncore.audits.verify import (
     _workers,
     verify_rows,
 )
+from mncore.audits.verify_carry import Carried, Carry, Needs, carry_batch, forget_nonce, survey_row
 from mncore.core.chain import GENESIS_HASH, LOG_V1, content_link
 from mncore.core.dice import commitment
 from mncore.core.errors import IntegrityFailure
@@ -41,32 +47,33 @@ from mncore.core.kernel_acts import PBEM_COMMANDS, UNDO_TYPES, OrderBatch, Signe
 from mncore.core.kernel_state import secret_in
 from mncore.core.protocol import Ruleset
 from mncore.games.log_reading import collector_paused, decoded
-from mncore.pbem import trust
+from mncore.pbem import trust, turns
 from mncore.store import Row, Store
 
 CHUNK = 500  # rows read from the store at a time
 SEGMENT_ROWS = 500  # rows a worker decides again at a time (a segment ends where a batch does)
-_CONTEXT: tuple[Ruleset, bytes | None, int] | None = None  # the ruleset, secret, fork point: set before forking
+# the ruleset, secret, fork point and what later batches read (the survey's): set before forking
+_CONTEXT: tuple[Ruleset, bytes | None, int, Needs] | None = None
 
 
 class _WholeLog(Exception):
-    """A log whose checks read the log before each batch (keys, undos, play by email): verify_rows."""
+    """A log whose checks read the whole log before a batch (undos, acts of play by email): verify_rows."""
 
 
 class _Survey(msgspec.Struct, kw_only=True):
     count: int = 0
     head: str = GENESIS_HASH
     undoes: bool = False
-    keyed: bool = False
     secret: bytes | None = None  # what the first SecretRevealed says
     revealed_at: int = 0
     revealed: str | None = None  # what the last one says: the kernel's (KernelState.secret)
     reveals: int = 0
+    needs: Needs = msgspec.field(default_factory=Needs)  # what later batches read of earlier ones
 
 
 def verify_stored(store: Store, game_id: str, heads: Sequence[Head], workers: int | None = None) -> Report:
-    """verify_rows of the game's log, read from the store pass by pass; a log of play by email (its
-    checks read what came before each batch) is read whole and given to verify_rows."""
+    """verify_rows of the game's log, read from the store pass by pass; a log with an undo or another act
+    decided on the whole log before it is read whole and given to verify_rows."""
     version = store.log_version(game_id)
     try:
         return _streamed(store, game_id, version, heads, _workers(workers))
@@ -81,16 +88,15 @@ def _chunks(store: Store, game_id: str, last: int) -> Iterator[Row]:
 
 def _survey(rows: Iterator[Row]) -> _Survey:
     out = _Survey()
-    second = False  # the second batch's first row seen
     for r in rows:
         out.count, out.head = out.count + 1, r.hash
         out.undoes = out.undoes or r.type in UNDO_TYPES
-        if r.batch == r.seq and out.count > 1 and not second:
-            second, out.keyed = True, r.type == "KeysPublished"
         if r.type == "SecretRevealed" and not out.revealed_at:
             out.secret, out.revealed_at = _secret_of(r), r.seq
         out.revealed = secret_in(r) or out.revealed
         out.reveals += r.type == "SecretRevealed"
+        survey_row(out.needs, r)
+    out.needs.done()
     return out
 
 
@@ -101,13 +107,15 @@ def _streamed(store: Store, game_id: str, version: int, heads: Sequence[Head], w
         return _chunks(store, game_id, last)
 
     survey = _survey(stream())
-    # a second reveal is refused against the first, which a segment after it does not hold
-    if survey.undoes or survey.keyed or survey.reveals > 1:
+    if survey.undoes or survey.needs.on_log:
         raise _WholeLog
-    try:
-        return _fused(stream(), survey, version, heads, workers)
-    except _Fallback:
-        pass  # something to report, or a log the passes one by one must take: they name it
+    # the one read checks the salts and decides again with one secret: a log that reveals twice (the
+    # salts are the first's, the draws the last's) is left to the passes one by one
+    if survey.reveals < 2:
+        try:
+            return _fused(stream(), survey, version, heads, workers)
+        except _Fallback:
+            pass  # something to report, or a log the passes one by one must take: they name it
     report = Report(ok=True, events=survey.count, head_hash=survey.head, version=version)
     try:
         _check_chain(stream(), version)
@@ -166,7 +174,7 @@ def _fused_checks(rows: Iterator[Row], survey: _Survey, version: int, heads: Seq
     if ruleset.evolve(start, first_event) != ruleset.evolve(ruleset.initial(""), first_event):
         raise _Fallback  # the two folds differ: fold them apart
     global _CONTEXT
-    _CONTEXT = (ruleset, secret, forked_at)
+    _CONTEXT = (ruleset, secret, forked_at, survey.needs)
     try:
         if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
             return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, None, workers)
@@ -185,7 +193,8 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
     content, batch = GENESIS_HASH, 0
     ledger = trust.Ledger()
     number, buf = 1, []
-    task: _Task = (1, buf, state, trust.Ledger(), GENESIS_HASH, (GENESIS_HASH, version))
+    needs, carry, open_batch = _CONTEXT[3], Carry(), list[Row]()  # open_batch: the rows of the batch read now
+    task: _Task = (1, buf, state, trust.Ledger(), GENESIS_HASH, (GENESIS_HASH, version), Carry())
     waiting: deque[Any] = deque()
 
     def hand(t: _Task) -> None:  # one segment a worker in flight, and one more: memory stays bounded
@@ -208,18 +217,24 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
                 _check_upgrade(r, content, report)
             if r.batch == r.seq:
                 batch = r.seq
+                if open_batch:  # the batch before is over: `state` is the state after it
+                    carry_batch(carry, needs, ruleset, open_batch, state)
+                open_batch = []
                 if len(buf) >= SEGMENT_ROWS:
                     hand(task)
                     number, buf = number + _batch_count(buf), []
-                    task = (number, buf, state, _copy(ledger), content, (previous, version))
+                    carry.drop_before(needs, r.seq)
+                    task = (number, buf, state, _copy(ledger), content, (previous, version), carry.copy())
                 cmd = _command(ruleset, [r], lenient=r.seq <= forked_at)
-                if isinstance(cmd, (*PBEM_COMMANDS, SignedOrders)) and not isinstance(cmd, OrderBatch):
+                if _on_log(cmd):
                     raise _Fallback
                 if cmd is not None:
                     trust.note(ledger, ruleset, cmd, r.seq)
+                    forget_nonce(ledger, needs, cmd)
             elif not (batch and r.batch == batch):
                 raise _Fallback
             buf.append(r)
+            open_batch.append(r)
             content, previous = content_link(content, r.payload), r.hash
             try:
                 state = ruleset.evolve(state, event)
@@ -259,9 +274,9 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
     report.inherited = final.forked_at
     _check_batches(stream())
     global _CONTEXT
-    _CONTEXT = (ruleset, secret, final.forked_at)
+    _CONTEXT = (ruleset, secret, final.forked_at, survey.needs)
     ledger = trust.Ledger()
-    tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at)
+    tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at, survey.needs)
     try:
         # a short log is decided here: starting processes would cost more than they save
         if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
@@ -291,27 +306,32 @@ def _check_batches(rows: Iterator[Row]) -> None:
             raise IntegrityFailure(r.seq, f"belongs to batch {r.batch}, which does not lead to it")
 
 
-# first batch number, rows, state, ledger, content head; and for the one read (_fused), the chain's hash
-# before the segment and the log's format: the worker checks its rows as the passes one by one would
-_Task = tuple[int, list[Row], Any, trust.Ledger, str, tuple[str, int] | None]
+# first batch number, rows, state, ledger, content head; for the one read (_fused), the chain's hash
+# before the segment and the log's format: the worker checks its rows as the passes one by one would;
+# for the passes one by one, what the log before the segment left that its checks read, and the survey's
+_Task = tuple[int, list[Row], Any, trust.Ledger, str, tuple[str, int] | None, Carry | None]
 _Counts = tuple[int, int, int, int, int]  # commands checked, random unchecked, signed, on the log, hidden fields
 
 
-def _tasks(ruleset: Ruleset, rows: Iterator[Row], state: Any, ledger: trust.Ledger, forked_at: int) -> Iterator[_Task]:
-    """The segments, each with the state, ledger and content head before it, folded and noted here as
-    the one pass does between its decisions (`ledger` is left as after the last)."""
+def _tasks(ruleset: Ruleset, rows: Iterator[Row], state: Any, ledger: trust.Ledger, forked_at: int,
+           needs: Needs) -> Iterator[_Task]:
+    """The segments, each with the state, ledger, content head and carry before it, folded and noted here
+    as the one pass does between its decisions (`ledger` is left as after the last)."""
     buf: list[Row] = []
     number, content = 1, GENESIS_HASH
+    carry = Carry()
     for r in rows:
         if r.batch == r.seq and len(buf) >= SEGMENT_ROWS:
-            task, stop, state, content = _advance(ruleset, number, buf, state, ledger, content, forked_at)
+            task, stop, state, content = _advance(ruleset, number, buf, state, ledger, content, forked_at,
+                                                  (carry, needs))
             yield task
             if stop:
                 return
             number, buf = number + _batch_count(buf), []
+            carry.drop_before(needs, r.seq)
         buf.append(r)
     if buf:
-        yield _advance(ruleset, number, buf, state, ledger, content, forked_at)[0]
+        yield _advance(ruleset, number, buf, state, ledger, content, forked_at, (carry, needs))[0]
 
 
 def _batch_count(rows: Sequence[Row]) -> int:
@@ -319,10 +339,12 @@ def _batch_count(rows: Sequence[Row]) -> int:
 
 
 def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger: trust.Ledger, content: str,
-             forked_at: int) -> tuple[_Task, bool, Any, str]:
+             forked_at: int, carried: tuple[Carry, Needs]) -> tuple[_Task, bool, Any, str]:
     """The segment's task; True if a command in it cannot be read (its worker stops there with the
-    failure: nothing after it is decided); the state and content head after it (`ledger` advanced)."""
-    task: _Task = (number, rows, state, _copy(ledger), content, None)
+    failure: nothing after it is decided); the state and content head after it (`ledger` and the carry
+    advanced)."""
+    carry, needs = carried
+    task: _Task = (number, rows, state, _copy(ledger), content, None, carry.copy())
     events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
     stop = False
     with collector_paused():
@@ -333,14 +355,22 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
             except IntegrityFailure:
                 stop = True
                 break
-            if isinstance(cmd, (*PBEM_COMMANDS, SignedOrders)) and not isinstance(cmd, OrderBatch):
+            if _on_log(cmd):  # the survey found none: a guard, should it and the decoder disagree
                 raise _WholeLog
             state = _fold(ruleset, events[start:end], state)
             if cmd is not None:
                 trust.note(ledger, ruleset, cmd, batch[0].seq)
+                forget_nonce(ledger, needs, cmd)
+            carry_batch(carry, needs, ruleset, batch, state)
     for r in rows:
         content = content_link(content, r.payload)
     return task, stop, state, content
+
+
+def _on_log(cmd: Any) -> bool:
+    """A command decided on the whole log before it (verify._redecide_span's on_log)."""
+    return ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
+            or (isinstance(cmd, SignedOrders) and turns.act_kind(cmd.orders) is not None))
 
 
 def _spans(rows: Sequence[Row]) -> list[tuple[int, int]]:
@@ -357,8 +387,8 @@ def _spans(rows: Sequence[Row]) -> list[tuple[int, int]]:
 def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
     """Decide one segment again (in a worker, or here): its counts and its first failure (seq, reason)."""
     assert _CONTEXT is not None, "a segment is decided within _redecide_streamed"
-    ruleset, secret, forked_at = _CONTEXT
-    number, rows, state, ledger, content, rowcheck = task
+    ruleset, secret, forked_at, needs = _CONTEXT
+    number, rows, state, ledger, content, rowcheck, carry = task
     try:
         events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
         hidden = _check_rows(ruleset, rows, events, secret, rowcheck) if rowcheck is not None else 0
@@ -372,7 +402,8 @@ def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
     part = Report(ok=True, events=0, head_hash="")
     failure = None
     try:
-        _redecide_span(span, _spans(rows), number, state, ledger, part)
+        context = Carried(carry, needs, rows, rows[0].seq - 1) if carry is not None else None
+        _redecide_span(span, _spans(rows), number, state, ledger, part, context)
     except IntegrityFailure as err:
         failure = (err.seq, err.reason)
     return (part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log, hidden), failure

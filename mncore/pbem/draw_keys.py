@@ -126,6 +126,9 @@ def orders_before(rows: Sequence[Row]) -> int:
     """The number of the players' order batches in `rows` still in play (K11's M): taken-back
     batches are not counted, so a correction that takes back an act and lets the service give it
     again leaves the phase's draws as they were."""
+    counted = getattr(rows, "orders_in_play", None)  # a prefix that counted them as it was read (verify_carry)
+    if isinstance(counted, int):
+        return counted
     gone = turns.undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
     return sum(1 for r in rows if r.batch == r.seq and r.command is not None and r.seq not in gone
                and _counts(r.command))
