@@ -61,13 +61,15 @@ try:
     main()
 except SystemExit:
     pass
-print(json.dumps({"generations": seen, "enabled": gc.isenabled()}), file=sys.stderr)
+print(json.dumps({"generations": seen, "enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}),
+      file=sys.stderr)
 """
 
 
-def test_the_mn_script_starts_without_the_collector(tmp_path: Path) -> None:
+def test_the_mn_script_starts_without_the_collector_and_skips_its_last_scans(tmp_path: Path) -> None:
     """mncli/start.py (the `mn` script): no collection while the command and the ruleset load (a
-    cold status made about 45 without), the collector on again once the command is found."""
+    cold status made about 45 without), the collector on again once the command is found, and what
+    the process made frozen at its end, so that the exit's last collections scan none of it."""
     db = tmp_path / "mn.db"
     made = CliRunner().invoke(main, ["--db", str(db), "new", "--empire", "rome", "--empire", "greece",
                                      "--empire", "carthage", "--seed", "lean", "--id", "g"])
@@ -79,12 +81,14 @@ def test_the_mn_script_starts_without_the_collector(tmp_path: Path) -> None:
     assert run.stdout.startswith("Game g: round 1, Trade Resources phase\n")
     assert 2 not in doc["generations"] and len(doc["generations"]) <= 3
     assert doc["enabled"] is True
+    assert doc["frozen"] > 10_000
 
 
 def test_the_mn_script_leaves_its_database_closed(tmp_path: Path) -> None:
-    """The exit's last collection still runs: a store only a cycle holds is closed then, its write-ahead
-    log folded into the file, so that a copy of the file alone holds the game (tests/test_killed_writes.py
-    copies one). Freezing what the process made at its end, to skip that scan, left it open."""
+    """With the exit's collections skipped, the store's connection (in a cycle with its statement cache)
+    is still closed, by its finalizer, its write-ahead log folded into the file, so that a copy of the
+    file alone holds the game (tests/test_killed_writes.py copies one). Without the finalizer the freeze
+    left it open, the log beside the file."""
     db = tmp_path / "mn.db"
     made = subprocess.run([sys.executable, "-m", "mncli", "--db", str(db), "new", "--empire", "rome", "--empire",
                            "greece", "--empire", "carthage", "--seed", "lean", "--id", "g"],

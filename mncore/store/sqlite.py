@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import wraps
@@ -62,6 +63,10 @@ class SqliteStore:
             conn.execute("PRAGMA busy_timeout = 10000")
             conn.row_factory = sqlite3.Row
             self.conn = conn
+            # closed when the store goes, or at exit if it has not: a connection is in a cycle with its
+            # statement cache, which only the collector would free, and a file's write-ahead log is
+            # folded into it only as its last connection closes (a copy of the file alone holds all)
+            self._closer = weakref.finalize(self, conn.close)
             self._current = _applied(conn) >= MIGRATION_COUNT  # one query: all a current database costs
             tables = set() if self._current else _table_names(conn)
         except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
@@ -119,7 +124,7 @@ class SqliteStore:
             migrate(conn)
 
     def close(self) -> None:
-        self.conn.close()
+        self._closer()
 
     @contextmanager
     def bulk(self) -> Iterator[None]:
