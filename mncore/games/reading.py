@@ -159,7 +159,9 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
 # 4: the kernel folds its own events (mncore/core/envelope.py), no longer the rulesets: states cached by
 # the rulesets' folds are not trusted to agree
 # 5: the kernel's state (mncore/core/kernel_state.py) in the ledger's place, the secret out of the rulesets' states
-SNAPSHOT_FORMAT = 5
+# 6: a 2003 game's hands, debts and losses folded in the log's order (its JSON sorts a dict's keys) as its
+# orders are given, where they were folded in the deciding side's: a snapshot written then did not match a replay
+SNAPSHOT_FORMAT = 6
 
 
 def engine_of(ruleset: Ruleset) -> str:

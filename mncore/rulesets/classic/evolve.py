@@ -84,7 +84,9 @@ def evolve(state: State, event: ev.AnyEvent) -> State:
             return _pay(replace(state, cards={**state.cards, civ: (*state.cards.get(civ, ()), card)}),
                         civ, paid)
         case ev.HandsDiscarded(kept=kept):
-            return replace(state, hands={c: ({TAX: n} if n else {}) for c, n in kept.items()})
+            # in the log's order (its canonical JSON sorts a dict's keys), not the deciding side's: the state
+            # folded as the orders are given must be the one a replay folds (a snapshot is checked against it)
+            return replace(state, hands={c: ({TAX: n} if n else {}) for c, n in sorted(kept.items())})
         case ev.TriremesSailed():
             return _sailed(state, event)
         case ev.NavalBattle(sea=sea, losses=losses):
@@ -207,7 +209,7 @@ def _given(state: State, civ: str, to: str, card: str) -> State:
 def _trade_ended(state: State, returned: dict[str, tuple[str, ...]]) -> State:
     for civ, cards in state.trade.taken.items():
         state = _hand(state, civ, [(c, 1) for c in cards])
-    for civ, cards in returned.items():
+    for civ, cards in sorted(returned.items()):  # the log's order
         state = _hand(state, civ, [(c, 1) for c in cards])
     return replace(state, trade=Trade(asked=state.trade.asked, revealed=True, done=True))
 
@@ -281,7 +283,7 @@ def _marched(state: State, e: ev.Marched) -> State:
 
 
 def _battle(state: State, e: ev.GroundBattle) -> State:
-    owed = tuple(Owed(civ=c, province=e.province, hits=h) for c, h in e.owed.items())
+    owed = tuple(Owed(civ=c, province=e.province, hits=h) for c, h in sorted(e.owed.items()))  # the log's order
     return replace(_lost(state, e.province, e.losses), owed=(*state.owed, *owed))
 
 
@@ -293,7 +295,7 @@ def _chosen(state: State, e: ev.LossesChosen) -> State:
 
 def _lost(state: State, province: str, losses: dict[str, Units]) -> State:
     land = state.land(province)
-    for civ, lost in losses.items():
+    for civ, lost in sorted(losses.items()):  # the log's order
         land = _units(land, civ, legion=-lost.legion, creature=-lost.creature, fortress=-lost.fortress)
     for role in ("occupier", "converter"):
         holder = getattr(land, role)
