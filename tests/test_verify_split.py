@@ -197,33 +197,40 @@ def _signed(tmp_path: Path, blocks: int = 90, reveal: bool = True) -> tuple[int,
     return version, rows
 
 
+def _one_reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """verify_stream._fused watched: True for each log it verified in its one read, False for each it
+    left to the passes one by one (_Fallback)."""
+    fused, taken = verify_stream._fused, []
+
+    def counted(*args: Any) -> verify.Report:
+        try:
+            report = fused(*args)
+        except verify_stream._Fallback:
+            taken.append(False)
+            raise
+        taken.append(True)
+        return report
+    monkeypatch.setattr(verify_stream, "_fused", counted)
+    return taken
+
+
 def _streamed_not_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, rows: list[Row], version: int,
                         heads: list[Head] | None = None) -> verify.Report:
     """The stored log is streamed (never handed whole to verify_rows) in several segments, with 1 and 2
     workers, and its report is verify_rows' of the whole log: a clean one from the one read (_fused)."""
     store, _ = _stored(tmp_path, rows, version)
     handed: list[int] = []  # a carry is copied for each segment after the first, in either read
-    copy, fused = verify_carry.Carry.copy, verify_stream._fused
-    read: list[bool] = []
+    copy = verify_carry.Carry.copy
 
     def counted(carry: verify_carry.Carry) -> verify_carry.Carry:
         handed.append(1)
         return copy(carry)
 
-    def one_read(*args: Any) -> verify.Report:
-        try:
-            report = fused(*args)
-        except verify_stream._Fallback:
-            read.append(False)
-            raise
-        read.append(True)
-        return report
-
     def whole(*args: Any, **kwargs: Any) -> verify.Report:
         raise AssertionError("read whole")
     monkeypatch.setattr(verify_stream, "verify_rows", whole)
     monkeypatch.setattr(verify_carry.Carry, "copy", counted)
-    monkeypatch.setattr(verify_stream, "_fused", one_read)
+    read = _one_reads(monkeypatch)
     report = _streamed_like_one_pass(monkeypatch, store, rows, version, heads or [])
     store.close()
     assert len(handed) > 2 or not report.ok
@@ -369,18 +376,7 @@ def test_the_one_read_gives_the_report_of_the_passes_one_by_one(
     store, gid = _stored(tmp_path, rows, version)
     heads = [Head(source="the database's head record", seq=len(rows), hash=rows[-1].hash)]
     monkeypatch.setattr(verify_stream, "SEGMENT_ROWS", 61)
-    fused = verify_stream._fused
-    taken: list[bool] = []
-
-    def counted(*args: Any) -> verify.Report:
-        try:
-            report = fused(*args)
-        except verify_stream._Fallback:
-            taken.append(False)
-            raise
-        taken.append(True)
-        return report
-    monkeypatch.setattr(verify_stream, "_fused", counted)
+    taken = _one_reads(monkeypatch)
     for workers in (1, 2):
         one_read = verify_stored(store, gid, heads, workers=workers)
 
