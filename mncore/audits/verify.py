@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -470,9 +471,22 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _fork_pool(workers: int) -> Any:
+@contextmanager
+def _fork_pool(workers: int) -> Iterator[Any]:
+    """A pool of forked workers, closed and joined when the work is done: its idle workers end on the
+    sentinel and are reaped. Only a block that raises terminates it: a worker killed while it waits on
+    the task queue holds that queue's lock, which the pool's own threads may then wait on at exit."""
     import multiprocessing
-    return multiprocessing.get_context("fork").Pool(workers)
+    pool = multiprocessing.get_context("fork").Pool(workers)
+    try:
+        yield pool
+    except BaseException:
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
 
 
 def _workers(asked: int | None) -> int:
