@@ -181,7 +181,7 @@ def status(ctx: click.Context, game_id: str, now: str | None, as_json: bool) -> 
     waiting: dict[str, turns.Waiting] = {}
     if loaded.ledger.pbem:  # a game by mail (imported only then: a lean start)
         from mncore.games import by_mail
-        waiting = by_mail.waiting(store, game_id)
+        waiting = by_mail.waiting(store, game_id, loaded)
     if as_json:
         doc = boundary.view(loaded.ruleset, loaded.state, None)  # only the public keys below
         out: dict[str, Any] = {k: doc[k] for k in ("game", "round", "phase", "fair_play", "sandbox", "winner",

@@ -16,7 +16,7 @@ from mncore.core.kernel_acts import (
 )
 from mncore.core.kernel_state import consents, undone_seqs
 from mncore.games.log_reading import decoded
-from mncore.games.reading import Loaded, _full, _log, current, load, snapshot_at_or_before
+from mncore.games.reading import Current, Loaded, _full, _log, current, load, snapshot_at_or_before
 from mncore.games.writing import _answers, give
 from mncore.pbem import seats, turns
 from mncore.store import Row, Store
@@ -121,12 +121,13 @@ def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
     return give(store, game_id, CorrectBatch(batch=batch, reason=reason)).rows
 
 
-def waiting(store: Store, game_id: str) -> dict[str, turns.Waiting]:
+def waiting(store: Store, game_id: str, cur: Current | None = None) -> dict[str, turns.Waiting]:
     """Each side the game waits for, since when, and its deadline (K4), as turns.waiting says of the
     whole log: read back from the head only as far as each wait began, one snapshot further at a time.
     A log that took back events is read whole: what an undo or a correction took back changes no
-    state before it either (K1, K3), which the snapshots taken before it do not know."""
-    cur = current(store, game_id)
+    state before it either (K1, K3), which the snapshots taken before it do not know. `cur`: the game
+    at its head, where the caller has read it already."""
+    cur = cur if cur is not None else current(store, game_id)
     if cur.kernel.email.undone:
         loaded = load(store, game_id)
         return turns.waiting(loaded.ruleset, _log(loaded))

@@ -50,7 +50,7 @@ def summary(store: Store, row: GameRow) -> Summary:
     meta = cur.meta
     waiting = list(dict.fromkeys(p.empire for p in cur.ruleset.pending(cur.state)))
     # only a game that set a pace has deadlines; reading them folds back from the head, so others skip it
-    due = ({w.side: w.due for w in by_mail.waiting(store, row.id).values() if w.due is not None}
+    due = ({w.side: w.due for w in by_mail.waiting(store, row.id, cur).values() if w.due is not None}
            if cur.ledger.pbem and not meta.over else {})
     return msgspec.structs.replace(listed, ruleset=cur.ruleset.short, round=meta.round, over=meta.over,
                                    result=meta.result, waiting_on=[] if meta.over else waiting,
