@@ -142,7 +142,8 @@ def _forge(db: str, seq: int, at: int) -> None:
     """Write the state at event `at` into the snapshot at `seq`, its digest made anew, as one who
     can write the database would."""
     store = open_store(db)
-    snap = next(s for s in store.snapshots("g") if s.seq == seq)
+    snap = store.snapshot_at("g", seq)
+    assert snap is not None
     cur = reading.current(store, "g", at)
     forged = replace(snap, state=cur.ruleset.encode_state(cur.state))
     store.put_snapshot("g", replace(forged, digest=reading._digest(forged)))
@@ -283,7 +284,8 @@ def test_each_part_of_a_snapshot_is_held_to_the_log(new_db: Callable[[str], str]
     _toy(db, monkeypatch)
     _sql(db, edit)
     store = open_store(db)
-    snap = next(s for s in store.snapshots("g") if s.seq == 7)
+    snap = store.snapshot_at("g", 7)
+    assert snap is not None
     store.put_snapshot("g", replace(snap, digest=reading._digest(snap)))
 
     check = snapshots.check_snapshots(open_store(db), "g")

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from mncore.core.chain import link
 from mncore.core.errors import Conflict, StoreError, UnknownGame
-from mncore.store import GameRow, NewRow, Snapshot, open_store
+from mncore.store import GameRow, NewRow, Snapshot, SnapshotHead, open_store
 from pg import PgServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -259,21 +260,41 @@ def test_snapshots_keep_the_two_latest_and_only_while_the_log_still_holds_their_
 
 def test_a_games_snapshots_are_listed_whatever_their_engine_or_head_and_one_can_be_dropped(
         new_db: Callable[[str], str]) -> None:
-    """snapshots() lists every snapshot kept of a game, by seq (mn verify checks them against the
-    log); drop_snapshot deletes one, and no other game's."""
+    """snapshots() lists every snapshot kept of a game, by seq, without its blobs, and snapshot_at reads one
+    whole (mn verify checks them against the log); drop_snapshot deletes one, and no other game's."""
     store = open_store(new_db("a"), create=True)
-    assert store.snapshots("g") == []  # no snapshots table yet: nothing, not an error
+    assert store.snapshots("g") == [] and store.snapshot_at("g", 3) is None  # no snapshots table yet
     rows = store.create_game("g", "t", "00", _rows(5))
     store.create_game("h", "t", "00", _rows(5))
     store.put_snapshot("h", _snap(4, "hh"))
     store.put_snapshot("g", _snap(5, "not the row's hash"))
     store.put_snapshot("g", _snap(3, rows[2].hash, "another engine"))
 
-    assert store.snapshots("g") == [_snap(3, rows[2].hash, "another engine"), _snap(5, "not the row's hash")]
+    assert store.snapshots("g") == [_head(_snap(3, rows[2].hash, "another engine")), _head(_snap(5, "not the row's hash"))]
+    assert store.snapshot_at("g", 5) == _snap(5, "not the row's hash") and store.snapshot_at("g", 4) is None
     store.drop_snapshot("g", 5)
     store.drop_snapshot("g", 99)
-    assert store.snapshots("g") == [_snap(3, rows[2].hash, "another engine")]
-    assert store.snapshots("h") == [_snap(4, "hh")]
+    assert store.snapshots("g") == [_head(_snap(3, rows[2].hash, "another engine"))]
+    assert store.snapshots("h") == [_head(_snap(4, "hh"))] and store.snapshot_at("g", 5) is None
+
+
+def test_a_snapshots_ledger_is_read_a_piece_at_a_time_or_left_out(new_db: Callable[[str], str]) -> None:
+    """ledger_pieces gives a snapshot's ledger as its UTF-8 bytes in pieces of at most 64 KiB (a game by mail's
+    holds every nonce a block used); snapshot_at(ledger=False) leaves it out; no snapshot, no piece."""
+    store = open_store(new_db("a"), create=True)
+    rows = store.create_game("g", "t", "00", _rows(5))
+    ledger = '{"nonces":{' + ",".join(f'"{n:032x}é":{n}' for n in range(6_000)) + "}}"
+    store.put_snapshot("g", replace(_snap(5, rows[4].hash), ledger=ledger))
+
+    pieces = list(store.ledger_pieces("g", 5))
+
+    assert b"".join(pieces) == ledger.encode() and len(pieces) > 3 and max(map(len, pieces)) <= 1 << 16
+    assert store.snapshot_at("g", 5, ledger=False) == replace(_snap(5, rows[4].hash), ledger="")
+    assert list(store.ledger_pieces("g", 4)) == [] and list(store.ledger_pieces("h", 5)) == []
+
+
+def _head(snap: Snapshot) -> SnapshotHead:
+    return SnapshotHead(seq=snap.seq, head_hash=snap.head_hash, engine=snap.engine)
 
 
 def test_a_rewrite_from_a_head_that_moved_on_is_a_conflict(new_db: Callable[[str], str]) -> None:

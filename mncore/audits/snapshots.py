@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -46,7 +47,10 @@ class _Fold(msgspec.Struct, kw_only=True):
     batches: int = 0
     kernel: KernelState = KernelState()  # its ledger's nonces moved into `nonces` row by row
     undo_seen: bool = False
-    nonces: Any = msgspec.field(default_factory=hashlib.blake2b)  # the nonces, in order, as a running digest
+    # the ledger's nonces as their JSON object's text, digested as it grows, its closing brace left out
+    nonces: Any = msgspec.field(default_factory=lambda: hashlib.blake2b(b"{"))
+    noted: int = 0  # the nonces digested
+    size: int = 1  # the bytes of their text so far
 
 
 def check_snapshots(store: Store, game_id: str) -> SnapshotCheck:
@@ -64,8 +68,11 @@ def check_snapshots(store: Store, game_id: str) -> SnapshotCheck:
         return out
     ruleset = ruleset_of(first.payload, f"game {game_id}")
     engine = reading.engine_of(ruleset)
-    mine = {s.seq: s for s in snaps if s.engine == engine}
+    # each snapshot's blobs are read at its seq, one at a time: a game by mail's kernel state holds every
+    # nonce a block used
+    mine = {s.seq: s.head_hash for s in snaps if s.engine == engine}
     out.other_engine = len(snaps) - len(mine)
+    del snaps
     if not mine:
         return out
     fold = _Fold(state=ruleset.initial(""))
@@ -79,18 +86,21 @@ def check_snapshots(store: Store, game_id: str) -> SnapshotCheck:
             fold.kernel = trust.kernel_step(fold.kernel, ruleset, row, fold.batches)
             _drain(fold)
             fold.draw_head = content_link(fold.draw_head, row.payload)
-            snap = mine.pop(row.seq, None)
-            if snap is not None:
-                _check(store, game_id, ruleset, snap, row.hash, fold, out)
+            head = mine.pop(row.seq, None)
+            if head is not None:
+                snap = store.snapshot_at(game_id, row.seq, ledger=False) if head == row.hash else None
+                _check(store, game_id, ruleset, snap if snap is not None and snap.engine == engine else None,
+                       fold, out)
     out.unusable += len(mine)  # past the log's head
     return out
 
 
-def _check(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot, row_hash: str, fold: _Fold,
+def _check(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot | None, fold: _Fold,
            out: SnapshotCheck) -> None:
-    """Count one snapshot of this engine at its seq: unusable, matching, or a mismatch."""
-    thawed = reading._thawed(store, game_id, ruleset, snap)
-    if snap.head_hash != row_hash or thawed is None:
+    """Count one snapshot of this engine at its seq (None: its head hash is not the log's), read without its
+    ledger: unusable, matching, or a mismatch."""
+    same_kernel = snap is not None and _same_kernel(store, game_id, ruleset, snap, fold)
+    if snap is None or not same_kernel and not _usable(store, game_id, ruleset, snap.seq):
         out.unusable += 1  # current() would not read it either
         return
     state = fold.state
@@ -98,12 +108,19 @@ def _check(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot, row_has
         state = reading._replayed(ruleset, *reading._decoded(store, game_id, snap.seq))
     differs = [what for what, same in (
         ("state", ruleset.encode_state(ruleset.named(state, game_id)) == snap.state),
-        ("ledger", _same_kernel(fold, thawed.kernel, snap.ledger)),
+        ("ledger", same_kernel),
         ("draw head", fold.draw_head == snap.draw_head),
         ("batches", fold.batches == snap.batches)) if not same]
     out.checked += 1
     if differs:
         out.mismatched.append(Mismatch(seq=snap.seq, differs=differs))
+
+
+def _usable(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> bool:
+    """Whether current() would read the snapshot (reading._thawed), its ledger read and decoded whole: only a
+    snapshot whose ledger is not the replay's is, to tell a damaged one from a mismatched one."""
+    snap = store.snapshot_at(game_id, seq)
+    return snap is not None and reading._thawed(store, game_id, ruleset, snap) is not None
 
 
 def _drain(fold: _Fold) -> None:
@@ -112,24 +129,73 @@ def _drain(fold: _Fold) -> None:
     nonces = fold.kernel.ledger.nonces  # this fold's own: trust.advanced copied it for the row
     if nonces:
         for nonce, batch in nonces.items():
-            fold.nonces.update(_nonce_bytes(nonce, batch))
+            text = b"%s%s:%d" % (b"," if fold.noted else b"", msgspec.json.encode(nonce), batch)
+            fold.nonces.update(text)
+            fold.noted, fold.size = fold.noted + 1, fold.size + len(text)
         nonces.clear()
 
 
-def _nonce_bytes(nonce: str, batch: int) -> bytes:
-    return msgspec.json.encode([nonce, batch]) + b"\n"
+def _same_kernel(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot, fold: _Fold) -> bool:
+    """Whether the snapshot (read without its ledger) holds the replay's kernel state byte for byte, and current()
+    would read it: its ledger read a piece at a time, never whole nor decoded, must be the replay's encoding,
+    which, its nonces moved into the running digest, is `before` + "{}" + `after`: `before`, then nonces whose
+    text has the digest's length and gives it, then `after`; its digest (hashed as the ledger is read) must
+    hold and its state decode."""
+    bare = msgspec.json.encode(fold.kernel)
+    # the first of its kind: before the ledger's nonces come only strings (which hold no bare quote) and
+    # the keys, a map of strings
+    at = bare.find(b'"nonces":{}') + len(b'"nonces":')
+    if at < len(b'"nonces":'):  # the replay's ledger is the default, not written: no nonces
+        before, after, nonces = bare, b"", _Text(size=0, digest=hashlib.blake2b())
+    else:
+        done = fold.nonces.copy()
+        done.update(b"}")
+        before, after, nonces = bare[:at], bare[at + 2:], _Text(size=fold.size + 1, digest=done)
+    digest = reading.digest_before_ledger(snap, len(before) + nonces.size + len(after))
+    same = _reads_as(store.ledger_pieces(game_id, snap.seq), digest, before, nonces, after)
+    digest.update(snap.state)
+    return same and digest.hexdigest() == snap.digest and _decodes(ruleset, snap.state)
 
 
-def _same_kernel(fold: _Fold, kernel: KernelState, text: str) -> bool:
-    """Whether a snapshot's kernel state (`text`, decoded as `kernel`) is the replay's: the same as
-    comparing its text with the replay's encoding, the nonces compared through their digest in order."""
-    digest = hashlib.blake2b()
-    for nonce, batch in kernel.ledger.nonces.items():
-        digest.update(_nonce_bytes(nonce, batch))
-    if digest.digest() != fold.nonces.digest() or msgspec.json.encode(kernel) != text.encode():
+class _Text(msgspec.Struct, frozen=True):
+    """A text known by its length and digest."""
+
+    size: int
+    digest: Any
+
+
+def _reads_as(pieces: Iterator[bytes], digest: hashlib._Hash, before: bytes, middle: _Text, after: bytes) -> bool:
+    """Whether the bytes read are `before`, then `middle`, then `after`, each piece also given to `digest`."""
+    ends = (len(before), len(before) + middle.size, len(before) + middle.size + len(after))
+    seen, read, same = hashlib.blake2b(), 0, True
+    for piece in pieces:
+        digest.update(piece)  # read on after a difference: the digest is of the whole ledger
+        start, read = read, read + len(piece)
+        same = same and read <= ends[2] and _within(piece, start, 0, before) \
+            and _within(piece, start, ends[1], after)
+        if same:
+            seen.update(_cut(piece, start, ends[0], ends[1]))
+    return same and read == ends[2] and seen.digest() == middle.digest.digest()
+
+
+def _cut(piece: bytes, start: int, low: int, high: int) -> bytes:
+    """The bytes of a piece read from `start` that fall between low and high in the whole."""
+    return piece[max(0, low - start):max(0, high - start)]
+
+
+def _within(piece: bytes, start: int, at: int, text: bytes) -> bool:
+    """Whether the bytes of a piece read from `start` that fall where `text` stands (from `at`) are its."""
+    part = _cut(piece, start, at, at + len(text))
+    offset = max(0, start - at)
+    return part == text[offset:offset + len(part)]
+
+
+def _decodes(ruleset: Ruleset, state: bytes) -> bool:
+    try:
+        ruleset.decode_state(state)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
         return False
-    bare = msgspec.structs.replace(kernel, ledger=msgspec.structs.replace(kernel.ledger, nonces={}))
-    return msgspec.json.encode(bare) == msgspec.json.encode(fold.kernel)
+    return True
 
 
 def drop_mismatched(store: Store, game_id: str, check: SnapshotCheck) -> None:

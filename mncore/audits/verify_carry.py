@@ -5,9 +5,10 @@ players' order batches (K11) and the secret revealed so far (verify.Before holds
 from __future__ import annotations
 
 import hashlib
+import heapq
 from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -47,9 +48,12 @@ class Needs:
         """The survey is over: each seq once, with the last batch that reads it; the repeated nonces."""
         self._rows, self._rows_until = _last_use(self._rows)
         self._pending, self._pending_until = _last_use(self._pending)
-        ordered = sorted(self._nonces)
-        self._repeated = {a for a, b in zip(ordered, ordered[1:], strict=False) if a == b}
-        self._nonces = array("q")
+        ordered, self._nonces = _sorted(self._nonces), array("q")
+        last = None
+        for digest in ordered:
+            if digest == last:
+                self._repeated.add(digest)
+            last = digest
 
     def row_until(self, seq: int) -> int:
         """The last batch that reads row `seq` (0: none)."""
@@ -68,10 +72,19 @@ def _digest(nonce: str) -> int:
     return int.from_bytes(hashlib.blake2b(nonce.encode(), digest_size=8).digest(), "little", signed=True)
 
 
+_RUN = 4096  # numbers sorted at once: sorted() of a whole array would hold each as an int object
+
+
+def _sorted(values: array[int]) -> Iterator[int]:
+    """The numbers in order, held as arrays meanwhile: runs sorted apart, then merged."""
+    runs = [array("q", sorted(values[i:i + _RUN])) for i in range(0, len(values), _RUN)]
+    return heapq.merge(*runs)
+
+
 def _last_use(pairs: array[int]) -> tuple[array[int], array[int]]:
     """(seq << 32 | batch) pairs as the sorted seqs and the last batch of each."""
     seqs, until = array("q"), array("q")
-    for pair in sorted(pairs):
+    for pair in _sorted(pairs):
         seq, batch = pair >> 32, pair & 0xFFFFFFFF
         if seqs and seqs[-1] == seq:
             until[-1] = batch

@@ -170,9 +170,33 @@ def engine_of(ruleset: Ruleset) -> str:
 
 
 def _digest(snap: Snapshot) -> str:
-    head = msgspec.msgpack.encode([snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches,
-                                   snap.ledger])
-    return hashlib.sha256(head + snap.state).hexdigest()
+    """SHA-256 of the msgpack of [seq, head hash, engine, draw head, batches, ledger], then the state: the
+    ledger hashed a piece at a time, since a game by mail's holds every nonce a block used (megabytes)."""
+    size = len(snap.ledger) if snap.ledger.isascii() else len(snap.ledger.encode())
+    digest = digest_before_ledger(snap, size)
+    for at in range(0, len(snap.ledger), _PIECE):
+        digest.update(snap.ledger[at:at + _PIECE].encode())
+    digest.update(snap.state)
+    return digest.hexdigest()
+
+
+def digest_before_ledger(snap: Snapshot, size: int) -> hashlib._Hash:
+    """_digest's hash up to the ledger's bytes (`size` of them), to be given them, then the state."""
+    head = bytearray(msgspec.msgpack.encode([snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches]))
+    head[0] += 1  # a fixarray of six, the ledger's string after the five
+    return hashlib.sha256(bytes(head) + _str_header(size))
+
+
+_PIECE = 1 << 16  # characters of a ledger encoded at a time
+
+
+def _str_header(size: int) -> bytes:
+    """msgpack's header of a string of `size` UTF-8 bytes (fixstr, str 8, str 16 or str 32)."""
+    if size < 32:
+        return bytes([0xA0 | size])
+    if size < 1 << 8:
+        return b"\xd9" + size.to_bytes(1, "big")
+    return b"\xda" + size.to_bytes(2, "big") if size < 1 << 16 else b"\xdb" + size.to_bytes(4, "big")
 
 
 def snapshot_at_or_before(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> Current | None:

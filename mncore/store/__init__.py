@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from mncore.core.errors import Conflict, StoreError
-from mncore.store.base import GameRow, LogPrefix, NewRow, Row, Snapshot, Store
+from mncore.store.base import GameRow, LogPrefix, NewRow, Row, Snapshot, SnapshotHead, Store
 from mncore.store.sqlite import SqliteStore
 
-__all__ = ["Conflict", "GameRow", "LogPrefix", "NewRow", "Row", "Snapshot", "SqliteStore", "Store", "StoreError",
+__all__ = ["Conflict", "GameRow", "LogPrefix", "NewRow", "Row", "Snapshot", "SnapshotHead", "SqliteStore", "Store", "StoreError",
            "is_postgres", "open_store", "sqlite_path"]
 
 

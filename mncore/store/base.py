@@ -88,6 +88,15 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     digest: str  # SHA-256 over all the above: a damaged blob is seen and ignored
 
 
+class SnapshotHead(msgspec.Struct, frozen=True, kw_only=True):
+    """What a listing of a game's snapshots says of each, without its blobs (a game by mail's ledger
+    holds every nonce a block used: megabytes in a long game)."""
+
+    seq: int
+    head_hash: str
+    engine: str
+
+
 @runtime_checkable
 class Store(Protocol):
     """A database of games, each an append-only, hash-chained log of rows numbered from 1.
@@ -128,9 +137,15 @@ class Store(Protocol):
         row's at its seq, or None."""
     def last_snapshot_seq(self, game_id: str) -> int:
         """The seq of the game's last snapshot (0: none)."""
-    def snapshots(self, game_id: str) -> list[Snapshot]:
+    def snapshots(self, game_id: str) -> list[SnapshotHead]:
         """Every snapshot the store keeps of a game, by seq, whatever its engine or head (mn verify
-        checks them against the log); a row that does not read as a snapshot is left out."""
+        checks them against the log), without its blobs; a row that does not read as one is left out."""
+    def snapshot_at(self, game_id: str, seq: int, *, ledger: bool = True) -> Snapshot | None:
+        """The snapshot kept at seq, whatever its engine or head, or None (none, or a row that does not
+        read as a snapshot); with ledger=False its ledger is left out ("" in its place: ledger_pieces)."""
+    def ledger_pieces(self, game_id: str, seq: int) -> Iterator[bytes]:
+        """The UTF-8 bytes of the ledger of the snapshot kept at seq, a piece at a time, never all held (a
+        game by mail's holds every nonce a block used); nothing if there is none."""
 
     # writes
     def create_game(self, game_id: str, created_at: str, secret: str | None,
@@ -198,8 +213,18 @@ def latest_snapshot_sql(mark: str) -> str:
             "order by s.seq desc limit 1")
 
 
-SNAPSHOTS_SQL = ("select seq, head_hash, engine, draw_head, batches, ledger, state, digest from snapshots "
-                 "where game_id = {mark} order by seq")
+SNAPSHOTS_SQL = "select seq, head_hash, engine from snapshots where game_id = {mark} order by seq"
+SNAPSHOT_AT_SQL = ("select seq, head_hash, engine, draw_head, batches, {ledger}, state, digest from snapshots "
+                   "where game_id = {mark} and seq = {mark}")
+LEDGER_PIECE = 1 << 16  # bytes of a snapshot's ledger read at a time
+
+
+def snapshot_head_of(r: Sequence[object]) -> SnapshotHead | None:
+    """A row of SNAPSHOTS_SQL as a SnapshotHead; None if a column has the wrong type."""
+    try:
+        return SnapshotHead(seq=r[0], head_hash=r[1], engine=r[2])  # type: ignore[arg-type]
+    except (TypeError, ValueError, msgspec.ValidationError):
+        return None
 
 
 def snapshot_of(r: Sequence[object]) -> Snapshot | None:

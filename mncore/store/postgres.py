@@ -14,15 +14,19 @@ import msgspec
 from mncore.core.chain import CURRENT, GENESIS_HASH
 from mncore.core.errors import Conflict, MareNostrumError, StoreError
 from mncore.store.base import (
+    LEDGER_PIECE,
+    SNAPSHOT_AT_SQL,
     SNAPSHOTS_SQL,
     GameRow,
     NewRow,
     Row,
     Snapshot,
+    SnapshotHead,
     chained,
     decode_salts,
     encode_salts,
     latest_snapshot_sql,
+    snapshot_head_of,
     snapshot_of,
     unknown_game,
 )
@@ -183,9 +187,25 @@ class PostgresStore:
         rows = self._query("select max(seq) from snapshots where game_id = %s", [game_id])
         return int(rows[0][0] or 0)
 
-    def snapshots(self, game_id: str) -> list[Snapshot]:
-        found = (snapshot_of(r) for r in self._query(SNAPSHOTS_SQL.format(mark="%s"), [game_id]))
+    def snapshots(self, game_id: str) -> list[SnapshotHead]:
+        found = (snapshot_head_of(r) for r in self._query(SNAPSHOTS_SQL.format(mark="%s"), [game_id]))
         return [s for s in found if s is not None]
+
+    def snapshot_at(self, game_id: str, seq: int, *, ledger: bool = True) -> Snapshot | None:
+        rows = self._query(SNAPSHOT_AT_SQL.format(mark="%s", ledger="ledger" if ledger else "''"), [game_id, seq])
+        return snapshot_of(rows[0]) if rows else None
+
+    def ledger_pieces(self, game_id: str, seq: int) -> Iterator[bytes]:
+        """The ledger's bytes a piece at a time, each cut out by the server."""
+        at = 1
+        while True:
+            rows = self._query("select substring(convert_to(ledger, 'UTF8') from %s for %s) from snapshots "
+                               "where game_id = %s and seq = %s", [at, LEDGER_PIECE, game_id, seq])
+            piece = bytes(rows[0][0]) if rows and rows[0][0] is not None else b""
+            if not piece:
+                return
+            yield piece
+            at += len(piece)
 
     # --- writes --------------------------------------------------------------------------------
 

@@ -16,15 +16,19 @@ import msgspec
 from mncore.core.chain import CURRENT, GENESIS_HASH
 from mncore.core.errors import Conflict, StoreError
 from mncore.store.base import (
+    LEDGER_PIECE,
+    SNAPSHOT_AT_SQL,
     SNAPSHOTS_SQL,
     GameRow,
     NewRow,
     Row,
     Snapshot,
+    SnapshotHead,
     chained,
     decode_salts,
     encode_salts,
     latest_snapshot_sql,
+    snapshot_head_of,
     snapshot_of,
     unknown_game,
 )
@@ -256,12 +260,33 @@ class SqliteStore:
         rows = self._query("select max(seq) from snapshots where game_id = ?", [game_id])
         return int(rows[0][0] or 0)
 
-    def snapshots(self, game_id: str) -> list[Snapshot]:
-        """Every snapshot kept of the game, by seq (a row that does not read as one left out)."""
+    def snapshots(self, game_id: str) -> list[SnapshotHead]:
+        """Every snapshot kept of the game, by seq, without its blobs (a row that does not read as one left out)."""
         if not self._has("snapshots"):
             return []
-        found = (snapshot_of(tuple(r)) for r in self._query(SNAPSHOTS_SQL.format(mark="?"), [game_id]))
+        found = (snapshot_head_of(tuple(r)) for r in self._query(SNAPSHOTS_SQL.format(mark="?"), [game_id]))
         return [s for s in found if s is not None]
+
+    def snapshot_at(self, game_id: str, seq: int, *, ledger: bool = True) -> Snapshot | None:
+        """The snapshot kept at seq, whatever its engine or head, or None; its ledger left out if asked."""
+        if not self._has("snapshots"):
+            return None
+        sql = SNAPSHOT_AT_SQL.format(mark="?", ledger="ledger" if ledger else "''")
+        rows = self._query(sql, [game_id, seq])
+        return snapshot_of(tuple(rows[0])) if rows else None
+
+    def ledger_pieces(self, game_id: str, seq: int) -> Iterator[bytes]:
+        """The snapshot's ledger read from its pages a piece at a time (SQLite's incremental blob I/O)."""
+        found = self._query("select rowid from snapshots where game_id = ? and seq = ?", [game_id, seq]) \
+            if self._has("snapshots") else []
+        if not found:
+            return
+        try:
+            with self.conn.blobopen("snapshots", "ledger", found[0][0], readonly=True) as blob:
+                while piece := blob.read(LEDGER_PIECE):
+                    yield piece
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.path}: the database cannot be read ({err})") from None
 
     # --- writes --------------------------------------------------------------------------------
 
