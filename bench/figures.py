@@ -34,6 +34,22 @@ def samples(fn: Callable[[], object], runs: int, clock: Callable[[], float] = CP
     return out
 
 
+def paired(fn: Callable[[], object], anchor: Callable[[], object], runs: int,
+           clock: Callable[[], float] = CPU) -> tuple[list[float], list[float]]:
+    """Seconds taken by each of `runs` calls of fn and of anchor, alternated call by call (after one untimed
+    warm-up call of each), so that both see the machine's load of the same moments."""
+    fn()
+    anchor()
+    ours: list[float] = []
+    theirs: list[float] = []
+    for _ in range(runs):
+        for f, out in ((fn, ours), (anchor, theirs)):
+            t0 = clock()
+            f()
+            out.append(clock() - t0)
+    return ours, theirs
+
+
 def rates(work: float, seconds: list[float]) -> tuple[float, float]:
     """(best, median) rate of `work` units done in each of the timings."""
     return work / min(seconds), work / statistics.median(seconds)
