@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,8 @@ from mncore.games.log_reading import decode_rows
 from mncore.pbem import turns
 from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.ids import EMPIRES, Empire
-from mncore.rulesets.empires.rules import collect
+from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of
+from mncore.rulesets.empires.rules import collect, payment
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
     control_problem,
@@ -24,7 +25,7 @@ from mncore.rulesets.empires.rules.buildable import (
 from mncore.rulesets.empires.rules.conquest import trireme_seas
 from mncore.rulesets.empires.rules.military import legion_destinations
 from mncore.rulesets.empires.seam import RULESET
-from mncore.rulesets.empires.state import Bag, GameState, bag_add, build_step, move_step
+from mncore.rulesets.empires.state import Bag, GameState, bag_add, bag_contains, bag_of, build_step, move_step
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.startswith("classic"))
@@ -45,6 +46,10 @@ def _check(state: GameState, where: str) -> int:
         for sea in state.seas:
             assert may_build_trireme(state, builder, sea) == (trireme_sea_problem(state, builder, sea) is None), \
                 f"{where}: {builder}'s trireme in {sea}"
+        for cost in range(1, 6):
+            for limit in (3, 6):
+                assert payment.payment_hints(state, builder, cost, limit) == _hints_as_before(
+                    state, builder, cost, limit), f"{where}: {builder}'s ways to pay {cost}"
         n += 1
     mover = move_step(state).active if state.phase == "move" else None
     if mover is not None:
@@ -69,6 +74,42 @@ def _check(state: GameState, where: str) -> int:
                         == collect._count_income(province, found, emp)), f"{where}: {emp}'s income in {province.id}"
                 n += 1
     return n
+
+
+def _hints_as_before(state: GameState, empire: Empire, cost: int, limit: int) -> list[Bag]:
+    """payment.payment_hints as it was: every candidate made first, each type's count summed apart."""
+    held = state.empires[empire].resources
+    cleopatra, hannibal = tile_powers.set_rules(state, empire)
+
+    def count(kind: str) -> int:
+        return sum(n for t, n in held.items() if commodity_of(t) == kind)
+
+    by_type = payment._one_token_per_type(held)
+    plenty = sorted(by_type, key=lambda c: (-count(c), c))
+    coins = held.get(COIN, 0)
+    out: list[Bag] = [{COIN: cost}] if coins >= cost else []
+    for order in (plenty, sorted(by_type)):
+        if len(order) >= cost:
+            out.append(bag_of([by_type[c] for c in order[:cost]]))
+    if cleopatra and cost > 1:
+        if coins >= cost - 1 and by_type:
+            out.append({COIN: cost - 1, by_type[plenty[0]]: 1})
+        if coins >= 1 and len(by_type) >= cost - 1:
+            out.append(bag_of([COIN, *(by_type[c] for c in plenty[:cost - 1])]))
+    if hannibal and cost > 1 and plenty and count(plenty[0]) >= 2:
+        rest = plenty[1:cost - 1]
+        if len(rest) == cost - 2:
+            out.append(bag_of([*payment._two_of_type(held, plenty[0]), *(by_type[c] for c in rest)]))
+    out += [bag_of([by_type[c] for c in combo])
+            for combo in itertools.islice(itertools.combinations(sorted(by_type), cost), 12)]
+    found: list[Bag] = []
+    for bag in out:
+        if (bag not in found and bag_contains(held, bag)
+                and payment.set_problem(bag, cost, cleopatra, hannibal) is None):
+            found.append(bag)
+        if len(found) >= limit:
+            break
+    return found
 
 
 def _income_over_the_board(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:

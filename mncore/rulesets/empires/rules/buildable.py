@@ -8,6 +8,7 @@ from mncore.rulesets.empires.board import Board, geo
 from mncore.rulesets.empires.display_names import title as name  # a display name, in messages
 from mncore.rulesets.empires.game_data import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind, commodity_of
+from mncore.rulesets.empires.kept import kept
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.rules import barbarians
 from mncore.rulesets.empires.state import GameState, build_step
@@ -166,7 +167,9 @@ def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
 
 
 def buildings_left(state: GameState, kind: BuildingKind) -> int:
-    on_board = sum(1 for ps in state.provinces.values() for k in ps.buildings.values() if k == kind)
+    """Buildings of that kind not on the board (3.1.2); those on it kept by kind (kept.py), not counted
+    over every province each time a player asks what it may build."""
+    on_board = kept(state).built.get(kind, 0)
     extra = sum(e.buildings.get(kind, 0) for e in atlas.extensions(state.options.setup))  # ruling R52
     return load_ruleset().components.buildings.get(kind, 0) + extra - on_board
 
