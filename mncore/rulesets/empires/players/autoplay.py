@@ -7,17 +7,19 @@ from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 
+from mncore.core.cache import ObjectCache
 from mncore.core.dice import Rng
 from mncore.core.errors import CommandRejected
 from mncore.core.protocol import Option
 from mncore.games import reading, writing
 from mncore.games.reading import Current, Loaded
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.commands import AnyOrder
 from mncore.rulesets.empires.decide import decide_folded
 from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.flow import waiting as flow_waiting
-from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.ids import Empire, Phase
 from mncore.rulesets.empires.rules import cards
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
@@ -80,12 +82,33 @@ def first_accepted(state: GameState, empire: Empire, lines: Iterable[str], rng: 
     """The first of the lines the rules accept from the empire, with its events; None if none is."""
     for line in lines:
         try:
-            order = parse_order(line, state, empire)
+            order = parsed(line, state, empire)
             events, after = decide_folded(state, order, rng)
         except CommandRejected:
             continue
         return Choice(empire=empire, line=line, order=order, events=events, after=after)
     return None
+
+
+def parsed(line: str, state: GameState, empire: Empire) -> AnyOrder:
+    """parse_order(line, state, empire), remembered: scripted players give the same lines again and again
+    (each game's 'done', its builds and moves), and a line's command depends only on the words, who
+    gives it, the phase (which picks a verb's parser) and the board (its names), never on the rest of
+    the state. A line refused is parsed again each time (its message is the parser's)."""
+    known = _parsed(state.geo_board)
+    key = (line, empire, state.phase)
+    order = known.get(key)
+    if order is None:
+        order = parse_order(line, state, empire)
+        if len(known) >= PARSED_LIMIT:
+            known.clear()
+        known[key] = order
+    return order
+
+
+PARSED_LIMIT = 20_000  # lines remembered per board; orders are small, their lines few hundred a game
+# per board (its names): (line, empire, phase) -> the command parsed
+_parsed: ObjectCache[Board, dict[tuple[str, Empire, Phase], AnyOrder]] = ObjectCache(lambda board: {}, limit=8)
 
 
 def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
