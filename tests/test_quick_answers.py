@@ -16,6 +16,7 @@ from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of
 from mncore.rulesets.empires.rules import collect, payment
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
+    control_places,
     control_problem,
     may_build_in,
     may_build_trireme,
@@ -43,6 +44,8 @@ def _check(state: GameState, where: str) -> int:
                 f"{where}: {builder} in {place.id}"
             assert may_control(state, builder, place.id) == (control_problem(state, builder, place.id) is None), \
                 f"{where}: {builder}'s control marker in {place.id}"
+        assert control_places(state, builder) == [p for p in sorted(state.provinces)
+                                                  if control_problem(state, builder, p) is None], f"{where}: {builder}"
         for sea in state.seas:
             assert may_build_trireme(state, builder, sea) == (trireme_sea_problem(state, builder, sea) is None), \
                 f"{where}: {builder}'s trireme in {sea}"

@@ -142,23 +142,36 @@ def control_problem(state: GameState, empire: Empire, pid: ProvinceId) -> str | 
 
 
 def may_control(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
-    """control_problem(state, empire, pid) is None, without wording the refusal (asked of the whole
-    board for each control marker a player may place)."""
-    ps = state.provinces.get(pid)
-    if ps is None or ps.controller is not None:
-        return False
-    if any(n > 0 and e != empire for e, n in ps.legions.items()) or (
-            ps.fortress is not None and ps.fortress != empire):
-        return False  # opponents_in() is not empty
-    if barbarians.units(state, pid):
+    """control_problem(state, empire, pid) is None, without wording the refusal."""
+    if not _free_to_control(state, empire, pid):
         return False
     board = geo(state.geo_board)
     seas = trireme_seas(state, empire)
     return any(board.adjacent_or_adjoining(p, pid, seas) for p in state.round_start_control.get(empire, ()))
 
 
+def _free_to_control(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
+    """control_problem() finds nothing before asking where the empire's control reached (3.1.1)."""
+    ps = state.provinces.get(pid)
+    if ps is None or ps.controller is not None:
+        return False
+    if any(n > 0 and e != empire for e, n in ps.legions.items()) or (
+            ps.fortress is not None and ps.fortress != empire):
+        return False  # opponents_in() is not empty
+    return not barbarians.units(state, pid)
+
+
 def control_places(state: GameState, empire: Empire) -> list[ProvinceId]:
-    return [p for p in sorted(state.provinces) if may_control(state, empire, p)]
+    """The provinces where may_control() is true, sorted: only those adjacent to or adjoining a province
+    the empire controlled at the start of the round are looked at, that reach found once as a set
+    rather than asked of every province of the board (a player asks it for each control marker)."""
+    board = geo(state.geo_board)
+    seas = trireme_seas(state, empire)
+    reach: set[ProvinceId] = set()
+    for p in state.round_start_control.get(empire, ()):
+        reach |= board.adjacent(p) - {p}
+        reach |= board.adjoining(p, seas)
+    return [p for p in sorted(reach) if _free_to_control(state, empire, p)]
 
 
 def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
