@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mncore.games import transfer
 from mncore.games.log_reading import decode_rows
 from mncore.pbem import turns
 from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of
+from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.rules import collect, payment
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
@@ -26,7 +29,16 @@ from mncore.rulesets.empires.rules.buildable import (
 from mncore.rulesets.empires.rules.conquest import trireme_seas
 from mncore.rulesets.empires.rules.military import legion_destinations
 from mncore.rulesets.empires.seam import RULESET
-from mncore.rulesets.empires.state import Bag, GameState, bag_add, bag_contains, bag_of, build_step, move_step
+from mncore.rulesets.empires.state import (
+    Bag,
+    GameState,
+    bag_add,
+    bag_contains,
+    bag_of,
+    bag_tokens,
+    build_step,
+    move_step,
+)
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.startswith("classic"))
@@ -146,3 +158,30 @@ def test_quick_answers_equal_their_long_forms_after_every_event_of_a_golden_game
         if state.board is not None:
             compared += _check(state, f"{path.name} event {row.seq} ({row.type})")
     assert compared > 100
+
+
+def _duplicate_problem_as_before(paid: Bag, hannibal: bool) -> tuple[str, str] | None:
+    """payment._duplicate_problem as it was: the types counted over the payment's token list."""
+    types = Counter(commodity_of(t) or t for t in bag_tokens(paid) if t != COIN)
+    twice = sorted(t for t, n in types.items() if n > 1)
+    if not twice:
+        return None
+    if hannibal and len(twice) == 1 and types[twice[0]] == 2:
+        return None
+    legendary_note = (" (a legendary commodity counts as its ordinary type, 1.2)"
+                      if any(is_legendary(t) for t in paid) else "")
+    if hannibal:
+        return ("10.hannibal", f"a commodity set may use only one type twice, but {', '.join(twice)} "
+                f"appear{'s' if len(twice) == 1 else ''} more often{legendary_note}")
+    return "3.0", (f"the commodities of a set must all be different, but {', '.join(twice)} "
+                   f"appear{'s' if len(twice) == 1 else ''} more than once{legendary_note}")
+
+
+TOKENS = [COIN, "wine", "grain", "wood", "cloth", "gems", "marble", "legendary-wine", "legendary-gems", "unknown"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(paid=st.dictionaries(st.sampled_from(TOKENS), st.integers(-2, 4), max_size=6), hannibal=st.booleans())
+def test_duplicate_commodities_are_found_as_the_token_list_counts_them(paid: Bag, hannibal: bool) -> None:
+    """payment._duplicate_problem, which counts the bag by type, says what counting its token list said."""
+    assert payment._duplicate_problem(paid, hannibal) == _duplicate_problem_as_before(paid, hannibal)

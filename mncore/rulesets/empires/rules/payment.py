@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from mncore.core.errors import refuse, require
@@ -51,7 +50,11 @@ def set_problem(paid: Bag, cost: int, cleopatra: bool, hannibal: bool) -> tuple[
 
 
 def _duplicate_problem(paid: Bag, hannibal: bool) -> tuple[str, str] | None:
-    types = Counter(commodity_of(t) or t for t in bag_tokens(paid) if t != COIN)
+    types: dict[str, int] = {}  # tokens by commodity type, a legendary one with its ordinary type
+    for t, n in paid.items():
+        if t != COIN and n > 0:  # as many as the payment's tokens list (bag_tokens)
+            kind = commodity_of(t) or t
+            types[kind] = types.get(kind, 0) + n
     twice = sorted(t for t, n in types.items() if n > 1)
     if not twice:
         return None
