@@ -115,9 +115,17 @@ def carry(before: GameState, after: GameState) -> None:
 def _replaced(before: dict[ProvinceId, ProvinceState], after: dict[ProvinceId, ProvinceState]
               ) -> list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]]:
     """(province, its state before or None, after or None) for each province object replaced."""
-    found: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = [
-        (pid, before.get(pid), ps) for pid, ps in after.items() if before.get(pid) is not ps]
-    return found + [(pid, was, None) for pid, was in before.items() if pid not in after]
+    found: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = []
+    added = False
+    get = before.get
+    for pid, ps in after.items():
+        was = get(pid)
+        if was is not ps:
+            found.append((pid, was, ps))
+            added = added or was is None
+    if added or len(before) != len(after):  # else the two hold the same provinces: none was removed
+        found += [(pid, was, None) for pid, was in before.items() if pid not in after]
+    return found
 
 
 def _seas(out: Kept, before: dict[SeaId, dict[Empire, int]], after: dict[SeaId, dict[Empire, int]]) -> None:
