@@ -13,7 +13,7 @@ from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.players.autoplay import parsed
+from mncore.rulesets.empires.players.autoplay import forget_parsed, parsed
 from mncore.rulesets.empires.players.sampler import draw
 from mncore.rulesets.empires.text import parse_order
 from support import FIVE, FOUR, THREE, new_game
@@ -60,3 +60,5 @@ def test_a_remembered_line_reads_as_its_phase_and_empire_and_a_refused_one_is_re
     for _ in range(2):
         with pytest.raises(InvalidCommand, match="unknown order 'dun'"):
             parsed("dun", state, "rome")
+    forget_parsed()
+    assert parsed("done", state, "rome") == parse_order("done", state, "rome")

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 
-from mncore.core.cache import ObjectCache
 from mncore.core.dice import Rng
 from mncore.core.errors import CommandRejected
 from mncore.core.protocol import Option
@@ -95,7 +94,12 @@ def parsed(line: str, state: GameState, empire: Empire) -> AnyOrder:
     (each game's 'done', its builds and moves), and a line's command depends only on the words, who
     gives it, the phase (which picks a verb's parser) and the board (its names), never on the rest of
     the state. A line refused is parsed again each time (its message is the parser's)."""
-    known = _parsed(state.geo_board)
+    global _memo
+    memo = _memo  # one tuple read whole: a board and its own lines, never another board's
+    board = state.geo_board
+    if memo[0] is not board:
+        memo = _memo = (board, {})
+    known = memo[1]
     key = (line, empire, state.phase)
     order = known.get(key)
     if order is None:
@@ -106,9 +110,17 @@ def parsed(line: str, state: GameState, empire: Empire) -> AnyOrder:
     return order
 
 
-PARSED_LIMIT = 20_000  # lines remembered per board; orders are small, their lines few hundred a game
-# per board (its names): (line, empire, phase) -> the command parsed
-_parsed: ObjectCache[Board, dict[tuple[str, Empire, Phase], AnyOrder]] = ObjectCache(lambda board: {}, limit=8)
+def forget_parsed() -> None:
+    """Empty parsed()'s memory (bench/games.py plays the same games in each run: each run starts as the
+    first did)."""
+    global _memo
+    _memo = (None, {})
+
+
+PARSED_LIMIT = 20_000  # lines remembered; orders are small, and a game gives a few hundred lines
+# the board of the lines last parsed (one board at a time: a game's players share it), and those lines:
+# (line, empire, phase) -> the command parsed
+_memo: tuple[Board | None, dict[tuple[str, Empire, Phase], AnyOrder]] = (None, {})
 
 
 def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
