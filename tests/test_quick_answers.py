@@ -15,12 +15,15 @@ from mncore.games.log_reading import decode_rows
 from mncore.pbem import turns
 from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of, is_legendary
 from mncore.rulesets.empires.rules import collect, payment
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
+    capital_of,
     control_places,
     control_problem,
+    markers_left,
     may_build_in,
     may_build_trireme,
     may_control,
@@ -61,6 +64,9 @@ def _check(state: GameState, where: str) -> int:
         for sea in state.seas:
             assert may_build_trireme(state, builder, sea) == (trireme_sea_problem(state, builder, sea) is None), \
                 f"{where}: {builder}'s trireme in {sea}"
+        capital = capital_of(state, builder)
+        assert markers_left(state, builder) == load_ruleset().components.control_markers - sum(
+            1 for pid, ps in state.provinces.items() if ps.controller == builder and pid != capital), where
         for cost in range(1, 6):
             for limit in (3, 6):
                 assert payment.payment_hints(state, builder, cost, limit) == _hints_as_before(

@@ -113,7 +113,8 @@ def may_build_trireme(state: GameState, empire: Empire, sea: SeaId) -> bool:
 def markers_left(state: GameState, empire: Empire) -> int:
     """Control markers not on the board; the capital's is printed on the map (ruling R30)."""
     capital = capital_of(state, empire)
-    on_board = sum(1 for pid, ps in state.provinces.items() if ps.controller == empire and pid != capital)
+    mine = kept(state).controlled.get(empire, {})  # the provinces it controls, kept (kept.py)
+    on_board = len(mine) - (capital in mine)
     return load_ruleset().components.control_markers - on_board
 
 
