@@ -2,12 +2,12 @@
 
 Each empire's units on the board, the buildings it holds by kind, and the provinces where it holds one
 (what leader levels, supply limits and income read), the buildings on the board by kind (what the
-supply of buildings reads) and the provinces each empire controls (control markers left, where it may
-build) are sums over the provinces and seas. A state
-folded from one that has them gets them by recounting only the provinces and seas evolve replaced
-(frozen Structs: an unchanged province is the very same object). They live in the state's instance
-dict, not in its fields, so no encoding of a state or of an event ever holds them: a state decoded or
-folded without them recounts them from scratch the first time they are read.
+supply of buildings reads) and the provinces each empire controls (its control markers left, where it
+may build) are sums over the provinces and seas. A state folded from one that has them gets them by
+recounting only the provinces and seas evolve replaced (frozen Structs: an unchanged province is the
+very same object). They live in the state's instance dict, not in its fields, so no encoding of a
+state or of an event ever holds them: a state decoded or folded without them recounts them from scratch
+the first time they are read.
 """
 
 from __future__ import annotations
