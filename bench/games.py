@@ -22,7 +22,7 @@ from mncore.core.dice import Rng, seeded_secret  # noqa: E402
 from mncore.games import writing  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import CreateGame  # noqa: E402
-from mncore.rulesets.empires.players.autoplay import play  # noqa: E402
+from mncore.rulesets.empires.players.autoplay import forget_parsed, play  # noqa: E402
 from mncore.rulesets.empires.players.sampler import draw  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 
@@ -52,6 +52,7 @@ def main() -> None:
     played: list[tuple[int, bool]] = []
 
     def batch() -> None:
+        forget_parsed()  # each run plays the same games: the lines the last run parsed are not remembered
         played.extend(one(s) for s in range(n))
 
     fig = figures.rates(n, figures.samples(batch, opts.runs))

@@ -18,12 +18,17 @@ GAMES = sorted(p.name for p in FIXTURES.glob("*.jsonl") if not p.name.startswith
 @pytest.mark.parametrize("name", GAMES)
 def test_waiting_names_whoever_pending_names(name: str) -> None:
     """After every event of every recorded Empires game (Atlas set-ups, the Punic War's Barbarians and
-    the Legendary Cities included), waiting() gives pending()'s (empire, kind), in its order."""
+    the Legendary Cities included), waiting() gives pending()'s (empire, kind), in its order, and the
+    same again when the state has kept it."""
     _, rows = read_export((FIXTURES / name).read_bytes(), name)
     state = RULESET.initial("")
     checked = 0
     for _, event in decoded(RULESET, rows, name):
         state = RULESET.evolve(state, event)
-        assert waiting(state) == [(p.empire, p.kind) for p in pending(state)], f"{name}, after {event}"
+        expected = [(p.empire, p.kind) for p in pending(state)]
+        first = waiting(state)
+        assert first == expected, f"{name}, after {event}"
+        first.clear()  # the caller's own list: what the state keeps is not changed by it
+        assert waiting(state) == expected, f"{name}, after {event}: asked again of the same state"
         checked += 1
     assert checked == len(rows)

@@ -28,8 +28,10 @@ EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.star
 
 def _check(state: GameState, event: object, where: str) -> None:
     """Carried by the game's own events (a kernel event may be folded by the kernel, which need not
-    carry them: they are then counted again when read), and equal to a recount; the leader levels,
-    where carried, equal a count on this state (and are asked, so that the next state may have them)."""
+    carry them: they are then counted again when read), and equal to a recount; the buildings on the
+    board by kind and the provinces each empire controls equal a plain count over the provinces; the
+    leader levels, where carried, equal a count on this state (and are asked, so that the next state
+    may have them)."""
     if type(event) in HANDLERS:
         assert has_kept(state), f"{where}: the facts were not carried by evolve"
     assert kept(state).as_tuple() == recount(state).as_tuple(), where
@@ -37,6 +39,16 @@ def _check(state: GameState, event: object, where: str) -> None:
     if carried is not None:
         assert carried == {e: count_levels(state, e) for e in state.empires}, f"{where}: leader levels"
     levels_of(state)
+    on_board: dict[str, int] = {}
+    for ps in state.provinces.values():
+        for kind in ps.buildings.values():
+            on_board[kind] = on_board.get(kind, 0) + 1
+    assert kept(state).built == on_board, f"{where}: buildings on the board by kind"
+    controlled: dict[str, dict[str, int]] = {}
+    for pid, ps in state.provinces.items():
+        if ps.controller is not None:
+            controlled.setdefault(ps.controller, {})[pid] = 1
+    assert kept(state).controlled == controlled, f"{where}: the provinces each empire controls"
     for e in EMPIRES:
         stand = tuple(pid for pid, ps in sorted(state.provinces.items()) if ps.legions.get(e, 0) or ps.fortress == e)
         assert standing(state, e) == stand, f"{where}: where {e}'s units stand"

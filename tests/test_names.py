@@ -125,3 +125,18 @@ def test_ruleset_ambiguous_prefix() -> None:
     with pytest.raises(AmbiguousName, match="ambiguous commodity 'g': could be Gems, Gladiator, Gold, "
                                             "Grain"):
         resolve_commodity(load_ruleset(), "g")
+
+
+def test_a_name_resolved_again_is_the_same_and_one_refused_is_refused_again() -> None:
+    """Answers are remembered per name table (typed_names._named): asked twice, the same id; a sea's
+    name is still no province; an ambiguous or unknown text is refused each time."""
+    board, ruleset = load_board(), load_ruleset()
+    for _ in range(2):
+        assert resolve_province(board, "Crete") == "creta"
+        assert resolve_place(board, "Crete") == "creta"
+        assert resolve_sea(board, "black sea") == "pontus-euxinus"
+        assert resolve_commodity(ruleset, "Wheat") == "grain"
+        with pytest.raises(InvalidCommand, match="unknown province 'black sea'"):
+            resolve_province(board, "black sea")
+        with pytest.raises(AmbiguousName, match="ambiguous commodity 'g'"):
+            resolve_commodity(ruleset, "g")

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mncore.games import transfer
 from mncore.games.log_reading import decode_rows
 from mncore.pbem import turns
 from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.ids import EMPIRES, Empire
-from mncore.rulesets.empires.rules import collect
+from mncore.rulesets.empires.game_data import load_ruleset
+from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of, is_legendary
+from mncore.rulesets.empires.rules import collect, payment
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
+    capital_of,
+    control_places,
     control_problem,
+    markers_left,
     may_build_in,
     may_build_trireme,
     may_control,
@@ -24,7 +32,16 @@ from mncore.rulesets.empires.rules.buildable import (
 from mncore.rulesets.empires.rules.conquest import trireme_seas
 from mncore.rulesets.empires.rules.military import legion_destinations
 from mncore.rulesets.empires.seam import RULESET
-from mncore.rulesets.empires.state import Bag, GameState, bag_add, build_step, move_step
+from mncore.rulesets.empires.state import (
+    Bag,
+    GameState,
+    bag_add,
+    bag_contains,
+    bag_of,
+    bag_tokens,
+    build_step,
+    move_step,
+)
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.startswith("classic"))
@@ -42,9 +59,18 @@ def _check(state: GameState, where: str) -> int:
                 f"{where}: {builder} in {place.id}"
             assert may_control(state, builder, place.id) == (control_problem(state, builder, place.id) is None), \
                 f"{where}: {builder}'s control marker in {place.id}"
+        assert control_places(state, builder) == [p for p in sorted(state.provinces)
+                                                  if control_problem(state, builder, p) is None], f"{where}: {builder}"
         for sea in state.seas:
             assert may_build_trireme(state, builder, sea) == (trireme_sea_problem(state, builder, sea) is None), \
                 f"{where}: {builder}'s trireme in {sea}"
+        capital = capital_of(state, builder)
+        assert markers_left(state, builder) == load_ruleset().components.control_markers - sum(
+            1 for pid, ps in state.provinces.items() if ps.controller == builder and pid != capital), where
+        for cost in range(1, 6):
+            for limit in (3, 6):
+                assert payment.payment_hints(state, builder, cost, limit) == _hints_as_before(
+                    state, builder, cost, limit), f"{where}: {builder}'s ways to pay {cost}"
         n += 1
     mover = move_step(state).active if state.phase == "move" else None
     if mover is not None:
@@ -69,6 +95,42 @@ def _check(state: GameState, where: str) -> int:
                         == collect._count_income(province, found, emp)), f"{where}: {emp}'s income in {province.id}"
                 n += 1
     return n
+
+
+def _hints_as_before(state: GameState, empire: Empire, cost: int, limit: int) -> list[Bag]:
+    """payment.payment_hints as it was: every candidate made first, each type's count summed apart."""
+    held = state.empires[empire].resources
+    cleopatra, hannibal = tile_powers.set_rules(state, empire)
+
+    def count(kind: str) -> int:
+        return sum(n for t, n in held.items() if commodity_of(t) == kind)
+
+    by_type = payment._one_token_per_type(held)
+    plenty = sorted(by_type, key=lambda c: (-count(c), c))
+    coins = held.get(COIN, 0)
+    out: list[Bag] = [{COIN: cost}] if coins >= cost else []
+    for order in (plenty, sorted(by_type)):
+        if len(order) >= cost:
+            out.append(bag_of([by_type[c] for c in order[:cost]]))
+    if cleopatra and cost > 1:
+        if coins >= cost - 1 and by_type:
+            out.append({COIN: cost - 1, by_type[plenty[0]]: 1})
+        if coins >= 1 and len(by_type) >= cost - 1:
+            out.append(bag_of([COIN, *(by_type[c] for c in plenty[:cost - 1])]))
+    if hannibal and cost > 1 and plenty and count(plenty[0]) >= 2:
+        rest = plenty[1:cost - 1]
+        if len(rest) == cost - 2:
+            out.append(bag_of([*payment._two_of_type(held, plenty[0]), *(by_type[c] for c in rest)]))
+    out += [bag_of([by_type[c] for c in combo])
+            for combo in itertools.islice(itertools.combinations(sorted(by_type), cost), 12)]
+    found: list[Bag] = []
+    for bag in out:
+        if (bag not in found and bag_contains(held, bag)
+                and payment.set_problem(bag, cost, cleopatra, hannibal) is None):
+            found.append(bag)
+        if len(found) >= limit:
+            break
+    return found
 
 
 def _income_over_the_board(state: GameState, empire: Empire) -> tuple[Bag, int, list[str]]:
@@ -102,3 +164,30 @@ def test_quick_answers_equal_their_long_forms_after_every_event_of_a_golden_game
         if state.board is not None:
             compared += _check(state, f"{path.name} event {row.seq} ({row.type})")
     assert compared > 100
+
+
+def _duplicate_problem_as_before(paid: Bag, hannibal: bool) -> tuple[str, str] | None:
+    """payment._duplicate_problem as it was: the types counted over the payment's token list."""
+    types = Counter(commodity_of(t) or t for t in bag_tokens(paid) if t != COIN)
+    twice = sorted(t for t, n in types.items() if n > 1)
+    if not twice:
+        return None
+    if hannibal and len(twice) == 1 and types[twice[0]] == 2:
+        return None
+    legendary_note = (" (a legendary commodity counts as its ordinary type, 1.2)"
+                      if any(is_legendary(t) for t in paid) else "")
+    if hannibal:
+        return ("10.hannibal", f"a commodity set may use only one type twice, but {', '.join(twice)} "
+                f"appear{'s' if len(twice) == 1 else ''} more often{legendary_note}")
+    return "3.0", (f"the commodities of a set must all be different, but {', '.join(twice)} "
+                   f"appear{'s' if len(twice) == 1 else ''} more than once{legendary_note}")
+
+
+TOKENS = [COIN, "wine", "grain", "wood", "cloth", "gems", "marble", "legendary-wine", "legendary-gems", "unknown"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(paid=st.dictionaries(st.sampled_from(TOKENS), st.integers(-2, 4), max_size=6), hannibal=st.booleans())
+def test_duplicate_commodities_are_found_as_the_token_list_counts_them(paid: Bag, hannibal: bool) -> None:
+    """payment._duplicate_problem, which counts the bag by type, says what counting its token list said."""
+    assert payment._duplicate_problem(paid, hannibal) == _duplicate_problem_as_before(paid, hannibal)

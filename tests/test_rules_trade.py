@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import copy
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.players.autoplay import choose
 from mncore.rulesets.empires.rules import trade
-from mncore.rulesets.empires.state import trade_step
+from mncore.rulesets.empires.state import Bag, bag_tokens, trade_step
 from mncore.rulesets.empires.text import format_order, parse_order
 from support import FIVE, FOUR, THREE, Play, assert_refused, new_game, of_type, said_to, seen_by
 
@@ -311,3 +318,44 @@ def test_2_2_order_lines_round_trip() -> None:
         "offer coin coin legendary-wine", "offer nothing", "claim legendary-wine from greece",
         "claim grain from egypt", "give coin to carthage"]
     assert all(parse_order(format_order(c), play.state, "rome") == c for c in cmds)
+
+
+def _offers_as_before(held: Bag, sizes: range) -> tuple[str, ...]:
+    """trade.legal_offers as it was: every combination of the token list, the repeats dropped."""
+    seen: dict[str, None] = {}
+    for n in sizes:
+        for combo in itertools.combinations(bag_tokens(held), n):
+            seen[" ".join(combo) or "nothing"] = None
+            if len(seen) >= trade.OFFER_SAMPLES:
+                return tuple(seen)
+    return tuple(seen)
+
+
+OFFER_TOKENS = ["coin", "wine", "grain", "wood", "cloth", "gems", "legendary-wine", "legendary-gems"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(held=st.dictionaries(st.sampled_from(OFFER_TOKENS), st.integers(-1, 5), max_size=6),
+       low=st.integers(0, 6), many=st.integers(0, 6))
+def test_the_offers_listed_are_the_different_combinations_of_the_tokens_in_their_order(
+        held: Bag, low: int, many: int) -> None:
+    assert trade.legal_offers(held, range(low, low + many)) == _offers_as_before(held, range(low, low + many))
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR, FIVE])
+def test_waiting_names_whom_pending_names_in_every_trade(players: dict[str, str]) -> None:
+    """trade.waiting (what trade.options asks) gives trade.pending's (empire, kind) at every order of
+    scripted trades."""
+    play = new_game(players, seed="trade-waiting")  # type: ignore[arg-type]
+    rand = random.Random(3)
+    seen = 0
+    for _ in range(400):
+        state = play.state
+        if state.phase == "trade":
+            assert trade.waiting(state) == [(p.empire, p.kind) for p in trade.pending(state)]
+            seen += 1
+        choice = choose(state, rand, play.rng())
+        if choice is None or state.winner is not None:
+            break
+        play.given(*choice.events)
+    assert seen > 10

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import random
 
+import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mncore.core.errors import InvalidCommand
 from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.players.autoplay import forget_parsed, parsed
 from mncore.rulesets.empires.players.sampler import draw
 from mncore.rulesets.empires.text import parse_order
 from support import FIVE, FOUR, THREE, new_game
@@ -40,3 +44,21 @@ def test_every_sampled_order_is_accepted_by_decide(seed: int, players: dict[Empi
         if play.state.winner is not None:
             break
 
+
+
+def test_a_remembered_line_reads_as_its_phase_and_empire_and_a_refused_one_is_refused_each_time() -> None:
+    """parsed() remembers a line's command per board, empire and phase: 'done' is the Build phase's
+    or the Move and Battle phase's as the state's phase says, and each empire's own."""
+    state = new_game(FIVE, seed="parsed").state
+    for phase in ("build", "move"):
+        at = msgspec.structs.replace(state, phase=phase)
+        for empire in ("rome", "greece"):
+            for _ in range(2):  # the first time parsed, then remembered
+                assert parsed("done", at, empire) == parse_order("done", at, empire)
+    assert type(parsed("done", msgspec.structs.replace(state, phase="build"), "rome")) is not type(
+        parsed("done", msgspec.structs.replace(state, phase="move"), "rome"))
+    for _ in range(2):
+        with pytest.raises(InvalidCommand, match="unknown order 'dun'"):
+            parsed("dun", state, "rome")
+    forget_parsed()
+    assert parsed("done", state, "rome") == parse_order("done", state, "rome")

@@ -121,8 +121,20 @@ def waiting(state: GameState) -> list[tuple[Empire, str]]:
     """pending() without its words: who must decide what kind of thing, as (empire, kind).
 
     What the rules and scripted players ask: the words of a turn in Move and Battle name every battle
-    and conquest open, which costs more than deciding the order.
+    and conquest open, which costs more than deciding the order. Found once per state object (kept in
+    its instance dict: a decision's settling asks it of the state it leaves, the next player of the
+    same state).
     """
+    found: tuple[tuple[Empire, str], ...] | None = state.__dict__.get(_WAITING)
+    if found is None:
+        found = state.__dict__[_WAITING] = tuple(_waiting(state))
+    return list(found)
+
+
+_WAITING = "_waiting"  # the instance dict's key of waiting()'s answer (GameState's dict=True)
+
+
+def _waiting(state: GameState) -> list[tuple[Empire, str]]:
     if state.winner is not None or state.board is None:
         return []
     first = cards.pending(state) if state.cities is not None else []

@@ -1,11 +1,13 @@
 """Facts derived from the board, kept beside a state and carried forward by evolve instead of recounted.
 
 Each empire's units on the board, the buildings it holds by kind, and the provinces where it holds one
-(what leader levels, supply limits and income read) are sums over the provinces and seas. A state
-folded from one that has them gets them by recounting only the provinces and seas evolve replaced
-(frozen Structs: an unchanged province is the very same object). They live in the state's instance
-dict, not in its fields, so no encoding of a state or of an event ever holds them: a state decoded or
-folded without them recounts them from scratch the first time they are read.
+(what leader levels, supply limits and income read), the buildings on the board by kind (what the
+supply of buildings reads) and the provinces each empire controls (its control markers left, where it
+may build) are sums over the provinces and seas. A state folded from one that has them gets them by
+recounting only the provinces and seas evolve replaced (frozen Structs: an unchanged province is the
+very same object). They live in the state's instance dict, not in its fields, so no encoding of a
+state or of an event ever holds them: a state decoded or folded without them recounts them from scratch
+the first time they are read.
 """
 
 from __future__ import annotations
@@ -22,19 +24,21 @@ LEVELS = "_levels"
 
 class Kept:
     """Per empire: legions, triremes and fortresses on the board; buildings held, by kind; provinces
-    where it holds a building, with how many. Zero counts are left out; never changed once made."""
+    where it holds a building, with how many; every building on the board by kind, held or not; and
+    per empire the provinces it controls. Zero counts are left out; never changed once made."""
 
-    __slots__ = ("legions", "triremes", "fortresses", "held", "holdings")
+    __slots__ = ("legions", "triremes", "fortresses", "held", "holdings", "built", "controlled")
 
     def __init__(self, legions: dict[Empire, int], triremes: dict[Empire, int], fortresses: dict[Empire, int],
                  held: dict[Empire, dict[BuildingKind, int]],
-                 holdings: dict[Empire, dict[ProvinceId, int]]) -> None:
+                 holdings: dict[Empire, dict[ProvinceId, int]], built: dict[BuildingKind, int],
+                 controlled: dict[Empire, dict[ProvinceId, int]]) -> None:
         self.legions, self.triremes, self.fortresses = legions, triremes, fortresses
-        self.held, self.holdings = held, holdings
+        self.held, self.holdings, self.built, self.controlled = held, holdings, built, controlled
 
     def as_tuple(self) -> tuple[object, ...]:
         """Comparable contents (tests: kept against recounted)."""
-        return (self.legions, self.triremes, self.fortresses, self.held, self.holdings)
+        return (self.legions, self.triremes, self.fortresses, self.held, self.holdings, self.built, self.controlled)
 
 
 def kept(state: GameState) -> Kept:
@@ -52,7 +56,7 @@ def has_kept(state: GameState) -> bool:
 
 def recount(state: GameState) -> Kept:
     """The facts counted from scratch over every province and sea."""
-    out = Kept({}, {}, {}, {}, {})
+    out = Kept({}, {}, {}, {}, {}, {}, {})
     for pid, ps in state.provinces.items():
         _province(out, pid, ps, 1)
     for sea in state.seas.values():
@@ -93,7 +97,9 @@ def carry(before: GameState, after: GameState) -> None:
     out = Kept(dict(old.legions) if units else old.legions, dict(old.triremes) if seas else old.triremes,
                dict(old.fortresses) if units else old.fortresses,
                {e: dict(v) for e, v in old.held.items()} if buildings else old.held,
-               {e: dict(v) for e, v in old.holdings.items()} if buildings else old.holdings)
+               {e: dict(v) for e, v in old.holdings.items()} if buildings else old.holdings,
+               dict(old.built) if buildings else old.built,
+               {e: dict(v) for e, v in old.controlled.items()} if buildings else old.controlled)
     for _, was, ps in units:
         if was is not None:
             _units(out, was, -1)
@@ -112,9 +118,17 @@ def carry(before: GameState, after: GameState) -> None:
 def _replaced(before: dict[ProvinceId, ProvinceState], after: dict[ProvinceId, ProvinceState]
               ) -> list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]]:
     """(province, its state before or None, after or None) for each province object replaced."""
-    found: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = [
-        (pid, before.get(pid), ps) for pid, ps in after.items() if before.get(pid) is not ps]
-    return found + [(pid, was, None) for pid, was in before.items() if pid not in after]
+    found: list[tuple[ProvinceId, ProvinceState | None, ProvinceState | None]] = []
+    added = False
+    get = before.get
+    for pid, ps in after.items():
+        was = get(pid)
+        if was is not ps:
+            found.append((pid, was, ps))
+            added = added or was is None
+    if added or len(before) != len(after):  # else the two hold the same provinces: none was removed
+        found += [(pid, was, None) for pid, was in before.items() if pid not in after]
+    return found
 
 
 def _seas(out: Kept, before: dict[SeaId, dict[Empire, int]], after: dict[SeaId, dict[Empire, int]]) -> None:
@@ -150,8 +164,15 @@ def _units(out: Kept, ps: ProvinceState, sign: int) -> None:
 
 
 def _buildings(out: Kept, pid: ProvinceId, ps: ProvinceState, sign: int) -> None:
+    """The province's buildings and its controller (both recounted where either changed)."""
     occupied, controller = ps.occupied, ps.controller
+    if controller is not None:
+        mine = out.controlled.setdefault(controller, {})
+        _add(mine, pid, sign)
+        if not mine:
+            del out.controlled[controller]
     for sid, kind in ps.buildings.items():
+        _add(out.built, kind, sign)  # type: ignore[arg-type]
         holder = occupied.get(sid, controller)
         if holder is not None:
             held = out.held.setdefault(holder, {})

@@ -48,31 +48,49 @@ _commodities: ObjectCache[Ruleset, NameTable] = ObjectCache(_commodity_table)
 _tiles: ObjectCache[Ruleset, NameTable] = ObjectCache(_tile_table)
 
 
+def _named(table: NameTable, text: str) -> str:
+    """table.resolve(text), remembered per table for the texts it accepted: orders name the same
+    provinces and commodities again and again, and normalising a name is most of resolving it."""
+    known = _answers(table)
+    found = known.get(text)
+    if found is None:
+        found = table.resolve(text)  # refused texts raise, and are never remembered
+        if len(known) >= ANSWERS_LIMIT:
+            known.clear()
+        known[text] = found
+    return found
+
+
+ANSWERS_LIMIT = 4096  # texts remembered per table (what a player types is not bounded)
+# per name table (made once per board or ruleset): text -> the id it names
+_answers: ObjectCache[NameTable, dict[str, str]] = ObjectCache(lambda table: {}, limit=64)
+
+
 def resolve_province(board: Board, text: str) -> ProvinceId:
     """The province text names ("crete", "Achaia", "gal")."""
-    return _provinces(board).resolve(text)
+    return _named(_provinces(board), text)
 
 
 def resolve_sea(board: Board, text: str) -> SeaId:
     """The sea text names ("Aegean Sea", "tyrrhenum", "pontus")."""
-    return _seas(board).resolve(text)
+    return _named(_seas(board), text)
 
 
 def resolve_place(board: Board, text: str) -> str:
     """The province or sea text names; ids of provinces and seas never clash on a valid board."""
-    return _places(board).resolve(text)
+    return _named(_places(board), text)
 
 
 def resolve_empire(ruleset: Ruleset, text: str) -> Empire:
     """The empire text names ("Romans", "carthaginian")."""
-    return cast(Empire, _empires(ruleset).resolve(text))
+    return cast(Empire, _named(_empires(ruleset), text))
 
 
 def resolve_commodity(ruleset: Ruleset, text: str) -> Commodity:
     """The commodity text names ("Wheat", "olive oil", "diamonds")."""
-    return cast(Commodity, _commodities(ruleset).resolve(text))
+    return cast(Commodity, _named(_commodities(ruleset), text))
 
 
 def resolve_tile(ruleset: Ruleset, text: str) -> TileId:
     """The hero, wonder or Pyramids tile text names ("Ramses II", "castor and pollux", "sheba")."""
-    return cast(TileId, _tiles(ruleset).resolve(text))
+    return cast(TileId, _named(_tiles(ruleset), text))

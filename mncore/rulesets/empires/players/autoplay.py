@@ -13,11 +13,12 @@ from mncore.core.protocol import Option
 from mncore.games import reading, writing
 from mncore.games.reading import Current, Loaded
 from mncore.rulesets.empires import events as ev
+from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.commands import AnyOrder
 from mncore.rulesets.empires.decide import decide_folded
 from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.flow import waiting as flow_waiting
-from mncore.rulesets.empires.ids import Empire
+from mncore.rulesets.empires.ids import Empire, Phase
 from mncore.rulesets.empires.rules import cards
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
@@ -80,12 +81,46 @@ def first_accepted(state: GameState, empire: Empire, lines: Iterable[str], rng: 
     """The first of the lines the rules accept from the empire, with its events; None if none is."""
     for line in lines:
         try:
-            order = parse_order(line, state, empire)
+            order = parsed(line, state, empire)
             events, after = decide_folded(state, order, rng)
         except CommandRejected:
             continue
         return Choice(empire=empire, line=line, order=order, events=events, after=after)
     return None
+
+
+def parsed(line: str, state: GameState, empire: Empire) -> AnyOrder:
+    """parse_order(line, state, empire), remembered: scripted players give the same lines again and again
+    (each game's 'done', its builds and moves), and a line's command depends only on the words, who
+    gives it, the phase (which picks a verb's parser) and the board (its names), never on the rest of
+    the state. A line refused is parsed again each time (its message is the parser's)."""
+    global _memo
+    memo = _memo  # one tuple read whole: a board and its own lines, never another board's
+    board = state.geo_board
+    if memo[0] is not board:
+        memo = _memo = (board, {})
+    known = memo[1]
+    key = (line, empire, state.phase)
+    order = known.get(key)
+    if order is None:
+        order = parse_order(line, state, empire)
+        if len(known) >= PARSED_LIMIT:
+            known.clear()
+        known[key] = order
+    return order
+
+
+def forget_parsed() -> None:
+    """Empty parsed()'s memory (bench/games.py plays the same games in each run: each run starts as the
+    first did)."""
+    global _memo
+    _memo = (None, {})
+
+
+PARSED_LIMIT = 20_000  # lines remembered; orders are small, and a game gives a few hundred lines
+# the board of the lines last parsed (one board at a time: a game's players share it), and those lines:
+# (line, empire, phase) -> the command parsed
+_memo: tuple[Board | None, dict[tuple[str, Empire, Phase], AnyOrder]] = (None, {})
 
 
 def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",

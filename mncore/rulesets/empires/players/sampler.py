@@ -20,6 +20,7 @@ from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.game_data import load_ruleset, tile
 from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
+from mncore.rulesets.empires.kept import kept, standing
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
 from mncore.rulesets.empires.players.permutations import first_passing, shuffled
 from mncore.rulesets.empires.rules import payment
@@ -111,7 +112,7 @@ class _Ask:
         """The provinces the rules' may_build_in() may answer yes for: those the empire controls and
         its capital's (the others are refused without asking the rules)."""
         empire = self.empire
-        out = {p for p, ps in self.state.provinces.items() if ps.controller == empire}
+        out = set(kept(self.state).controlled.get(empire, ()))  # the provinces it controls (kept.py)
         capital = capital_of(self.state, empire)
         if capital is not None and capital in self.state.provinces:
             out.add(capital)
@@ -250,8 +251,9 @@ def _attacks(state: GameState, empire: Empire, rand: random.Random) -> list[str]
 
 def _legion_moves(ask: _Ask) -> list[str]:
     state, empire, rand = ask.state, ask.empire, ask.rand
-    # a province with unmoved legions of the empire holds some of them: ask the rules only there
-    holding = frozenset(p for p, ps in state.provinces.items() if ps.legions.get(empire, 0) > 0)
+    # a province with unmoved legions of the empire holds some of them: ask the rules only there (among
+    # those where its units stand, kept once per board)
+    holding = frozenset(p for p in standing(state, empire) if state.provinces[p].legions.get(empire, 0) > 0)
     sources = _first(rand, ask.provinces, lambda p: unmoved_legions(state, empire, p) > 0, holding)
     out = []
     for pid in sources:

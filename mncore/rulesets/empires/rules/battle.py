@@ -43,8 +43,15 @@ def units_at(state: GameState, place: str, empire: Empire) -> int:
 
 
 def empires_at(state: GameState, place: str) -> list[Empire]:
-    """The empires with units at a place, in the fixed empire order."""
-    return [e for e in EMPIRES if e in state.empires and units_at(state, place, e) > 0]
+    """The empires with units at a place, in the fixed empire order: units_at() > 0, the place read
+    once (required battles ask it of every province an empire stands in, each decision)."""
+    empires = state.empires
+    sea = state.seas.get(place)
+    if sea is not None:
+        return [e for e in EMPIRES if e in empires and sea.get(e, 0) > 0]
+    ps = state.provinces[place]
+    legions, fortress = ps.legions, ps.fortress
+    return [e for e in EMPIRES if e in empires and legions.get(e, 0) + (1 if fortress == e else 0) > 0]
 
 
 def at_peace(state: GameState, a: Empire, b: Empire) -> bool:

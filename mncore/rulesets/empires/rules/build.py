@@ -59,9 +59,10 @@ def begin(state: GameState, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
 def waiting(state: GameState) -> list[tuple[Empire, str]]:
     """pending() without its words, as (empire, kind): what settling asks after every order (3.0)."""
     step = build_step(state)
+    # Perseus is open only before anything is built: its holders are looked for only then
     out: list[tuple[Empire, str]] = [
         (emp, "perseus") for emp in tile_powers.holders_at(state, "build_first")
-        if perseus_open(state) and build_options.perseus_options(state, emp)]
+        if build_options.perseus_options(state, emp)] if perseus_open(state) else []
     if step.active is not None:
         return out + [(step.active, "build")]
     left = to_build(state)

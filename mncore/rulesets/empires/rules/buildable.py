@@ -8,6 +8,7 @@ from mncore.rulesets.empires.board import Board, geo
 from mncore.rulesets.empires.display_names import title as name  # a display name, in messages
 from mncore.rulesets.empires.game_data import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind, commodity_of
+from mncore.rulesets.empires.kept import kept
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.rules import barbarians
 from mncore.rulesets.empires.state import GameState, build_step
@@ -112,7 +113,8 @@ def may_build_trireme(state: GameState, empire: Empire, sea: SeaId) -> bool:
 def markers_left(state: GameState, empire: Empire) -> int:
     """Control markers not on the board; the capital's is printed on the map (ruling R30)."""
     capital = capital_of(state, empire)
-    on_board = sum(1 for pid, ps in state.provinces.items() if ps.controller == empire and pid != capital)
+    mine = kept(state).controlled.get(empire, {})  # the provinces it controls, kept (kept.py)
+    on_board = len(mine) - (capital in mine)
     return load_ruleset().components.control_markers - on_board
 
 
@@ -141,23 +143,36 @@ def control_problem(state: GameState, empire: Empire, pid: ProvinceId) -> str | 
 
 
 def may_control(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
-    """control_problem(state, empire, pid) is None, without wording the refusal (asked of the whole
-    board for each control marker a player may place)."""
-    ps = state.provinces.get(pid)
-    if ps is None or ps.controller is not None:
-        return False
-    if any(n > 0 and e != empire for e, n in ps.legions.items()) or (
-            ps.fortress is not None and ps.fortress != empire):
-        return False  # opponents_in() is not empty
-    if barbarians.units(state, pid):
+    """control_problem(state, empire, pid) is None, without wording the refusal."""
+    if not _free_to_control(state, empire, pid):
         return False
     board = geo(state.geo_board)
     seas = trireme_seas(state, empire)
     return any(board.adjacent_or_adjoining(p, pid, seas) for p in state.round_start_control.get(empire, ()))
 
 
+def _free_to_control(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
+    """control_problem() finds nothing before asking where the empire's control reached (3.1.1)."""
+    ps = state.provinces.get(pid)
+    if ps is None or ps.controller is not None:
+        return False
+    if any(n > 0 and e != empire for e, n in ps.legions.items()) or (
+            ps.fortress is not None and ps.fortress != empire):
+        return False  # opponents_in() is not empty
+    return not barbarians.units(state, pid)
+
+
 def control_places(state: GameState, empire: Empire) -> list[ProvinceId]:
-    return [p for p in sorted(state.provinces) if may_control(state, empire, p)]
+    """The provinces where may_control() is true, sorted: only those adjacent to or adjoining a province
+    the empire controlled at the start of the round are looked at, that reach found once as a set
+    rather than asked of every province of the board (a player asks it for each control marker)."""
+    board = geo(state.geo_board)
+    seas = trireme_seas(state, empire)
+    reach: set[ProvinceId] = set()
+    for p in state.round_start_control.get(empire, ()):
+        reach |= board.adjacent(p) - {p}
+        reach |= board.adjoining(p, seas)
+    return [p for p in sorted(reach) if _free_to_control(state, empire, p)]
 
 
 def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
@@ -166,7 +181,9 @@ def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
 
 
 def buildings_left(state: GameState, kind: BuildingKind) -> int:
-    on_board = sum(1 for ps in state.provinces.values() for k in ps.buildings.values() if k == kind)
+    """Buildings of that kind not on the board (3.1.2); those on it kept by kind (kept.py), not counted
+    over every province each time a player asks what it may build."""
+    on_board = kept(state).built.get(kind, 0)
     extra = sum(e.buildings.get(kind, 0) for e in atlas.extensions(state.options.setup))  # ruling R52
     return load_ruleset().components.buildings.get(kind, 0) + extra - on_board
 

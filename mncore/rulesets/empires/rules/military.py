@@ -96,10 +96,9 @@ def legion_destinations(state: GameState, empire: Empire, pid: ProvinceId) -> li
     g = geo(state.geo_board)
     seas = conquest.trireme_seas(state, empire)
     near = g.adjacent(pid)
-    if not seas:  # no trireme chain: the land borders alone
-        return [p for p in sorted(state.provinces) if p in near]
-    by_sea = g.adjoining(pid, seas)
-    return [p for p in sorted(state.provinces) if p in near or p in by_sea]
+    reach = near | g.adjoining(pid, seas) if seas else near  # no trireme chain: the land borders alone
+    provinces = state.provinces
+    return sorted(p for p in reach if p in provinces)  # the few reached sorted, not the whole board
 
 
 # --- the phase ----------------------------------------------------------------------------------------

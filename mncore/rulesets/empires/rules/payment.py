@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from mncore.core.errors import refuse, require
 from mncore.rulesets.empires import tile_powers
@@ -51,7 +50,11 @@ def set_problem(paid: Bag, cost: int, cleopatra: bool, hannibal: bool) -> tuple[
 
 
 def _duplicate_problem(paid: Bag, hannibal: bool) -> tuple[str, str] | None:
-    types = Counter(commodity_of(t) or t for t in bag_tokens(paid) if t != COIN)
+    types: dict[str, int] = {}  # tokens by commodity type, a legendary one with its ordinary type
+    for t, n in paid.items():
+        if t != COIN and n > 0:  # as many as the payment's tokens list (bag_tokens)
+            kind = commodity_of(t) or t
+            types[kind] = types.get(kind, 0) + n
     twice = sorted(t for t, n in types.items() if n > 1)
     if not twice:
         return None
@@ -100,6 +103,7 @@ def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -
     held = state.empires[empire].resources
     cleopatra, hannibal = tile_powers.set_rules(state, empire)
     found: list[Bag] = []
+    # the candidates are made one at a time: the few asked for are mostly the first ones
     for bag in _candidates(held, cost, cleopatra, hannibal):
         if (bag not in found and bag_contains(held, bag)
                 and set_problem(bag, cost, cleopatra, hannibal) is None):
@@ -109,27 +113,28 @@ def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -
     return found
 
 
-def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> list[Bag]:
+def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> Iterator[Bag]:
     coins = held.get(COIN, 0)
+    counts = _counts_by_type(held)
     by_type = _one_token_per_type(held)
-    plenty = sorted(by_type, key=lambda c: (-_count_of_type(held, c), c))
-    out: list[Bag] = [{COIN: cost}] if coins >= cost else []
+    plenty = sorted(by_type, key=lambda c: (-counts[c], c))
+    if coins >= cost:
+        yield {COIN: cost}
     for order in (plenty, sorted(by_type)):
         if len(order) >= cost:
-            out.append(_bag(by_type[c] for c in order[:cost]))
+            yield _bag(by_type[c] for c in order[:cost])
     if cleopatra and cost > 1:
         if coins >= cost - 1 and by_type:
-            out.append({COIN: cost - 1, by_type[plenty[0]]: 1})
+            yield {COIN: cost - 1, by_type[plenty[0]]: 1}
         if coins >= 1 and len(by_type) >= cost - 1:
-            out.append(_bag([COIN, *(by_type[c] for c in plenty[:cost - 1])]))
-    if hannibal and cost > 1 and plenty and _count_of_type(held, plenty[0]) >= 2:
+            yield _bag([COIN, *(by_type[c] for c in plenty[:cost - 1])])
+    if hannibal and cost > 1 and plenty and counts[plenty[0]] >= 2:
         rest = plenty[1:cost - 1]
         if len(rest) == cost - 2:
-            out.append(_bag([*_two_of_type(held, plenty[0]), *(by_type[c] for c in rest)]))
+            yield _bag([*_two_of_type(held, plenty[0]), *(by_type[c] for c in rest)])
     # then other sets of different commodities, so that a player sees more than one way to pay
-    out += [_bag(by_type[c] for c in combo)
-            for combo in itertools.islice(itertools.combinations(sorted(by_type), cost), 12)]
-    return out
+    for combo in itertools.islice(itertools.combinations(sorted(by_type), cost), 12):
+        yield _bag(by_type[c] for c in combo)
 
 
 def _one_token_per_type(held: Bag) -> dict[str, Token]:
@@ -142,8 +147,14 @@ def _one_token_per_type(held: Bag) -> dict[str, Token]:
     return out
 
 
-def _count_of_type(held: Bag, kind: str) -> int:
-    return sum(n for t, n in held.items() if commodity_of(t) == kind)
+def _counts_by_type(held: Bag) -> dict[str, int]:
+    """How many tokens of each commodity type are held, the legendary ones with their ordinary type."""
+    out: dict[str, int] = {}
+    for token, n in held.items():
+        kind = commodity_of(token)
+        if kind is not None:
+            out[kind] = out.get(kind, 0) + n
+    return out
 
 
 def _two_of_type(held: Bag, kind: str) -> list[Token]:

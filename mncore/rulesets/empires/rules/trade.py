@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
+from collections.abc import Iterator
 from typing import Any
 
 from mncore.core.dice import Rng
@@ -21,7 +21,7 @@ from mncore.rulesets.empires.commands import (
 )
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
-from mncore.rulesets.empires.ids import EMPIRES, TOKENS, Empire
+from mncore.rulesets.empires.ids import EMPIRES, TOKENS, Empire, Token
 from mncore.rulesets.empires.rules import punic
 from mncore.rulesets.empires.rules.collect import share_order
 from mncore.rulesets.empires.rules.fold import Fold
@@ -31,7 +31,6 @@ from mncore.rulesets.empires.state import (
     TradeStep,
     bag_contains,
     bag_of,
-    bag_tokens,
     bag_total,
     trade_step,
 )
@@ -71,15 +70,31 @@ OFFER_SAMPLES = 60  # options() lists at most this many whole offers
 
 
 def legal_offers(held: Bag, sizes: range) -> tuple[str, ...]:
-    """Whole offers the empire could make, as the words after `offer` (sorted, at most OFFER_SAMPLES)."""
-    tokens = bag_tokens(held)
-    seen: dict[str, None] = {}
+    """Whole offers the empire could make, as the words after `offer` (sorted, at most OFFER_SAMPLES):
+    each different set of tokens once, as the combinations of the sorted tokens first give them, made
+    without the repeats (many tokens of one kind made most of the combinations alike)."""
+    kinds = [(token, n) for token, n in sorted(held.items()) if n > 0]  # as bag_tokens lists them
+    out: list[str] = []
     for n in sizes:
-        for combo in itertools.combinations(tokens, n):
-            seen[" ".join(combo) or "nothing"] = None
-            if len(seen) >= OFFER_SAMPLES:
-                return tuple(seen)
-    return tuple(seen)
+        for combo in _token_sets(kinds, n):
+            out.append(" ".join(combo) or "nothing")
+            if len(out) >= OFFER_SAMPLES:
+                return tuple(out)
+    return tuple(out)
+
+
+def _token_sets(kinds: list[tuple[Token, int]], n: int) -> Iterator[tuple[Token, ...]]:
+    """The different sets of n tokens from (token, how many held), sorted: as many of the first token as
+    may be taken first (a set with more of it sorts before one with fewer), then the rest's."""
+    if n == 0:
+        yield ()
+        return
+    if not kinds:
+        return
+    (token, held), rest = kinds[0], kinds[1:]
+    for k in range(min(held, n), -1, -1):
+        for tail in _token_sets(rest, n - k):
+            yield (token,) * k + tail
 
 
 def forbidden_source(step: TradeStep, claimant: Empire) -> Empire | None:
@@ -207,7 +222,7 @@ def end(state: GameState, rng: Rng) -> list[ev.AnyEvent]:
 
 
 def options(state: GameState, empire: Empire) -> list[Option]:
-    mine = {p.kind for p in pending(state) if p.empire == empire}
+    mine = {kind for e, kind in waiting(state) if e == empire}  # pending()'s kinds, without their words
     step = trade_step(state)
     out: list[Option] = []
     if "exchange-marker" in mine:
