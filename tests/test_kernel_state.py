@@ -101,3 +101,25 @@ def test_the_kernel_state_after_a_replay_equals_the_one_folded_batch_by_batch(
     again = CliRunner().invoke(main, ["--db", str(db), "reveal", "g", "--force"])
     assert again.exit_code == 1 and "the secret was already revealed" in again.stderr
     assert reading.load(open_store(str(db)), "g").head == replayed.head
+
+
+def test_a_kernel_fold_is_kernel_step_row_by_row_and_leaves_the_state_it_began_from(tmp_path: Path) -> None:
+    """trust.KernelFold (game.current's fold after a snapshot) copies the ledger once and advances it in place:
+    over the recorded game by mail (keys, signed blocks, undos, a correction, a reveal) it gives kernel_step's
+    state after every row, and the state it began from, held by its caller, is left as it was."""
+    db = tmp_path / "mn.db"
+    _mn(db, "import", str(Path(__file__).resolve().parent.parent / "fixtures" / "pbem-4.jsonl"))
+    store = open_store(str(db))
+    loaded = reading.load(store, store.games()[0].id)
+    rows, ruleset = loaded.rows, loaded.ruleset
+    start = len(rows) // 3
+    began = trust.kernel_of(ruleset, rows[:start])
+    before = msgspec.json.encode(began)
+    fold, stepped = trust.KernelFold(began), began
+    batches = sum(r.batch == r.seq for r in rows[:start])
+    for r in rows[start:]:
+        batches += r.batch == r.seq
+        fold.step(ruleset, r, batches)
+        stepped = trust.kernel_step(stepped, ruleset, r, batches)
+        assert fold.kernel == stepped
+    assert msgspec.json.encode(began) == before and fold.kernel.ledger.nonces and fold.kernel == loaded.kernel

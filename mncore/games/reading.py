@@ -125,7 +125,8 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
         cur = Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id),
                       state=ruleset.initial(""), head=(0, GENESIS_HASH), draw_head=GENESIS_HASH,
                       batches=0, kernel=KernelState())
-    state, draw_head, head, batches, kernel = cur.state, cur.draw_head, cur.head, cur.batches, cur.kernel
+    state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
+    kernel = trust.KernelFold(cur.kernel)
     undo_seen = False  # an undo after the snapshot: the state is folded again from the start (K1)
     with collector_paused():
         for row, event in decoded(ruleset, store.stream_rows(game_id, head[0] + 1, upto),
@@ -141,7 +142,7 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
                                                     "run mn verify") from None
             if row.batch == row.seq:
                 batches += 1
-            kernel = trust.kernel_step(kernel, ruleset, row, batches)
+            kernel.step(ruleset, row, batches)
             draw_head = content_link(draw_head, row.payload)
             head = (row.seq, row.hash)
     if head[0] == 0:
@@ -149,7 +150,7 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
     if undo_seen:
         state = _replayed(ruleset, *_decoded(store, game_id, upto))
     cur.state, cur.draw_head, cur.head, cur.batches = ruleset.named(state, game_id), draw_head, head, batches
-    cur.kernel = kernel
+    cur.kernel = kernel.kernel
     return cur
 
 

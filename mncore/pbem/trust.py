@@ -115,23 +115,35 @@ def advanced(ledger: Ledger, ruleset: Ruleset, row: Row, batches: int) -> Ledger
     """The ledger after one more row (of the `batches`-th batch), `ledger` left as it was: the same
     object when the row changes nothing in it (a game without keys: every order), else a copy advanced
     by note_row. One order costs no copy of a ledger that grows with the log."""
-    notes = row.batch == row.seq and row.command is not None and (
-        ledger.published or (batches == 2 and row.type == "KeysPublished"))
-    if not notes and (ledger.pbem or row.type not in PBEM_SETTINGS):
+    if not _changes(ledger, row, batches):
         return ledger
-    # every field carried over: a copy that lost `pbem` stopped the service's answers (forced,
-    # standing) after any signed block, and froze that loss into the next snapshot
-    after = msgspec.structs.replace(ledger, keys=dict(ledger.keys), nonces=dict(ledger.nonces),
-                                    acted=dict(ledger.acted))
+    after = _copy(ledger)
     note_row(after, ruleset, row, batches)
     return after
+
+
+def _changes(ledger: Ledger, row: Row, batches: int) -> bool:
+    """Whether note_row would change the ledger (a signed block, the keys, a first setting of play by email)."""
+    notes = row.batch == row.seq and row.command is not None and (
+        ledger.published or (batches == 2 and row.type == "KeysPublished"))
+    return notes or (not ledger.pbem and row.type in PBEM_SETTINGS)
+
+
+def _copy(ledger: Ledger) -> Ledger:
+    # every field carried over: a copy that lost `pbem` stopped the service's answers (forced,
+    # standing) after any signed block, and froze that loss into the next snapshot
+    return msgspec.structs.replace(ledger, keys=dict(ledger.keys), nonces=dict(ledger.nonces),
+                                   acted=dict(ledger.acted))
 
 
 def kernel_step(kernel: KernelState, ruleset: Ruleset, row: Row, batches: int) -> KernelState:
     """The kernel's state after one more row of its log (the `batches`-th batch's): the secret it
     reveals, the ledger, play by email's record (mncore/core/kernel_state.py); the same object if the row
     changes none of them (most rows: a game's own events)."""
-    ledger = advanced(kernel.ledger, ruleset, row, batches)
+    return _stepped(kernel, advanced(kernel.ledger, ruleset, row, batches), row)
+
+
+def _stepped(kernel: KernelState, ledger: Ledger, row: Row) -> KernelState:
     email = email_step(kernel.email, row)
     secret = secret_in(row) or kernel.secret
     if ledger is kernel.ledger and email is kernel.email and secret == kernel.secret:
@@ -139,14 +151,34 @@ def kernel_step(kernel: KernelState, ruleset: Ruleset, row: Row, batches: int) -
     return KernelState(secret=secret, ledger=ledger, email=email)
 
 
+class KernelFold:
+    """kernel_step over many rows, for one reader: the ledger is copied once, at the first row that changes
+    it, then advanced in place. A game by mail's ledger holds every nonce a block used, and a copy of it
+    for each signed row of a fold cost more than all the rest of a `mn status` of a long game. The
+    KernelState read at `kernel` is the fold's own until the next step, which may change its ledger."""
+
+    def __init__(self, kernel: KernelState) -> None:
+        self.kernel = kernel
+        self._own: Ledger | None = None  # the ledger copied for this fold, once it had to be
+
+    def step(self, ruleset: Ruleset, row: Row, batches: int) -> None:
+        """The kernel's state after one more row (the `batches`-th batch's)."""
+        ledger = self.kernel.ledger
+        if _changes(ledger, row, batches):
+            if ledger is not self._own:
+                ledger = self._own = _copy(ledger)
+            note_row(ledger, ruleset, row, batches)
+        self.kernel = _stepped(self.kernel, ledger, row)
+
+
 def kernel_of(ruleset: Ruleset, rows: Sequence[Row], kernel: KernelState | None = None,
               batches: int = 0) -> KernelState:
     """The kernel's state after rows, from `kernel` after `batches` batches (the log's start by default)."""
-    kernel = kernel if kernel is not None else KernelState()
+    fold = KernelFold(kernel if kernel is not None else KernelState())
     for r in rows:
         batches += r.batch == r.seq
-        kernel = kernel_step(kernel, ruleset, r, batches)
-    return kernel
+        fold.step(ruleset, r, batches)
+    return fold.kernel
 
 
 def decide(ruleset: Ruleset, state: Any, command: Any, *, secret: bytes | None, draw_head: str,
