@@ -17,7 +17,7 @@ from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of, is_legendary
-from mncore.rulesets.empires.rules import collect, payment
+from mncore.rulesets.empires.rules import collect, military, payment
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
     capital_of,
@@ -30,7 +30,7 @@ from mncore.rulesets.empires.rules.buildable import (
     trireme_sea_problem,
 )
 from mncore.rulesets.empires.rules.conquest import trireme_seas
-from mncore.rulesets.empires.rules.military import legion_destinations
+from mncore.rulesets.empires.rules.military import legion_destinations, required_battles
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import (
     Bag,
@@ -74,6 +74,12 @@ def _check(state: GameState, where: str) -> int:
         n += 1
     mover = move_step(state).active if state.phase == "move" else None
     if mover is not None:
+        battles = military._required_battles(state)  # found from scratch; required_battles keeps it per state
+        first = required_battles(state)
+        assert first == battles, f"{where}: {mover}'s required battles"
+        first.clear()  # the caller's own list: what the state keeps is not changed by it
+        assert required_battles(state) == battles, f"{where}: {mover}'s required battles asked again"
+        n += 1
         seas = trireme_seas(state, mover)
         for pid, here in state.provinces.items():
             if here.legions.get(mover, 0):

@@ -59,7 +59,8 @@ class Folds:
 
     def __call__(self, events: Sequence[ev.AnyEvent], state: GameState) -> GameState:
         folded = tuple(events)  # a copy: a rule may append to its list after folding it
-        after = replay(folded, state)
+        # a rule folds its list again once it appended to it (a battle's forced losses): the prefix is read
+        after = self.replay(folded, state)
         if folded:
             self.done.append((state, folded, after))
         return after
@@ -196,6 +197,8 @@ def settle_folded(state: GameState, rng: Rng, limit: int = 50, folds: Folds | No
     Its draws (ties for a title, legendary commodities at collection, cards drawn as a phase
     begins) come from the batch's settling generator (ruling K11): where several empires decide at
     once, the host chooses which of their blocks ends the phase, and must not choose these by it."""
+    if state.winner is not None or waiting(state):  # most decisions leave one pending: no generator made
+        return [], state
     rng = rng.settling(f"{state.round}:{state.phase}")
     folds = folds if folds is not None else Folds()
     out: list[ev.AnyEvent] = []

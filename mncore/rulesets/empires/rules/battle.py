@@ -88,24 +88,27 @@ def fight(state: GameState, place: str, attacker: Empire, defender: Empire, rng:
     dice_set = load_ruleset().components.dice
     faces = dice_set.sea_faces if is_sea(state, place) else dice_set.land_faces
     rolled: dict[Empire, tuple[int, ...]] = {}
+    counted: dict[Empire, tuple[int, dict[str, int]]] = {}
     used: list[ev.AnyEvent] = []
     for emp in (attacker, defender):
-        units, extra = dice_count(state, place, emp)
+        units, extra = counted[emp] = dice_count(state, place, emp)
         fives = units if lasting_cards.sure_fives(state, place, emp) and (fixed or {}).get(emp) is None else 0
         rolled[emp], record = random_draws.battle_dice(state, rng, emp, units - fives + sum(extra.values()), faces,
                                                 place, (fixed or {}).get(emp))
         rolled[emp] = (5,) * fives + rolled[emp]  # War Elephants: legion dice show 5 (ruling R235)
         used += [record] if record else []
-    return [*used, resolve_battle(state, place, attacker, defender, rolled)]
+    return [*used, resolve_battle(state, place, attacker, defender, rolled, counted)]
 
 
 def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Empire,
-                   dice: dict[Empire, tuple[int, ...]]) -> ev.BattleFought:
-    """The battle's arithmetic on given dice: totals with modifiers, total // 5 hits, fortress (4.2)."""
+                   dice: dict[Empire, tuple[int, ...]],
+                   counted: dict[Empire, tuple[int, dict[str, int]]] | None = None) -> ev.BattleFought:
+    """The battle's arithmetic on given dice: totals with modifiers, total // 5 hits, fortress (4.2).
+    `counted`: each side's dice_count() of this state, when the caller has it (fight rolled by it)."""
     land = not is_sea(state, place)
     fortress = state.provinces[place].fortress if land else None
     numbers = load_ruleset().numbers
-    sides = {emp: _side_total(state, place, emp, emp == attacker, dice[emp])
+    sides = {emp: _side_total(state, place, emp, emp == attacker, dice[emp], (counted or {}).get(emp))
              for emp in (attacker, defender)}
     out: dict[Empire, ev.BattleSide] = {}
     powers_negated: dict[Empire, dict[str, int]] = {}
@@ -128,9 +131,10 @@ def resolve_battle(state: GameState, place: str, attacker: Empire, defender: Emp
                            defender=out[defender], losses=losses, negated_by=powers_negated)
 
 
-def _side_total(state: GameState, place: str, empire: Empire, active: bool, dice: tuple[int, ...]
+def _side_total(state: GameState, place: str, empire: Empire, active: bool, dice: tuple[int, ...],
+                counted: tuple[int, dict[str, int]] | None = None
                 ) -> tuple[int, dict[str, int], dict[str, int], int]:
-    units, extra = dice_count(state, place, empire)
+    units, extra = counted if counted is not None else dice_count(state, place, empire)
     modifiers: dict[str, int] = {}
     if not is_sea(state, place):
         # a power's bonus per die counts the legion dice only (R42), not the extra ones, nor the

@@ -232,8 +232,8 @@ def build_unit(state: GameState, order: BuildUnit) -> list[ev.AnyEvent]:
         return atlantis.rebuild(state, order)  # not a legion of the supply (atlas.chiron)
     if troia.is_myrmidons_power(order.power):
         return troia.rebuild(state, order)  # not a legion of the supply (10.achilles)
-    require(units_left(state, emp, kind) > 0, "3.1.2",
-            f"all {name(emp)}'s {kind}s are on the board; no more than the game supplies (Q&A)")
+    if units_left(state, emp, kind) <= 0:  # worded only when it refuses: every unit built passes here
+        refuse("3.1.2", f"all {name(emp)}'s {kind}s are on the board; no more than the game supplies (Q&A)")
     _require_unit_place(state, emp, kind, order.place)
     count = 1
     match order.power:

@@ -13,7 +13,16 @@ from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import Board, Province, Space
 from mncore.rulesets.empires.commands import ChooseLegendaryBonus, CollectCommand, TakeColossusCommodity
 from mncore.rulesets.empires.display_names import title
-from mncore.rulesets.empires.ids import COIN, COMMODITIES, EMPIRES, Commodity, Empire, ProvinceId, legendary
+from mncore.rulesets.empires.ids import (
+    COIN,
+    COMMODITIES,
+    EMPIRES,
+    BuildingKind,
+    Commodity,
+    Empire,
+    ProvinceId,
+    legendary,
+)
 from mncore.rulesets.empires.kept import kept
 from mncore.rulesets.empires.projections import holder_of
 from mncore.rulesets.empires.random_draws import LegendaryDraws
@@ -44,14 +53,15 @@ def _province_income(state: GameState, province: Province, ps: ProvinceState, em
 
 
 def _held_income(province: Province, ps: ProvinceState, empire: Empire) -> tuple[Bag, int, list[str]]:
-    """What the buildings the empire holds in a province yield; the same for a province unchanged
-    since it was last asked (a frozen ProvinceState: evolve keeps the object), so kept by it. The
+    """What the buildings the empire holds in a province yield; the same while its buildings, their
+    occupiers and its controller are the ones last asked, so kept by its buildings dict (evolve keeps
+    the object while they stand unchanged, as legions come and go: a new ProvinceState each time). The
     values handed out are never changed by their readers (bag_add and + copy)."""
-    known = _INCOME(ps)
+    known = _INCOME(ps.buildings)
     found = known.get(empire)
-    if found is None or found[0] is not province:
-        found = known[empire] = (province, _count_income(province, ps, empire))
-    return found[1]
+    if found is None or found[0] is not province or found[1] is not ps.occupied or found[2] != ps.controller:
+        found = known[empire] = (province, ps.occupied, ps.controller, _count_income(province, ps, empire))
+    return found[3]
 
 
 def _count_income(province: Province, ps: ProvinceState, empire: Empire) -> tuple[Bag, int, list[str]]:
@@ -85,9 +95,11 @@ def _count_income(province: Province, ps: ProvinceState, empire: Empire) -> tupl
     return gained, draws, sources
 
 
-# per ProvinceState object: empire -> (the board's province, what it yields to that empire)
-_INCOME: ObjectCache[ProvinceState, dict[Empire, tuple[Province, tuple[Bag, int, list[str]]]]] = ObjectCache(
-    lambda ps: {}, limit=256)
+# per buildings dict of a ProvinceState: empire -> (the board's province, the occupiers and controller
+# read, what it yields to that empire); a dict shared by two provinces is told apart by the province
+_INCOME: ObjectCache[dict[str, BuildingKind], dict[Empire, tuple[Province, dict[str, Empire], Empire | None,
+                                                                  tuple[Bag, int, list[str]]]]] = ObjectCache(
+    lambda buildings: {}, limit=256)
 
 
 # the buildings that yield by themselves (temples and markets only double others)

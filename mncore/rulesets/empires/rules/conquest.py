@@ -45,6 +45,8 @@ def settle_occupations(state: GameState, pid: ProvinceId, battle: bool = True) -
     several empires' units there after its battle (4.3: at war, the Conqueror occupies nothing).
     battle=False: units lost to a War card before any battle there, which end only the first (R235)."""
     ps = state.provinces[pid]
+    if not (ps.occupied or ps.marker_occupier or ps.circe):
+        return []  # nothing occupied there: every move and battle settles a province, most hold none
     step = move_step(state)
     settled = not any(x.place == pid for x in step.losses)
     war = battle and settled and len(empires_at(state, pid)) > 1

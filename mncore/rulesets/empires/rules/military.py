@@ -72,7 +72,20 @@ def peace_partners(state: GameState, empire: Empire) -> list[Empire]:
 
 def required_battles(state: GameState) -> list[ProvinceId]:
     """Provinces where the active empire's units (a fortress alone too) meet an opponent's, not at peace,
-    and no battle was fought yet this turn (4.1.2, ruling R47)."""
+    and no battle was fought yet this turn (4.1.2, ruling R47).
+
+    Found once per state object (kept in its instance dict, as flow.waiting): a player's options and
+    the end of its turn ask it of the same state."""
+    found: tuple[ProvinceId, ...] | None = state.__dict__.get(_BATTLES)
+    if found is None:
+        found = state.__dict__[_BATTLES] = tuple(_required_battles(state))
+    return list(found)
+
+
+_BATTLES = "_required_battles"  # the instance dict's key of required_battles()'s answer
+
+
+def _required_battles(state: GameState) -> list[ProvinceId]:
     step = move_step(state)
     if step.active is None:
         return []
@@ -353,17 +366,19 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     adjacent = g.is_adjacent(src.id, dst.id)
     across = troia.crossing_seas(state, order)  # Odysseus (R233)
     by_sea = not adjacent and g.is_adjoining(src.id, dst.id, conquest.trireme_seas(state, order.empire) | across)
-    require(adjacent or by_sea, "4.1.2",
-            f"{dst.name} is neither adjacent to {src.name} nor adjoining it through a continuous chain "
-            f"of {title(order.empire)}'s triremes")
+    # each refusal worded only when it refuses: every legion moved passes here
+    if not (adjacent or by_sea):
+        refuse("4.1.2", f"{dst.name} is neither adjacent to {src.name} nor adjoining it through a continuous "
+                        f"chain of {title(order.empire)}'s triremes")
     owner = state.provinces[dst.id].controller
-    require(owner is None or not battle.at_peace(state, order.empire, owner), "11.statue-of-zeus",
-            f"{title(order.empire)} is at peace with {title(owner or '')} this round and may not enter "
-            f"its province {dst.name}")
-    require(not (barbarians.at_peace(state, order.empire) and barbarians.units(state, dst.id)), "R67",
-            f"{title(order.empire)} is at peace with the Barbarians this round and may not enter {dst.name}, "
-            "where they stand (ruling R67)")
-    require(not across or by_sea, troia.ODYSSEUS, f"{dst.name} is reached without crossing {order.across}")
+    if owner is not None and battle.at_peace(state, order.empire, owner):
+        refuse("11.statue-of-zeus", f"{title(order.empire)} is at peace with {title(owner)} this round and "
+                                    f"may not enter its province {dst.name}")
+    if barbarians.at_peace(state, order.empire) and barbarians.units(state, dst.id):
+        refuse("R67", f"{title(order.empire)} is at peace with the Barbarians this round and may not enter "
+                      f"{dst.name}, where they stand (ruling R67)")
+    if across and not by_sea:
+        refuse(troia.ODYSSEUS, f"{dst.name} is reached without crossing {order.across}")
     events: list[ev.AnyEvent] = [ev.LegionsMoved(empire=order.empire, from_province=src.id,
                                                  to_province=dst.id, count=order.count, by_sea=by_sea,
                                                  centaurs=order.centaurs, myrmidons=order.myrmidons,
@@ -381,19 +396,21 @@ def attack(state: GameState, order: Attack, rng: Rng, fold: Fold) -> list[ev.Any
         require(set(order.dice) <= {order.empire, order.opponent}, "R7",
                 "dice can be fixed only for the two sides of the battle, "
                 f"{title(order.empire)} and {title(order.opponent)} (ruling R7)")
-    name = place_name(state, place)
     sea = place in state.seas
     if sea:
         require(step.stage in ("naval", "sea"), "4.1.1",
                 "sea battles are fought before any legion moves")
-    require(place not in step.battles, "9.0",
-            f"a battle was already fought in {name} this turn; only one battle per place per turn")
-    require(units_at(state, place, order.empire) > 0, "4.2",
-            f"{title(order.empire)} has no {'triremes' if sea else 'units'} in {name}")
-    require(order.opponent != order.empire and units_at(state, place, order.opponent) > 0, "4.2",
-            f"{title(order.opponent)} has no {'triremes' if sea else 'legions or fortress'} in {name}")
-    require(not battle.at_peace(state, order.empire, order.opponent), "11.statue-of-zeus",
-            f"{title(order.empire)} and {title(order.opponent)} are at peace this round")
+    # each refusal worded only when it refuses: every battle passes here
+    if place in step.battles:
+        refuse("9.0", f"a battle was already fought in {place_name(state, place)} this turn; only one battle "
+                      "per place per turn")
+    if units_at(state, place, order.empire) <= 0:
+        refuse("4.2", f"{title(order.empire)} has no {'triremes' if sea else 'units'} in {place_name(state, place)}")
+    if order.opponent == order.empire or units_at(state, place, order.opponent) <= 0:
+        refuse("4.2", f"{title(order.opponent)} has no {'triremes' if sea else 'legions or fortress'} in "
+                      f"{place_name(state, place)}")
+    if battle.at_peace(state, order.empire, order.opponent):
+        refuse("11.statue-of-zeus", f"{title(order.empire)} and {title(order.opponent)} are at peace this round")
     # the expansions: a land battle forbidden there (Athena, Halicarnassus), or a toll paid first (Solomon)
     events = guards.before_attack(state, place, order.empire, order.opponent)
     if guards.answers_at_sea(state, place, order.opponent):  # Ptolemy's holder fights or refuses (R212)
@@ -419,15 +436,13 @@ def answer_sea_battle(state: GameState, order: AnswerSeaBattle, rng: Rng, fold: 
 
 def end_turn(state: GameState, order: EndMoveTurn) -> list[ev.AnyEvent]:
     battles = required_battles(state)
-    require(not battles, "4.1.2",
-            "a land battle must be fought in " + ", ".join(
-                f"{place_name(state, p)} (against {' or '.join(_foes(state, p, order.empire))})"
-                for p in battles))
+    if battles:  # each refusal worded only when it refuses: every turn ends here
+        refuse("4.1.2", "a land battle must be fought in " + ", ".join(
+            f"{place_name(state, p)} (against {' or '.join(_foes(state, p, order.empire))})" for p in battles))
     open_ = conquest.open_conquests(state)
-    require(not open_, "4.3",
-            f"{title(order.empire)} is the Conqueror of "
-            + ", ".join(place_name(state, p) for p in open_)
-            + ": pillage, occupy or hold first")
+    if open_:
+        refuse("4.3", f"{title(order.empire)} is the Conqueror of " + ", ".join(place_name(state, p) for p in open_)
+                      + ": pillage, occupy or hold first")
     return [ev.MoveTurnEnded(empire=order.empire)]
 
 

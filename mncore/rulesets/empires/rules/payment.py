@@ -73,8 +73,8 @@ def require_held(state: GameState, empire: Empire, paid: Bag) -> None:
     """Refuse unless the empire holds every token it pays with (3.0)."""
     held = state.empires[empire].resources
     require(all(n > 0 for n in paid.values()), "3.0", "a payment counts each token at least once")
-    require(bag_contains(held, paid), "3.0",
-            f"{empire.title()} pays {show(paid)} but holds only {show(held)}")
+    if not bag_contains(held, paid):  # worded only when it refuses: every build's payment passes here
+        refuse("3.0", f"{empire.title()} pays {show(paid)} but holds only {show(held)}")
 
 
 def require_set(state: GameState, empire: Empire, paid: Bag, cost: int, what: str) -> None:
