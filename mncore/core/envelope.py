@@ -68,9 +68,23 @@ def commands(own: Any) -> Codec[Any]:
     return Codec(own, KernelCommand)
 
 
+# the rulesets' folds that pass over the kernel's events themselves (passes_kernel_events)
+_PASSING: set[Callable[..., Any]] = set()
+
+
+def passes_kernel_events(own: Callable[[S, Any], S]) -> Callable[[S, Any], S]:
+    """Declare that a ruleset's fold returns the state unchanged for every kernel event (KERNEL_EVENTS)
+    itself, as the one lookup it makes by event type: evolving then hands it out bare, one call less
+    for each event of a replay."""
+    _PASSING.add(own)
+    return own
+
+
 def evolving(own: Callable[[S, Any], S]) -> Callable[[S, Any], S]:
     """A ruleset's fold that passes over the kernel's events (`own` sees only the game's; the kernel
     folds its own into its state: mncore/core/kernel_state.py)."""
+    if own in _PASSING:
+        return own
     kernel = _KERNEL_EVENTS
 
     def evolve(state: S, event: Any) -> S:

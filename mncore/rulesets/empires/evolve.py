@@ -8,11 +8,24 @@ from typing import Any, TypeVar
 from msgspec import Struct
 from msgspec.structs import replace
 
+from mncore.core.envelope import passes_kernel_events
+from mncore.core.kernel_acts import KERNEL_EVENTS
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Setup
 from mncore.rulesets.empires.game_data import load_ruleset, tiles_at
-from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, Empire, ProvinceId, TileId, Track, legendary
+from mncore.rulesets.empires.ids import (
+    COIN,
+    COMMODITIES,
+    EMPIRES,
+    LEGENDARY_PREFIX,
+    TRACKS,
+    Empire,
+    ProvinceId,
+    TileId,
+    Track,
+    legendary,
+)
 from mncore.rulesets.empires.kept import carry
 from mncore.rulesets.empires.state import (  # the expansions  # Troia
     Barbarians,  # the Punic War
@@ -39,6 +52,8 @@ from mncore.rulesets.empires.state import (  # the expansions  # Troia
     TradeStep,
     Victory,
     bag_add,
+    bag_minus_one,
+    bag_plus_one,
     bag_sub,
     build_step,
     collect_step,
@@ -65,11 +80,14 @@ def handles(kind: type[E]) -> Callable[[Callable[[GameState, E], GameState]],
     return register
 
 
+@passes_kernel_events
 def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
-    """Apply one event. Checks nothing: decide() has already checked the rules."""
-    # one dict lookup instead of a match that tries each class in turn
-    after = HANDLERS[type(event)](state, event)
-    if state.__dict__:  # the derived facts kept, if the state before had them (kept.py)
+    """Apply one event (a kernel event leaves the state as it is). Checks nothing: decide() has already
+    checked the rules."""
+    # one dict lookup instead of a match that tries each class in turn; the kernel's events are in
+    # the table too, so the envelope needs no call of its own around this one (a replay's every event)
+    after = _FOLD[type(event)](state, event)
+    if state.__dict__ and after is not state:  # the derived facts kept, if the state before had them (kept.py)
         carry(state, after)
     return after
 
@@ -86,6 +104,11 @@ def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> Gam
 
 
 # --- helpers shared by the handlers ---------------------------------------------------------------------
+
+# the coin and the ordinary commodities: a bag whose tokens are all here holds no legendary one (a set
+# comparison in C, where a generator over the bag cost a third of a collection's or a payment's fold)
+_ORDINARY = frozenset((COIN, *COMMODITIES))
+
 
 def _with_step(state: GameState, step: Step) -> GameState:
     return replace(state, step=step)
@@ -239,7 +262,8 @@ def _resources_collected(state: GameState, e: ev.ResourcesCollected) -> GameStat
 def _gain_from_reserve(state: GameState, empire: Empire, gained: dict[str, int]) -> GameState:
     """Tokens go behind the empire's screen: ordinary ones from the reserve, legendary from the pile."""
     ordinary, pile = gained, state.legendary_pile
-    if any(t.startswith(LEGENDARY_PREFIX) for t in gained):  # rare: the pile is copied only then
+    if not gained.keys() <= _ORDINARY and any(t.startswith(LEGENDARY_PREFIX) for t in gained):
+        # rare: the pile is copied only then
         ordinary = {t: n for t, n in gained.items() if not t.startswith(LEGENDARY_PREFIX)}
         left = list(pile)
         for t, n in gained.items():
@@ -292,18 +316,18 @@ def _exchange_marker_played(state: GameState, e: ev.ExchangeMarkerPlayed) -> Gam
 def _resources_offered(state: GameState, e: ev.ResourcesOffered) -> GameState:
     step = trade_step(state)
     es = state.empires[e.empire]
-    state = with_empire(state, e.empire, resources=bag_sub(es.resources, e.offer))
-    return _with_step(state, replace(step, offers={**step.offers, e.empire: e.offer},
-                                     offered={**step.offered, e.empire: e.count}))
+    return replace(state, empires={**state.empires, e.empire: replace(es, resources=bag_sub(es.resources, e.offer))},
+                   step=replace(step, offers={**step.offers, e.empire: e.offer},
+                                offered={**step.offered, e.empire: e.count}))
 
 
 @handles(ev.ResourceClaimed)
 def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
     step = trade_step(state)
-    one = {e.token: 1}
-    return _with_step(state, replace(
-        step, offers={**step.offers, e.source: bag_sub(step.offers.get(e.source, {}), one)},
-        claimed={**step.claimed, e.empire: bag_add(step.claimed.get(e.empire, {}), one)},
+    offers, claimed = step.offers, step.claimed
+    return replace(state, step=replace(
+        step, offers={**offers, e.source: bag_minus_one(offers.get(e.source, {}), e.token)},
+        claimed={**claimed, e.empire: bag_plus_one(claimed.get(e.empire, {}), e.token)},
         claims=(*step.claims, Claim(claimant=e.empire, source=e.source, token=e.token)),
         claimant=e.source))
 
@@ -343,10 +367,13 @@ def _foreign_drawn(state: GameState, e: ev.ForeignCommodityDrawn) -> GameState:
 @handles(ev.TradingEnded)
 def _trading_ended(state: GameState, e: ev.TradingEnded) -> GameState:
     step = trade_step(state)
-    for emp in sorted(set(e.returned) | set(e.stored)):
-        back = bag_add(e.returned.get(emp, {}), e.stored.get(emp, {}))
-        state = with_empire(state, emp, resources=bag_add(state.empires[emp].resources, back))
-    return _with_step(state, replace(step, offers={}, claimed={}, claimant=None, over=True))
+    empires = dict(state.empires)  # one copy for every empire given back (each keeps its place)
+    returned, stored = e.returned, e.stored
+    for emp in sorted({*returned, *stored}):
+        es = empires[emp]
+        back = bag_add(returned.get(emp, {}), stored.get(emp, {}))
+        empires[emp] = replace(es, resources=bag_add(es.resources, back))
+    return replace(state, empires=empires, step=replace(step, offers={}, claimed={}, claimant=None, over=True))
 
 
 @handles(ev.ResourceGiven)
@@ -376,7 +403,8 @@ def _spend(state: GameState, empire: Empire, paid: dict[str, int]) -> GameState:
     """Tokens leave the empire: ordinary ones to the reserves, legendary ones to the discard (3.0)."""
     es = state.empires[empire]
     ordinary, discard = paid, state.legendary_discard
-    if any(t.startswith(LEGENDARY_PREFIX) for t in paid):  # rare: the discard grows only then
+    if not paid.keys() <= _ORDINARY and any(t.startswith(LEGENDARY_PREFIX) for t in paid):
+        # rare: the discard grows only then
         ordinary = {t: n for t, n in paid.items() if not t.startswith(LEGENDARY_PREFIX)}
         discard = (*discard, *(t.removeprefix(LEGENDARY_PREFIX) for t in sorted(paid)  # type: ignore[arg-type]
                                if t.startswith(LEGENDARY_PREFIX) for _ in range(paid[t])))
@@ -988,3 +1016,11 @@ def _battle_won(state: GameState, e: ev.BattleWon) -> GameState:
     cs = _cities(state)
     return _with_cities(state, fights=tuple(f for f in cs.fights if f.place != e.place),
                         victories={**cs.victories, e.empire: cs.victories.get(e.empire, 0) + 1})
+
+
+def _unchanged(state: GameState, event: object) -> GameState:
+    return state
+
+
+# every handler, and the kernel's events passed over (the kernel folds them: mncore/core/kernel_state.py)
+_FOLD: dict[type, Handler] = {**HANDLERS, **dict.fromkeys(KERNEL_EVENTS, _unchanged)}
