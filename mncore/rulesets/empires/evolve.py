@@ -471,13 +471,13 @@ def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
 
 @handles(ev.BuilderChosen)
 def _builder_chosen(state: GameState, e: ev.BuilderChosen) -> GameState:
-    return _with_step(state, replace(build_step(state), active=e.builder))
+    return replace(state, step=replace(build_step(state), active=e.builder))
 
 
 @handles(ev.BuildTurnEnded)
 def _build_turn_ended(state: GameState, e: ev.BuildTurnEnded) -> GameState:
     step = build_step(state)
-    return _with_step(state, replace(step, active=None, done=(*step.done, e.empire)))
+    return replace(state, step=replace(step, active=None, done=(*step.done, e.empire)))
 
 
 @handles(ev.StorageChosen)
@@ -515,10 +515,10 @@ def _legions_plus(ps: ProvinceState, emp: Empire, n: int) -> dict[Empire, int]:
 def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
     if state.cities is not None and (state.cities.fights or state.cities.tactics):
         state = _with_cities(state, fights=(), tactics=())  # a turn's battles end with it (R234, R235)
-    return _with_step(state, replace(move_step(state), active=e.mover, stage="naval", moved_triremes={},
-                                     moved_legions={}, battles=(), losses=(), decided=(),
-                                     centaurs_moved=False, myrmidons_moved=False, chariots=False, twice={}, twice_units=(),
-                                     crossing="", challenge=None, refused=()))
+    # a new mover starts a turn afresh: only the phase's own fields, who decided on peace and who is
+    # done, carry on; every other field takes its default (built whole: a replace of 14 fields cost more)
+    step = move_step(state)
+    return replace(state, step=MoveStep(peace_decided=step.peace_decided, active=e.mover, done=step.done))
 
 
 @handles(ev.SeaBattleOffered)
@@ -750,7 +750,10 @@ def _circe_legion_placed(state: GameState, e: ev.CirceLegionPlaced) -> GameState
 
 @handles(ev.MoveTurnEnded)
 def _move_turn_ended(state: GameState, e: ev.MoveTurnEnded) -> GameState:
-    return _in_move_step(state, active=None, done=(*move_step(state).done, e.empire))
+    step = state.step
+    if not isinstance(step, MoveStep):  # as _in_move_step: an arranged position's step is left alone
+        return state
+    return replace(state, step=replace(step, active=None, done=(*step.done, e.empire)))
 
 
 @handles(ev.ControlConverted)
@@ -787,13 +790,14 @@ def _title_tied(state: GameState, e: ev.TitleTied) -> GameState:
 
 @handles(ev.TitleClaimed)
 def _title_claimed(state: GameState, e: ev.TitleClaimed) -> GameState:
+    step = state.step
+    if isinstance(step, LeadershipStep) and step.ties:  # no tie left: the step is kept as it is
+        step = replace(step, ties=tuple(t for t in step.ties if t.track != e.track))
+    titles = {**state.titles, e.track: e.empire}
     if e.track == "trade" and e.empire != state.exchange_holder:
         # a new Trade Leader takes possession of all three markers (2.1)
-        state = replace(state, exchange_holder=e.empire, exchange_played=())
-    step = state.step
-    if isinstance(step, LeadershipStep):
-        step = replace(step, ties=tuple(t for t in step.ties if t.track != e.track))
-    return replace(state, titles={**state.titles, e.track: e.empire}, step=step)
+        return replace(state, exchange_holder=e.empire, exchange_played=(), titles=titles, step=step)
+    return replace(state, titles=titles, step=step)
 
 
 # --- sandboxes -----------------------------------------------------------------------------------------
