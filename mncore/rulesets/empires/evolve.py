@@ -55,6 +55,7 @@ from mncore.rulesets.empires.state import (  # the expansions  # Troia
     bag_minus_one,
     bag_plus_one,
     bag_sub,
+    bags_moved,
     build_step,
     collect_step,
     move_step,
@@ -129,8 +130,9 @@ def with_empire(state: GameState, empire: Empire, **changes: object) -> GameStat
 def round_start_control(state: GameState) -> dict[Empire, tuple[ProvinceId, ...]]:
     held: dict[Empire, list[ProvinceId]] = {emp: [] for emp in state.empires}
     for pid, ps in state.provinces.items():  # one pass over the provinces, not one per empire
-        if ps.controller in held:
-            held[ps.controller].append(pid)
+        controller = ps.controller
+        if controller is not None and controller in held:  # most provinces have none: no lookup
+            held[controller].append(pid)
     return {emp: tuple(sorted(pids)) for emp, pids in held.items()}
 
 
@@ -224,21 +226,23 @@ _INITIAL_STEPS: dict[str, type[Step]] = {
 
 @handles(ev.PhaseBegan)
 def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
-    state = replace(state, round=e.round, phase=e.phase, step=_INITIAL_STEPS[e.phase]())
-    chosen = atlas.variant(state.options.setup)
-    if e.phase == "leadership" and chosen is not None and chosen.titles_rounds > 1:
-        holders = {state.titles.get(t) for t in TRACKS}
-        held_all = next(iter(holders)) if len(holders) == 1 else None
-        state = replace(state, step=LeadershipStep(held_all=held_all))
     if e.phase == "collect":
         # a new round: once-per-round powers are fresh, and 3.1.1 looks at control from now
         empires = {emp: replace(es, used=(), last_peace=es.peace_with, peace_with=None)
                    for emp, es in state.empires.items()}
-        state = replace(state, empires=empires, round_start_control=round_start_control(state))
+        state = replace(state, round=e.round, phase=e.phase, step=CollectStep(), empires=empires,
+                        round_start_control=round_start_control(state))
         if state.barbarians is not None:  # the Barbarians' paid moves and peace are per round (R64, R67)
             state = replace(state, barbarians=replace(state.barbarians, moves={}, peace=(),
                                                       last_peace=state.barbarians.peace))
-    return state
+        return state
+    step = _INITIAL_STEPS[e.phase]()
+    if e.phase == "leadership":
+        chosen = atlas.variant(state.options.setup)
+        if chosen is not None and chosen.titles_rounds > 1:
+            holders = {state.titles.get(t) for t in TRACKS}
+            step = LeadershipStep(held_all=next(iter(holders)) if len(holders) == 1 else None)
+    return replace(state, round=e.round, phase=e.phase, step=step)
 
 
 @handles(ev.TilesDisplayed)
@@ -272,8 +276,12 @@ def _gain_from_reserve(state: GameState, empire: Empire, gained: dict[str, int])
                     left.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
         pile = tuple(left)
     es = state.empires[empire]
-    empires = {**state.empires, empire: replace(es, resources=bag_add(es.resources, gained))}
-    return replace(state, empires=empires, supply=bag_sub(state.supply, ordinary), legendary_pile=pile)
+    if ordinary is gained:  # all from the reserve: one pass moves them
+        supply, resources = bags_moved(state.supply, es.resources, gained)
+    else:
+        supply, resources = bag_sub(state.supply, ordinary), bag_add(es.resources, gained)
+    empires = {**state.empires, empire: replace(es, resources=resources)}
+    return replace(state, empires=empires, supply=supply, legendary_pile=pile)
 
 
 @handles(ev.LegendaryBonusTaken)
@@ -408,9 +416,12 @@ def _spend(state: GameState, empire: Empire, paid: dict[str, int]) -> GameState:
         ordinary = {t: n for t, n in paid.items() if not t.startswith(LEGENDARY_PREFIX)}
         discard = (*discard, *(t.removeprefix(LEGENDARY_PREFIX) for t in sorted(paid)  # type: ignore[arg-type]
                                if t.startswith(LEGENDARY_PREFIX) for _ in range(paid[t])))
-    empires = {**state.empires, empire: replace(es, resources=bag_sub(es.resources, paid))}
-    return replace(state, empires=empires, supply=bag_add(state.supply, ordinary),
-                   legendary_discard=discard)
+    if ordinary is paid:  # all to the reserve: one pass moves them
+        resources, supply = bags_moved(es.resources, state.supply, paid)
+    else:
+        resources, supply = bag_sub(es.resources, paid), bag_add(state.supply, ordinary)
+    empires = {**state.empires, empire: replace(es, resources=resources)}
+    return replace(state, empires=empires, supply=supply, legendary_discard=discard)
 
 
 def _counted_build(state: GameState, empire: Empire, paid: dict[str, int],

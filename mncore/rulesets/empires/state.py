@@ -416,6 +416,26 @@ def bag_sub(bag: Bag, other: Bag) -> Bag:
     return out if 0 not in out.values() else {t: n for t, n in out.items() if n}
 
 
+def bags_moved(giver: Bag, taker: Bag, tokens: Bag) -> tuple[Bag, Bag]:
+    """(bag_sub(giver, tokens), bag_add(taker, tokens)) in one pass over the tokens: a payment to the
+    reserve, a collection from it."""
+    gave, took = dict(giver), dict(taker)
+    gave_get, took_get = gave.get, took.get
+    for token, n in tokens.items():
+        left = gave_get(token, 0) - n
+        if left:
+            gave[token] = left
+        else:
+            gave.pop(token, None)
+        total = took_get(token, 0) + n
+        if total:
+            took[token] = total
+        else:
+            took.pop(token, None)
+    return (gave if 0 not in gave.values() else {t: n for t, n in gave.items() if n},
+            took if 0 not in took.values() else {t: n for t, n in took.items() if n})
+
+
 def bag_plus_one(bag: Bag, token: Token) -> Bag:
     """bag_add(bag, {token: 1}) without the bag of one: a claim, a gift, a toll move one token."""
     out = dict(bag)
