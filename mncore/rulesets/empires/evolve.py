@@ -8,8 +8,7 @@ from typing import Any, TypeVar
 from msgspec import Struct
 from msgspec.structs import replace
 
-from mncore.core.envelope import passes_kernel_events
-from mncore.core.kernel_acts import KERNEL_EVENTS
+from mncore.core.envelope import kernel_passed, passes_kernel_events
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Setup
@@ -1033,9 +1032,5 @@ def _battle_won(state: GameState, e: ev.BattleWon) -> GameState:
                         victories={**cs.victories, e.empire: cs.victories.get(e.empire, 0) + 1})
 
 
-def _unchanged(state: GameState, event: object) -> GameState:
-    return state
-
-
 # every handler, and the kernel's events passed over (the kernel folds them: mncore/core/kernel_state.py)
-_FOLD: dict[type, Handler] = {**HANDLERS, **dict.fromkeys(KERNEL_EVENTS, _unchanged)}
+_FOLD: dict[type, Handler] = kernel_passed(HANDLERS)
