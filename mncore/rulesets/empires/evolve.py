@@ -321,7 +321,9 @@ def _exchange_marker_played(state: GameState, e: ev.ExchangeMarkerPlayed) -> Gam
 
 @handles(ev.ResourcesOffered)
 def _resources_offered(state: GameState, e: ev.ResourcesOffered) -> GameState:
-    step = trade_step(state)
+    step = state.step
+    if not isinstance(step, TradeStep):  # trade_step, without its call
+        step = TradeStep()
     es = state.empires[e.empire]
     return replace(state, empires={**state.empires, e.empire: replace(es, resources=bag_sub(es.resources, e.offer))},
                    step=replace(step, offers={**step.offers, e.empire: e.offer},
@@ -330,7 +332,9 @@ def _resources_offered(state: GameState, e: ev.ResourcesOffered) -> GameState:
 
 @handles(ev.ResourceClaimed)
 def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
-    step = trade_step(state)
+    step = state.step
+    if not isinstance(step, TradeStep):  # trade_step, without its call: claims are a fifth of a replay
+        step = TradeStep()
     offers, claimed = step.offers, step.claimed
     return replace(state, step=replace(
         step, offers={**offers, e.source: bag_minus_one(offers.get(e.source, {}), e.token)},
@@ -481,12 +485,17 @@ def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
 
 @handles(ev.BuilderChosen)
 def _builder_chosen(state: GameState, e: ev.BuilderChosen) -> GameState:
-    return replace(state, step=replace(build_step(state), active=e.builder))
+    step = state.step
+    if not isinstance(step, BuildStep):  # build_step, without its call
+        step = BuildStep()
+    return replace(state, step=replace(step, active=e.builder))
 
 
 @handles(ev.BuildTurnEnded)
 def _build_turn_ended(state: GameState, e: ev.BuildTurnEnded) -> GameState:
-    step = build_step(state)
+    step = state.step
+    if not isinstance(step, BuildStep):  # build_step, without its call
+        step = BuildStep()
     return replace(state, step=replace(step, active=None, done=(*step.done, e.empire)))
 
 
@@ -527,7 +536,9 @@ def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
         state = _with_cities(state, fights=(), tactics=())  # a turn's battles end with it (R234, R235)
     # a new mover starts a turn afresh: only the phase's own fields, who decided on peace and who is
     # done, carry on; every other field takes its default (built whole: a replace of 14 fields cost more)
-    step = move_step(state)
+    step = state.step
+    if not isinstance(step, MoveStep):  # move_step, without its call
+        step = MoveStep()
     return replace(state, step=MoveStep(peace_decided=step.peace_decided, active=e.mover, done=step.done))
 
 
