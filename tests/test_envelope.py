@@ -16,6 +16,7 @@ from mncore.rulesets.classic import commands as ccm
 from mncore.rulesets.classic import events as cev
 from mncore.rulesets.empires import commands as ecm
 from mncore.rulesets.empires import events as eev
+from mncore.rulesets.empires.game_data import RULESET_ID
 from toy import model as tm
 
 IDS = [r.id for r in (*registry.builtin(), registry.get(tm.RULESET_ID))]
@@ -91,3 +92,17 @@ def test_a_kernel_command_is_decided_by_the_kernel_only() -> None:
     block = kernel_acts.UndoBatch(side="red", batch=3)
     assert envelope.is_kernel_command(block) and not envelope.is_kernel_command(tm.Pass(side="red"))
     assert envelope.is_kernel_event(kernel_acts.PaceSet()) and not envelope.is_kernel_event(tm.Passed(side="red"))
+
+
+def test_a_fold_that_passes_the_kernels_events_itself_is_handed_out_bare() -> None:
+    """Empires' evolve returns the state for a kernel event from its own table (envelope.kernel_passed):
+    the envelope adds no call around it; a ruleset that did not declare so is wrapped."""
+    from mncore.rulesets.empires.evolve import evolve
+
+    empires = envelope.evolving(evolve)
+    assert empires is evolve
+    toy = registry.get(tm.RULESET_ID)
+    assert toy.evolve is not toy.own_evolve  # type: ignore[attr-defined]
+    state = registry.get(RULESET_ID).initial("")
+    assert all(empires(state, e) is state for e in (kernel_acts.PaceSet(hours=24, phases={}, forced=False),
+                                                   kernel_acts.SecretRevealed(secret="ab" * 32)))

@@ -8,11 +8,23 @@ from typing import Any, TypeVar
 from msgspec import Struct
 from msgspec.structs import replace
 
+from mncore.core.envelope import kernel_passed, passes_kernel_events
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Setup
 from mncore.rulesets.empires.game_data import load_ruleset, tiles_at
-from mncore.rulesets.empires.ids import EMPIRES, LEGENDARY_PREFIX, TRACKS, Empire, ProvinceId, TileId, Track, legendary
+from mncore.rulesets.empires.ids import (
+    COIN,
+    COMMODITIES,
+    EMPIRES,
+    LEGENDARY_PREFIX,
+    TRACKS,
+    Empire,
+    ProvinceId,
+    TileId,
+    Track,
+    legendary,
+)
 from mncore.rulesets.empires.kept import carry
 from mncore.rulesets.empires.state import (  # the expansions  # Troia
     Barbarians,  # the Punic War
@@ -39,7 +51,10 @@ from mncore.rulesets.empires.state import (  # the expansions  # Troia
     TradeStep,
     Victory,
     bag_add,
+    bag_minus_one,
+    bag_plus_one,
     bag_sub,
+    bags_moved,
     build_step,
     collect_step,
     move_step,
@@ -65,11 +80,14 @@ def handles(kind: type[E]) -> Callable[[Callable[[GameState, E], GameState]],
     return register
 
 
+@passes_kernel_events
 def evolve(state: GameState, event: ev.AnyEvent) -> GameState:
-    """Apply one event. Checks nothing: decide() has already checked the rules."""
-    # one dict lookup instead of a match that tries each class in turn
-    after = HANDLERS[type(event)](state, event)
-    if state.__dict__:  # the derived facts kept, if the state before had them (kept.py)
+    """Apply one event (a kernel event leaves the state as it is). Checks nothing: decide() has already
+    checked the rules."""
+    # one dict lookup instead of a match that tries each class in turn; the kernel's events are in
+    # the table too, so the envelope needs no call of its own around this one (a replay's every event)
+    after = _FOLD[type(event)](state, event)
+    if state.__dict__ and after is not state:  # the derived facts kept, if the state before had them (kept.py)
         carry(state, after)
     return after
 
@@ -86,6 +104,11 @@ def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> Gam
 
 
 # --- helpers shared by the handlers ---------------------------------------------------------------------
+
+# the coin and the ordinary commodities: a bag whose tokens are all here holds no legendary one (a set
+# comparison in C, where a generator over the bag cost a third of a collection's or a payment's fold)
+_ORDINARY = frozenset((COIN, *COMMODITIES))
+
 
 def _with_step(state: GameState, step: Step) -> GameState:
     return replace(state, step=step)
@@ -106,8 +129,9 @@ def with_empire(state: GameState, empire: Empire, **changes: object) -> GameStat
 def round_start_control(state: GameState) -> dict[Empire, tuple[ProvinceId, ...]]:
     held: dict[Empire, list[ProvinceId]] = {emp: [] for emp in state.empires}
     for pid, ps in state.provinces.items():  # one pass over the provinces, not one per empire
-        if ps.controller in held:
-            held[ps.controller].append(pid)
+        controller = ps.controller
+        if controller is not None and controller in held:  # most provinces have none: no lookup
+            held[controller].append(pid)
     return {emp: tuple(sorted(pids)) for emp, pids in held.items()}
 
 
@@ -201,21 +225,23 @@ _INITIAL_STEPS: dict[str, type[Step]] = {
 
 @handles(ev.PhaseBegan)
 def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
-    state = replace(state, round=e.round, phase=e.phase, step=_INITIAL_STEPS[e.phase]())
-    chosen = atlas.variant(state.options.setup)
-    if e.phase == "leadership" and chosen is not None and chosen.titles_rounds > 1:
-        holders = {state.titles.get(t) for t in TRACKS}
-        held_all = next(iter(holders)) if len(holders) == 1 else None
-        state = replace(state, step=LeadershipStep(held_all=held_all))
     if e.phase == "collect":
         # a new round: once-per-round powers are fresh, and 3.1.1 looks at control from now
         empires = {emp: replace(es, used=(), last_peace=es.peace_with, peace_with=None)
                    for emp, es in state.empires.items()}
-        state = replace(state, empires=empires, round_start_control=round_start_control(state))
+        state = replace(state, round=e.round, phase=e.phase, step=CollectStep(), empires=empires,
+                        round_start_control=round_start_control(state))
         if state.barbarians is not None:  # the Barbarians' paid moves and peace are per round (R64, R67)
             state = replace(state, barbarians=replace(state.barbarians, moves={}, peace=(),
                                                       last_peace=state.barbarians.peace))
-    return state
+        return state
+    step = _INITIAL_STEPS[e.phase]()
+    if e.phase == "leadership":
+        chosen = atlas.variant(state.options.setup)
+        if chosen is not None and chosen.titles_rounds > 1:
+            holders = {state.titles.get(t) for t in TRACKS}
+            step = LeadershipStep(held_all=next(iter(holders)) if len(holders) == 1 else None)
+    return replace(state, round=e.round, phase=e.phase, step=step)
 
 
 @handles(ev.TilesDisplayed)
@@ -239,7 +265,8 @@ def _resources_collected(state: GameState, e: ev.ResourcesCollected) -> GameStat
 def _gain_from_reserve(state: GameState, empire: Empire, gained: dict[str, int]) -> GameState:
     """Tokens go behind the empire's screen: ordinary ones from the reserve, legendary from the pile."""
     ordinary, pile = gained, state.legendary_pile
-    if any(t.startswith(LEGENDARY_PREFIX) for t in gained):  # rare: the pile is copied only then
+    if not gained.keys() <= _ORDINARY and any(t.startswith(LEGENDARY_PREFIX) for t in gained):
+        # rare: the pile is copied only then
         ordinary = {t: n for t, n in gained.items() if not t.startswith(LEGENDARY_PREFIX)}
         left = list(pile)
         for t, n in gained.items():
@@ -248,8 +275,12 @@ def _gain_from_reserve(state: GameState, empire: Empire, gained: dict[str, int])
                     left.remove(t.removeprefix(LEGENDARY_PREFIX))  # type: ignore[arg-type]
         pile = tuple(left)
     es = state.empires[empire]
-    empires = {**state.empires, empire: replace(es, resources=bag_add(es.resources, gained))}
-    return replace(state, empires=empires, supply=bag_sub(state.supply, ordinary), legendary_pile=pile)
+    if ordinary is gained:  # all from the reserve: one pass moves them
+        supply, resources = bags_moved(state.supply, es.resources, gained)
+    else:
+        supply, resources = bag_sub(state.supply, ordinary), bag_add(es.resources, gained)
+    empires = {**state.empires, empire: replace(es, resources=resources)}
+    return replace(state, empires=empires, supply=supply, legendary_pile=pile)
 
 
 @handles(ev.LegendaryBonusTaken)
@@ -290,20 +321,24 @@ def _exchange_marker_played(state: GameState, e: ev.ExchangeMarkerPlayed) -> Gam
 
 @handles(ev.ResourcesOffered)
 def _resources_offered(state: GameState, e: ev.ResourcesOffered) -> GameState:
-    step = trade_step(state)
+    step = state.step
+    if not isinstance(step, TradeStep):  # trade_step, without its call
+        step = TradeStep()
     es = state.empires[e.empire]
-    state = with_empire(state, e.empire, resources=bag_sub(es.resources, e.offer))
-    return _with_step(state, replace(step, offers={**step.offers, e.empire: e.offer},
-                                     offered={**step.offered, e.empire: e.count}))
+    return replace(state, empires={**state.empires, e.empire: replace(es, resources=bag_sub(es.resources, e.offer))},
+                   step=replace(step, offers={**step.offers, e.empire: e.offer},
+                                offered={**step.offered, e.empire: e.count}))
 
 
 @handles(ev.ResourceClaimed)
 def _resource_claimed(state: GameState, e: ev.ResourceClaimed) -> GameState:
-    step = trade_step(state)
-    one = {e.token: 1}
-    return _with_step(state, replace(
-        step, offers={**step.offers, e.source: bag_sub(step.offers.get(e.source, {}), one)},
-        claimed={**step.claimed, e.empire: bag_add(step.claimed.get(e.empire, {}), one)},
+    step = state.step
+    if not isinstance(step, TradeStep):  # trade_step, without its call: claims are a fifth of a replay
+        step = TradeStep()
+    offers, claimed = step.offers, step.claimed
+    return replace(state, step=replace(
+        step, offers={**offers, e.source: bag_minus_one(offers.get(e.source, {}), e.token)},
+        claimed={**claimed, e.empire: bag_plus_one(claimed.get(e.empire, {}), e.token)},
         claims=(*step.claims, Claim(claimant=e.empire, source=e.source, token=e.token)),
         claimant=e.source))
 
@@ -343,10 +378,13 @@ def _foreign_drawn(state: GameState, e: ev.ForeignCommodityDrawn) -> GameState:
 @handles(ev.TradingEnded)
 def _trading_ended(state: GameState, e: ev.TradingEnded) -> GameState:
     step = trade_step(state)
-    for emp in sorted(set(e.returned) | set(e.stored)):
-        back = bag_add(e.returned.get(emp, {}), e.stored.get(emp, {}))
-        state = with_empire(state, emp, resources=bag_add(state.empires[emp].resources, back))
-    return _with_step(state, replace(step, offers={}, claimed={}, claimant=None, over=True))
+    empires = dict(state.empires)  # one copy for every empire given back (each keeps its place)
+    returned, stored = e.returned, e.stored
+    for emp in sorted({*returned, *stored}):
+        es = empires[emp]
+        back = bag_add(returned.get(emp, {}), stored.get(emp, {}))
+        empires[emp] = replace(es, resources=bag_add(es.resources, back))
+    return replace(state, empires=empires, step=replace(step, offers={}, claimed={}, claimant=None, over=True))
 
 
 @handles(ev.ResourceGiven)
@@ -376,13 +414,17 @@ def _spend(state: GameState, empire: Empire, paid: dict[str, int]) -> GameState:
     """Tokens leave the empire: ordinary ones to the reserves, legendary ones to the discard (3.0)."""
     es = state.empires[empire]
     ordinary, discard = paid, state.legendary_discard
-    if any(t.startswith(LEGENDARY_PREFIX) for t in paid):  # rare: the discard grows only then
+    if not paid.keys() <= _ORDINARY and any(t.startswith(LEGENDARY_PREFIX) for t in paid):
+        # rare: the discard grows only then
         ordinary = {t: n for t, n in paid.items() if not t.startswith(LEGENDARY_PREFIX)}
         discard = (*discard, *(t.removeprefix(LEGENDARY_PREFIX) for t in sorted(paid)  # type: ignore[arg-type]
                                if t.startswith(LEGENDARY_PREFIX) for _ in range(paid[t])))
-    empires = {**state.empires, empire: replace(es, resources=bag_sub(es.resources, paid))}
-    return replace(state, empires=empires, supply=bag_add(state.supply, ordinary),
-                   legendary_discard=discard)
+    if ordinary is paid:  # all to the reserve: one pass moves them
+        resources, supply = bags_moved(es.resources, state.supply, paid)
+    else:
+        resources, supply = bag_sub(es.resources, paid), bag_add(state.supply, ordinary)
+    empires = {**state.empires, empire: replace(es, resources=resources)}
+    return replace(state, empires=empires, supply=supply, legendary_discard=discard)
 
 
 def _counted_build(state: GameState, empire: Empire, paid: dict[str, int],
@@ -443,13 +485,18 @@ def _tile_gained(state: GameState, e: ev.TileGained) -> GameState:
 
 @handles(ev.BuilderChosen)
 def _builder_chosen(state: GameState, e: ev.BuilderChosen) -> GameState:
-    return _with_step(state, replace(build_step(state), active=e.builder))
+    step = state.step
+    if not isinstance(step, BuildStep):  # build_step, without its call
+        step = BuildStep()
+    return replace(state, step=replace(step, active=e.builder))
 
 
 @handles(ev.BuildTurnEnded)
 def _build_turn_ended(state: GameState, e: ev.BuildTurnEnded) -> GameState:
-    step = build_step(state)
-    return _with_step(state, replace(step, active=None, done=(*step.done, e.empire)))
+    step = state.step
+    if not isinstance(step, BuildStep):  # build_step, without its call
+        step = BuildStep()
+    return replace(state, step=replace(step, active=None, done=(*step.done, e.empire)))
 
 
 @handles(ev.StorageChosen)
@@ -487,10 +534,12 @@ def _legions_plus(ps: ProvinceState, emp: Empire, n: int) -> dict[Empire, int]:
 def _mover_chosen(state: GameState, e: ev.MoverChosen) -> GameState:
     if state.cities is not None and (state.cities.fights or state.cities.tactics):
         state = _with_cities(state, fights=(), tactics=())  # a turn's battles end with it (R234, R235)
-    return _with_step(state, replace(move_step(state), active=e.mover, stage="naval", moved_triremes={},
-                                     moved_legions={}, battles=(), losses=(), decided=(),
-                                     centaurs_moved=False, myrmidons_moved=False, chariots=False, twice={}, twice_units=(),
-                                     crossing="", challenge=None, refused=()))
+    # a new mover starts a turn afresh: only the phase's own fields, who decided on peace and who is
+    # done, carry on; every other field takes its default (built whole: a replace of 14 fields cost more)
+    step = state.step
+    if not isinstance(step, MoveStep):  # move_step, without its call
+        step = MoveStep()
+    return replace(state, step=MoveStep(peace_decided=step.peace_decided, active=e.mover, done=step.done))
 
 
 @handles(ev.SeaBattleOffered)
@@ -722,7 +771,10 @@ def _circe_legion_placed(state: GameState, e: ev.CirceLegionPlaced) -> GameState
 
 @handles(ev.MoveTurnEnded)
 def _move_turn_ended(state: GameState, e: ev.MoveTurnEnded) -> GameState:
-    return _in_move_step(state, active=None, done=(*move_step(state).done, e.empire))
+    step = state.step
+    if not isinstance(step, MoveStep):  # as _in_move_step: an arranged position's step is left alone
+        return state
+    return replace(state, step=replace(step, active=None, done=(*step.done, e.empire)))
 
 
 @handles(ev.ControlConverted)
@@ -759,13 +811,14 @@ def _title_tied(state: GameState, e: ev.TitleTied) -> GameState:
 
 @handles(ev.TitleClaimed)
 def _title_claimed(state: GameState, e: ev.TitleClaimed) -> GameState:
+    step = state.step
+    if isinstance(step, LeadershipStep) and step.ties:  # no tie left: the step is kept as it is
+        step = replace(step, ties=tuple(t for t in step.ties if t.track != e.track))
+    titles = {**state.titles, e.track: e.empire}
     if e.track == "trade" and e.empire != state.exchange_holder:
         # a new Trade Leader takes possession of all three markers (2.1)
-        state = replace(state, exchange_holder=e.empire, exchange_played=())
-    step = state.step
-    if isinstance(step, LeadershipStep):
-        step = replace(step, ties=tuple(t for t in step.ties if t.track != e.track))
-    return replace(state, titles={**state.titles, e.track: e.empire}, step=step)
+        return replace(state, exchange_holder=e.empire, exchange_played=(), titles=titles, step=step)
+    return replace(state, titles=titles, step=step)
 
 
 # --- sandboxes -----------------------------------------------------------------------------------------
@@ -988,3 +1041,7 @@ def _battle_won(state: GameState, e: ev.BattleWon) -> GameState:
     cs = _cities(state)
     return _with_cities(state, fights=tuple(f for f in cs.fights if f.place != e.place),
                         victories={**cs.victories, e.empire: cs.victories.get(e.empire, 0) + 1})
+
+
+# every handler, and the kernel's events passed over (the kernel folds them: mncore/core/kernel_state.py)
+_FOLD: dict[type, Handler] = kernel_passed(HANDLERS)

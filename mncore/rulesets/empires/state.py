@@ -392,19 +392,70 @@ def bag_total(bag: Bag) -> int:
 def bag_add(bag: Bag, other: Bag) -> Bag:
     """The sum of two bags."""
     out = dict(bag)
+    get = out.get
     for token, n in other.items():
-        out[token] = out.get(token, 0) + n
-    # most sums leave no empty count: the bag is filtered only when one is there
+        total = get(token, 0) + n
+        if total:
+            out[token] = total
+        else:  # an emptied count is dropped where it falls (the others keep their order)
+            out.pop(token, None)
+    # a zero the bag itself held is dropped as well (no bag the fold makes holds one)
     return out if 0 not in out.values() else {t: n for t, n in out.items() if n}
 
 
 def bag_sub(bag: Bag, other: Bag) -> Bag:
     """bag minus other; counts may go negative only if the caller did not check (evolve trusts)."""
     out = dict(bag)
+    get = out.get
     for token, n in other.items():
-        out[token] = out.get(token, 0) - n
-    # most sums leave no empty count: the bag is filtered only when one is there
+        total = get(token, 0) - n
+        if total:
+            out[token] = total
+        else:
+            out.pop(token, None)
     return out if 0 not in out.values() else {t: n for t, n in out.items() if n}
+
+
+def bags_moved(giver: Bag, taker: Bag, tokens: Bag) -> tuple[Bag, Bag]:
+    """(bag_sub(giver, tokens), bag_add(taker, tokens)) in one pass over the tokens: a payment to the
+    reserve, a collection from it."""
+    gave, took = dict(giver), dict(taker)
+    gave_get, took_get = gave.get, took.get
+    for token, n in tokens.items():
+        left = gave_get(token, 0) - n
+        if left:
+            gave[token] = left
+        else:
+            gave.pop(token, None)
+        total = took_get(token, 0) + n
+        if total:
+            took[token] = total
+        else:
+            took.pop(token, None)
+    return (gave if 0 not in gave.values() else {t: n for t, n in gave.items() if n},
+            took if 0 not in took.values() else {t: n for t, n in took.items() if n})
+
+
+def bag_plus_one(bag: Bag, token: Token) -> Bag:
+    """bag_add(bag, {token: 1}) without the bag of one: a claim, a gift, a toll move one token."""
+    out = dict(bag)
+    n = out.get(token, 0) + 1
+    if n:
+        out[token] = n
+    else:
+        del out[token]
+    return out if 0 not in out.values() else {t: c for t, c in out.items() if c}
+
+
+def bag_minus_one(bag: Bag, token: Token) -> Bag:
+    """bag_sub(bag, {token: 1}) without the bag of one."""
+    out = dict(bag)
+    n = out.get(token, 0) - 1
+    if n:
+        out[token] = n
+    else:
+        del out[token]
+    return out if 0 not in out.values() else {t: c for t, c in out.items() if c}
 
 
 def bag_contains(bag: Bag, other: Bag) -> bool:
