@@ -7,11 +7,12 @@ again in segments, one process per core: the figure is wall time (the workers' C
 process's). Beside it, for scale: the one pass (workers=1) in CPU time, and decode + fold of the same
 log (the replay verify cannot avoid), and the split's CPU, the reader's and its workers': with the
 machine's other load, the wall clock says little, and the CPU bounds the best wall time on free
-cores. Then the peak RSS of mn verify of a 100k-event game (20k with --quick) in a fresh interpreter
-(Linux VmHWM of the process verify runs in; each worker is a process of its own, forked from it),
-beside the same imports verifying nothing; and the same of a 100k-event game by mail (keys published,
-signed orders only, every order a block signed by its side: build_keyed), with the CPU of its
-verification (the reader's and its workers') in events/s.
+cores. Then the peak RSS of a whole `mn --db DB verify GAME` of a 100k-event game (20k with --quick), run
+as the installed mn script runs (bench/command_peak.py: Linux VmHWM of the command's process as it exits;
+each worker is a process of its own, forked from it), beside an interpreter that imported what mn verify
+imports and did nothing; and the same of a 100k-event game by mail (keys published, signed orders only,
+every order a block signed by its side: build_keyed), with the whole command's CPU, its workers' included,
+in events/s.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import itertools
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import figures  # noqa: E402
+from command_peak import Command, command_peak, imports_peak  # noqa: E402
 from longgame import build  # noqa: E402
 
 from mncore.audits.verify import _workers, verify_rows  # noqa: E402
@@ -78,28 +79,6 @@ def build_keyed(path: str, events: int, seed: str = "verify-keyed") -> tuple[Sto
     return store, cur.game_id
 
 
-def rss_child(path: str, verifying: bool) -> None:
-    """In a fresh interpreter: mn verify's imports, then (if verifying) the stored game verified; prints
-    the CPU seconds of the verification (this process's and its workers'), the workers' largest peak RSS
-    (ru_maxrss, KiB: it counts the pages shared with the reader they were forked from) and this process's
-    peak RSS in KiB, last."""
-    import resource
-
-    from mncore.rulesets.empires import seam  # noqa: F401  (registers the ruleset, as mn does)
-    from mncore.store import open_store
-
-    cpu = 0.0
-    if verifying:
-        store = open_store(path)
-        before = os.times()
-        report = lifecycle.verify_game(store, store.games()[0].id)
-        after = os.times()
-        cpu = sum(after[:4]) - sum(before[:4])
-        assert report.ok, report
-    from replay import _vm_hwm_kib
-    print(cpu, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, _vm_hwm_kib())
-
-
 def _split_cpu(fn: Callable[[], object]) -> tuple[float, float]:
     """CPU seconds of one call: this process's (the reader), and its workers' (reaped children)."""
     before = os.times()
@@ -109,25 +88,12 @@ def _split_cpu(fn: Callable[[], object]) -> tuple[float, float]:
             after.children_user + after.children_system - before.children_user - before.children_system)
 
 
-def peak_rss(path: str, verifying: bool, runs: int) -> list[float]:
-    return [run[2] for run in verify_child(path, verifying, runs)]
-
-
-def verify_child(path: str, verifying: bool, runs: int) -> list[tuple[float, float, float]]:
-    """rss_child's figures of each run: CPU seconds, the workers' largest peak RSS and the reader's (MiB)."""
-    out = []
-    for _ in range(runs):
-        done = subprocess.run([sys.executable, __file__, "--rss-child", path, "1" if verifying else "0"],
-                              check=True, capture_output=True, text=True)
-        cpu, workers, reader = done.stdout.split()[-3:]
-        out.append((float(cpu), int(workers) / 1024, int(reader) / 1024))
-    return out
+def command_runs(path: str, gid: str, runs: int) -> list[Command]:
+    """The figures of `mn --db PATH verify GAME` as a user runs it, once a run."""
+    return [command_peak(["--db", path, "verify", gid]) for _ in range(runs)]
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "--rss-child":
-        rss_child(sys.argv[2], sys.argv[3] == "1")
-        return
     opts = figures.args(__doc__)
     events = 1_000 if opts.quick else EVENTS
     path = opts.db or str(Path(tempfile.gettempdir()) / f"mn-bench-verify-{events}.db")
@@ -163,27 +129,28 @@ def main() -> None:
         lifecycle.reveal(store, gid, force=True)
     n = store.head(gid)[0]
     store.close()
-    with_verify = peak_rss(rss_path, True, opts.runs)
-    bare = peak_rss(rss_path, False, opts.runs)
-    mib = (min(with_verify), statistics.median(with_verify))
-    print(figures.line(f"peak RSS of mn verify, {n:,} events", "MiB", mib, "same imports, no verify",
-                       (min(bare), statistics.median(bare)), f"<= {GOAL_RSS_MIB:.0f} MiB",
-                       mib[1] <= GOAL_RSS_MIB, opts.runs))
+    bare = [imports_peak() for _ in range(opts.runs)]
+    anchor = (min(bare), statistics.median(bare))
+    plain = [run.peak for run in command_runs(rss_path, gid, opts.runs)]
+    mib = (min(plain), statistics.median(plain))
+    print(figures.line(f"peak RSS of mn verify, {n:,} events", "MiB", mib, "mn verify's imports alone", anchor,
+                       f"<= {GOAL_RSS_MIB:.0f} MiB", mib[1] <= GOAL_RSS_MIB, opts.runs))
     keyed_path = str(Path(tempfile.gettempdir()) / f"mn-bench-verify-keyed-{big}.db")
     store, gid = build_keyed(keyed_path, big)
     if not any(r.type == "SecretRevealed" for r in store.rows(gid, store.head(gid)[0])):
         lifecycle.reveal(store, gid, force=True)
     n = store.head(gid)[0]
     store.close()
-    runs = verify_child(keyed_path, True, opts.runs)
-    cpu, workers, reader = ([run[i] for run in runs] for i in range(3))
-    mib = (min(reader), statistics.median(reader))
+    runs = command_runs(keyed_path, gid, opts.runs)
+    peaks = [run.peak for run in runs]
+    mib = (min(peaks), statistics.median(peaks))
+    cpu = [run.cpu for run in runs]
     print(figures.line(f"peak RSS of mn verify, game by mail of {n:,} events (keys, every order a signed block)",
-                       "MiB", mib, "same imports, no verify", (min(bare), statistics.median(bare)),
+                       "MiB", mib, "mn verify's imports alone", anchor,
                        f"<= {GOAL_RSS_MIB:.0f} MiB", mib[1] <= GOAL_RSS_MIB, opts.runs)
-          + f" | CPU, reader + workers: min {n / max(cpu):,.0f} median {n / statistics.median(cpu):,.0f} events/s"
-          + f" | a worker's peak RSS (ru_maxrss, shared pages counted): median {statistics.median(workers):,.1f} MiB")
-
+          + f" | the command's CPU, workers included: min {n / max(cpu):,.0f} median {n / statistics.median(cpu):,.0f} events/s"
+          + " | a worker's peak RSS (ru_maxrss, shared pages counted): median "
+          + f"{statistics.median(run.workers_peak for run in runs):,.1f} MiB")
 
 if __name__ == "__main__":
     main()
