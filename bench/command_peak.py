@@ -26,11 +26,14 @@ sys.argv[0] = "mn"
 sys.exit(main())
 """
 
-# mn verify's modules and the Empires ruleset, imported as the command imports them, then nothing.
+# mn verify's modules and the Empires ruleset, imported as the command imports them (with the signatures'
+# modules for a game by mail: sys.argv[1] == "keyed"), then nothing.
 _IMPORTS = """
 import sys
 import mncli.cli, mncore.games.lifecycle, mncore.audits.verify_stream, mncore.audits.snapshots, multiprocessing.pool
 from mncore.rulesets.empires import seam
+if sys.argv[1:] == ["keyed"]:
+    import cryptography.exceptions, cryptography.hazmat.primitives.asymmetric.ed25519, mncore.pbem.signing
 hwm = next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:"))
 sys.stderr.write(f"\\nFIGURES {hwm} 0 0\\n")
 """
@@ -49,9 +52,10 @@ def command_peak(args: list[str]) -> Command:
     return _run([sys.executable, "-c", _COMMAND, *args])
 
 
-def imports_peak() -> float:
-    """The peak RSS in MiB of an interpreter that imported mn verify's modules and the ruleset, and stopped."""
-    return _run([sys.executable, "-c", _IMPORTS]).peak
+def imports_peak(keyed: bool = False) -> float:
+    """The peak RSS in MiB of an interpreter that imported mn verify's modules and the ruleset (and, if
+    keyed, what checking a signature imports: cryptography's Ed25519), and stopped."""
+    return _run([sys.executable, "-c", _IMPORTS, *(["keyed"] if keyed else [])]).peak
 
 
 def _run(argv: list[str]) -> Command:

@@ -3,7 +3,9 @@
 With snapshots (reading.current folds from the last one), both should be flat in the log's length.
 The game is played by the passive scripted players of longgame.py through the fast path
 (reading.current, writing.submit), which writes a snapshot every 256 events as `mn order` does.
-Usage: python bench/flat.py [DB] [--sizes 1000,10000,100000]
+With --keyed the game is one by mail (bench/longgame.py's Keyed: keys published, every order a block
+signed by its side), whose snapshots also hold every nonce a block used.
+Usage: python bench/flat.py [DB] [--sizes 1000,10000,100000] [--keyed]
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import longgame  # noqa: E402,F401  (quiets the engine's log lines, adds the passive style)
+from longgame import Keyed  # noqa: E402  (quiets the engine's log lines, adds the passive style)
 
 from mncore.core.dice import Rng, seeded_secret  # noqa: E402
 from mncore.games import reading, writing  # noqa: E402
@@ -54,29 +56,31 @@ def _cpu(args: list[str]) -> float:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--sizes")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    keyed = "--keyed" in sys.argv[1:]
     sizes = [1000, 10_000, 100_000]
     for a in sys.argv[1:]:
         if a.startswith("--sizes"):
             sizes = [int(n) for n in a.split("=", 1)[1].split(",")]
-    path = args[0] if args else str(Path(tempfile.gettempdir()) / "mn-flat.db")
+    path = args[0] if args else str(Path(tempfile.gettempdir()) / ("mn-flat-keyed.db" if keyed else "mn-flat.db"))
     Path(path).unlink(missing_ok=True)
     store = open_store(path, create=True)
     secret = seeded_secret("flat")
     cmd = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carthage": "C"},
                      display="experienced", fair_play=False)
-    gid = writing.create(store, RULESET, cmd, secret).game_id
+    by_mail = Keyed(store, "flat") if keyed else None
+    gid = by_mail.cur.game_id if by_mail else writing.create(store, RULESET, cmd, secret).game_id
     cur, rand = reading.current(store, gid), random.Random("flat")
     figures: dict[int, tuple[float, float]] = {}
     for size in sizes:
         t0 = time.perf_counter()
-        cur = _grow(store, cur, secret, rand, size)
+        cur = by_mail.grow(size) if by_mail else _grow(store, cur, secret, rand, size)
         built = time.perf_counter() - t0
         mn = [sys.executable, "-m", "mncli", "--db", path]
         status = _cpu([*mn, "status", gid])
         show = _cpu([*mn, "show", gid, "--json"])
         figures[size] = (status, show)
-        print(f"{cur.head[0]:>7} events (last snapshot at {store.last_snapshot_seq(gid)}, grown in "
+        print(f"{cur.head[0]:>7} events{' (by mail)' if keyed else ''} (last snapshot at {store.last_snapshot_seq(gid)}, grown in "
               f"{built:.0f} s): mn status {status * 1000:.0f} ms CPU, mn show --json {show * 1000:.0f} ms "
               f"CPU (median of {RUNS})", flush=True)
     first, last = figures[sizes[0]], figures[sizes[-1]]
