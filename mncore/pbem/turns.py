@@ -37,7 +37,7 @@ from mncore.core.kernel_acts import (
     UndoBatch,
     UndoConsented,
 )
-from mncore.core.kernel_state import PlayByEmail, bot_holder, consents, email_of, queue
+from mncore.core.kernel_state import PlayByEmail, bot_holder, consents, email_of, queue, seat_holder
 from mncore.core.kernel_state import undone_seqs as undone_in
 from mncore.core.protocol import HOST, Defaults, Ruleset
 from mncore.store import Row
@@ -665,23 +665,6 @@ def _drop_queue(ruleset: Ruleset, state: Any, command: DropQueue, log: Log) -> t
 
 # --- seats: a side's decisions handed to a bot and back (K14) ------------------------------------------
 
-def seat_of(rows: Sequence[Row], side: str) -> SeatSet | None:
-    """Who holds the side's seat as last handed over and not taken back (None: never handed over)."""
-    gone = undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
-    found = None
-    for r in rows:
-        if r.type == "SeatSet" and r.seq not in gone:
-            seat = msgspec.json.decode(r.payload, type=SeatSet)
-            found = seat if seat.side == side else found
-    return found
-
-
-def bot_seat(rows: Sequence[Row], side: str) -> SeatSet | None:
-    """The bot that holds the side's seat now, or None (a person holds it)."""
-    seat = seat_of(rows, side)
-    return seat if seat is not None and seat.bot else None
-
-
 def _not_bot_seated(ruleset: Ruleset, log: Log, side: str) -> None:
     seat = bot_holder(log.record, side)
     if seat is not None:
@@ -710,7 +693,7 @@ def _seat(ruleset: Ruleset, state: Any, command: SetSeat, log: Log) -> tuple[lis
         if command.budget or not name or len(name) > MAX_NAME or not name.isprintable() or name != command.player:
             raise InvalidCommand(f"a player's name is 1 to {MAX_NAME} printable characters, on one "
                                  "line, with no budget")
-    held = seat_of(log.rows, command.side)
+    held = seat_holder(log.record, command.side)
     if held is None:
         held = SeatSet(side=command.side, player=meta.players.get(command.side, ""))
     event = SeatSet(side=command.side, bot=command.bot, budget=command.budget, player=command.player)
@@ -722,7 +705,7 @@ def _seat(ruleset: Ruleset, state: Any, command: SetSeat, log: Log) -> tuple[lis
 
 def _bot(ruleset: Ruleset, state: Any, command: BotOrders, log: Log, rng: Rng) -> tuple[list[Any], Any]:
     _must_decide(ruleset, state, command.side, "kernel:K14")
-    seat = bot_seat(log.rows, command.side)
+    seat = bot_holder(log.record, command.side)
     if seat is None or (seat.bot, seat.budget) != (command.level, command.budget):
         holder = "a person" if seat is None else f"a bot ({seat.bot}, budget {seat.budget})"
         raise RuleViolation("kernel:K14", f"{_name(ruleset, command.side)}'s seat is held by {holder}, "
