@@ -167,9 +167,10 @@ def _check_hidden_row(ruleset: Ruleset, r: Row, e: Any, secret: bytes | None, re
         command = ruleset.decode_command(r.command) if r.command is not None else None
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
-    fields = {h.field for h in boundary.committed(boundary.declared(ruleset, e, command), r.salts)}
-    if not fields and not r.salts:  # most rows: nothing hidden, nothing salted
+    declared = boundary.declared(ruleset, e, command)
+    if not declared and not r.salts:  # most rows: nothing hidden, nothing salted
         return command
+    fields = {h.field for h in boundary.committed(declared, r.salts)}
     for f in sorted(fields - set(r.salts)):
         raise IntegrityFailure(r.seq, f"its hidden field {f} is not committed (no salt): "
                                       "it was hashed bare, or its salt was left out")

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from mncore.audits.verify import Before
-from mncore.core.kernel_acts import PBEM_COMMANDS, OrderBatch, SignedOrders
+from mncore.core.kernel_acts import PBEM_COMMANDS, UNDO_TYPES, OrderBatch, SignedOrders
 from mncore.core.kernel_state import Ledger, secret_in
 from mncore.core.protocol import Pending, Ruleset
 from mncore.pbem import draw_keys, turns
@@ -54,6 +54,14 @@ class Needs:
             if digest == last:
                 self._repeated.add(digest)
             last = digest
+
+    def reads_rows(self) -> bool:
+        """Whether any batch reads a row before it (after done())."""
+        return bool(self._rows)
+
+    def reads_pending(self) -> bool:
+        """Whether any batch reads what each side was to decide before it (after done())."""
+        return bool(self._pending)
 
     def row_until(self, seq: int) -> int:
         """The last batch that reads row `seq` (0: none)."""
@@ -163,13 +171,22 @@ class Carry(msgspec.Struct, kw_only=True):
 
 def carry_batch(carry: Carry, needs: Needs, ruleset: Ruleset, batch: Sequence[Row], state: Any) -> None:
     """`carry` advanced over one batch, `state` the state after it."""
+    reads_rows = needs.reads_rows()  # no signed block, nothing to look up: asked of every batch
     for r in batch:
-        if needs.row_until(r.seq):
+        if reads_rows and needs.row_until(r.seq):
             carry.rows[r.seq] = r
-        carry.revealed = secret_in(r) or carry.revealed
-    carry.orders += draw_keys.orders_before(batch[:1])
-    if needs.pending_until(batch[-1].seq):
+        if r.type == "SecretRevealed":  # secret_in is None for every other row
+            carry.revealed = secret_in(r) or carry.revealed
+    carry.orders += _orders_opened(batch[0])
+    if needs.reads_pending() and needs.pending_until(batch[-1].seq):
         carry.pending[batch[-1].seq] = list(ruleset.pending(state))
+
+
+def _orders_opened(first: Row) -> int:
+    """draw_keys.orders_before of a batch's first row alone, without its pass over a whole log."""
+    if first.type in UNDO_TYPES:
+        return draw_keys.orders_before([first])
+    return int(first.batch == first.seq and first.command is not None and draw_keys.counts(first.command))
 
 
 class _Window(LogPrefix):

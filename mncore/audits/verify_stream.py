@@ -409,13 +409,14 @@ def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
     number, rows, state, ledger, content, rowcheck, carry = task
     try:
         events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
-        hidden = _check_rows(ruleset, rows, events, secret, rowcheck) if rowcheck is not None else 0
+        commands: dict[int, Any] = {}
+        hidden = _check_rows(ruleset, rows, events, secret, rowcheck, commands) if rowcheck is not None else 0
     except IntegrityFailure as err:
         return (0, 0, 0, 0, 0), (err.seq, err.reason)
     contents = [content]
     for r in rows:
         contents.append(content_link(contents[-1], r.payload))
-    span = _Span(ruleset=ruleset, rows=rows, events=events, contents=contents, commands={}, secret=secret,
+    span = _Span(ruleset=ruleset, rows=rows, events=events, contents=contents, commands=commands, secret=secret,
                  forked_at=forked_at, keyed=False)
     part = Report(ok=True, events=0, head_hash="")
     failure = None
@@ -428,15 +429,16 @@ def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
 
 
 def _check_rows(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], secret: bytes | None,
-                rowcheck: tuple[str, int]) -> int:
+                rowcheck: tuple[str, int], commands: dict[int, Any]) -> int:
     """The checks of each row alone, for _fused: its chain link, its hidden fields, its event's type
-    and canonical encoding (the reader folded it already); the hidden fields counted."""
+    and canonical encoding (the reader folded it already); the hidden fields counted, each command
+    decoded kept in `commands` by its seq (the re-decision reads it)."""
     previous, version = rowcheck
     part = Report(ok=True, events=0, head_hash="")
     for r, e in zip(rows, events, strict=True):
         previous = _chain_row(r, r.seq, previous, version)
         if version != LOG_V1:
-            _check_hidden_row(ruleset, r, e, secret, part)
+            commands[r.seq] = _check_hidden_row(ruleset, r, e, secret, part)
         _replay_row(ruleset, r, e, None, True)
     return part.hidden
 
