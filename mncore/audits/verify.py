@@ -416,8 +416,7 @@ def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, 
             if not inherited:
                 prior = context.prior(start)
                 _check_giver(ruleset, ledger, prior, batch, cmd, state, context.pending_at, report)
-                on_log = ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
-                          or (isinstance(cmd, SignedOrders) and turns.act_kind(cmd.orders) is not None))
+                on_log = _on_log(cmd)
                 read = turns.Log(rows=rows[:start], events=events[:start]) if on_log else None
                 report.on_log += on_log
                 _check_time(batch, cmd)
@@ -432,6 +431,21 @@ def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, 
                 trust.note(ledger, ruleset, cmd, batch[0].seq)
             context.passed(ruleset, batch, state)
     report.draws = ledger.draws  # the draws above were decided again under it (trust.decide)
+
+
+def _on_log(cmd: Any) -> bool:
+    """Whether a command is decided on the whole log before it: an act of play by email (a batch of
+    orders aside), or a signed block of one."""
+    if isinstance(cmd, SignedOrders):
+        return turns.act_kind(cmd.orders) is not None
+    found = _ON_LOG.get(type(cmd))
+    if found is None:
+        found = _ON_LOG[type(cmd)] = isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch)
+    return found
+
+
+# each command type's answer to _on_log, found once: the tuple of 13 types costs a check each per batch
+_ON_LOG: dict[type, bool] = {}
 
 
 class Before:

@@ -29,6 +29,7 @@ from mncore.audits.verify import (
     _command,
     _fold,
     _fork_pool,
+    _on_log,
     _proven,
     _redecide_span,
     _replay_into,
@@ -43,11 +44,11 @@ from mncore.audits.verify_carry import Carried, Carry, Needs, carry_batch, forge
 from mncore.core.chain import GENESIS_HASH, LOG_V1, content_link
 from mncore.core.dice import commitment
 from mncore.core.errors import IntegrityFailure
-from mncore.core.kernel_acts import PBEM_COMMANDS, UNDO_TYPES, OrderBatch, SignedOrders
+from mncore.core.kernel_acts import UNDO_TYPES
 from mncore.core.kernel_state import secret_in
 from mncore.core.protocol import Ruleset
 from mncore.games.log_reading import collector_paused, decoded
-from mncore.pbem import trust, turns
+from mncore.pbem import trust
 from mncore.store import Row, Store
 
 CHUNK = 500  # rows read from the store at a time
@@ -194,7 +195,8 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
     ledger = trust.Ledger()
     number, buf = 1, []
     needs, carry, open_batch = _CONTEXT[3], Carry(), list[Row]()  # open_batch: the rows of the batch read now
-    task: _Task = (1, buf, state, trust.Ledger(), GENESIS_HASH, (GENESIS_HASH, version), Carry())
+    contents = [GENESIS_HASH]  # the content chain's heads in the segment read now: its worker reads them
+    task: _Task = (1, buf, state, trust.Ledger(), contents, (GENESIS_HASH, version), Carry())
     waiting: deque[Any] = deque()
 
     def hand(t: _Task) -> None:  # one segment a worker in flight, and one more: memory stays bounded
@@ -224,7 +226,8 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
                     hand(task)
                     number, buf = number + _batch_count(buf), []
                     carry.drop_before(needs, r.seq)
-                    task = (number, buf, state, _copy(ledger), content, (previous, version), carry.copy())
+                    contents = [content]
+                    task = (number, buf, state, _copy(ledger), contents, (previous, version), carry.copy())
                 cmd = _command(ruleset, [r], lenient=r.seq <= forked_at)
                 if _on_log(cmd):
                     raise _Fallback
@@ -236,6 +239,7 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
             buf.append(r)
             open_batch.append(r)
             content, previous = content_link(content, r.payload), r.hash
+            contents.append(content)
             try:
                 state = ruleset.evolve(state, event)
             except Exception:  # _replay_into names it
@@ -306,10 +310,10 @@ def _check_batches(rows: Iterator[Row]) -> None:
             raise IntegrityFailure(r.seq, f"belongs to batch {r.batch}, which does not lead to it")
 
 
-# first batch number, rows, state, ledger, content head; for the one read (_fused), the chain's hash
+# first batch number, rows, state, ledger, the content chain's heads before each row and after the last; for the one read (_fused), the chain's hash
 # before the segment and the log's format: the worker checks its rows as the passes one by one would;
 # for the passes one by one, what the log before the segment left that its checks read, and the survey's
-_Task = tuple[int, list[Row], Any, trust.Ledger, str, tuple[str, int] | None, Carry | None]
+_Task = tuple[int, list[Row], Any, trust.Ledger, list[str], tuple[str, int] | None, Carry | None]
 _Counts = tuple[int, int, int, int, int]  # commands checked, random unchecked, signed, on the log, hidden fields
 
 
@@ -344,7 +348,10 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
     failure: nothing after it is decided); the state and content head after it (`ledger` and the carry
     advanced)."""
     carry, needs = carried
-    task: _Task = (number, rows, state, _copy(ledger), content, None, carry.copy())
+    contents = [content]
+    for r in rows:
+        contents.append(content_link(contents[-1], r.payload))
+    task: _Task = (number, rows, state, _copy(ledger), contents, None, carry.copy())
     events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
     stop = False
     with collector_paused():
@@ -362,15 +369,7 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
                 trust.note(ledger, ruleset, cmd, batch[0].seq)
                 forget_nonce(ledger, needs, cmd)
             carry_batch(carry, needs, ruleset, batch, state)
-    for r in rows:
-        content = content_link(content, r.payload)
-    return task, stop, state, content
-
-
-def _on_log(cmd: Any) -> bool:
-    """A command decided on the whole log before it (verify._redecide_span's on_log)."""
-    return ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
-            or (isinstance(cmd, SignedOrders) and turns.act_kind(cmd.orders) is not None))
+    return task, stop, state, contents[-1]
 
 
 def _spans(rows: Sequence[Row]) -> list[tuple[int, int]]:
@@ -398,7 +397,7 @@ def _decide_packed(packed: tuple[Any, ...]) -> tuple[_Counts, tuple[int, str] | 
     """_decide_segment of a task sent by _packed."""
     assert _CONTEXT is not None, "a segment is decided within _redecide_streamed"
     number, rows, state, *rest = packed
-    task: _Task = (number, _ROWS.decode(rows), _CONTEXT[0].decode_state(state), *rest)  # type: ignore[assignment]
+    task: _Task = (number, _ROWS.decode(rows), _CONTEXT[0].decode_state(state), *rest)
     return _decide_segment(task)
 
 
@@ -406,16 +405,13 @@ def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
     """Decide one segment again (in a worker, or here): its counts and its first failure (seq, reason)."""
     assert _CONTEXT is not None, "a segment is decided within _redecide_streamed"
     ruleset, secret, forked_at, needs = _CONTEXT
-    number, rows, state, ledger, content, rowcheck, carry = task
+    number, rows, state, ledger, contents, rowcheck, carry = task
     try:
         events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
         commands: dict[int, Any] = {}
         hidden = _check_rows(ruleset, rows, events, secret, rowcheck, commands) if rowcheck is not None else 0
     except IntegrityFailure as err:
         return (0, 0, 0, 0, 0), (err.seq, err.reason)
-    contents = [content]
-    for r in rows:
-        contents.append(content_link(contents[-1], r.payload))
     span = _Span(ruleset=ruleset, rows=rows, events=events, contents=contents, commands=commands, secret=secret,
                  forked_at=forked_at, keyed=False)
     part = Report(ok=True, events=0, head_hash="")
