@@ -423,7 +423,7 @@ def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, 
                 revealed = context.revealed(start) if isinstance(cmd, RevealSecret) else None  # a reveal's only
                 after = _redecide_batch(ruleset, state, batch, cmd, span.secret, span.contents[start], ledger, n,
                                         report, read, prior, revealed)
-            if any(r.type in UNDO_TYPES for r in batch):
+            if undoes and any(r.type in UNDO_TYPES for r in batch):
                 state = _fold_undoing(ruleset, events[start:end], batch, state, before)
             else:  # a batch decided again to its very events has its state already: not evolved twice
                 state = after if after is not None else _fold(ruleset, events[start:end], state)

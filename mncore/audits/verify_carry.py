@@ -32,6 +32,7 @@ class Needs:
 
     def __init__(self) -> None:
         self.on_log = False  # a command decided on the log before it, or one the survey cannot read
+        self.keyed = False  # a command publishes keys: only then may a batch read K11's count (ledger.draws)
         self._rows, self._pending, self._nonces = array("q"), array("q"), array("q")
         self._rows_until, self._pending_until = array("q"), array("q")
         self._repeated: set[int] = set()
@@ -130,6 +131,7 @@ def survey_row(needs: Needs, r: Row) -> None:
         return
     if cmd.type in ON_LOG or (cmd.type == "SignedOrders" and turns.act_kind(cmd.orders) is not None):
         needs.on_log = True
+    needs.keyed = needs.keyed or cmd.type == "PublishKeys"
     if cmd.type != "SignedOrders":
         return
     length, s = r.seq - 1, cmd.seq  # the block is checked against the rows before its batch
@@ -155,7 +157,7 @@ def forget_nonce(ledger: Ledger, needs: Needs, cmd: Any) -> None:
 class Carry(msgspec.Struct, kw_only=True):
     """What the batches before a point left that later ones read; `orders` and `revealed` as of there."""
 
-    orders: int = 0  # the players' order batches (K11's count: draw_keys.orders_before)
+    orders: int = 0  # the players' order batches (K11's count: draw_keys.orders_before), counted if keyed
     revealed: str | None = None  # the kernel's secret (KernelState.secret)
     rows: dict[int, Row] = {}
     pending: dict[int, list[Pending]] = {}
@@ -177,7 +179,8 @@ def carry_batch(carry: Carry, needs: Needs, ruleset: Ruleset, batch: Sequence[Ro
             carry.rows[r.seq] = r
         if r.type == "SecretRevealed":  # secret_in is None for every other row
             carry.revealed = secret_in(r) or carry.revealed
-    carry.orders += _orders_opened(batch[0])
+    if needs.keyed:  # else nothing reads the count: a decoding of each command saved
+        carry.orders += _orders_opened(batch[0])
     if needs.reads_pending() and needs.pending_until(batch[-1].seq):
         carry.pending[batch[-1].seq] = list(ruleset.pending(state))
 
