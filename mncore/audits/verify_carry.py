@@ -125,7 +125,7 @@ def survey_row(needs: Needs, r: Row) -> None:
         return
     try:
         cmd = _DECODER.decode(r.command)
-        draw_keys.orders_before([r])  # K11's count reads every command before a batch: it must decode
+        _orders_opened(r)  # K11's count reads every command before a batch: it must decode
     except (msgspec.DecodeError, msgspec.ValidationError):
         needs.on_log = True  # one pass names it, or stops before it: left to the whole log
         return
