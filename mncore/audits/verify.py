@@ -167,9 +167,10 @@ def _check_hidden_row(ruleset: Ruleset, r: Row, e: Any, secret: bytes | None, re
         command = ruleset.decode_command(r.command) if r.command is not None else None
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         raise IntegrityFailure(r.seq, f"its recorded command is not valid ({err})") from None
-    fields = {h.field for h in boundary.committed(boundary.declared(ruleset, e, command), r.salts)}
-    if not fields and not r.salts:  # most rows: nothing hidden, nothing salted
+    declared = boundary.declared(ruleset, e, command)
+    if not declared and not r.salts:  # most rows: nothing hidden, nothing salted
         return command
+    fields = {h.field for h in boundary.committed(declared, r.salts)}
     for f in sorted(fields - set(r.salts)):
         raise IntegrityFailure(r.seq, f"its hidden field {f} is not committed (no salt): "
                                       "it was hashed bare, or its salt was left out")
@@ -415,15 +416,14 @@ def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, 
             if not inherited:
                 prior = context.prior(start)
                 _check_giver(ruleset, ledger, prior, batch, cmd, state, context.pending_at, report)
-                on_log = ((isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch))
-                          or (isinstance(cmd, SignedOrders) and turns.act_kind(cmd.orders) is not None))
+                on_log = _on_log(cmd)
                 read = turns.Log(rows=rows[:start], events=events[:start]) if on_log else None
                 report.on_log += on_log
                 _check_time(batch, cmd)
                 revealed = context.revealed(start) if isinstance(cmd, RevealSecret) else None  # a reveal's only
                 after = _redecide_batch(ruleset, state, batch, cmd, span.secret, span.contents[start], ledger, n,
                                         report, read, prior, revealed)
-            if any(r.type in UNDO_TYPES for r in batch):
+            if undoes and any(r.type in UNDO_TYPES for r in batch):
                 state = _fold_undoing(ruleset, events[start:end], batch, state, before)
             else:  # a batch decided again to its very events has its state already: not evolved twice
                 state = after if after is not None else _fold(ruleset, events[start:end], state)
@@ -431,6 +431,21 @@ def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, 
                 trust.note(ledger, ruleset, cmd, batch[0].seq)
             context.passed(ruleset, batch, state)
     report.draws = ledger.draws  # the draws above were decided again under it (trust.decide)
+
+
+def _on_log(cmd: Any) -> bool:
+    """Whether a command is decided on the whole log before it: an act of play by email (a batch of
+    orders aside), or a signed block of one."""
+    if isinstance(cmd, SignedOrders):
+        return turns.act_kind(cmd.orders) is not None
+    found = _ON_LOG.get(type(cmd))
+    if found is None:
+        found = _ON_LOG[type(cmd)] = isinstance(cmd, PBEM_COMMANDS) and not isinstance(cmd, OrderBatch)
+    return found
+
+
+# each command type's answer to _on_log, found once: the tuple of 13 types costs a check each per batch
+_ON_LOG: dict[type, bool] = {}
 
 
 class Before:

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from mncore.audits.verify import Before
-from mncore.core.kernel_acts import PBEM_COMMANDS, OrderBatch, SignedOrders
+from mncore.core.kernel_acts import PBEM_COMMANDS, UNDO_TYPES, OrderBatch, SignedOrders
 from mncore.core.kernel_state import Ledger, secret_in
 from mncore.core.protocol import Pending, Ruleset
 from mncore.pbem import draw_keys, turns
@@ -32,6 +32,7 @@ class Needs:
 
     def __init__(self) -> None:
         self.on_log = False  # a command decided on the log before it, or one the survey cannot read
+        self.keyed = False  # a command publishes keys: only then may a batch read K11's count (ledger.draws)
         self._rows, self._pending, self._nonces = array("q"), array("q"), array("q")
         self._rows_until, self._pending_until = array("q"), array("q")
         self._repeated: set[int] = set()
@@ -54,6 +55,14 @@ class Needs:
             if digest == last:
                 self._repeated.add(digest)
             last = digest
+
+    def reads_rows(self) -> bool:
+        """Whether any batch reads a row before it (after done())."""
+        return bool(self._rows)
+
+    def reads_pending(self) -> bool:
+        """Whether any batch reads what each side was to decide before it (after done())."""
+        return bool(self._pending)
 
     def row_until(self, seq: int) -> int:
         """The last batch that reads row `seq` (0: none)."""
@@ -116,12 +125,13 @@ def survey_row(needs: Needs, r: Row) -> None:
         return
     try:
         cmd = _DECODER.decode(r.command)
-        draw_keys.orders_before([r])  # K11's count reads every command before a batch: it must decode
+        _orders_opened(r)  # K11's count reads every command before a batch: it must decode
     except (msgspec.DecodeError, msgspec.ValidationError):
         needs.on_log = True  # one pass names it, or stops before it: left to the whole log
         return
     if cmd.type in ON_LOG or (cmd.type == "SignedOrders" and turns.act_kind(cmd.orders) is not None):
         needs.on_log = True
+    needs.keyed = needs.keyed or cmd.type == "PublishKeys"
     if cmd.type != "SignedOrders":
         return
     length, s = r.seq - 1, cmd.seq  # the block is checked against the rows before its batch
@@ -147,7 +157,7 @@ def forget_nonce(ledger: Ledger, needs: Needs, cmd: Any) -> None:
 class Carry(msgspec.Struct, kw_only=True):
     """What the batches before a point left that later ones read; `orders` and `revealed` as of there."""
 
-    orders: int = 0  # the players' order batches (K11's count: draw_keys.orders_before)
+    orders: int = 0  # the players' order batches (K11's count: draw_keys.orders_before), counted if keyed
     revealed: str | None = None  # the kernel's secret (KernelState.secret)
     rows: dict[int, Row] = {}
     pending: dict[int, list[Pending]] = {}
@@ -163,13 +173,23 @@ class Carry(msgspec.Struct, kw_only=True):
 
 def carry_batch(carry: Carry, needs: Needs, ruleset: Ruleset, batch: Sequence[Row], state: Any) -> None:
     """`carry` advanced over one batch, `state` the state after it."""
+    reads_rows = needs.reads_rows()  # no signed block, nothing to look up: asked of every batch
     for r in batch:
-        if needs.row_until(r.seq):
+        if reads_rows and needs.row_until(r.seq):
             carry.rows[r.seq] = r
-        carry.revealed = secret_in(r) or carry.revealed
-    carry.orders += draw_keys.orders_before(batch[:1])
-    if needs.pending_until(batch[-1].seq):
+        if r.type == "SecretRevealed":  # secret_in is None for every other row
+            carry.revealed = secret_in(r) or carry.revealed
+    if needs.keyed:  # else nothing reads the count: a decoding of each command saved
+        carry.orders += _orders_opened(batch[0])
+    if needs.reads_pending() and needs.pending_until(batch[-1].seq):
         carry.pending[batch[-1].seq] = list(ruleset.pending(state))
+
+
+def _orders_opened(first: Row) -> int:
+    """draw_keys.orders_before of a batch's first row alone, without its pass over a whole log."""
+    if first.type in UNDO_TYPES:
+        return draw_keys.orders_before([first])
+    return int(first.batch == first.seq and first.command is not None and draw_keys.counts(first.command))
 
 
 class _Window(LogPrefix):

@@ -131,7 +131,7 @@ def orders_before(rows: Sequence[Row]) -> int:
         return counted
     gone = turns.undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
     return sum(1 for r in rows if r.batch == r.seq and r.command is not None and r.seq not in gone
-               and _counts(r.command))
+               and counts(r.command))
 
 
 class _Lines(msgspec.Struct):
@@ -142,7 +142,8 @@ class _Lines(msgspec.Struct):
 _LINES = msgspec.json.Decoder(_Lines)
 
 
-def _counts(command: str) -> bool:
+def counts(command: str) -> bool:
+    """Whether a batch whose first row records `command` (as text) is a players' order: orders_before's test."""
     found = _LINES.decode(command)
     if found.type == "SignedOrders":
         return _gives_orders(found.orders)

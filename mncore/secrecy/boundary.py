@@ -53,14 +53,19 @@ class SideRow(msgspec.Struct, frozen=True, kw_only=True):
 
 # --- what is hidden, and the salts that commit it ---------------------------------------------------
 
+# the commands that carry a side's order lines; a tuple made once (a union written in place is built
+# again at each call, and verify asks of every row)
+_LINES_OF_A_SIDE = (SignedOrders, OrderBatch, DefaultOrders, ForcedOrders, SetStandingOrders, BotOrders)
+_ONE_LINE_OF_A_SIDE = (StandingOrder, QueuedOrder)
+
+
 def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
     """The hidden fields of a recorded event (payload/...) and of the command on its row (command/...):
     what the log commits."""
     out = recorded(ruleset, event)
     if command is None:  # every row but a batch's first
         return out
-    if isinstance(command, SignedOrders | OrderBatch | DefaultOrders | ForcedOrders | SetStandingOrders
-                  | BotOrders):
+    if isinstance(command, _LINES_OF_A_SIDE):
         # a block or batch carries its side's order lines (an offer's tokens among them) as text: the
         # whole list is its side's until the secret is out; a signature stays public
         out.append(Hidden(field="command/orders", visible_to=(command.side,)))
@@ -68,7 +73,7 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
             # its signature covers the lines and the nonce: with the nonce public, a script would check
             # the (public) signature against candidate lines; 128 withheld random bits forbid it
             out.append(Hidden(field=NONCE, visible_to=(command.side,)))
-    elif isinstance(command, StandingOrder | QueuedOrder):
+    elif isinstance(command, _ONE_LINE_OF_A_SIDE):
         out.append(Hidden(field="command/order", visible_to=(command.side,)))
     else:
         out += ruleset.hidden_command(command)
@@ -78,7 +83,8 @@ def declared(ruleset: Ruleset, event: Any, command: Any | None) -> list[Hidden]:
 def recorded(ruleset: Ruleset, event: Any) -> list[Hidden]:
     """The hidden fields of an event's payload once it is in the log: the ruleset's (not those it turns
     face up, public once recorded) and the kernel's own events'."""
-    return [h for h in _event_fields(ruleset, event) if not h.revealed]
+    fields = _event_fields(ruleset, event)
+    return [h for h in fields if not h.revealed] if fields else []
 
 
 def _event_fields(ruleset: Ruleset, event: Any) -> list[Hidden]:

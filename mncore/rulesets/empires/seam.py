@@ -18,7 +18,7 @@ from mncore.rulesets.empires import atlas, render
 from mncore.rulesets.empires import commands as cm
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.display_names import title
-from mncore.rulesets.empires.evolve import evolve
+from mncore.rulesets.empires.evolve import evolve, replay
 from mncore.rulesets.empires.game_data import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.ids import COIN, EXPANSIONS, TRACKS, Empire, Expansion
 from mncore.rulesets.empires.rules_index import RULEBOOK
@@ -39,9 +39,6 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
 
     def play(self, state: GameState, command: cm.AnyCommand, rng: Rng
              ) -> tuple[list[Any], GameState]:
-        from mncore.rulesets.empires.decide import decide_folded
-        from mncore.rulesets.empires.evolve import replay
-
         events: list[ev.AnyEvent]
         match command:
             case cm.CreateGame():
@@ -51,7 +48,7 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
                 from mncore.rulesets.empires.position import creation_events
                 events = creation_events(command, rng, state.commitment)
             case _:
-                return decide_folded(state, command, rng)
+                return _decider()(state, command, rng)
         return events, replay(events, state)
 
     # revealing the secret while the game runs is refused unless forced: ruling R6, now the kernel's
@@ -299,6 +296,13 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
     def resources_text(self, view: dict[str, Any], side: str) -> str:
         held = view["empires"][side]["resources"] or {}
         return ", ".join(f"{n} {title(k)}" for k, n in held.items() if n) or "nothing"
+
+
+@functools.cache
+def _decider() -> Callable[[GameState, Any, Rng], tuple[list[Any], GameState]]:
+    # found once: an import statement run at each decision costs a microsecond (verify makes thousands)
+    from mncore.rulesets.empires.decide import decide_folded  # the rules load at the first decision
+    return decide_folded
 
 
 @functools.cache
