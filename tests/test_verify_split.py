@@ -16,7 +16,8 @@ from mncore.audits.verify import Head, verify_rows
 from mncore.audits.verify_stream import verify_stored
 from mncore.games import lifecycle, reading, transfer
 from mncore.games.lifecycle import rechain
-from mncore.pbem import signing
+from mncore.games.log_reading import decode_rows
+from mncore.pbem import draw_keys, signing
 from mncore.pbem.draw_keys import K11
 from mncore.rulesets.classic.seam import RULESET as CLASSIC
 from mncore.store import Row, Store, open_store
@@ -266,6 +267,25 @@ def test_what_a_signed_block_reads_before_it_is_carried_and_then_dropped() -> No
     assert set(carry.rows) == {8} and set(carry.pending) == {8}
     verify_carry.survey_row(needs, replace(row, command='{"type":"UndoBatch","batch":3}'))
     assert needs.on_log
+
+
+def test_the_carry_counts_K11s_orders_before_each_batch_of_a_keyed_log(tmp_path: Path) -> None:
+    """K11: a phase's settling draws are keyed by the count of order batches before it; the carry that
+    hands a segment its start counts them as draw_keys.orders_before does over the whole log before."""
+    _, rows = _signed(tmp_path, blocks=40, reveal=False)
+    needs = verify_carry.Needs()
+    for r in rows:
+        verify_carry.survey_row(needs, r)
+    needs.done()
+    ruleset, events = decode_rows(rows, "test")
+    assert ruleset is not None and needs.keyed
+    carry, state = verify_carry.Carry(), ruleset.initial("")
+    for start, end in verify._batches(rows):
+        assert carry.orders == draw_keys.orders_before(rows[:start]), start
+        for e in events[start:end]:
+            state = ruleset.evolve(state, e)
+        verify_carry.carry_batch(carry, needs, ruleset, rows[start:end], state)
+    assert carry.orders == draw_keys.orders_before(rows) >= 40  # each block an order batch
 
 
 @pytest.mark.parametrize("where", [0.15, 0.5, 0.85])
