@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Callable, Sequence
@@ -11,7 +12,6 @@ from mncore.core.chain import GENESIS_HASH as GENESIS_HASH  # the hash before a 
 from mncore.core.errors import MareNostrumError
 
 T = TypeVar("T")
-
 
 
 class SecretNeeded(MareNostrumError):
@@ -71,9 +71,10 @@ class Rng:
     def _block(self) -> int:
         if self._secret is None:
             raise SecretNeeded("this needs the game's secret, which is not revealed")
-        msg = self._head + b"|" + str(self.counter).encode("ascii")
+        mac = _keyed(self._secret).copy()  # the key's padding hashed once per secret, not per die
+        mac.update(self._head + b"|" + str(self.counter).encode("ascii"))
         self.counter += 1
-        return int.from_bytes(hmac.new(self._secret, msg, hashlib.sha256).digest()[:8], "big")
+        return int.from_bytes(mac.digest()[:8], "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection so that no value is favoured."""
@@ -98,6 +99,12 @@ class Rng:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+@functools.lru_cache(maxsize=8)
+def _keyed(secret: bytes) -> hmac.HMAC:
+    """HMAC-SHA256 keyed with the secret, no message yet: each draw copies it (a game has one secret)."""
+    return hmac.new(secret, digestmod=hashlib.sha256)
 
 
 class _Settling(Rng):
