@@ -19,7 +19,7 @@ from mncore.core.dice import Rng
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.game_data import load_ruleset, tile
-from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
+from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
 from mncore.rulesets.empires.players.permutations import first_passing, shuffled
@@ -34,7 +34,6 @@ from mncore.rulesets.empires.rules.buildable import (
     is_pyramids,
     markers_left,
     may_build_in,
-    may_build_trireme,
     rank_cost,
     units_left,
 )
@@ -102,6 +101,7 @@ class _Ask:
     def __init__(self, state: GameState, empire: Empire, rand: random.Random) -> None:
         self.state, self.empire, self.rand = state, empire, rand
         self._hints: dict[int, list[str]] = {}
+        self._may: dict[ProvinceId, bool] = {}  # may_build_in's answers: legions, fortresses, buildings and seas ask
 
     @functools.cached_property
     def provinces(self) -> list[ProvinceId]:
@@ -120,7 +120,14 @@ class _Ask:
 
     def may_build_in(self, pid: ProvinceId) -> bool:
         """Whether build_place_problem() is None in a province, without the refusal's words."""
-        return pid in self.builds_in and may_build_in(self.state, self.empire, pid)
+        found = self._may.get(pid)
+        if found is None:
+            found = self._may[pid] = pid in self.builds_in and may_build_in(self.state, self.empire, pid)
+        return found
+
+    def may_build_trireme(self, sea: SeaId) -> bool:
+        """The rules' may_build_trireme(), its coasts' answers remembered."""
+        return any(self.may_build_in(p) for p in geo(self.state.geo_board).coasts_of(sea))
 
     def pay(self, cost: int) -> list[str]:
         """The few ways to pay cost that the rules suggest (3.0), as written in an order."""
@@ -172,7 +179,7 @@ def _each(rand: random.Random, families: list[Callable[[], list[str]]]) -> Itera
 
 
 def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
-    state, empire, rand = ask.state, ask.empire, ask.rand
+    state, rand = ask.state, ask.rand
 
     def family() -> list[str]:
         if kind == "trireme":
@@ -181,7 +188,7 @@ def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
             # every coast; a province's test is cheaper than the payment hints, so legions and
             # fortresses are tested first)
             unpaid = () if not ask.pay(cost) else None
-            seas = _first(rand, sorted(state.seas), lambda s: may_build_trireme(state, empire, s), unpaid)
+            seas = _first(rand, sorted(state.seas), ask.may_build_trireme, unpaid)
             return _paid(ask, cost, [f"build trireme in {s}" for s in seas])
         provinces = _first(rand, ask.provinces, lambda p: (
             (kind == "legion" or state.provinces[p].fortress is None) and ask.may_build_in(p)), ask.builds_in)
