@@ -203,8 +203,8 @@ def build_control(state: GameState, order: BuildControl) -> list[ev.AnyEvent]:
     geo(state.geo_board).province(pid)
     problem = control_problem(state, emp, pid)
     require(problem is None, "3.1.1", problem or "")
-    require(markers_left(state, emp) > 0, "3.1.1",
-            f"{name(emp)} has no control marker left (7, the capital's printed one aside: ruling R30)")
+    if markers_left(state, emp) <= 0:  # worded only when it refuses
+        refuse("3.1.1", f"{name(emp)} has no control marker left (7, the capital's printed one aside: ruling R30)")
     if order.power is not None and order.power in tile_powers.ids_at("coin_build"):
         payment.require_coin_price(state, emp, order.pay, order.power, "control")
     elif order.power is not None:
@@ -262,9 +262,8 @@ def _require_unit_place(state: GameState, emp: Empire, kind: str, place: str) ->
         raise InvalidCommand(f"a {kind} is built in a province, and '{place}' is not a province")
     problem = build_place_problem(state, emp, place)
     require(problem is None, "3.1.2", problem or "")
-    if kind == "fortress":
-        require(state.provinces[place].fortress is None, "3.1.2",
-                f"{board.province(place).name} already has a fortress; at most one per province")
+    if kind == "fortress" and state.provinces[place].fortress is not None:  # worded only when it refuses
+        refuse("3.1.2", f"{board.province(place).name} already has a fortress; at most one per province")
 
 
 def _penthesilea(state: GameState, order: BuildUnit, info: Tile) -> int:
@@ -287,8 +286,8 @@ def build_building(state: GameState, order: BuildBuilding) -> list[ev.AnyEvent]:
     problem = build_place_problem(state, emp, pid)
     require(problem is None, "3.1.2", problem or "")
     space = _space_for(state, order, where)
-    require(buildings_left(state, kind) > 0, "3.1.2",
-            f"every {kind} building of the game is on the board (no more than the game supplies)")
+    if buildings_left(state, kind) <= 0:  # worded only when it refuses
+        refuse("3.1.2", f"every {kind} building of the game is on the board (no more than the game supplies)")
     if order.power is not None:
         require(order.power in tile_powers.ids_at("coin_build"), "3.1.2",
                 f"{name(order.power)} does not change what a {kind} costs")
@@ -309,9 +308,10 @@ def _space_for(state: GameState, order: BuildBuilding, where: str) -> str:
                 f"{order.space} in {where} is a {spaces[order.space]} space, not a {order.kind} space")
         require(order.space in free, "3.1.2", f"{order.space} in {where} is already built on")
         return order.space
-    require(order.kind in spaces.values(), "3.1.2",
-            f"{where} has no {order.kind} space printed on it; only printed spaces are built on")
-    require(bool(free), "3.1.2", f"every {order.kind} space in {where} is already built on")
+    if order.kind not in spaces.values():  # each refusal worded only when it refuses
+        refuse("3.1.2", f"{where} has no {order.kind} space printed on it; only printed spaces are built on")
+    if not free:
+        refuse("3.1.2", f"every {order.kind} space in {where} is already built on")
     if len(free) > 1:
         raise InvalidCommand(f"{where} has several free {order.kind} spaces: say which with "
                              f"'at {free[0]}' ({', '.join(free)})")

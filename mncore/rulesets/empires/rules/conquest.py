@@ -117,13 +117,14 @@ def _require_conqueror(state: GameState, empire: Empire, pid: ProvinceId) -> Pro
     require(shelter is None, *(shelter or ("", "")))
     require(state.phase == "move" and step.active == empire, "4.3",
             "only the active empire chooses a conquest, in its Move and Battle turn")
-    require(not any(x.place == pid for x in step.losses), "4.2",
-            f"the losses of the battle in {name} are still to be chosen")
-    require(conquerable(state, empire, pid), "4.3",
-            f"{title(empire)} is not the Conqueror of {name}: it must be the only empire with units in "
-            "a province an opponent controls")
-    require(pid not in step.decided, "4.3",
-            f"{title(empire)} already chose what to do in {name} this turn")
+    # each refusal worded only when it refuses
+    if any(x.place == pid for x in step.losses):
+        refuse("4.2", f"the losses of the battle in {name} are still to be chosen")
+    if not conquerable(state, empire, pid):
+        refuse("4.3", f"{title(empire)} is not the Conqueror of {name}: it must be the only empire with units "
+               "in a province an opponent controls")
+    if pid in step.decided:
+        refuse("4.3", f"{title(empire)} already chose what to do in {name} this turn")
     return state.provinces[pid]
 
 

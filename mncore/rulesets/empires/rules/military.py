@@ -207,8 +207,8 @@ def _city_name(state: GameState, pid: ProvinceId, sid: str) -> str:
 # --- orders -------------------------------------------------------------------------------------------
 
 def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
-    require(state.phase == "move", "4.0",
-            f"this is the {state.phase} phase; move and battle orders are given in Move and Battle")
+    if state.phase != "move":  # worded only when it refuses: every order of the phase passes here
+        refuse("4.0", f"this is the {state.phase} phase; move and battle orders are given in Move and Battle")
     match order:
         case ChooseMover():
             return choose_mover(state, order, fold)
@@ -347,11 +347,11 @@ def move_triremes(state: GameState, order: MoveTriremes) -> list[ev.AnyEvent]:
     _require_moves(state, "trireme")
     require(order.count >= 1, "4.1.1", "move at least one trireme")
     free = unmoved_triremes(state, order.empire, src.id)
-    require(free >= order.count, "4.1",
-            f"{title(order.empire)} has {free} trireme(s) in {src.name} that have not moved this turn; "
-            "each unit moves once")
-    require(dst.id in g.sea_neighbours(src.id), "4.1.1",
-            f"{dst.name} is not adjacent to {src.name}; a trireme moves to an adjacent sea")
+    if free < order.count:  # each refusal worded only when it refuses
+        refuse("4.1", f"{title(order.empire)} has {free} trireme(s) in {src.name} that have not moved this "
+               "turn; each unit moves once")
+    if dst.id not in g.sea_neighbours(src.id):
+        refuse("4.1.1", f"{dst.name} is not adjacent to {src.name}; a trireme moves to an adjacent sea")
     return [ev.TriremesMoved(empire=order.empire, from_sea=src.id, to_sea=dst.id, count=order.count)]
 
 
@@ -360,8 +360,8 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     src, dst = g.province(order.from_province), g.province(order.to_province)
     _require_moves(state, "legion")
     require(order.count >= 1, "4.1.2", "move at least one legion")
-    require(dst.id in state.provinces, "setup.players",
-            f"{dst.name} is covered with this number of players and cannot be entered")
+    if dst.id not in state.provinces:  # worded only when it refuses
+        refuse("setup.players", f"{dst.name} is covered with this number of players and cannot be entered")
     again = land_units.require_move(state, order)  # the Centaurs, the Myrmidons, Chariots (R55, R230, R236)
     adjacent = g.is_adjacent(src.id, dst.id)
     across = troia.crossing_seas(state, order)  # Odysseus (R233)

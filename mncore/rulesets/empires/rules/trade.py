@@ -270,16 +270,16 @@ def decide(state: GameState, order: TradeCommand, rng: Rng, fold: Fold) -> list[
 
 def play_marker(state: GameState, order: PlayExchangeMarker) -> list[ev.AnyEvent]:
     require(state.phase == "trade", "2.1", "exchange markers are played in the Trade phase")
-    require(trade_leader(state) == order.empire, "2.1",
-            f"only the Trade Leader ({(trade_leader(state) or 'nobody').title()}) plays an exchange marker")
+    if trade_leader(state) != order.empire:  # each refusal worded only when it refuses
+        refuse("2.1", f"only the Trade Leader ({(trade_leader(state) or 'nobody').title()}) plays an exchange marker")
     require(trade_step(state).value is None, "2.1", "an exchange marker was already played this round")
     found = [(i, m) for i, m in available_markers(state) if order.value in m]
     all_values = [v for m in load_ruleset().components.exchange_markers for v in m]
-    require(order.value in all_values, "2.1",
-            f"no exchange marker shows {order.value} (the markers are 5/0, 2/1 and 4/3)")
-    require(bool(found), "2.1",
-            f"the marker showing {order.value} was played already; it returns when all three have "
-            "been played or a new Trade Leader takes the markers")
+    if order.value not in all_values:
+        refuse("2.1", f"no exchange marker shows {order.value} (the markers are 5/0, 2/1 and 4/3)")
+    if not found:
+        refuse("2.1", f"the marker showing {order.value} was played already; it returns when all three have "
+               "been played or a new Trade Leader takes the markers")
     index, _ = found[0]
     played = ev.ExchangeMarkerPlayed(empire=order.empire, marker=index, value=order.value)
     if order.value == 0:
