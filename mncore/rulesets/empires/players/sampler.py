@@ -22,7 +22,7 @@ from mncore.rulesets.empires.game_data import load_ruleset, tile
 from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
-from mncore.rulesets.empires.players.permutations import first_passing, shuffled
+from mncore.rulesets.empires.players.permutations import first_passing, sample, shuffle, shuffled
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
 from mncore.rulesets.empires.rules.buildable import (
@@ -90,7 +90,7 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
         yield from family()
     everything = [ln for option in rules_for(state.phase).options(state, empire)
                   for ln in candidate_lines(option, rand)]
-    rand.shuffle(everything)
+    shuffle(rand, everything)
     yield from everything
 
 
@@ -252,7 +252,7 @@ def _attacks(state: GameState, empire: Empire, rand: random.Random) -> list[str]
         out += [f"attack {e} in {s}" for s in sorted(state.seas)
                 if s not in step.battles and state.seas[s].get(empire, 0) for e in enemies_at(state, s, empire)]
     out += [f"attack {e} in {p}" for p in required_battles(state) for e in enemies_at(state, p, empire)]
-    rand.shuffle(out)
+    shuffle(rand, out)
     return out
 
 
@@ -280,7 +280,7 @@ def _trireme_moves(ask: _Ask) -> list[str]:
 
 def _some(rand: random.Random, items: Sequence[T]) -> list[T]:
     """A few of the items, in a random order."""
-    return rand.sample(items, min(TRIES, len(items)))
+    return sample(rand, items, min(TRIES, len(items)))
 
 
 def _first(rand: random.Random, items: Sequence[T], ok: Callable[[T], bool],
