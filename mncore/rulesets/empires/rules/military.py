@@ -44,7 +44,7 @@ from mncore.rulesets.empires.rules import (
 )
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.rules.fold import Fold
-from mncore.rulesets.empires.state import GameState, MoveStep, move_step
+from mncore.rulesets.empires.state import GameState, MoveStep, ProvinceState, move_step
 
 # --- queries ------------------------------------------------------------------------------------------
 
@@ -90,10 +90,20 @@ def _required_battles(state: GameState) -> list[ProvinceId]:
     if step.active is None:
         return []
     active = step.active
-    # only where its units stand (kept.standing: counted once per board, not over it each question)
+    provinces = state.provinces
+    # only where its units stand (kept.standing: counted once per board, not over it each question), and
+    # only where another empire's units stand too (most of them hold its units alone)
     return sorted({*(pid for pid in standing(state, active) if pid not in step.battles
+                     and _others_in(provinces[pid], active)
                      and any(not guards.exempt(state, pid, active, e) for e in enemies_at(state, pid, active))),
                    *barbarian_orders.required(state, active)})
+
+
+def _others_in(ps: ProvinceState, empire: Empire) -> bool:
+    """Whether units of another empire stand in the province (enemies_at() is empty otherwise)."""
+    fortress = ps.fortress
+    return (fortress is not None and fortress != empire) or any(
+        n > 0 and e != empire for e, n in ps.legions.items())
 
 
 def unmoved_triremes(state: GameState, empire: Empire, sea: str) -> int:

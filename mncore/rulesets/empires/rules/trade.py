@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from mncore.core.dice import Rng
@@ -74,27 +73,31 @@ def legal_offers(held: Bag, sizes: range) -> tuple[str, ...]:
     each different set of tokens once, as the combinations of the sorted tokens first give them, made
     without the repeats (many tokens of one kind made most of the combinations alike)."""
     kinds = [(token, n) for token, n in sorted(held.items()) if n > 0]  # as bag_tokens lists them
+    left = [0] * (len(kinds) + 1)  # the tokens held from each kind on: fewer than asked make no set
+    for i in range(len(kinds) - 1, -1, -1):
+        left[i] = left[i + 1] + kinds[i][1]
     out: list[str] = []
     for n in sizes:
-        for combo in _token_sets(kinds, n):
-            out.append(" ".join(combo) or "nothing")
-            if len(out) >= OFFER_SAMPLES:
-                return tuple(out)
+        if _token_sets(kinds, left, 0, n, (), out):
+            break
     return tuple(out)
 
 
-def _token_sets(kinds: list[tuple[Token, int]], n: int) -> Iterator[tuple[Token, ...]]:
-    """The different sets of n tokens from (token, how many held), sorted: as many of the first token as
-    may be taken first (a set with more of it sorts before one with fewer), then the rest's."""
+def _token_sets(kinds: list[tuple[Token, int]], left: list[int], i: int, n: int, taken: tuple[Token, ...],
+                out: list[str]) -> bool:
+    """Add to out the different sets of n tokens from kinds[i:] (token, how many held) after those taken,
+    sorted: as many of the first token as may be taken first (a set with more of it sorts before one with
+    fewer), then the rest's; True once out holds OFFER_SAMPLES."""
     if n == 0:
-        yield ()
-        return
-    if not kinds:
-        return
-    (token, held), rest = kinds[0], kinds[1:]
+        out.append(" ".join(taken) or "nothing")
+        return len(out) >= OFFER_SAMPLES
+    if left[i] < n:  # too few tokens left (none at the end): no set, as the whole walk would find
+        return False
+    token, held = kinds[i]
     for k in range(min(held, n), -1, -1):
-        for tail in _token_sets(rest, n - k):
-            yield (token,) * k + tail
+        if _token_sets(kinds, left, i + 1, n - k, taken + (token,) * k, out):
+            return True
+    return False
 
 
 def forbidden_source(step: TradeStep, claimant: Empire) -> Empire | None:
