@@ -52,7 +52,7 @@ class Rng:
         self._head = head_hash.encode("ascii")
         self.counter = 0
         self._settle = settle
-        self._settling: dict[str, Rng] = {}
+        self._settling: dict[str, Rng] | None = None  # made at the first settling(): most batches settle nothing
 
     def settling(self, label: str) -> Rng:
         """The generator of the draws that follow by themselves once a phase's decisions are in
@@ -64,6 +64,8 @@ class Rng:
         drawn twice."""
         if self._settle is None:
             return self
+        if self._settling is None:
+            self._settling = {}
         if label not in self._settling:
             self._settling[label] = _Settling(self._secret, label, self._settle)
         return self._settling[label]
