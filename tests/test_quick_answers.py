@@ -16,7 +16,7 @@ from mncore.pbem import turns
 from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.game_data import load_ruleset
-from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of, is_legendary
+from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, Token, commodity_of, is_legendary
 from mncore.rulesets.empires.rules import collect, military, payment
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
@@ -111,7 +111,11 @@ def _hints_as_before(state: GameState, empire: Empire, cost: int, limit: int) ->
     def count(kind: str) -> int:
         return sum(n for t, n in held.items() if commodity_of(t) == kind)
 
-    by_type = payment._one_token_per_type(held)
+    by_type: dict[str, Token] = {}  # each type's token to spend: the ordinary one before the legendary
+    for token in sorted(held, key=is_legendary):
+        kind = commodity_of(token)
+        if kind is not None and held[token] > 0:
+            by_type.setdefault(kind, token)
     plenty = sorted(by_type, key=lambda c: (-count(c), c))
     coins = held.get(COIN, 0)
     out: list[Bag] = [{COIN: cost}] if coins >= cost else []
