@@ -10,7 +10,6 @@ order the player falls back on every option the rules list, so that a player who
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TypeVar
@@ -102,21 +101,30 @@ class _Ask:
         self.state, self.empire, self.rand = state, empire, rand
         self._hints: dict[int, list[str]] = {}
         self._may: dict[ProvinceId, bool] = {}  # may_build_in's answers: legions, fortresses, buildings and seas ask
+        # made when first read (functools.cached_property takes a lock on each first read, in Python 3.11)
+        self._provinces: list[ProvinceId] | None = None
+        self._builds_in: frozenset[ProvinceId] | None = None
 
-    @functools.cached_property
+    @property
     def provinces(self) -> list[ProvinceId]:
-        return sorted(self.state.provinces)
+        found = self._provinces
+        if found is None:
+            found = self._provinces = sorted(self.state.provinces)
+        return found
 
-    @functools.cached_property
+    @property
     def builds_in(self) -> frozenset[ProvinceId]:
         """The provinces the rules' may_build_in() may answer yes for: those the empire controls and
         its capital's (the others are refused without asking the rules)."""
-        empire = self.empire
-        out = set(kept(self.state).controlled.get(empire, ()))  # the provinces it controls (kept.py)
-        capital = capital_of(self.state, empire)
-        if capital is not None and capital in self.state.provinces:
-            out.add(capital)
-        return frozenset(out)
+        found = self._builds_in
+        if found is None:
+            empire = self.empire
+            out = set(kept(self.state).controlled.get(empire, ()))  # the provinces it controls (kept.py)
+            capital = capital_of(self.state, empire)
+            if capital is not None and capital in self.state.provinces:
+                out.add(capital)
+            found = self._builds_in = frozenset(out)
+        return found
 
     def may_build_in(self, pid: ProvinceId) -> bool:
         """Whether build_place_problem() is None in a province, without the refusal's words."""
@@ -217,9 +225,11 @@ def _tiles(ask: _Ask, cost: int) -> list[str]:
     rules' list of options)."""
     rs = load_ruleset()
     shown = [t for t in face_up(ask.state) if not is_pyramids(t)]
-    verbs = {"hero": "recruit", "wonder": "build"}
-    picks = [f"{verbs[tile(rs, t).kind]} {t}" for t in _some(ask.rand, shown) if tile(rs, t).kind in verbs]
+    picks = [f"{verb} {t}" for t in _some(ask.rand, shown) if (verb := _VERBS.get(tile(rs, t).kind))]
     return _paid(ask, cost, picks)
+
+
+_VERBS = {"hero": "recruit", "wonder": "build"}  # the verb of a tile's order, by its kind
 
 
 def _paid(ask: _Ask, cost: int, orders: list[str]) -> list[str]:
