@@ -328,7 +328,8 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
     _require_on_display(state, tile_id)
     cost = tile_cost(state, emp, tile_id)
     rank = 0 if is_pyramids(tile_id) else tile_rank(state, emp)
-    require(cost is not None, "3.1.3", f"{name(emp)} already has five heroes and wonders")
+    if cost is None:  # worded only when it refuses
+        refuse("3.1.3", f"{name(emp)} already has five heroes and wonders")
     if order.perseus:
         _require_perseus(state, emp, tile_id, rank)
     _require_copy(state, order)
@@ -352,10 +353,13 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
 def _require_on_display(state: GameState, tile_id: TileId) -> None:
     shown = {d.tile: d.face_up for d in state.display}
     owner = next((e for e, es in state.empires.items() if tile_id in es.tiles), None)
-    require(owner is None, "3.1.3", f"{name(owner or '')} already has {name(tile_id)}")
-    require(tile_id in shown, "3.1.3", f"{name(tile_id)} is not on the Heroes & Wonders display")
-    require(shown.get(tile_id, False), "3.1.3",
-            f"{name(tile_id)} is face down on the display; only face-up tiles may be built")
+    # each refusal worded only when it refuses
+    if owner is not None:
+        refuse("3.1.3", f"{name(owner)} already has {name(tile_id)}")
+    if tile_id not in shown:
+        refuse("3.1.3", f"{name(tile_id)} is not on the Heroes & Wonders display")
+    if not shown[tile_id]:
+        refuse("3.1.3", f"{name(tile_id)} is face down on the display; only face-up tiles may be built")
 
 
 def _require_perseus(state: GameState, emp: Empire, tile_id: TileId, rank: int) -> None:
