@@ -9,6 +9,7 @@ from mncore.rulesets.empires.display_names import title as name  # a display nam
 from mncore.rulesets.empires.game_data import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind, commodity_of
 from mncore.rulesets.empires.kept import kept
+from mncore.rulesets.empires.kept import trireme_seas as kept_seas
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.rules import barbarians
 from mncore.rulesets.empires.state import GameState, build_step
@@ -94,7 +95,7 @@ def _opened_to_build(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
 
 
 def trireme_seas(state: GameState, empire: Empire) -> frozenset[SeaId]:
-    return frozenset(s for s, units in state.seas.items() if units.get(empire, 0) > 0)
+    return kept_seas(state, empire)
 
 
 def trireme_sea_problem(state: GameState, empire: Empire, sea: SeaId) -> str | None:

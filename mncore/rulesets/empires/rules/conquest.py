@@ -12,6 +12,7 @@ from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.kept import standing
+from mncore.rulesets.empires.kept import trireme_seas as kept_seas
 from mncore.rulesets.empires.random_draws import LegendaryDraws
 from mncore.rulesets.empires.rules import guards, troia
 from mncore.rulesets.empires.rules.battle import empires_at, place_name
@@ -70,7 +71,7 @@ def is_capital_province(state: GameState, pid: ProvinceId) -> bool:
 
 
 def trireme_seas(state: GameState, empire: Empire) -> frozenset[str]:
-    return frozenset(s for s, units in state.seas.items() if units.get(empire, 0) > 0)
+    return kept_seas(state, empire)
 
 
 def reaches_own(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
