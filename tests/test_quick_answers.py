@@ -16,8 +16,9 @@ from mncore.pbem import turns
 from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.game_data import load_ruleset
-from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, commodity_of, is_legendary
-from mncore.rulesets.empires.rules import collect, military, payment
+from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, Token, commodity_of, is_legendary
+from mncore.rulesets.empires.rules import barbarian_orders, collect, guards, military, payment
+from mncore.rulesets.empires.rules.battle import enemies_at, units_at
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
     capital_of,
@@ -74,8 +75,13 @@ def _check(state: GameState, where: str) -> int:
         n += 1
     mover = move_step(state).active if state.phase == "move" else None
     if mover is not None:
-        battles = military._required_battles(state)  # found from scratch; required_battles keeps it per state
-        first = required_battles(state)
+        step = move_step(state)
+        battles = sorted({*(pid for pid in sorted(state.provinces)  # over the whole board, every enemy asked
+                            if pid not in step.battles and units_at(state, pid, mover)
+                            and any(not guards.exempt(state, pid, mover, e) for e in enemies_at(state, pid, mover))),
+                          *barbarian_orders.required(state, mover)})
+        assert military._required_battles(state) == battles, f"{where}: {mover}'s required battles, found again"
+        first = required_battles(state)  # kept per state
         assert first == battles, f"{where}: {mover}'s required battles"
         first.clear()  # the caller's own list: what the state keeps is not changed by it
         assert required_battles(state) == battles, f"{where}: {mover}'s required battles asked again"
@@ -86,6 +92,10 @@ def _check(state: GameState, where: str) -> int:
                 by_sea = [p for p in sorted(state.provinces) if p in g.adjacent(pid) or g.is_adjoining(pid, p, seas)]
                 assert legion_destinations(state, mover, pid) == by_sea, f"{where}: {mover}'s legions in {pid}"
                 n += 1
+    for emp in state.empires:  # kept per seas dict
+        assert trireme_seas(state, emp) == frozenset(s for s, units in state.seas.items() if units.get(emp, 0) > 0), \
+            f"{where}: {emp}'s seas"
+        n += 1
     for point in ("peace", "build_first", "keep_commodities", "commodity_after_collect"):  # kept per empires dict
         assert tile_powers.holders_at(state, point) == [e for e in EMPIRES if tile_powers.has_at(state, e, point)], \
             f"{where}: holders at {point}"
@@ -111,7 +121,11 @@ def _hints_as_before(state: GameState, empire: Empire, cost: int, limit: int) ->
     def count(kind: str) -> int:
         return sum(n for t, n in held.items() if commodity_of(t) == kind)
 
-    by_type = payment._one_token_per_type(held)
+    by_type: dict[str, Token] = {}  # each type's token to spend: the ordinary one before the legendary
+    for token in sorted(held, key=is_legendary):
+        kind = commodity_of(token)
+        if kind is not None and held[token] > 0:
+            by_type.setdefault(kind, token)
     plenty = sorted(by_type, key=lambda c: (-count(c), c))
     coins = held.get(COIN, 0)
     out: list[Bag] = [{COIN: cost}] if coins >= cost else []

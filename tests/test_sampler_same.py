@@ -22,7 +22,7 @@ from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.flow import waiting
 from mncore.rulesets.empires.players import sampler as new
 from mncore.rulesets.empires.players.autoplay import STYLES, play
-from mncore.rulesets.empires.players.permutations import first_passing, shuffled
+from mncore.rulesets.empires.players.permutations import first_passing, sample, shuffle, shuffled
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState
 from support import FIVE, FOUR, THREE, new_game
@@ -66,6 +66,30 @@ def test_the_first_passing_items_are_those_of_the_whole_sample(n: int) -> None:
         mine, theirs = random.Random(seed), random.Random(seed)
         assert first_passing(mine, items, lambda i: i % 3 == 0, 4) == [
             i for i in theirs.sample(items, n) if i % 3 == 0][:4]
+        assert mine.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 4, 5, 6, 9, 21, 22, 23, 40, 90])
+def test_sample_draws_as_random_sample(n: int) -> None:
+    """A few items (k up to 5 and beyond) in random.Random.sample's order, from the same random numbers,
+    both of its branches (a pool up to 21 items, a set of chosen indices above)."""
+    items = [f"p{i}" for i in range(n)]
+    for seed in range(200):
+        for k in range(min(n, 7) + 1):
+            mine, theirs = random.Random(seed), random.Random(seed)
+            assert sample(mine, items, k) == theirs.sample(items, k)
+            assert mine.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 8, 31, 32, 33, 100])
+def test_shuffle_draws_as_random_shuffle(n: int) -> None:
+    """The same order as random.Random.shuffle, in place, and the same random numbers used."""
+    for seed in range(200):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        got, want = list(range(n)), list(range(n))
+        shuffle(mine, got)
+        theirs.shuffle(want)
+        assert got == want
         assert mine.getstate() == theirs.getstate()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Callable, Sequence
@@ -11,7 +12,6 @@ from mncore.core.chain import GENESIS_HASH as GENESIS_HASH  # the hash before a 
 from mncore.core.errors import MareNostrumError
 
 T = TypeVar("T")
-
 
 
 class SecretNeeded(MareNostrumError):
@@ -52,7 +52,7 @@ class Rng:
         self._head = head_hash.encode("ascii")
         self.counter = 0
         self._settle = settle
-        self._settling: dict[str, Rng] = {}
+        self._settling: dict[str, Rng] | None = None  # made at the first settling(): most batches settle nothing
 
     def settling(self, label: str) -> Rng:
         """The generator of the draws that follow by themselves once a phase's decisions are in
@@ -64,6 +64,8 @@ class Rng:
         drawn twice."""
         if self._settle is None:
             return self
+        if self._settling is None:
+            self._settling = {}
         if label not in self._settling:
             self._settling[label] = _Settling(self._secret, label, self._settle)
         return self._settling[label]
@@ -71,9 +73,10 @@ class Rng:
     def _block(self) -> int:
         if self._secret is None:
             raise SecretNeeded("this needs the game's secret, which is not revealed")
-        msg = self._head + b"|" + str(self.counter).encode("ascii")
+        mac = _keyed(self._secret).copy()  # the key's padding hashed once per secret, not per die
+        mac.update(self._head + b"|" + str(self.counter).encode("ascii"))
         self.counter += 1
-        return int.from_bytes(hmac.new(self._secret, msg, hashlib.sha256).digest()[:8], "big")
+        return int.from_bytes(mac.digest()[:8], "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection so that no value is favoured."""
@@ -98,6 +101,12 @@ class Rng:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+@functools.lru_cache(maxsize=8)
+def _keyed(secret: bytes) -> hmac.HMAC:
+    """HMAC-SHA256 keyed with the secret, no message yet: each draw copies it (a game has one secret)."""
+    return hmac.new(secret, digestmod=hashlib.sha256)
 
 
 class _Settling(Rng):

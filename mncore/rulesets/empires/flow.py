@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import is_
 from typing import Any, Protocol, assert_never, cast
 
 from mncore.core.dice import Rng
@@ -78,7 +79,8 @@ class Folds:
 
 def _starts(events: Sequence[ev.AnyEvent], start: int, prefix: Sequence[ev.AnyEvent]) -> bool:
     """Whether events[start:] begins with the very objects of prefix."""
-    return len(prefix) <= len(events) - start and all(a is b for a, b in zip(prefix, events[start:], strict=False))
+    n = len(prefix)
+    return n <= len(events) - start and all(map(is_, prefix, events[start:start + n]))
 
 
 def decide_order(state: GameState, order: PhaseOrder, rng: Rng, fold: Fold = replay) -> list[ev.AnyEvent]:

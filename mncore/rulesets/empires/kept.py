@@ -205,3 +205,18 @@ def standing(state: GameState, empire: Empire) -> tuple[ProvinceId, ...]:
 # per provinces dict: empire -> where it stands, filled as asked
 _standing: ObjectCache[dict[ProvinceId, ProvinceState], dict[Empire, tuple[ProvinceId, ...]]] = ObjectCache(
     lambda provinces: {}, limit=64)
+
+
+def trireme_seas(state: GameState, empire: Empire) -> frozenset[SeaId]:
+    """The seas where the empire has triremes. Found once per seas dict and empire (frozen with its state:
+    only trireme moves, builds and losses replace it, and every legion move and control marker asks)."""
+    known = _trireme_seas(state.seas)
+    found = known.get(empire)
+    if found is None:
+        found = known[empire] = frozenset(s for s, units in state.seas.items() if units.get(empire, 0) > 0)
+    return found
+
+
+# per seas dict: empire -> the seas holding its triremes, filled as asked
+_trireme_seas: ObjectCache[dict[SeaId, dict[Empire, int]], dict[Empire, frozenset[SeaId]]] = ObjectCache(
+    lambda seas: {}, limit=64)

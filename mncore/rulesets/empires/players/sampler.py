@@ -10,7 +10,6 @@ order the player falls back on every option the rules list, so that a player who
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TypeVar
@@ -19,10 +18,10 @@ from mncore.core.dice import Rng
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.game_data import load_ruleset, tile
-from mncore.rulesets.empires.ids import Empire, ProvinceId, UnitKind
+from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
-from mncore.rulesets.empires.players.permutations import first_passing, shuffled
+from mncore.rulesets.empires.players.permutations import first_passing, sample, shuffle, shuffled
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
 from mncore.rulesets.empires.rules.buildable import (
@@ -34,7 +33,6 @@ from mncore.rulesets.empires.rules.buildable import (
     is_pyramids,
     markers_left,
     may_build_in,
-    may_build_trireme,
     rank_cost,
     units_left,
 )
@@ -91,7 +89,7 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
         yield from family()
     everything = [ln for option in rules_for(state.phase).options(state, empire)
                   for ln in candidate_lines(option, rand)]
-    rand.shuffle(everything)
+    shuffle(rand, everything)
     yield from everything
 
 
@@ -102,25 +100,42 @@ class _Ask:
     def __init__(self, state: GameState, empire: Empire, rand: random.Random) -> None:
         self.state, self.empire, self.rand = state, empire, rand
         self._hints: dict[int, list[str]] = {}
+        self._may: dict[ProvinceId, bool] = {}  # may_build_in's answers: legions, fortresses, buildings and seas ask
+        # made when first read (functools.cached_property takes a lock on each first read, in Python 3.11)
+        self._provinces: list[ProvinceId] | None = None
+        self._builds_in: frozenset[ProvinceId] | None = None
 
-    @functools.cached_property
+    @property
     def provinces(self) -> list[ProvinceId]:
-        return sorted(self.state.provinces)
+        found = self._provinces
+        if found is None:
+            found = self._provinces = sorted(self.state.provinces)
+        return found
 
-    @functools.cached_property
+    @property
     def builds_in(self) -> frozenset[ProvinceId]:
         """The provinces the rules' may_build_in() may answer yes for: those the empire controls and
         its capital's (the others are refused without asking the rules)."""
-        empire = self.empire
-        out = set(kept(self.state).controlled.get(empire, ()))  # the provinces it controls (kept.py)
-        capital = capital_of(self.state, empire)
-        if capital is not None and capital in self.state.provinces:
-            out.add(capital)
-        return frozenset(out)
+        found = self._builds_in
+        if found is None:
+            empire = self.empire
+            out = set(kept(self.state).controlled.get(empire, ()))  # the provinces it controls (kept.py)
+            capital = capital_of(self.state, empire)
+            if capital is not None and capital in self.state.provinces:
+                out.add(capital)
+            found = self._builds_in = frozenset(out)
+        return found
 
     def may_build_in(self, pid: ProvinceId) -> bool:
         """Whether build_place_problem() is None in a province, without the refusal's words."""
-        return pid in self.builds_in and may_build_in(self.state, self.empire, pid)
+        found = self._may.get(pid)
+        if found is None:
+            found = self._may[pid] = pid in self.builds_in and may_build_in(self.state, self.empire, pid)
+        return found
+
+    def may_build_trireme(self, sea: SeaId) -> bool:
+        """The rules' may_build_trireme(), its coasts' answers remembered."""
+        return any(self.may_build_in(p) for p in geo(self.state.geo_board).coasts_of(sea))
 
     def pay(self, cost: int) -> list[str]:
         """The few ways to pay cost that the rules suggest (3.0), as written in an order."""
@@ -172,7 +187,7 @@ def _each(rand: random.Random, families: list[Callable[[], list[str]]]) -> Itera
 
 
 def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
-    state, empire, rand = ask.state, ask.empire, ask.rand
+    state, rand = ask.state, ask.rand
 
     def family() -> list[str]:
         if kind == "trireme":
@@ -181,7 +196,7 @@ def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
             # every coast; a province's test is cheaper than the payment hints, so legions and
             # fortresses are tested first)
             unpaid = () if not ask.pay(cost) else None
-            seas = _first(rand, sorted(state.seas), lambda s: may_build_trireme(state, empire, s), unpaid)
+            seas = _first(rand, sorted(state.seas), ask.may_build_trireme, unpaid)
             return _paid(ask, cost, [f"build trireme in {s}" for s in seas])
         provinces = _first(rand, ask.provinces, lambda p: (
             (kind == "legion" or state.provinces[p].fortress is None) and ask.may_build_in(p)), ask.builds_in)
@@ -210,9 +225,11 @@ def _tiles(ask: _Ask, cost: int) -> list[str]:
     rules' list of options)."""
     rs = load_ruleset()
     shown = [t for t in face_up(ask.state) if not is_pyramids(t)]
-    verbs = {"hero": "recruit", "wonder": "build"}
-    picks = [f"{verbs[tile(rs, t).kind]} {t}" for t in _some(ask.rand, shown) if tile(rs, t).kind in verbs]
+    picks = [f"{verb} {t}" for t in _some(ask.rand, shown) if (verb := _VERBS.get(tile(rs, t).kind))]
     return _paid(ask, cost, picks)
+
+
+_VERBS = {"hero": "recruit", "wonder": "build"}  # the verb of a tile's order, by its kind
 
 
 def _paid(ask: _Ask, cost: int, orders: list[str]) -> list[str]:
@@ -245,7 +262,7 @@ def _attacks(state: GameState, empire: Empire, rand: random.Random) -> list[str]
         out += [f"attack {e} in {s}" for s in sorted(state.seas)
                 if s not in step.battles and state.seas[s].get(empire, 0) for e in enemies_at(state, s, empire)]
     out += [f"attack {e} in {p}" for p in required_battles(state) for e in enemies_at(state, p, empire)]
-    rand.shuffle(out)
+    shuffle(rand, out)
     return out
 
 
@@ -273,7 +290,7 @@ def _trireme_moves(ask: _Ask) -> list[str]:
 
 def _some(rand: random.Random, items: Sequence[T]) -> list[T]:
     """A few of the items, in a random order."""
-    return rand.sample(items, min(TRIES, len(items)))
+    return sample(rand, items, min(TRIES, len(items)))
 
 
 def _first(rand: random.Random, items: Sequence[T], ok: Callable[[T], bool],

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from mncore.core.cache import ObjectCache
 from mncore.core.dice import Rng
 from mncore.core.errors import require
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires import random_draws, tile_powers
+from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.commands import ChooseLosses
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
@@ -20,14 +22,21 @@ from mncore.rulesets.empires.state import GameState, Loss, move_step
 
 def place_name(state: GameState, place: str) -> str:
     """The display name of a province or sea."""
-    board = state.geo_board
+    return _place_names(state.geo_board).get(place, place)
+
+
+def _names(board: Board) -> dict[str, str]:
+    """Each place's display name: the first province of an id, else its first sea."""
+    out: dict[str, str] = {}
     for p in board.provinces:
-        if p.id == place:
-            return p.name
+        out.setdefault(p.id, p.name)
     for s in board.seas:
-        if s.id == place:
-            return s.name
-    return place
+        out.setdefault(s.id, s.name)
+    return out
+
+
+# asked by conquests and battles on every order, to word a refusal or a pending text: read once per board
+_place_names: ObjectCache[Board, dict[str, str]] = ObjectCache(_names)
 
 
 def is_sea(state: GameState, place: str) -> bool:

@@ -203,8 +203,8 @@ def build_control(state: GameState, order: BuildControl) -> list[ev.AnyEvent]:
     geo(state.geo_board).province(pid)
     problem = control_problem(state, emp, pid)
     require(problem is None, "3.1.1", problem or "")
-    require(markers_left(state, emp) > 0, "3.1.1",
-            f"{name(emp)} has no control marker left (7, the capital's printed one aside: ruling R30)")
+    if markers_left(state, emp) <= 0:  # worded only when it refuses
+        refuse("3.1.1", f"{name(emp)} has no control marker left (7, the capital's printed one aside: ruling R30)")
     if order.power is not None and order.power in tile_powers.ids_at("coin_build"):
         payment.require_coin_price(state, emp, order.pay, order.power, "control")
     elif order.power is not None:
@@ -262,9 +262,8 @@ def _require_unit_place(state: GameState, emp: Empire, kind: str, place: str) ->
         raise InvalidCommand(f"a {kind} is built in a province, and '{place}' is not a province")
     problem = build_place_problem(state, emp, place)
     require(problem is None, "3.1.2", problem or "")
-    if kind == "fortress":
-        require(state.provinces[place].fortress is None, "3.1.2",
-                f"{board.province(place).name} already has a fortress; at most one per province")
+    if kind == "fortress" and state.provinces[place].fortress is not None:  # worded only when it refuses
+        refuse("3.1.2", f"{board.province(place).name} already has a fortress; at most one per province")
 
 
 def _penthesilea(state: GameState, order: BuildUnit, info: Tile) -> int:
@@ -287,8 +286,8 @@ def build_building(state: GameState, order: BuildBuilding) -> list[ev.AnyEvent]:
     problem = build_place_problem(state, emp, pid)
     require(problem is None, "3.1.2", problem or "")
     space = _space_for(state, order, where)
-    require(buildings_left(state, kind) > 0, "3.1.2",
-            f"every {kind} building of the game is on the board (no more than the game supplies)")
+    if buildings_left(state, kind) <= 0:  # worded only when it refuses
+        refuse("3.1.2", f"every {kind} building of the game is on the board (no more than the game supplies)")
     if order.power is not None:
         require(order.power in tile_powers.ids_at("coin_build"), "3.1.2",
                 f"{name(order.power)} does not change what a {kind} costs")
@@ -309,9 +308,10 @@ def _space_for(state: GameState, order: BuildBuilding, where: str) -> str:
                 f"{order.space} in {where} is a {spaces[order.space]} space, not a {order.kind} space")
         require(order.space in free, "3.1.2", f"{order.space} in {where} is already built on")
         return order.space
-    require(order.kind in spaces.values(), "3.1.2",
-            f"{where} has no {order.kind} space printed on it; only printed spaces are built on")
-    require(bool(free), "3.1.2", f"every {order.kind} space in {where} is already built on")
+    if order.kind not in spaces.values():  # each refusal worded only when it refuses
+        refuse("3.1.2", f"{where} has no {order.kind} space printed on it; only printed spaces are built on")
+    if not free:
+        refuse("3.1.2", f"every {order.kind} space in {where} is already built on")
     if len(free) > 1:
         raise InvalidCommand(f"{where} has several free {order.kind} spaces: say which with "
                              f"'at {free[0]}' ({', '.join(free)})")
@@ -328,7 +328,8 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
     _require_on_display(state, tile_id)
     cost = tile_cost(state, emp, tile_id)
     rank = 0 if is_pyramids(tile_id) else tile_rank(state, emp)
-    require(cost is not None, "3.1.3", f"{name(emp)} already has five heroes and wonders")
+    if cost is None:  # worded only when it refuses
+        refuse("3.1.3", f"{name(emp)} already has five heroes and wonders")
     if order.perseus:
         _require_perseus(state, emp, tile_id, rank)
     _require_copy(state, order)
@@ -352,10 +353,13 @@ def build_tile(state: GameState, order: BuildTile) -> list[ev.AnyEvent]:
 def _require_on_display(state: GameState, tile_id: TileId) -> None:
     shown = {d.tile: d.face_up for d in state.display}
     owner = next((e for e, es in state.empires.items() if tile_id in es.tiles), None)
-    require(owner is None, "3.1.3", f"{name(owner or '')} already has {name(tile_id)}")
-    require(tile_id in shown, "3.1.3", f"{name(tile_id)} is not on the Heroes & Wonders display")
-    require(shown.get(tile_id, False), "3.1.3",
-            f"{name(tile_id)} is face down on the display; only face-up tiles may be built")
+    # each refusal worded only when it refuses
+    if owner is not None:
+        refuse("3.1.3", f"{name(owner)} already has {name(tile_id)}")
+    if tile_id not in shown:
+        refuse("3.1.3", f"{name(tile_id)} is not on the Heroes & Wonders display")
+    if not shown[tile_id]:
+        refuse("3.1.3", f"{name(tile_id)} is face down on the display; only face-up tiles may be built")
 
 
 def _require_perseus(state: GameState, emp: Empire, tile_id: TileId, rank: int) -> None:

@@ -9,6 +9,7 @@ from mncore.rulesets.empires.display_names import title as name  # a display nam
 from mncore.rulesets.empires.game_data import Tile, load_ruleset, tile
 from mncore.rulesets.empires.ids import EMPIRES, BuildingKind, Empire, ProvinceId, SeaId, TileId, UnitKind, commodity_of
 from mncore.rulesets.empires.kept import kept
+from mncore.rulesets.empires.kept import trireme_seas as kept_seas
 from mncore.rulesets.empires.projections import unit_count
 from mncore.rulesets.empires.rules import barbarians
 from mncore.rulesets.empires.state import GameState, build_step
@@ -94,7 +95,7 @@ def _opened_to_build(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
 
 
 def trireme_seas(state: GameState, empire: Empire) -> frozenset[SeaId]:
-    return frozenset(s for s, units in state.seas.items() if units.get(empire, 0) > 0)
+    return kept_seas(state, empire)
 
 
 def trireme_sea_problem(state: GameState, empire: Empire, sea: SeaId) -> str | None:
@@ -166,13 +167,29 @@ def control_places(state: GameState, empire: Empire) -> list[ProvinceId]:
     """The provinces where may_control() is true, sorted: only those adjacent to or adjoining a province
     the empire controlled at the start of the round are looked at, that reach found once as a set
     rather than asked of every province of the board (a player asks it for each control marker)."""
-    board = geo(state.geo_board)
+    return [p for p in _control_reach(state, empire) if _free_to_control(state, empire, p)]
+
+
+def _control_reach(state: GameState, empire: Empire) -> list[ProvinceId]:
+    """The provinces adjacent to or adjoining one the empire controlled at the start of the round, sorted;
+    found once per round's start (its dict stands all round), empire, trireme seas and board."""
     seas = trireme_seas(state, empire)
-    reach: set[ProvinceId] = set()
-    for p in state.round_start_control.get(empire, ()):
-        reach |= board.adjacent(p) - {p}
-        reach |= board.adjoining(p, seas)
-    return [p for p in sorted(reach) if _free_to_control(state, empire, p)]
+    known = _reaches(state.round_start_control)
+    found = known.get((empire, seas))
+    if found is None or found[0] is not state.geo_board:
+        board = geo(state.geo_board)
+        reach: set[ProvinceId] = set()
+        for p in state.round_start_control.get(empire, ()):
+            reach |= board.adjacent(p) - {p}
+            reach |= board.adjoining(p, seas)
+        found = known[(empire, seas)] = (state.geo_board, sorted(reach))
+    return found[1]
+
+
+# per round_start_control dict: (empire, its trireme seas) -> (the board read, the provinces its control reaches)
+_reaches: ObjectCache[dict[Empire, tuple[ProvinceId, ...]],
+                      dict[tuple[Empire, frozenset[SeaId]], tuple[Board, list[ProvinceId]]]] = ObjectCache(
+    lambda start: {}, limit=64)
 
 
 def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:

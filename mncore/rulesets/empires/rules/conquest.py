@@ -12,6 +12,7 @@ from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
 from mncore.rulesets.empires.ids import COIN, EMPIRES, Empire, ProvinceId, legendary
 from mncore.rulesets.empires.kept import standing
+from mncore.rulesets.empires.kept import trireme_seas as kept_seas
 from mncore.rulesets.empires.random_draws import LegendaryDraws
 from mncore.rulesets.empires.rules import guards, troia
 from mncore.rulesets.empires.rules.battle import empires_at, place_name
@@ -70,7 +71,7 @@ def is_capital_province(state: GameState, pid: ProvinceId) -> bool:
 
 
 def trireme_seas(state: GameState, empire: Empire) -> frozenset[str]:
-    return frozenset(s for s, units in state.seas.items() if units.get(empire, 0) > 0)
+    return kept_seas(state, empire)
 
 
 def reaches_own(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
@@ -117,13 +118,14 @@ def _require_conqueror(state: GameState, empire: Empire, pid: ProvinceId) -> Pro
     require(shelter is None, *(shelter or ("", "")))
     require(state.phase == "move" and step.active == empire, "4.3",
             "only the active empire chooses a conquest, in its Move and Battle turn")
-    require(not any(x.place == pid for x in step.losses), "4.2",
-            f"the losses of the battle in {name} are still to be chosen")
-    require(conquerable(state, empire, pid), "4.3",
-            f"{title(empire)} is not the Conqueror of {name}: it must be the only empire with units in "
-            "a province an opponent controls")
-    require(pid not in step.decided, "4.3",
-            f"{title(empire)} already chose what to do in {name} this turn")
+    # each refusal worded only when it refuses
+    if any(x.place == pid for x in step.losses):
+        refuse("4.2", f"the losses of the battle in {name} are still to be chosen")
+    if not conquerable(state, empire, pid):
+        refuse("4.3", f"{title(empire)} is not the Conqueror of {name}: it must be the only empire with units "
+               "in a province an opponent controls")
+    if pid in step.decided:
+        refuse("4.3", f"{title(empire)} already chose what to do in {name} this turn")
     return state.provinces[pid]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mncore.core.errors import require
+from mncore.core.errors import refuse, require
 from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires import tile_powers
@@ -59,10 +59,9 @@ def exempt(state: GameState, pid: ProvinceId, attacker: Empire, defender: Empire
 def before_attack(state: GameState, place: str, attacker: Empire, defender: Empire) -> list[ev.AnyEvent]:
     """Refuse a battle the expansions forbid; Solomon's holder is paid his coin first."""
     if place not in state.provinces:
-        refused = (place, defender) in move_step(state).refused
-        require(not refused, PTOLEMY, f"{title(defender)} refused {title(attacker)}'s attack in "
-                                      f"{place_name(state, place)} this turn ({tile_powers.names_at('no_sea_battle')}, "
-                                      "ruling R212)")
+        if (place, defender) in move_step(state).refused:  # worded only when it refuses: every sea attack asks
+            refuse(PTOLEMY, f"{title(defender)} refused {title(attacker)}'s attack in {place_name(state, place)} "
+                            f"this turn ({tile_powers.names_at('no_sea_battle')}, ruling R212)")
         return []
     problem = no_land_battle(state, place)
     require(problem is None, *(problem or ("", "")))

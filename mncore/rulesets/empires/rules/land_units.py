@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from mncore.core.errors import require
+from mncore.core.errors import refuse, require
 from mncore.rulesets.empires.commands import MoveLegions
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.ids import Empire, ProvinceId
@@ -77,7 +77,8 @@ def require_move(state: GameState, order: MoveLegions) -> int:
                 f"{title(emp)}'s {_NAME[unit]} have moved this turn; each unit moves once"
                 + (" (twice with Chariots, from a province free of opponents)" if move_step(state).chariots else ""))
     others = order.count - (unit is not None)
-    require(others <= unmoved + again, "4.1", _too_many(state, emp, src, unmoved + again))
+    if others > unmoved + again:  # worded only when it refuses: every legion move passes here
+        refuse("4.1", _too_many(state, emp, src, unmoved + again))
     special_again = unit is not None and has_moved(move_step(state), unit)
     return int(special_again) + max(0, others - unmoved)
 

@@ -87,8 +87,8 @@ def award(state: GameState, order: AwardTitle) -> list[ev.AnyEvent]:
     require(state.phase == "leadership", "5.0",
             "leader titles are settled in the Claim Leadership phase")
     tie = _tie(state, order.track)
-    require(tie is not None, "5.0", f"there is no tie to break for the {order.track.title()} Leader title")
-    assert tie is not None
+    if tie is None:  # worded only when it refuses
+        refuse("5.0", f"there is no tie to break for the {order.track.title()} Leader title")
     if order.empire != tie.holder:  # each refusal worded only when it refuses
         refuse("5.0", f"the previous {order.track.title()} Leader ({_name(tie.holder)}) breaks this tie")
     if order.to not in tie.tied:

@@ -44,7 +44,7 @@ from mncore.rulesets.empires.rules import (
 )
 from mncore.rulesets.empires.rules.battle import empires_at, enemies_at, place_name, units_at
 from mncore.rulesets.empires.rules.fold import Fold
-from mncore.rulesets.empires.state import GameState, MoveStep, move_step
+from mncore.rulesets.empires.state import GameState, MoveStep, ProvinceState, move_step
 
 # --- queries ------------------------------------------------------------------------------------------
 
@@ -90,10 +90,20 @@ def _required_battles(state: GameState) -> list[ProvinceId]:
     if step.active is None:
         return []
     active = step.active
-    # only where its units stand (kept.standing: counted once per board, not over it each question)
+    provinces = state.provinces
+    # only where its units stand (kept.standing: counted once per board, not over it each question), and
+    # only where another empire's units stand too (most of them hold its units alone)
     return sorted({*(pid for pid in standing(state, active) if pid not in step.battles
+                     and _others_in(provinces[pid], active)
                      and any(not guards.exempt(state, pid, active, e) for e in enemies_at(state, pid, active))),
                    *barbarian_orders.required(state, active)})
+
+
+def _others_in(ps: ProvinceState, empire: Empire) -> bool:
+    """Whether units of another empire stand in the province (enemies_at() is empty otherwise)."""
+    fortress = ps.fortress
+    return (fortress is not None and fortress != empire) or any(
+        n > 0 and e != empire for e, n in ps.legions.items())
 
 
 def unmoved_triremes(state: GameState, empire: Empire, sea: str) -> int:
@@ -207,8 +217,8 @@ def _city_name(state: GameState, pid: ProvinceId, sid: str) -> str:
 # --- orders -------------------------------------------------------------------------------------------
 
 def decide(state: GameState, order: MoveCommand, rng: Rng, fold: Fold) -> list[ev.AnyEvent]:
-    require(state.phase == "move", "4.0",
-            f"this is the {state.phase} phase; move and battle orders are given in Move and Battle")
+    if state.phase != "move":  # worded only when it refuses: every order of the phase passes here
+        refuse("4.0", f"this is the {state.phase} phase; move and battle orders are given in Move and Battle")
     match order:
         case ChooseMover():
             return choose_mover(state, order, fold)
@@ -347,11 +357,11 @@ def move_triremes(state: GameState, order: MoveTriremes) -> list[ev.AnyEvent]:
     _require_moves(state, "trireme")
     require(order.count >= 1, "4.1.1", "move at least one trireme")
     free = unmoved_triremes(state, order.empire, src.id)
-    require(free >= order.count, "4.1",
-            f"{title(order.empire)} has {free} trireme(s) in {src.name} that have not moved this turn; "
-            "each unit moves once")
-    require(dst.id in g.sea_neighbours(src.id), "4.1.1",
-            f"{dst.name} is not adjacent to {src.name}; a trireme moves to an adjacent sea")
+    if free < order.count:  # each refusal worded only when it refuses
+        refuse("4.1", f"{title(order.empire)} has {free} trireme(s) in {src.name} that have not moved this "
+               "turn; each unit moves once")
+    if dst.id not in g.sea_neighbours(src.id):
+        refuse("4.1.1", f"{dst.name} is not adjacent to {src.name}; a trireme moves to an adjacent sea")
     return [ev.TriremesMoved(empire=order.empire, from_sea=src.id, to_sea=dst.id, count=order.count)]
 
 
@@ -360,8 +370,8 @@ def move_legions(state: GameState, order: MoveLegions, fold: Fold) -> list[ev.An
     src, dst = g.province(order.from_province), g.province(order.to_province)
     _require_moves(state, "legion")
     require(order.count >= 1, "4.1.2", "move at least one legion")
-    require(dst.id in state.provinces, "setup.players",
-            f"{dst.name} is covered with this number of players and cannot be entered")
+    if dst.id not in state.provinces:  # worded only when it refuses
+        refuse("setup.players", f"{dst.name} is covered with this number of players and cannot be entered")
     again = land_units.require_move(state, order)  # the Centaurs, the Myrmidons, Chariots (R55, R230, R236)
     adjacent = g.is_adjacent(src.id, dst.id)
     across = troia.crossing_seas(state, order)  # Odysseus (R233)

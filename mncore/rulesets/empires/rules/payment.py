@@ -115,8 +115,7 @@ def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -
 
 def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> Iterator[Bag]:
     coins = held.get(COIN, 0)
-    counts = _counts_by_type(held)
-    by_type = _one_token_per_type(held)
+    counts, by_type = _types(held)
     plenty = sorted(by_type, key=lambda c: (-counts[c], c))
     if coins >= cost:
         yield {COIN: cost}
@@ -137,24 +136,22 @@ def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> Iterat
         yield _bag(by_type[c] for c in combo)
 
 
-def _one_token_per_type(held: Bag) -> dict[str, Token]:
-    """For each commodity type held, the token to spend: the ordinary one before the legendary."""
-    out: dict[str, Token] = {}
-    for token in sorted(held, key=is_legendary):
-        kind = commodity_of(token)
-        if kind is not None and held[token] > 0:
-            out.setdefault(kind, token)
-    return out
-
-
-def _counts_by_type(held: Bag) -> dict[str, int]:
-    """How many tokens of each commodity type are held, the legendary ones with their ordinary type."""
-    out: dict[str, int] = {}
+def _types(held: Bag) -> tuple[dict[str, int], dict[str, Token]]:
+    """Per commodity type: how many tokens are held, the legendary ones with their ordinary type; and for
+    each type held, the token to spend: the ordinary one before the legendary (read in one pass: every
+    build a player tries asks)."""
+    counts: dict[str, int] = {}
+    spend: dict[str, Token] = {}
     for token, n in held.items():
         kind = commodity_of(token)
-        if kind is not None:
-            out[kind] = out.get(kind, 0) + n
-    return out
+        if kind is None:
+            continue
+        counts[kind] = counts.get(kind, 0) + n
+        if n > 0:
+            first = spend.get(kind)
+            if first is None or (is_legendary(first) and not is_legendary(token)):
+                spend[kind] = token
+    return counts, spend
 
 
 def _two_of_type(held: Bag, kind: str) -> list[Token]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from mncore.core.dice import Rng
@@ -74,27 +73,32 @@ def legal_offers(held: Bag, sizes: range) -> tuple[str, ...]:
     each different set of tokens once, as the combinations of the sorted tokens first give them, made
     without the repeats (many tokens of one kind made most of the combinations alike)."""
     kinds = [(token, n) for token, n in sorted(held.items()) if n > 0]  # as bag_tokens lists them
+    left = [0] * (len(kinds) + 1)  # the tokens held from each kind on: fewer than asked make no set
+    for i in range(len(kinds) - 1, -1, -1):
+        left[i] = left[i + 1] + kinds[i][1]
     out: list[str] = []
     for n in sizes:
-        for combo in _token_sets(kinds, n):
-            out.append(" ".join(combo) or "nothing")
-            if len(out) >= OFFER_SAMPLES:
-                return tuple(out)
+        if _token_sets(kinds, left, 0, n, "", out):
+            break
     return tuple(out)
 
 
-def _token_sets(kinds: list[tuple[Token, int]], n: int) -> Iterator[tuple[Token, ...]]:
-    """The different sets of n tokens from (token, how many held), sorted: as many of the first token as
-    may be taken first (a set with more of it sorts before one with fewer), then the rest's."""
+def _token_sets(kinds: list[tuple[Token, int]], left: list[int], i: int, n: int, taken: str,
+                out: list[str]) -> bool:
+    """Add to out the different sets of n tokens from kinds[i:] (token, how many held) after those taken
+    (each written after a space), sorted: as many of the first token as may be taken first (a set with
+    more of it sorts before one with fewer), then the rest's; True once out holds OFFER_SAMPLES."""
     if n == 0:
-        yield ()
-        return
-    if not kinds:
-        return
-    (token, held), rest = kinds[0], kinds[1:]
+        out.append(taken[1:] or "nothing")  # " ".join of the tokens: each after a space, less the first
+        return len(out) >= OFFER_SAMPLES
+    if left[i] < n:  # too few tokens left (none at the end): no set, as the whole walk would find
+        return False
+    token, held = kinds[i]
+    word = " " + token
     for k in range(min(held, n), -1, -1):
-        for tail in _token_sets(rest, n - k):
-            yield (token,) * k + tail
+        if _token_sets(kinds, left, i + 1, n - k, taken + word * k, out):
+            return True
+    return False
 
 
 def forbidden_source(step: TradeStep, claimant: Empire) -> Empire | None:
@@ -270,16 +274,16 @@ def decide(state: GameState, order: TradeCommand, rng: Rng, fold: Fold) -> list[
 
 def play_marker(state: GameState, order: PlayExchangeMarker) -> list[ev.AnyEvent]:
     require(state.phase == "trade", "2.1", "exchange markers are played in the Trade phase")
-    require(trade_leader(state) == order.empire, "2.1",
-            f"only the Trade Leader ({(trade_leader(state) or 'nobody').title()}) plays an exchange marker")
+    if trade_leader(state) != order.empire:  # each refusal worded only when it refuses
+        refuse("2.1", f"only the Trade Leader ({(trade_leader(state) or 'nobody').title()}) plays an exchange marker")
     require(trade_step(state).value is None, "2.1", "an exchange marker was already played this round")
     found = [(i, m) for i, m in available_markers(state) if order.value in m]
     all_values = [v for m in load_ruleset().components.exchange_markers for v in m]
-    require(order.value in all_values, "2.1",
-            f"no exchange marker shows {order.value} (the markers are 5/0, 2/1 and 4/3)")
-    require(bool(found), "2.1",
-            f"the marker showing {order.value} was played already; it returns when all three have "
-            "been played or a new Trade Leader takes the markers")
+    if order.value not in all_values:
+        refuse("2.1", f"no exchange marker shows {order.value} (the markers are 5/0, 2/1 and 4/3)")
+    if not found:
+        refuse("2.1", f"the marker showing {order.value} was played already; it returns when all three have "
+               "been played or a new Trade Leader takes the markers")
     index, _ = found[0]
     played = ev.ExchangeMarkerPlayed(empire=order.empire, marker=index, value=order.value)
     if order.value == 0:

@@ -9,7 +9,7 @@ from mncore.rulesets.empires.board import Province
 from mncore.rulesets.empires.game_data import Tile
 from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add
-from mncore.rulesets.empires.tile_powers.hooks import Point, calls
+from mncore.rulesets.empires.tile_powers.hooks import Point, calls, has_at
 
 
 class Side(NamedTuple):
@@ -71,8 +71,13 @@ def battle_bonus(state: GameState, side: Side) -> dict[str, int]:
     return {k: n for k, n in found.items() if n}
 
 
+_PLAIN = SetRules()  # a set as 3.0 has it (a NamedTuple: shared, never changed)
+
+
 def set_rules(state: GameState, empire: Empire) -> SetRules:
     """How the empire may pay a set of resources, its powers considered."""
+    if not has_at(state, empire, PAYMENT_SET.name):  # most empires hold no such power: every payment asks
+        return _PLAIN
     rules = SetRules()
     for t, fn in calls(state, empire, PAYMENT_SET):
         rules = fn(rules, t)
