@@ -390,6 +390,25 @@ def test_a_damaged_cell_is_refused(made: tuple[Path, bytes], tmp_path: Path, edi
     assert "cell.db" in result.stderr or "damaged" in result.stderr
 
 
+@pytest.mark.parametrize("edit", [
+    "insert into games (id, created_at) values (NULL, NULL)",  # hypothesis: a page cut, a cell zeroed
+    "update games set created_at = NULL",
+])
+def test_a_game_row_without_its_id_or_time_is_refused(made: tuple[Path, bytes], tmp_path: Path, edit: str) -> None:
+    """A games row left without its id or creation time (a damaged page, a hand edit): every command
+    that lists games exits 2 naming the database, never an internal error."""
+    db = copy_of(made, tmp_path, "nullgame.db")
+    conn = sqlite3.connect(db)
+    conn.execute(edit)
+    conn.commit()
+    conn.close()
+
+    for args in (["games"], ["status", "nope"]):
+        result = mn(db, *args)
+        clean(result, (2,))
+        assert "nullgame.db" in result.stderr
+
+
 def test_a_database_that_is_a_directory_is_refused(tmp_path: Path) -> None:
     """--db naming a directory: exit 2."""
     result = mn(tmp_path, "games")

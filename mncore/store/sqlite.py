@@ -173,8 +173,12 @@ class SqliteStore:
                "(select max(seq) from events where game_id = g.id) as n, "
                "(select hash from events where game_id = g.id order by seq desc limit 1) as head "
                "from games g order by g.created_at, g.id")
+        rows = self._query(sql)
+        if any(not isinstance(r["id"], str) or not isinstance(r["created_at"], str) for r in rows):
+            # a damaged page (or a hand edit) can leave a game's cells NULL: refused as any damage is (_guarded)
+            raise sqlite3.DatabaseError("a game's row has no id or no creation time")
         return [GameRow(id=r["id"], created_at=r["created_at"], events=r["n"] or 0,
-                        head_hash=r["head"] or GENESIS_HASH) for r in self._query(sql)]
+                        head_hash=r["head"] or GENESIS_HASH) for r in rows]
 
     def has_game(self, game_id: str) -> bool:
         return bool(self._query("select 1 from games where id = ?", [game_id]))
