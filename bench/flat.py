@@ -4,7 +4,8 @@ With snapshots (reading.current folds from the last one), both should be flat in
 The game is played by the passive scripted players of longgame.py through the fast path
 (reading.current, writing.submit), which writes a snapshot every 256 events as `mn order` does.
 With --keyed the game is one by mail (bench/longgame.py's Keyed: keys published, every order a block
-signed by its side), whose snapshots also hold every nonce a block used.
+signed by its side), whose snapshots also hold every nonce a block used. The database is copied as it
+stands at each size, and the sizes are measured in turn, run after run.
 Usage: python bench/flat.py [DB] [--sizes 1000,10000,100000] [--keyed]
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import random
 import resource
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -32,7 +34,7 @@ from mncore.rulesets.empires.players.autoplay import choose  # noqa: E402
 from mncore.rulesets.empires.seam import RULESET  # noqa: E402
 from mncore.store import Store, open_store  # noqa: E402
 
-RUNS = 5
+RUNS = 7
 
 
 def _grow(store: Store, cur: reading.Current, secret: bytes, rand: random.Random, events: int) -> reading.Current:
@@ -44,15 +46,20 @@ def _grow(store: Store, cur: reading.Current, secret: bytes, rand: random.Random
     return cur
 
 
-def _cpu(args: list[str]) -> float:
-    """The median CPU time (user + system) of a command run as a child process."""
-    samples = []
-    for _ in range(RUNS):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(args, check=True, capture_output=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        samples.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return statistics.median(samples)
+def _cpu_once(args: list[str]) -> float:
+    """The CPU time (user + system) of a command run once as a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(args, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def _copy(store: Store, path: str) -> None:
+    """The database as it stands, copied to path (SQLite's backup: the WAL's pages included)."""
+    Path(path).unlink(missing_ok=True)
+    target = sqlite3.connect(path)
+    store.conn.backup(target)  # type: ignore[attr-defined]
+    target.close()
 
 
 def main() -> None:
@@ -71,22 +78,29 @@ def main() -> None:
     by_mail = Keyed(store, "flat") if keyed else None
     gid = by_mail.cur.game_id if by_mail else writing.create(store, RULESET, cmd, secret).game_id
     cur, rand = reading.current(store, gid), random.Random("flat")
-    figures: dict[int, tuple[float, float]] = {}
+    copies: dict[int, str] = {}
     for size in sizes:
         t0 = time.perf_counter()
         cur = by_mail.grow(size) if by_mail else _grow(store, cur, secret, rand, size)
-        built = time.perf_counter() - t0
-        mn = [sys.executable, "-m", "mncli", "--db", path]
-        status = _cpu([*mn, "status", gid])
-        show = _cpu([*mn, "show", gid, "--json"])
-        figures[size] = (status, show)
-        print(f"{cur.head[0]:>7} events{' (by mail)' if keyed else ''} (last snapshot at {store.last_snapshot_seq(gid)}, grown in "
-              f"{built:.0f} s): mn status {status * 1000:.0f} ms CPU, mn show --json {show * 1000:.0f} ms "
-              f"CPU (median of {RUNS})", flush=True)
-    first, last = figures[sizes[0]], figures[sizes[-1]]
-    print(f"ratio {sizes[-1]}/{sizes[0]}: status {last[0] / first[0]:.2f}x, show --json "
-          f"{last[1] / first[1]:.2f}x")
-
+        copies[size] = f"{path}.{size}"
+        _copy(store, copies[size])
+        print(f"{cur.head[0]:>7} events{' (by mail)' if keyed else ''}: last snapshot at "
+              f"{store.last_snapshot_seq(gid)}, grown in {time.perf_counter() - t0:.0f} s", flush=True)
+    # each size's commands in turn, run after run: a change of the machine's load falls on every size alike
+    samples: dict[tuple[int, str], list[float]] = {(n, what): [] for n in sizes for what in ("status", "show")}
+    for _ in range(RUNS):
+        for size in sizes:
+            mn = [sys.executable, "-m", "mncli", "--db", copies[size]]
+            samples[size, "status"].append(_cpu_once([*mn, "status", gid]))
+            samples[size, "show"].append(_cpu_once([*mn, "show", gid, "--json"]))
+    med = {key: statistics.median(v) for key, v in samples.items()}
+    for size in sizes:
+        print(f"{size:>7} events: mn status {med[size, 'status'] * 1000:.0f} ms CPU, mn show --json "
+              f"{med[size, 'show'] * 1000:.0f} ms CPU (median of {RUNS}, the sizes alternated)")
+        Path(copies[size]).unlink()
+    first, last = sizes[0], sizes[-1]
+    print(f"ratio {last}/{first}: status {med[last, 'status'] / med[first, 'status']:.2f}x, show --json "
+          f"{med[last, 'show'] / med[first, 'show']:.2f}x")
 
 if __name__ == "__main__":
     main()
