@@ -14,11 +14,12 @@ import random
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TypeVar
 
+from mncore.core.cache import ObjectCache
 from mncore.core.dice import Rng
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.flow import pending, rules_for
-from mncore.rulesets.empires.game_data import load_ruleset, tile
-from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, UnitKind
+from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
+from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, TileId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
 from mncore.rulesets.empires.players.permutations import first_passing, sample, shuffle, shuffled
@@ -28,7 +29,6 @@ from mncore.rulesets.empires.rules.buildable import (
     buildings_left,
     capital_of,
     control_places,
-    face_up,
     free_spaces,
     is_pyramids,
     markers_left,
@@ -42,7 +42,7 @@ from mncore.rulesets.empires.rules.military import (
     unmoved_legions,
     unmoved_triremes,
 )
-from mncore.rulesets.empires.state import GameState, build_step, move_step
+from mncore.rulesets.empires.state import DisplayTile, GameState, build_step, move_step
 
 # (the first word of its orders, which the player's style weighs; its order lines, built when tried)
 Family = tuple[str, Callable[[], Iterable[str]]]
@@ -223,13 +223,21 @@ def _building(ask: _Ask) -> list[str]:
 def _tiles(ask: _Ask, cost: int) -> list[str]:
     """A face-up hero to recruit or wonder to build (the Pyramids, copies and Perseus are left to the
     rules' list of options)."""
-    rs = load_ruleset()
-    shown = [t for t in face_up(ask.state) if not is_pyramids(t)]
-    picks = [f"{verb} {t}" for t in _some(ask.rand, shown) if (verb := _VERBS.get(tile(rs, t).kind))]
+    verbs = _verbs(load_ruleset())
+    shown = _shown(ask.state.display)
+    picks = [f"{verb} {t}" for t in _some(ask.rand, shown) if (verb := verbs[t])]
     return _paid(ask, cost, picks)
 
 
 _VERBS = {"hero": "recruit", "wonder": "build"}  # the verb of a tile's order, by its kind
+
+# per display (frozen with its state: only a tile taken or turned up replaces it): its face-up tiles
+# but the Pyramids, as face_up() lists them; every builder's turn asks, and a phase leaves it as it was
+_shown: ObjectCache[tuple[DisplayTile, ...], list[TileId]] = ObjectCache(
+    lambda display: [d.tile for d in display if d.face_up and not is_pyramids(d.tile)], limit=16)
+# per ruleset: each tile's verb (None: neither a hero nor a wonder)
+_verbs: ObjectCache[Ruleset, dict[TileId, str | None]] = ObjectCache(
+    lambda rs: {t.id: _VERBS.get(t.kind) for t in rs.tiles}, limit=8)
 
 
 def _paid(ask: _Ask, cost: int, orders: list[str]) -> list[str]:
