@@ -104,6 +104,7 @@ class _Ask:
         # made when first read (functools.cached_property takes a lock on each first read, in Python 3.11)
         self._provinces: list[ProvinceId] | None = None
         self._builds_in: frozenset[ProvinceId] | None = None
+        self._trireme_seas: frozenset[SeaId] | None = None
 
     @property
     def provinces(self) -> list[ProvinceId]:
@@ -133,9 +134,16 @@ class _Ask:
             found = self._may[pid] = pid in self.builds_in and may_build_in(self.state, self.empire, pid)
         return found
 
-    def may_build_trireme(self, sea: SeaId) -> bool:
-        """The rules' may_build_trireme(), its coasts' answers remembered."""
-        return any(self.may_build_in(p) for p in geo(self.state.geo_board).coasts_of(sea))
+    @property
+    def trireme_seas(self) -> frozenset[SeaId]:
+        """The seas where the rules' may_build_trireme() is true: those touching a province where
+        may_build_in() is (each province asked once, not once per sea it touches)."""
+        found = self._trireme_seas
+        if found is None:
+            able = {p for p in self.builds_in if self.may_build_in(p)}
+            coasts_of = geo(self.state.geo_board).coasts_of
+            found = self._trireme_seas = frozenset(s for s in self.state.seas if not coasts_of(s).isdisjoint(able))
+        return found
 
     def pay(self, cost: int) -> list[str]:
         """The few ways to pay cost that the rules suggest (3.0), as written in an order."""
@@ -192,11 +200,9 @@ def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
     def family() -> list[str]:
         if kind == "trireme":
             # with no way to pay, the seas found would give no line: their order is still drawn (the
-            # random numbers used stay the same) but the rules are asked of none (each sea asks of
-            # every coast; a province's test is cheaper than the payment hints, so legions and
-            # fortresses are tested first)
-            unpaid = () if not ask.pay(cost) else None
-            seas = _first(rand, sorted(state.seas), ask.may_build_trireme, unpaid)
+            # random numbers used stay the same) but the rules are asked of none (a province's test
+            # is cheaper than the payment hints, so legions and fortresses are tested first)
+            seas = _first(rand, sorted(state.seas), _anything, ask.trireme_seas if ask.pay(cost) else ())
             return _paid(ask, cost, [f"build trireme in {s}" for s in seas])
         provinces = _first(rand, ask.provinces, lambda p: (
             (kind == "legion" or state.provinces[p].fortress is None) and ask.may_build_in(p)), ask.builds_in)
@@ -292,6 +298,10 @@ def _trireme_moves(ask: _Ask) -> list[str]:
     g = geo(state.geo_board)
     sources = _first(rand, sorted(state.seas), lambda s: unmoved_triremes(state, empire, s) > 0)
     return [f"move trireme {s} to {t}" for s in sources for t in _some(rand, sorted(g.sea_neighbours(s)))]
+
+
+def _anything(_: object) -> bool:
+    return True  # the collection given to _first() holds only the items that pass
 
 
 # --- drawing ------------------------------------------------------------------------------------------------
