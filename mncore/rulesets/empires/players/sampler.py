@@ -34,7 +34,7 @@ from mncore.rulesets.empires.rules.buildable import (
     markers_left,
     may_build_in,
     rank_cost,
-    units_left,
+    supply_left,
 )
 from mncore.rulesets.empires.rules.military import (
     legion_destinations,
@@ -183,7 +183,8 @@ def _builds(ask: _Ask) -> list[Callable[[], list[str]]]:
         builds.append(lambda: _paid(ask, costs.control, [
             f"build control in {p}" for p in _some(rand, control_places(state, empire))]))
     kinds: tuple[UnitKind, ...] = ("legion", "fortress", "trireme")
-    builds += [_unit(ask, kind, costs.units[kind]) for kind in kinds if units_left(state, empire, kind) > 0]
+    left = supply_left(state, empire)  # units_left() of each kind, the board's units counted once
+    builds += [_unit(ask, kind, costs.units[kind]) for kind in kinds if left[kind] > 0]
     builds.append(lambda: _building(ask))
     return builds
 
@@ -217,11 +218,18 @@ def _building(ask: _Ask) -> list[str]:
     if not kinds:
         return []
     kind = rand.choice(kinds)
-    places = _first(rand, ask.provinces, lambda p: ask.may_build_in(p) and bool(free_spaces(state, p, kind)),
-                    ask.builds_in)
+    spaces: dict[ProvinceId, list[str]] = {}  # the free spaces of each province tested, read again below
+
+    def ok(pid: ProvinceId) -> bool:
+        if not ask.may_build_in(pid):
+            return False
+        free = spaces[pid] = free_spaces(state, pid, kind)
+        return bool(free)
+
+    places = _first(rand, ask.provinces, ok, ask.builds_in)
     out = []
     for pid in places:
-        free = free_spaces(state, pid, kind)
+        free = spaces[pid]
         out.append(f"build {kind} in {pid}" + (f" at {rand.choice(free)}" if len(free) > 1 else ""))
     return _paid(ask, costs[kind], out)
 

@@ -199,6 +199,12 @@ def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
     return load_ruleset().components.units.get(kind, 0) - unit_count(state, empire)[kind]
 
 
+def supply_left(state: GameState, empire: Empire) -> dict[str, int]:
+    """units_left() of each unit kind (legion, trireme, fortress), the board counted once."""
+    supply = load_ruleset().components.units
+    return {kind: supply.get(kind, 0) - n for kind, n in unit_count(state, empire).items()}
+
+
 def buildings_left(state: GameState, kind: BuildingKind) -> int:
     """Buildings of that kind not on the board (3.1.2); those on it kept by kind (kept.py), not counted
     over every province each time a player asks what it may build."""
