@@ -199,10 +199,14 @@ def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
     return load_ruleset().components.units.get(kind, 0) - unit_count(state, empire)[kind]
 
 
-def supply_left(state: GameState, empire: Empire) -> dict[str, int]:
-    """units_left() of each unit kind (legion, trireme, fortress), the board counted once."""
+def supply_left(state: GameState, empire: Empire) -> dict[UnitKind, int]:
+    """units_left() of each unit kind, the board counted once."""
     supply = load_ruleset().components.units
-    return {kind: supply.get(kind, 0) - n for kind, n in unit_count(state, empire).items()}
+    counts = unit_count(state, empire)
+    return {kind: supply.get(kind, 0) - counts[kind] for kind in _UNIT_KINDS}
+
+
+_UNIT_KINDS: tuple[UnitKind, ...] = ("legion", "trireme", "fortress")
 
 
 def buildings_left(state: GameState, kind: BuildingKind) -> int:
