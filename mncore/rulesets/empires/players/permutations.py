@@ -9,6 +9,20 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+_MOST = 1024  # lists up to this long are drawn with the tables below (the sampler's are far shorter)
+# per size of a pool: (that size, the bits _randbelow draws for it, the pool's last index)
+_STEP = [(left, left.bit_length(), left - 1) for left in range(_MOST + 1)]
+# per length of a list, made when first asked: the steps random.Random.sample takes to draw all of
+# it, its sizes from the length down to 1
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _steps(n: int) -> tuple[tuple[int, int, int], ...]:
+    found = _STEPS.get(n)
+    if found is None:
+        found = _STEPS[n] = tuple(_STEP[n:0:-1])
+    return found
+
 
 def shuffled(rand: random.Random, items: Sequence[T]) -> list[T]:
     """rand.sample(items, len(items)): the same list and the same random numbers used, so that a
@@ -21,45 +35,43 @@ def first_passing(rand: random.Random, items: Sequence[T], ok: Callable[[T], boo
     """The first `most` items that pass ok in the order rand.sample(items, len(items)) gives, ok asked
     only until then and only of those among the collection given (if one is: ok refuses the others);
     the random numbers used are still those of the whole order."""
-    if type(rand) is not random.Random:  # a subclass may draw its numbers otherwise: ask it
-        return [item for item in rand.sample(items, len(items))
+    n = len(items)
+    if type(rand) is not random.Random or n > _MOST:  # a subclass may draw its numbers otherwise: ask it
+        return [item for item in rand.sample(items, n)
                 if (among is None or item in among) and ok(item)][:most]
     # random.Random.sample's pool branch (always taken when all are drawn) with _randbelow written
-    # out: one getrandbits call an item instead of two Python calls
+    # out: one getrandbits call a draw, its sizes read from a table instead of counted down
     getrandbits = rand.getrandbits
-    left = len(items)
+    steps = iter(_STEPS.get(n) or _steps(n))
     out: list[T] = []
-    if among is None or among:
+    if (among is None or among) and most > 0:
         pool = list(items)
-        while left and len(out) < most:
-            bits = left.bit_length()
+        for left, bits, last in steps:
             j = getrandbits(bits)
             while j >= left:
                 j = getrandbits(bits)
-            left -= 1
             item = pool[j]
-            pool[j] = pool[left]
+            pool[j] = pool[last]
             if (among is None or item in among) and ok(item):
                 out.append(item)
-    while left:  # the draws of the items not looked at
-        bits = left.bit_length()
+                if len(out) >= most:
+                    break
+    for left, bits, _ in steps:  # the draws of the items not looked at
         while getrandbits(bits) >= left:
             pass
-        left -= 1
     return out
 
 
 def shuffle(rand: random.Random, items: list[T]) -> None:
     """rand.shuffle(items), in place: the same order and the same random numbers used."""
-    if type(rand) is not random.Random:
+    n = len(items)
+    if type(rand) is not random.Random or n > _MOST:
         rand.shuffle(items)
         return
     getrandbits = rand.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
+    for left, bits, i in (_STEPS.get(n) or _steps(n))[:-1]:  # sizes n down to 2: the swap of a size-1 list is not drawn
         j = getrandbits(bits)
-        while j >= n:
+        while j >= left:
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
 

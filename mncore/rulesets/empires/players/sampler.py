@@ -14,11 +14,12 @@ import random
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TypeVar
 
+from mncore.core.cache import ObjectCache
 from mncore.core.dice import Rng
 from mncore.rulesets.empires.board import geo
 from mncore.rulesets.empires.flow import pending, rules_for
-from mncore.rulesets.empires.game_data import load_ruleset, tile
-from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, UnitKind
+from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
+from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, TileId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
 from mncore.rulesets.empires.players.permutations import first_passing, sample, shuffle, shuffled
@@ -28,13 +29,12 @@ from mncore.rulesets.empires.rules.buildable import (
     buildings_left,
     capital_of,
     control_places,
-    face_up,
     free_spaces,
     is_pyramids,
     markers_left,
     may_build_in,
     rank_cost,
-    units_left,
+    supply_left,
 )
 from mncore.rulesets.empires.rules.military import (
     legion_destinations,
@@ -42,7 +42,7 @@ from mncore.rulesets.empires.rules.military import (
     unmoved_legions,
     unmoved_triremes,
 )
-from mncore.rulesets.empires.state import GameState, build_step, move_step
+from mncore.rulesets.empires.state import DisplayTile, GameState, build_step, move_step
 
 # (the first word of its orders, which the player's style weighs; its order lines, built when tried)
 Family = tuple[str, Callable[[], Iterable[str]]]
@@ -104,6 +104,7 @@ class _Ask:
         # made when first read (functools.cached_property takes a lock on each first read, in Python 3.11)
         self._provinces: list[ProvinceId] | None = None
         self._builds_in: frozenset[ProvinceId] | None = None
+        self._trireme_seas: frozenset[SeaId] | None = None
 
     @property
     def provinces(self) -> list[ProvinceId]:
@@ -133,9 +134,16 @@ class _Ask:
             found = self._may[pid] = pid in self.builds_in and may_build_in(self.state, self.empire, pid)
         return found
 
-    def may_build_trireme(self, sea: SeaId) -> bool:
-        """The rules' may_build_trireme(), its coasts' answers remembered."""
-        return any(self.may_build_in(p) for p in geo(self.state.geo_board).coasts_of(sea))
+    @property
+    def trireme_seas(self) -> frozenset[SeaId]:
+        """The seas where the rules' may_build_trireme() is true: those touching a province where
+        may_build_in() is (each province asked once, not once per sea it touches)."""
+        found = self._trireme_seas
+        if found is None:
+            able = {p for p in self.builds_in if self.may_build_in(p)}
+            coasts_of = geo(self.state.geo_board).coasts_of
+            found = self._trireme_seas = frozenset(s for s in self.state.seas if not coasts_of(s).isdisjoint(able))
+        return found
 
     def pay(self, cost: int) -> list[str]:
         """The few ways to pay cost that the rules suggest (3.0), as written in an order."""
@@ -175,7 +183,8 @@ def _builds(ask: _Ask) -> list[Callable[[], list[str]]]:
         builds.append(lambda: _paid(ask, costs.control, [
             f"build control in {p}" for p in _some(rand, control_places(state, empire))]))
     kinds: tuple[UnitKind, ...] = ("legion", "fortress", "trireme")
-    builds += [_unit(ask, kind, costs.units[kind]) for kind in kinds if units_left(state, empire, kind) > 0]
+    left = supply_left(state, empire)  # units_left() of each kind, the board's units counted once
+    builds += [_unit(ask, kind, costs.units[kind]) for kind in kinds if left[kind] > 0]
     builds.append(lambda: _building(ask))
     return builds
 
@@ -192,11 +201,9 @@ def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
     def family() -> list[str]:
         if kind == "trireme":
             # with no way to pay, the seas found would give no line: their order is still drawn (the
-            # random numbers used stay the same) but the rules are asked of none (each sea asks of
-            # every coast; a province's test is cheaper than the payment hints, so legions and
-            # fortresses are tested first)
-            unpaid = () if not ask.pay(cost) else None
-            seas = _first(rand, sorted(state.seas), ask.may_build_trireme, unpaid)
+            # random numbers used stay the same) but the rules are asked of none (a province's test
+            # is cheaper than the payment hints, so legions and fortresses are tested first)
+            seas = _first(rand, sorted(state.seas), _anything, ask.trireme_seas if ask.pay(cost) else ())
             return _paid(ask, cost, [f"build trireme in {s}" for s in seas])
         provinces = _first(rand, ask.provinces, lambda p: (
             (kind == "legion" or state.provinces[p].fortress is None) and ask.may_build_in(p)), ask.builds_in)
@@ -211,11 +218,18 @@ def _building(ask: _Ask) -> list[str]:
     if not kinds:
         return []
     kind = rand.choice(kinds)
-    places = _first(rand, ask.provinces, lambda p: ask.may_build_in(p) and bool(free_spaces(state, p, kind)),
-                    ask.builds_in)
+    spaces: dict[ProvinceId, list[str]] = {}  # the free spaces of each province tested, read again below
+
+    def ok(pid: ProvinceId) -> bool:
+        if not ask.may_build_in(pid):
+            return False
+        free = spaces[pid] = free_spaces(state, pid, kind)
+        return bool(free)
+
+    places = _first(rand, ask.provinces, ok, ask.builds_in)
     out = []
     for pid in places:
-        free = free_spaces(state, pid, kind)
+        free = spaces[pid]
         out.append(f"build {kind} in {pid}" + (f" at {rand.choice(free)}" if len(free) > 1 else ""))
     return _paid(ask, costs[kind], out)
 
@@ -223,13 +237,21 @@ def _building(ask: _Ask) -> list[str]:
 def _tiles(ask: _Ask, cost: int) -> list[str]:
     """A face-up hero to recruit or wonder to build (the Pyramids, copies and Perseus are left to the
     rules' list of options)."""
-    rs = load_ruleset()
-    shown = [t for t in face_up(ask.state) if not is_pyramids(t)]
-    picks = [f"{verb} {t}" for t in _some(ask.rand, shown) if (verb := _VERBS.get(tile(rs, t).kind))]
+    verbs = _verbs(load_ruleset())
+    shown = _shown(ask.state.display)
+    picks = [f"{verb} {t}" for t in _some(ask.rand, shown) if (verb := verbs[t])]
     return _paid(ask, cost, picks)
 
 
 _VERBS = {"hero": "recruit", "wonder": "build"}  # the verb of a tile's order, by its kind
+
+# per display (frozen with its state: only a tile taken or turned up replaces it): its face-up tiles
+# but the Pyramids, as face_up() lists them; every builder's turn asks, and a phase leaves it as it was
+_shown: ObjectCache[tuple[DisplayTile, ...], list[TileId]] = ObjectCache(
+    lambda display: [d.tile for d in display if d.face_up and not is_pyramids(d.tile)], limit=16)
+# per ruleset: each tile's verb (None: neither a hero nor a wonder)
+_verbs: ObjectCache[Ruleset, dict[TileId, str | None]] = ObjectCache(
+    lambda rs: {t.id: _VERBS.get(t.kind) for t in rs.tiles}, limit=8)
 
 
 def _paid(ask: _Ask, cost: int, orders: list[str]) -> list[str]:
@@ -284,6 +306,10 @@ def _trireme_moves(ask: _Ask) -> list[str]:
     g = geo(state.geo_board)
     sources = _first(rand, sorted(state.seas), lambda s: unmoved_triremes(state, empire, s) > 0)
     return [f"move trireme {s} to {t}" for s in sources for t in _some(rand, sorted(g.sea_neighbours(s)))]
+
+
+def _anything(_: object) -> bool:
+    return True  # the collection given to _first() holds only the items that pass
 
 
 # --- drawing ------------------------------------------------------------------------------------------------

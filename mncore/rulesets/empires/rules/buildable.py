@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from mncore.core.cache import ObjectCache
 from mncore.rulesets.empires import atlas, tile_powers
 from mncore.rulesets.empires.board import Board, geo
@@ -197,12 +199,30 @@ def units_left(state: GameState, empire: Empire, kind: UnitKind) -> int:
     return load_ruleset().components.units.get(kind, 0) - unit_count(state, empire)[kind]
 
 
+def supply_left(state: GameState, empire: Empire) -> dict[UnitKind, int]:
+    """units_left() of each unit kind, the board counted once."""
+    supply = load_ruleset().components.units
+    counts = unit_count(state, empire)
+    return {kind: supply.get(kind, 0) - counts[kind] for kind in _UNIT_KINDS}
+
+
+_UNIT_KINDS: tuple[UnitKind, ...] = ("legion", "trireme", "fortress")
+
+
 def buildings_left(state: GameState, kind: BuildingKind) -> int:
     """Buildings of that kind not on the board (3.1.2); those on it kept by kind (kept.py), not counted
     over every province each time a player asks what it may build."""
-    on_board = kept(state).built.get(kind, 0)
-    extra = sum(e.buildings.get(kind, 0) for e in atlas.extensions(state.options.setup))  # ruling R52
-    return load_ruleset().components.buildings.get(kind, 0) + extra - on_board
+    return _buildings_supplied(state.options.setup).get(kind, 0) - kept(state).built.get(kind, 0)
+
+
+@functools.lru_cache(maxsize=16)
+def _buildings_supplied(setup: str) -> dict[BuildingKind, int]:
+    """The buildings of each kind the game supplies with a set-up: the box's and its extensions'
+    (ruling R52); read once per set-up (a builder asks it of each kind at each turn). Never changed."""
+    rs = load_ruleset()
+    kinds = {*rs.components.buildings, *(k for e in atlas.extensions(setup) for k in e.buildings)}
+    return {k: rs.components.buildings.get(k, 0) + sum(e.buildings.get(k, 0) for e in atlas.extensions(setup))
+            for k in kinds}
 
 
 def free_spaces(state: GameState, pid: ProvinceId, kind: BuildingKind) -> list[str]:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from mncore.core.cache import ObjectCache
 from mncore.core.dice import Rng
 from mncore.core.errors import InvalidCommand, refuse, require
 from mncore.core.protocol import Option, Pending
 from mncore.rulesets.empires import atlas, random_draws, tile_powers
 from mncore.rulesets.empires import events as ev
-from mncore.rulesets.empires.board import geo
+from mncore.rulesets.empires.board import Board, geo
 from mncore.rulesets.empires.commands import (  # Punic
     AnswerSeaBattle,  # Ptolemy (ruling R212)
     Attack,
@@ -29,7 +30,7 @@ from mncore.rulesets.empires.commands import (  # Punic
 )
 from mncore.rulesets.empires.display_names import title
 from mncore.rulesets.empires.game_data import load_ruleset
-from mncore.rulesets.empires.ids import Empire, ProvinceId
+from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId
 from mncore.rulesets.empires.kept import standing
 from mncore.rulesets.empires.projections import great_cities, great_city_count
 from mncore.rulesets.empires.rules import (
@@ -116,12 +117,25 @@ def unmoved_legions(state: GameState, empire: Empire, pid: ProvinceId) -> int:
 
 def legion_destinations(state: GameState, empire: Empire, pid: ProvinceId) -> list[ProvinceId]:
     """Provinces in play adjacent to pid, or adjoining it through the empire's triremes (4.1.2)."""
-    g = geo(state.geo_board)
+    board = state.geo_board
     seas = conquest.trireme_seas(state, empire)
-    near = g.adjacent(pid)
-    reach = near | g.adjoining(pid, seas) if seas else near  # no trireme chain: the land borders alone
+    known = _reaches(board)
+    found = known.get((pid, seas))
+    if found is None:
+        g = geo(board)
+        near = g.adjacent(pid)
+        reach = near | g.adjoining(pid, seas) if seas else near  # no trireme chain: the land borders alone
+        if len(known) >= 4096:
+            known.clear()
+        found = known[(pid, seas)] = tuple(sorted(reach))  # the few reached sorted, not the whole board
     provinces = state.provinces
-    return sorted(p for p in reach if p in provinces)  # the few reached sorted, not the whole board
+    return [p for p in found if p in provinces]
+
+
+# per board: (a province, the seas holding an empire's triremes) -> the provinces a legion there
+# reaches, sorted, in play or not (a player asks it for each province it moves from, every turn)
+_reaches: ObjectCache[Board, dict[tuple[ProvinceId, frozenset[SeaId]], tuple[ProvinceId, ...]]] = ObjectCache(
+    lambda board: {}, limit=8)
 
 
 # --- the phase ----------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator
 
+from mncore.core.cache import ObjectCache
 from mncore.core.errors import refuse, require
 from mncore.rulesets.empires import tile_powers
 from mncore.rulesets.empires.game_data import CheapUnit, load_ruleset, tile, tiles_at
@@ -55,9 +56,10 @@ def _duplicate_problem(paid: Bag, hannibal: bool) -> tuple[str, str] | None:
         if t != COIN and n > 0:  # as many as the payment's tokens list (bag_tokens)
             kind = commodity_of(t) or t
             types[kind] = types.get(kind, 0) + n
-    twice = sorted(t for t, n in types.items() if n > 1)
+    twice = [t for t, n in types.items() if n > 1]
     if not twice:
         return None
+    twice.sort()
     if hannibal and len(twice) == 1 and types[twice[0]] == 2:
         return None  # one commodity type used twice (10.hannibal)
     legendary_note = (" (a legendary commodity counts as its ordinary type, 1.2)"
@@ -115,13 +117,12 @@ def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -
 
 def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> Iterator[Bag]:
     coins = held.get(COIN, 0)
-    counts, by_type = _types(held)
-    plenty = sorted(by_type, key=lambda c: (-counts[c], c))
+    counts, by_type, plenty, ordered = _sorted_types(held)
     if coins >= cost:
         yield {COIN: cost}
-    for order in (plenty, sorted(by_type)):
-        if len(order) >= cost:
-            yield _bag(by_type[c] for c in order[:cost])
+    for order in (plenty, ordered):
+        if len(order) >= cost:  # one token of each type: all different
+            yield dict.fromkeys([by_type[c] for c in order[:cost]], 1)
     if cleopatra and cost > 1:
         if coins >= cost - 1 and by_type:
             yield {COIN: cost - 1, by_type[plenty[0]]: 1}
@@ -132,8 +133,20 @@ def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> Iterat
         if len(rest) == cost - 2:
             yield _bag([*_two_of_type(held, plenty[0]), *(by_type[c] for c in rest)])
     # then other sets of different commodities, so that a player sees more than one way to pay
-    for combo in itertools.islice(itertools.combinations(sorted(by_type), cost), 12):
-        yield _bag(by_type[c] for c in combo)
+    for combo in itertools.islice(itertools.combinations(ordered, cost), 12):
+        yield dict.fromkeys([by_type[c] for c in combo], 1)
+
+
+def _held_types(held: Bag) -> tuple[dict[str, int], dict[str, Token], list[str], list[str]]:
+    """_types(held), with its types by count (the most first) and by name; never changed by readers."""
+    counts, by_type = _types(held)
+    return counts, by_type, sorted(by_type, key=lambda c: (-counts[c], c)), sorted(by_type)
+
+
+# per resources dict (frozen with its empire's state): what _held_types finds; a player's payment hints
+# ask it for each cost it tries
+_sorted_types: ObjectCache[Bag, tuple[dict[str, int], dict[str, Token], list[str], list[str]]] = ObjectCache(
+    _held_types, limit=16)
 
 
 def _types(held: Bag) -> tuple[dict[str, int], dict[str, Token]]:

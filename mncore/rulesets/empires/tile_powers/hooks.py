@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from mncore.core.cache import ObjectCache
-from mncore.rulesets.empires.game_data import HookPoint, Tile, load_ruleset, tiles_at
+from mncore.rulesets.empires.game_data import HookPoint, Ruleset, Tile, load_ruleset, tiles_at
 from mncore.rulesets.empires.ids import EMPIRES, Empire, TileId
 from mncore.rulesets.empires.rules.powers import has_power
 from mncore.rulesets.empires.state import EmpireState, GameState
@@ -45,7 +45,8 @@ def powers_of(state: GameState, empire: Empire, at: HookPoint) -> list[Tile]:
 def has_at(state: GameState, empire: Empire, at: HookPoint) -> bool:
     """Whether the empire may use a power at that point (it holds or copied one of its tiles)."""
     es = state.empires.get(empire)
-    return es is not None and _holds(es, _ids_of(tiles_at(load_ruleset(), at)))
+    # one lookup of the point's ids per ruleset (paying, collecting and offering ask it every time)
+    return es is not None and _holds(es, _point_ids(load_ruleset()).get(at, _NONE))
 
 
 def _holds(es: EmpireState, ids: frozenset[TileId]) -> bool:
@@ -55,6 +56,20 @@ def _holds(es: EmpireState, ids: frozenset[TileId]) -> bool:
 # the ids of a point's tiles, made once per tuple of tiles (tiles_at keeps one per ruleset and point)
 _ids_of: ObjectCache[tuple[Tile, ...], frozenset[TileId]] = ObjectCache(
     lambda tiles: frozenset(t.id for t in tiles), limit=256)
+
+_NONE: frozenset[TileId] = frozenset()
+
+
+def _ids_by_point(ruleset: Ruleset) -> dict[str, frozenset[TileId]]:
+    points: dict[str, set[TileId]] = {}
+    for t in ruleset.tiles:
+        for point in t.hooks:
+            points.setdefault(point, set()).add(t.id)
+    return {point: frozenset(ids) for point, ids in points.items()}
+
+
+# per ruleset: each point's tile ids, as _ids_of(tiles_at(ruleset, point)) gives them
+_point_ids: ObjectCache[Ruleset, dict[str, frozenset[TileId]]] = ObjectCache(_ids_by_point, limit=8)
 
 
 def holders_at(state: GameState, at: HookPoint) -> list[Empire]:

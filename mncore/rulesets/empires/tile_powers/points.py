@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from mncore.core.cache import ObjectCache
 from mncore.rulesets.empires.board import Province
 from mncore.rulesets.empires.game_data import Tile
-from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId
+from mncore.rulesets.empires.ids import BuildingKind, Empire, ProvinceId, TileId
 from mncore.rulesets.empires.state import Bag, GameState, ProvinceState, bag_add
 from mncore.rulesets.empires.tile_powers.hooks import Point, calls, has_at
 
@@ -75,13 +76,30 @@ _PLAIN = SetRules()  # a set as 3.0 has it (a NamedTuple: shared, never changed)
 
 
 def set_rules(state: GameState, empire: Empire) -> SetRules:
-    """How the empire may pay a set of resources, its powers considered."""
-    if not has_at(state, empire, PAYMENT_SET.name):  # most empires hold no such power: every payment asks
+    """How the empire may pay a set of resources, its powers considered. Found once per tiles tuple and
+    copied power (all the powers read of the empire: every payment hint and payment asks)."""
+    es = state.empires.get(empire)
+    if es is None:
+        return _PLAIN
+    known = _set_rules(es.tiles)
+    found = known.get(es.copied)
+    if found is None:
+        found = known[es.copied] = _count_set_rules(state, empire)
+    return found
+
+
+def _count_set_rules(state: GameState, empire: Empire) -> SetRules:
+    if not has_at(state, empire, PAYMENT_SET.name):  # most empires hold no such power
         return _PLAIN
     rules = SetRules()
     for t, fn in calls(state, empire, PAYMENT_SET):
         rules = fn(rules, t)
     return rules
+
+
+# per tuple of an empire's tiles (kept by evolve while they stay as they were): its copied power (None
+# for none) -> its set rules
+_set_rules: ObjectCache[tuple[TileId, ...], dict[TileId | None, SetRules]] = ObjectCache(lambda tiles: {}, limit=64)
 
 
 def income(state: GameState, empire: Empire) -> Income:
