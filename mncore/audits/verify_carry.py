@@ -214,7 +214,7 @@ class Carried(Before):
     """verify.Before for a segment of the log (the rows after event `offset`), from what was carried to it."""
 
     def __init__(self, carry: Carry, needs: Needs, segment: Sequence[Row], offset: int) -> None:
-        super().__init__(segment, False)
+        super().__init__(segment, False, (), None)
         self._carry, self._needs, self._segment, self._offset = carry, needs, segment, offset
 
     def prior(self, start: int) -> Sequence[Row]:
