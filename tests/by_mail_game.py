@@ -8,15 +8,17 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from mncore.core.dice import seeded_secret
+from mncore.core.dice import Rng, seeded_secret
 from mncore.core.errors import CommandRejected
 from mncore.core.protocol import NewGame
 from mncore.games import by_mail, reading, writing
+from mncore.rulesets.empires.players.autoplay import choose
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.store import Store
 
 T0 = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
 SIDES = ("rome", "greece", "carthage")
+SECRET = seeded_secret("acts")
 
 
 @contextmanager
@@ -30,13 +32,14 @@ def clock() -> Iterator[list[dt.datetime]]:
         reading.utc_now = real
 
 
-def play(store: Store, moves: int, seed: int = 7, game_id: str = "g") -> None:
+def play(store: Store, moves: int, seed: int = 7, game_id: str = "g", style: str = "") -> None:
     """`moves` turns of scripted players in a 3-empire game with a pace of 24 hours and forced answers;
     Carthage leaves a standing order; every 5th decision is left to the deadline's default, every 11th
-    order is taken back (with the others' consent where it needs it), and one batch is corrected."""
+    order is taken back (with the others' consent where it needs it), and one batch is corrected.
+    `style`: the players' (autoplay.STYLES; "passive" plays a long game), else any order legal now."""
     rand = random.Random(seed)
     with clock() as now:
-        writing.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=SIDES)), seeded_secret("acts"), game_id)
+        writing.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=SIDES)), SECRET, game_id)
         by_mail.set_pace(store, game_id, 24, {}, True)
         by_mail.set_standing(store, game_id, "carthage", ["trade 3", "build none"])
         corrected = False
@@ -51,7 +54,13 @@ def play(store: Store, moves: int, seed: int = 7, game_id: str = "g") -> None:
                 if by_mail.tick(store, game_id, now[0].isoformat()):
                     continue
             side = pending[0].empire
-            if not _order(store, cur, side, rand):
+            if style:
+                choice = choose(cur.state, rand, Rng(SECRET, cur.head[1]), style=style)
+                if choice is None:
+                    return
+                side = choice.empire
+                writing.give(store, cur, writing.batch_command(cur, side, [choice.line]))
+            elif not _order(store, cur, side, rand):
                 continue
             if move % 11 == 0:
                 _undo(store, game_id, side)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -31,11 +32,22 @@ from mncore.store.sqlite import SqliteStore
 
 
 @pytest.fixture(scope="module")
-def mailed(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, list[Row]]:
-    """A game by mail of 150 scripted turns: deadlines' defaults, forced answers, a standing order, undos
-    alone and with consent, a correction."""
-    store = open_store(str(tmp_path_factory.mktemp("by-mail") / "source.db"), create=True)
-    play(store, 150)
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The database of a game by mail of 150 scripted turns: deadlines' defaults, forced answers, a
+    standing order, undos alone and with consent, a correction; a snapshot cached every 64 events."""
+    path = tmp_path_factory.mktemp("by-mail") / "source.db"
+    store = open_store(str(path), create=True)
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("MN_SNAPSHOT_EVERY", "64")
+        play(store, 150)
+    store.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def mailed(source: Path) -> tuple[int, list[Row]]:
+    """That game's log format and rows."""
+    store = open_store(str(source))
     rows, version = store.rows("g"), store.log_version("g")
     store.close()
     return version, rows
@@ -187,19 +199,22 @@ def test_the_log_before_an_act_read_from_the_store_is_read_as_the_held_one(
 
 
 def test_mn_verify_of_a_stored_game_by_mail_streams_it(
-        mailed: tuple[int, list[Row]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """mn verify GAME --json of the game by mail: exit 0 with verify_rows' report, its log never read whole."""
+        source: Path, mailed: tuple[int, list[Row]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mn verify GAME --json of the game by mail as the service stored it: exit 0 with verify_rows'
+    report, each snapshot after an undo checked against the log folded as a stream; never read whole."""
     version, rows = mailed
-    _stored(tmp_path, rows, version).close()
+    shutil.copy(source, tmp_path / "mn.db")
     whole = verify_rows(rows, version, [Head(source="the database's head record", seq=len(rows),
                                              hash=rows[-1].hash)])
     _chunks_only(monkeypatch)
+    monkeypatch.setattr(verify_stream, "CHUNK", 97)
 
     result = CliRunner().invoke(main, ["--db", str(tmp_path / "mn.db"), "verify", "g", "--json"])
 
     assert result.exit_code == 0, result.output
     shown = json.loads(result.stdout)
     assert {k: v for k, v in shown.items() if k != "snapshots"} == msgspec.to_builtins(whole)
+    assert shown["snapshots"]["checked"] >= 2 and not shown["snapshots"]["mismatched"]
 
 
 def _after(blocks: int) -> Any:

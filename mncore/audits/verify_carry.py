@@ -20,7 +20,7 @@ from mncore.core.protocol import Pending, Ruleset
 from mncore.pbem import draw_keys, turns
 from mncore.store import LogPrefix, Row
 
-# the commands decided on the whole log before them (turns.Log): a log with one is read whole
+# the commands decided on the log before them (turns.Log): a log with one is decided again in one pass (verify_acts)
 ON_LOG = frozenset(c.__name__ for c in PBEM_COMMANDS if c is not OrderBatch)
 
 

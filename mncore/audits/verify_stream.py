@@ -3,8 +3,9 @@ the commands decided again in segments of it, one process per core; the report i
 
 A keyed log (play by email, signed blocks) and one that reveals twice are streamed too: what their checks
 read of the log before each batch is carried forward, bounded (mncore/audits/verify_carry.py). A log with
-an undo, a correction or another act decided on the whole log before it (mncore/pbem/turns.py reads that
-log whole) is still read whole and given to verify_rows."""
+an undo, a correction or another act decided on the log before it (mncore/pbem/turns.py) is streamed as
+well, its commands decided again in one pass here, not split: each act reads the log before it from the
+store as it asks for it (mncore/audits/verify_acts.py)."""
 
 from __future__ import annotations
 
