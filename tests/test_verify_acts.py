@@ -181,8 +181,8 @@ def test_a_cut_or_edited_game_by_mail_has_the_report_of_one_pass(
 
 def test_the_log_before_an_act_read_from_the_store_is_read_as_the_held_one(
         mailed: tuple[int, list[Row]], tmp_path: Path) -> None:
-    """The waits, spans and states of the log before each act, read from the store when asked for, are
-    those of the log held in memory."""
+    """The waits, spans, states and service keys (K10) of the log before each act, read from the store
+    when asked for, are those of the log held in memory."""
     version, rows = mailed
     store = _stored(tmp_path, rows, version)
     ruleset, events = verify._replay(rows)[0], verify._replay(rows)[1]
@@ -195,6 +195,10 @@ def test_the_log_before_an_act_read_from_the_store_is_read_as_the_held_one(
         assert turns.spans(ruleset, stored.rows) == turns.spans(ruleset, held.rows)
         assert list(turns.states(ruleset, stored.rows, stored.events)) == list(
             turns.states(ruleset, held.rows, held.events))
+        carried = verify_acts.StoredPrefix(store, "g", length, None, verify._undone(rows[:length]))
+        for side in ("rome", "greece", "carthage"):
+            assert draw_keys.service_key(carried, side) == draw_keys.service_key(rows[:length], side)
+        assert list(reversed(carried)) == list(reversed(rows[:length]))
     store.close()
 
 

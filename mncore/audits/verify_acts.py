@@ -94,7 +94,7 @@ class StoredBefore(Before):
 
     def prior(self, start: int) -> Sequence[Row]:
         return StoredPrefix(self._store, self._game_id, self._offset + start,
-                            self._orders if self._needs.keyed else None)
+                            self._orders if self._needs.keyed else None, self._taken)
 
     def revealed(self, start: int) -> str | None:
         return self._carry.revealed
@@ -139,12 +139,25 @@ class StoredBefore(Before):
 
 
 class StoredPrefix(_StoredLog):
-    """A stored log's first rows, each read when asked for; `orders_in_play`: K11's count of them where
-    it was counted as they were read (draw_keys.orders_before reads it), else None (counted on them)."""
+    """A stored log's first rows, each read when asked for, read back from the end a chunk at a time
+    (draw_keys.service_key looks for a side's last block); `orders_in_play`: K11's count of them where
+    it was counted as they were read (draw_keys.orders_before reads it), else None (counted on them);
+    `taken_back`: the events their undos took back, where they were carried (None: read from them)."""
 
-    def __init__(self, store: Store, game_id: str, length: int, orders: int | None) -> None:
+    def __init__(self, store: Store, game_id: str, length: int, orders: int | None,
+                 taken: Taken | None = None) -> None:
         super().__init__(store, game_id, length)
-        self.orders_in_play = orders
+        self.orders_in_play, self.taken_back = orders, taken
+
+    def __reversed__(self) -> Iterator[Row]:
+        end = self._length
+        while end > 0:
+            start = max(1, end - _BACK + 1)
+            yield from reversed(self._store.rows(self._game_id, start, end))
+            end = start - 1
+
+
+_BACK = 64  # rows read at a time from a prefix's end: what is looked for there is most often near it
 
 
 class StoredEvents(Sequence[Any]):
