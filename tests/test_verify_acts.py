@@ -189,8 +189,8 @@ def test_the_log_before_an_act_read_from_the_store_is_read_as_the_held_one(
     for act in [r for r in rows if r.actor == "deadline" and r.batch == r.seq][-3:]:
         length = act.seq - 1
         held = turns.Log(rows=rows[:length], events=events[:length])
-        stored = turns.Log(rows=verify_acts.StoredPrefix(store, "g", length, None),
-                           events=verify_acts.StoredEvents(store, "g", ruleset, length))
+        prefix = verify_acts.StoredPrefix(store, "g", length, None)
+        stored = turns.Log(rows=prefix, events=verify_acts.StoredEvents(store, ruleset, prefix))
         assert turns.waiting(ruleset, stored) == turns.waiting(ruleset, held)
         assert turns.spans(ruleset, stored.rows) == turns.spans(ruleset, held.rows)
         assert list(turns.states(ruleset, stored.rows, stored.events)) == list(
@@ -199,6 +199,8 @@ def test_the_log_before_an_act_read_from_the_store_is_read_as_the_held_one(
         for side in ("rome", "greece", "carthage"):
             assert draw_keys.service_key(carried, side) == draw_keys.service_key(rows[:length], side)
         assert list(reversed(carried)) == list(reversed(rows[:length]))
+        beside = [e for _, e in zip(prefix, stored.events, strict=True)]  # decoded from the rows just read
+        assert list(stored.events) == events[:length] == beside
     store.close()
 
 
@@ -287,7 +289,7 @@ def test_the_count_of_orders_in_play_leaves_out_what_undos_took_back(tmp_path: P
     counts: list[int] = []
     for start, end in verify._batches(rows):
         counts.append(draw_keys.orders_before(rows[:start]))
-        assert context.prior(start).orders_in_play == counts[-1], rows[start].seq  # type: ignore[attr-defined]
+        assert context.prior(start).orders_in_play == counts[-1], rows[start].seq
         context.passed(ruleset, rows[start:end], after[end - 1])
     store.close()
     assert any(b < a for a, b in zip(counts, counts[1:], strict=False))  # an undo lowered it

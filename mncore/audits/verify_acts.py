@@ -92,7 +92,7 @@ class StoredBefore(Before):
         self._offset = segment[0].seq - 1
         self._carry.drop_before(self._needs, segment[0].seq)
 
-    def prior(self, start: int) -> Sequence[Row]:
+    def prior(self, start: int) -> StoredPrefix:
         return StoredPrefix(self._store, self._game_id, self._offset + start,
                             self._orders if self._needs.keyed else None, self._taken)
 
@@ -103,9 +103,8 @@ class StoredBefore(Before):
         return self._carry.pending.get(seq, [])
 
     def log(self, start: int) -> turns.Log:
-        length = self._offset + start
-        return turns.Log(rows=self.prior(start), events=StoredEvents(self._store, self._game_id, self._ruleset, length),
-                         email=self._email)
+        rows = self.prior(start)
+        return turns.Log(rows=rows, events=StoredEvents(self._store, self._ruleset, rows), email=self._email)
 
     def state_before(self, batch: int, ruleset: Ruleset) -> Any:
         row = self._store.row_at(self._game_id, batch) if batch >= 1 else None
@@ -148,6 +147,16 @@ class StoredPrefix(_StoredLog):
                  taken: Taken | None = None) -> None:
         super().__init__(store, game_id, length)
         self.orders_in_play, self.taken_back = orders, taken
+        self.last: Row | None = None  # the row its iteration gave last (StoredEvents decodes it)
+
+    def __iter__(self) -> Iterator[Row]:
+        for r in self._store.stream_rows(self._game_id, 1, self._length):
+            self.last = r
+            yield r
+
+    @property
+    def game_id(self) -> str:
+        return self._game_id
 
     def __reversed__(self) -> Iterator[Row]:
         end = self._length
@@ -161,10 +170,13 @@ _BACK = 64  # rows read at a time from a prefix's end: what is looked for there 
 
 
 class StoredEvents(Sequence[Any]):
-    """The events of a stored log's first `length` rows, each decoded when asked for or as it is iterated."""
+    """The events of a StoredPrefix's rows, each decoded when asked for or as it is iterated: iterated
+    beside the rows (turns zips them), each is decoded from the row the rows' iteration just read, not
+    read from the store a second time."""
 
-    def __init__(self, store: Store, game_id: str, ruleset: Ruleset, length: int) -> None:
-        self._store, self._game_id, self._ruleset, self._length = store, game_id, ruleset, length
+    def __init__(self, store: Store, ruleset: Ruleset, rows: StoredPrefix) -> None:
+        self._store, self._ruleset, self._rows = store, ruleset, rows
+        self._game_id, self._length = rows.game_id, len(rows)
 
     def __len__(self) -> int:
         return self._length
@@ -179,5 +191,12 @@ class StoredEvents(Sequence[Any]):
         return self._ruleset.decode_event(row.payload)
 
     def __iter__(self) -> Iterator[Any]:
-        rows = self._store.stream_rows(self._game_id, 1, self._length)
-        return (e for _, e in decoded(self._ruleset, rows, "the payload is not a valid event"))
+        decode, stream = self._ruleset.decode_event, None
+        for seq in range(1, self._length + 1):
+            row = self._rows.last
+            if row is not None and row.seq == seq:
+                stream = None
+            else:  # not read beside the rows: from the store
+                stream = stream or self._store.stream_rows(self._game_id, seq, self._length)
+                row = next(stream)
+            yield decode(row.payload)
