@@ -68,7 +68,7 @@ KERNEL: Layer = ["mncore", "mncore.data", "mncore.core", "mncore.core.*", "mncor
                  "mncore.pictures.raster"]
 SERVICE: Layer = (
     ("log reading", ["mncore.games.log_reading", "mncore.audits.sealing"]),
-    ("verification, the state", ["mncore.audits.verify", "mncore.audits.verify_stream",
+    ("verification, the state", ["mncore.audits.verify", "mncore.audits.verify_stream", "mncore.audits.verify_acts",
                                  "mncore.audits.verify_carry", "mncore.games.reading"]),
     ("games", ["mncore.games", "mncore.games.*", "mncore.audits", "mncore.audits.*", "mncore.pbem.report",
                "mncore.pictures.changes", "mncore.pictures.pages", "mncore.schemas", "mncore.generated"]),

@@ -11,7 +11,7 @@ import pytest
 from msgspec.structs import replace
 
 import classic_signed
-from mncore.audits import verify, verify_carry, verify_stream
+from mncore.audits import verify, verify_acts, verify_carry, verify_stream
 from mncore.audits.verify import Head, verify_rows
 from mncore.audits.verify_stream import verify_stored
 from mncore.games import lifecycle, reading, transfer
@@ -227,9 +227,7 @@ def _streamed_not_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, rows: l
         handed.append(1)
         return copy(carry)
 
-    def whole(*args: Any, **kwargs: Any) -> verify.Report:
-        raise AssertionError("read whole")
-    monkeypatch.setattr(verify_stream, "verify_rows", whole)
+    _chunks_only(monkeypatch, store)
     monkeypatch.setattr(verify_carry.Carry, "copy", counted)
     read = _one_reads(monkeypatch)
     report = _streamed_like_one_pass(monkeypatch, store, rows, version, heads or [])
@@ -237,6 +235,17 @@ def _streamed_not_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, rows: l
     assert len(handed) > 2 or not report.ok
     assert read == ([True, True] if report.ok else [False, False]) or not read  # two reveals: no one read
     return report
+
+
+def _chunks_only(monkeypatch: pytest.MonkeyPatch, store: Store) -> None:
+    """The store refuses to give more than a chunk of rows at once: the log is never read whole."""
+    rows_of = store.rows
+
+    def chunk(game_id: str, start: int = 1, end: int | None = None) -> list[Row]:
+        if end is None or end - start + 1 > verify_stream.CHUNK:
+            raise AssertionError(f"read whole: rows {start} to {end}")
+        return rows_of(game_id, start, end)
+    monkeypatch.setattr(store, "rows", chunk)
 
 
 def test_a_stored_signed_game_is_streamed_with_the_report_of_one_pass(tmp_path: Path,
@@ -364,28 +373,40 @@ def test_a_stored_game_revealed_twice_is_streamed_with_the_report_of_one_pass(
     assert not report.ok and report.first_bad == len(rows) + 1
 
 
-def test_a_stored_game_with_an_undo_is_read_whole_with_the_report_of_one_pass(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The recorded game by mail (undos, consent, a correction, defaults): its acts are decided on the whole
-    log before them (mncore/pbem/turns.py), so it is still read whole; clean and forged."""
-    version, rows = _rows(FIXTURES / "pbem-4.jsonl")
-    whole: list[int] = []
-
-    def counted(rows: list[Row], *args: Any, **kwargs: Any) -> verify.Report:
-        whole.append(len(rows))
-        return verify_rows(rows, *args, **kwargs)
-    monkeypatch.setattr(verify_stream, "verify_rows", counted)
+def _acts_streamed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, rows: list[Row], version: int,
+                   heads: list[Head] | None = None) -> verify.Report:
+    """A stored log with acts of play by email is streamed (never read whole) and decided again in one
+    pass, in several segments (mncore/audits/verify_acts.py), with 1 and 2 workers asked for; its report
+    is verify_rows' of the whole log."""
+    tmp_path.mkdir(exist_ok=True)
     store, _ = _stored(tmp_path, rows, version)
-    assert _streamed_like_one_pass(monkeypatch, store, rows, version, []).ok and whole == [len(rows)] * 2
+    _chunks_only(monkeypatch, store)
+    monkeypatch.setattr(verify_acts, "SEGMENT", 61)
+    segments: list[int] = []
+    spans = verify_acts.spans
+
+    def counted(rows: list[Row]) -> list[tuple[int, int]]:
+        segments.append(len(rows))
+        return spans(rows)
+    monkeypatch.setattr(verify_acts, "spans", counted)
+    report = _streamed_like_one_pass(monkeypatch, store, rows, version, heads or [])
     store.close()
+    assert len(segments) > 4 or (not report.ok and report.commands_checked < 200)
+    return report
+
+
+def test_a_stored_game_with_an_undo_is_streamed_with_the_report_of_one_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recorded game by mail (undos, consent, a correction, defaults): its acts are decided again on
+    the log before them read from the store, never held; clean and forged."""
+    version, rows = _rows(FIXTURES / "pbem-4.jsonl")
+    report = _acts_streamed(monkeypatch, tmp_path / "a", rows, version)
+    assert report.ok and report.on_log >= 4
     undo = next(r for r in rows if r.type == "BatchUndone")
     target = rows[undo.seq - 3]
     forged = rechain([replace(r, payload=r.payload.replace('"', ' "', 1)) if r.seq == target.seq else r
                       for r in rows], version)
-    (tmp_path / "f").mkdir()
-    store, _ = _stored(tmp_path / "f", forged, version)
-    assert not _streamed_like_one_pass(monkeypatch, store, forged, version, []).ok
-    store.close()
+    assert not _acts_streamed(monkeypatch, tmp_path / "f", forged, version).ok
 
 
 @pytest.mark.parametrize("path", GOLDEN[:3], ids=lambda p: p.stem)

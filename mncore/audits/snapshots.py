@@ -8,12 +8,13 @@ from typing import Any
 
 import msgspec
 
+from mncore.audits.verify import _undone
 from mncore.core.chain import GENESIS_HASH, content_link
 from mncore.core.kernel_acts import UNDO_TYPES
 from mncore.core.kernel_state import KernelState
 from mncore.core.protocol import Ruleset
 from mncore.games import reading
-from mncore.games.log_reading import collector_paused, decoded, ruleset_of
+from mncore.games.log_reading import collector_paused, decoded, fold_rows, ruleset_of
 from mncore.pbem import trust
 from mncore.store import Snapshot, Store
 
@@ -105,7 +106,7 @@ def _check(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot | None, 
         return
     state = fold.state
     if fold.undo_seen:  # as current(): the events taken back are left out by a fold from the start
-        state = reading._replayed(ruleset, *reading._decoded(store, game_id, snap.seq))
+        state = _live(store, game_id, ruleset, snap.seq)
     differs = [what for what, same in (
         ("state", ruleset.encode_state(ruleset.named(state, game_id)) == snap.state),
         ("ledger", same_kernel),
@@ -114,6 +115,15 @@ def _check(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot | None, 
     out.checked += 1
     if differs:
         out.mismatched.append(Mismatch(seq=snap.seq, differs=differs))
+
+
+def _live(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> Any:
+    """reading._replayed of the log up to seq, read as a stream twice (its undos, then the fold without
+    what they took back), never held: a game by mail's log may be long."""
+    gone = _undone(store.stream_rows(game_id, 1, seq))
+    rows = store.stream_rows(game_id, 1, seq)
+    return fold_rows(ruleset, ((r, e) for r, e in decoded(ruleset, rows, "cannot decode the stored event")
+                               if r.seq not in gone))
 
 
 def _usable(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> bool:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -299,7 +300,7 @@ def _ruleset(first: Row) -> Ruleset:
         raise IntegrityFailure(1, err.message) from None
 
 
-def _replay_into(ruleset: Ruleset, rows: Iterable[Row], gone: set[int], events: list[Any] | None) -> Any:
+def _replay_into(ruleset: Ruleset, rows: Iterable[Row], gone: Container[int], events: list[Any] | None) -> Any:
     """The fold of rows read once, each event checked canonical; kept in `events` if it is given."""
     state = ruleset.initial("")
     with collector_paused():
@@ -327,13 +328,34 @@ def _replay_row(ruleset: Ruleset, r: Row, event: Any, state: Any, gone: bool) ->
     return state
 
 
-def _undone(rows: Sequence[Row]) -> set[int]:
-    """The seqs an undo or a correction took back; an undo that names no such events is corrupt."""
+def _undone(rows: Iterable[Row]) -> Taken:
+    """The seqs an undo or a correction took back (turns.undone_seqs), rows read once; an undo that
+    names no such events is corrupt."""
+    undos = [r for r in rows if r.type in UNDO_TYPES]
     try:
-        return turns.undone_seqs(rows)
+        return Taken(turns.undone_ranges(undos))
     except (msgspec.DecodeError, KeyError, TypeError, ValueError):
-        seq = next(r.seq for r in rows if r.type in UNDO_TYPES)
-        raise IntegrityFailure(seq, "an undo that names no events it takes back") from None
+        raise IntegrityFailure(undos[0].seq, "an undo that names no events it takes back") from None
+
+
+class Taken(Container[int]):
+    """The seqs that runs (first, through) of events taken back cover, as turns.undone_seqs gives them,
+    looked up by bisection: a set of each seq would grow with what a correction takes back."""
+
+    def __init__(self, ranges: Iterable[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for first, through in sorted(r for r in ranges if r[0] <= r[1]):
+            if merged and first <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], through)
+            else:
+                merged.append([first, through])
+        self._firsts, self._throughs = [m[0] for m in merged], [m[1] for m in merged]
+
+    def __contains__(self, seq: object) -> bool:
+        if not isinstance(seq, int):
+            return False
+        i = bisect_right(self._firsts, seq) - 1
+        return i >= 0 and seq <= self._throughs[i]
 
 
 def _batches(rows: Sequence[Row]) -> list[tuple[int, int]]:
@@ -355,7 +377,7 @@ def _redecide(ruleset: Ruleset, rows: Sequence[Row], events: list[Any], folded: 
     keyed = trust.publishes_keys(rows)
     _redecide_span(_Span(ruleset=ruleset, rows=rows, events=events, contents=contents, commands=commands or {},
                          secret=start.secret, forked_at=start.forked_at, keyed=keyed),
-                   start.batches, 1, start.state, trust.Ledger(), report)
+                   start.batches, 1, start.state, trust.Ledger(), report, Before(rows, keyed, events, start.state))
 
 
 class _Start(msgspec.Struct, kw_only=True):
@@ -398,18 +420,16 @@ class _Span(msgspec.Struct, kw_only=True):
 
 
 def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, state: Any,
-                   ledger: trust.Ledger, report: Report, context: Before | None = None) -> None:
+                   ledger: trust.Ledger, report: Report, context: Before | None = None) -> Any:
     """Decide again the batches given (numbered from `first`), from the state and ledger before them;
-    `context`: what the checks read of the log before each batch (the whole log's rows by default)."""
+    the state after them. `context`: what the checks read of the log before each batch (the whole
+    log's rows by default: a segment of a log without undos)."""
     ruleset, rows, events = span.ruleset, span.rows, span.events
-    context = context if context is not None else Before(rows, span.keyed)
-    before: dict[int, Any] = {}  # the state before each batch: an undo goes back to it (K1)
-    undoes = any(r.type in UNDO_TYPES for r in rows)  # else no state is kept: memory would grow with the log
+    context = context if context is not None else Before(rows, span.keyed, events, None)
+    undoes = any(r.type in UNDO_TYPES for r in rows)
     with collector_paused():
         for n, (start, end) in enumerate(batches, start=first):
             batch = rows[start:end]
-            if undoes:
-                before[batch[0].seq] = state
             inherited = batch[0].seq <= span.forked_at
             cmd = _command(ruleset, batch, lenient=inherited, decoded=span.commands.get(batch[0].seq))
             after = None
@@ -417,20 +437,21 @@ def _redecide_span(span: _Span, batches: Sequence[tuple[int, int]], first: int, 
                 prior = context.prior(start)
                 _check_giver(ruleset, ledger, prior, batch, cmd, state, context.pending_at, report)
                 on_log = _on_log(cmd)
-                read = turns.Log(rows=rows[:start], events=events[:start]) if on_log else None
+                read = context.log(start) if on_log else None
                 report.on_log += on_log
                 _check_time(batch, cmd)
                 revealed = context.revealed(start) if isinstance(cmd, RevealSecret) else None  # a reveal's only
                 after = _redecide_batch(ruleset, state, batch, cmd, span.secret, span.contents[start], ledger, n,
                                         report, read, prior, revealed)
             if undoes and any(r.type in UNDO_TYPES for r in batch):
-                state = _fold_undoing(ruleset, events[start:end], batch, state, before)
+                state = _fold_undoing(ruleset, events[start:end], batch, state, context.state_before)
             else:  # a batch decided again to its very events has its state already: not evolved twice
                 state = after if after is not None else _fold(ruleset, events[start:end], state)
             if cmd is not None:
                 trust.note(ledger, ruleset, cmd, batch[0].seq)
             context.passed(ruleset, batch, state)
     report.draws = ledger.draws  # the draws above were decided again under it (trust.decide)
+    return state
 
 
 def _on_log(cmd: Any) -> bool:
@@ -450,11 +471,15 @@ _ON_LOG: dict[type, bool] = {}
 
 class Before:
     """What the checks of a batch read of the log before it, the whole log held: its rows (the event a
-    signed block answers, K11's count of orders, the secret revealed so far) and what each side was to
-    decide after each batch (a keyed log). mncore/audits/verify_carry.py carries the same, bounded."""
+    signed block answers, K11's count of orders, the secret revealed so far), what each side was to
+    decide after each batch (a keyed log), the log an act of play by email is decided on and the state
+    an undo goes back to. mncore/audits/verify_carry.py carries the first ones, bounded;
+    mncore/audits/verify_acts.py reads the others from the store."""
 
-    def __init__(self, rows: Sequence[Row], keyed: bool) -> None:
-        self._rows, self._keyed = rows, keyed
+    def __init__(self, rows: Sequence[Row], keyed: bool, events: Sequence[Any], start: Any) -> None:
+        """`start`: the state before the first of `rows` that the re-decision starts from (None: the
+        rows are a segment of a log without undos, whose start no check reads)."""
+        self._rows, self._keyed, self._events, self._start = rows, keyed, events, start
         self._pending: dict[int, list[Pending]] = {}
 
     def prior(self, start: int) -> Sequence[Row]:
@@ -473,6 +498,34 @@ class Before:
         """A batch decided (or folded), `state` the state after it."""
         if self._keyed:
             self._pending[batch[-1].seq] = list(ruleset.pending(state))
+
+    def log(self, start: int) -> turns.Log:
+        """The log before that batch, as an act of play by email is decided on it."""
+        return turns.Log(rows=self._rows[:start], events=self._events[:start])
+
+    def state_before(self, batch: int, ruleset: Ruleset) -> Any:
+        """The state the re-decision had before the batch starting at event `batch`, an earlier one,
+        folded again: the live events before it (the kernel's events change no state, so this is the
+        state the fold stepping back at each undo had: turns.states); None if no batch starts there."""
+        if self._start is None:
+            raise RuntimeError("an undo in a segment decided apart: verify splits no log with undos")
+        if not (1 <= batch <= len(self._rows) and self._rows[batch - 1].batch == batch):
+            return None
+        return fold_before(ruleset, self._start, zip(self._rows, self._events, strict=False), batch,
+                           _undone(_Prefix(self._rows, batch - 1)))
+
+
+def fold_before(ruleset: Ruleset, start: Any, pairs: Iterable[tuple[Row, Any]], batch: int,
+                gone: Container[int]) -> Any:
+    """The fold from `start` of the (row, event) pairs before event `batch`, less those taken back (gone)."""
+    state = start
+    with collector_paused():
+        for r, e in pairs:
+            if r.seq >= batch:
+                break
+            if r.seq not in gone:
+                state = ruleset.evolve(state, e)
+    return state
 
 
 # a log shorter than this is decided again in one pass: starting processes costs more than it saves
@@ -613,13 +666,20 @@ def _fold(ruleset: Ruleset, events: Sequence[Any], state: Any) -> Any:
 
 
 def _fold_undoing(ruleset: Ruleset, events: Sequence[Any], batch: Sequence[Row], state: Any,
-                  before: dict[int, Any]) -> Any:
+                  state_before: Callable[[int, Ruleset], Any]) -> Any:
     """A batch that takes others back (K1, K3): at its undo, the state goes back to the one before
-    the batch it names."""
+    the batch it names (`state_before` folds it again for an earlier batch: none is kept); a batch
+    that starts at no earlier event, or a later one, leaves it."""
+    first, at_start = batch[0].seq, state
     for e, r in zip(events, batch, strict=True):
         state = ruleset.evolve(state, e)
         if r.type in UNDO_TYPES:
-            state = before.get(int(msgspec.json.decode(r.payload)["batch"]), state)
+            named = int(msgspec.json.decode(r.payload)["batch"])
+            if named == first:
+                state = at_start
+            elif named < first:
+                found = state_before(named, ruleset)
+                state = found if found is not None else state
     return state
 
 

@@ -20,7 +20,7 @@ from mncore.core.protocol import Pending, Ruleset
 from mncore.pbem import draw_keys, turns
 from mncore.store import LogPrefix, Row
 
-# the commands decided on the whole log before them (turns.Log): a log with one is read whole
+# the commands decided on the log before them (turns.Log): a log with one is decided again in one pass (verify_acts)
 ON_LOG = frozenset(c.__name__ for c in PBEM_COMMANDS if c is not OrderBatch)
 
 
@@ -214,7 +214,7 @@ class Carried(Before):
     """verify.Before for a segment of the log (the rows after event `offset`), from what was carried to it."""
 
     def __init__(self, carry: Carry, needs: Needs, segment: Sequence[Row], offset: int) -> None:
-        super().__init__(segment, False)
+        super().__init__(segment, False, (), None)
         self._carry, self._needs, self._segment, self._offset = carry, needs, segment, offset
 
     def prior(self, start: int) -> Sequence[Row]:

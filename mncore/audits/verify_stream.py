@@ -3,8 +3,9 @@ the commands decided again in segments of it, one process per core; the report i
 
 A keyed log (play by email, signed blocks) and one that reveals twice are streamed too: what their checks
 read of the log before each batch is carried forward, bounded (mncore/audits/verify_carry.py). A log with
-an undo, a correction or another act decided on the whole log before it (mncore/pbem/turns.py reads that
-log whole) is still read whole and given to verify_rows."""
+an undo, a correction or another act decided on the log before it (mncore/pbem/turns.py) is streamed as
+well, its commands decided again in one pass here, not split: each act reads the log before it from the
+store as it asks for it (mncore/audits/verify_acts.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from mncore.audits import verify
+from mncore.audits import verify, verify_acts
 from mncore.audits.verify import (
     Head,
     Report,
@@ -37,9 +38,10 @@ from mncore.audits.verify import (
     _ruleset,
     _secret_of,
     _Span,
+    _undone,
     _workers,
-    verify_rows,
 )
+from mncore.audits.verify_acts import spans
 from mncore.audits.verify_carry import Carried, Carry, Needs, carry_batch, forget_nonce, survey_row
 from mncore.core.chain import GENESIS_HASH, LOG_V1, content_link
 from mncore.core.dice import commitment
@@ -58,7 +60,8 @@ _CONTEXT: tuple[Ruleset, bytes | None, int, Needs] | None = None
 
 
 class _WholeLog(Exception):
-    """A log whose checks read the whole log before a batch (undos, acts of play by email): verify_rows."""
+    """A log whose checks read the log before a batch however far back (undos, acts of play by email):
+    decided again in one pass (verify_acts), not split."""
 
 
 class _Survey(msgspec.Struct, kw_only=True):
@@ -74,12 +77,13 @@ class _Survey(msgspec.Struct, kw_only=True):
 
 def verify_stored(store: Store, game_id: str, heads: Sequence[Head], workers: int | None = None) -> Report:
     """verify_rows of the game's log, read from the store pass by pass; a log with an undo or another act
-    decided on the whole log before it is read whole and given to verify_rows."""
+    decided on the log before it is decided again in one pass here (verify_acts), the log before each
+    act read from the store as it is asked for."""
     version = store.log_version(game_id)
     try:
-        return _streamed(store, game_id, version, heads, _workers(workers))
-    except _WholeLog:
-        return verify_rows(store.rows(game_id), version, heads, workers)
+        return _streamed(store, game_id, version, heads, _workers(workers), False)
+    except _WholeLog:  # the survey found no act that the decoder finds: the one pass takes it
+        return _streamed(store, game_id, version, heads, _workers(workers), True)
 
 
 def _chunks(store: Store, game_id: str, last: int) -> Iterator[Row]:
@@ -101,18 +105,18 @@ def _survey(rows: Iterator[Row]) -> _Survey:
     return out
 
 
-def _streamed(store: Store, game_id: str, version: int, heads: Sequence[Head], workers: int) -> Report:
+def _streamed(store: Store, game_id: str, version: int, heads: Sequence[Head], workers: int, acts: bool) -> Report:
+    """The passes one by one (or the one read, _fused); `acts`: decide again in one pass (verify_acts)."""
     last = store.head(game_id)[0]
 
     def stream() -> Iterator[Row]:
         return _chunks(store, game_id, last)
 
     survey = _survey(store.stream_rows(game_id, 1, last))  # through a cursor: it reads no salt
-    if survey.undoes or survey.needs.on_log:
-        raise _WholeLog
+    acts = acts or survey.undoes or survey.needs.on_log
     # the one read checks the salts and decides again with one secret: a log that reveals twice (the
     # salts are the first's, the draws the last's) is left to the passes one by one
-    if survey.reveals < 2:
+    if survey.reveals < 2 and not acts:
         try:
             return _fused(stream(), survey, version, heads, workers)
         except _Fallback:
@@ -129,12 +133,13 @@ def _streamed(store: Store, game_id: str, version: int, heads: Sequence[Head], w
             content = content_link(content, r.payload)
         first = next(stream())
         ruleset = _ruleset(first)
-        final = _replay_into(ruleset, stream(), set(), None)
+        final = _replay_into(ruleset, stream(), _undone(stream()) if survey.undoes else set(), None)
         first_event = next(e for _, e in decoded(ruleset, [first], "the payload is not a valid event"))
         if version != LOG_V1:
             _check_hidden_pairs(ruleset, decoded(ruleset, stream(), "the payload is not a valid event"),
                                 survey.secret, first_event, report, None)
-        _redecide_streamed(ruleset, stream, first_event, final, survey, report, workers)
+        _redecide_streamed(ruleset, stream, first_event, final, survey, report, workers,
+                           (store, game_id) if acts else None)
     except IntegrityFailure as err:
         report.ok, report.first_bad, report.reason = False, err.seq, err.reason
         return report
@@ -266,9 +271,10 @@ def _copy(ledger: trust.Ledger) -> trust.Ledger:
 
 
 def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: Any, survey: _Survey,
-                       report: Report, workers: int) -> None:
+                       report: Report, workers: int, acts: tuple[Store, str] | None) -> None:
     """verify._redecide, a segment at a time: the segments' states and ledgers folded here, each
-    segment decided again by a worker; the first failure in log order stops it, as in one pass."""
+    segment decided again by a worker; the first failure in log order stops it, as in one pass.
+    `acts`: the store and game of a log with acts of play by email, decided again here in one pass."""
     created = ruleset.meta(ruleset.evolve(ruleset.initial(""), first_event))
     final = ruleset.meta(folded)
     secret = bytes.fromhex(survey.revealed) if survey.revealed else None
@@ -277,6 +283,10 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
         raise IntegrityFailure(survey.revealed_at, "the revealed secret does not match the commitment of event 1")
     report.inherited = final.forked_at
     _check_batches(stream())
+    if acts is not None:
+        verify_acts.redecide(*acts, stream(), ruleset.initial(created.commitment), ruleset,
+                             (secret, final.forked_at, survey.needs), report)
+        return
     global _CONTEXT
     _CONTEXT = (ruleset, secret, final.forked_at, survey.needs)
     ledger = trust.Ledger()
@@ -355,7 +365,7 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
     events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
     stop = False
     with collector_paused():
-        for start, end in _spans(rows):
+        for start, end in spans(rows):
             batch = rows[start:end]
             try:
                 cmd = _command(ruleset, batch, lenient=batch[0].seq <= forked_at)
@@ -370,17 +380,6 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
                 forget_nonce(ledger, needs, cmd)
             carry_batch(carry, needs, ruleset, batch, state)
     return task, stop, state, contents[-1]
-
-
-def _spans(rows: Sequence[Row]) -> list[tuple[int, int]]:
-    """(start, end) index ranges of the batches of a segment (it starts with one: _check_batches)."""
-    out: list[tuple[int, int]] = []
-    for i, r in enumerate(rows):
-        if r.batch == r.seq:
-            out.append((i, i + 1))
-        else:
-            out[-1] = (out[-1][0], i + 1)
-    return out
 
 
 _PACKED = msgspec.msgpack.Decoder(tuple[list[Row], msgspec.Raw])
@@ -420,7 +419,7 @@ def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
     failure = None
     try:
         context = Carried(carry, needs, rows, rows[0].seq - 1) if carry is not None else None
-        _redecide_span(span, _spans(rows), number, state, ledger, part, context)
+        _redecide_span(span, spans(rows), number, state, ledger, part, context)
     except IntegrityFailure as err:
         failure = (err.seq, err.reason)
     return (part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log, hidden), failure

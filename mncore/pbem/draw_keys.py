@@ -56,7 +56,9 @@ def service_key(rows: Sequence[Row], side: str) -> str:
     move the key, and the host cannot apply one after an act for the side that it was signed
     before (the block is then stale: trust.check_block), only withhold it.
     """
-    gone = turns.undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
+    gone = getattr(rows, "taken_back", None)  # a prefix that carried them as it was read (verify_acts)
+    if gone is None:
+        gone = turns.undone_seqs(rows) if any(r.type in UNDO_TYPES for r in rows) else set()
     acts = 0
     for r in reversed(rows):
         if r.batch != r.seq or r.command is None:

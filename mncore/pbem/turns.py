@@ -4,7 +4,7 @@ their defaults, forced answers, standing and queued orders, each decided on the 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Container, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -115,16 +115,31 @@ def fold_live(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> A
 
 def states(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Iterator[Any]:
     """The state after each row, as the game stood then: at an undo or a correction it goes back to
-    the state before the batch taken back (the same states as folding the live events)."""
+    the state before the batch taken back (the same states as folding the live events). Only the
+    states an undo goes back to are kept (a state per batch would grow with the log)."""
+    targets = _undo_targets(rows)
     state = ruleset.initial("")
     before: dict[int, Any] = {}
     for r, e in zip(rows, events, strict=True):
-        if r.batch == r.seq:
+        if r.batch == r.seq and r.seq in targets:
             before[r.seq] = state
         state = ruleset.evolve(state, e)
         if r.type in UNDO_TYPES:
             state = before.get(int(msgspec.json.decode(r.payload)["batch"]), state)
         yield state
+
+
+def _undo_targets(rows: Sequence[Row]) -> set[int]:
+    """The batches the undos and corrections of a log name (one it cannot read names none: states()
+    fails at it all the same)."""
+    out = set()
+    for r in rows:
+        if r.type in UNDO_TYPES:
+            try:
+                out.add(int(msgspec.json.decode(r.payload)["batch"]))
+            except (msgspec.DecodeError, KeyError, TypeError, ValueError):
+                continue
+    return out
 
 
 def giver_of(ruleset: Ruleset, command: Any) -> str:
@@ -204,16 +219,26 @@ def _service_actor(command: Any) -> str | None:
 
 def spans(ruleset: Ruleset, rows: Sequence[Row]) -> list[Span]:
     """Every batch of a log (taken back or not), in order."""
-    out: list[Span] = []
+    return list(each_span(ruleset, rows))
+
+
+def each_span(ruleset: Ruleset, rows: Iterable[Row]) -> Iterator[Span]:
+    """spans() one at a time, each as its batch ends: a log read as a stream stays one."""
+    span: Span | None = None
     for r in rows:
         if r.batch != r.seq:
-            out[-1] = msgspec.structs.replace(out[-1], last=r.seq)
+            if span is None:
+                raise IndexError("a log that opens inside a batch")  # as spans' out[-1] of no span
+            span = msgspec.structs.replace(span, last=r.seq)
             continue
+        if span is not None:
+            yield span
         cmd = ruleset.decode_command(r.command) if r.command is not None else None
         kind = act_kind(cmd.orders) if isinstance(cmd, SignedOrders) else None
-        out.append(Span(first=r.seq, last=r.seq, giver=HOST if cmd is None else giver_of(ruleset, cmd),
-                        actor=r.actor, kind=kind or type(cmd).__name__, time=r.recorded_at))
-    return out
+        span = Span(first=r.seq, last=r.seq, giver=HOST if cmd is None else giver_of(ruleset, cmd),
+                    actor=r.actor, kind=kind or type(cmd).__name__, time=r.recorded_at)
+    if span is not None:
+        yield span
 
 
 def standing_of(rows: Sequence[Row], side: str) -> tuple[str, ...]:
@@ -267,11 +292,13 @@ def block_act(ruleset: Ruleset, side: str, lines: Sequence[str], log: Log) -> An
 def last_batch(ruleset: Ruleset, rows: Sequence[Row], side: str) -> int:
     """The first event of the side's last batch of orders still in play (refused: K1 if none)."""
     gone = undone_seqs(rows)
-    mine = [s for s in spans(ruleset, rows)
-            if s.giver == side and s.first not in gone and s.kind not in BESIDE_PLAY]
-    if not mine:
+    last = None
+    for s in each_span(ruleset, rows):
+        if s.giver == side and s.first not in gone and s.kind not in BESIDE_PLAY:
+            last = s.first
+    if last is None:
         raise RuleViolation("kernel:K1", f"{ruleset.side_name(side)} has no batch of orders to take back")
-    return mine[-1].first
+    return last
 
 
 # --- deciding the commands of play by email ---------------------------------------------------------
@@ -373,15 +400,16 @@ def _pending_sides(ruleset: Ruleset, state: Any) -> list[str]:
     return list(dict.fromkeys(p.empire for p in ruleset.pending(state)))
 
 
-def _undo_span(ruleset: Ruleset, log: Log, batch: int, rule: str) -> tuple[Span, list[Span]]:
-    """The live batch starting at `batch` and the live batches after it; refused unless it is one."""
+def _undo_span(ruleset: Ruleset, log: Log, batch: int, rule: str) -> tuple[Span, Iterator[Span]]:
+    """The live batch starting at `batch` and the live batches after it, read as they are asked for
+    (a correction may name a batch far back); refused unless it is one."""
     gone = undone_in(log.record)
-    all_spans = [s for s in spans(ruleset, log.rows) if s.first not in gone]
-    found = next((i for i, s in enumerate(all_spans) if s.first == batch), None)
-    if found is None or all_spans[found].giver == HOST or all_spans[found].kind in BESIDE_PLAY:
+    live_spans = (s for s in each_span(ruleset, log.rows) if s.first not in gone)
+    found = next((s for s in live_spans if s.first == batch), None)
+    if found is None or found.giver == HOST or found.kind in BESIDE_PLAY:
         raise RuleViolation(rule, f"event {batch} does not start a batch of orders still in play: "
                                   "nothing to take back there")
-    return all_spans[found], all_spans[found + 1:]
+    return found, live_spans
 
 
 def undo_needs(ruleset: Ruleset, log: Log, side: str, batch: int) -> tuple[int, list[str]]:
@@ -405,12 +433,11 @@ def undo_needs(ruleset: Ruleset, log: Log, side: str, batch: int) -> tuple[int, 
                                              f"{s.first}: only its last batch can be taken back")
         if s.actor != FORCED:
             others.add(s.giver)
-    rows = [r for r in log.rows if r.seq >= batch]
-    if any(r.type == "SecretRevealed" for r in rows):
+    if any(r.type == "SecretRevealed" for r in log.rows if r.seq >= batch):
         raise RuleViolation("kernel:K1", "the game's secret was revealed after it: nothing before "
                                          "the reveal can be taken back")
-    events = [e for r, e in zip(log.rows, log.events, strict=True) if r.seq >= batch]
-    revealed = isinstance(ruleset, Defaults) and any(ruleset.reveals(e) for e in events)
+    revealed = isinstance(ruleset, Defaults) and any(
+        ruleset.reveals(e) for r, e in zip(log.rows, log.events, strict=True) if r.seq >= batch)
     if revealed or drew_since(ruleset, log, batch):
         others |= set(ruleset.meta(fold_live(ruleset, log.rows, log.events)).sides)
     through = log.rows[-1].seq
@@ -461,10 +488,15 @@ def _undo(ruleset: Ruleset, state: Any, command: UndoBatch, log: Log) -> tuple[l
 
 def _reverted(ruleset: Ruleset, log: Log, batch: int, through: int) -> Any:
     """The state once events batch..through are taken back (the name of the game kept)."""
-    rows = [r for r in log.rows if not batch <= r.seq <= through]
-    events = [e for r, e in zip(log.rows, log.events, strict=True) if not batch <= r.seq <= through]
-    folded = fold_live(ruleset, rows, events)
-    return ruleset.named(folded, log.game_id) if log.game_id else folded
+    def kept(rows: Iterable[Row]) -> Iterator[Row]:
+        return (r for r in rows if not batch <= r.seq <= through)
+    # fold_live of the rows kept, each read as it is folded: the undos among them first, then the fold
+    gone = undone_seqs(list(r for r in kept(log.rows) if r.type in UNDO_TYPES))
+    state = ruleset.initial("")
+    for r, e in zip(log.rows, log.events, strict=True):
+        if not batch <= r.seq <= through and r.seq not in gone:
+            state = ruleset.evolve(state, e)
+    return ruleset.named(state, log.game_id) if log.game_id else state
 
 
 def _consent(ruleset: Ruleset, state: Any, command: ConsentUndo, log: Log) -> tuple[list[Any], Any]:
@@ -732,21 +764,48 @@ def waiting(ruleset: Ruleset, log: Log) -> dict[str, Waiting]:
     """Each side the game waits for now, since when its decision has been pending, and its deadline:
     the pending time plus the hours of the phase (or of the game), from no earlier than the pace was
     set (K4)."""
-    rows = log.rows
-    state, since = waits(ruleset, ruleset.initial(""), {}, rows, log.events, undone_in(log.record),
-                         lambda r: rows_time(rows, r))
+    starts = _BatchStarts(log.rows)
+    state, since = waits(ruleset, ruleset.initial(""), {}, starts, log.events, undone_in(log.record),
+                         starts.time_of)
     return deadlines(ruleset, state, since, log.record)
 
 
-def waits(ruleset: Ruleset, state: Any, since: Since, rows: Sequence[Row], events: Sequence[Any],
+class _BatchStarts:
+    """A log's rows read once in order, the times of the last two batches opened kept as they pass
+    (waits reads one row ahead): a batch's time (rows_time) without reading its first row again,
+    which in a stored log is a query."""
+
+    def __init__(self, rows: Sequence[Row]) -> None:
+        self._rows = rows
+        self._now: tuple[int, str] | None = None
+        self._last: tuple[int, str] | None = None
+
+    def __iter__(self) -> Iterator[Row]:
+        for i, r in enumerate(self._rows, start=1):
+            if r.batch == r.seq == i:  # the row rows_time would read for its batch
+                self._last, self._now = self._now, (r.seq, r.recorded_at)
+            yield r
+
+    def time_of(self, row: Row) -> str:
+        for kept in (self._now, self._last):
+            if kept is not None and kept[0] == row.batch:
+                return kept[1]
+        return rows_time(self._rows, row)
+
+
+def waits(ruleset: Ruleset, state: Any, since: Since, rows: Iterable[Row], events: Iterable[Any],
           gone: Container[int], time_of: Callable[[Row], str]) -> tuple[Any, Since]:
     """The state and the waits after the rows: at each batch's end, a side waited for with the same
     decisions as at the one before keeps its start, any other starts there (time_of: the batch's time).
     Rows taken back (gone) change no state but still end their batches."""
-    for i, (r, e) in enumerate(zip(rows, events, strict=True)):
+    pairs = zip(rows, events, strict=True)
+    pair = next(pairs, None)
+    while pair is not None:
+        r, e = pair
         if r.seq not in gone:
             state = ruleset.evolve(state, e)
-        if i + 1 < len(rows) and rows[i + 1].batch != rows[i + 1].seq:
+        pair = next(pairs, None)  # the row after, read ahead: rows may be a stream
+        if pair is not None and pair[0].batch != pair[0].seq:
             continue  # the batch goes on
         since = {s: since[s] if s in since and since[s][2] == texts else (r.batch, time_of(r), texts)
                  for s, texts in pending_texts(ruleset, state).items()}

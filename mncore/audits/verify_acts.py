@@ -1,0 +1,202 @@
+"""mn verify of a stored log with acts of play by email decided on the log before them: one pass, the log
+before each act read from the store as it is asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from mncore.audits.verify import Before, Report, Taken, _redecide_span, _Span, fold_before
+from mncore.audits.verify_carry import Carry, Needs, carry_batch
+from mncore.core.chain import GENESIS_HASH, content_link
+from mncore.core.errors import IntegrityFailure
+from mncore.core.kernel_acts import UNDO_TYPES
+from mncore.core.kernel_state import PlayByEmail, email_step
+from mncore.core.protocol import Pending, Ruleset
+from mncore.games.log_reading import decoded
+from mncore.games.reading import _StoredLog
+from mncore.pbem import draw_keys, trust, turns
+from mncore.store import Row, Store
+
+SEGMENT = 500  # rows decided again at a time (a segment ends where a batch does)
+
+
+def redecide(store: Store, game_id: str, rows: Iterator[Row], start: Any, ruleset: Ruleset,
+             drawn: tuple[bytes | None, int, Needs], report: Report) -> None:
+    """verify._redecide of the stored log `rows` (its batches checked), from the state `start`, in this
+    process: an undo, a correction or a deadline's default reads the log before it (mncore/pbem/turns.py),
+    however far back, and what it changes (a state taken back to, consents, standing orders) bears on
+    every batch after it, so the log is not split. `drawn`: the secret the draws are decided with,
+    the last event a fork copied, and what the survey found later batches read."""
+    secret, forked_at, needs = drawn
+    context = StoredBefore(store, game_id, ruleset, start, needs)
+    ledger, state, number, content = trust.Ledger(), start, 1, GENESIS_HASH
+    try:
+        for segment in _segments(rows):
+            contents = [content]
+            for r in segment:
+                contents.append(content_link(contents[-1], r.payload))
+            events = [e for _, e in decoded(ruleset, segment, "the payload is not a valid event")]
+            span = _Span(ruleset=ruleset, rows=segment, events=events, contents=contents, commands={},
+                         secret=secret, forked_at=forked_at, keyed=False)
+            context.enter(segment)
+            batches = spans(segment)
+            state = _redecide_span(span, batches, number, state, ledger, report, context)
+            number, content = number + len(batches), contents[-1]
+            # only a nonce given again is looked up (trust.check_block): the others would grow with the log
+            ledger.nonces = {n: s for n, s in ledger.nonces.items() if needs.repeated(n)}
+    except IntegrityFailure:
+        report.draws = 0  # as one pass over the whole log leaves it when a batch fails
+        raise
+
+
+def _segments(rows: Iterator[Row]) -> Iterator[list[Row]]:
+    buf: list[Row] = []
+    for r in rows:
+        if r.batch == r.seq and len(buf) >= SEGMENT:
+            yield buf
+            buf = []
+        buf.append(r)
+    if buf:
+        yield buf
+
+
+def spans(rows: Sequence[Row]) -> list[tuple[int, int]]:
+    """(start, end) index ranges of the batches of a segment (it starts with one: its batches were checked)."""
+    out: list[tuple[int, int]] = []
+    for i, r in enumerate(rows):
+        if r.batch == r.seq:
+            out.append((i, i + 1))
+        else:
+            out[-1] = (out[-1][0], i + 1)
+    return out
+
+
+class StoredBefore(Before):
+    """verify.Before of a stored log decided again a segment at a time: the rows and events before a
+    batch read from the store when asked (StoredPrefix, StoredEvents), the record of play by email and
+    the undos carried as the segments pass, what a signed block reads carried bounded (verify_carry)."""
+
+    def __init__(self, store: Store, game_id: str, ruleset: Ruleset, start: Any, needs: Needs) -> None:
+        super().__init__((), False, (), start)
+        self._store, self._game_id, self._ruleset, self._needs = store, game_id, ruleset, needs
+        self._carry = Carry()
+        self._email = PlayByEmail()
+        self._undos: list[tuple[int, int, int]] = []  # each undo's seq, and the first and last event it took back
+        self._taken = Taken(())
+        self._orders = 0  # K11's count of the players' order batches in play (draw_keys.orders_before)
+        self._offset = 0
+
+    def enter(self, segment: Sequence[Row]) -> None:
+        """The segment decided next, its batches' starts counted from its first row."""
+        self._offset = segment[0].seq - 1
+        self._carry.drop_before(self._needs, segment[0].seq)
+
+    def prior(self, start: int) -> StoredPrefix:
+        return StoredPrefix(self._store, self._game_id, self._offset + start,
+                            self._orders if self._needs.keyed else None, self._taken)
+
+    def revealed(self, start: int) -> str | None:
+        return self._carry.revealed
+
+    def pending_at(self, seq: int) -> list[Pending]:
+        return self._carry.pending.get(seq, [])
+
+    def log(self, start: int) -> turns.Log:
+        rows = self.prior(start)
+        return turns.Log(rows=rows, events=StoredEvents(self._store, self._ruleset, rows), email=self._email)
+
+    def state_before(self, batch: int, ruleset: Ruleset) -> Any:
+        row = self._store.row_at(self._game_id, batch) if batch >= 1 else None
+        if row is None or row.batch != batch:
+            return None
+        gone = Taken((first, through) for seq, first, through in self._undos if seq < batch)
+        pairs = decoded(ruleset, self._store.stream_rows(self._game_id, 1, batch - 1), "the payload is not a valid event")
+        return fold_before(ruleset, self._start, pairs, batch, gone)
+
+    def passed(self, ruleset: Ruleset, batch: Sequence[Row], state: Any) -> None:
+        carry_batch(self._carry, self._needs, ruleset, batch, state)
+        first = batch[0]
+        if self._needs.keyed and first.command is not None and first.seq not in self._taken \
+                and draw_keys.counts(first.command):
+            self._orders += 1
+        for r in batch:
+            self._email = email_step(self._email, r)
+            if r.type in UNDO_TYPES:
+                self._undo(r)
+
+    def _undo(self, row: Row) -> None:
+        """An undo or a correction passed: its run taken back, and K11's count without the batches in it."""
+        ((first, through),) = turns.undone_ranges([row])
+        if self._needs.keyed and first <= through:
+            for r in self._store.stream_rows(self._game_id, max(first, 1), min(through, row.seq)):
+                if (r.batch == r.seq and r.command is not None and r.seq not in self._taken
+                        and draw_keys.counts(r.command)):
+                    self._orders -= 1
+        self._undos.append((row.seq, first, through))
+        self._taken = Taken((f, t) for _, f, t in self._undos)
+
+
+class StoredPrefix(_StoredLog):
+    """A stored log's first rows, each read when asked for, read back from the end a chunk at a time
+    (draw_keys.service_key looks for a side's last block); `orders_in_play`: K11's count of them where
+    it was counted as they were read (draw_keys.orders_before reads it), else None (counted on them);
+    `taken_back`: the events their undos took back, where they were carried (None: read from them)."""
+
+    def __init__(self, store: Store, game_id: str, length: int, orders: int | None,
+                 taken: Taken | None = None) -> None:
+        super().__init__(store, game_id, length)
+        self.orders_in_play, self.taken_back = orders, taken
+        self.last: Row | None = None  # the row its iteration gave last (StoredEvents decodes it)
+
+    def __iter__(self) -> Iterator[Row]:
+        for r in self._store.stream_rows(self._game_id, 1, self._length):
+            self.last = r
+            yield r
+
+    @property
+    def game_id(self) -> str:
+        return self._game_id
+
+    def __reversed__(self) -> Iterator[Row]:
+        end = self._length
+        while end > 0:
+            start = max(1, end - _BACK + 1)
+            yield from reversed(self._store.rows(self._game_id, start, end))
+            end = start - 1
+
+
+_BACK = 64  # rows read at a time from a prefix's end: what is looked for there is most often near it
+
+
+class StoredEvents(Sequence[Any]):
+    """The events of a StoredPrefix's rows, each decoded when asked for or as it is iterated: iterated
+    beside the rows (turns zips them), each is decoded from the row the rows' iteration just read, not
+    read from the store a second time."""
+
+    def __init__(self, store: Store, ruleset: Ruleset, rows: StoredPrefix) -> None:
+        self._store, self._ruleset, self._rows = store, ruleset, rows
+        self._game_id, self._length = rows.game_id, len(rows)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        at = index + self._length if index < 0 else index
+        row = self._store.row_at(self._game_id, at + 1) if 0 <= at < self._length else None
+        if row is None:
+            raise IndexError(index)
+        return self._ruleset.decode_event(row.payload)
+
+    def __iter__(self) -> Iterator[Any]:
+        decode, stream = self._ruleset.decode_event, None
+        for seq in range(1, self._length + 1):
+            row = self._rows.last
+            if row is not None and row.seq == seq:
+                stream = None
+            else:  # not read beside the rows: from the store
+                stream = stream or self._store.stream_rows(self._game_id, seq, self._length)
+                row = next(stream)
+            yield decode(row.payload)
