@@ -133,6 +133,20 @@ def test_imap_idle_returns_when_a_mail_comes_and_else_when_the_time_is_up(imap: 
     assert time.monotonic() - t0 < 20
 
 
+def test_imap_idle_returns_at_once_for_a_mail_that_came_before_it_began(imap: Imap, tmp_path: Path) -> None:
+    """A mail delivered after the service last read the box and before IDLE began raises no EXISTS while
+    idling: idle sees it unread and returns at once (CI, loaded, once delivered it before IDLE began)."""
+    import time
+    box = _box(imap, tmp_path)
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "ann@example.org", USER, "already here"
+    msg.set_content("hello")
+    _put(imap, bytes(msg))
+    t0 = time.monotonic()
+    assert transport.idle(box, 30.0) is True
+    assert time.monotonic() - t0 < 10
+
+
 def test_mn_play_reads_the_players_reports_from_their_imap_mailbox(imap: Imap, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """mn play --imap: the side's reports of its game fetched over TLS (others' mail left out), the delta

@@ -173,11 +173,16 @@ def _payload(data: list[object]) -> bytes:
 
 
 def idle(box: Inbox, seconds: float) -> bool:
-    """Wait for new mail with IMAP IDLE, at most `seconds`: True if the server said a mail came,
-    False when the time ran out (or the server has no IDLE: then at once)."""
+    """Wait for new mail with IMAP IDLE, at most `seconds`: True if an unread mail is already there or the
+    server said a mail came, False when the time ran out (or the server has no IDLE: then at once)."""
     conn = _imap_open(box)
     try:
         conn.select(box.folder)
+        # a mail that came after the caller last read the folder, before IDLE began, says no EXISTS
+        # while idling: an unread one there is news now (the service marks each mail it reads)
+        found, unseen = conn.search(None, "UNSEEN")
+        if found == "OK" and unseen and unseen[0].split():
+            return True
         if "IDLE" not in conn.capabilities:
             return False
         conn.send(conn._new_tag() + b" IDLE\r\n")
