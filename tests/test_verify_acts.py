@@ -117,6 +117,15 @@ def _after_undo(rows: list[Row]) -> list[Row]:
     return [r for r in rows if r.seq > last]
 
 
+def _forged(rows: list[Row], version: int, seq: int, **cells: str) -> list[Row]:
+    """The log with row `seq`'s cells replaced and every hash after it recomputed: a forger who rehashes."""
+    return rechain([replace(r, **cells) if r.seq == seq else r for r in rows], version)
+
+
+def _json(doc: object) -> str:
+    return json.dumps(doc, separators=(",", ":"), sort_keys=True)
+
+
 @pytest.mark.parametrize("kind", ["deadline", "forced", "standing"])
 def test_a_rehashed_forgery_of_a_services_act_has_the_report_of_one_pass(
         kind: str, mailed: tuple[int, list[Row]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,8 +134,7 @@ def test_a_rehashed_forgery_of_a_services_act_has_the_report_of_one_pass(
     act = next(r for r in reversed(rows) if r.actor == kind and r.batch == r.seq)
     command = json.loads(act.command or "")
     command["side"] = next(s for s in ("rome", "greece", "carthage") if s != command["side"])
-    forged = rechain([replace(r, command=json.dumps(command, separators=(",", ":"), sort_keys=True))
-                      if r.seq == act.seq else r for r in rows], version)
+    forged = _forged(rows, version, act.seq, command=_json(command))
 
     report = _streamed(monkeypatch, tmp_path, forged, version)
 
@@ -141,7 +149,7 @@ def test_a_rehashed_forgery_after_an_undo_has_the_report_of_one_pass(
     varied = [r for r in _after_undo(rows) if r.actor in ("rome", "greece", "carthage")]
     target = varied[len(varied) // 2]
     other = next(r for r in rows if r.type == target.type and r.payload != target.payload)
-    forged = rechain([replace(r, payload=other.payload) if r.seq == target.seq else r for r in rows], version)
+    forged = _forged(rows, version, target.seq, payload=other.payload)
 
     report = _streamed(monkeypatch, tmp_path, forged, version)
 
@@ -156,8 +164,7 @@ def test_an_undo_forged_to_take_back_more_has_the_report_of_one_pass(
     payload = json.loads(undo.payload)
     earlier = max(r.seq for r in rows if r.batch == r.seq and r.seq < payload["batch"] and r.actor != "host")
     payload["batch"] = earlier
-    forged = rechain([replace(r, payload=json.dumps(payload, separators=(",", ":"), sort_keys=True))
-                      if r.seq == undo.seq else r for r in rows], version)
+    forged = _forged(rows, version, undo.seq, payload=_json(payload))
 
     report = _streamed(monkeypatch, tmp_path, forged, version)
 
