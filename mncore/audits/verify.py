@@ -481,6 +481,10 @@ class Before:
         rows are a segment of a log without undos, whose start no check reads)."""
         self._rows, self._keyed, self._events, self._start = rows, keyed, events, start
         self._pending: dict[int, list[Pending]] = {}
+        # the log is held whole here: the states its undos go back to are kept as the re-decision passes
+        # them (verify_acts.py, which holds no log, folds them again from the store instead)
+        self._targets = turns.undo_targets(r for r in rows if r.type in UNDO_TYPES) if start is not None else set()
+        self._kept: dict[int, Any] = {rows[0].seq: start} if rows and rows[0].seq in self._targets else {}
 
     def prior(self, start: int) -> Sequence[Row]:
         """The rows before the batch starting at index `start` of the rows decided."""
@@ -498,21 +502,21 @@ class Before:
         """A batch decided (or folded), `state` the state after it."""
         if self._keyed:
             self._pending[batch[-1].seq] = list(ruleset.pending(state))
+        if batch[-1].seq + 1 in self._targets:
+            self._kept[batch[-1].seq + 1] = state
 
     def log(self, start: int) -> turns.Log:
         """The log before that batch, as an act of play by email is decided on it."""
         return turns.Log(rows=self._rows[:start], events=self._events[:start])
 
     def state_before(self, batch: int, ruleset: Ruleset) -> Any:
-        """The state the re-decision had before the batch starting at event `batch`, an earlier one,
-        folded again: the live events before it (the kernel's events change no state, so this is the
-        state the fold stepping back at each undo had: turns.states); None if no batch starts there."""
+        """The state the re-decision had before the batch starting at event `batch`, an earlier one
+        (kept as it passed); None if no batch starts there."""
         if self._start is None:
             raise RuntimeError("an undo in a segment decided apart: verify splits no log with undos")
         if not (1 <= batch <= len(self._rows) and self._rows[batch - 1].batch == batch):
             return None
-        return fold_before(ruleset, self._start, zip(self._rows, self._events, strict=False), batch,
-                           _undone(_Prefix(self._rows, batch - 1)))
+        return self._kept.get(batch)
 
 
 def fold_before(ruleset: Ruleset, start: Any, pairs: Iterable[tuple[Row, Any]], batch: int,
@@ -668,7 +672,8 @@ def _fold(ruleset: Ruleset, events: Sequence[Any], state: Any) -> Any:
 def _fold_undoing(ruleset: Ruleset, events: Sequence[Any], batch: Sequence[Row], state: Any,
                   state_before: Callable[[int, Ruleset], Any]) -> Any:
     """A batch that takes others back (K1, K3): at its undo, the state goes back to the one before
-    the batch it names (`state_before` folds it again for an earlier batch: none is kept); a batch
+    the batch it names (`state_before`: kept as the re-decision passed it, or folded again from the
+    store); a batch
     that starts at no earlier event, or a later one, leaves it."""
     first, at_start = batch[0].seq, state
     for e, r in zip(events, batch, strict=True):

@@ -117,7 +117,7 @@ def states(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Iter
     """The state after each row, as the game stood then: at an undo or a correction it goes back to
     the state before the batch taken back (the same states as folding the live events). Only the
     states an undo goes back to are kept (a state per batch would grow with the log)."""
-    targets = _undo_targets(rows)
+    targets = undo_targets(rows)
     state = ruleset.initial("")
     before: dict[int, Any] = {}
     for r, e in zip(rows, events, strict=True):
@@ -129,7 +129,7 @@ def states(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Iter
         yield state
 
 
-def _undo_targets(rows: Sequence[Row]) -> set[int]:
+def undo_targets(rows: Iterable[Row]) -> set[int]:
     """The batches the undos and corrections of a log name (one it cannot read names none: states()
     fails at it all the same)."""
     out = set()
