@@ -50,8 +50,13 @@ def decode_rows(rows: Sequence[Row], where: str) -> tuple[Ruleset | None, list[A
     if not rows:
         return None, []
     ruleset = ruleset_of(rows[0].payload, where)
+    what = "cannot decode the stored event"
+    out: list[Any] = []
     with collector_paused():
-        out = [event for _, event in decoded(ruleset, rows, "cannot decode the stored event")]
+        for at in range(0, len(rows), CHUNK):  # no generator: a list of events per chunk
+            chunk = rows[at:at + CHUNK]
+            events = _events_of(ruleset, chunk)
+            out += events if events is not None else [decode_row(ruleset, r, what) for r in chunk]
     return ruleset, out
 
 
@@ -61,17 +66,25 @@ CHUNK = 256  # rows whose payloads are pre-checked for long numbers together
 def decoded(ruleset: Ruleset, rows: Iterable[Row], what: str) -> Iterator[tuple[Row, Any]]:
     """Each row with its event, as decode_row gives them; rows are read CHUNK at a time (a stream
     stays a stream), and a chunk with no 7 digits in a row anywhere skips the check row by row."""
-    it, decode = iter(rows), ruleset.decode_event
+    it = iter(rows)
     while chunk := list(islice(it, CHUNK)):
-        if _SEVEN_DIGITS in "\n".join([r.payload for r in chunk]).encode().translate(_DIGITS):
+        events = _events_of(ruleset, chunk)
+        if events is None:  # row by row: the rows before a bad one are handed out before it is refused
             yield from ((r, decode_row(ruleset, r, what)) for r in chunk)
-            continue
-        for r in chunk:
-            try:
-                event = decode(r.payload)
-            except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
-                raise IntegrityFailure(r.seq, f"{what}: {err}") from None
-            yield r, event
+        else:
+            yield from zip(chunk, events)
+
+
+def _events_of(ruleset: Ruleset, chunk: Sequence[Row]) -> list[Any] | None:
+    """The chunk's events in one comprehension, or None if a row must be read alone: a payload has 7
+    digits in a row somewhere (decode_row bounds its numbers), or one does not decode."""
+    if _SEVEN_DIGITS in "\n".join([r.payload for r in chunk]).encode().translate(_DIGITS):
+        return None
+    decode = ruleset.decode_event
+    try:
+        return [decode(r.payload) for r in chunk]
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
+        return None
 
 
 def decode_row(ruleset: Ruleset, row: Row, what: str) -> Any:
