@@ -127,12 +127,18 @@ def with_empire(state: GameState, empire: Empire, **changes: object) -> GameStat
 
 
 def round_start_control(state: GameState) -> dict[Empire, tuple[ProvinceId, ...]]:
-    held: dict[Empire, list[ProvinceId]] = {emp: [] for emp in state.empires}
+    # loops, not comprehensions: each of those is a function's frame on Python 3.11 (a third of this)
+    held: dict[Empire, Any] = {}
+    for emp in state.empires:
+        held[emp] = []
     for pid, ps in state.provinces.items():  # one pass over the provinces, not one per empire
         controller = ps.controller
         if controller is not None and controller in held:  # most provinces have none: no lookup
             held[controller].append(pid)
-    return {emp: tuple(sorted(pids)) for emp, pids in held.items()}
+    for emp, pids in held.items():
+        pids.sort()
+        held[emp] = tuple(pids)
+    return held
 
 
 # --- the game ------------------------------------------------------------------------------------------
@@ -227,8 +233,9 @@ _INITIAL_STEPS: dict[str, type[Step]] = {
 def _phase_began(state: GameState, e: ev.PhaseBegan) -> GameState:
     if e.phase == "collect":
         # a new round: once-per-round powers are fresh, and 3.1.1 looks at control from now
-        empires = {emp: replace(es, used=(), last_peace=es.peace_with, peace_with=None)
-                   for emp, es in state.empires.items()}
+        empires = dict(state.empires)  # each empire in its place, without a comprehension's frame
+        for emp, es in empires.items():
+            empires[emp] = replace(es, used=(), last_peace=es.peace_with, peace_with=None)
         state = replace(state, round=e.round, phase=e.phase, step=CollectStep(), empires=empires,
                         round_start_control=round_start_control(state))
         if state.barbarians is not None:  # the Barbarians' paid moves and peace are per round (R64, R67)
@@ -382,7 +389,9 @@ def _trading_ended(state: GameState, e: ev.TradingEnded) -> GameState:
     returned, stored = e.returned, e.stored
     for emp in sorted({*returned, *stored}):
         es = empires[emp]
-        back = bag_add(returned.get(emp, {}), stored.get(emp, {}))
+        # one bag alone is added as it is: bag_add of it to {} was a copy the next bag_add makes
+        back = (stored[emp] if emp not in returned else returned[emp] if emp not in stored
+                else bag_add(returned[emp], stored[emp]))
         empires[emp] = replace(es, resources=bag_add(es.resources, back))
     return replace(state, empires=empires, step=replace(step, offers={}, claimed={}, claimant=None, over=True))
 
