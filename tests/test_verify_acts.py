@@ -386,3 +386,23 @@ def test_a_correction_far_back_and_the_acts_after_it_have_the_report_of_one_pass
     assert json.loads(corrected.payload)["batch"] == far < len(rows) // 4
     assert report.ok
     assert not refused.ok and refused.first_bad == default.seq and "deadline is" in (refused.reason or "")
+
+
+def test_where_no_state_was_kept_the_acts_read_the_store_with_the_report_of_one_pass(
+        mailed: tuple[int, list[Row]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Had the survey named no batch, the pass could not follow the first undo: from there each act reads
+    the log before it from the store (turns.Log), and the report is still verify_rows'."""
+    version, rows = mailed
+    monkeypatch.setattr(verify_carry.Needs, "name", lambda *_: None)
+    handed: Counter[str] = Counter()
+    log = verify_acts.StoredBefore.log
+
+    def counted(self: verify_acts.StoredBefore, start: int) -> turns.Log:
+        found = log(self, start)
+        handed[type(found).__name__] += 1
+        return found
+    monkeypatch.setattr(verify_acts.StoredBefore, "log", counted)
+
+    report = _streamed(monkeypatch, tmp_path, rows, version)
+
+    assert report.ok and handed["CarriedLog"] and handed["Log"] > handed["CarriedLog"]
