@@ -7,6 +7,7 @@ import json
 import random
 import shutil
 from collections import Counter
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,9 @@ import pytest
 from click.testing import CliRunner
 from msgspec.structs import replace
 
+import by_mail_game
 import classic_signed
-from by_mail_game import play
+from by_mail_game import SIDES, clock, play
 from mncli.cli import main
 from mncore.audits import verify, verify_acts, verify_carry, verify_stream
 from mncore.audits.verify import Head, verify_rows
@@ -27,6 +29,7 @@ from mncore.games import by_mail, lifecycle, reading, writing
 from mncore.games.lifecycle import rechain
 from mncore.pbem import draw_keys, turns
 from mncore.pbem.draw_keys import K11
+from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.store import Row, Store, open_store
 from mncore.store.sqlite import SqliteStore
 
@@ -300,3 +303,106 @@ def test_the_count_of_orders_in_play_leaves_out_what_undos_took_back(tmp_path: P
         context.passed(ruleset, rows[start:end], after[end - 1])
     store.close()
     assert any(b < a for a, b in zip(counts, counts[1:], strict=False))  # an undo lowered it
+
+
+def test_what_the_acts_ask_is_carried_as_the_held_log_answers_it(
+        mailed: tuple[int, list[Row]], tmp_path: Path) -> None:
+    """Before each act of the game by mail, the log StoredBefore hands it (verify_acts.CarriedLog) gives
+    what the held log gives: the state now, since when each side has been waited for, and the state
+    before each batch the act may take back; the rows and events from it on."""
+    version, rows = mailed
+    store = _stored(tmp_path, rows, version)
+    needs = verify_carry.Needs()
+    for r in rows:
+        verify_carry.survey_row(needs, r)
+    needs.done()
+    ruleset, events, _ = verify._replay(rows)
+    context = verify_acts.StoredBefore(store, "g", ruleset, ruleset.initial(""), needs)
+    context.enter(rows)
+    after = list(turns.states(ruleset, rows, events))
+    asked = Counter[str]()
+    for start, end in verify._batches(rows):
+        command = json.loads(rows[start].command or "{}")
+        if rows[start].actor in ("deadline", "forced") or "batch" in command:
+            carried, held = context.log(start), turns.Log(rows=rows[:start], events=events[:start])
+            assert isinstance(carried, verify_acts.CarriedLog)
+            assert carried.waited(ruleset) == held.waited(ruleset), rows[start].seq
+            named = command.get("batch")
+            if named is not None:
+                assert carried.state_before(ruleset, named) == held.state_before(ruleset, named)
+                assert _cells(carried.pairs_from(named)) == _cells(held.pairs_from(named))
+                asked[command["type"]] += 1
+        context.passed(ruleset, rows[start:end], after[end - 1])
+    store.close()
+    assert asked["UndoBatch"] > 2 and asked["ConsentUndo"] and asked["CorrectBatch"] == 1
+
+
+def _cells(pairs: Any) -> list[tuple[Any, ...]]:
+    """What the acts read of rows and their events (a row read through the store's cursor has no salts)."""
+    return [(r.seq, r.batch, r.type, r.payload, r.command, r.actor, r.recorded_at, e) for r, e in pairs]
+
+
+def _far_correction(source: Path, path: Path) -> tuple[int, list[Row], int]:
+    """The game by mail with a batch of its first quarter corrected by the host (the state before it kept
+    from early in the pass), then orders and deadlines' defaults on the log it left; and that batch."""
+    shutil.copy(source, path)
+    store = open_store(str(path))
+    rows = store.rows("g")
+    with clock() as now:
+        now[0] = datetime.fromisoformat(rows[-1].recorded_at) + timedelta(hours=1)
+        for r in rows[len(rows) // 4::-1]:
+            if r.batch == r.seq and r.actor in SIDES:
+                try:
+                    by_mail.correct(store, "g", r.seq, "the orders were read from the wrong mail")
+                except CommandRejected:
+                    continue
+                break
+        rand = random.Random(5)
+        for _ in range(12):
+            now[0] += timedelta(hours=26)
+            if not by_mail.tick(store, "g", now[0].isoformat()):
+                cur = reading.current(store, "g")
+                by_mail_game._order(store, cur, EMPIRES.pending(cur.state)[0].empire, rand)
+    rows, version = store.rows("g"), store.log_version("g")
+    store.close()
+    return version, rows, r.seq
+
+
+def test_a_correction_far_back_and_the_acts_after_it_have_the_report_of_one_pass(
+        source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A correction reaching back a quarter of the log, and the defaults and orders decided after it on
+    the waits it went back to: verify_rows' report; the same log with one default's deadline forged."""
+    version, rows, far = _far_correction(source, tmp_path / "far.db")
+    corrected = [r for r in rows if r.type == "Corrected"][-1]
+    default = next(r for r in rows if r.seq > corrected.seq and r.actor == "deadline" and r.batch == r.seq)
+    command = EMPIRES.decode_command(default.command or "")
+    hour = datetime.fromisoformat(command.due) + timedelta(hours=1)
+    forged = _forged(rows, version, default.seq,
+                     command=EMPIRES.encode_command(replace(command, due=hour.isoformat())).decode())
+
+    report = _streamed(monkeypatch, tmp_path / "good", rows, version)
+    refused = _streamed(monkeypatch, tmp_path / "forged", forged, version)
+
+    assert json.loads(corrected.payload)["batch"] == far < len(rows) // 4
+    assert report.ok
+    assert not refused.ok and refused.first_bad == default.seq and "deadline is" in (refused.reason or "")
+
+
+def test_where_no_state_was_kept_the_acts_read_the_store_with_the_report_of_one_pass(
+        mailed: tuple[int, list[Row]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Had the survey named no batch, the pass could not follow the first undo: from there each act reads
+    the log before it from the store (turns.Log), and the report is still verify_rows'."""
+    version, rows = mailed
+    monkeypatch.setattr(verify_carry.Needs, "name", lambda *_: None)
+    handed: Counter[str] = Counter()
+    log = verify_acts.StoredBefore.log
+
+    def counted(self: verify_acts.StoredBefore, start: int) -> turns.Log:
+        found = log(self, start)
+        handed[type(found).__name__] += 1
+        return found
+    monkeypatch.setattr(verify_acts.StoredBefore, "log", counted)
+
+    report = _streamed(monkeypatch, tmp_path, rows, version)
+
+    assert report.ok and handed["CarriedLog"] and handed["Log"] > handed["CarriedLog"]

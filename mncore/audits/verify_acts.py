@@ -4,13 +4,13 @@ before each act read from the store as it is asked for."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 from mncore.audits.verify import Before, Report, Taken, _redecide_span, _Span, fold_before
 from mncore.audits.verify_carry import Carry, Needs, carry_batch
 from mncore.core.chain import GENESIS_HASH, content_link
 from mncore.core.errors import IntegrityFailure
-from mncore.core.kernel_acts import UNDO_TYPES
+from mncore.core.kernel_acts import KERNEL_EVENTS, UNDO_TYPES
 from mncore.core.kernel_state import PlayByEmail, email_step
 from mncore.core.protocol import Pending, Ruleset
 from mncore.games.log_reading import decoded
@@ -75,7 +75,9 @@ def spans(rows: Sequence[Row]) -> list[tuple[int, int]]:
 class StoredBefore(Before):
     """verify.Before of a stored log decided again a segment at a time: the rows and events before a
     batch read from the store when asked (StoredPrefix, StoredEvents), the record of play by email and
-    the undos carried as the segments pass, what a signed block reads carried bounded (verify_carry)."""
+    the undos carried as the segments pass, what a signed block reads carried bounded (verify_carry);
+    what the acts ask of the log (turns.Log) carried too (CarriedLog): the state now, since when each
+    side has been waited for, and the state before each batch that a later act names (only those)."""
 
     def __init__(self, store: Store, game_id: str, ruleset: Ruleset, start: Any, needs: Needs) -> None:
         super().__init__((), False, (), start)
@@ -86,11 +88,18 @@ class StoredBefore(Before):
         self._taken = Taken(())
         self._orders = 0  # K11's count of the players' order batches in play (draw_keys.orders_before)
         self._offset = 0
+        self._now = start
+        # turns.waits of the log so far; None once an undo went where the carried states cannot follow
+        self._since: turns.Since | None = {}
+        self._before: dict[int, tuple[Any, turns.Since | None]] = {}  # by batch named later: the state and waits before it
+        if needs.named_until(1):
+            self._before[1] = (start, {})
 
     def enter(self, segment: Sequence[Row]) -> None:
         """The segment decided next, its batches' starts counted from its first row."""
         self._offset = segment[0].seq - 1
         self._carry.drop_before(self._needs, segment[0].seq)
+        self._before = {b: kept for b, kept in self._before.items() if self._needs.named_until(b) >= segment[0].seq}
 
     def prior(self, start: int) -> StoredPrefix:
         return StoredPrefix(self._store, self._game_id, self._offset + start,
@@ -104,9 +113,15 @@ class StoredBefore(Before):
 
     def log(self, start: int) -> turns.Log:
         rows = self.prior(start)
-        return turns.Log(rows=rows, events=StoredEvents(self._store, self._ruleset, rows), email=self._email)
+        events = StoredEvents(self._store, self._ruleset, rows)
+        if self._since is None:
+            return turns.Log(rows=rows, events=events, email=self._email)
+        return CarriedLog(rows=rows, events=events, email=self._email, state=self._now, since=self._since,
+                          before={b: state for b, (state, _) in self._before.items()})
 
     def state_before(self, batch: int, ruleset: Ruleset) -> Any:
+        if batch in self._before:
+            return self._before[batch][0]
         row = self._store.row_at(self._game_id, batch) if batch >= 1 else None
         if row is None or row.batch != batch:
             return None
@@ -120,10 +135,37 @@ class StoredBefore(Before):
         if self._needs.keyed and first.command is not None and first.seq not in self._taken \
                 and draw_keys.counts(first.command):
             self._orders += 1
+        undos = [r for r in batch if r.type in UNDO_TYPES]
         for r in batch:
             self._email = email_step(self._email, r)
             if r.type in UNDO_TYPES:
                 self._undo(r)
+        self._wait(ruleset, batch, undos, state)
+
+    def _wait(self, ruleset: Ruleset, batch: Sequence[Row], undos: Sequence[Row], state: Any) -> None:
+        """turns.waits carried over a batch that ended in `state`. After an undo the waits are those
+        before the batch it took back (what it took back changes no state, K1 and K3) where the undo
+        is one this pass can follow: one per batch, after nothing but the kernel's own events, taking
+        back a batch whose state was kept through the event before its own; else no longer carried."""
+        since = self._since
+        if undos and since is not None:
+            since = self._since_before(batch, undos)
+        self._since = None if since is None else turns.waited_since(
+            ruleset, state, since, batch[-1], lambda _: batch[0].recorded_at)
+        self._now = state
+        after = batch[-1].seq + 1
+        if self._needs.named_until(after):
+            self._before[after] = (state, self._since)
+
+    def _since_before(self, batch: Sequence[Row], undos: Sequence[Row]) -> turns.Since | None:
+        if len(undos) > 1:
+            return None
+        ((first, through),) = turns.undone_ranges(undos)
+        kept = self._before.get(first)
+        plain = all(r.type in _KERNEL for r in batch if r.seq < undos[0].seq)
+        if kept is None or not plain or through != batch[0].seq - 1 or first >= batch[0].seq:
+            return None
+        return kept[1]
 
     def _undo(self, row: Row) -> None:
         """An undo or a correction passed: its run taken back, and K11's count without the batches in it."""
@@ -135,6 +177,36 @@ class StoredBefore(Before):
                     self._orders -= 1
         self._undos.append((row.seq, first, through))
         self._taken = Taken((f, t) for _, f, t in self._undos)
+
+
+_KERNEL = frozenset(t.__name__ for t in KERNEL_EVENTS)
+
+
+class CarriedLog(turns.Log, kw_only=True):
+    """turns.Log of a stored log's first rows whose answers to the acts were carried as the pass read
+    them (StoredBefore): the state it folds into, since when each side has been waited for, and the
+    states before the batches later acts name; the rows from a batch on read from the store."""
+
+    state: Any
+    since: turns.Since
+    before: dict[int, Any]
+
+    def now(self, ruleset: Ruleset) -> Any:
+        return self.state
+
+    def waited(self, ruleset: Ruleset) -> tuple[Any, turns.Since]:
+        return self.state, self.since
+
+    def state_before(self, ruleset: Ruleset, batch: int) -> Any:
+        if batch in self.before:
+            return self.before[batch]
+        return super().state_before(ruleset, batch)  # a batch no act was seen to name: folded from the store
+
+    def rows_from(self, seq: int) -> Iterator[Row]:
+        return cast(StoredEvents, self.events).rows_from(seq)
+
+    def pairs_from(self, seq: int) -> Iterator[tuple[Row, Any]]:
+        return cast(StoredEvents, self.events).pairs_from(seq)
 
 
 class StoredPrefix(_StoredLog):
@@ -189,6 +261,15 @@ class StoredEvents(Sequence[Any]):
         if row is None:
             raise IndexError(index)
         return self._ruleset.decode_event(row.payload)
+
+    def rows_from(self, seq: int) -> Iterator[Row]:
+        """The rows from event `seq` on, read from the store as they are asked for."""
+        return self._store.stream_rows(self._game_id, max(seq, 1), self._length)
+
+    def pairs_from(self, seq: int) -> Iterator[tuple[Row, Any]]:
+        """Those rows with their events."""
+        decode = self._ruleset.decode_event
+        return ((r, decode(r.payload)) for r in self.rows_from(seq))
 
     def __iter__(self) -> Iterator[Any]:
         decode, stream = self._ruleset.decode_event, None

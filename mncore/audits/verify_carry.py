@@ -35,6 +35,7 @@ class Needs:
         self.keyed = False  # a command publishes keys: only then may a batch read K11's count (ledger.draws)
         self._rows, self._pending, self._nonces = array("q"), array("q"), array("q")
         self._rows_until, self._pending_until = array("q"), array("q")
+        self._named, self._named_until = array("q"), array("q")
         self._repeated: set[int] = set()
 
     def note(self, rows: Sequence[int], pending: int | None, batch: int, nonce: str) -> None:
@@ -45,10 +46,16 @@ class Needs:
             self._pending.append(pending << 32 | batch)
         self._nonces.append(_digest(nonce))
 
+    def name(self, batch: object, seq: int) -> None:
+        """Event `seq` names the batch starting at event `batch` to take back: an undo, a consent, a correction."""
+        if isinstance(batch, int) and 0 < batch < 1 << 31 and 0 < seq < 1 << 31:
+            self._named.append(batch << 32 | seq)
+
     def done(self) -> None:
         """The survey is over: each seq once, with the last batch that reads it; the repeated nonces."""
         self._rows, self._rows_until = _last_use(self._rows)
         self._pending, self._pending_until = _last_use(self._pending)
+        self._named, self._named_until = _last_use(self._named)
         ordered, self._nonces = _sorted(self._nonces), array("q")
         last = None
         for digest in ordered:
@@ -71,6 +78,10 @@ class Needs:
     def pending_until(self, seq: int) -> int:
         """The last batch that reads what each side was to decide after event `seq` (0: none)."""
         return _lookup(self._pending, self._pending_until, seq)
+
+    def named_until(self, batch: int) -> int:
+        """The last event that names the batch starting at event `batch` to take back (0: none)."""
+        return _lookup(self._named, self._named_until, batch)
 
     def repeated(self, nonce: str) -> bool:
         """Whether a block's nonce may be given again later (a digest shared by two blocks)."""
@@ -113,14 +124,28 @@ class _Command(msgspec.Struct):
     seq: int = 0
     orders: list[str] = []
     nonce: str = ""
+    batch: Any = None  # what an undo, a consent or a correction names (read as any value: it is not checked here)
+
+
+class _Undone(msgspec.Struct):
+    batch: Any = None
 
 
 _DECODER = msgspec.json.Decoder(_Command)
+_UNDONE = msgspec.json.Decoder(_Undone)
+# the commands that name a batch to take back: the state before it is kept for them (verify_acts)
+_NAMING = frozenset({"UndoBatch", "ConsentUndo", "CorrectBatch"})
 
 
 def survey_row(needs: Needs, r: Row) -> None:
     """Note what the batch that `r` opens reads of the log before it (trust.check_block's reads of a
-    signed block answering event s: rows s and s + 1 and the pending decisions after s)."""
+    signed block answering event s: rows s and s + 1 and the pending decisions after s), and the
+    batches that undos, consents and corrections name."""
+    if r.type in UNDO_TYPES:
+        try:
+            needs.name(_UNDONE.decode(r.payload).batch, r.seq)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            pass  # the replay refuses it before any act reads it
     if r.batch != r.seq or r.command is None:
         return
     try:
@@ -132,6 +157,8 @@ def survey_row(needs: Needs, r: Row) -> None:
     if cmd.type in ON_LOG or (cmd.type == "SignedOrders" and turns.act_kind(cmd.orders) is not None):
         needs.on_log = True
     needs.keyed = needs.keyed or cmd.type == "PublishKeys"
+    if cmd.type in _NAMING:
+        needs.name(cmd.batch, r.seq)
     if cmd.type != "SignedOrders":
         return
     length, s = r.seq - 1, cmd.seq  # the block is checked against the rows before its batch

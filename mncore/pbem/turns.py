@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from itertools import chain
 from typing import Any
 
 import msgspec
@@ -70,6 +71,37 @@ class Log(msgspec.Struct, kw_only=True):
             self.email = email_of(self.rows)
         return self.email
 
+    # What the acts ask of the log beyond its record, read from the whole log here; a reader that
+    # carried the answers as it passed the log (verify_acts.CarriedLog) gives them without reading it.
+
+    def now(self, ruleset: Ruleset) -> Any:
+        """The state the log folds into."""
+        return fold_live(ruleset, self.rows, self.events)
+
+    def waited(self, ruleset: Ruleset) -> tuple[Any, Since]:
+        """The state the log folds into, and since when each side has been waited for (waits)."""
+        starts = _BatchStarts(self.rows)
+        return waits(ruleset, ruleset.initial(""), {}, starts, self.events, undone_in(self.record), starts.time_of)
+
+    def state_before(self, ruleset: Ruleset, batch: int) -> Any:
+        """The state before event `batch`: the rows before it folded, less what undos among them took back."""
+        gone = undone_seqs([r for r in self.rows if r.seq < batch and r.type in UNDO_TYPES])
+        state = ruleset.initial("")
+        for r, e in zip(self.rows, self.events, strict=True):
+            if r.seq >= batch:
+                break
+            if r.seq not in gone:
+                state = ruleset.evolve(state, e)
+        return state
+
+    def rows_from(self, seq: int) -> Iterator[Row]:
+        """The rows from event `seq` on, read as they are asked for."""
+        return (r for r in self.rows if r.seq >= seq)
+
+    def pairs_from(self, seq: int) -> Iterator[tuple[Row, Any]]:
+        """The rows from event `seq` on with their events, read as they are asked for."""
+        return ((r, e) for r, e in zip(self.rows, self.events, strict=True) if r.seq >= seq)
+
 
 class Span(msgspec.Struct, frozen=True, kw_only=True):
     """One batch of a log: its first and last seq, who gave it, and its command's kind."""
@@ -117,10 +149,13 @@ def states(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any]) -> Iter
     """The state after each row, as the game stood then: at an undo or a correction it goes back to
     the state before the batch taken back (the same states as folding the live events). Only the
     states an undo goes back to are kept (a state per batch would grow with the log)."""
-    targets = undo_targets(rows)
-    state = ruleset.initial("")
+    return states_from(ruleset, ruleset.initial(""), zip(rows, events, strict=True), undo_targets(rows))
+
+
+def states_from(ruleset: Ruleset, state: Any, pairs: Iterable[tuple[Row, Any]], targets: Container[int]) -> Iterator[Any]:
+    """states() of the rows and events `pairs` from the state before them, `targets` the batches their undos name."""
     before: dict[int, Any] = {}
-    for r, e in zip(rows, events, strict=True):
+    for r, e in pairs:
         if r.batch == r.seq and r.seq in targets:
             before[r.seq] = state
         state = ruleset.evolve(state, e)
@@ -404,7 +439,11 @@ def _undo_span(ruleset: Ruleset, log: Log, batch: int, rule: str) -> tuple[Span,
     """The live batch starting at `batch` and the live batches after it, read as they are asked for
     (a correction may name a batch far back); refused unless it is one."""
     gone = undone_in(log.record)
-    live_spans = (s for s in each_span(ruleset, log.rows) if s.first not in gone)
+    rows = log.rows_from(max(batch, 1))
+    first = next(rows, None)
+    if first is None or first.seq != batch or first.batch != batch:
+        first = None  # no batch starts there: read no further
+    live_spans = (s for s in each_span(ruleset, chain([first], rows) if first else ()) if s.first not in gone)
     found = next((s for s in live_spans if s.first == batch), None)
     if found is None or found.giver == HOST or found.kind in BESIDE_PLAY:
         raise RuleViolation(rule, f"event {batch} does not start a batch of orders still in play: "
@@ -433,13 +472,12 @@ def undo_needs(ruleset: Ruleset, log: Log, side: str, batch: int) -> tuple[int, 
                                              f"{s.first}: only its last batch can be taken back")
         if s.actor != FORCED:
             others.add(s.giver)
-    if any(r.type == "SecretRevealed" for r in log.rows if r.seq >= batch):
+    if any(r.type == "SecretRevealed" for r in log.rows_from(batch)):
         raise RuleViolation("kernel:K1", "the game's secret was revealed after it: nothing before "
                                          "the reveal can be taken back")
-    revealed = isinstance(ruleset, Defaults) and any(
-        ruleset.reveals(e) for r, e in zip(log.rows, log.events, strict=True) if r.seq >= batch)
+    revealed = isinstance(ruleset, Defaults) and any(ruleset.reveals(e) for _, e in log.pairs_from(batch))
     if revealed or drew_since(ruleset, log, batch):
-        others |= set(ruleset.meta(fold_live(ruleset, log.rows, log.events)).sides)
+        others |= set(ruleset.meta(log.now(ruleset)).sides)
     through = log.rows[-1].seq
     return through, sorted(others - {side})
 
@@ -448,9 +486,12 @@ def drew_since(ruleset: Ruleset, log: Log, batch: int) -> bool:
     """Whether a batch still in play from event `batch` on drew at random: each is decided again on
     the state it was given in, with no secret, and a draw asks for it (whatever the game)."""
     gone = undone_in(log.record)
-    state = ruleset.initial("")
-    for r, after in zip(log.rows, states(ruleset, log.rows, log.events), strict=True):
-        if r.batch == r.seq and r.seq >= batch and r.seq not in gone and r.command is not None:
+    state = log.state_before(ruleset, batch)
+    # the state before each batch from `batch` on, as the game stood: an undo among them steps back
+    targets = undo_targets(r for r in log.rows_from(batch) if r.type in UNDO_TYPES)
+    for r, after in zip(log.rows_from(batch), states_from(ruleset, state, log.pairs_from(batch), targets),
+                        strict=True):
+        if r.batch == r.seq and r.seq not in gone and r.command is not None:
             try:
                 _draws(ruleset, state, ruleset.decode_command(r.command))
             except SecretNeeded:
@@ -483,19 +524,12 @@ def _undo(ruleset: Ruleset, state: Any, command: UndoBatch, log: Log) -> tuple[l
                                          "something was drawn or revealed, or another side acted since")
     event = BatchUndone(side=command.side, batch=command.batch, through=through,
                         consented=tuple(needed))
-    return [event], _reverted(ruleset, log, event.batch, through)
+    return [event], _reverted(ruleset, log, event.batch)
 
 
-def _reverted(ruleset: Ruleset, log: Log, batch: int, through: int) -> Any:
-    """The state once events batch..through are taken back (the name of the game kept)."""
-    def kept(rows: Iterable[Row]) -> Iterator[Row]:
-        return (r for r in rows if not batch <= r.seq <= through)
-    # fold_live of the rows kept, each read as it is folded: the undos among them first, then the fold
-    gone = undone_seqs(list(r for r in kept(log.rows) if r.type in UNDO_TYPES))
-    state = ruleset.initial("")
-    for r, e in zip(log.rows, log.events, strict=True):
-        if not batch <= r.seq <= through and r.seq not in gone:
-            state = ruleset.evolve(state, e)
+def _reverted(ruleset: Ruleset, log: Log, batch: int) -> Any:
+    """The state once events batch..through, the last of the log, are taken back (the name of the game kept)."""
+    state = log.state_before(ruleset, batch)
     return ruleset.named(state, log.game_id) if log.game_id else state
 
 
@@ -514,7 +548,7 @@ def _consent(ruleset: Ruleset, state: Any, command: ConsentUndo, log: Log) -> tu
         return [given], state
     # the consent that completes them (the giver's request among them) takes the batch back at once
     undone = BatchUndone(side=first.giver, batch=command.batch, through=through, consented=tuple(needed))
-    return [given, undone], _reverted(ruleset, log, command.batch, through)
+    return [given, undone], _reverted(ruleset, log, command.batch)
 
 
 def _correct(ruleset: Ruleset, state: Any, command: CorrectBatch, log: Log) -> tuple[list[Any], Any]:
@@ -528,7 +562,7 @@ def _correct(ruleset: Ruleset, state: Any, command: CorrectBatch, log: Log) -> t
         raise RuleViolation("kernel:K3", "the game's secret was revealed after that batch: a "
                                          "correction cannot take back a reveal")
     event = Corrected(batch=command.batch, through=log.rows[-1].seq, reason=reason)
-    return [event], _reverted(ruleset, log, event.batch, event.through)
+    return [event], _reverted(ruleset, log, event.batch)
 
 
 def _pace(ruleset: Ruleset, state: Any, command: SetPace) -> tuple[list[Any], Any]:
@@ -764,9 +798,7 @@ def waiting(ruleset: Ruleset, log: Log) -> dict[str, Waiting]:
     """Each side the game waits for now, since when its decision has been pending, and its deadline:
     the pending time plus the hours of the phase (or of the game), from no earlier than the pace was
     set (K4)."""
-    starts = _BatchStarts(log.rows)
-    state, since = waits(ruleset, ruleset.initial(""), {}, starts, log.events, undone_in(log.record),
-                         starts.time_of)
+    state, since = log.waited(ruleset)
     return deadlines(ruleset, state, since, log.record)
 
 
@@ -807,9 +839,15 @@ def waits(ruleset: Ruleset, state: Any, since: Since, rows: Iterable[Row], event
         pair = next(pairs, None)  # the row after, read ahead: rows may be a stream
         if pair is not None and pair[0].batch != pair[0].seq:
             continue  # the batch goes on
-        since = {s: since[s] if s in since and since[s][2] == texts else (r.batch, time_of(r), texts)
-                 for s, texts in pending_texts(ruleset, state).items()}
+        since = waited_since(ruleset, state, since, r, time_of)
     return state, since
+
+
+def waited_since(ruleset: Ruleset, state: Any, since: Since, last: Row, time_of: Callable[[Row], str]) -> Since:
+    """The waits once the batch whose last row is `last` ended in `state`: a side waited for with the
+    same decisions as before keeps its start, any other starts at that batch (time_of: its time)."""
+    return {s: since[s] if s in since and since[s][2] == texts else (last.batch, time_of(last), texts)
+            for s, texts in pending_texts(ruleset, state).items()}
 
 
 def pending_texts(ruleset: Ruleset, state: Any) -> dict[str, tuple[str, ...]]:
