@@ -322,6 +322,26 @@ def test_a_postgresql_database_without_our_tables_is_refused_for_reading(pg_serv
     assert open_store(url, create=True).games() == []
 
 
+def test_a_postgresql_database_of_the_previous_version_gets_the_nonces_columns(pg_server: PgServer) -> None:
+    """Tables made before snapshots kept their nonces apart: opening the database adds the two columns, its
+    game and snapshots stay, and a snapshot with nonces is written and read."""
+    import psycopg
+
+    url = pg_server.new_database()
+    rows = open_store(url, create=True).create_game("g", "t", "00", _rows(5))
+    open_store(url).put_snapshot("g", _snap(5, rows[4].hash))
+    with psycopg.connect(url, autocommit=True) as pg:
+        for column in ("nonces", "nonces_digest"):
+            pg.execute(f"alter table snapshots drop column {column}")
+
+    store = open_store(url)
+    store.put_snapshot("g", replace(_snap(4, rows[3].hash), nonces='{"a":1}', nonces_digest="nd"))
+
+    assert store.rows("g") == rows and store.snapshot_at("g", 5) == _snap(5, rows[4].hash)
+    assert store.snapshot_nonces("g", 4) == '{"a":1}' and store.latest_snapshot("g", 4, "e") == replace(
+        _snap(4, rows[3].hash), nonces_digest="nd")
+
+
 def test_an_unreachable_server_is_a_clear_error_without_the_password() -> None:
     """A server nobody listens on: a StoreError (exit 2) naming the URL, its password hidden."""
     with pytest.raises(StoreError, match=r"cannot connect to postgresql://mn:\*\*\*@127\.0\.0\.1:9/x") as err:
