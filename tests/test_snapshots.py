@@ -145,7 +145,7 @@ def _forge(db: str, seq: int, at: int) -> None:
     snap = store.snapshot_at("g", seq)
     assert snap is not None
     cur = reading.current(store, "g", at)
-    forged = replace(snap, state=cur.ruleset.encode_state(cur.state))
+    forged = replace(snap, state=cur.ruleset.encode_state(cur.state), nonces=store.snapshot_nonces("g", seq) or "")
     store.put_snapshot("g", replace(forged, digest=reading._digest(forged)))
 
 
@@ -286,7 +286,7 @@ def test_each_part_of_a_snapshot_is_held_to_the_log(new_db: Callable[[str], str]
     store = open_store(db)
     snap = store.snapshot_at("g", 7)
     assert snap is not None
-    store.put_snapshot("g", replace(snap, digest=reading._digest(snap)))
+    store.put_snapshot("g", replace(snap, digest=reading._digest(snap), nonces=store.snapshot_nonces("g", 7) or ""))
 
     check = snapshots.check_snapshots(open_store(db), "g")
 

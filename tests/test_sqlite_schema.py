@@ -90,7 +90,7 @@ def test_a_new_database_records_every_migration_as_applied(tmp_path: Path) -> No
 
     assert _tables(db) == EVERY_TABLE
     assert [name for name, _ in _applied(db)] == ["games_and_events", "heads", "salts", "snapshots",
-                                                    "mail_service"]
+                                                    "mail_service", "snapshot_nonces"]
 
 
 def test_a_database_of_the_previous_version_is_migrated_and_its_game_plays_on(tmp_path: Path) -> None:
@@ -188,4 +188,4 @@ def test_six_processes_opening_an_older_database_at_once_migrate_it_once_and_all
 
     assert outcomes == [(0, "8\n", "")] * 6
     assert [name for name, _ in _applied(old)] == ["games_and_events", "heads", "salts", "snapshots",
-                                                    "mail_service"]
+                                                    "mail_service", "snapshot_nonces"]

@@ -278,19 +278,23 @@ def test_a_games_snapshots_are_listed_whatever_their_engine_or_head_and_one_can_
     assert store.snapshots("h") == [_head(_snap(4, "hh"))] and store.snapshot_at("g", 5) is None
 
 
-def test_a_snapshots_ledger_is_read_a_piece_at_a_time_or_left_out(new_db: Callable[[str], str]) -> None:
-    """ledger_pieces gives a snapshot's ledger as its UTF-8 bytes in pieces of at most 64 KiB (a game by mail's
-    holds every nonce a block used); snapshot_at(ledger=False) leaves it out; no snapshot, no piece."""
+def test_a_snapshots_nonces_are_kept_apart_and_read_whole_or_a_piece_at_a_time(new_db: Callable[[str], str]) -> None:
+    """A snapshot's nonces (a game by mail's: every nonce a block used) are written with it but left out of every
+    read of it, their digest read with the rest; snapshot_nonces reads them whole, nonces_pieces as their UTF-8
+    bytes in pieces of at most 64 KiB; no snapshot, no nonces."""
     store = open_store(new_db("a"), create=True)
     rows = store.create_game("g", "t", "00", _rows(5))
-    ledger = '{"nonces":{' + ",".join(f'"{n:032x}é":{n}' for n in range(6_000)) + "}}"
-    store.put_snapshot("g", replace(_snap(5, rows[4].hash), ledger=ledger))
+    nonces = "{" + ",".join(f'"{n:032x}é":{n}' for n in range(6_000)) + "}"
+    store.put_snapshot("g", replace(_snap(5, rows[4].hash), nonces=nonces, nonces_digest="nd"))
 
-    pieces = list(store.ledger_pieces("g", 5))
+    pieces = list(store.nonces_pieces("g", 5))
 
-    assert b"".join(pieces) == ledger.encode() and len(pieces) > 3 and max(map(len, pieces)) <= 1 << 16
-    assert store.snapshot_at("g", 5, ledger=False) == replace(_snap(5, rows[4].hash), ledger="")
-    assert list(store.ledger_pieces("g", 4)) == [] and list(store.ledger_pieces("h", 5)) == []
+    assert b"".join(pieces) == nonces.encode() and len(pieces) > 3 and max(map(len, pieces)) <= 1 << 16
+    assert store.snapshot_nonces("g", 5) == nonces
+    assert store.snapshot_at("g", 5) == store.latest_snapshot("g", None, "e") == replace(
+        _snap(5, rows[4].hash), nonces_digest="nd")
+    assert list(store.nonces_pieces("g", 4)) == [] and list(store.nonces_pieces("h", 5)) == []
+    assert store.snapshot_nonces("g", 4) is None and store.snapshot_nonces("h", 5) is None
 
 
 def _head(snap: Snapshot) -> SnapshotHead:
@@ -316,6 +320,26 @@ def test_a_postgresql_database_without_our_tables_is_refused_for_reading(pg_serv
     with pytest.raises(StoreError, match="is not a mare-nostrum database"):
         open_store(url)
     assert open_store(url, create=True).games() == []
+
+
+def test_a_postgresql_database_of_the_previous_version_gets_the_nonces_columns(pg_server: PgServer) -> None:
+    """Tables made before snapshots kept their nonces apart: opening the database adds the two columns, its
+    game and snapshots stay, and a snapshot with nonces is written and read."""
+    import psycopg
+
+    url = pg_server.new_database()
+    rows = open_store(url, create=True).create_game("g", "t", "00", _rows(5))
+    open_store(url).put_snapshot("g", _snap(5, rows[4].hash))
+    with psycopg.connect(url, autocommit=True) as pg:
+        for column in ("nonces", "nonces_digest"):
+            pg.execute(f"alter table snapshots drop column {column}")
+
+    store = open_store(url)
+    store.put_snapshot("g", replace(_snap(4, rows[3].hash), nonces='{"a":1}', nonces_digest="nd"))
+
+    assert store.rows("g") == rows and store.snapshot_at("g", 5) == _snap(5, rows[4].hash)
+    assert store.snapshot_nonces("g", 4) == '{"a":1}' and store.latest_snapshot("g", 4, "e") == replace(
+        _snap(4, rows[3].hash), nonces_digest="nd")
 
 
 def test_an_unreachable_server_is_a_clear_error_without_the_password() -> None:

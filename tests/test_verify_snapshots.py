@@ -1,11 +1,10 @@
-"""mn verify's snapshot check of a game by mail: the nonces of its ledger held to the log's, in order, through a
-running digest (mncore/audits/snapshots.py keeps no map of them all)."""
+"""mn verify's snapshot check of a game by mail: the nonces of its ledger, kept apart in the snapshot (format 7),
+held to the log's, in order, through a running digest (mncore/audits/snapshots.py keeps no map of them all)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -13,122 +12,122 @@ from msgspec import msgpack
 from msgspec.structs import replace
 
 from mncore.audits import snapshots
-from mncore.core.dice import Rng, seeded_secret
-from mncore.core.kernel_acts import PublishKeys
-from mncore.games import reading, writing
-from mncore.pbem import signing
-from mncore.rulesets.empires.board import load_board
-from mncore.rulesets.empires.commands import CreateGame
-from mncore.rulesets.empires.players.autoplay import choose
-from mncore.rulesets.empires.seam import RULESET
+from mncore.games import reading
 from mncore.store import Snapshot, Store, open_store
+from signed_game import signed_game
 
 
 def _signed(db: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
     """An Empires game with keys of 200 events, every order a signed block, a snapshot every 16 events."""
     monkeypatch.setenv("MN_SNAPSHOT_EVERY", "16")
     store = open_store(str(db), create=True)
-    cmd = CreateGame(board=load_board(), players={"rome": "A", "greece": "B", "carthage": "C"},
-                     display="experienced", fair_play=False)
-    private = {e: hashlib.sha256(f"snap|{e}".encode()).hexdigest() for e in cmd.players}
-    keys = PublishKeys(keys={e: signing.public_of(k) for e, k in private.items()}, signed_only=True)
-    secret = seeded_secret("snap")
-    cur = reading.current(store, writing.create(store, RULESET, cmd, secret, "c", keys).game_id)
-    rand = random.Random("snap")
-    n = 0
-    while cur.head[0] < 200:
-        choice = choose(cur.state, rand, Rng(secret, cur.head[1]))
-        assert choice is not None
-        block = signing.sign(private[choice.empire], game="c", side=choice.empire, seq=cur.head[0],
-                             head=cur.head[1], orders=[choice.line], nonce=f"{n:032x}")
-        cur = writing.give(store, cur, block, answer=False).after
-        n += 1
+    signed_game(store)
     return store
 
 
 def _last(store: Store) -> Snapshot:
-    snap = store.snapshot_at("c", store.last_snapshot_seq("c"))
+    """The game's last snapshot, its nonces read with it (as one who rewrites it would)."""
+    seq = store.last_snapshot_seq("c")
+    snap = store.snapshot_at("c", seq)
     assert snap is not None
-    return snap
+    return replace(snap, nonces=store.snapshot_nonces("c", seq) or "")
 
 
-def _nonces_edited(ledger: str, how: str) -> str:
-    doc = json.loads(ledger)
-    items = list(doc["ledger"]["nonces"].items())
+def _put(store: Store, snap: Snapshot, *, nonces_digest: str | None = None) -> int:
+    """The snapshot written back, its nonces' digest (unless given) and its digest made anew; its seq."""
+    digest = reading.nonces_digest(snap.nonces.encode()) if nonces_digest is None else nonces_digest
+    snap = replace(snap, nonces_digest=digest)
+    store.put_snapshot("c", replace(snap, digest=reading._digest(snap)))
+    return snap.seq
+
+
+def _nonces_edited(nonces: str, how: str) -> str:
+    items = list(json.loads(nonces).items())
     if how == "dropped":
         items = items[1:]
     elif how == "swapped":
         items[0], items[1] = items[1], items[0]
+    elif how == "added":
+        items.append(("f" * 32, items[-1][1]))
     else:
         items[0] = (items[0][0], items[0][1] + 1)
-    doc["ledger"]["nonces"] = dict(items)
-    return json.dumps(doc, separators=(",", ":"))
+    return json.dumps(dict(items), separators=(",", ":"))
 
 
-def test_an_honest_signed_games_snapshots_match_its_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_honest_signed_games_snapshots_match_its_log_and_keep_their_nonces_apart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = _signed(tmp_path / "g.db", monkeypatch)
     last = _last(store)
-    assert len(json.loads(last.ledger)["ledger"]["nonces"]) > 10
+    assert len(json.loads(last.nonces)) > 10 and json.loads(last.ledger)["ledger"]["nonces"] == {}
+    assert last.nonces_digest == reading.nonces_digest(last.nonces.encode())
 
     check = snapshots.check_snapshots(store, "c")
 
     assert check.checked == len(store.snapshots("c")) >= 2 and check.ok
 
 
-@pytest.mark.parametrize("how", ["dropped", "swapped", "renumbered"])
+@pytest.mark.parametrize("how", ["dropped", "swapped", "renumbered", "added", "spaced"])
 def test_a_snapshot_whose_nonces_differ_from_the_log_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           how: str) -> None:
-    """One nonce left out, two in another order, one put at another event: its digest made anew, it is named."""
+    """One nonce left out, two in another order, one put at another event, one more, or the same written with
+    spaces: their digest and the snapshot's made anew, it is named."""
     store = _signed(tmp_path / "g.db", monkeypatch)
     snap = _last(store)
-    forged = replace(snap, ledger=_nonces_edited(snap.ledger, how))
-    store.put_snapshot("c", replace(forged, digest=reading._digest(forged)))
-
-    check = snapshots.check_snapshots(store, "c")
-
-    assert check.mismatched == [snapshots.Mismatch(seq=snap.seq, differs=["ledger"])]
-
-
-def _forged(store: Store, ledger: str) -> int:
-    """The game's last snapshot with this kernel state, its digest made anew; its seq."""
-    snap = _last(store)
-    forged = replace(snap, ledger=ledger)
-    store.put_snapshot("c", replace(forged, digest=reading._digest(forged)))
-    return snap.seq
-
-
-@pytest.mark.parametrize("how", ["spaced", "nonces spaced", "acted", "keys"])
-def test_a_kernel_state_that_is_not_the_replays_encoding_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                   how: str) -> None:
-    """The same state written with spaces, or another field changed beside the nonces: a mismatch, as the
-    check's byte-for-byte comparison with the replay's encoding says, though its nonces are never decoded."""
-    store = _signed(tmp_path / "g.db", monkeypatch)
-    doc = json.loads(_last(store).ledger)
-    if how == "acted":
-        doc["ledger"]["acted"]["rome"] += 1
-    elif how == "keys":
-        doc["ledger"]["keys"]["rome"] = doc["ledger"]["keys"]["greece"]
-    text = json.dumps(doc, separators=(",", ":"))
-    if how == "spaced":
-        text = json.dumps(doc)
-    elif how == "nonces spaced":  # the nonces alone written with a space after each comma
-        nonces = json.dumps(doc["ledger"]["nonces"], separators=(",", ":"))
-        text = text.replace(nonces, nonces.replace(",", ", "))
-    assert text != _last(store).ledger
-    seq = _forged(store, text)
+    nonces = json.dumps(json.loads(snap.nonces)) if how == "spaced" else _nonces_edited(snap.nonces, how)
+    assert nonces != snap.nonces
+    seq = _put(store, replace(snap, nonces=nonces))
 
     check = snapshots.check_snapshots(store, "c")
 
     assert check.mismatched == [snapshots.Mismatch(seq=seq, differs=["ledger"])] and check.unusable == 0
 
 
-@pytest.mark.parametrize("ledger", ['{"ledger":{"nonces":', '{"ledger":{"nonces":{"a":"b"}}}', '[]'])
-def test_a_kernel_state_that_does_not_decode_is_unusable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                         ledger: str) -> None:
-    """current() would not read it (reading._thawed): not checked, counted unusable, as before the check kept
-    the nonces apart."""
+@pytest.mark.parametrize("column", ["nonces", "digest"])
+def test_a_nonces_column_or_nonces_digest_edited_alone_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            column: str) -> None:
+    """The nonces edited with their digest left as it was (the snapshot's own still holds: it covers only that
+    digest), or their digest edited with the snapshot's made anew: the service reads the rest, so it is named."""
     store = _signed(tmp_path / "g.db", monkeypatch)
-    _forged(store, ledger)
+    snap = _last(store)
+    if column == "nonces":
+        seq = _put(store, replace(snap, nonces=_nonces_edited(snap.nonces, "dropped")), nonces_digest=snap.nonces_digest)
+    else:
+        seq = _put(store, snap, nonces_digest="0" * 64)
+
+    check = snapshots.check_snapshots(store, "c")
+
+    assert check.mismatched == [snapshots.Mismatch(seq=seq, differs=["ledger"])] and check.unusable == 0
+
+
+@pytest.mark.parametrize("how", ["spaced", "acted", "keys"])
+def test_a_kernel_state_that_is_not_the_replays_encoding_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   how: str) -> None:
+    """The same state written with spaces, or another field of the ledger changed: a mismatch, as the check's
+    byte-for-byte comparison with the replay's encoding says."""
+    store = _signed(tmp_path / "g.db", monkeypatch)
+    snap = _last(store)
+    doc = json.loads(snap.ledger)
+    if how == "acted":
+        doc["ledger"]["acted"]["rome"] += 1
+    elif how == "keys":
+        doc["ledger"]["keys"]["rome"] = doc["ledger"]["keys"]["greece"]
+    text = json.dumps(doc) if how == "spaced" else json.dumps(doc, separators=(",", ":"))
+    assert text != snap.ledger
+    seq = _put(store, replace(snap, ledger=text))
+
+    check = snapshots.check_snapshots(store, "c")
+
+    assert check.mismatched == [snapshots.Mismatch(seq=seq, differs=["ledger"])] and check.unusable == 0
+
+
+@pytest.mark.parametrize("ledger", ['{"ledger":{"nonces":', '{"ledger":{"nonces":{"a":"b"}}}', '[]',
+                                    '{"ledger":{"nonces":{"a":3}}}'])
+def test_a_kernel_state_that_does_not_decode_or_holds_nonces_is_unusable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ledger: str) -> None:
+    """current() would not read it (reading._thawed; in this format a ledger column holds no nonce): not
+    checked, counted unusable."""
+    store = _signed(tmp_path / "g.db", monkeypatch)
+    _put(store, replace(_last(store), ledger=ledger))
 
     check = snapshots.check_snapshots(store, "c")
 
@@ -145,12 +144,13 @@ def test_a_snapshot_edited_without_its_digest_is_unusable(tmp_path: Path, monkey
     assert check.unusable == 1 and check.mismatched == []
 
 
-@pytest.mark.parametrize("ledger", ["", "a", "x" * 31, "x" * 32, "y" * 255, "y" * 256, "z" * 65_535, "z" * 65_536,
-                                    "é" * 40_000, "€" * 70_000 + "a", "a" * 200_000])
-def test_a_snapshots_digest_hashes_its_ledger_a_piece_at_a_time_as_the_whole(ledger: str) -> None:
-    """reading._digest never copies a ledger whole: it is the SHA-256 of the msgpack of the header's fields
-    and the ledger, then the state, whatever the string header msgpack gives the ledger's length."""
-    snap = Snapshot(seq=5, head_hash="h", engine="e", draw_head="d", batches=3, ledger=ledger, state=b"st", digest="")
-    whole = msgpack.encode([snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches, snap.ledger])
+def test_a_snapshots_digest_covers_its_nonces_through_their_digest_alone() -> None:
+    """reading._digest is the SHA-256 of the msgpack of the header's fields, the ledger and the nonces' digest,
+    then the state: the nonces themselves are not needed to check the rest."""
+    snap = Snapshot(seq=5, head_hash="h", engine="e", draw_head="d", batches=3, ledger="{}", state=b"st",
+                    digest="", nonces_digest="nd", nonces='{"a":1}')
+    whole = msgpack.encode([snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches, snap.ledger, "nd"])
 
     assert reading._digest(snap) == hashlib.sha256(whole + snap.state).hexdigest()
+    assert reading._digest(replace(snap, nonces="")) == reading._digest(snap)
+    assert reading._digest(replace(snap, nonces_digest="ne")) != reading._digest(snap)

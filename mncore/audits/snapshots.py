@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -23,7 +22,9 @@ class Mismatch(msgspec.Struct, frozen=True, kw_only=True):
     """A snapshot the service would read whose contents are not the log's at its seq."""
 
     seq: int
-    differs: list[str]  # of "state", "ledger" (the kernel's state, kept in that column), "draw head", "batches"
+    # of "state", "ledger" (the kernel's state, kept in that column, and its nonces, kept apart), "draw head",
+    # "batches"
+    differs: list[str]
 
 
 class SnapshotCheck(msgspec.Struct, kw_only=True):
@@ -48,16 +49,16 @@ class _Fold(msgspec.Struct, kw_only=True):
     batches: int = 0
     kernel: KernelState = KernelState()  # its ledger's nonces moved into `nonces` row by row
     undo_seen: bool = False
-    # the ledger's nonces as their JSON object's text, digested as it grows, its closing brace left out
-    nonces: Any = msgspec.field(default_factory=lambda: hashlib.blake2b(b"{"))
+    # the ledger's nonces as their JSON object's text, digested as it grows (as reading.nonces_digest), its
+    # closing brace left out
+    nonces: Any = msgspec.field(default_factory=lambda: hashlib.sha256(b"{"))
     noted: int = 0  # the nonces digested
-    size: int = 1  # the bytes of their text so far
 
 
 def check_snapshots(store: Store, game_id: str) -> SnapshotCheck:
     """Replay the log once, streamed, and at the seq of each snapshot the service would read
     (reading.current) compare its state bytes, draw head, batches and kernel state (the ledger
-    column: mncore/core/kernel_state.py) with the replay's.
+    column: mncore/core/kernel_state.py, its nonces in theirs) with the replay's.
 
     Only a log that verifies is replayed here (mn verify checks it first); an undo up to a snapshot
     folds the log to its seq again, as current() does."""
@@ -69,8 +70,7 @@ def check_snapshots(store: Store, game_id: str) -> SnapshotCheck:
         return out
     ruleset = ruleset_of(first.payload, f"game {game_id}")
     engine = reading.engine_of(ruleset)
-    # each snapshot's blobs are read at its seq, one at a time: a game by mail's kernel state holds every
-    # nonce a block used
+    # each snapshot's blobs are read at its seq, one at a time; its nonces (every one a block used) a piece at a time
     mine = {s.seq: s.head_hash for s in snaps if s.engine == engine}
     out.other_engine = len(snaps) - len(mine)
     del snaps
@@ -89,7 +89,7 @@ def check_snapshots(store: Store, game_id: str) -> SnapshotCheck:
             fold.draw_head = content_link(fold.draw_head, row.payload)
             head = mine.pop(row.seq, None)
             if head is not None:
-                snap = store.snapshot_at(game_id, row.seq, ledger=False) if head == row.hash else None
+                snap = store.snapshot_at(game_id, row.seq) if head == row.hash else None
                 _check(store, game_id, ruleset, snap if snap is not None and snap.engine == engine else None,
                        fold, out)
     out.unusable += len(mine)  # past the log's head
@@ -99,9 +99,8 @@ def check_snapshots(store: Store, game_id: str) -> SnapshotCheck:
 def _check(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot | None, fold: _Fold,
            out: SnapshotCheck) -> None:
     """Count one snapshot of this engine at its seq (None: its head hash is not the log's), read without its
-    ledger: unusable, matching, or a mismatch."""
-    same_kernel = snap is not None and _same_kernel(store, game_id, ruleset, snap, fold)
-    if snap is None or not same_kernel and not _usable(store, game_id, ruleset, snap.seq):
+    nonces: unusable, matching, or a mismatch."""
+    if snap is None or reading._thawed(store, game_id, ruleset, snap) is None:
         out.unusable += 1  # current() would not read it either
         return
     state = fold.state
@@ -109,7 +108,7 @@ def _check(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot | None, 
         state = _live(store, game_id, ruleset, snap.seq)
     differs = [what for what, same in (
         ("state", ruleset.encode_state(ruleset.named(state, game_id)) == snap.state),
-        ("ledger", same_kernel),
+        ("ledger", _same_kernel(store, game_id, snap, fold)),
         ("draw head", fold.draw_head == snap.draw_head),
         ("batches", fold.batches == snap.batches)) if not same]
     out.checked += 1
@@ -126,86 +125,30 @@ def _live(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> Any:
                                if r.seq not in gone))
 
 
-def _usable(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> bool:
-    """Whether current() would read the snapshot (reading._thawed), its ledger read and decoded whole: only a
-    snapshot whose ledger is not the replay's is, to tell a damaged one from a mismatched one."""
-    snap = store.snapshot_at(game_id, seq)
-    return snap is not None and reading._thawed(store, game_id, ruleset, snap) is not None
-
-
 def _drain(fold: _Fold) -> None:
     """The nonces the last row noted, moved into the running digest: a map of them all would grow by one
     a signed block, and each row that notes one copies the ledger (trust.advanced)."""
     nonces = fold.kernel.ledger.nonces  # this fold's own: trust.advanced copied it for the row
     if nonces:
         for nonce, batch in nonces.items():
-            text = b"%s%s:%d" % (b"," if fold.noted else b"", msgspec.json.encode(nonce), batch)
-            fold.nonces.update(text)
-            fold.noted, fold.size = fold.noted + 1, fold.size + len(text)
+            fold.nonces.update(b"%s%s:%d" % (b"," if fold.noted else b"", msgspec.json.encode(nonce), batch))
+            fold.noted += 1
         nonces.clear()
 
 
-def _same_kernel(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot, fold: _Fold) -> bool:
-    """Whether the snapshot (read without its ledger) holds the replay's kernel state byte for byte, and current()
-    would read it: its ledger read a piece at a time, never whole nor decoded, must be the replay's encoding,
-    which, its nonces moved into the running digest, is `before` + "{}" + `after`: `before`, then nonces whose
-    text has the digest's length and gives it, then `after`; its digest (hashed as the ledger is read) must
-    hold and its state decode."""
-    bare = msgspec.json.encode(fold.kernel)
-    # the first of its kind: before the ledger's nonces come only strings (which hold no bare quote) and
-    # the keys, a map of strings
-    at = bare.find(b'"nonces":{}') + len(b'"nonces":')
-    if at < len(b'"nonces":'):  # the replay's ledger is the default, not written: no nonces
-        before, after, nonces = bare, b"", _Text(size=0, digest=hashlib.blake2b())
-    else:
-        done = fold.nonces.copy()
-        done.update(b"}")
-        before, after, nonces = bare[:at], bare[at + 2:], _Text(size=fold.size + 1, digest=done)
-    digest = reading.digest_before_ledger(snap, len(before) + nonces.size + len(after))
-    same = _reads_as(store.ledger_pieces(game_id, snap.seq), digest, before, nonces, after)
-    digest.update(snap.state)
-    return same and digest.hexdigest() == snap.digest and _decodes(ruleset, snap.state)
-
-
-class _Text(msgspec.Struct, frozen=True):
-    """A text known by its length and digest."""
-
-    size: int
-    digest: Any
-
-
-def _reads_as(pieces: Iterator[bytes], digest: hashlib._Hash, before: bytes, middle: _Text, after: bytes) -> bool:
-    """Whether the bytes read are `before`, then `middle`, then `after`, each piece also given to `digest`."""
-    ends = (len(before), len(before) + middle.size, len(before) + middle.size + len(after))
-    seen, read, same = hashlib.blake2b(), 0, True
-    for piece in pieces:
-        digest.update(piece)  # read on after a difference: the digest is of the whole ledger
-        start, read = read, read + len(piece)
-        same = same and read <= ends[2] and _within(piece, start, 0, before) \
-            and _within(piece, start, ends[1], after)
-        if same:
-            seen.update(_cut(piece, start, ends[0], ends[1]))
-    return same and read == ends[2] and seen.digest() == middle.digest.digest()
-
-
-def _cut(piece: bytes, start: int, low: int, high: int) -> bytes:
-    """The bytes of a piece read from `start` that fall between low and high in the whole."""
-    return piece[max(0, low - start):max(0, high - start)]
-
-
-def _within(piece: bytes, start: int, at: int, text: bytes) -> bool:
-    """Whether the bytes of a piece read from `start` that fall where `text` stands (from `at`) are its."""
-    part = _cut(piece, start, at, at + len(text))
-    offset = max(0, start - at)
-    return part == text[offset:offset + len(part)]
-
-
-def _decodes(ruleset: Ruleset, state: bytes) -> bool:
-    try:
-        ruleset.decode_state(state)
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
+def _same_kernel(store: Store, game_id: str, snap: Snapshot, fold: _Fold) -> bool:
+    """Whether the snapshot holds the replay's kernel state byte for byte: its ledger column the replay's
+    encoding with the nonces left out (the replay keeps none), its nonces' digest and its nonces, read a piece
+    at a time, never whole nor decoded, those the replay digested in order."""
+    done = fold.nonces.copy()
+    done.update(b"}")
+    expected: str = done.hexdigest()
+    if snap.ledger.encode() != msgspec.json.encode(fold.kernel) or snap.nonces_digest != expected:
         return False
-    return True
+    read = hashlib.sha256()
+    for piece in store.nonces_pieces(game_id, snap.seq):
+        read.update(piece)
+    return read.hexdigest() == expected
 
 
 def drop_mismatched(store: Store, game_id: str, check: SnapshotCheck) -> None:

@@ -68,6 +68,9 @@ class Current(msgspec.Struct, kw_only=True):
     batches: int  # how many batches the log holds
     kernel: KernelState  # the kernel's own state beside the ruleset's (trust.kernel_step)
     snapshot_seq: int = 0  # the seq of the snapshot it started from (0: the log's start)
+    # (seq, digest) of the snapshot whose nonces the kernel's ledger still lacks: it holds only those used
+    # after it until a command that needs them all reads them (read_nonces); None: the ledger holds all
+    unread_nonces: tuple[int, str] | None = None
     # the game's secret as the store holds it, read at the first order and kept for the next ones
     secret: bytes | None | msgspec.UnsetType = msgspec.UNSET
 
@@ -77,7 +80,7 @@ class Current(msgspec.Struct, kw_only=True):
 
     @property
     def ledger(self) -> trust.Ledger:
-        """What the log says about signing (the kernel's state's)."""
+        """What the log says about signing (the kernel's state's), its nonces perhaps unread (read_nonces)."""
         return self.kernel.ledger
 
 
@@ -162,7 +165,9 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
 # 5: the kernel's state (mncore/core/kernel_state.py) in the ledger's place, the secret out of the rulesets' states
 # 6: a 2003 game's hands, debts and losses folded in the log's order (its JSON sorts a dict's keys) as its
 # orders are given, where they were folded in the deciding side's: a snapshot written then did not match a replay
-SNAPSHOT_FORMAT = 6
+# 7: the ledger's nonces (every signed block's) kept apart in a column of their own, the digest covering them
+# through theirs: a command that checks no block neither reads, hashes nor decodes them (read_nonces)
+SNAPSHOT_FORMAT = 7
 
 
 def engine_of(ruleset: Ruleset) -> str:
@@ -171,33 +176,19 @@ def engine_of(ruleset: Ruleset) -> str:
 
 
 def _digest(snap: Snapshot) -> str:
-    """SHA-256 of the msgpack of [seq, head hash, engine, draw head, batches, ledger], then the state: the
-    ledger hashed a piece at a time, since a game by mail's holds every nonce a block used (megabytes)."""
-    size = len(snap.ledger) if snap.ledger.isascii() else len(snap.ledger.encode())
-    digest = digest_before_ledger(snap, size)
-    for at in range(0, len(snap.ledger), _PIECE):
-        digest.update(snap.ledger[at:at + _PIECE].encode())
-    digest.update(snap.state)
-    return digest.hexdigest()
+    """SHA-256 of the msgpack of [seq, head hash, engine, draw head, batches, ledger, nonces' digest], then
+    the state: the nonces are covered by their own digest, so that the rest is checked without them."""
+    head = msgspec.msgpack.encode([snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches,
+                                   snap.ledger, snap.nonces_digest])
+    return hashlib.sha256(head + snap.state).hexdigest()
 
 
-def digest_before_ledger(snap: Snapshot, size: int) -> hashlib._Hash:
-    """_digest's hash up to the ledger's bytes (`size` of them), to be given them, then the state."""
-    head = bytearray(msgspec.msgpack.encode([snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches]))
-    head[0] += 1  # a fixarray of six, the ledger's string after the five
-    return hashlib.sha256(bytes(head) + _str_header(size))
+def nonces_digest(text: bytes) -> str:
+    """The digest of a snapshot's nonces (their JSON object's UTF-8 bytes)."""
+    return hashlib.sha256(text).hexdigest()
 
 
-_PIECE = 1 << 16  # characters of a ledger encoded at a time
-
-
-def _str_header(size: int) -> bytes:
-    """msgpack's header of a string of `size` UTF-8 bytes (fixstr, str 8, str 16 or str 32)."""
-    if size < 32:
-        return bytes([0xA0 | size])
-    if size < 1 << 8:
-        return b"\xd9" + size.to_bytes(1, "big")
-    return b"\xda" + size.to_bytes(2, "big") if size < 1 << 16 else b"\xdb" + size.to_bytes(4, "big")
+NO_NONCES = nonces_digest(b"{}")  # a snapshot of a game without signed blocks: nothing to read
 
 
 def snapshot_at_or_before(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> Current | None:
@@ -215,9 +206,39 @@ def _thawed(store: Store, game_id: str, ruleset: Ruleset, snap: Snapshot) -> Cur
         kernel = msgspec.json.decode(snap.ledger, type=KernelState)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError):
         return None
+    if kernel.ledger.nonces:  # this format keeps them apart: not a snapshot this engine wrote
+        return None
     return Current(game_id=game_id, ruleset=ruleset, version=store.log_version(game_id), state=state,
                    head=(snap.seq, snap.head_hash), draw_head=snap.draw_head, batches=snap.batches,
-                   kernel=kernel, snapshot_seq=snap.seq)
+                   kernel=kernel, snapshot_seq=snap.seq,
+                   unread_nonces=None if snap.nonces_digest == NO_NONCES else (snap.seq, snap.nonces_digest))
+
+
+def read_nonces(store: Store, game: Loaded | Current) -> trust.Ledger:
+    """The game's ledger with every nonce a signed block used (trust.check_block), kept in the game from then
+    on: a Current folded from a snapshot holds only those used after it until asked, when the snapshot's are
+    read and held to their digest; if they do not hold, or the snapshot is gone, they are folded from the log."""
+    if isinstance(game, Loaded) or game.unread_nonces is None:
+        return game.kernel.ledger
+    seq, digest = game.unread_nonces
+    ledger = game.kernel.ledger
+    ledger = replace(ledger, nonces={**_snapshot_nonces(store, game, seq, digest), **ledger.nonces})
+    game.kernel, game.unread_nonces = replace(game.kernel, ledger=ledger), None
+    return ledger
+
+
+def _snapshot_nonces(store: Store, game: Current, seq: int, digest: str) -> dict[str, int]:
+    """The nonces of the snapshot at seq if they hold to its digest, else those of the log up to seq."""
+    text = store.snapshot_nonces(game.game_id, seq)
+    if text is not None:
+        data = text.encode()
+        if nonces_digest(data) == digest:
+            try:
+                return msgspec.json.decode(data, type=dict[str, int])
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                pass
+    log.info("snapshot nonces not read; folded from the log", game=game.game_id, seq=seq)
+    return trust.kernel_of(game.ruleset, store.stream_rows(game.game_id, 1, seq)).ledger.nonces
 
 
 def _snapshot(store: Store, cur: Current) -> int:
@@ -227,10 +248,13 @@ def _snapshot(store: Store, cur: Current) -> int:
     if every <= 0 or cur.head[0] - cur.snapshot_seq < every:
         return cur.snapshot_seq
     try:
+        ledger = read_nonces(store, cur)
+        nonces = msgspec.json.encode(ledger.nonces)
+        bare = replace(cur.kernel, ledger=replace(ledger, nonces={}))
         snap = Snapshot(seq=cur.head[0], head_hash=cur.head[1], engine=engine_of(cur.ruleset),
-                        draw_head=cur.draw_head, batches=cur.batches,
-                        ledger=msgspec.json.encode(cur.kernel).decode(),
-                        state=cur.ruleset.encode_state(cur.state), digest="")
+                        draw_head=cur.draw_head, batches=cur.batches, ledger=msgspec.json.encode(bare).decode(),
+                        state=cur.ruleset.encode_state(cur.state), digest="", nonces=nonces.decode(),
+                        nonces_digest=nonces_digest(nonces))
         store.put_snapshot(cur.game_id, msgspec.structs.replace(snap, digest=_digest(snap)))
     except Exception as err:  # a cache: the events are written, the next command folds them
         log.info("snapshot not written", game=cur.game_id, seq=cur.head[0], error=str(err))
@@ -302,6 +326,7 @@ def _full(game: Loaded | Current, store: Store | None = None) -> Loaded:
     if isinstance(game, Loaded):
         return game
     assert store is not None, "a Current is read whole from its store"
+    read_nonces(store, game)
     rows, events = _decoded(store, game.game_id, None)
     return Loaded(game_id=game.game_id, ruleset=game.ruleset, version=game.version, rows=rows,
                   events=events, state=game.state, draw_head=game.draw_head, kernel=game.kernel)

@@ -32,6 +32,7 @@ from mncore.games.reading import (
     _StoredLog,
     current,
     load,
+    read_nonces,
 )
 from mncore.pbem import seats, trust, turns
 from mncore.secrecy import boundary
@@ -177,7 +178,7 @@ def _submit_block(store: Store, loaded: Loaded | Current, block: SignedOrders) -
         # undo, consent and standing orders are decided on the whole log (mncore/pbem/turns.py)
         _, written = _submit_block(store, load(store, loaded.game_id), block)
         return current(store, loaded.game_id), written
-    ledger = _ledger(loaded)
+    ledger = read_nonces(store, loaded)  # a block is new only if no block before used its nonce
     rows: Sequence[Row] = (loaded.rows if isinstance(loaded, Loaded)
                            else _StoredLog(store, loaded.game_id, loaded.head[0]))
 
@@ -213,7 +214,8 @@ def _append(store: Store, loaded: Loaded | Current, command: Any,
                   head=(rows[-1].seq, rows[-1].hash) if rows else loaded.head,
                   draw_head=content_head(rows, loaded.draw_head), batches=batches, kernel=kernel,
                   snapshot_seq=(loaded.snapshot_seq if loaded.snapshot_seq is not None
-                                else store.last_snapshot_seq(loaded.game_id)), secret=secret)
+                                else store.last_snapshot_seq(loaded.game_id)), secret=secret,
+                  unread_nonces=loaded.unread_nonces if isinstance(loaded, Current) else None)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,

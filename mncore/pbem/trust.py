@@ -7,7 +7,7 @@ call it, so that what is written and what is checked again cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -171,7 +171,7 @@ class KernelFold:
         self.kernel = _stepped(self.kernel, ledger, row)
 
 
-def kernel_of(ruleset: Ruleset, rows: Sequence[Row], kernel: KernelState | None = None,
+def kernel_of(ruleset: Ruleset, rows: Iterable[Row], kernel: KernelState | None = None,
               batches: int = 0) -> KernelState:
     """The kernel's state after rows, from `kernel` after `batches` batches (the log's start by default)."""
     fold = KernelFold(kernel if kernel is not None else KernelState())

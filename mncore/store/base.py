@@ -83,14 +83,18 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     engine: str  # the engine and ruleset versions that folded it
     draw_head: str  # the content chain's head at seq
     batches: int  # how many batches the log holds up to seq
-    ledger: str  # the signing ledger at seq (JSON)
+    ledger: str  # the kernel's state at seq (JSON), its ledger's nonces left out: they are kept apart
     state: bytes  # the ruleset's encode_state
-    digest: str  # SHA-256 over all the above: a damaged blob is seen and ignored
+    digest: str  # SHA-256 over all the above and nonces_digest: a damaged blob is seen and ignored
+    # the nonces every signed block used, as their JSON object (megabytes in a long game by mail), in a column
+    # of their own that only the commands needing them read (snapshot_nonces, nonces_pieces): a read snapshot
+    # leaves them out (""); their SHA-256, read with the rest, lets the rest be checked without them
+    nonces_digest: str = ""
+    nonces: str = ""
 
 
 class SnapshotHead(msgspec.Struct, frozen=True, kw_only=True):
-    """What a listing of a game's snapshots says of each, without its blobs (a game by mail's ledger
-    holds every nonce a block used: megabytes in a long game)."""
+    """What a listing of a game's snapshots says of each, without its blobs."""
 
     seq: int
     head_hash: str
@@ -140,12 +144,14 @@ class Store(Protocol):
     def snapshots(self, game_id: str) -> list[SnapshotHead]:
         """Every snapshot the store keeps of a game, by seq, whatever its engine or head (mn verify
         checks them against the log), without its blobs; a row that does not read as one is left out."""
-    def snapshot_at(self, game_id: str, seq: int, *, ledger: bool = True) -> Snapshot | None:
+    def snapshot_at(self, game_id: str, seq: int) -> Snapshot | None:
         """The snapshot kept at seq, whatever its engine or head, or None (none, or a row that does not
-        read as a snapshot); with ledger=False its ledger is left out ("" in its place: ledger_pieces)."""
-    def ledger_pieces(self, game_id: str, seq: int) -> Iterator[bytes]:
-        """The UTF-8 bytes of the ledger of the snapshot kept at seq, a piece at a time, never all held (a
-        game by mail's holds every nonce a block used); nothing if there is none."""
+        read as a snapshot); without its nonces, as every read of one."""
+    def snapshot_nonces(self, game_id: str, seq: int) -> str | None:
+        """The nonces of the snapshot kept at seq, whole (a signed block's check needs them), or None."""
+    def nonces_pieces(self, game_id: str, seq: int) -> Iterator[bytes]:
+        """The UTF-8 bytes of the nonces of the snapshot kept at seq, a piece at a time, never all held
+        (mn verify); nothing if there is none."""
 
     # writes
     def create_game(self, game_id: str, created_at: str, secret: str | None,
@@ -207,16 +213,18 @@ def decode_salts(text: str, seq: int) -> dict[str, str]:
 def latest_snapshot_sql(mark: str) -> str:
     """The query of a game's last good snapshot, with the store's parameter mark ("?" or "%s"): made
     by this engine at or before a seq, its head hash still the hash of the stored row at its seq."""
-    return ("select s.seq, s.head_hash, s.engine, s.draw_head, s.batches, s.ledger, s.state, s.digest "
+    return ("select s.seq, s.head_hash, s.engine, s.draw_head, s.batches, s.ledger, s.state, s.digest, "
+            "s.nonces_digest "
             "from snapshots s join events e on e.game_id = s.game_id and e.seq = s.seq "
             f"and e.hash = s.head_hash where s.game_id = {mark} and s.seq <= {mark} and s.engine = {mark} "
             "order by s.seq desc limit 1")
 
 
 SNAPSHOTS_SQL = "select seq, head_hash, engine from snapshots where game_id = {mark} order by seq"
-SNAPSHOT_AT_SQL = ("select seq, head_hash, engine, draw_head, batches, {ledger}, state, digest from snapshots "
-                   "where game_id = {mark} and seq = {mark}")
-LEDGER_PIECE = 1 << 16  # bytes of a snapshot's ledger read at a time
+SNAPSHOT_AT_SQL = ("select seq, head_hash, engine, draw_head, batches, ledger, state, digest, nonces_digest "
+                   "from snapshots where game_id = {mark} and seq = {mark}")
+SNAPSHOT_NONCES_SQL = "select nonces from snapshots where game_id = {mark} and seq = {mark}"
+NONCES_PIECE = 1 << 16  # bytes of a snapshot's nonces read at a time
 
 
 def snapshot_head_of(r: Sequence[object]) -> SnapshotHead | None:
@@ -232,6 +240,7 @@ def snapshot_of(r: Sequence[object]) -> Snapshot | None:
     snapshot this engine wrote)."""
     try:
         return Snapshot(seq=r[0], head_hash=r[1], engine=r[2], draw_head=r[3], batches=r[4],  # type: ignore[arg-type]
-                        ledger=r[5], state=bytes(r[6]), digest=r[7])  # type: ignore[arg-type,call-overload]
+                        ledger=r[5], state=bytes(r[6]), digest=r[7],  # type: ignore[arg-type,call-overload]
+                        nonces_digest=r[8] or "")  # type: ignore[arg-type]
     except (TypeError, ValueError, msgspec.ValidationError):
         return None

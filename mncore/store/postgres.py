@@ -14,8 +14,9 @@ import msgspec
 from mncore.core.chain import CURRENT, GENESIS_HASH
 from mncore.core.errors import Conflict, MareNostrumError, StoreError
 from mncore.store.base import (
-    LEDGER_PIECE,
+    NONCES_PIECE,
     SNAPSHOT_AT_SQL,
+    SNAPSHOT_NONCES_SQL,
     SNAPSHOTS_SQL,
     GameRow,
     NewRow,
@@ -44,6 +45,9 @@ _SCHEMA = (
     "create table if not exists salts (game_id text, seq bigint, salts text, primary key (game_id, seq))",
     "create table if not exists snapshots (game_id text, seq bigint, head_hash text, engine text, "
     "draw_head text, batches bigint, ledger text, state bytea, digest text, primary key (game_id, seq))",
+    # snapshot format 7: a game by mail's nonces apart from the rest (mncore/games/reading.py)
+    "alter table snapshots add column if not exists nonces text",
+    "alter table snapshots add column if not exists nonces_digest text",
 )
 _SCHEMA_LOCK = 0x6D6E5F73  # "mn_s": one `mn new` at a time makes the tables, the others wait
 _COLUMNS = "seq, type, payload, recorded_at, actor, command, batch, hash"
@@ -78,7 +82,11 @@ class PostgresStore:
             self.conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
         except psycopg.Error as err:
             raise StoreError(f"cannot connect to {self.path} ({_first_line(err)})") from None
-        if self._has_tables():
+        tables, current = self._has_tables()
+        if current:
+            return
+        if tables:  # made by an earlier version: its snapshots lack the nonces' columns
+            self._create_schema()
             return
         if not create:
             self.conn.close()
@@ -92,9 +100,13 @@ class PostgresStore:
             for sql in _SCHEMA:
                 conn.execute(sql)
 
-    def _has_tables(self) -> bool:
-        found = self.conn.execute("select to_regclass('games') is not null and to_regclass('events') is not null")
-        return bool(found.fetchone()[0])  # type: ignore[index]
+    def _has_tables(self) -> tuple[bool, bool]:
+        """Whether the games and events tables are there, and every table and column of this version."""
+        found = self.conn.execute(
+            "select to_regclass('games') is not null and to_regclass('events') is not null, "
+            "exists (select 1 from pg_attribute where attrelid = to_regclass('snapshots') "
+            "and attname = 'nonces_digest' and not attisdropped)").fetchone() or (False, False)
+        return bool(found[0]), bool(found[0] and found[1])
 
     def _query(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, args).fetchall()
@@ -191,16 +203,20 @@ class PostgresStore:
         found = (snapshot_head_of(r) for r in self._query(SNAPSHOTS_SQL.format(mark="%s"), [game_id]))
         return [s for s in found if s is not None]
 
-    def snapshot_at(self, game_id: str, seq: int, *, ledger: bool = True) -> Snapshot | None:
-        rows = self._query(SNAPSHOT_AT_SQL.format(mark="%s", ledger="ledger" if ledger else "''"), [game_id, seq])
+    def snapshot_at(self, game_id: str, seq: int) -> Snapshot | None:
+        rows = self._query(SNAPSHOT_AT_SQL.format(mark="%s"), [game_id, seq])
         return snapshot_of(rows[0]) if rows else None
 
-    def ledger_pieces(self, game_id: str, seq: int) -> Iterator[bytes]:
-        """The ledger's bytes a piece at a time, each cut out by the server."""
+    def snapshot_nonces(self, game_id: str, seq: int) -> str | None:
+        rows = self._query(SNAPSHOT_NONCES_SQL.format(mark="%s"), [game_id, seq])
+        return rows[0][0] if rows and isinstance(rows[0][0], str) else None
+
+    def nonces_pieces(self, game_id: str, seq: int) -> Iterator[bytes]:
+        """The nonces' bytes a piece at a time, each cut out by the server."""
         at = 1
         while True:
-            rows = self._query("select substring(convert_to(ledger, 'UTF8') from %s for %s) from snapshots "
-                               "where game_id = %s and seq = %s", [at, LEDGER_PIECE, game_id, seq])
+            rows = self._query("select substring(convert_to(nonces, 'UTF8') from %s for %s) from snapshots "
+                               "where game_id = %s and seq = %s", [at, NONCES_PIECE, game_id, seq])
             piece = bytes(rows[0][0]) if rows and rows[0][0] is not None else b""
             if not piece:
                 return
@@ -262,12 +278,13 @@ class PostgresStore:
         with self._write() as conn:
             conn.execute(
                 "insert into snapshots (game_id, seq, head_hash, engine, draw_head, batches, ledger, state, "
-                "digest) values (%s, %s, %s, %s, %s, %s, %s, %s, %s) on conflict (game_id, seq) do update set "
+                "digest, nonces, nonces_digest) values (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                "on conflict (game_id, seq) do update set "
                 "head_hash = excluded.head_hash, engine = excluded.engine, draw_head = excluded.draw_head, "
                 "batches = excluded.batches, ledger = excluded.ledger, state = excluded.state, "
-                "digest = excluded.digest",
+                "digest = excluded.digest, nonces = excluded.nonces, nonces_digest = excluded.nonces_digest",
                 [game_id, snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches, snap.ledger,
-                 snap.state, snap.digest])
+                 snap.state, snap.digest, snap.nonces, snap.nonces_digest])
             conn.execute("delete from snapshots where game_id = %s and seq not in (select seq from snapshots "
                          "where game_id = %s order by seq desc limit 2)", [game_id, game_id])
 

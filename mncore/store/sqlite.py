@@ -16,8 +16,9 @@ import msgspec
 from mncore.core.chain import CURRENT, GENESIS_HASH
 from mncore.core.errors import Conflict, StoreError
 from mncore.store.base import (
-    LEDGER_PIECE,
+    NONCES_PIECE,
     SNAPSHOT_AT_SQL,
+    SNAPSHOT_NONCES_SQL,
     SNAPSHOTS_SQL,
     GameRow,
     NewRow,
@@ -35,7 +36,7 @@ from mncore.store.base import (
 
 # How many migrations sqlite_schema.py holds (a test keeps the two equal): a database that records
 # as many in sqlite-utils' table is current, known without importing sqlite-utils.
-MIGRATION_COUNT = 5
+MIGRATION_COUNT = 6
 
 
 def _applied(conn: sqlite3.Connection) -> int:
@@ -252,7 +253,7 @@ class SqliteStore:
     def latest_snapshot(self, game_id: str, upto: int | None, engine: str) -> Snapshot | None:
         """The last snapshot at or before upto made by this engine whose head hash is still the hash
         of the stored row at its seq (a rewritten or edited log leaves it behind), or None."""
-        if not self._has("snapshots"):
+        if not self._has_snapshots():
             return None
         rows = self._query(latest_snapshot_sql("?"), [game_id, upto if upto is not None else 2**62, engine])
         return snapshot_of(tuple(rows[0])) if rows else None
@@ -271,26 +272,40 @@ class SqliteStore:
         found = (snapshot_head_of(tuple(r)) for r in self._query(SNAPSHOTS_SQL.format(mark="?"), [game_id]))
         return [s for s in found if s is not None]
 
-    def snapshot_at(self, game_id: str, seq: int, *, ledger: bool = True) -> Snapshot | None:
-        """The snapshot kept at seq, whatever its engine or head, or None; its ledger left out if asked."""
-        if not self._has("snapshots"):
+    def snapshot_at(self, game_id: str, seq: int) -> Snapshot | None:
+        """The snapshot kept at seq, whatever its engine or head, or None; without its nonces."""
+        if not self._has_snapshots():
             return None
-        sql = SNAPSHOT_AT_SQL.format(mark="?", ledger="ledger" if ledger else "''")
-        rows = self._query(sql, [game_id, seq])
+        rows = self._query(SNAPSHOT_AT_SQL.format(mark="?"), [game_id, seq])
         return snapshot_of(tuple(rows[0])) if rows else None
 
-    def ledger_pieces(self, game_id: str, seq: int) -> Iterator[bytes]:
-        """The snapshot's ledger read from its pages a piece at a time (SQLite's incremental blob I/O)."""
-        found = self._query("select rowid from snapshots where game_id = ? and seq = ?", [game_id, seq]) \
-            if self._has("snapshots") else []
+    def snapshot_nonces(self, game_id: str, seq: int) -> str | None:
+        """The snapshot's nonces, whole, or None (no snapshot at seq, or none of this format)."""
+        if not self._has_snapshots():
+            return None
+        rows = self._query(SNAPSHOT_NONCES_SQL.format(mark="?"), [game_id, seq])
+        return rows[0][0] if rows and isinstance(rows[0][0], str) else None
+
+    def nonces_pieces(self, game_id: str, seq: int) -> Iterator[bytes]:
+        """The snapshot's nonces read from its pages a piece at a time (SQLite's incremental blob I/O)."""
+        found = self._query("select rowid from snapshots where game_id = ? and seq = ? and nonces is not null",
+                            [game_id, seq]) if self._has_snapshots() else []
         if not found:
             return
         try:
-            with self.conn.blobopen("snapshots", "ledger", found[0][0], readonly=True) as blob:
-                while piece := blob.read(LEDGER_PIECE):
+            with self.conn.blobopen("snapshots", "nonces", found[0][0], readonly=True) as blob:
+                while piece := blob.read(NONCES_PIECE):
                     yield piece
         except sqlite3.DatabaseError as err:
             raise StoreError(f"{self.path}: the database cannot be read ({err})") from None
+
+    def _has_snapshots(self) -> bool:
+        """The snapshots table is there with this version's columns (a database this process could not
+        migrate may hold one without the nonces: it holds no snapshot this engine reads)."""
+        if self._current:
+            return True
+        return "snapshots" in _table_names(self.conn) and any(
+            r[1] == "nonces_digest" for r in self.conn.execute("pragma table_info(snapshots)"))
 
     # --- writes --------------------------------------------------------------------------------
 
@@ -385,9 +400,10 @@ class SqliteStore:
         """Cache a fold (replacing one at the same seq), and keep only the game's two latest."""
         with self._write() as conn:
             conn.execute("insert or replace into snapshots (game_id, seq, head_hash, engine, draw_head, "
-                         "batches, ledger, state, digest) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         "batches, ledger, state, digest, nonces, nonces_digest) "
+                         "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          [game_id, snap.seq, snap.head_hash, snap.engine, snap.draw_head, snap.batches,
-                          snap.ledger, snap.state, snap.digest])
+                          snap.ledger, snap.state, snap.digest, snap.nonces, snap.nonces_digest])
             conn.execute("delete from snapshots where game_id = ? and seq not in (select seq from "
                          "snapshots where game_id = ? order by seq desc limit 2)", [game_id, game_id])
 

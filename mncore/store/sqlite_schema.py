@@ -69,6 +69,16 @@ def mail_service(db: Database) -> None:
                                    if_not_exists=True)
 
 
+@MIGRATIONS()
+def snapshot_nonces(db: Database) -> None:
+    """Snapshot format 7: the nonces of a game by mail's ledger in a column of their own beside their digest,
+    so that a command that checks no signed block neither reads nor hashes them (mncore/games/reading.py)."""
+    columns = db.table("snapshots").columns_dict
+    for name in ("nonces", "nonces_digest"):
+        if name not in columns:
+            db.table("snapshots").add_column(name, str)
+
+
 def migrate(conn: sqlite3.Connection) -> None:
     """Apply every pending migration, inside the write transaction the caller holds (each one a
     savepoint of it), so that concurrent openers wait for the lock and then find nothing to do."""
