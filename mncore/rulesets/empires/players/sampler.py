@@ -88,8 +88,12 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
     ranked = sorted(families, key=lambda f: -weights.get(f[0], 1.0) * rand.random())
     for _, family in ranked:
         yield from family()
-    everything = [ln for option in rules_for(state.phase).options(state, empire)
-                  for ln in candidate_lines(option, rand)]
+    everything: list[str] = []
+    for option in rules_for(state.phase).options(state, empire):
+        if option.order is not None:  # candidate_lines' own first answer, without a call and a list each
+            everything.append(option.order)
+        else:
+            everything += candidate_lines(option, rand)
     shuffle(rand, everything)
     yield from everything
 
