@@ -21,6 +21,8 @@ from mncore.rulesets.empires.rules import barbarian_orders, collect, guards, mil
 from mncore.rulesets.empires.rules.battle import enemies_at, units_at
 from mncore.rulesets.empires.rules.buildable import (
     build_place_problem,
+    buildings_kinds_left,
+    buildings_left,
     capital_of,
     control_places,
     control_problem,
@@ -68,6 +70,8 @@ def _check(state: GameState, where: str) -> int:
         capital = capital_of(state, builder)
         assert markers_left(state, builder) == load_ruleset().components.control_markers - sum(
             1 for pid, ps in state.provinces.items() if ps.controller == builder and pid != capital), where
+        kinds = list(load_ruleset().costs.buildings)
+        assert buildings_kinds_left(state, kinds) == [k for k in kinds if buildings_left(state, k) > 0], where
         for cost in range(1, 6):
             for limit in (3, 6):
                 assert payment.payment_hints(state, builder, cost, limit) == _hints_as_before(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import hmac
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -73,10 +72,14 @@ class Rng:
     def _block(self) -> int:
         if self._secret is None:
             raise SecretNeeded("this needs the game's secret, which is not revealed")
-        mac = _keyed(self._secret).copy()  # the key's padding hashed once per secret, not per die
-        mac.update(self._head + b"|" + str(self.counter).encode("ascii"))
+        # HMAC-SHA256 (RFC 2104) from the two padded hashes: copying hmac.HMAC costs twice as much
+        inner, outer = _pads(self._secret)
+        inner = inner.copy()
+        inner.update(self._head + b"|" + str(self.counter).encode("ascii"))
+        outer = outer.copy()
+        outer.update(inner.digest())
         self.counter += 1
-        return int.from_bytes(mac.digest()[:8], "big")
+        return int.from_bytes(outer.digest()[:8], "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection so that no value is favoured."""
@@ -104,9 +107,17 @@ class Rng:
 
 
 @functools.lru_cache(maxsize=8)
-def _keyed(secret: bytes) -> hmac.HMAC:
-    """HMAC-SHA256 keyed with the secret, no message yet: each draw copies it (a game has one secret)."""
-    return hmac.new(secret, digestmod=hashlib.sha256)
+def _pads(secret: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
+    """SHA-256 fed the secret's inner and outer HMAC pads, no message yet: each draw copies both (a game
+    has one secret)."""
+    key = hashlib.sha256(secret).digest() if len(secret) > _BLOCK else secret  # RFC 2104: a long key hashed
+    key = key.ljust(_BLOCK, b"\0")
+    return hashlib.sha256(key.translate(_INNER)), hashlib.sha256(key.translate(_OUTER))
+
+
+_BLOCK = 64  # SHA-256's block size in bytes
+_INNER = bytes(b ^ 0x36 for b in range(256))  # each key byte XOR ipad, as a bytes.translate table
+_OUTER = bytes(b ^ 0x5C for b in range(256))  # and XOR opad
 
 
 class _Settling(Rng):

@@ -68,13 +68,17 @@ class Folds:
 
     def replay(self, events: Sequence[ev.AnyEvent], state: GameState) -> GameState:
         """replay(events, state), reading the folds already made of a prefix of `events` from `state`."""
-        start, done = 0, self.done
-        while done and start < len(events):
-            found = next((f for f in done if f[0] is state and _starts(events, start, f[1])), None)
-            if found is None:
+        start, done, n = 0, self.done, len(events)
+        while done and start < n:
+            for before, folded, after in done:  # a loop, not a generator: every decision folds here
+                if before is state and _starts(events, start, folded):
+                    state, start = after, start + len(folded)
+                    break
+            else:
                 break
-            state, start = found[2], start + len(found[1])
-        return replay(events[start:], state) if start < len(events) else state
+        if start >= n:
+            return state
+        return replay(events[start:] if start else events, state)
 
 
 def _starts(events: Sequence[ev.AnyEvent], start: int, prefix: Sequence[ev.AnyEvent]) -> bool:

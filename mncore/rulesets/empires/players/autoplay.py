@@ -73,7 +73,10 @@ def _options(state: GameState, empire: Empire) -> list[Option]:
 
 def waiting_empire(state: GameState, rand: random.Random) -> Empire | None:
     """One of the empires the game waits for, drawn by the player's random numbers; None if none."""
-    waiting = sorted({e for e, _ in flow_waiting(state)})
+    found = flow_waiting(state)
+    if len(found) == 1:  # most decisions wait for one empire: no set to sort (the same draw from one)
+        return rand.choice((found[0][0],))
+    waiting = sorted({e for e, _ in found})
     return rand.choice(waiting) if waiting else None
 
 

@@ -26,7 +26,7 @@ from mncore.rulesets.empires.players.permutations import first_passing, sample, 
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
 from mncore.rulesets.empires.rules.buildable import (
-    buildings_left,
+    buildings_kinds_left,
     capital_of,
     control_places,
     free_spaces,
@@ -83,12 +83,17 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
           weights: dict[str, float]) -> Iterator[str]:
     """The order lines the empire's player tries, in turn: each family of its phase in a random
     order weighed by the style (as choose() weighs lines), then every option the rules list."""
-    families = _families(_Ask(state, empire, rand))
+    # only a builder's and a mover's turns have families (the other decisions are few: see _families)
+    families = _families(_Ask(state, empire, rand)) if state.phase in _FAMILY_PHASES else []
     ranked = sorted(families, key=lambda f: -weights.get(f[0], 1.0) * rand.random())
     for _, family in ranked:
         yield from family()
-    everything = [ln for option in rules_for(state.phase).options(state, empire)
-                  for ln in candidate_lines(option, rand)]
+    everything: list[str] = []
+    for option in rules_for(state.phase).options(state, empire):
+        if option.order is not None:  # candidate_lines' own first answer, without a call and a list each
+            everything.append(option.order)
+        else:
+            everything += candidate_lines(option, rand)
     shuffle(rand, everything)
     yield from everything
 
@@ -154,6 +159,9 @@ class _Ask:
         return found
 
 
+_FAMILY_PHASES = frozenset({"build", "move"})
+
+
 def _families(ask: _Ask) -> list[Family]:
     state, empire = ask.state, ask.empire
     if state.phase == "build" and build_step(state).active == empire:
@@ -214,7 +222,7 @@ def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
 def _building(ask: _Ask) -> list[str]:
     state, rand = ask.state, ask.rand
     costs = load_ruleset().costs.buildings
-    kinds = [k for k in costs if buildings_left(state, k) > 0]
+    kinds = buildings_kinds_left(state, costs)
     if not kinds:
         return []
     kind = rand.choice(kinds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
 from mncore.core.cache import ObjectCache
 from mncore.rulesets.empires import atlas, tile_powers
@@ -213,6 +214,14 @@ def buildings_left(state: GameState, kind: BuildingKind) -> int:
     """Buildings of that kind not on the board (3.1.2); those on it kept by kind (kept.py), not counted
     over every province each time a player asks what it may build."""
     return _buildings_supplied(state.options.setup).get(kind, 0) - kept(state).built.get(kind, 0)
+
+
+def buildings_kinds_left(state: GameState, kinds: Iterable[BuildingKind]) -> list[BuildingKind]:
+    """The kinds, in their order, where buildings_left() is above 0: the supply and the board read once for
+    all of them (a builder's player asks it of every kind at each turn)."""
+    supplied = _buildings_supplied(state.options.setup)
+    built = kept(state).built
+    return [k for k in kinds if supplied.get(k, 0) - built.get(k, 0) > 0]
 
 
 @functools.lru_cache(maxsize=16)

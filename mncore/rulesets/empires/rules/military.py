@@ -516,6 +516,8 @@ def _turn_options(state: GameState, empire: Empire) -> list[Option]:
             centaurs = land_units.may_step(state, empire, p, "centaurs")
             myrmidons = land_units.may_step(state, empire, p, "myrmidons")
             plain = sum(land_units.plain(state, empire, p))
+            if plain <= 0 and not centaurs and not myrmidons:
+                continue  # no legion of its may move from there: where they could go is not asked
             targets = [t for t in legion_destinations(state, empire, p) if _may_enter(state, empire, t)]
             out += [Option(kind="move-legion", order=f"move legion {p} to {t}") for t in targets if plain > 0]
             out += [Option(kind="move-legion", order=f"move legion {p} to {t} with centaurs")

@@ -78,25 +78,34 @@ def legal_offers(held: Bag, sizes: range) -> tuple[str, ...]:
         left[i] = left[i + 1] + kinds[i][1]
     out: list[str] = []
     for n in sizes:
-        if _token_sets(kinds, left, 0, n, "", out):
+        if n == 0:
+            out.append("nothing")
+            if len(out) >= OFFER_SAMPLES:
+                break
+        elif left[0] >= n and _token_sets(kinds, left, 0, n, "", out):
             break
     return tuple(out)
 
 
 def _token_sets(kinds: list[tuple[Token, int]], left: list[int], i: int, n: int, taken: str,
                 out: list[str]) -> bool:
-    """Add to out the different sets of n tokens from kinds[i:] (token, how many held) after those taken
-    (each written after a space), sorted: as many of the first token as may be taken first (a set with
-    more of it sorts before one with fewer), then the rest's; True once out holds OFFER_SAMPLES."""
-    if n == 0:
-        out.append(taken[1:] or "nothing")  # " ".join of the tokens: each after a space, less the first
-        return len(out) >= OFFER_SAMPLES
-    if left[i] < n:  # too few tokens left (none at the end): no set, as the whole walk would find
-        return False
+    """Add to out the different sets of n tokens (n > 0, at least n held from kinds[i] on) from kinds[i:]
+    (token, how many held) after those taken (each written after a space), sorted: as many of the first
+    token as may be taken first (a set with more of it sorts before one with fewer), then the rest's;
+    True once out holds OFFER_SAMPLES. A set is finished, or a rest found too short, before recursing:
+    most calls would do only that."""
     token, held = kinds[i]
     word = " " + token
+    after = left[i + 1]  # the tokens held from the next kind on
     for k in range(min(held, n), -1, -1):
-        if _token_sets(kinds, left, i + 1, n - k, taken + word * k, out):
+        rest = n - k
+        if not rest:
+            out.append((taken + word * k)[1:])  # " ".join of the tokens: each after a space, less the first
+            if len(out) >= OFFER_SAMPLES:
+                return True
+        elif after < rest:
+            return False  # fewer taken here leaves more to find after: no set either
+        elif _token_sets(kinds, left, i + 1, rest, taken + word * k, out):
             return True
     return False
 
