@@ -62,3 +62,32 @@ def test_a_remembered_line_reads_as_its_phase_and_empire_and_a_refused_one_is_re
             parsed("dun", state, "rome")
     forget_parsed()
     assert parsed("done", state, "rome") == parse_order("done", state, "rome")
+
+
+def test_a_line_another_empire_gave_reads_as_this_empires_own_parse() -> None:
+    """parsed() hands an empire the command another empire's same line parsed to, with its own name: equal
+    to its own parse for every line the scripted players draw; a JSON line names its empire and is
+    parsed (and refused) for each."""
+    play = new_game(FIVE, seed="shared lines", display="first-game")
+    rand = random.Random(7)
+    forget_parsed()
+    seen = 0
+    for _ in range(400):
+        state = play.state
+        choice = draw(state, rand, play.rng(), style="builder")
+        if choice is None or play.state.winner is not None:
+            break
+        for empire in FIVE:
+            try:
+                own = parse_order(choice.line, state, empire)
+            except InvalidCommand:
+                continue
+            assert parsed(choice.line, state, empire) == own
+            seen += 1
+        play.given(*choice.events)
+    assert seen > 1000
+    state = play.state
+    line = msgspec.json.encode(parsed("done", state, "rome")).decode()
+    assert parsed(line, state, "rome") == parse_order(line, state, "rome")
+    with pytest.raises(InvalidCommand, match="given --as Greece"):
+        parsed(line, state, "greece")

@@ -101,15 +101,32 @@ def parsed(line: str, state: GameState, empire: Empire) -> AnyOrder:
     memo = _memo  # one tuple read whole: a board and its own lines, never another board's
     board = state.geo_board
     if memo[0] is not board:
-        memo = _memo = (board, {})
+        memo = _memo = (board, {}, {})
     known = memo[1]
     key = (line, empire, state.phase)
     order = known.get(key)
     if order is None:
-        order = parse_order(line, state, empire)
+        order = _parsed_anew(line, state, empire, memo[2])
         if len(known) >= PARSED_LIMIT:
             known.clear()
         known[key] = order
+    return order
+
+
+def _parsed_anew(line: str, state: GameState, empire: Empire, given: dict[tuple[str, Phase], AnyOrder]) -> AnyOrder:
+    """A line not yet parsed for this empire: another empire's command for the same line with this one's
+    name, if another gave it (a parser reads who gives a line only to name them in its command: the
+    sampler's lines are the same for every empire); else parsed. A JSON line names its empire itself
+    (the parser refuses another's), so it is always parsed."""
+    key = (line, state.phase)
+    other = given.get(key)
+    if other is not None:
+        return other if other.empire == empire else msgspec.structs.replace(other, empire=empire)
+    order = parse_order(line, state, empire)
+    if not line.lstrip().startswith("{"):
+        if len(given) >= PARSED_LIMIT:
+            given.clear()
+        given[key] = order
     return order
 
 
@@ -117,13 +134,14 @@ def forget_parsed() -> None:
     """Empty parsed()'s memory (bench/games.py plays the same games in each run: each run starts as the
     first did)."""
     global _memo
-    _memo = (None, {})
+    _memo = (None, {}, {})
 
 
 PARSED_LIMIT = 20_000  # lines remembered; orders are small, and a game gives a few hundred lines
 # the board of the lines last parsed (one board at a time: a game's players share it), and those lines:
-# (line, empire, phase) -> the command parsed
-_memo: tuple[Board | None, dict[tuple[str, Empire, Phase], AnyOrder]] = (None, {})
+# (line, empire, phase) -> the command parsed; (line, phase) -> the command of the first empire to give it
+_memo: tuple[Board | None, dict[tuple[str, Empire, Phase], AnyOrder], dict[tuple[str, Phase], AnyOrder]] = (
+    None, {}, {})
 
 
 def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",

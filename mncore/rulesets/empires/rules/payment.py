@@ -103,6 +103,10 @@ def require_cheap(state: GameState, empire: Empire, paid: Bag, power: str, what:
 def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -> list[Bag]:
     """A few legal ways for the empire to pay a set of cost resources from what it holds."""
     held = state.empires[empire].resources
+    if len(held) < cost - 1 and held.get(COIN, 0) < cost - 1:
+        # every candidate needs cost - 1 coins or cost - 1 types of commodity, and a type is a token held:
+        # a player asks so of every hero and wonder it cannot afford
+        return []
     cleopatra, hannibal = tile_powers.set_rules(state, empire)
     found: list[Bag] = []
     # the candidates are made one at a time: the few asked for are mostly the first ones

@@ -50,6 +50,9 @@ UNIT_NAMES: dict[str, UnitKind] = {"legion": "legion", "legions": "legion", "for
 BUILDING_NAMES: dict[str, BuildingKind] = {
     **{k: k for k in SPACE_KINDS}, "legendary-city": "legendary", "capital-city": "capital"}
 
+# the first words of the builds that say where (built once: every build line asks)
+_PLACED = frozenset(("control", *UNIT_NAMES, *BUILDING_NAMES))
+
 
 def _segments(words: list[str], usage: str) -> tuple[list[str], dict[str, list[str]]]:
     """Split an order's words at its keywords: the leading words and each keyword's words."""
@@ -100,8 +103,10 @@ def parse_tokens(words: list[str]) -> list[Token]:
 
 
 def _pay(parts: dict[str, list[str]]) -> Bag:
-    tokens = parse_tokens(parts.get("pay", []))
-    return {t: tokens.count(t) for t in dict.fromkeys(tokens)}
+    paid: Bag = {}  # each token counted in one pass, in the order first given
+    for t in parse_tokens(parts.get("pay", [])):
+        paid[t] = paid.get(t, 0) + 1
+    return paid
 
 
 def _power(parts: dict[str, list[str]]) -> TileId | None:
@@ -120,7 +125,7 @@ def _build(ctx: Ctx, words: list[str]) -> AnyOrder:
         raise InvalidCommand(f"usage: {BUILD_USAGE}")
     what = head[0].lower()
     board = ctx.state.geo_board
-    if what in ("control", *UNIT_NAMES, *BUILDING_NAMES) and (len(head) > 1 or "in" not in parts):
+    if what in _PLACED and (len(head) > 1 or "in" not in parts):
         raise InvalidCommand(f"say where: build {what} in PLACE ...; usage: {BUILD_USAGE}")
     if what == "control":
         _only(parts, ("in", "with", "pay"), BUILD_USAGE)
