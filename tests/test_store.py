@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -80,6 +82,19 @@ def test_a_bulk_that_raises_writes_nothing(new_db: Callable[[str], str]) -> None
         raise RuntimeError("stop")
 
     assert len(open_store(url).rows("g")) == 1
+
+
+def test_a_sqlite_store_opened_in_one_thread_is_closed_from_another(tmp_path: Path) -> None:
+    """The collector runs a store's finalizer in whichever thread it collects in (mn serve's listener's,
+    aiosmtpd's): its connection closes there too, instead of SQLite refusing a foreign thread."""
+    opened: list[object] = []
+    worker = threading.Thread(target=lambda: opened.append(open_store(str(tmp_path / "t.db"), create=True)))
+    worker.start()
+    worker.join()
+    store = opened[0]
+    store.close()  # type: ignore[attr-defined]
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        store.conn.execute("select 1")  # type: ignore[attr-defined]
 
 
 def test_a_missing_database_is_not_created_by_a_read(tmp_path: Path) -> None:

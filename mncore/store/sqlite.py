@@ -64,7 +64,9 @@ class SqliteStore:
             raise StoreError(f"no database at {path}: create a game first (mn new), "
                              "or point --db / MN_DB at an existing file")
         try:
-            conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+            # any thread may close it: the collector runs the finalizer below in whichever thread it
+            # collects in (mn serve's listener's, aiosmtpd's); each store is still used by one thread
+            conn = sqlite3.connect(path, isolation_level=None, timeout=10.0, check_same_thread=False)
             conn.execute("PRAGMA busy_timeout = 10000")
             conn.row_factory = sqlite3.Row
             self.conn = conn
