@@ -31,17 +31,10 @@ STYLES["passive"] = {"done": 20, "end": 20, "no": 20, "hold": 20, "build": 0.05,
 
 
 def build(path: str, events: int, seed: str = "bench") -> tuple[Store, str]:
-    """A store at path with one game of at least `events` events (reused if already there and grown by this
-    engine: another's snapshots are not read, and a command on it would fold the whole log)."""
-    store = open_store(path, create=True)
-    for g in store.games():
-        if g.events >= events and store.latest_snapshot(g.id, None, reading.engine_of(RULESET)) is not None:
-            return store, g.id
-    if store.games():  # an older engine's: built again
-        store.close()
-        for suffix in ("", "-wal", "-shm"):
-            Path(path + suffix).unlink(missing_ok=True)
-        store = open_store(path, create=True)
+    """A store at path with one game of at least `events` events (reused if already there: reused())."""
+    store, found = reused(path, events)
+    if found is not None:
+        return store, found
     board = load_board()
     cmd = CreateGame(board=board, players={"rome": "A", "greece": "B", "carthage": "C"},
                      display="experienced", fair_play=False)
@@ -55,6 +48,22 @@ def build(path: str, events: int, seed: str = "bench") -> tuple[Store, str]:
                 raise SystemExit(f"the benchmark game ended after {cur.head[0]} events")
             cur = writing.give(store, cur, choice.order, answer=False).after
     return store, cur.game_id
+
+
+def reused(path: str, events: int) -> tuple[Store, str | None]:
+    """The store at path and its game of at least `events` events if this engine grew it (its last snapshot
+    this engine's: another's are not read, and a command on it would fold the whole log); else the store
+    made again, empty, and None."""
+    store = open_store(path, create=True)
+    for g in store.games():
+        if g.events >= events and store.latest_snapshot(g.id, None, reading.engine_of(RULESET)) is not None:
+            return store, g.id
+    if store.games():  # an older engine's: built again
+        store.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(path + suffix).unlink(missing_ok=True)
+        store = open_store(path, create=True)
+    return store, None
 
 
 class Keyed:

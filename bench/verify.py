@@ -12,7 +12,10 @@ as the installed mn script runs (bench/command_peak.py: Linux VmHWM of the comma
 each worker is a process of its own, forked from it), beside an interpreter that imported what mn verify
 imports and did nothing; and the same of a 100k-event game by mail (keys published, signed orders only,
 every order a block signed by its side: build_keyed) beside the same imports and cryptography's Ed25519,
-with the whole command's CPU, its workers' included, in events/s.
+with the whole command's CPU, its workers' included, in events/s. Last, the whole command's CPU and peak
+RSS on tests/by_mail_game.py's game by mail of about 5,000 events, a quarter of its batches acts of play
+by email decided on the log before them (deadlines' defaults, forced answers, a standing order, undos
+alone and with consent, a correction), beside the same imports (no goal set).
 """
 
 from __future__ import annotations
@@ -26,30 +29,45 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # by_mail_game: the tests' long game by mail
 
 import figures  # noqa: E402
 from command_peak import Command, command_peak, imports_peak  # noqa: E402
-from longgame import Keyed, build  # noqa: E402
+from longgame import Keyed, build, reused  # noqa: E402
 
+import by_mail_game  # noqa: E402
 from mncore.audits.verify import _workers, verify_rows  # noqa: E402
+from mncore.core.actors import SERVICE_ACTORS  # noqa: E402
+from mncore.core.kernel_acts import UNDO_TYPES  # noqa: E402
 from mncore.games import lifecycle  # noqa: E402
 from mncore.games.log_reading import decode_rows, fold  # noqa: E402
-from mncore.store import Store, open_store  # noqa: E402
+from mncore.store import Store  # noqa: E402
 
 EVENTS = 5_000
 RSS_EVENTS = 100_000
 GOAL = 60_000.0
 GOAL_RSS_MIB = 40.0
+ACTS_MOVES = 2_500  # by_mail_game.play's turns: about 5,000 events, a quarter of them acts of play by email
+ACTS_EVENTS = 4_000
 
 
 def build_keyed(path: str, events: int, seed: str = "verify-keyed") -> tuple[Store, str]:
-    """A store at path with one game by mail of at least `events` events (reused if already there):
-    longgame.Keyed, keys published and every order a block signed by its side."""
-    store = open_store(path, create=True)
-    for g in store.games():
-        if g.events >= events:
-            return store, g.id
-    return store, Keyed(store, seed).grow(events).game_id
+    """A store at path with one game by mail of at least `events` events (reused if already there:
+    longgame.reused): longgame.Keyed, keys published and every order a block signed by its side."""
+    store, found = reused(path, events)
+    return (store, found) if found is not None else (store, Keyed(store, seed).grow(events).game_id)
+
+
+def build_acts(path: str) -> tuple[Store, str]:
+    """A store at path with tests/by_mail_game.py's game by mail of about 5,000 events played by
+    longgame's passive players (reused if already there: longgame.reused): every fifth decision left to
+    the deadline's default, forced answers, a standing order, undos alone and with consent, a correction."""
+    store, found = reused(path, ACTS_EVENTS)
+    if found is None:
+        with by_mail_game.clock():
+            by_mail_game.play(store, ACTS_MOVES, style="passive")
+        found = "g"
+    return store, found
 
 
 def _split_cpu(fn: Callable[[], object]) -> tuple[float, float]:
@@ -126,6 +144,18 @@ def main() -> None:
           + f" | the command's CPU, workers included: min {n / max(cpu):,.0f} median {n / statistics.median(cpu):,.0f} events/s"
           + " | a worker's peak RSS (ru_maxrss, shared pages counted): median "
           + f"{statistics.median(run.workers_peak for run in runs):,.1f} MiB")
+    store, gid = build_acts(str(Path(tempfile.gettempdir()) / "mn-bench-verify-acts.db"))
+    rows = store.rows(gid)
+    acts = sum(1 for r in rows if r.batch == r.seq and r.actor in SERVICE_ACTORS) + sum(r.type in UNDO_TYPES for r in rows)
+    store.close()
+    runs = command_runs(store.path, gid, opts.runs)
+    bare = [imports_peak() for _ in range(opts.runs)]
+    cpu, peaks = [run.cpu for run in runs], [run.peak for run in runs]
+    print(f"mn verify, game by mail of {len(rows):,} events with {acts:,} acts decided on the log before them "
+          f"(defaults, forced answers, standing orders, undos, a correction): CPU min {min(cpu):.2f} median "
+          f"{statistics.median(cpu):.2f} s, workers included ({len(rows) / statistics.median(cpu):,.0f} events/s) | "
+          f"peak RSS min {min(peaks):.1f} median {statistics.median(peaks):.1f} MiB | mn verify's imports alone: "
+          f"min {min(bare):.1f} median {statistics.median(bare):.1f} MiB | no goal set ({opts.runs} runs)")
 
 if __name__ == "__main__":
     main()
