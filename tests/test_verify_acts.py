@@ -283,11 +283,9 @@ def test_a_keyed_game_with_signed_undos_is_streamed_with_the_report_of_one_pass(
     assert kinds["BatchUndone"] >= 2 and kinds["Corrected"] == 1
 
 
-def test_the_count_of_orders_in_play_leaves_out_what_undos_took_back(tmp_path: Path) -> None:
-    """Before each batch of the keyed game with undos, the count carried (StoredBefore) is
-    draw_keys.orders_before of the log before it, which skips the batches taken back."""
-    version, rows = _keyed_with_undos(tmp_path)
-    store = _stored(tmp_path / "stored", rows, version)
+def _passing(store: Store, rows: list[Row]) -> tuple[Any, list[Any], verify_acts.StoredBefore, list[Any]]:
+    """The stored log's ruleset and events, StoredBefore at its start (the survey done) and the state after
+    each row as the game stood, for a test that walks its batches."""
     needs = verify_carry.Needs()
     for r in rows:
         verify_carry.survey_row(needs, r)
@@ -295,7 +293,15 @@ def test_the_count_of_orders_in_play_leaves_out_what_undos_took_back(tmp_path: P
     ruleset, events, _ = verify._replay(rows)
     context = verify_acts.StoredBefore(store, "g", ruleset, ruleset.initial(""), needs)
     context.enter(rows)
-    after = list(turns.states(ruleset, rows, events))
+    return ruleset, events, context, list(turns.states(ruleset, rows, events))
+
+
+def test_the_count_of_orders_in_play_leaves_out_what_undos_took_back(tmp_path: Path) -> None:
+    """Before each batch of the keyed game with undos, the count carried (StoredBefore) is
+    draw_keys.orders_before of the log before it, which skips the batches taken back."""
+    version, rows = _keyed_with_undos(tmp_path)
+    store = _stored(tmp_path / "stored", rows, version)
+    ruleset, events, context, after = _passing(store, rows)
     counts: list[int] = []
     for start, end in verify._batches(rows):
         counts.append(draw_keys.orders_before(rows[:start]))
@@ -312,14 +318,7 @@ def test_what_the_acts_ask_is_carried_as_the_held_log_answers_it(
     before each batch the act may take back; the rows and events from it on."""
     version, rows = mailed
     store = _stored(tmp_path, rows, version)
-    needs = verify_carry.Needs()
-    for r in rows:
-        verify_carry.survey_row(needs, r)
-    needs.done()
-    ruleset, events, _ = verify._replay(rows)
-    context = verify_acts.StoredBefore(store, "g", ruleset, ruleset.initial(""), needs)
-    context.enter(rows)
-    after = list(turns.states(ruleset, rows, events))
+    ruleset, events, context, after = _passing(store, rows)
     asked = Counter[str]()
     for start, end in verify._batches(rows):
         command = json.loads(rows[start].command or "{}")
