@@ -519,19 +519,6 @@ class Before:
         return self._kept.get(batch)
 
 
-def fold_before(ruleset: Ruleset, start: Any, pairs: Iterable[tuple[Row, Any]], batch: int,
-                gone: Container[int]) -> Any:
-    """The fold from `start` of the (row, event) pairs before event `batch`, less those taken back (gone)."""
-    state = start
-    with collector_paused():
-        for r, e in pairs:
-            if r.seq >= batch:
-                break
-            if r.seq not in gone:
-                state = ruleset.evolve(state, e)
-    return state
-
-
 # a log shorter than this is decided again in one pass: starting processes costs more than it saves
 SPLIT_MIN = 3000
 SEGMENTS_PER_WORKER = 4  # shorter segments even out the workers' loads

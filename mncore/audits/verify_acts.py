@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
-from mncore.audits.verify import Before, Report, Taken, _redecide_span, _Span, fold_before
+from mncore.audits.verify import Before, Report, Taken, _redecide_span, _Span
 from mncore.audits.verify_carry import Carry, Needs, carry_batch
 from mncore.core.chain import GENESIS_HASH, content_link
 from mncore.core.errors import IntegrityFailure
@@ -127,7 +127,7 @@ class StoredBefore(Before):
             return None
         gone = Taken((first, through) for seq, first, through in self._undos if seq < batch)
         pairs = decoded(ruleset, self._store.stream_rows(self._game_id, 1, batch - 1), "the payload is not a valid event")
-        return fold_before(ruleset, self._start, pairs, batch, gone)
+        return turns.fold_before(ruleset, self._start, pairs, batch, gone)
 
     def passed(self, ruleset: Ruleset, batch: Sequence[Row], state: Any) -> None:
         carry_batch(self._carry, self._needs, ruleset, batch, state)

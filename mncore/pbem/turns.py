@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from mncore.core.actors import DEADLINE, FORCED, QUEUED, STANDING, bot_actor, is_service_actor
+from mncore.core.collector import collector_paused
 from mncore.core.dice import Rng, SecretNeeded
 from mncore.core.errors import CommandRejected, InvalidCommand, RuleViolation
 from mncore.core.kernel_acts import (
@@ -86,13 +87,7 @@ class Log(msgspec.Struct, kw_only=True):
     def state_before(self, ruleset: Ruleset, batch: int) -> Any:
         """The state before event `batch`: the rows before it folded, less what undos among them took back."""
         gone = undone_seqs([r for r in self.rows if r.seq < batch and r.type in UNDO_TYPES])
-        state = ruleset.initial("")
-        for r, e in zip(self.rows, self.events, strict=True):
-            if r.seq >= batch:
-                break
-            if r.seq not in gone:
-                state = ruleset.evolve(state, e)
-        return state
+        return fold_before(ruleset, ruleset.initial(""), zip(self.rows, self.events, strict=True), batch, gone)
 
     def rows_from(self, seq: int) -> Iterator[Row]:
         """The rows from event `seq` on, read as they are asked for."""
@@ -102,6 +97,18 @@ class Log(msgspec.Struct, kw_only=True):
         """The rows from event `seq` on with their events, read as they are asked for."""
         return ((r, e) for r, e in zip(self.rows, self.events, strict=True) if r.seq >= seq)
 
+
+def fold_before(ruleset: Ruleset, start: Any, pairs: Iterable[tuple[Row, Any]], batch: int,
+                gone: Container[int]) -> Any:
+    """The fold from `start` of the (row, event) pairs before event `batch`, less those taken back (gone)."""
+    state = start
+    with collector_paused():
+        for r, e in pairs:
+            if r.seq >= batch:
+                break
+            if r.seq not in gone:
+                state = ruleset.evolve(state, e)
+    return state
 
 class Span(msgspec.Struct, frozen=True, kw_only=True):
     """One batch of a log: its first and last seq, who gave it, and its command's kind."""
