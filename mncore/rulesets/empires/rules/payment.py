@@ -108,37 +108,42 @@ def payment_hints(state: GameState, empire: Empire, cost: int, limit: int = 6) -
         # a player asks so of every hero and wonder it cannot afford
         return []
     cleopatra, hannibal = tile_powers.set_rules(state, empire)
+    if not (cleopatra or hannibal) and held.get(COIN, 0) < cost and len(held) - (COIN in held) < cost:
+        return []  # without those powers a set is cost coins or cost types of commodity
     found: list[Bag] = []
     # the candidates are made one at a time: the few asked for are mostly the first ones
-    for bag in _candidates(held, cost, cleopatra, hannibal):
-        if (bag not in found and bag_contains(held, bag)
-                and set_problem(bag, cost, cleopatra, hannibal) is None):
+    for bag, sure in _candidates(held, cost, cleopatra, hannibal):
+        if bag not in found and (sure or (bag_contains(held, bag)
+                                          and set_problem(bag, cost, cleopatra, hannibal) is None)):
             found.append(bag)
         if len(found) >= limit:
             break
     return found
 
 
-def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> Iterator[Bag]:
+def _candidates(held: Bag, cost: int, cleopatra: bool, hannibal: bool) -> Iterator[tuple[Bag, bool]]:
+    """The sets to try, each with whether it is held and legal as made (True: cost coins of those held,
+    or one held token of each of cost different types, which set_problem() and bag_contains() pass
+    whatever the powers; tests/test_quick_answers.py holds them to every check)."""
     coins = held.get(COIN, 0)
     counts, by_type, plenty, ordered = _sorted_types(held)
     if coins >= cost:
-        yield {COIN: cost}
+        yield {COIN: cost}, True
     for order in (plenty, ordered):
         if len(order) >= cost:  # one token of each type: all different
-            yield dict.fromkeys([by_type[c] for c in order[:cost]], 1)
+            yield dict.fromkeys([by_type[c] for c in order[:cost]], 1), True
     if cleopatra and cost > 1:
         if coins >= cost - 1 and by_type:
-            yield {COIN: cost - 1, by_type[plenty[0]]: 1}
+            yield {COIN: cost - 1, by_type[plenty[0]]: 1}, False
         if coins >= 1 and len(by_type) >= cost - 1:
-            yield _bag([COIN, *(by_type[c] for c in plenty[:cost - 1])])
+            yield _bag([COIN, *(by_type[c] for c in plenty[:cost - 1])]), False
     if hannibal and cost > 1 and plenty and counts[plenty[0]] >= 2:
         rest = plenty[1:cost - 1]
         if len(rest) == cost - 2:
-            yield _bag([*_two_of_type(held, plenty[0]), *(by_type[c] for c in rest)])
+            yield _bag([*_two_of_type(held, plenty[0]), *(by_type[c] for c in rest)]), False
     # then other sets of different commodities, so that a player sees more than one way to pay
     for combo in itertools.islice(itertools.combinations(ordered, cost), 12):
-        yield dict.fromkeys([by_type[c] for c in combo], 1)
+        yield dict.fromkeys([by_type[c] for c in combo], 1), True
 
 
 def _held_types(held: Bag) -> tuple[dict[str, int], dict[str, Token], list[str], list[str]]:
