@@ -83,13 +83,20 @@ def waiting_empire(state: GameState, rand: random.Random) -> Empire | None:
 def first_accepted(state: GameState, empire: Empire, lines: Iterable[str], rng: Rng) -> Choice | None:
     """The first of the lines the rules accept from the empire, with its events; None if none is."""
     for line in lines:
-        try:
-            order = parsed(line, state, empire)
-            events, after = decide_folded(state, order, rng)
-        except CommandRejected:
-            continue
-        return Choice(empire=empire, line=line, order=order, events=events, after=after)
+        choice = accepted(state, empire, line, rng)
+        if choice is not None:
+            return choice
     return None
+
+
+def accepted(state: GameState, empire: Empire, line: str, rng: Rng) -> Choice | None:
+    """The line as the empire's order with its events, if the rules accept it; else None."""
+    try:
+        order = parsed(line, state, empire)
+        events, after = decide_folded(state, order, rng)
+    except CommandRejected:
+        return None
+    return Choice(empire=empire, line=line, order=order, events=events, after=after)
 
 
 def parsed(line: str, state: GameState, empire: Empire) -> AnyOrder:

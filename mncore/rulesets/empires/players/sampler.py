@@ -21,7 +21,7 @@ from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, TileId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
-from mncore.rulesets.empires.players.autoplay import STYLES, Choice, candidate_lines, first_accepted, waiting_empire
+from mncore.rulesets.empires.players.autoplay import STYLES, Choice, accepted, candidate_lines, waiting_empire
 from mncore.rulesets.empires.players.permutations import first_passing, sample, shuffle, shuffled
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
@@ -65,16 +65,11 @@ def draw(state: GameState, rand: random.Random, rng: Rng, style: str = "random",
 def draw_for(state: GameState, empire: Empire, rand: random.Random, rng: Rng, weights: dict[str, float]) -> Choice:
     """One legal order (with its events) for the empire: the first line of lines() that decide() accepts."""
     tried = 0
-
-    def counted() -> Iterator[str]:
-        nonlocal tried
-        for line in lines(state, empire, rand, weights):
-            tried += 1
-            yield line
-
-    choice = first_accepted(state, empire, counted(), rng)
-    if choice is not None:
-        return choice
+    for line in lines(state, empire, rand, weights):  # first_accepted's loop, counting the lines tried
+        tried += 1
+        choice = accepted(state, empire, line, rng)
+        if choice is not None:
+            return choice
     raise RuntimeError(f"{empire} must act ({[p.text for p in pending(state) if p.empire == empire]}) "
                        f"but none of the {tried} orders drawn is accepted")
 
@@ -213,8 +208,10 @@ def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
             # is cheaper than the payment hints, so legions and fortresses are tested first)
             seas = _first(rand, sorted(state.seas), _anything, ask.trireme_seas if ask.pay(cost) else ())
             return _paid(ask, cost, [f"build trireme in {s}" for s in seas])
+        # likewise a province is tested only when some way to pay is found (its draws are made all the same)
         provinces = _first(rand, ask.provinces, lambda p: (
-            (kind == "legion" or state.provinces[p].fortress is None) and ask.may_build_in(p)), ask.builds_in)
+            (kind == "legion" or state.provinces[p].fortress is None) and ask.may_build_in(p)),
+            ask.builds_in if ask.pay(cost) else ())
         return _paid(ask, cost, [f"build {kind} in {p}" for p in provinces])
     return family
 
