@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 
 import msgspec
@@ -9,12 +10,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mncore.core.dice import Rng, seeded_secret
 from mncore.core.errors import InvalidCommand
+from mncore.games import writing
+from mncore.rulesets.empires.board import load_board
+from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.decide import decide
 from mncore.rulesets.empires.flow import pending
 from mncore.rulesets.empires.ids import Empire
-from mncore.rulesets.empires.players.autoplay import forget_parsed, parsed
+from mncore.rulesets.empires.players.autoplay import forget_parsed, parsed, play
 from mncore.rulesets.empires.players.sampler import draw
+from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.text import parse_order
 from support import FIVE, FOUR, THREE, new_game
 
@@ -91,3 +97,32 @@ def test_a_line_another_empire_gave_reads_as_this_empires_own_parse() -> None:
     assert parsed(line, state, "rome") == parse_order(line, state, "rome")
     with pytest.raises(InvalidCommand, match="given --as Greece"):
         parsed(line, state, "greece")
+
+
+def test_scripted_play_pauses_the_collector_only_while_deciding_and_makes_no_cycle() -> None:
+    """play() decides with the cyclic garbage collector off: on again between two decisions (the caller's
+    code), and left off throughout by a caller that turned it off; its decisions, refused lines included,
+    leave no cyclic garbage for it to find (what pausing it relies on)."""
+    cmd = CreateGame(board=load_board(), players=dict(FIVE), display="experienced", fair_play=False)
+    secret = seeded_secret("collector")
+    _, state = writing.creation(RULESET, cmd, secret)
+    deciding: list[bool] = []
+
+    def pick(*args: object) -> object:
+        deciding.append(gc.isenabled())
+        return draw(*args)  # type: ignore[arg-type]
+
+    def between(collector_on: bool) -> list[bool]:
+        if not collector_on:
+            gc.disable()
+        try:
+            return [gc.isenabled() for _ in play(state, random.Random(4), lambda n: Rng(secret, f"{n:064x}"), 300,
+                                                 style="builder", pick=pick)]  # type: ignore[arg-type]
+        finally:
+            gc.enable()
+
+    gc.collect()
+    assert set(between(True)) == {True} and set(deciding) == {False}
+    assert gc.collect() == 0
+    deciding.clear()
+    assert set(between(False)) == {False} and set(deciding) == {False}

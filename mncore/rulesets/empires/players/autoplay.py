@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable, Iterable, Iterator
 
@@ -180,13 +181,29 @@ def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], m
     """Choose and apply orders until the game is won, nobody must act, or max_orders is reached."""
     from mncore.rulesets.empires.evolve import replay
     for n in range(max_orders):
-        choice = (pick or choose)(state, rand, rng_for(n), style, styles)
+        choice = _decided(pick or choose, state, rand, rng_for(n), style, styles)
         if choice is None:
             return
         state = choice.after if choice.after is not None else replay(choice.events, state)
         yield choice
         if state.winner is not None:
             return
+
+
+def _decided(pick: Pick, state: GameState, rand: random.Random, rng: Rng, style: str,
+             styles: dict[Empire, str] | None) -> Choice | None:
+    """pick(...) with the cyclic garbage collector paused: a decision's states, events and lines hold no
+    cycle, and what it keeps goes to the oldest generation unscanned (as collector.collector_paused, whose
+    generator costs more than a decision's collections: the caller's code between decisions keeps it on)."""
+    if not gc.isenabled():
+        return pick(state, rand, rng, style, styles)
+    gc.disable()
+    try:
+        return pick(state, rand, rng, style, styles)
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
 
 
 def play_stored(store: Store, loaded: Loaded | Current, secret: bytes, rand: random.Random, max_orders: int,
