@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from pathlib import Path
 
+import msgspec
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mncore.games import transfer
@@ -45,6 +47,7 @@ from mncore.rulesets.empires.state import (
     build_step,
     move_step,
 )
+from support import FIVE, new_game
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 EMPIRES_FIXTURES = sorted(p for p in FIXTURES.glob("*.jsonl") if not p.name.startswith("classic"))
@@ -215,3 +218,29 @@ TOKENS = [COIN, "wine", "grain", "wood", "cloth", "gems", "marble", "legendary-w
 def test_duplicate_commodities_are_found_as_the_token_list_counts_them(paid: Bag, hannibal: bool) -> None:
     """payment._duplicate_problem, which counts the bag by type, says what counting its token list said."""
     assert payment._duplicate_problem(paid, hannibal) == _duplicate_problem_as_before(paid, hannibal)
+
+
+@settings(max_examples=400, deadline=None)
+@given(held=st.dictionaries(st.sampled_from(TOKENS), st.integers(0, 4), max_size=8), cost=st.integers(0, 9),
+       cleopatra=st.booleans(), hannibal=st.booleans(), limit=st.sampled_from([3, 6, 60]))
+# at the edges of the quick answers: as many types or coins as the cost, one fewer with a power's help
+@example(held={"wine": 1, "grain": 1, "wood": 1}, cost=3, cleopatra=False, hannibal=False, limit=3)
+@example(held={COIN: 3, "unknown": 1}, cost=3, cleopatra=False, hannibal=False, limit=3)
+@example(held={COIN: 2, "wine": 1}, cost=3, cleopatra=True, hannibal=False, limit=3)
+@example(held={"wine": 1, "legendary-wine": 1, "gems": 1}, cost=3, cleopatra=False, hannibal=True, limit=3)
+def test_payment_hints_equal_every_candidate_checked(held: Bag, cost: int, cleopatra: bool, hannibal: bool,
+                                                     limit: int) -> None:
+    """payment.payment_hints, which checks only the sets it cannot vouch for and finds none at once without
+    Cleopatra or Hannibal when too few coins and types are held, gives what checking every candidate gave,
+    whatever the empire holds and its powers allow."""
+    state = _one_state()
+    state = msgspec.structs.replace(state, empires={**state.empires, "rome": msgspec.structs.replace(
+        state.empires["rome"], resources=held)})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tile_powers, "set_rules", lambda _state, _empire: tile_powers.SetRules(cleopatra, hannibal))
+        assert payment.payment_hints(state, "rome", cost, limit) == _hints_as_before(state, "rome", cost, limit)
+
+
+@functools.cache
+def _one_state() -> GameState:
+    return new_game(FIVE, seed="payment hints").state
