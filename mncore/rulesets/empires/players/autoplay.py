@@ -193,8 +193,8 @@ def play(state: GameState, rand: random.Random, rng_for: Callable[[int], Rng], m
 def _decided(pick: Pick, state: GameState, rand: random.Random, rng: Rng, style: str,
              styles: dict[Empire, str] | None) -> Choice | None:
     """pick(...) with the cyclic garbage collector paused: a decision's states, events and lines hold no
-    cycle, and what it keeps goes to the oldest generation unscanned (as collector.collector_paused, whose
-    generator costs more than a decision's collections: the caller's code between decisions keeps it on)."""
+    cycle, and what it keeps goes to the oldest generation unscanned, as collector.collector_paused does
+    (whose generator would cost more than the collections saved). On again for the caller's code."""
     if not gc.isenabled():
         return pick(state, rand, rng, style, styles)
     gc.disable()
