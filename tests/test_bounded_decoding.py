@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 import pytest
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from mncore.core.bounded_decoding import numbers_bounded
-from mncore.core.bounds import MAX_NUMBER, Number, out_of_bounds, within
+from mncore.core.bounds import BOUNDED_WHILE_DECODING, MAX_NUMBER, Number, out_of_bounds, within
 from mncore.core.errors import IntegrityFailure
 from mncore.games import log_reading
 from mncore.games.log_reading import decode_row, decoded
@@ -206,6 +206,15 @@ class _Untyped(msgspec.Struct, forbid_unknown_fields=True):
 
 class _Counted(msgspec.Struct, forbid_unknown_fields=True):
     n: Annotated[int, msgspec.Meta(ge=1)]  # another ceiling: not bounds.Number's
+
+
+@pytest.mark.parametrize("ruleset", registry.builtin(), ids=lambda r: r.short)
+def test_the_event_types_declared_bounded_are_those_whose_numbers_msgspec_bounds(ruleset: Any) -> None:
+    """Each ruleset's (and the kernel's) declaration, held to the types: a type declared in error would
+    let a long number through unread, one left out would only be read more slowly."""
+    kinds = get_args(ruleset.event_type)
+    assert [k.__name__ for k in kinds if (k in BOUNDED_WHILE_DECODING) is not numbers_bounded(k)] == []
+    assert sum(k in BOUNDED_WHILE_DECODING for k in kinds) > len(kinds) // 2
 
 
 @pytest.mark.parametrize("kind,bounded", [(_Plain, False), (_Bounded, True), (_Loose, False), (_Floating, False),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any
 
 import msgspec
@@ -15,6 +15,17 @@ MAX_NUMBER = 1_000_000
 # an integer field of an event: msgspec refuses one beyond the ceiling as it decodes, so that a log's
 # reader need not look for long numbers in a payload whose every number is one (core/bounded_decoding.py)
 Number = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+
+# the event types whose every number msgspec refuses beyond the ceiling as it decodes, each declared by
+# its module (tests/test_bounded_decoding.py holds every declaration to bounded_decoding.numbers_bounded):
+# a log's reader looks for long numbers only in the payloads of the others
+BOUNDED_WHILE_DECODING: set[type] = set()
+
+
+def bounded_while_decoding(kinds: Iterable[type]) -> None:
+    """Declare event types whose numbers are each a Number, in Structs that let no unknown field
+    through, beside nothing untyped and no float (msgspec takes a long integer into either)."""
+    BOUNDED_WHILE_DECODING.update(kinds)
 
 
 def numbers(value: object, path: str = "$") -> Iterator[tuple[str, object]]:

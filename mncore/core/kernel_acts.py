@@ -7,7 +7,7 @@ from typing import Any, NoReturn, assert_never
 
 import msgspec
 
-from mncore.core.bounds import Number
+from mncore.core.bounds import Number, bounded_while_decoding
 from mncore.core.dice import commitment
 from mncore.core.errors import InvalidCommand, require
 from mncore.core.protocol import Meta
@@ -356,6 +356,7 @@ KernelCommand = RevealSecret | UpgradeLog | PublishKeys | SignedOrders | PbemCom
 KERNEL_EVENTS = (SecretRevealed, LogUpgraded, KeysPublished, BatchUndone, UndoConsented, Corrected,
                  PaceSet, StandingOrdersSet, OrdersQueued, SeatSet)
 ALL_KERNEL_COMMANDS = (RevealSecret, UpgradeLog, *KERNEL_COMMANDS)
+bounded_while_decoding(KERNEL_EVENTS)
 
 
 def kernel_sentence(event: KernelEvent, name: Callable[[str], str], withheld: frozenset[str]) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from mncore.core import bulk_folds
-from mncore.core.bounds import out_of_bounds, within
+from mncore.core.bounds import BOUNDED_WHILE_DECODING, out_of_bounds, within
 from mncore.core.chain import GENESIS_HASH, content_link
 from mncore.core.collector import collector_paused as collector_paused  # its readers' name for it
 from mncore.core.errors import IntegrityFailure, InvalidCommand
@@ -85,26 +85,13 @@ def _events_of(ruleset: Ruleset, chunk: Sequence[Row]) -> list[Any] | None:
         events = [decode(r.payload) for r in chunk]
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
         return None
-    kinds = set(map(type, events))
-    if kinds <= _BOUNDED or _all_bounded(kinds):  # msgspec refused every number beyond bounds
+    bounded = BOUNDED_WHILE_DECODING
+    if bounded.issuperset(map(type, events)):  # msgspec refused every number beyond bounds
         return events
     for row, event in zip(chunk, events):  # the others' rows as decode_row bounds them
-        if type(event) not in _BOUNDED and not _numbers_within(row.payload):
+        if type(event) not in bounded and not _numbers_within(row.payload):
             return None
     return events
-
-
-# event types whose every number msgspec bounds as it decodes (bounded_decoding.numbers_bounded), and not
-_BOUNDED: set[type] = set()
-_UNBOUNDED: set[type] = set()
-
-
-def _all_bounded(kinds: set[type]) -> bool:
-    from mncore.core.bounded_decoding import numbers_bounded  # msgspec.inspect: not for a read that never asks
-
-    for kind in kinds - _BOUNDED - _UNBOUNDED:  # each learned once, whatever the others are
-        (_BOUNDED if numbers_bounded(kind) else _UNBOUNDED).add(kind)
-    return kinds <= _BOUNDED
 
 
 def decode_row(ruleset: Ruleset, row: Row, what: str) -> Any:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import msgspec
 
 from mncore.core import envelope
-from mncore.core.bounds import Number
+from mncore.core.bounds import Number, bounded_while_decoding
 from mncore.core.kernel_acts import KernelEvent
 from mncore.rulesets.classic.card_powers import Powers
 from mncore.rulesets.classic.components import Board
@@ -297,5 +299,8 @@ AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTi
             | Sacked | Settled | GameWon)
 
 CODEC: envelope.Codec[AnyEvent | KernelEvent] = envelope.events(AnyEvent)
+# all but those holding the board's, a state's or a battle's types, whose integers stay plain (bounds.py)
+bounded_while_decoding(kind for kind in get_args(AnyEvent) if kind not in (
+    GameCreated, PositionLoaded, GroundBattle, LossesChosen))
 encode_event = CODEC.encode
 decode_event = CODEC.decode

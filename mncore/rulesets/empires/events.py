@@ -2,12 +2,12 @@
 
 # no `from __future__ import annotations`: msgspec would compile each string annotation again at every
 # start (tests/test_lean_start.py)
-from typing import Literal  # phases 1 and 2
+from typing import Literal, get_args  # phases 1 and 2
 
 import msgspec
 
 from mncore.core import envelope
-from mncore.core.bounds import Number
+from mncore.core.bounds import Number, bounded_while_decoding
 from mncore.core.kernel_acts import KernelEvent
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import (  # phases 3 and 5  # the Legendary City expansions
@@ -821,6 +821,9 @@ AnyEvent = (CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | Lea
 
 # a stored log's events: the game's and the kernel's beside them (mncore/core/envelope.py)
 CODEC: envelope.Codec[AnyEvent | KernelEvent] = envelope.events(AnyEvent)
+# all but those holding the board's or a state's types, whose integers stay plain (bounds.py)
+bounded_while_decoding(kind for kind in get_args(AnyEvent) if kind not in (
+    GameCreated, PositionLoaded, OutcomeFixed, FixedOutcomeUsed, FixedOutcomesCleared))
 
 
 def encode_event(event: AnyEvent | KernelEvent) -> bytes:
