@@ -61,12 +61,12 @@ def decode_rows(rows: Sequence[Row], where: str) -> tuple[Ruleset | None, list[A
     return ruleset, out
 
 
-CHUNK = 256  # rows whose payloads are pre-checked for long numbers together
+CHUNK = 256  # rows decoded in one comprehension
 
 
 def decoded(ruleset: Ruleset, rows: Iterable[Row], what: str) -> Iterator[tuple[Row, Any]]:
     """Each row with its event, as decode_row gives them; rows are read CHUNK at a time (a stream
-    stays a stream), and a chunk with no 7 digits in a row anywhere skips the check row by row."""
+    stays a stream), and a chunk with no number beyond bounds skips the check row by row."""
     it = iter(rows)
     while chunk := list(islice(it, CHUNK)):
         events = _events_of(ruleset, chunk)
@@ -78,8 +78,7 @@ def decoded(ruleset: Ruleset, rows: Iterable[Row], what: str) -> Iterator[tuple[
 
 def _events_of(ruleset: Ruleset, chunk: Sequence[Row]) -> list[Any] | None:
     """The chunk's events in one comprehension, or None if a row must be read alone: one does not
-    decode, or one of a type whose numbers msgspec does not bound (bounds.Number) is in a chunk with
-    7 digits in a row somewhere (decode_row bounds its numbers)."""
+    decode, or one of a type not declared bounds.bounded_while_decoding has a number beyond bounds."""
     decode = ruleset.decode_event
     try:
         events = [decode(r.payload) for r in chunk]
