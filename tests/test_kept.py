@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mncore.games import transfer
-from mncore.games.log_reading import decode_rows
+from mncore.games.log_reading import decode_rows, fold
 from mncore.pbem import turns
 from mncore.rulesets.empires.evolve import HANDLERS
 from mncore.rulesets.empires.ids import EMPIRES
@@ -67,6 +67,23 @@ def test_kept_facts_equal_their_recount_after_every_event_of_a_golden_game(path:
         _check(state, event, f"{path.name} event {row.seq} ({row.type})")
         checked += 1
     assert checked > 100 and state.winner is not None
+
+
+def test_a_log_folded_whole_from_a_state_with_kept_facts_carries_them_as_evolve_does() -> None:
+    path = EMPIRES_FIXTURES[0]
+    _, rows = transfer.parse_export(path.read_bytes(), path.name)
+    _, events = decode_rows(rows, path.name)
+    live = [e for _, e in turns.live(rows, events)]
+    cut = len(live) // 2
+    start = fold(RULESET, live[:cut])
+    assert not start.__dict__  # the bulk fold from the empty state keeps no facts, as evolve's loop would not
+    kept(start)
+    by_event = start
+    for e in live[cut:]:
+        by_event = RULESET.evolve(by_event, e)
+    whole = fold(RULESET, live[cut:], start)
+    assert whole == by_event and has_kept(whole)
+    assert kept(whole).as_tuple() == kept(by_event).as_tuple() == recount(whole).as_tuple()
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import Annotated, Any
+
+import msgspec
 
 # No game comes near a million events, and no count, die, round or index in an event or a position is
 # anywhere near it: a larger number in a file is refused before it sizes a list, a loop or a SQLite
 # INTEGER (which holds 64 bits; Python's ints do not stop there).
 MAX_NUMBER = 1_000_000
+
+# an integer field of an event: msgspec refuses one beyond the ceiling as it decodes, so that a log's
+# reader need not look for long numbers in a payload whose every number is one (core/bounded_decoding.py)
+Number = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+
+# the event types whose every number msgspec refuses beyond the ceiling as it decodes, each declared by
+# its module (tests/test_bounded_decoding.py holds every declaration to bounded_decoding.numbers_bounded):
+# a log's reader looks for long numbers only in the payloads of the others
+BOUNDED_WHILE_DECODING: set[type] = set()
+
+
+def bounded_while_decoding(kinds: Iterable[type]) -> None:
+    """Declare event types whose numbers are each a Number, in Structs that let no unknown field
+    through, beside nothing untyped and no float (msgspec takes a long integer into either)."""
+    BOUNDED_WHILE_DECODING.update(kinds)
 
 
 def numbers(value: object, path: str = "$") -> Iterator[tuple[str, object]]:
@@ -33,6 +51,29 @@ def _walk(value: object, path: str) -> Iterator[tuple[str, object, object, objec
                          for k, v in reversed(list(item.items())))
         elif isinstance(item, list | tuple):
             stack.extend((f"{where}[{i}]", item, i, v) for i, v in reversed(list(enumerate(item))))
+
+
+def within(value: object, ceiling: int = MAX_NUMBER) -> bool:
+    """Whether out_of_bounds finds nothing in a value msgspec decoded from JSON (dicts, lists and
+    scalars of their exact types): its walk without the path it words each problem with (a string for
+    each number of a board was most of a log's first read)."""
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is int:
+            if not -ceiling <= item <= ceiling:
+                return False
+        elif kind is float and not -_INF < item < _INF:  # infinite, or not a number (NaN compares false)
+            return False
+    return True
+
+
+_INF = float("inf")
 
 
 def out_of_bounds(value: object, path: str = "$", ceiling: int = MAX_NUMBER) -> list[str]:

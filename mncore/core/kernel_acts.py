@@ -7,6 +7,7 @@ from typing import Any, NoReturn, assert_never
 
 import msgspec
 
+from mncore.core.bounds import Number, bounded_while_decoding
 from mncore.core.dice import commitment
 from mncore.core.errors import InvalidCommand, require
 from mncore.core.protocol import Meta
@@ -54,7 +55,7 @@ class LogUpgraded(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=T
     recomputes the old format's chain over the events before this one.
     """
 
-    from_version: int
+    from_version: Number
     previous_head: str
 
 
@@ -80,7 +81,7 @@ class KeysPublished(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields
     signed_only: bool = False
     # the draw scheme of the log from here on (mncore/pbem/draw_keys.py); absent in logs made before
     # ruling K10, which keep the scheme they were played under
-    draws: int = 0
+    draws: Number = 0
 
 
 class SignedOrders(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -133,8 +134,8 @@ class BatchUndone(_Act, frozen=True, kw_only=True):
     """Events `batch` to `through` are undone: they stay in the log, replay skips them (K1)."""
 
     side: str  # whose batch it was, who asked
-    batch: int
-    through: int
+    batch: Number
+    through: Number
     consented: tuple[str, ...] = ()  # the other sides affected, who consented (K2)
 
 
@@ -149,7 +150,7 @@ class UndoConsented(_Act, frozen=True, kw_only=True):
     """A side's consent to undoing the batch that starts at event `batch` (K2)."""
 
     side: str
-    batch: int
+    batch: Number
 
 
 class CorrectBatch(_Act, frozen=True, kw_only=True):
@@ -162,8 +163,8 @@ class CorrectBatch(_Act, frozen=True, kw_only=True):
 class Corrected(_Act, frozen=True, kw_only=True):
     """The host's correction: events `batch` to `through` are undone, for `reason` (K3)."""
 
-    batch: int
-    through: int
+    batch: Number
+    through: Number
     reason: str
 
 
@@ -179,8 +180,8 @@ class SetPace(_Act, frozen=True, kw_only=True):
 class PaceSet(_Act, frozen=True, kw_only=True):
     """The game's pace from here on: deadlines in hours (K4), forced answers taken at once (K5)."""
 
-    hours: int = 0
-    phases: dict[str, int] = {}
+    hours: Number = 0
+    phases: dict[str, Number] = {}
     forced: bool = False
 
 
@@ -226,7 +227,7 @@ class OrdersQueued(_Act, frozen=True, kw_only=True):
     service, the queue dropped instead: `dropped`, the reason its first line was refused then."""
 
     side: str
-    round: int
+    round: Number
     orders: tuple[str, ...]
     dropped: tuple[str, ...]
     reason: str
@@ -259,7 +260,7 @@ class SeatSet(_Act, frozen=True, kw_only=True):
 
     side: str
     bot: str = ""
-    budget: int = 0
+    budget: Number = 0
     player: str = ""
 
 
@@ -355,6 +356,7 @@ KernelCommand = RevealSecret | UpgradeLog | PublishKeys | SignedOrders | PbemCom
 KERNEL_EVENTS = (SecretRevealed, LogUpgraded, KeysPublished, BatchUndone, UndoConsented, Corrected,
                  PaceSet, StandingOrdersSet, OrdersQueued, SeatSet)
 ALL_KERNEL_COMMANDS = (RevealSecret, UpgradeLog, *KERNEL_COMMANDS)
+bounded_while_decoding(KERNEL_EVENTS)
 
 
 def kernel_sentence(event: KernelEvent, name: Callable[[str], str], withheld: frozenset[str]) -> str:

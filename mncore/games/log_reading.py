@@ -8,7 +8,8 @@ from typing import Any
 
 import msgspec
 
-from mncore.core.bounds import out_of_bounds
+from mncore.core import bulk_folds
+from mncore.core.bounds import BOUNDED_WHILE_DECODING, out_of_bounds, within
 from mncore.core.chain import GENESIS_HASH, content_link
 from mncore.core.collector import collector_paused as collector_paused  # its readers' name for it
 from mncore.core.errors import IntegrityFailure, InvalidCommand
@@ -60,12 +61,12 @@ def decode_rows(rows: Sequence[Row], where: str) -> tuple[Ruleset | None, list[A
     return ruleset, out
 
 
-CHUNK = 256  # rows whose payloads are pre-checked for long numbers together
+CHUNK = 256  # rows decoded in one comprehension
 
 
 def decoded(ruleset: Ruleset, rows: Iterable[Row], what: str) -> Iterator[tuple[Row, Any]]:
     """Each row with its event, as decode_row gives them; rows are read CHUNK at a time (a stream
-    stays a stream), and a chunk with no 7 digits in a row anywhere skips the check row by row."""
+    stays a stream), and a chunk with no number beyond bounds skips the check row by row."""
     it = iter(rows)
     while chunk := list(islice(it, CHUNK)):
         events = _events_of(ruleset, chunk)
@@ -76,29 +77,51 @@ def decoded(ruleset: Ruleset, rows: Iterable[Row], what: str) -> Iterator[tuple[
 
 
 def _events_of(ruleset: Ruleset, chunk: Sequence[Row]) -> list[Any] | None:
-    """The chunk's events in one comprehension, or None if a row must be read alone: a payload has 7
-    digits in a row somewhere (decode_row bounds its numbers), or one does not decode."""
-    if _SEVEN_DIGITS in "\n".join([r.payload for r in chunk]).encode().translate(_DIGITS):
-        return None
+    """The chunk's events in one comprehension, or None if a row must be read alone: one does not
+    decode, or one of a type not declared bounds.bounded_while_decoding has a number beyond bounds."""
     decode = ruleset.decode_event
     try:
-        return [decode(r.payload) for r in chunk]
+        events = [decode(r.payload) for r in chunk]
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
         return None
+    bounded = BOUNDED_WHILE_DECODING
+    if bounded.issuperset(map(type, events)):  # msgspec refused every number beyond bounds
+        return events
+    for row, event in zip(chunk, events):  # the others' rows as decode_row bounds them
+        if type(event) not in bounded and not _numbers_within(row.payload):
+            return None
+    return events
 
 
 def decode_row(ruleset: Ruleset, row: Row, what: str) -> Any:
-    """The event of a row, its numbers bounded (bounds.MAX_NUMBER); IntegrityFailure at its seq."""
+    """The event of a row, its numbers bounded (bounds.MAX_NUMBER); IntegrityFailure at its seq, worded
+    as before msgspec bounded any number (bounded_decoding.as_unbounded)."""
     try:
-        event = ruleset.decode_event(row.payload)
-        # only a payload with 7 digits in a row is walked: a bytes translate is a tenth of a regex
-        problems = (out_of_bounds(msgspec.json.decode(row.payload), "payload")
-                    if _SEVEN_DIGITS in row.payload.encode().translate(_DIGITS) else [])
+        event = _as_before_bounds(ruleset, row.payload)
+        problems = [] if _numbers_within(row.payload) else out_of_bounds(msgspec.json.decode(row.payload), "payload")
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as err:
         raise IntegrityFailure(row.seq, f"{what}: {err}") from None
     if problems:
         raise IntegrityFailure(row.seq, f"{what}: {problems[0]}")
     return event
+
+
+def _numbers_within(payload: str) -> bool:
+    """No number of a payload that decodes is beyond bounds (only one with 7 digits in a row is walked:
+    a bytes translate is a tenth of a regex)."""
+    return _SEVEN_DIGITS not in payload.encode().translate(_DIGITS) or within(msgspec.json.decode(payload))
+
+
+def _as_before_bounds(ruleset: Ruleset, payload: str) -> Any:
+    """The event, or the error, that decoding payload gave before bounds.Number."""
+    try:
+        return ruleset.decode_event(payload)
+    except msgspec.ValidationError as err:
+        from mncore.core import bounded_decoding  # msgspec.inspect: only for a refused row
+
+        if not bounded_decoding.beyond_bounds(err):
+            raise
+        return bounded_decoding.as_unbounded(ruleset.decode_event, ruleset.event_type, payload)
 
 
 def content_head(rows: Iterable[Row], head: str = GENESIS_HASH) -> str:
@@ -113,7 +136,10 @@ def fold(ruleset: Ruleset, events: Iterable[Any], state: Any = None) -> Any:
     if state is None:
         state = ruleset.initial("")
     evolve = ruleset.evolve
+    many = bulk_folds.of(evolve)
     with collector_paused():
+        if many is not None:  # the ruleset's own loop: one call an event less
+            return many(state, events)
         for e in events:
             state = evolve(state, e)
     return state

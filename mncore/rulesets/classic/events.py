@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import msgspec
 
 from mncore.core import envelope
+from mncore.core.bounds import Number, bounded_while_decoding
 from mncore.core.kernel_acts import KernelEvent
 from mncore.rulesets.classic.card_powers import Powers
 from mncore.rulesets.classic.components import Board
@@ -21,7 +24,7 @@ class GameCreated(Event, frozen=True, kw_only=True):
     """The first event: versions, the board, who plays which civilisation, the neutral ones (1.6)."""
 
     ruleset_id: str
-    ruleset_version: int
+    ruleset_version: Number
     commitment: str
     board: Board
     civs: tuple[str, ...]
@@ -31,7 +34,7 @@ class GameCreated(Event, frozen=True, kw_only=True):
     # (ruling C2); absent in logs recorded before, which set up the neutrals' home provinces instead
     neutral_lands: dict[str, tuple[str, ...]] = {}
     options: Options = Options()
-    supply: dict[str, int] = {}  # building tokens for this number of players (1.5)
+    supply: dict[str, Number] = {}  # building tokens for this number of players (1.5)
     powers: Powers | None = None  # an owner's tiles file, recorded whole (ruling C16)
 
 
@@ -62,7 +65,7 @@ class RoleTied(Event, frozen=True, kw_only=True):
 
 
 class PhaseBegan(Event, frozen=True, kw_only=True):
-    round: int
+    round: Number
     phase: Phase
 
 
@@ -79,12 +82,12 @@ class Placed(Event, frozen=True, kw_only=True):
     item: str  # influence, a building, a unit, or the civilisation's hero
     province: str = ""
     resource: str = ""
-    points: int
+    points: Number
 
 
 class IncomeCollected(Event, frozen=True, kw_only=True):
     civ: str
-    cards: dict[str, int]
+    cards: dict[str, Number]
 
 
 class CardsGained(Event, frozen=True, kw_only=True):
@@ -92,12 +95,12 @@ class CardsGained(Event, frozen=True, kw_only=True):
 
     civ: str
     power: str  # the card whose power it is
-    cards: dict[str, int]
+    cards: dict[str, Number]
 
 
 class TradeAsked(Event, frozen=True, kw_only=True):
     civ: str
-    count: int
+    count: Number
     traders: tuple[str, ...]
 
 
@@ -177,12 +180,12 @@ class CardBought(Event, frozen=True, kw_only=True):
 class HandsDiscarded(Event, frozen=True, kw_only=True):
     """End of Construction: each hand is cut to the tax cards it may keep (5.2)."""
 
-    kept: dict[str, int]
+    kept: dict[str, Number]
 
 
 class TriremesSailed(Event, frozen=True, kw_only=True):
     civ: str
-    count: int
+    count: Number
     source: str
     sea: str
 
@@ -191,14 +194,14 @@ class NavalBattle(Event, frozen=True, kw_only=True):
     sea: str
     attacker: str
     defender: str
-    rolls: dict[str, tuple[int, ...]]
-    losses: dict[str, int]
+    rolls: dict[str, tuple[Number, ...]]
+    losses: dict[str, Number]
 
 
 class Marched(Event, frozen=True, kw_only=True):
     civ: str
     unit: str
-    count: int
+    count: Number
     source: str
     dest: str
     via: tuple[str, ...] = ()  # the seas of the trireme chain (6.4)
@@ -211,7 +214,7 @@ class BlockadeDeclared(Event, frozen=True, kw_only=True):
     greek: str
     civ: str
     unit: str
-    count: int
+    count: Number
     source: str
     dest: str
     via: tuple[str, ...]
@@ -231,11 +234,11 @@ class GroundBattle(Event, frozen=True, kw_only=True):
     province: str
     attacker: str
     defender: str
-    rolls: dict[str, tuple[int, ...]]
-    sixes: dict[str, int]
+    rolls: dict[str, tuple[Number, ...]]
+    sixes: dict[str, Number]
     losses: dict[str, Units]
-    by_power: dict[str, int] = {}  # of the sixes, those cards' powers add (AutoSix, ruling C16)
-    owed: dict[str, int] = {}  # hits whose units their owner chooses, not in losses (6.9, ruling C9)
+    by_power: dict[str, Number] = {}  # of the sixes, those cards' powers add (AutoSix, ruling C16)
+    owed: dict[str, Number] = {}  # hits whose units their owner chooses, not in losses (6.9, ruling C9)
 
 
 class InvasionHeld(Event, frozen=True, kw_only=True):
@@ -296,5 +299,8 @@ AnyEvent = (GameCreated | PositionLoaded | CardsSetAside | RoleAssigned | RoleTi
             | Sacked | Settled | GameWon)
 
 CODEC: envelope.Codec[AnyEvent | KernelEvent] = envelope.events(AnyEvent)
+# all but those holding the board's, a state's or a battle's types, whose integers stay plain (bounds.py)
+bounded_while_decoding(kind for kind in get_args(AnyEvent) if kind not in (
+    GameCreated, PositionLoaded, GroundBattle, LossesChosen))
 encode_event = CODEC.encode
 decode_event = CODEC.decode

@@ -2,11 +2,12 @@
 
 # no `from __future__ import annotations`: msgspec would compile each string annotation again at every
 # start (tests/test_lean_start.py)
-from typing import Literal  # phases 1 and 2
+from typing import Literal, get_args  # phases 1 and 2
 
 import msgspec
 
 from mncore.core import envelope
+from mncore.core.bounds import Number, bounded_while_decoding
 from mncore.core.kernel_acts import KernelEvent
 from mncore.rulesets.empires.board import Board
 from mncore.rulesets.empires.ids import (  # phases 3 and 5  # the Legendary City expansions
@@ -24,12 +25,14 @@ from mncore.rulesets.empires.ids import (  # phases 3 and 5  # the Legendary Cit
     UnitKind,
 )
 from mncore.rulesets.empires.state import (
-    Bag,
     DisplayTile,
     FixedOutcome,  # sandboxes
     GameState,  # core: PositionLoaded
     Options,
 )
+
+# a holding of tokens as an event carries it (state.Bag), each count bounded while decoding
+Bag = dict[Token, Number]
 
 
 class Event(msgspec.Struct, frozen=True, tag=True, forbid_unknown_fields=True, kw_only=True,
@@ -48,7 +51,7 @@ class GameCreated(Event, frozen=True, kw_only=True):
 
     engine_version: str
     ruleset_id: str
-    ruleset_version: int
+    ruleset_version: Number
     board: Board
     board_digest: str
     players: dict[Empire, str]  # the empires in play and who plays each
@@ -65,7 +68,7 @@ class TilesDisplayed(Event, frozen=True, kw_only=True):
 class PhaseBegan(Event, frozen=True, kw_only=True):
     """A phase of a round began (round overview)."""
 
-    round: int
+    round: Number
     phase: Phase
 
 
@@ -95,7 +98,7 @@ class ResourcesCollected(Event, frozen=True, kw_only=True):
     gained: Bag  # legendary tokens hidden from the other empires (redacted; `drawn` stays)
     sources: tuple[str, ...] = ()  # what yielded them, for explanations
     missed: Bag = {}  # owed but not in the reserve (ruling R20)
-    drawn: int = 0  # how many legendary commodities were drawn face down
+    drawn: Number = 0  # how many legendary commodities were drawn face down
 
 
 class LegendaryPileReshuffled(Event, frozen=True, kw_only=True):
@@ -136,8 +139,8 @@ class ExchangeMarkerPlayed(Event, frozen=True, kw_only=True):
     """The Trade Leader played a marker for one of its values (2.1)."""
 
     empire: Empire
-    marker: int  # index into the ruleset's exchange markers
-    value: int
+    marker: Number  # index into the ruleset's exchange markers
+    value: Number
 
 
 class TradeOpened(Event, frozen=True, kw_only=True):
@@ -145,7 +148,7 @@ class TradeOpened(Event, frozen=True, kw_only=True):
 
     participants: tuple[Empire, ...]
     sitting_out: tuple[Empire, ...] = ()
-    held: dict[Empire, int] = {}  # resources each empire held, for explanations
+    held: dict[Empire, Number] = {}  # resources each empire held, for explanations
     opener: Empire | None = None
 
 
@@ -154,7 +157,7 @@ class ResourcesOffered(Event, frozen=True, kw_only=True):
 
     empire: Empire
     offer: Bag
-    count: int
+    count: Number
 
 
 class OffersRevealed(Event, frozen=True, kw_only=True):
@@ -240,7 +243,7 @@ class UnitBuilt(Event, frozen=True, kw_only=True):
     kind: UnitKind
     place: str  # a province, or a sea for a trireme
     paid: Bag
-    count: int = 1  # more than one only for Penthesilea's free legions (10.penthesilea)
+    count: Number = 1  # more than one only for Penthesilea's free legions (10.penthesilea)
     power: TileId | None = None  # the once-per-round power that set the cost, if any
 
 
@@ -261,7 +264,7 @@ class TileGained(Event, frozen=True, kw_only=True):
     empire: Empire
     tile: TileId
     paid: Bag
-    rank: int  # the empire's 2nd..5th hero/wonder; 0 for the Pyramids (ruling R31)
+    rank: Number  # the empire's 2nd..5th hero/wonder; 0 for the Pyramids (ruling R31)
     copied: TileId | None = None  # Castor & Pollux: the hero whose power is copied
     perseus: bool = False  # built first, out of turn, with Perseus (10.perseus)
     discounts: tuple[TileId, ...] = ()  # powers that took resources off its price (10.jason, 10.imhotep)
@@ -285,7 +288,7 @@ class ResourcesDiscarded(Event, frozen=True, kw_only=True):
 
     empire: Empire
     discarded: Bag  # hidden from the other empires (redacted to {})
-    count: int
+    count: Number
 
 
 class TilesTurnedUp(Event, frozen=True, kw_only=True):
@@ -322,7 +325,7 @@ class PeaceDeclared(Event, frozen=True, kw_only=True):
     empire: Empire
     opponent: Empire
     capital: ProvinceId  # the opponent's capital province, where its legions returned
-    returned: dict[ProvinceId, int] = {}  # legions sent home, by the province they left
+    returned: dict[ProvinceId, Number] = {}  # legions sent home, by the province they left
 
 
 class PeaceDeclined(Event, frozen=True, kw_only=True):
@@ -337,7 +340,7 @@ class SeaBattleOffered(Event, frozen=True, kw_only=True):
     empire: Empire  # the attacker
     opponent: Empire  # Ptolemy's holder
     sea: SeaId
-    dice: dict[Empire, tuple[int, ...]] = {}  # a sandbox's fixed dice for the battle (ruling R7)
+    dice: dict[Empire, tuple[Number, ...]] = {}  # a sandbox's fixed dice for the battle (ruling R7)
 
 
 class SeaBattleAnswered(Event, frozen=True, kw_only=True):
@@ -355,7 +358,7 @@ class TriremesMoved(Event, frozen=True, kw_only=True):
     empire: Empire
     from_sea: SeaId
     to_sea: SeaId
-    count: int
+    count: Number
 
 
 class LegionsMoved(Event, frozen=True, kw_only=True):
@@ -364,26 +367,26 @@ class LegionsMoved(Event, frozen=True, kw_only=True):
     empire: Empire
     from_province: ProvinceId
     to_province: ProvinceId
-    count: int
+    count: Number
     by_sea: bool = False
     centaurs: bool = False  # the Centaurs are among them (atlas.chiron)
     myrmidons: bool = False  # the Myrmidons are among them (10.achilles)
     across: SeaId = ""  # the sea Odysseus' holder crossed without a trireme (10.odysseus)
-    again: int = 0  # of them, legions making their second step with Chariots (lc.5.3.chariots)
+    again: Number = 0  # of them, legions making their second step with Chariots (lc.5.3.chariots)
 
 
 class BattleSide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One side of a battle: its dice, every modifier with its source, and what it scored (4.2)."""
 
     empire: Empire
-    units: int  # legions (land) or triremes (sea) rolling one die each
-    dice: tuple[int, ...]
-    extra_dice: dict[str, int] = {}  # source -> dice added (ramses)
-    modifiers: dict[str, int] = {}  # source -> added to the total (caesar, pericles, fortress, ...)
-    total: int
-    scored: int  # total // 5
-    negated: int = 0  # of the hits scored by this side, those the other side's fortress negated
-    hits: int  # hits against the other side after the negation
+    units: Number  # legions (land) or triremes (sea) rolling one die each
+    dice: tuple[Number, ...]
+    extra_dice: dict[str, Number] = {}  # source -> dice added (ramses)
+    modifiers: dict[str, Number] = {}  # source -> added to the total (caesar, pericles, fortress, ...)
+    total: Number
+    scored: Number  # total // 5
+    negated: Number = 0  # of the hits scored by this side, those the other side's fortress negated
+    hits: Number  # hits against the other side after the negation
 
 
 class BattleFought(Event, frozen=True, kw_only=True):
@@ -393,10 +396,10 @@ class BattleFought(Event, frozen=True, kw_only=True):
     kind: Literal["land", "sea"]
     attacker: BattleSide
     defender: BattleSide
-    losses: dict[Empire, int] = {}  # units each side must lose (hits, at most its units there)
+    losses: dict[Empire, Number] = {}  # units each side must lose (hits, at most its units there)
     # scoring side -> of its negated hits, those a power negated, not a fortress (10.aeneas); an added
     # field with an omitted default, so that battles recorded before it encode as they did
-    negated_by: dict[Empire, dict[str, int]] = {}
+    negated_by: dict[Empire, dict[str, Number]] = {}
 
 
 class UnitsLost(Event, frozen=True, kw_only=True):
@@ -404,8 +407,8 @@ class UnitsLost(Event, frozen=True, kw_only=True):
 
     empire: Empire
     place: str
-    legions: int = 0
-    triremes: int = 0
+    legions: Number = 0
+    triremes: Number = 0
     fortress: bool = False
     centaurs: bool = False  # the Centaurs are among the legions lost (atlas.chiron)
     myrmidons: bool = False  # the Myrmidons are among the legions lost (10.achilles)
@@ -500,13 +503,13 @@ class BarbariansMoved(Event, frozen=True, kw_only=True):
 class BarbarianSide(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The Barbarians' side of a battle: a die per unit, their fortress's bonus, what they scored (4.2)."""
 
-    units: int
-    dice: tuple[int, ...]
-    fortress: int = 0  # the fortress bonus added to the total
-    total: int
-    scored: int
-    negated: int = 0  # hits the empire's fortress negated
-    hits: int
+    units: Number
+    dice: tuple[Number, ...]
+    fortress: Number = 0  # the fortress bonus added to the total
+    total: Number
+    scored: Number
+    negated: Number = 0  # hits the empire's fortress negated
+    hits: Number
 
 
 class BarbarianBattleFought(Event, frozen=True, kw_only=True):
@@ -519,8 +522,8 @@ class BarbarianBattleFought(Event, frozen=True, kw_only=True):
     by: Empire  # the active empire: who moved the Barbarians in, or who attacked them
     empire: BattleSide  # the empire fighting the Barbarians
     barbarians: BarbarianSide
-    barbarians_lost: int
-    losses: int  # units the empire must lose
+    barbarians_lost: Number
+    losses: Number  # units the empire must lose
 
 
 class BarbarianPeaceDeclared(Event, frozen=True, kw_only=True):
@@ -543,7 +546,7 @@ class TitleClaimed(Event, frozen=True, kw_only=True):
 
     track: Track
     empire: Empire
-    levels: dict[Empire, int]
+    levels: dict[Empire, Number]
     decided_by: Empire | None = None  # the previous holder, when he broke a tie
     drawn: bool = False  # a tie with no previous holder in the game, drawn at random (ruling R36)
 
@@ -554,7 +557,7 @@ class TitleTied(Event, frozen=True, kw_only=True):
     track: Track
     holder: Empire
     tied: tuple[Empire, ...]
-    levels: dict[Empire, int]
+    levels: dict[Empire, Number]
 
 
 LeadershipEvent = TitleClaimed | TitleTied
@@ -600,7 +603,7 @@ class CitiesSetUp(Event, frozen=True, kw_only=True):
     decks: dict[Expansion, tuple[CardId, ...]]  # the printed cards, face down, drawn at random
     # tokens added to the reserves because a tile is in play: 2 gold with Midas (10.midas); absent in logs
     # recorded before, which played without them (the former ruling R211)
-    supply: dict[Token, int] = {}
+    supply: dict[Token, Number] = {}
 
 
 class ObjectiveFulfilled(Event, frozen=True, kw_only=True):
@@ -617,7 +620,7 @@ class BonusCardsDrawn(Event, frozen=True, kw_only=True):
 
     empire: Empire
     deck: Expansion
-    count: int
+    count: Number
     cards: tuple[CardId, ...]  # hidden from the other empires
 
 
@@ -633,7 +636,7 @@ class BonusCardsPassed(Event, frozen=True, kw_only=True):
 
     empire: Empire
     to: Empire
-    count: int
+    count: Number
     cards: tuple[CardId, ...]  # seen by the giver and the receiver only
 
 
@@ -641,7 +644,7 @@ class BonusCardsDiscarded(Event, frozen=True, kw_only=True):
     """Cards left once each empire has received one went to the discard pile, face down (lc.3.2, R201)."""
 
     empire: Empire
-    count: int
+    count: Number
     cards: tuple[CardId, ...]  # seen by the one who discards them only
 
 
@@ -687,8 +690,8 @@ class LeaderBoosted(Event, frozen=True, kw_only=True):
 
     empire: Empire
     track: Track
-    amount: int
-    round: int
+    amount: Number
+    round: Number
 
 
 class ProvinceShielded(Event, frozen=True, kw_only=True):
@@ -696,7 +699,7 @@ class ProvinceShielded(Event, frozen=True, kw_only=True):
 
     empire: Empire
     province: ProvinceId
-    round: int
+    round: Number
 
 
 class ProvinceOpened(Event, frozen=True, kw_only=True):
@@ -704,7 +707,7 @@ class ProvinceOpened(Event, frozen=True, kw_only=True):
 
     empire: Empire
     province: ProvinceId
-    round: int
+    round: Number
 
 
 class HalicarnassusPlaced(Event, frozen=True, kw_only=True):
@@ -737,7 +740,7 @@ class DiscardsOffered(Event, frozen=True, kw_only=True):
     empire: Empire
     tile: TileId
     lost: Bag  # hidden from the other empires, as what they discarded is
-    keep: int
+    keep: Number
 
 
 class DiscardsTaken(Event, frozen=True, kw_only=True):
@@ -818,6 +821,9 @@ AnyEvent = (CoreEvent | CollectEvent | TradeEvent | BuildEvent | MoveEvent | Lea
 
 # a stored log's events: the game's and the kernel's beside them (mncore/core/envelope.py)
 CODEC: envelope.Codec[AnyEvent | KernelEvent] = envelope.events(AnyEvent)
+# all but those holding the board's or a state's types, whose integers stay plain (bounds.py)
+bounded_while_decoding(kind for kind in get_args(AnyEvent) if kind not in (
+    GameCreated, PositionLoaded, OutcomeFixed, FixedOutcomeUsed, FixedOutcomesCleared))
 
 
 def encode_event(event: AnyEvent | KernelEvent) -> bytes:

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from msgspec import Struct
 from msgspec.structs import replace
 
+from mncore.core import bulk_folds
 from mncore.core.envelope import kernel_passed, passes_kernel_events
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
@@ -1054,3 +1055,20 @@ def _battle_won(state: GameState, e: ev.BattleWon) -> GameState:
 
 # every handler, and the kernel's events passed over (the kernel folds them: mncore/core/kernel_state.py)
 _FOLD: dict[type, Handler] = kernel_passed(HANDLERS)
+
+
+def evolve_all(state: GameState, events: Iterable[Any]) -> GameState:
+    """evolve over each event in turn, without its call per event where the state keeps no facts."""
+    if state.__dict__:  # kept facts are carried event by event, as evolve does
+        for e in events:
+            state = evolve(state, e)
+        return state
+    # no handler writes a state's instance dict, and a replace leaves it out: every state after an
+    # empty one is as empty, so evolve would carry nothing
+    fold = _FOLD
+    for e in events:
+        state = fold[type(e)](state, e)
+    return state
+
+
+bulk_folds.declare(evolve, evolve_all)

@@ -391,7 +391,7 @@ def bag_total(bag: Bag) -> int:
 
 def bag_add(bag: Bag, other: Bag) -> Bag:
     """The sum of two bags."""
-    out = dict(bag)
+    out = bag.copy()
     get = out.get
     for token, n in other.items():
         total = get(token, 0) + n
@@ -405,7 +405,7 @@ def bag_add(bag: Bag, other: Bag) -> Bag:
 
 def bag_sub(bag: Bag, other: Bag) -> Bag:
     """bag minus other; counts may go negative only if the caller did not check (evolve trusts)."""
-    out = dict(bag)
+    out = bag.copy()
     get = out.get
     for token, n in other.items():
         total = get(token, 0) - n
@@ -419,7 +419,7 @@ def bag_sub(bag: Bag, other: Bag) -> Bag:
 def bags_moved(giver: Bag, taker: Bag, tokens: Bag) -> tuple[Bag, Bag]:
     """(bag_sub(giver, tokens), bag_add(taker, tokens)) in one pass over the tokens: a payment to the
     reserve, a collection from it."""
-    gave, took = dict(giver), dict(taker)
+    gave, took = giver.copy(), taker.copy()
     gave_get, took_get = gave.get, took.get
     for token, n in tokens.items():
         left = gave_get(token, 0) - n
@@ -438,7 +438,7 @@ def bags_moved(giver: Bag, taker: Bag, tokens: Bag) -> tuple[Bag, Bag]:
 
 def bag_plus_one(bag: Bag, token: Token) -> Bag:
     """bag_add(bag, {token: 1}) without the bag of one: a claim, a gift, a toll move one token."""
-    out = dict(bag)
+    out = bag.copy()  # dict's own copy: no call of the type as dict(bag) makes
     n = out.get(token, 0) + 1
     if n:
         out[token] = n
@@ -449,7 +449,7 @@ def bag_plus_one(bag: Bag, token: Token) -> Bag:
 
 def bag_minus_one(bag: Bag, token: Token) -> Bag:
     """bag_sub(bag, {token: 1}) without the bag of one."""
-    out = dict(bag)
+    out = bag.copy()
     n = out.get(token, 0) - 1
     if n:
         out[token] = n
