@@ -215,7 +215,8 @@ def _append(store: Store, loaded: Loaded | Current, command: Any,
                   draw_head=content_head(rows, loaded.draw_head), batches=batches, kernel=kernel,
                   snapshot_seq=(loaded.snapshot_seq if loaded.snapshot_seq is not None
                                 else store.last_snapshot_seq(loaded.game_id)), secret=secret,
-                  unread_nonces=loaded.unread_nonces if isinstance(loaded, Current) else None)
+                  unread_nonces=loaded.unread_nonces if isinstance(loaded, Current) else None,
+                  snapshot_every=loaded.snapshot_every if isinstance(loaded, Current) else None)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,
