@@ -3,7 +3,11 @@
 python bench/append.py [--quick] [--runs N] [--synchronous NORMAL|FULL]
 
 Both sides use the same database file settings (WAL, busy_timeout) and the same synchronous level
-(NORMAL by default here; mn itself keeps SQLite's default, FULL). Wall time: the figure is I/O.
+(NORMAL by default here; mn itself keeps SQLite's default, FULL). Wall time: the figure is I/O. Each
+side's timing holds its file's making and closing (mn's: the schema's migrations and the game's
+creation). Then, in CPU time, alternated run by run: the orders alone against bare sqlite3's
+transactions alone (files made and closed untimed), and the rules' decide alone on the same states,
+with the ratio the goal could reach were mn to add nothing to them.
 """
 
 from __future__ import annotations
@@ -12,7 +16,10 @@ import random
 import sqlite3
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -22,6 +29,7 @@ import longgame  # noqa: E402,F401  (registers the passive style, quiets the eng
 
 from mncore.core.dice import Rng, seeded_secret  # noqa: E402
 from mncore.games import reading, writing  # noqa: E402
+from mncore.pbem import trust  # noqa: E402
 from mncore.rulesets.empires.board import load_board  # noqa: E402
 from mncore.rulesets.empires.commands import AnyOrder, CreateGame  # noqa: E402
 from mncore.rulesets.empires.players.autoplay import choose  # noqa: E402
@@ -57,12 +65,22 @@ def _orders(path: Path, n: int) -> list[AnyOrder]:
 
 def _bare(path: Path, schema: list[str], gid: str, batches: list[list[Row]], synchronous: str) -> None:
     """The same rows written by plain sqlite3, one transaction per batch, with the same settings."""
+    conn = _bare_file(path, schema, synchronous)
+    _bare_writes(conn, gid, batches)
+    conn.close()
+
+
+def _bare_file(path: Path, schema: list[str], synchronous: str) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None, timeout=10.0)
     conn.execute("PRAGMA busy_timeout = 10000")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     for sql in schema:
         conn.execute(sql)
+    return conn
+
+
+def _bare_writes(conn: sqlite3.Connection, gid: str, batches: list[list[Row]]) -> None:
     for rows in batches:
         conn.execute("BEGIN IMMEDIATE")
         conn.executemany("insert into events (game_id, seq, type, payload, recorded_at, actor, command, "
@@ -75,7 +93,35 @@ def _bare(path: Path, schema: list[str], gid: str, batches: list[list[Row]], syn
         conn.execute("insert into heads (game_id, seq, hash) values (?, ?, ?) on conflict(game_id) do update "
                      "set seq = excluded.seq, hash = excluded.hash", [gid, rows[-1].seq, rows[-1].hash])
         conn.execute("COMMIT")
-    conn.close()
+
+
+def _cpu_of(run: Callable[[], object]) -> float:
+    """CPU seconds of run(), this thread's (the files' making and closing are left outside it)."""
+    t0 = time.thread_time()
+    run()
+    return time.thread_time() - t0
+
+
+def _decisions(path: Path, orders: list[AnyOrder], synchronous: str) -> list[tuple[Any, AnyOrder, dict[str, Any]]]:
+    """What trust.decide was asked for each order as writing.give asks it on a Current (state, command,
+    the rest), found by giving them once."""
+    asked: list[tuple[Any, AnyOrder, dict[str, Any]]] = []
+    decide = trust.decide
+
+    def kept(ruleset: Any, state: Any, command: Any, **rest: Any) -> Any:
+        asked.append((state, command, rest))
+        return decide(ruleset, state, command, **rest)
+
+    store, created = _new(path, synchronous)
+    cur = reading.current(store, created.game_id)
+    trust.decide = kept
+    try:
+        for order in orders:
+            cur = writing.give(store, cur, order, answer=False).after
+    finally:
+        trust.decide = decide
+        store.close()
+    return asked
 
 
 def main() -> None:
@@ -123,6 +169,62 @@ def main() -> None:
                        f"WAL, synchronous={known.synchronous}", "orders/s wall", fig,
                        "bare sqlite3, same rows and settings", anchor, f">= {GOAL}x",
                        fig[1] / anchor[1] >= GOAL, opts.runs))
+    _cpu_lines(orders, list(batches.values()), schema, known.synchronous, opts.runs, figures.median(theirs))
+
+
+def _cpu_lines(orders: list[AnyOrder], batches: list[list[Row]], schema: list[str], synchronous: str,
+               runs: int, bare_wall: float) -> None:
+    """The orders alone against bare's transactions alone in CPU time, alternated; the rules' decide alone;
+    the wall-clock ratio mn would reach adding nothing to its rules' decide and bare's transactions."""
+    ruleset = RULESET
+    with tempfile.TemporaryDirectory() as d:
+        made = [0]
+
+        def path() -> Path:
+            made[0] += 1
+            return Path(d) / f"{made[0]}.db"
+
+        def ours() -> float:
+            store, created = _new(path(), synchronous)
+            cur = reading.current(store, created.game_id)
+
+            def give_all() -> None:
+                nonlocal cur
+                for order in orders:
+                    cur = writing.give(store, cur, order, answer=False).after
+            spent = _cpu_of(give_all)
+            store.close()
+            return spent
+
+        def bare() -> float:
+            conn = _bare_file(path(), schema, synchronous)
+            spent = _cpu_of(lambda: _bare_writes(conn, "g", batches))
+            conn.close()
+            return spent
+
+        asked = _decisions(path(), orders, synchronous)
+
+        def decide_all() -> None:
+            for state, command, rest in asked:
+                trust.decide(ruleset, state, command, **rest)
+
+        ours(), bare()
+        mine, theirs, rules = [], [], []
+        for _ in range(runs):
+            mine.append(ours())
+            theirs.append(bare())
+            rules.append(_cpu_of(decide_all))
+    anchor = figures.rates(len(batches), theirs)
+    print(figures.line("the same orders alone, CPU (the game made and the file closed untimed), alternated run by run",
+                       "orders/s CPU", figures.rates(len(orders), mine),
+                       "bare sqlite3's transactions alone, CPU", anchor, None, False, runs))
+    decide = figures.median(rules) / len(orders)
+    print(figures.line("of them the rules' decide alone (trust.decide on the same states, nothing written)",
+                       "orders/s CPU", figures.rates(len(orders), rules),
+                       "bare sqlite3's transactions alone, CPU", anchor, None, False, runs))
+    each = bare_wall / len(batches)
+    print(f"mn adding nothing to its rules' decide and bare's transactions would reach {each / (each + decide):.2f}x "
+          f"wall (bare's median {each * 1e6:.0f} us a transaction, decide's {decide * 1e6:.0f} us an order)")
 
 
 if __name__ == "__main__":

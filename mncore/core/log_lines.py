@@ -23,6 +23,12 @@ def info(event: str, **fields: object) -> None:
     _emit(INFO, event, fields)
 
 
+def enabled(level: int) -> bool:
+    """Whether a line at `level` would be emitted: a caller on a hot path builds its fields only then."""
+    threshold = _state["level"]
+    return not (isinstance(threshold, int) and level < threshold)
+
+
 def _emit(level: int, event: str, fields: dict[str, object]) -> None:
     threshold = _state["level"]
     if isinstance(threshold, int) and level < threshold:

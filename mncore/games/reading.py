@@ -73,6 +73,9 @@ class Current(msgspec.Struct, kw_only=True):
     unread_nonces: tuple[int, str] | None = None
     # the game's secret as the store holds it, read at the first order and kept for the next ones
     secret: bytes | None | msgspec.UnsetType = msgspec.UNSET
+    # snapshot_every() as the first order written on it read it, kept for the next ones: looking up a variable
+    # the environment does not set cost more than all the rest of an order's snapshot check
+    snapshot_every: int | None = None
 
     @property
     def meta(self) -> Meta:
@@ -244,7 +247,9 @@ def _snapshot_nonces(store: Store, game: Current, seq: int, digest: str) -> dict
 def _snapshot(store: Store, cur: Current) -> int:
     """Cache cur as the game's snapshot if its log has grown snapshot_every() events past the last
     one; the seq of the game's last snapshot after. A failure to cache never fails the command."""
-    every = snapshot_every()
+    if cur.snapshot_every is None:
+        cur.snapshot_every = snapshot_every()
+    every = cur.snapshot_every
     if every <= 0 or cur.head[0] - cur.snapshot_seq < every:
         return cur.snapshot_seq
     try:

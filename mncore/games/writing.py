@@ -206,8 +206,9 @@ def _append(store: Store, loaded: Loaded | Current, command: Any,
     rows = store.append(loaded.game_id, seq,
                         _new_rows(ruleset, events, actor, command, now or reading.utc_now(), seq + 1, secret),
                         head=loaded.head[1], version=loaded.version)
-    log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
-             events=len(rows), head=rows[-1].seq if rows else seq)
+    if log.enabled(log.INFO):  # every order passes here, and most commands log nothing
+        log.info("order accepted", game=loaded.game_id, actor=actor, order=type(command).__name__,
+                 events=len(rows), head=rows[-1].seq if rows else seq)
     batches = _batches(loaded) + (1 if rows else 0)
     kernel = trust.kernel_of(ruleset, rows, loaded.kernel, _batches(loaded))
     cur = Current(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version, state=state,
@@ -215,7 +216,8 @@ def _append(store: Store, loaded: Loaded | Current, command: Any,
                   draw_head=content_head(rows, loaded.draw_head), batches=batches, kernel=kernel,
                   snapshot_seq=(loaded.snapshot_seq if loaded.snapshot_seq is not None
                                 else store.last_snapshot_seq(loaded.game_id)), secret=secret,
-                  unread_nonces=loaded.unread_nonces if isinstance(loaded, Current) else None)
+                  unread_nonces=loaded.unread_nonces if isinstance(loaded, Current) else None,
+                  snapshot_every=loaded.snapshot_every if isinstance(loaded, Current) else None)
     cur.snapshot_seq = _snapshot(store, cur)
     if isinstance(loaded, Loaded):
         return Loaded(game_id=loaded.game_id, ruleset=ruleset, version=loaded.version,

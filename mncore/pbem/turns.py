@@ -191,9 +191,10 @@ def giver_of(ruleset: Ruleset, command: Any) -> str:
         kind = _GIVER_KINDS[type(command)] = _giver_kind(command)
     if kind == "host":
         return HOST
-    side = getattr(command, "side", None)
-    if kind == "side" and isinstance(side, str):
-        return side
+    if kind == "side":  # only then: a missing attribute's default costs a raised error (every rules order)
+        side = getattr(command, "side", None)
+        if isinstance(side, str):
+            return side
     return ruleset.actor_of(command)
 
 

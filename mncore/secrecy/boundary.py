@@ -119,11 +119,14 @@ def salts_for(ruleset: Ruleset, secret: bytes | None, seq: int, event: Any,
 
     A database without the secret (an imported game) salts at random and keeps the salts.
     """
-    import secrets as pysecrets  # only where an event is written: a lean start
+    hidden = declared(ruleset, event, command)
+    if not hidden:  # most events
+        return {}
+    if secret is not None:
+        return {h.field: chain.salt(secret, seq, h.field) for h in hidden}
+    import secrets as pysecrets  # only where an imported game's event is written: a lean start
 
-    return {h.field: (chain.salt(secret, seq, h.field) if secret is not None
-                      else pysecrets.token_hex(32))
-            for h in declared(ruleset, event, command)}
+    return {h.field: pysecrets.token_hex(32) for h in hidden}
 
 
 def may_see(hidden: Hidden, viewer: str | None, opened: bool) -> bool:

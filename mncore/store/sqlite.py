@@ -157,16 +157,20 @@ class SqliteStore:
             return
         if not (self._current or migrating):
             self._migrate()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as err:
-            raise StoreError(f"{self.path}: cannot write ({err})") from None
+        self._begin(conn)
         try:
             yield conn
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        """Take the write lock at once, so that a racer waits or loses."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            raise StoreError(f"{self.path}: cannot write ({err})") from None
 
     # --- reads ---------------------------------------------------------------------------------
 
@@ -333,29 +337,43 @@ class SqliteStore:
         moves from (expected_seq, head) to the new head only if it still stands there (a stale head
         changes no row), and the events' primary key (game, seq) refuses a seq written meanwhile.
         """
-        with self._write() as conn:
-            written = (self._after_head(conn, game_id, expected_seq, head, rows, version)
-                       if head is not None and version is not None and rows else None)
-            if written is not None:
-                return written
-            found = conn.execute("select seq, hash from events where game_id = ? "
-                                 "order by seq desc limit 1", [game_id]).fetchone()
-            seq, found_head = (found[0], found[1]) if found else (0, GENESIS_HASH)
-            if seq != expected_seq:
-                raise Conflict(game_id, expected_seq, seq)
-            version = conn.execute("select schema from games where id = ?", [game_id]).fetchone()[0]
-            return self._insert(conn, game_id, seq, found_head, rows, int(version))
+        if head is None or version is None or not rows:
+            with self._write() as conn:
+                return self._after_read(conn, game_id, expected_seq, rows)
+        conn = self.conn
+        if conn.in_transaction or not self._current:  # inside bulk(), or a database to migrate first
+            with self._write() as conn:
+                return self._after_head(conn, game_id, expected_seq, head, rows, version)
+        # one order, one transaction (mn order's): what _write does, without its generator's frames
+        self._begin(conn)
+        try:
+            written = self._after_head(conn, game_id, expected_seq, head, rows, version)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return written
+
+    def _after_read(self, conn: sqlite3.Connection, game_id: str, expected_seq: int,
+                    rows: Sequence[NewRow]) -> list[Row]:
+        """The rows written after the log's head as read now; Conflict if it is not at expected_seq."""
+        found = conn.execute("select seq, hash from events where game_id = ? "
+                             "order by seq desc limit 1", [game_id]).fetchone()
+        seq, found_head = (found[0], found[1]) if found else (0, GENESIS_HASH)
+        if seq != expected_seq:
+            raise Conflict(game_id, expected_seq, seq)
+        version = conn.execute("select schema from games where id = ?", [game_id]).fetchone()[0]
+        return self._insert(conn, game_id, seq, found_head, rows, int(version))
 
     def _after_head(self, conn: sqlite3.Connection, game_id: str, seq: int, head: str, rows: Sequence[NewRow],
-                    version: int) -> list[Row] | None:
-        """The rows written after (seq, head) if the head record stands there; None, nothing
-        written, if it does not (moved on, or a game from before head records): the caller
-        then reads the log's head."""
+                    version: int) -> list[Row]:
+        """The rows written after (seq, head) if the head record stands there; if it does not (moved
+        on, or a game from before head records), nothing is written by it and the log's head is read."""
         out = chained(seq, head, rows, version)
         moved = conn.execute("update heads set seq = ?, hash = ? where game_id = ? and seq = ? and hash = ?",
                              [out[-1].seq, out[-1].hash, game_id, seq, head]).rowcount
         if moved != 1:
-            return None
+            return self._after_read(conn, game_id, seq, rows)
         try:
             self._put_events(conn, game_id, out)
         except sqlite3.IntegrityError:  # a seq taken although the head record said otherwise
@@ -460,7 +478,10 @@ def _guarded(method: Callable[Concatenate[SqliteStore, _P], _T]) -> Callable[Con
     return wrapper
 
 
+# the steps of an append, called only from guarded methods: one guard an append is enough
+_APPEND_STEPS = ("_begin", "_after_head", "_after_read", "_put_events")
+
 for _name, _method in list(vars(SqliteStore).items()):
     if (callable(_method) and not isinstance(_method, staticmethod) and not _name.startswith("__")
-            and _name not in ("_write", "bulk")):
+            and _name not in ("_write", "bulk", *_APPEND_STEPS)):
         setattr(SqliteStore, _name, _guarded(_method))
