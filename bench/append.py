@@ -3,11 +3,11 @@
 python bench/append.py [--quick] [--runs N] [--synchronous NORMAL|FULL]
 
 Both sides use the same database file settings (WAL, busy_timeout) and the same synchronous level
-(NORMAL by default here; mn itself keeps SQLite's default, FULL). Wall time: the figure is I/O. Each
-side's timing holds its file's making and closing (mn's: the schema's migrations and the game's
-creation). Then, in CPU time, alternated run by run: the orders alone against bare sqlite3's
-transactions alone (files made and closed untimed), and the rules' decide alone on the same states,
-with the ratio the goal could reach were mn to add nothing to them.
+(NORMAL by default here; mn itself keeps SQLite's default, FULL). Wall time: the figure is I/O. Each side's
+file is made (mn's: the schema's migrations and the game's creation) and closed untimed, and the two sides
+alternate run by run, so that both see the machine's load of the same moments. Then, in CPU time, alternated
+run by run: the orders alone against bare sqlite3's transactions alone; and after them the rules' decide
+alone on the same states, with the ratio the goal could reach were mn to add nothing to them.
 """
 
 from __future__ import annotations
@@ -63,13 +63,6 @@ def _orders(path: Path, n: int) -> list[AnyOrder]:
     return orders
 
 
-def _bare(path: Path, schema: list[str], gid: str, batches: list[list[Row]], synchronous: str) -> None:
-    """The same rows written by plain sqlite3, one transaction per batch, with the same settings."""
-    conn = _bare_file(path, schema, synchronous)
-    _bare_writes(conn, gid, batches)
-    conn.close()
-
-
 def _bare_file(path: Path, schema: list[str], synchronous: str) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None, timeout=10.0)
     conn.execute("PRAGMA busy_timeout = 10000")
@@ -95,11 +88,70 @@ def _bare_writes(conn: sqlite3.Connection, gid: str, batches: list[list[Row]]) -
         conn.execute("COMMIT")
 
 
+def _rows_of(path: Path, orders: list[AnyOrder], synchronous: str) -> tuple[list[str], list[list[Row]]]:
+    """The schema mn makes and the rows its orders write, batch by batch, found by giving them once."""
+    store, created = _new(path, synchronous)
+    cur = reading.current(store, created.game_id)
+    batches: dict[int, list[Row]] = {}
+    for order in orders:
+        outcome = writing.give(store, cur, order, answer=False)
+        cur = outcome.after
+        for r in outcome.written:
+            batches.setdefault(r.batch, []).append(r)
+    store.close()
+    with sqlite3.connect(str(path)) as probe:
+        schema = [r[0] for r in probe.execute("select sql from sqlite_master where type = 'table'")]
+    return schema, list(batches.values())
+
+
+def _wall_of(run: Callable[[], object]) -> float:
+    """Wall seconds of run() (the files' making and closing are left outside it)."""
+    t0 = time.perf_counter()
+    run()
+    return time.perf_counter() - t0
+
+
 def _cpu_of(run: Callable[[], object]) -> float:
     """CPU seconds of run(), this thread's (the files' making and closing are left outside it)."""
     t0 = time.thread_time()
     run()
     return time.thread_time() - t0
+
+
+def _alternated(d: Path, orders: list[AnyOrder], schema: list[str], batches: list[list[Row]], synchronous: str,
+                runs: int, timed: Callable[[Callable[[], object]], float]) -> tuple[list[float], list[float]]:
+    """Each side's writes timed by `timed`, run by run in turn after one untimed run of each: mn giving the
+    orders to a game it made, bare sqlite3 writing their rows (each file made and closed untimed)."""
+    made = [0]
+
+    def path() -> Path:
+        made[0] += 1
+        return d / f"{made[0]}.db"
+
+    def ours() -> float:
+        store, created = _new(path(), synchronous)
+        cur = reading.current(store, created.game_id)  # as mn order reads a game before its orders
+
+        def give_all() -> None:
+            nonlocal cur
+            for order in orders:
+                cur = writing.give(store, cur, order, answer=False).after
+        spent = timed(give_all)
+        store.close()
+        return spent
+
+    def bare() -> float:
+        conn = _bare_file(path(), schema, synchronous)
+        spent = timed(lambda: _bare_writes(conn, "g", batches))
+        conn.close()
+        return spent
+
+    ours(), bare()
+    mine, theirs = [], []
+    for _ in range(runs):
+        mine.append(ours())
+        theirs.append(bare())
+    return mine, theirs
 
 
 def _decisions(path: Path, orders: list[AnyOrder], synchronous: str) -> list[tuple[Any, AnyOrder, dict[str, Any]]]:
@@ -135,41 +187,16 @@ def main() -> None:
     n = 200 if opts.quick else COMMANDS
     with tempfile.TemporaryDirectory() as d:
         orders = _orders(Path(d) / "scripted.db", n)
-        made: list[list[Row]] = []
-
-        def ours() -> None:
-            path = Path(d) / f"ours{len(made)}.db"
-            store, created = _new(path, known.synchronous)
-            cur = reading.current(store, created.game_id)  # as mn order reads a game before its orders
-            appended: list[Row] = []
-            for order in orders:
-                outcome = writing.give(store, cur, order, answer=False)
-                cur, rows = outcome.after, outcome.written
-                appended += rows
-            store.close()
-            made.append(appended)
-
-        mine = figures.samples(ours, opts.runs, figures.WALL)
-        with sqlite3.connect(str(Path(d) / "ours0.db")) as probe:
-            schema = [r[0] for r in probe.execute("select sql from sqlite_master where type = 'table'")]
-        rows = made[-1]
-        batches: dict[int, list[Row]] = {}
-        for r in rows:
-            batches.setdefault(r.batch, []).append(r)
-        count = [0]
-
-        def bare() -> None:
-            count[0] += 1
-            _bare(Path(d) / f"bare{count[0]}.db", schema, "g", list(batches.values()), known.synchronous)
-
-        theirs = figures.samples(bare, opts.runs, figures.WALL)
+        schema, batches = _rows_of(Path(d) / "rows.db", orders, known.synchronous)
+        mine, theirs = _alternated(Path(d), orders, schema, batches, known.synchronous, opts.runs, _wall_of)
     fig = figures.rates(len(orders), mine)
     anchor = figures.rates(len(batches), theirs)
-    print(figures.line(f"decide + append, {len(orders):,} orders ({len(rows):,} events), one transaction each, "
+    events = sum(len(b) for b in batches)
+    print(figures.line(f"decide + append, {len(orders):,} orders ({events:,} events), one transaction each, "
                        f"WAL, synchronous={known.synchronous}", "orders/s wall", fig,
                        "bare sqlite3, same rows and settings", anchor, f">= {GOAL}x",
                        fig[1] / anchor[1] >= GOAL, opts.runs))
-    _cpu_lines(orders, list(batches.values()), schema, known.synchronous, opts.runs, figures.median(theirs))
+    _cpu_lines(orders, batches, schema, known.synchronous, opts.runs, figures.median(theirs))
 
 
 def _cpu_lines(orders: list[AnyOrder], batches: list[list[Row]], schema: list[str], synchronous: str,
@@ -178,42 +205,15 @@ def _cpu_lines(orders: list[AnyOrder], batches: list[list[Row]], schema: list[st
     the wall-clock ratio mn would reach adding nothing to its rules' decide and bare's transactions."""
     ruleset = RULESET
     with tempfile.TemporaryDirectory() as d:
-        made = [0]
-
-        def path() -> Path:
-            made[0] += 1
-            return Path(d) / f"{made[0]}.db"
-
-        def ours() -> float:
-            store, created = _new(path(), synchronous)
-            cur = reading.current(store, created.game_id)
-
-            def give_all() -> None:
-                nonlocal cur
-                for order in orders:
-                    cur = writing.give(store, cur, order, answer=False).after
-            spent = _cpu_of(give_all)
-            store.close()
-            return spent
-
-        def bare() -> float:
-            conn = _bare_file(path(), schema, synchronous)
-            spent = _cpu_of(lambda: _bare_writes(conn, "g", batches))
-            conn.close()
-            return spent
-
-        asked = _decisions(path(), orders, synchronous)
+        asked = _decisions(Path(d) / "asked.db", orders, synchronous)
 
         def decide_all() -> None:
             for state, command, rest in asked:
                 trust.decide(ruleset, state, command, **rest)
 
-        ours(), bare()
-        mine, theirs, rules = [], [], []
-        for _ in range(runs):
-            mine.append(ours())
-            theirs.append(bare())
-            rules.append(_cpu_of(decide_all))
+        mine, theirs = _alternated(Path(d), orders, schema, batches, synchronous, runs, _cpu_of)
+        decide_all()
+        rules = [_cpu_of(decide_all) for _ in range(runs)]
     anchor = figures.rates(len(batches), theirs)
     print(figures.line("the same orders alone, CPU (the game made and the file closed untimed), alternated run by run",
                        "orders/s CPU", figures.rates(len(orders), mine),
