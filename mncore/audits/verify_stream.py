@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
 from itertools import chain
+from types import TracebackType
 from typing import Any
 
 import msgspec
@@ -55,6 +57,8 @@ from mncore.store import Row, Store
 
 CHUNK = 500  # rows read from the store at a time
 SEGMENT_ROWS = 500  # rows a worker decides again at a time (a segment ends where a batch does)
+LAST_ROWS = 50  # the shortest segment (the first, and the last ones: _segment_rows)
+QUEUED = 3  # segments each worker holds at most, the one it decides included (memory stays bounded)
 # the ruleset, secret, fork point and what later batches read (the survey's): set before forking
 _CONTEXT: tuple[Ruleset, bytes | None, int, Needs] | None = None
 
@@ -182,16 +186,14 @@ def _fused_checks(rows: Iterator[Row], survey: _Survey, version: int, heads: Seq
     global _CONTEXT
     _CONTEXT = (ruleset, secret, forked_at, survey.needs)
     try:
-        if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
-            return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, None, workers)
-        with _fork_pool(workers) as pool:
-            return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, pool, workers)
+        with _Hands(ruleset, report, _forks(workers, survey.count)) as hand:
+            return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, hand)
     finally:
         _CONTEXT = None
 
 
 def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Survey, version: int,
-                heads: Sequence[Head], report: Report, pool: Any, workers: int) -> Report:
+                heads: Sequence[Head], report: Report, hand: _Hands) -> Report:
     assert _CONTEXT is not None
     forked_at = _CONTEXT[2]
     wanted, at = {h.hash for h in heads}, {}
@@ -202,16 +204,6 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
     needs, carry, open_batch = _CONTEXT[3], Carry(), list[Row]()  # open_batch: the rows of the batch read now
     contents = [GENESIS_HASH]  # the content chain's heads in the segment read now: its worker reads them
     task: _Task = (1, buf, state, trust.Ledger(), contents, (GENESIS_HASH, version), Carry())
-    waiting: deque[Any] = deque()
-
-    def hand(t: _Task) -> None:  # one segment a worker in flight, and one more: memory stays bounded
-        if pool is None:
-            _merge(report, _decide_segment(t))
-            return
-        waiting.append(pool.apply_async(_decide_packed, (_packed(ruleset, t),)))
-        while len(waiting) > workers + 1:
-            _merge(report, waiting.popleft().get())
-
     i = 0
     with collector_paused():
         previous = GENESIS_HASH
@@ -227,7 +219,7 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
                 if open_batch:  # the batch before is over: `state` is the state after it
                     carry_batch(carry, needs, ruleset, open_batch, state)
                 open_batch = []
-                if len(buf) >= SEGMENT_ROWS:
+                if len(buf) >= _segment_rows(survey.count - r.seq + 1, number == 1):
                     hand(task)
                     number, buf = number + _batch_count(buf), []
                     carry.drop_before(needs, r.seq)
@@ -252,8 +244,7 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
     if i != survey.count:
         raise _Fallback
     hand(task)
-    while waiting:
-        _merge(report, waiting.popleft().get())
+    hand.finish()
     _check_heads_at(at, i, heads, report)
     # the secret is the kernel's (the survey read it from the log's SecretRevealed), not the fold's
     if ruleset.meta(state).forked_at != forked_at:
@@ -290,21 +281,12 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
     global _CONTEXT
     _CONTEXT = (ruleset, secret, final.forked_at, survey.needs)
     ledger = trust.Ledger()
-    tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at, survey.needs)
+    tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at, survey)
     try:
-        # a short log is decided here: starting processes would cost more than they save
-        if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
+        with _Hands(ruleset, report, _forks(workers, survey.count)) as hand:
             for task in tasks:
-                _merge(report, _decide_segment(task))
-        else:
-            with _fork_pool(workers) as pool:
-                waiting: deque[Any] = deque()
-                for task in tasks:  # one segment a worker in flight, and one more: memory stays bounded
-                    waiting.append(pool.apply_async(_decide_packed, (_packed(ruleset, task),)))
-                    while len(waiting) > workers + 1:
-                        _merge(report, waiting.popleft().get())
-                while waiting:
-                    _merge(report, waiting.popleft().get())
+                hand(task)
+            hand.finish()
     finally:
         _CONTEXT = None
     report.draws = ledger.draws
@@ -328,14 +310,14 @@ _Counts = tuple[int, int, int, int, int]  # commands checked, random unchecked, 
 
 
 def _tasks(ruleset: Ruleset, rows: Iterator[Row], state: Any, ledger: trust.Ledger, forked_at: int,
-           needs: Needs) -> Iterator[_Task]:
+           survey: _Survey) -> Iterator[_Task]:
     """The segments, each with the state, ledger, content head and carry before it, folded and noted here
     as the one pass does between its decisions (`ledger` is left as after the last)."""
     buf: list[Row] = []
-    number, content = 1, GENESIS_HASH
+    number, content, needs = 1, GENESIS_HASH, survey.needs
     carry = Carry()
     for r in rows:
-        if r.batch == r.seq and len(buf) >= SEGMENT_ROWS:
+        if r.batch == r.seq and len(buf) >= _segment_rows(survey.count - r.seq + 1, number == 1):
             task, stop, state, content = _advance(ruleset, number, buf, state, ledger, content, forked_at,
                                                   (carry, needs))
             yield task
@@ -346,6 +328,13 @@ def _tasks(ruleset: Ruleset, rows: Iterator[Row], state: Any, ledger: trust.Ledg
         buf.append(r)
     if buf:
         yield _advance(ruleset, number, buf, state, ledger, content, forked_at, (carry, needs))[0]
+
+
+def _segment_rows(left: int, first: bool) -> int:
+    """The rows of a segment that starts with `left` rows still to read: the first is short (the reader
+    decides it before the workers are forked), and near the end each is a quarter of what is left, so
+    that no process is still deciding a long segment while the others wait."""
+    return LAST_ROWS if first else min(SEGMENT_ROWS, max(LAST_ROWS, left // 4))
 
 
 def _batch_count(rows: Sequence[Row]) -> int:
@@ -438,6 +427,62 @@ def _check_rows(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], se
             commands[r.seq] = _check_hidden_row(ruleset, r, e, secret, part)
         _replay_row(ruleset, r, e, None, True)
     return part.hidden
+
+
+def _forks(workers: int, rows: int) -> int:
+    """The processes to fork beside this one, which decides segments too: one per core in all; none for a
+    short log, where starting them would cost more than they save."""
+    return workers - 1 if workers >= 2 and rows >= verify.SPLIT_MIN and _can_fork() else 0
+
+
+class _Hands:
+    """Where each segment is decided again: by a worker while the workers hold fewer than QUEUED each,
+    else here by the reader, which would otherwise wait for them. The first is decided here before the
+    workers are forked, so that they share what deciding it imported and cached. The results are merged
+    into the report in log order, so that the first failure in the log is the one raised, as in one pass."""
+
+    def __init__(self, ruleset: Ruleset, report: Report, workers: int) -> None:
+        self._ruleset, self._report, self._workers = ruleset, report, workers
+        self._pool: Any = None
+        self._stack = ExitStack()
+        self._waiting: deque[Any] = deque()  # in log order: a worker's AsyncResult, or a result decided here
+
+    def __enter__(self) -> _Hands:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self._stack.__exit__(kind, error, trace)  # the pool closed and joined, or terminated if this raised
+
+    def __call__(self, task: _Task) -> None:
+        self._merge_ready()
+        if self._to_worker():
+            self._waiting.append(self._pool.apply_async(_decide_packed, (_packed(self._ruleset, task),)))
+            return
+        result = _decide_segment(task)
+        self._waiting.append(result)
+        if result[1] is not None:  # a failure: those before it are merged first, and the first raised
+            self.finish()
+        self._merge_ready()
+        if self._pool is None and self._workers:
+            self._pool = self._stack.enter_context(_fork_pool(self._workers))
+
+    def finish(self) -> None:
+        """Wait for the workers, merging every result left."""
+        while self._waiting:
+            _merge(self._report, _result(self._waiting.popleft()))
+
+    def _to_worker(self) -> bool:
+        held = sum(not isinstance(w, tuple) for w in self._waiting)
+        return self._pool is not None and held < QUEUED * self._workers
+
+    def _merge_ready(self) -> None:
+        while self._waiting and (isinstance(self._waiting[0], tuple) or self._waiting[0].ready()):
+            _merge(self._report, _result(self._waiting.popleft()))
+
+
+def _result(waited: Any) -> tuple[_Counts, tuple[int, str] | None]:
+    return waited if isinstance(waited, tuple) else waited.get()
 
 
 def _merge(report: Report, result: tuple[_Counts, tuple[int, str] | None]) -> None:
