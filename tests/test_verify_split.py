@@ -220,21 +220,31 @@ def _streamed_not_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, rows: l
     """The stored log is streamed (never handed whole to verify_rows) in several segments, with 1 and 2
     workers, and its report is verify_rows' of the whole log: a clean one from the one read (_fused)."""
     store, _ = _stored(tmp_path, rows, version)
-    handed: list[int] = []  # a carry is copied for each segment after the first, in either read
-    copy = verify_carry.Carry.copy
-
-    def counted(carry: verify_carry.Carry) -> verify_carry.Carry:
-        handed.append(1)
-        return copy(carry)
-
     _chunks_only(monkeypatch, store)
-    monkeypatch.setattr(verify_carry.Carry, "copy", counted)
+    segments = _segments_counted(monkeypatch)
     read = _one_reads(monkeypatch)
     report = _streamed_like_one_pass(monkeypatch, store, rows, version, heads or [])
     store.close()
-    assert len(handed) > 2 or not report.ok
+    assert len(segments) > 2 or not report.ok
     assert read == ([True, True] if report.ok else [False, False]) or not read  # two reveals: no one read
     return report
+
+
+def _segments_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The first batch number of each segment decided by the reader or handed to a worker, in either read."""
+    segments: list[int] = []
+    decided, packed = verify_stream._decided, verify_stream._packed
+
+    def here(task: Any) -> Any:
+        segments.append(task[0])  # a worker appends to its own copy of the list
+        return decided(task)
+
+    def handed(ruleset: Any, task: Any) -> Any:
+        segments.append(task[0])
+        return packed(ruleset, task)
+    monkeypatch.setattr(verify_stream, "_decided", here)
+    monkeypatch.setattr(verify_stream, "_packed", handed)
+    return segments
 
 
 def _chunks_only(monkeypatch: pytest.MonkeyPatch, store: Store) -> None:
@@ -442,7 +452,7 @@ def _alternating(monkeypatch: pytest.MonkeyPatch, worker_first: bool) -> tuple[l
     the others are decided by the reader. The first numbers of those decided here, and of those handed."""
     here: list[int] = []
     handed: list[int] = []
-    decide, packed = verify_stream._decide_segment, verify_stream._packed
+    decided, packed = verify_stream._decided, verify_stream._packed
 
     def to_worker(hands: verify_stream._Hands) -> bool:
         if hands._pool is None:
@@ -450,14 +460,14 @@ def _alternating(monkeypatch: pytest.MonkeyPatch, worker_first: bool) -> tuple[l
         return (len(here) + len(handed)) % 2 == (0 if worker_first else 1)
 
     def decided_here(task: Any) -> Any:
-        here.append(task[0])  # in the worker too, but only the reader's list is read
-        return decide(task)
+        here.append(task[0])  # a worker appends to its own copy of the list
+        return decided(task)
 
     def handing(ruleset: Any, task: Any) -> Any:
         handed.append(task[0])
         return packed(ruleset, task)
-    monkeypatch.setattr(verify_stream._Hands, "_to_worker", to_worker)
-    monkeypatch.setattr(verify_stream, "_decide_segment", decided_here)
+    monkeypatch.setattr(verify_stream._Hands, "to_worker", to_worker)
+    monkeypatch.setattr(verify_stream, "_decided", decided_here)
     monkeypatch.setattr(verify_stream, "_packed", handing)
     return here, handed
 

@@ -197,64 +197,80 @@ def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Surv
     assert _CONTEXT is not None
     forked_at = _CONTEXT[2]
     wanted, at = {h.hash for h in heads}, {}
-    buf: list[Row]
-    content, batch = GENESIS_HASH, 0
-    ledger = trust.Ledger()
-    number, buf = 1, []
-    needs, carry, open_batch = _CONTEXT[3], Carry(), list[Row]()  # open_batch: the rows of the batch read now
+    front = _Front(state, hand, version)
+    batch, buf = 0, list[Row]()
+    before = previous = GENESIS_HASH  # the chain's hash before the segment read now, and before the row read now
     contents = [GENESIS_HASH]  # the content chain's heads in the segment read now: its worker reads them
-    task: _Task = (1, buf, state, trust.Ledger(), contents, (GENESIS_HASH, version), Carry())
     i = 0
     with collector_paused():
-        previous = GENESIS_HASH
-        for i, (r, event) in enumerate(decoded(ruleset, rows, "the payload is not a valid event"), start=1):
+        for i, r in enumerate(rows, start=1):
             if r.seq != i:
                 raise _Fallback
             if r.hash in wanted:
                 at[r.hash] = r.seq
             if r.type == "LogUpgraded":
-                _check_upgrade(r, content, report)
+                _check_upgrade(r, contents[-1], report)
             if r.batch == r.seq:
                 batch = r.seq
-                if open_batch:  # the batch before is over: `state` is the state after it
-                    carry_batch(carry, needs, ruleset, open_batch, state)
-                open_batch = []
-                if len(buf) >= _segment_rows(survey.count - r.seq + 1, number == 1):
-                    hand(task)
-                    number, buf = number + _batch_count(buf), []
-                    carry.drop_before(needs, r.seq)
-                    contents = [content]
-                    task = (number, buf, state, _copy(ledger), contents, (previous, version), carry.copy())
-                cmd = _command(ruleset, [r], lenient=r.seq <= forked_at)
-                if _on_log(cmd):
-                    raise _Fallback
-                if cmd is not None:
-                    trust.note(ledger, ruleset, cmd, r.seq)
-                    forget_nonce(ledger, needs, cmd)
+                if len(buf) >= _segment_rows(survey.count - r.seq + 1, front.number == 1):
+                    front.segment(buf, contents, before)
+                    buf, contents, before = [], [contents[-1]], previous
             elif not (batch and r.batch == batch):
                 raise _Fallback
             buf.append(r)
-            open_batch.append(r)
-            content, previous = content_link(content, r.payload), r.hash
-            contents.append(content)
-            try:
-                state = ruleset.evolve(state, event)
-            except Exception:  # _replay_into names it
-                raise _Fallback from None
-    if i != survey.count:
-        raise _Fallback
-    hand(task)
+            contents.append(content_link(contents[-1], r.payload))
+            previous = r.hash
+        if i != survey.count:
+            raise _Fallback
+        front.segment(buf, contents, before)
     hand.finish()
     _check_heads_at(at, i, heads, report)
     # the secret is the kernel's (the survey read it from the log's SecretRevealed), not the fold's
-    if ruleset.meta(state).forked_at != forked_at:
+    if ruleset.meta(front.state).forked_at != forked_at:
         raise _Fallback
     report.opened = report.hidden
     report.secret_revealed = _CONTEXT[1] is not None
     report.inherited = forked_at
-    report.draws = ledger.draws
+    report.draws = front.ledger.draws
     report.proven = _proven(report)
     return report
+
+
+class _Front:
+    """What the one read carries from a segment to the next: the state, ledger and carry before it, and
+    the number of its first batch. A segment handed to a worker is folded here for the next one; one
+    decided here gives the state after it itself, and the reader neither decodes nor folds it."""
+
+    def __init__(self, state: Any, hand: _Hands, version: int) -> None:
+        self.state, self.ledger, self.carry, self.number = state, trust.Ledger(), Carry(), 1
+        self._hand, self._version, self._previous_rows = hand, version, 0
+
+    def segment(self, rows: list[Row], contents: list[str], previous: str) -> None:
+        """The segment `rows`, read whole (`previous`: the chain's hash before it)."""
+        assert _CONTEXT is not None
+        ruleset, _, forked_at, needs = _CONTEXT
+        self.carry.drop_before(needs, rows[0].seq)
+        if self._hand.to_worker():
+            self._hand.send((self.number, rows, self.state, _copy(self.ledger), contents,
+                             (previous, self._version), self.carry.copy()))
+            try:
+                stop, self.state = _fold_segment(ruleset, rows, self.state, self.ledger, forked_at,
+                                                 (self.carry, needs))
+            except IntegrityFailure:
+                raise _Fallback from None
+            if stop:
+                raise _Fallback
+        else:
+            task = (self.number, rows, self.state, self.ledger, contents, (previous, self._version), self.carry)
+            try:
+                self.state = self._hand.here(task)
+            except (IntegrityFailure, _WholeLog):
+                raise
+            except Exception:  # a stored event that does not fold: the passes one by one name it
+                raise _Fallback from None
+            # only a nonce given again is looked up (trust.check_block): the others would grow with the log
+            self.ledger.nonces = {n: s for n, s in self.ledger.nonces.items() if needs.repeated(n)}
+        self.number += _batch_count(rows)
 
 
 def _copy(ledger: trust.Ledger) -> trust.Ledger:
@@ -351,16 +367,23 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
     for r in rows:
         contents.append(content_link(contents[-1], r.payload))
     task: _Task = (number, rows, state, _copy(ledger), contents, None, carry.copy())
+    stop, state = _fold_segment(ruleset, rows, state, ledger, forked_at, carried)
+    return task, stop, state, contents[-1]
+
+
+def _fold_segment(ruleset: Ruleset, rows: list[Row], state: Any, ledger: trust.Ledger, forked_at: int,
+                  carried: tuple[Carry, Needs]) -> tuple[bool, Any]:
+    """The segment folded, its commands noted in `ledger` and the carry advanced, as the one pass does
+    between its decisions: True if a command in it cannot be read (stopped there), and the state after."""
+    carry, needs = carried
     events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
-    stop = False
     with collector_paused():
         for start, end in spans(rows):
             batch = rows[start:end]
             try:
                 cmd = _command(ruleset, batch, lenient=batch[0].seq <= forked_at)
             except IntegrityFailure:
-                stop = True
-                break
+                return True, state
             if _on_log(cmd):  # the survey found none: a guard, should it and the decoder disagree
                 raise _WholeLog
             state = _fold(ruleset, events[start:end], state)
@@ -368,7 +391,7 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
                 trust.note(ledger, ruleset, cmd, batch[0].seq)
                 forget_nonce(ledger, needs, cmd)
             carry_batch(carry, needs, ruleset, batch, state)
-    return task, stop, state, contents[-1]
+    return False, state
 
 
 _PACKED = msgspec.msgpack.Decoder(tuple[list[Row], msgspec.Raw])
@@ -393,6 +416,11 @@ def _decide_packed(packed: tuple[Any, ...]) -> tuple[_Counts, tuple[int, str] | 
 
 def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
     """Decide one segment again (in a worker, or here): its counts and its first failure (seq, reason)."""
+    return _decided(task)[0]
+
+
+def _decided(task: _Task) -> tuple[tuple[_Counts, tuple[int, str] | None], Any]:
+    """_decide_segment's answer, and the state after the segment (meaningless after a failure)."""
     assert _CONTEXT is not None, "a segment is decided within _redecide_streamed"
     ruleset, secret, forked_at, needs = _CONTEXT
     number, rows, state, ledger, contents, rowcheck, carry = task
@@ -401,17 +429,28 @@ def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
         commands: dict[int, Any] = {}
         hidden = _check_rows(ruleset, rows, events, secret, rowcheck, commands) if rowcheck is not None else 0
     except IntegrityFailure as err:
-        return (0, 0, 0, 0, 0), (err.seq, err.reason)
+        return ((0, 0, 0, 0, 0), (err.seq, err.reason)), state
+    _guard(ruleset, rows, commands)
     span = _Span(ruleset=ruleset, rows=rows, events=events, contents=contents, commands=commands, secret=secret,
                  forked_at=forked_at, keyed=False)
     part = Report(ok=True, events=0, head_hash="")
     failure = None
     try:
         context = Carried(carry, needs, rows, rows[0].seq - 1) if carry is not None else None
-        _redecide_span(span, spans(rows), number, state, ledger, part, context)
+        state = _redecide_span(span, spans(rows), number, state, ledger, part, context)
     except IntegrityFailure as err:
         failure = (err.seq, err.reason)
-    return (part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log, hidden), failure
+    return ((part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log, hidden), failure), state
+
+
+def _guard(ruleset: Ruleset, rows: Sequence[Row], commands: dict[int, Any]) -> None:
+    """No command of the segment is decided on the log before it (the survey found none: a guard, should
+    it and the decoder disagree; a segment the reader decides itself is not folded by it first)."""
+    for r in rows:
+        if r.batch == r.seq and r.command is not None:
+            cmd = commands[r.seq] if r.seq in commands else _command(ruleset, [r], lenient=True)
+            if _on_log(cmd):
+                raise _WholeLog
 
 
 def _check_rows(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], secret: bytes | None,
@@ -455,26 +494,35 @@ class _Hands:
         self._stack.__exit__(kind, error, trace)  # the pool closed and joined, or terminated if this raised
 
     def __call__(self, task: _Task) -> None:
+        if self.to_worker():
+            self.send(task)
+        else:
+            self.here(task)
+
+    def to_worker(self) -> bool:
+        """Whether the next segment goes to a worker."""
         self._merge_ready()
-        if self._to_worker():
-            self._waiting.append(self._pool.apply_async(_decide_packed, (_packed(self._ruleset, task),)))
-            return
-        result = _decide_segment(task)
+        held = sum(not isinstance(w, tuple) for w in self._waiting)
+        return self._pool is not None and held < QUEUED * self._workers
+
+    def send(self, task: _Task) -> None:
+        self._waiting.append(self._pool.apply_async(_decide_packed, (_packed(self._ruleset, task),)))
+
+    def here(self, task: _Task) -> Any:
+        """Decide the segment here: the state after it (the task's ledger and carry advanced)."""
+        result, state = _decided(task)
         self._waiting.append(result)
         if result[1] is not None:  # a failure: those before it are merged first, and the first raised
             self.finish()
         self._merge_ready()
         if self._pool is None and self._workers:
             self._pool = self._stack.enter_context(_fork_pool(self._workers))
+        return state
 
     def finish(self) -> None:
         """Wait for the workers, merging every result left."""
         while self._waiting:
             _merge(self._report, _result(self._waiting.popleft()))
-
-    def _to_worker(self) -> bool:
-        held = sum(not isinstance(w, tuple) for w in self._waiting)
-        return self._pool is not None and held < QUEUED * self._workers
 
     def _merge_ready(self) -> None:
         while self._waiting and (isinstance(self._waiting[0], tuple) or self._waiting[0].ready()):
