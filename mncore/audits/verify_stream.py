@@ -186,7 +186,7 @@ def _fused_checks(rows: Iterator[Row], survey: _Survey, version: int, heads: Seq
     global _CONTEXT
     _CONTEXT = (ruleset, secret, forked_at, survey.needs)
     try:
-        with _Hands(ruleset, report, _forks(workers, survey.count)) as hand:
+        with _Hands(ruleset, report, workers, survey) as hand:
             return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, hand)
     finally:
         _CONTEXT = None
@@ -248,29 +248,31 @@ class _Front:
     def segment(self, rows: list[Row], contents: list[str], previous: str) -> None:
         """The segment `rows`, read whole (`previous`: the chain's hash before it)."""
         assert _CONTEXT is not None
-        ruleset, _, forked_at, needs = _CONTEXT
+        needs = _CONTEXT[3]
         self.carry.drop_before(needs, rows[0].seq)
-        if self._hand.to_worker():
-            self._hand.send((self.number, rows, self.state, _copy(self.ledger), contents,
-                             (previous, self._version), self.carry.copy()))
-            try:
-                stop, self.state = _fold_segment(ruleset, rows, self.state, self.ledger, forked_at,
-                                                 (self.carry, needs))
-            except IntegrityFailure:
-                raise _Fallback from None
-            if stop:
-                raise _Fallback
-        else:
-            task = (self.number, rows, self.state, self.ledger, contents, (previous, self._version), self.carry)
-            try:
-                self.state = self._hand.here(task)
-            except (IntegrityFailure, _WholeLog):
-                raise
-            except Exception:  # a stored event that does not fold: the passes one by one name it
-                raise _Fallback from None
+        try:
+            self.state = self._next(rows, contents, previous)
+        except (IntegrityFailure, _WholeLog):
+            raise
+        except Exception:  # a stored event that does not fold: the passes one by one name it
+            raise _Fallback from None
+        self.number += _batch_count(rows)
+
+    def _next(self, rows: list[Row], contents: list[str], previous: str) -> Any:
+        """The state after the segment, handed to a worker and folded here, or decided here."""
+        assert _CONTEXT is not None
+        ruleset, _, forked_at, needs = _CONTEXT
+        check = (previous, self._version)
+        if not self._hand.to_worker():
+            state = self._hand.here((self.number, rows, self.state, self.ledger, contents, check, self.carry))
             # only a nonce given again is looked up (trust.check_block): the others would grow with the log
             self.ledger.nonces = {n: s for n, s in self.ledger.nonces.items() if needs.repeated(n)}
-        self.number += _batch_count(rows)
+            return state
+        self._hand.send((self.number, rows, self.state, _copy(self.ledger), contents, check, self.carry.copy()))
+        stop, state = _fold_segment(ruleset, rows, self.state, self.ledger, forked_at, (self.carry, needs))
+        if stop:  # a command that cannot be read: the passes one by one name it
+            raise _Fallback
+        return state
 
 
 def _copy(ledger: trust.Ledger) -> trust.Ledger:
@@ -299,7 +301,7 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
     ledger = trust.Ledger()
     tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at, survey)
     try:
-        with _Hands(ruleset, report, _forks(workers, survey.count)) as hand:
+        with _Hands(ruleset, report, workers, survey) as hand:
             for task in tasks:
                 hand(task)
             hand.finish()
@@ -468,20 +470,21 @@ def _check_rows(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], se
     return part.hidden
 
 
-def _forks(workers: int, rows: int) -> int:
-    """The processes to fork beside this one, which decides segments too: one per core in all; none for a
-    short log, where starting them would cost more than they save."""
-    return workers - 1 if workers >= 2 and rows >= verify.SPLIT_MIN and _can_fork() else 0
-
-
 class _Hands:
     """Where each segment is decided again: by a worker while the workers hold fewer than QUEUED each,
     else here by the reader, which would otherwise wait for them. The first is decided here before the
-    workers are forked, so that they share what deciding it imported and cached. The results are merged
-    into the report in log order, so that the first failure in the log is the one raised, as in one pass."""
+    workers are forked, so that they share what deciding it imported and cached. A log with keys is
+    decided by the workers alone: deciding its signed blocks beside the reader's work and the pool
+    held this process above issue 27's 40 MiB at 100,000 events. The results are merged into the
+    report in log order, so that the first failure in the log is the one raised, as in one pass."""
 
-    def __init__(self, ruleset: Ruleset, report: Report, workers: int) -> None:
-        self._ruleset, self._report, self._workers = ruleset, report, workers
+    def __init__(self, ruleset: Ruleset, report: Report, workers: int, survey: _Survey) -> None:
+        self._ruleset, self._report = ruleset, report
+        self._decides = not survey.needs.keyed  # whether this process decides segments beside its workers
+        # one process per core in all; none forked for a short log, where starting them would cost more
+        # than they save
+        split = workers >= 2 and survey.count >= verify.SPLIT_MIN and _can_fork()
+        self._workers = (workers - self._decides) if split else 0
         self._pool: Any = None
         self._stack = ExitStack()
         self._waiting: deque[Any] = deque()  # in log order: a worker's AsyncResult, or a result decided here
@@ -500,10 +503,18 @@ class _Hands:
             self.here(task)
 
     def to_worker(self) -> bool:
-        """Whether the next segment goes to a worker."""
+        """Whether the next segment goes to a worker (where this process decides none, once one is free)."""
         self._merge_ready()
-        held = sum(not isinstance(w, tuple) for w in self._waiting)
-        return self._pool is not None and held < QUEUED * self._workers
+        if self._decides:
+            return self._pool is not None and self._held() < QUEUED * self._workers
+        if self._pool is None and self._workers:
+            self._pool = self._stack.enter_context(_fork_pool(self._workers))
+        while self._pool is not None and self._held() > self._workers:  # one a worker, and one more
+            _merge(self._report, _result(self._waiting.popleft()))
+        return self._pool is not None
+
+    def _held(self) -> int:
+        return sum(not isinstance(w, tuple) for w in self._waiting)
 
     def send(self, task: _Task) -> None:
         self._waiting.append(self._pool.apply_async(_decide_packed, (_packed(self._ruleset, task),)))
