@@ -243,7 +243,7 @@ class _Front:
 
     def __init__(self, state: Any, hand: _Hands, version: int) -> None:
         self.state, self.ledger, self.carry, self.number = state, trust.Ledger(), Carry(), 1
-        self._hand, self._version, self._previous_rows = hand, version, 0
+        self._hand, self._version = hand, version
 
     def segment(self, rows: list[Row], contents: list[str], previous: str) -> None:
         """The segment `rows`, read whole (`previous`: the chain's hash before it)."""
