@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from bisect import bisect_right
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -523,7 +522,6 @@ class Before:
 # a log shorter than this is decided again in one pass: starting processes costs more than it saves
 SPLIT_MIN = 3000
 SEGMENTS_PER_WORKER = 4  # shorter segments even out the workers' loads
-HANDOFF = 0.0005  # seconds: the GIL's switch interval while a pool runs
 _JOB: tuple[_Span, list[tuple[int, int, Any, trust.Ledger]], list[tuple[int, int]]] | None = None
 
 
@@ -537,17 +535,8 @@ def _fork_pool(workers: int) -> Iterator[Any]:
     """A pool of forked workers, closed and joined when the work is done: its idle workers end on the
     sentinel and are reaped. Only a block that raises terminates it: a worker killed while it waits on
     the task queue holds that queue's lock, which the pool's own threads may then wait on at exit."""
-    import gc
     import multiprocessing
-    gc.freeze()  # what the parent made is left out of the workers' collections, which would copy every page of it
-    try:
-        pool = multiprocessing.get_context("fork").Pool(workers)
-    finally:
-        gc.unfreeze()
-    # the pool's threads send a task (a write to a pipe, resumed a pipe's worth at a time) and take a
-    # result only when they hold the GIL, which this process's own work keeps in turns of 5 ms
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(HANDOFF)
+    pool = multiprocessing.get_context("fork").Pool(workers)
     try:
         yield pool
     except BaseException:
@@ -557,7 +546,6 @@ def _fork_pool(workers: int) -> Iterator[Any]:
         pool.close()
     finally:
         pool.join()
-        sys.setswitchinterval(switch)
 
 
 def _workers(asked: int | None) -> int:
