@@ -220,21 +220,31 @@ def _streamed_not_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, rows: l
     """The stored log is streamed (never handed whole to verify_rows) in several segments, with 1 and 2
     workers, and its report is verify_rows' of the whole log: a clean one from the one read (_fused)."""
     store, _ = _stored(tmp_path, rows, version)
-    handed: list[int] = []  # a carry is copied for each segment after the first, in either read
-    copy = verify_carry.Carry.copy
-
-    def counted(carry: verify_carry.Carry) -> verify_carry.Carry:
-        handed.append(1)
-        return copy(carry)
-
     _chunks_only(monkeypatch, store)
-    monkeypatch.setattr(verify_carry.Carry, "copy", counted)
+    segments = _segments_counted(monkeypatch)
     read = _one_reads(monkeypatch)
     report = _streamed_like_one_pass(monkeypatch, store, rows, version, heads or [])
     store.close()
-    assert len(handed) > 2 or not report.ok
+    assert len(segments) > 2 or not report.ok
     assert read == ([True, True] if report.ok else [False, False]) or not read  # two reveals: no one read
     return report
+
+
+def _segments_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The first batch number of each segment decided by the reader or handed to a worker, in either read."""
+    segments: list[int] = []
+    decided, packed = verify_stream._decided, verify_stream._packed
+
+    def here(task: Any) -> Any:
+        segments.append(task[0])  # a worker appends to its own copy of the list
+        return decided(task)
+
+    def handed(ruleset: Any, task: Any) -> Any:
+        segments.append(task[0])
+        return packed(ruleset, task)
+    monkeypatch.setattr(verify_stream, "_decided", here)
+    monkeypatch.setattr(verify_stream, "_packed", handed)
+    return segments
 
 
 def _chunks_only(monkeypatch: pytest.MonkeyPatch, store: Store) -> None:
@@ -435,3 +445,50 @@ def test_the_one_read_gives_the_report_of_the_passes_one_by_one(
     (tmp_path / "f").mkdir()
     store, gid = _stored(tmp_path / "f", forged, version)
     assert not verify_stored(store, gid, [], workers=2).ok and taken[-1] is False
+
+
+def _alternating(monkeypatch: pytest.MonkeyPatch, worker_first: bool) -> tuple[list[int], list[int]]:
+    """verify_stream._Hands steered: once the pool is forked, every other segment goes to the worker and
+    the others are decided by the reader. The first numbers of those decided here, and of those handed."""
+    here: list[int] = []
+    handed: list[int] = []
+    decided, packed = verify_stream._decided, verify_stream._packed
+
+    def to_worker(hands: verify_stream._Hands) -> bool:
+        if hands._pool is None:
+            return False
+        return (len(here) + len(handed)) % 2 == (0 if worker_first else 1)
+
+    def decided_here(task: Any) -> Any:
+        here.append(task[0])  # a worker appends to its own copy of the list
+        return decided(task)
+
+    def handing(ruleset: Any, task: Any) -> Any:
+        handed.append(task[0])
+        return packed(ruleset, task)
+    monkeypatch.setattr(verify_stream._Hands, "to_worker", to_worker)
+    monkeypatch.setattr(verify_stream, "_decided", decided_here)
+    monkeypatch.setattr(verify_stream, "_packed", handing)
+    return here, handed
+
+
+@pytest.mark.parametrize("worker_first", [True, False])
+@pytest.mark.parametrize("where", [None, 0.3, 0.5, 0.7, 0.95])
+def test_segments_decided_by_the_reader_and_by_a_worker_give_the_report_of_one_pass(
+        where: float | None, worker_first: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader decides segments itself between those it hands to a worker: whichever decides the
+    segment that holds a failure, and whichever the segments before it, the report is the one pass's."""
+    version, rows = _rows(FIXTURES / "game-6-2.jsonl")
+    if where is not None:  # another collection's payload, rehashed: it replays, and its re-decision differs
+        kind = [r for r in rows if r.type == "ResourcesCollected"]
+        target = min(kind, key=lambda r: abs(r.seq - len(rows) * where))
+        other = next(r for r in kind if r.payload != target.payload)
+        rows = rechain([replace(r, payload=other.payload) if r.seq == target.seq else r for r in rows], version)
+    store, _ = _stored(tmp_path, rows, version)
+    monkeypatch.setattr(verify_stream, "SEGMENT_ROWS", 61)
+    one = verify_rows(rows, version, [], workers=1)
+    here, handed = _alternating(monkeypatch, worker_first)
+    split = verify_stored(store, "g", [], workers=2)
+    assert msgspec.json.encode(split) == msgspec.json.encode(one)
+    assert here[0] == 1 and len(here) >= 2 and handed, (here, handed)  # the first here, then both
+    assert split.ok == (where is None) and (where is None or split.first_bad == target.seq)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
 from itertools import chain
+from types import TracebackType
 from typing import Any
 
 import msgspec
@@ -55,6 +57,8 @@ from mncore.store import Row, Store
 
 CHUNK = 500  # rows read from the store at a time
 SEGMENT_ROWS = 500  # rows a worker decides again at a time (a segment ends where a batch does)
+LAST_ROWS = 50  # the shortest segment (the first, and the last ones: _segment_rows)
+QUEUED = 3  # segments each worker holds at most, the one it decides included (memory stays bounded)
 # the ruleset, secret, fork point and what later batches read (the survey's): set before forking
 _CONTEXT: tuple[Ruleset, bytes | None, int, Needs] | None = None
 
@@ -182,88 +186,93 @@ def _fused_checks(rows: Iterator[Row], survey: _Survey, version: int, heads: Seq
     global _CONTEXT
     _CONTEXT = (ruleset, secret, forked_at, survey.needs)
     try:
-        if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
-            return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, None, workers)
-        with _fork_pool(workers) as pool:
-            return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, pool, workers)
+        with _Hands(ruleset, report, workers, survey) as hand:
+            return _fused_pass(ruleset, chain([first], rows), start, survey, version, heads, report, hand)
     finally:
         _CONTEXT = None
 
 
 def _fused_pass(ruleset: Ruleset, rows: Iterator[Row], state: Any, survey: _Survey, version: int,
-                heads: Sequence[Head], report: Report, pool: Any, workers: int) -> Report:
+                heads: Sequence[Head], report: Report, hand: _Hands) -> Report:
     assert _CONTEXT is not None
     forked_at = _CONTEXT[2]
     wanted, at = {h.hash for h in heads}, {}
-    buf: list[Row]
-    content, batch = GENESIS_HASH, 0
-    ledger = trust.Ledger()
-    number, buf = 1, []
-    needs, carry, open_batch = _CONTEXT[3], Carry(), list[Row]()  # open_batch: the rows of the batch read now
+    front = _Front(state, hand, version)
+    batch, buf = 0, list[Row]()
+    before = previous = GENESIS_HASH  # the chain's hash before the segment read now, and before the row read now
     contents = [GENESIS_HASH]  # the content chain's heads in the segment read now: its worker reads them
-    task: _Task = (1, buf, state, trust.Ledger(), contents, (GENESIS_HASH, version), Carry())
-    waiting: deque[Any] = deque()
-
-    def hand(t: _Task) -> None:  # one segment a worker in flight, and one more: memory stays bounded
-        if pool is None:
-            _merge(report, _decide_segment(t))
-            return
-        waiting.append(pool.apply_async(_decide_packed, (_packed(ruleset, t),)))
-        while len(waiting) > workers + 1:
-            _merge(report, waiting.popleft().get())
-
     i = 0
     with collector_paused():
-        previous = GENESIS_HASH
-        for i, (r, event) in enumerate(decoded(ruleset, rows, "the payload is not a valid event"), start=1):
+        for i, r in enumerate(rows, start=1):
             if r.seq != i:
                 raise _Fallback
             if r.hash in wanted:
                 at[r.hash] = r.seq
             if r.type == "LogUpgraded":
-                _check_upgrade(r, content, report)
+                _check_upgrade(r, contents[-1], report)
             if r.batch == r.seq:
                 batch = r.seq
-                if open_batch:  # the batch before is over: `state` is the state after it
-                    carry_batch(carry, needs, ruleset, open_batch, state)
-                open_batch = []
-                if len(buf) >= SEGMENT_ROWS:
-                    hand(task)
-                    number, buf = number + _batch_count(buf), []
-                    carry.drop_before(needs, r.seq)
-                    contents = [content]
-                    task = (number, buf, state, _copy(ledger), contents, (previous, version), carry.copy())
-                cmd = _command(ruleset, [r], lenient=r.seq <= forked_at)
-                if _on_log(cmd):
-                    raise _Fallback
-                if cmd is not None:
-                    trust.note(ledger, ruleset, cmd, r.seq)
-                    forget_nonce(ledger, needs, cmd)
+                if len(buf) >= _segment_rows(survey.count - r.seq + 1, front.number == 1):
+                    front.segment(buf, contents, before)
+                    buf, contents, before = [], [contents[-1]], previous
             elif not (batch and r.batch == batch):
                 raise _Fallback
             buf.append(r)
-            open_batch.append(r)
-            content, previous = content_link(content, r.payload), r.hash
-            contents.append(content)
-            try:
-                state = ruleset.evolve(state, event)
-            except Exception:  # _replay_into names it
-                raise _Fallback from None
-    if i != survey.count:
-        raise _Fallback
-    hand(task)
-    while waiting:
-        _merge(report, waiting.popleft().get())
+            contents.append(content_link(contents[-1], r.payload))
+            previous = r.hash
+        if i != survey.count:
+            raise _Fallback
+        front.segment(buf, contents, before)
+    hand.finish()
     _check_heads_at(at, i, heads, report)
     # the secret is the kernel's (the survey read it from the log's SecretRevealed), not the fold's
-    if ruleset.meta(state).forked_at != forked_at:
+    if ruleset.meta(front.state).forked_at != forked_at:
         raise _Fallback
     report.opened = report.hidden
     report.secret_revealed = _CONTEXT[1] is not None
     report.inherited = forked_at
-    report.draws = ledger.draws
+    report.draws = front.ledger.draws
     report.proven = _proven(report)
     return report
+
+
+class _Front:
+    """What the one read carries from a segment to the next: the state, ledger and carry before it, and
+    the number of its first batch. A segment handed to a worker is folded here for the next one; one
+    decided here gives the state after it itself, and the reader neither decodes nor folds it."""
+
+    def __init__(self, state: Any, hand: _Hands, version: int) -> None:
+        self.state, self.ledger, self.carry, self.number = state, trust.Ledger(), Carry(), 1
+        self._hand, self._version = hand, version
+
+    def segment(self, rows: list[Row], contents: list[str], previous: str) -> None:
+        """The segment `rows`, read whole (`previous`: the chain's hash before it)."""
+        assert _CONTEXT is not None
+        needs = _CONTEXT[3]
+        self.carry.drop_before(needs, rows[0].seq)
+        try:
+            self.state = self._next(rows, contents, previous)
+        except (IntegrityFailure, _WholeLog):
+            raise
+        except Exception:  # a stored event that does not fold: the passes one by one name it
+            raise _Fallback from None
+        self.number += _batch_count(rows)
+
+    def _next(self, rows: list[Row], contents: list[str], previous: str) -> Any:
+        """The state after the segment, handed to a worker and folded here, or decided here."""
+        assert _CONTEXT is not None
+        ruleset, _, forked_at, needs = _CONTEXT
+        check = (previous, self._version)
+        if not self._hand.to_worker():
+            state = self._hand.here((self.number, rows, self.state, self.ledger, contents, check, self.carry))
+            # only a nonce given again is looked up (trust.check_block): the others would grow with the log
+            self.ledger.nonces = {n: s for n, s in self.ledger.nonces.items() if needs.repeated(n)}
+            return state
+        self._hand.send((self.number, rows, self.state, _copy(self.ledger), contents, check, self.carry.copy()))
+        stop, state = _fold_segment(ruleset, rows, self.state, self.ledger, forked_at, (self.carry, needs))
+        if stop:  # a command that cannot be read: the passes one by one name it
+            raise _Fallback
+        return state
 
 
 def _copy(ledger: trust.Ledger) -> trust.Ledger:
@@ -290,21 +299,12 @@ def _redecide_streamed(ruleset: Ruleset, stream: Any, first_event: Any, folded: 
     global _CONTEXT
     _CONTEXT = (ruleset, secret, final.forked_at, survey.needs)
     ledger = trust.Ledger()
-    tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at, survey.needs)
+    tasks = _tasks(ruleset, stream(), ruleset.initial(created.commitment), ledger, final.forked_at, survey)
     try:
-        # a short log is decided here: starting processes would cost more than they save
-        if workers < 2 or survey.count < verify.SPLIT_MIN or not _can_fork():
+        with _Hands(ruleset, report, workers, survey) as hand:
             for task in tasks:
-                _merge(report, _decide_segment(task))
-        else:
-            with _fork_pool(workers) as pool:
-                waiting: deque[Any] = deque()
-                for task in tasks:  # one segment a worker in flight, and one more: memory stays bounded
-                    waiting.append(pool.apply_async(_decide_packed, (_packed(ruleset, task),)))
-                    while len(waiting) > workers + 1:
-                        _merge(report, waiting.popleft().get())
-                while waiting:
-                    _merge(report, waiting.popleft().get())
+                hand(task)
+            hand.finish()
     finally:
         _CONTEXT = None
     report.draws = ledger.draws
@@ -328,14 +328,14 @@ _Counts = tuple[int, int, int, int, int]  # commands checked, random unchecked, 
 
 
 def _tasks(ruleset: Ruleset, rows: Iterator[Row], state: Any, ledger: trust.Ledger, forked_at: int,
-           needs: Needs) -> Iterator[_Task]:
+           survey: _Survey) -> Iterator[_Task]:
     """The segments, each with the state, ledger, content head and carry before it, folded and noted here
     as the one pass does between its decisions (`ledger` is left as after the last)."""
     buf: list[Row] = []
-    number, content = 1, GENESIS_HASH
+    number, content, needs = 1, GENESIS_HASH, survey.needs
     carry = Carry()
     for r in rows:
-        if r.batch == r.seq and len(buf) >= SEGMENT_ROWS:
+        if r.batch == r.seq and len(buf) >= _segment_rows(survey.count - r.seq + 1, number == 1):
             task, stop, state, content = _advance(ruleset, number, buf, state, ledger, content, forked_at,
                                                   (carry, needs))
             yield task
@@ -346,6 +346,13 @@ def _tasks(ruleset: Ruleset, rows: Iterator[Row], state: Any, ledger: trust.Ledg
         buf.append(r)
     if buf:
         yield _advance(ruleset, number, buf, state, ledger, content, forked_at, (carry, needs))[0]
+
+
+def _segment_rows(left: int, first: bool) -> int:
+    """The rows of a segment that starts with `left` rows still to read: the first is short (the reader
+    decides it before the workers are forked), and near the end each is a quarter of what is left, so
+    that no process is still deciding a long segment while the others wait."""
+    return LAST_ROWS if first else min(SEGMENT_ROWS, max(LAST_ROWS, left // 4))
 
 
 def _batch_count(rows: Sequence[Row]) -> int:
@@ -362,16 +369,23 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
     for r in rows:
         contents.append(content_link(contents[-1], r.payload))
     task: _Task = (number, rows, state, _copy(ledger), contents, None, carry.copy())
+    stop, state = _fold_segment(ruleset, rows, state, ledger, forked_at, carried)
+    return task, stop, state, contents[-1]
+
+
+def _fold_segment(ruleset: Ruleset, rows: list[Row], state: Any, ledger: trust.Ledger, forked_at: int,
+                  carried: tuple[Carry, Needs]) -> tuple[bool, Any]:
+    """The segment folded, its commands noted in `ledger` and the carry advanced, as the one pass does
+    between its decisions: True if a command in it cannot be read (stopped there), and the state after."""
+    carry, needs = carried
     events = [e for _, e in decoded(ruleset, rows, "the payload is not a valid event")]
-    stop = False
     with collector_paused():
         for start, end in spans(rows):
             batch = rows[start:end]
             try:
                 cmd = _command(ruleset, batch, lenient=batch[0].seq <= forked_at)
             except IntegrityFailure:
-                stop = True
-                break
+                return True, state
             if _on_log(cmd):  # the survey found none: a guard, should it and the decoder disagree
                 raise _WholeLog
             state = _fold(ruleset, events[start:end], state)
@@ -379,7 +393,7 @@ def _advance(ruleset: Ruleset, number: int, rows: list[Row], state: Any, ledger:
                 trust.note(ledger, ruleset, cmd, batch[0].seq)
                 forget_nonce(ledger, needs, cmd)
             carry_batch(carry, needs, ruleset, batch, state)
-    return task, stop, state, contents[-1]
+    return False, state
 
 
 _PACKED = msgspec.msgpack.Decoder(tuple[list[Row], msgspec.Raw])
@@ -404,6 +418,11 @@ def _decide_packed(packed: tuple[Any, ...]) -> tuple[_Counts, tuple[int, str] | 
 
 def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
     """Decide one segment again (in a worker, or here): its counts and its first failure (seq, reason)."""
+    return _decided(task)[0]
+
+
+def _decided(task: _Task) -> tuple[tuple[_Counts, tuple[int, str] | None], Any]:
+    """_decide_segment's answer, and the state after the segment (meaningless after a failure)."""
     assert _CONTEXT is not None, "a segment is decided within _redecide_streamed"
     ruleset, secret, forked_at, needs = _CONTEXT
     number, rows, state, ledger, contents, rowcheck, carry = task
@@ -412,17 +431,28 @@ def _decide_segment(task: _Task) -> tuple[_Counts, tuple[int, str] | None]:
         commands: dict[int, Any] = {}
         hidden = _check_rows(ruleset, rows, events, secret, rowcheck, commands) if rowcheck is not None else 0
     except IntegrityFailure as err:
-        return (0, 0, 0, 0, 0), (err.seq, err.reason)
+        return ((0, 0, 0, 0, 0), (err.seq, err.reason)), state
+    _guard(ruleset, rows, commands)
     span = _Span(ruleset=ruleset, rows=rows, events=events, contents=contents, commands=commands, secret=secret,
                  forked_at=forked_at, keyed=False)
     part = Report(ok=True, events=0, head_hash="")
     failure = None
     try:
         context = Carried(carry, needs, rows, rows[0].seq - 1) if carry is not None else None
-        _redecide_span(span, spans(rows), number, state, ledger, part, context)
+        state = _redecide_span(span, spans(rows), number, state, ledger, part, context)
     except IntegrityFailure as err:
         failure = (err.seq, err.reason)
-    return (part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log, hidden), failure
+    return ((part.commands_checked, part.random_unchecked, part.signed_checked, part.on_log, hidden), failure), state
+
+
+def _guard(ruleset: Ruleset, rows: Sequence[Row], commands: dict[int, Any]) -> None:
+    """No command of the segment is decided on the log before it (the survey found none: a guard, should
+    it and the decoder disagree; a segment the reader decides itself is not folded by it first)."""
+    for r in rows:
+        if r.batch == r.seq and r.command is not None:
+            cmd = commands[r.seq] if r.seq in commands else _command(ruleset, [r], lenient=True)
+            if _on_log(cmd):
+                raise _WholeLog
 
 
 def _check_rows(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], secret: bytes | None,
@@ -438,6 +468,80 @@ def _check_rows(ruleset: Ruleset, rows: Sequence[Row], events: Sequence[Any], se
             commands[r.seq] = _check_hidden_row(ruleset, r, e, secret, part)
         _replay_row(ruleset, r, e, None, True)
     return part.hidden
+
+
+class _Hands:
+    """Where each segment is decided again: by a worker while the workers hold fewer than QUEUED each,
+    else here by the reader, which would otherwise wait for them. The first is decided here before the
+    workers are forked, so that they share what deciding it imported and cached. A log with keys is
+    decided by the workers alone: deciding its signed blocks beside the reader's work and the pool
+    held this process above issue 27's 40 MiB at 100,000 events. The results are merged into the
+    report in log order, so that the first failure in the log is the one raised, as in one pass."""
+
+    def __init__(self, ruleset: Ruleset, report: Report, workers: int, survey: _Survey) -> None:
+        self._ruleset, self._report = ruleset, report
+        self._decides = not survey.needs.keyed  # whether this process decides segments beside its workers
+        # one process per core in all; none forked for a short log, where starting them would cost more
+        # than they save
+        split = workers >= 2 and survey.count >= verify.SPLIT_MIN and _can_fork()
+        self._workers = (workers - self._decides) if split else 0
+        self._pool: Any = None
+        self._stack = ExitStack()
+        self._waiting: deque[Any] = deque()  # in log order: a worker's AsyncResult, or a result decided here
+
+    def __enter__(self) -> _Hands:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self._stack.__exit__(kind, error, trace)  # the pool closed and joined, or terminated if this raised
+
+    def __call__(self, task: _Task) -> None:
+        if self.to_worker():
+            self.send(task)
+        else:
+            self.here(task)
+
+    def to_worker(self) -> bool:
+        """Whether the next segment goes to a worker (where this process decides none, once one is free)."""
+        self._merge_ready()
+        if self._decides:
+            return self._pool is not None and self._held() < QUEUED * self._workers
+        if self._pool is None and self._workers:
+            self._pool = self._stack.enter_context(_fork_pool(self._workers))
+        while self._pool is not None and self._held() > self._workers:  # one a worker, and one more
+            _merge(self._report, _result(self._waiting.popleft()))
+        return self._pool is not None
+
+    def _held(self) -> int:
+        return sum(not isinstance(w, tuple) for w in self._waiting)
+
+    def send(self, task: _Task) -> None:
+        self._waiting.append(self._pool.apply_async(_decide_packed, (_packed(self._ruleset, task),)))
+
+    def here(self, task: _Task) -> Any:
+        """Decide the segment here: the state after it (the task's ledger and carry advanced)."""
+        result, state = _decided(task)
+        self._waiting.append(result)
+        if result[1] is not None:  # a failure: those before it are merged first, and the first raised
+            self.finish()
+        self._merge_ready()
+        if self._pool is None and self._workers:
+            self._pool = self._stack.enter_context(_fork_pool(self._workers))
+        return state
+
+    def finish(self) -> None:
+        """Wait for the workers, merging every result left."""
+        while self._waiting:
+            _merge(self._report, _result(self._waiting.popleft()))
+
+    def _merge_ready(self) -> None:
+        while self._waiting and (isinstance(self._waiting[0], tuple) or self._waiting[0].ready()):
+            _merge(self._report, _result(self._waiting.popleft()))
+
+
+def _result(waited: Any) -> tuple[_Counts, tuple[int, str] | None]:
+    return waited if isinstance(waited, tuple) else waited.get()
 
 
 def _merge(report: Report, result: tuple[_Counts, tuple[int, str] | None]) -> None:
