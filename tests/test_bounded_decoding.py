@@ -150,6 +150,17 @@ def test_a_row_refused_for_another_reason_too_keeps_that_reason(rest: str, numbe
     assert in_a_chunk[1] == (_as_before(payload) or decode_row(RULESET, _row(7, "", payload), WHAT))
 
 
+def test_a_forged_payload_nested_deep_and_wide_after_a_long_number_is_refused_as_before() -> None:
+    """Reading it again as it was before bounds.Number walks it once: no path is made for its thousands
+    of values, none beyond DEEPEST levels (a path a value made it take minutes for 600 KB)."""
+    from mncore.rulesets.empires.seam import RULESET
+    junk = "[" * 100_000 + ",".join(["12345678"] * 60_000) + "]" * 100_000
+    # the tag first: msgspec then refuses the unknown field before it reads what the field holds
+    payload = '{"type":"ResourcesCollected","empire":"rome","gained":{"coin":12345678},"junk":%s}' % junk
+    assert _refusal(RULESET, _row(7, "ResourcesCollected", payload)) == _as_before(payload)
+    assert _as_before(payload) == f"{WHAT}: Object contains unknown field `junk`"
+
+
 def test_a_long_number_a_later_key_replaces_is_read_as_before() -> None:
     """A repeated key: the last value is the event's, as before (msgspec and out_of_bounds both keep it)."""
     from mncore.rulesets.empires.seam import RULESET
@@ -204,6 +215,19 @@ class _Untyped(msgspec.Struct, forbid_unknown_fields=True):
     any: Any
 
 
+class _Nested(msgspec.Struct, forbid_unknown_fields=True):
+    inner: _Nested | None = None  # holds itself: its numbers may sit at any depth
+    n: Number = 0
+
+
+class _Deep(msgspec.Struct, forbid_unknown_fields=True):
+    n: list[list[list[list[list[list[list[list[list[list[list[list[list[list[list[list[Number]]]]]]]]]]]]]]]]
+
+
+class _DeepEnough(msgspec.Struct, forbid_unknown_fields=True):
+    n: list[list[list[list[list[list[list[list[list[list[list[list[list[list[list[Number]]]]]]]]]]]]]]]
+
+
 class _Counted(msgspec.Struct, forbid_unknown_fields=True):
     n: Annotated[int, msgspec.Meta(ge=1)]  # another ceiling: not bounds.Number's
 
@@ -218,7 +242,8 @@ def test_the_event_types_declared_bounded_are_those_whose_numbers_msgspec_bounds
 
 
 @pytest.mark.parametrize("kind,bounded", [(_Plain, False), (_Bounded, True), (_Loose, False), (_Floating, False),
-                                          (_Untyped, False), (_Counted, False), (ev.ResourcesCollected, True),
+                                          (_Untyped, False), (_Counted, False), (_Nested, False),
+                                          (_Deep, False), (_DeepEnough, True), (ev.ResourcesCollected, True),
                                           (ev.TradingEnded, True), (ev.GameCreated, False)])
 def test_a_type_is_bounded_only_if_msgspec_refuses_every_long_number_in_it(kind: type, bounded: bool) -> None:
     assert numbers_bounded(kind) is bounded

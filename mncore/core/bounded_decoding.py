@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, get_args
 
 import msgspec
@@ -19,33 +19,37 @@ _BEYOND = (f"Expected `int` <= {MAX_NUMBER} - ", f"Expected `int` >= {-MAX_NUMBE
 _TOKEN = re.compile(r'[ \t\n\r]*(?:("(?:[^"\\]|\\.)*")|(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)(?=[ \t\n\r,\]}])'
                     r'|([{}\[\]:,])|(true|false|null))')
 Path = tuple[str | int, ...]
+# how many levels down a declared type may hold a Number (numbers_bounded holds each declaration to it):
+# as_unbounded looks no deeper, so that a forged payload nested far deeper costs no more to read
+DEEPEST = 16
 
 
 def numbers_bounded(kind: type) -> bool:
     """Whether msgspec refuses, decoding `kind` from JSON, every number bounds.out_of_bounds would find
-    in it: each integer it may hold is a bounds.Number, it holds no float or untyped value (msgspec takes
-    a long integer into either) and no Struct in it lets an unknown field through."""
-    return _bounded(mi.type_info(kind), set())
+    in it: each integer it may hold is a bounds.Number at most DEEPEST levels down (no Struct holds
+    itself), it holds no float or untyped value (msgspec takes a long integer into either) and no Struct
+    in it lets an unknown field through."""
+    return _bounded(mi.type_info(kind), (), 0)
 
 
-def _bounded(t: mi.Type, seen: set[type]) -> bool:
+def _bounded(t: mi.Type, within: tuple[type, ...], depth: int) -> bool:
     if isinstance(t, mi.StructType):
-        if t.cls in seen:
-            return True
-        seen.add(t.cls)
-        return t.forbid_unknown_fields and not t.array_like and all(_bounded(f.type, seen) for f in t.fields)
+        if t.cls in within:  # a Struct inside itself: its numbers may sit at any depth
+            return False
+        return t.forbid_unknown_fields and not t.array_like and all(
+            _bounded(f.type, (*within, t.cls), depth + 1) for f in t.fields)
     if isinstance(t, mi.IntType):
-        return _is_number(t)
+        return _is_number(t) and depth <= DEEPEST
     if isinstance(t, mi.DictType):  # its keys are JSON strings: out_of_bounds never reads them
-        return _bounded(t.value_type, seen)
+        return _bounded(t.value_type, within, depth + 1)
     if isinstance(t, _LISTS):
-        return _bounded(t.item_type, seen)
+        return _bounded(t.item_type, within, depth + 1)
     if isinstance(t, mi.TupleType):
-        return all(_bounded(i, seen) for i in t.item_types)
+        return all(_bounded(i, within, depth + 1) for i in t.item_types)
     if isinstance(t, mi.UnionType):  # one object and one array at most: a path finds its member
         return (sum(isinstance(m, _OBJECTS) for m in t.types) <= 1
                 and sum(isinstance(m, (*_LISTS, mi.TupleType)) for m in t.types) <= 1
-                and all(_bounded(m, seen) for m in t.types))
+                and all(_bounded(m, within, depth) for m in t.types))
     if isinstance(t, mi.LiteralType):
         return all(not isinstance(v, int) or -MAX_NUMBER <= v <= MAX_NUMBER for v in t.values)
     return isinstance(t, mi.StrType | mi.BoolType | mi.NoneType)
@@ -91,25 +95,12 @@ def _tagged(union: object) -> tuple[str | None, dict[str | int | None, type[msgs
 
 
 def _long_integers(text: str, tag_field: str | None) -> tuple[list[tuple[Path, int, int]], str | None]:
-    """Each integer beyond the ceilings outside strings, with its path and offsets, and the top
-    object's tag; the scan stops where the JSON breaks (msgspec stops there or before)."""
+    """Each integer beyond the ceilings outside strings, with its path and offsets, at most DEEPEST
+    levels down, and the top object's tag; the scan stops where the JSON breaks (msgspec stops there or
+    before). Linear in the text: a path is made only for a long integer, and none deeper than a Number
+    may sit (a forged payload nests as deep and as wide as it likes)."""
     found: list[tuple[Path, int, int]] = []
     tag: str | None = None
-    for path, string, number, start in _values(text):
-        if number is not None and _beyond(number):
-            found.append((path, start, start + len(number)))
-        elif string is not None and path == (tag_field,):
-            tag = msgspec.json.decode(string)
-    return found, tag
-
-
-def _beyond(number: str) -> bool:
-    digits = number.lstrip("-")
-    return digits.isdigit() and (len(digits) > 7 or int(digits) > MAX_NUMBER)
-
-
-def _values(text: str) -> Iterator[tuple[Path, str | None, str | None, int]]:
-    """(path, string, number, offset) of each scalar value, its path as msgspec walks it: keys, indexes."""
     stack: list[list[Any]] = []  # per open container: [is an object, key or index, a key is next]
     pos = 0
     while (m := _TOKEN.match(text, pos)) is not None:
@@ -120,7 +111,7 @@ def _values(text: str) -> Iterator[tuple[Path, str | None, str | None, int]]:
             stack.append([mark == "{", None if mark == "{" else 0, mark == "{"])
         elif mark in ("}", "]"):
             if len(stack) <= 1:  # the top value closes: nothing after it is read
-                return
+                break
             stack.pop()
         elif mark == ",":
             if top is not None and top[0]:
@@ -129,10 +120,18 @@ def _values(text: str) -> Iterator[tuple[Path, str | None, str | None, int]]:
                 top[1] += 1
         elif mark is None and top is not None and top[0] and top[2]:  # a key
             if string is None:
-                return
+                break
             top[1], top[2] = msgspec.json.decode(string), False
-        elif mark is None:
-            yield tuple(f[1] for f in stack), string, number, m.start(2) if number is not None else m.start(1)
+        elif number is not None and len(stack) <= DEEPEST and _beyond(number):
+            found.append((tuple(f[1] for f in stack), m.start(2), m.start(2) + len(number)))
+        elif string is not None and len(stack) == 1 and stack[0][1] == tag_field:
+            tag = msgspec.json.decode(string)
+    return found, tag
+
+
+def _beyond(number: str) -> bool:
+    digits = number.lstrip("-")
+    return digits.isdigit() and (len(digits) > 7 or int(digits) > MAX_NUMBER)
 
 
 def _number_at(t: mi.Type | None, path: Path) -> bool:
