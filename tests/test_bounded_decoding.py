@@ -156,7 +156,7 @@ def test_a_forged_payload_nested_deep_and_wide_after_a_long_number_is_refused_as
     from mncore.rulesets.empires.seam import RULESET
     junk = "[" * 100_000 + ",".join(["12345678"] * 60_000) + "]" * 100_000
     # the tag first: msgspec then refuses the unknown field before it reads what the field holds
-    payload = '{"type":"ResourcesCollected","empire":"rome","gained":{"coin":12345678},"junk":%s}' % junk
+    payload = '{"type":"ResourcesCollected","empire":"rome","gained":{"coin":12345678},"junk":' + junk + "}"
     assert _refusal(RULESET, _row(7, "ResourcesCollected", payload)) == _as_before(payload)
     assert _as_before(payload) == f"{WHAT}: Object contains unknown field `junk`"
 
