@@ -233,18 +233,24 @@ def _streamed_not_whole(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, rows: l
 def _segments_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The first batch number of each segment decided by the reader or handed to a worker, in either read."""
     segments: list[int] = []
+    _counted(monkeypatch, segments, segments)
+    return segments
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch, here: list[int], handed: list[int]) -> None:
+    """The first batch number of each segment the reader decides appended to here, of each it hands a
+    worker to handed."""
     decided, packed = verify_stream._decided, verify_stream._packed
 
-    def here(task: Any) -> Any:
-        segments.append(task[0])  # a worker appends to its own copy of the list
+    def decided_here(task: Any) -> Any:
+        here.append(task[0])  # a worker appends to its own copy of the list
         return decided(task)
 
-    def handed(ruleset: Any, task: Any) -> Any:
-        segments.append(task[0])
+    def handing(ruleset: Any, task: Any) -> Any:
+        handed.append(task[0])
         return packed(ruleset, task)
-    monkeypatch.setattr(verify_stream, "_decided", here)
-    monkeypatch.setattr(verify_stream, "_packed", handed)
-    return segments
+    monkeypatch.setattr(verify_stream, "_decided", decided_here)
+    monkeypatch.setattr(verify_stream, "_packed", handing)
 
 
 def _chunks_only(monkeypatch: pytest.MonkeyPatch, store: Store) -> None:
@@ -452,23 +458,13 @@ def _alternating(monkeypatch: pytest.MonkeyPatch, worker_first: bool) -> tuple[l
     the others are decided by the reader. The first numbers of those decided here, and of those handed."""
     here: list[int] = []
     handed: list[int] = []
-    decided, packed = verify_stream._decided, verify_stream._packed
 
     def to_worker(hands: verify_stream._Hands) -> bool:
         if hands._pool is None:
             return False
         return (len(here) + len(handed)) % 2 == (0 if worker_first else 1)
-
-    def decided_here(task: Any) -> Any:
-        here.append(task[0])  # a worker appends to its own copy of the list
-        return decided(task)
-
-    def handing(ruleset: Any, task: Any) -> Any:
-        handed.append(task[0])
-        return packed(ruleset, task)
     monkeypatch.setattr(verify_stream._Hands, "to_worker", to_worker)
-    monkeypatch.setattr(verify_stream, "_decided", decided_here)
-    monkeypatch.setattr(verify_stream, "_packed", handing)
+    _counted(monkeypatch, here, handed)
     return here, handed
 
 
