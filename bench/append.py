@@ -49,18 +49,25 @@ def _new(path: Path, synchronous: str) -> tuple[SqliteStore, reading.Loaded]:
     return store, writing.create(store, RULESET, CMD, SECRET)
 
 
-def _orders(path: Path, n: int) -> list[AnyOrder]:
-    """The orders of a scripted game, found by playing it once."""
+def _orders(path: Path, n: int) -> tuple[list[AnyOrder], list[str], list[list[Row]]]:
+    """The orders of a scripted game, found by playing it once, with the schema mn made for it and the rows
+    its orders wrote, batch by batch (bare sqlite3 writes the same)."""
     store, loaded = _new(path, "OFF")
     rand = random.Random("append")
     orders = []
+    batches: dict[int, list[Row]] = {}
     for _ in range(n):
         choice = choose(loaded.state, rand, Rng(SECRET, loaded.head[1]), style="passive")
         assert choice is not None
-        loaded = writing.give(store, loaded, choice.order, answer=False).after
+        outcome = writing.give(store, loaded, choice.order, answer=False)
+        loaded = outcome.after
         orders.append(choice.order)
+        for r in outcome.written:
+            batches.setdefault(r.batch, []).append(r)
     store.close()
-    return orders
+    with sqlite3.connect(str(path)) as probe:
+        schema = [r[0] for r in probe.execute("select sql from sqlite_master where type = 'table'")]
+    return orders, schema, list(batches.values())
 
 
 def _bare_file(path: Path, schema: list[str], synchronous: str) -> sqlite3.Connection:
@@ -86,22 +93,6 @@ def _bare_writes(conn: sqlite3.Connection, gid: str, batches: list[list[Row]]) -
         conn.execute("insert into heads (game_id, seq, hash) values (?, ?, ?) on conflict(game_id) do update "
                      "set seq = excluded.seq, hash = excluded.hash", [gid, rows[-1].seq, rows[-1].hash])
         conn.execute("COMMIT")
-
-
-def _rows_of(path: Path, orders: list[AnyOrder], synchronous: str) -> tuple[list[str], list[list[Row]]]:
-    """The schema mn makes and the rows its orders write, batch by batch, found by giving them once."""
-    store, created = _new(path, synchronous)
-    cur = reading.current(store, created.game_id)
-    batches: dict[int, list[Row]] = {}
-    for order in orders:
-        outcome = writing.give(store, cur, order, answer=False)
-        cur = outcome.after
-        for r in outcome.written:
-            batches.setdefault(r.batch, []).append(r)
-    store.close()
-    with sqlite3.connect(str(path)) as probe:
-        schema = [r[0] for r in probe.execute("select sql from sqlite_master where type = 'table'")]
-    return schema, list(batches.values())
 
 
 def _wall_of(run: Callable[[], object]) -> float:
@@ -186,8 +177,7 @@ def main() -> None:
     opts = figures.args(__doc__)
     n = 200 if opts.quick else COMMANDS
     with tempfile.TemporaryDirectory() as d:
-        orders = _orders(Path(d) / "scripted.db", n)
-        schema, batches = _rows_of(Path(d) / "rows.db", orders, known.synchronous)
+        orders, schema, batches = _orders(Path(d) / "scripted.db", n)
         mine, theirs = _alternated(Path(d), orders, schema, batches, known.synchronous, opts.runs, _wall_of)
     fig = figures.rates(len(orders), mine)
     anchor = figures.rates(len(batches), theirs)
