@@ -28,7 +28,7 @@ def test_the_state_after_every_event_of_a_golden_game_is_the_one_recorded(path: 
     assert len(got) == len(want) > 100
     first = next((i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w), None)
     assert first is None, f"{path.name}: the state after event {first} ({type(events[first]).__name__}) differs"
-    # a log's fold (the ruleset's bulk fold, declared in mncore.core.bulk_folds) ends where evolve does
+    # a log's fold (the ruleset's fold of many events, protocol.FoldsMany) ends where evolve does
     assert digest(fold(RULESET, events)) == want[-1]
 
 

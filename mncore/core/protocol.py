@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import msgspec
@@ -286,6 +286,15 @@ class Defaults(Protocol[S_contra, E_contra]):
         """True when the event records a random outcome or shows a fact hidden until then."""
     def phases(self) -> tuple[str, ...]:
         """The game's phases, as Meta.phase names them (per-phase deadlines)."""
+
+
+@runtime_checkable
+class FoldsMany(Protocol[S]):
+    """A ruleset that folds a whole list of events in one call (a log's replay): one call an event less
+    than evolve's loop, the same state."""
+
+    def evolve_all(self, state: S, events: Iterable[Any]) -> S:
+        """The state evolve gives folding events one by one from state."""
 
 
 @runtime_checkable

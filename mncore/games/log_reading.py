@@ -8,12 +8,11 @@ from typing import Any
 
 import msgspec
 
-from mncore.core import bulk_folds
 from mncore.core.bounds import BOUNDED_WHILE_DECODING, out_of_bounds, within
 from mncore.core.chain import GENESIS_HASH, content_link
 from mncore.core.collector import collector_paused as collector_paused  # its readers' name for it
 from mncore.core.errors import IntegrityFailure, InvalidCommand
-from mncore.core.protocol import Ruleset
+from mncore.core.protocol import FoldsMany, Ruleset
 from mncore.rulesets import registry
 from mncore.store import Row
 
@@ -136,10 +135,9 @@ def fold(ruleset: Ruleset, events: Iterable[Any], state: Any = None) -> Any:
     if state is None:
         state = ruleset.initial("")
     evolve = ruleset.evolve
-    many = bulk_folds.of(evolve)
     with collector_paused():
-        if many is not None:  # the ruleset's own loop: one call an event less
-            return many(state, events)
+        if isinstance(ruleset, FoldsMany):  # the ruleset's own loop: one call an event less
+            return ruleset.evolve_all(state, events)
         for e in events:
             state = evolve(state, e)
     return state

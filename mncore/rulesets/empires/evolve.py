@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 from msgspec import Struct
 from msgspec.structs import replace
 
-from mncore.core import bulk_folds
 from mncore.core.envelope import kernel_passed, passes_kernel_events
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
@@ -1069,6 +1068,3 @@ def evolve_all(state: GameState, events: Iterable[Any]) -> GameState:
     for e in events:
         state = fold[type(e)](state, e)
     return state
-
-
-bulk_folds.declare(evolve, evolve_all)

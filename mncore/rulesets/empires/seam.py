@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 from typing import Any, cast
 
@@ -18,7 +18,7 @@ from mncore.rulesets.empires import atlas, render
 from mncore.rulesets.empires import commands as cm
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.display_names import title
-from mncore.rulesets.empires.evolve import evolve, replay
+from mncore.rulesets.empires.evolve import evolve, evolve_all, replay
 from mncore.rulesets.empires.game_data import RULESET_ID, RULESET_VERSION, load_ruleset
 from mncore.rulesets.empires.ids import COIN, EXPANSIONS, TRACKS, Empire, Expansion
 from mncore.rulesets.empires.rules_index import RULEBOOK
@@ -163,6 +163,10 @@ class Empires(Kit[GameState, ev.AnyEvent, cm.AnyCommand]):
 
     def side_name(self, side: str) -> str:
         return next((e.name for e in load_ruleset().empires if e.id == side), side)
+
+    def evolve_all(self, state: GameState, events: Iterable[Any]) -> GameState:
+        """A log's events folded in one loop (protocol.FoldsMany), the state evolve gives one by one."""
+        return evolve_all(state, events)
 
     # --- play by email: defaults, forced answers, what reveals (docs/defaults.md) -----------------
 
