@@ -30,7 +30,7 @@ EMPIRES: Layer = (
     ("facts", [f"{E}.events", f"{E}.commands", f"{E}.kept", f"{E}.projections", f"{E}.random_draws",
                f"{E}.rules.fold"]),
     ("rules | reducer", {"rules": [f"{E}.rules", f"{E}.rules.*", f"{E}.tile_powers", f"{E}.tile_powers.*"],
-                         "reducer": [f"{E}.evolve"]}),
+                         "reducer": [f"{E}.evolve", f"{E}.evolve_runs"]}),
     ("flow", [f"{E}.flow", f"{E}.decide"]),
     ("text", [f"{E}.text", f"{E}.text.*"]),
     ("views", [f"{E}.render", f"{E}.explain", f"{E}.diff", f"{E}.position", f"{E}.positioncheck",

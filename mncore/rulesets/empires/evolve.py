@@ -12,10 +12,9 @@ from mncore.core.envelope import kernel_passed, passes_kernel_events
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Setup
+from mncore.rulesets.empires.evolve_runs import ORDINARY, RUNS
 from mncore.rulesets.empires.game_data import load_ruleset, tiles_at
 from mncore.rulesets.empires.ids import (
-    COIN,
-    COMMODITIES,
     EMPIRES,
     LEGENDARY_PREFIX,
     TRACKS,
@@ -104,10 +103,6 @@ def replay(events: Iterable[ev.AnyEvent], state: GameState | None = None) -> Gam
 
 
 # --- helpers shared by the handlers ---------------------------------------------------------------------
-
-# the coin and the ordinary commodities: a bag whose tokens are all here holds no legendary one (a set
-# comparison in C, where a generator over the bag cost a third of a collection's or a payment's fold)
-_ORDINARY = frozenset((COIN, *COMMODITIES))
 
 
 def _with_step(state: GameState, step: Step) -> GameState:
@@ -272,7 +267,7 @@ def _resources_collected(state: GameState, e: ev.ResourcesCollected) -> GameStat
 def _gain_from_reserve(state: GameState, empire: Empire, gained: dict[str, int]) -> GameState:
     """Tokens go behind the empire's screen: ordinary ones from the reserve, legendary from the pile."""
     ordinary, pile = gained, state.legendary_pile
-    if not gained.keys() <= _ORDINARY and any(t.startswith(LEGENDARY_PREFIX) for t in gained):
+    if not gained.keys() <= ORDINARY and any(t.startswith(LEGENDARY_PREFIX) for t in gained):
         # rare: the pile is copied only then
         ordinary = {t: n for t, n in gained.items() if not t.startswith(LEGENDARY_PREFIX)}
         left = list(pile)
@@ -423,7 +418,7 @@ def _spend(state: GameState, empire: Empire, paid: dict[str, int]) -> GameState:
     """Tokens leave the empire: ordinary ones to the reserves, legendary ones to the discard (3.0)."""
     es = state.empires[empire]
     ordinary, discard = paid, state.legendary_discard
-    if not paid.keys() <= _ORDINARY and any(t.startswith(LEGENDARY_PREFIX) for t in paid):
+    if not paid.keys() <= ORDINARY and any(t.startswith(LEGENDARY_PREFIX) for t in paid):
         # rare: the discard grows only then
         ordinary = {t: n for t, n in paid.items() if not t.startswith(LEGENDARY_PREFIX)}
         discard = (*discard, *(t.removeprefix(LEGENDARY_PREFIX) for t in sorted(paid)  # type: ignore[arg-type]
@@ -1064,7 +1059,33 @@ def evolve_all(state: GameState, events: Iterable[Any]) -> GameState:
         return state
     # no handler writes a state's instance dict, and a replace leaves it out: every state after an
     # empty one is as empty, so evolve would carry nothing
-    fold = _FOLD
+    fold, runs = _FOLD, RUNS
+    run: list[Any] = []
+    kind: type | None = None  # the type of the run gathered, if any
     for e in events:
-        state = fold[type(e)](state, e)
+        t = type(e)
+        if t is kind:
+            run.append(e)
+            continue
+        if run:
+            state = _run_folded(state, run)
+            run = []
+        if t in runs:
+            kind = t
+            run.append(e)
+        else:
+            kind = None
+            state = fold[t](state, e)
+    return _run_folded(state, run) if run else state
+
+
+def _run_folded(state: GameState, run: list[Any]) -> GameState:
+    """A run of events of one type folded at once (evolve_runs), or one by one where it declines."""
+    handler = HANDLERS[type(run[0])]
+    if len(run) > 1:
+        after = RUNS[type(run[0])](state, run)
+        if after is not None:
+            return after
+    for e in run:
+        state = handler(state, e)
     return state
