@@ -12,7 +12,7 @@ from mncore.core.envelope import kernel_passed, passes_kernel_events
 from mncore.rulesets.empires import atlas
 from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.board import Board, Setup
-from mncore.rulesets.empires.evolve_runs import ORDINARY, RUNS
+from mncore.rulesets.empires.evolve_runs import ORDINARY, RUNS, RunHandler
 from mncore.rulesets.empires.game_data import load_ruleset, tiles_at
 from mncore.rulesets.empires.ids import (
     EMPIRES,
@@ -1059,33 +1059,32 @@ def evolve_all(state: GameState, events: Iterable[Any]) -> GameState:
         return state
     # no handler writes a state's instance dict, and a replace leaves it out: every state after an
     # empty one is as empty, so evolve would carry nothing
-    fold, runs = _FOLD, RUNS
+    fold, joins = _FOLD, RUNS.get
     run: list[Any] = []
-    kind: type | None = None  # the type of the run gathered, if any
+    gathering: RunHandler | None = None  # the handler of the run gathered, if any
     for e in events:
         t = type(e)
-        if t is kind:
+        handler = joins(t)
+        if handler is gathering and handler is not None:
             run.append(e)
             continue
         if run:
-            state = _run_folded(state, run)
+            state = _run_folded(state, gathering, run)
             run = []
-        if t in runs:
-            kind = t
-            run.append(e)
-        else:
-            kind = None
+        gathering = handler
+        if handler is None:
             state = fold[t](state, e)
-    return _run_folded(state, run) if run else state
+        else:
+            run.append(e)
+    return _run_folded(state, gathering, run) if run else state
 
 
-def _run_folded(state: GameState, run: list[Any]) -> GameState:
-    """A run of events of one type folded at once (evolve_runs), or one by one where it declines."""
-    handler = HANDLERS[type(run[0])]
-    if len(run) > 1:
-        after = RUNS[type(run[0])](state, run)
+def _run_folded(state: GameState, handler: RunHandler | None, run: list[Any]) -> GameState:
+    """A run folded at once by its handler (evolve_runs), or one event at a time where it declines."""
+    if len(run) > 1 and handler is not None:
+        after = handler(state, run)
         if after is not None:
             return after
     for e in run:
-        state = handler(state, e)
+        state = HANDLERS[type(e)](state, e)
     return state

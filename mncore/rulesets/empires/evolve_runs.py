@@ -11,9 +11,13 @@ from mncore.rulesets.empires import events as ev
 from mncore.rulesets.empires.ids import COIN, COMMODITIES, LEGENDARY_PREFIX, Empire, Token
 from mncore.rulesets.empires.state import (
     Bag,
+    BuildStep,
     Claim,
     EmpireState,
     GameState,
+    LeadershipStep,
+    MoveStep,
+    TitleTie,
     TradeStep,
     bag_add,
     bag_minus_one,
@@ -153,9 +157,65 @@ def offers(state: GameState, run: list[ev.ResourcesOffered]) -> GameState:
                    step=replace(step, offers=placed, offered=offered))
 
 
+def move_turns(state: GameState, run: list[ev.MoverChosen | ev.MoveTurnEnded]) -> GameState | None:
+    """Movers named and their turns ended: each step made as evolve makes it, the state replaced once;
+    None while a turn's battles are still to be cleared from the expansions' cards (R234, R235)."""
+    if state.cities is not None and (state.cities.fights or state.cities.tactics):
+        return None
+    step = state.step
+    for e in run:
+        if type(e) is ev.MoverChosen:
+            if not isinstance(step, MoveStep):
+                step = MoveStep()
+            step = MoveStep(peace_decided=step.peace_decided, active=e.mover, done=step.done)
+        elif isinstance(step, MoveStep):  # else the turn's end leaves an arranged position's step alone
+            step = replace(step, active=None, done=(*step.done, e.empire))
+    return state if step is state.step else replace(state, step=step)
+
+
+def build_turns(state: GameState, run: list[ev.BuilderChosen | ev.BuildTurnEnded]) -> GameState:
+    """Builders named and their turns ended: each step made as evolve makes it, the state replaced once."""
+    step = state.step
+    for e in run:
+        if not isinstance(step, BuildStep):
+            step = BuildStep()
+        if type(e) is ev.BuilderChosen:
+            step = replace(step, active=e.builder)
+        else:
+            step = replace(step, active=None, done=(*step.done, e.empire))
+    return replace(state, step=step)
+
+
+def titles(state: GameState, run: list[ev.TitleTied | ev.TitleClaimed]) -> GameState:
+    """Titles tied and claimed: each step made as evolve makes it, the titles copied and the state
+    replaced once."""
+    step, claimed = state.step, state.titles.copy()
+    holder, played = state.exchange_holder, state.exchange_played
+    for e in run:
+        if isinstance(e, ev.TitleTied):
+            if not isinstance(step, LeadershipStep):
+                step = LeadershipStep()
+            step = replace(step, ties=(*step.ties, TitleTie(track=e.track, holder=e.holder, tied=e.tied)))
+            continue
+        if isinstance(step, LeadershipStep) and step.ties:  # no tie left: the step is kept as it is
+            step = replace(step, ties=tuple(t for t in step.ties if t.track != e.track))
+        claimed[e.track] = e.empire
+        if e.track == "trade" and e.empire != holder:  # the new Trade Leader takes the markers (2.1)
+            holder, played = e.empire, ()
+    return replace(state, titles=claimed, step=step, exchange_holder=holder, exchange_played=played)
+
+
+# each event type whose runs are folded at once, with the one handler its run goes to: a run is the
+# events one after another whose types share a handler
 RUNS: dict[type, RunHandler] = {
     ev.ResourceClaimed: claims,
     ev.ResourcesCollected: collections,
     ev.ResourcesDiscarded: discards,
     ev.ResourcesOffered: offers,
+    ev.MoverChosen: move_turns,
+    ev.MoveTurnEnded: move_turns,
+    ev.BuilderChosen: build_turns,
+    ev.BuildTurnEnded: build_turns,
+    ev.TitleTied: titles,
+    ev.TitleClaimed: titles,
 }
