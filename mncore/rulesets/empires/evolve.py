@@ -1051,6 +1051,11 @@ def _battle_won(state: GameState, e: ev.BattleWon) -> GameState:
 _FOLD: dict[type, Handler] = kernel_passed(HANDLERS)
 
 
+# every type _FOLD folds, with the handler of its runs (evolve_runs.RUNS) or None: a subscript, where
+# RUNS.get was a method's call for every event
+_JOINS: dict[type, RunHandler | None] = {t: RUNS.get(t) for t in _FOLD}
+
+
 def evolve_all(state: GameState, events: Iterable[Any]) -> GameState:
     """evolve over each event in turn, without its call per event where the state keeps no facts."""
     if state.__dict__:  # kept facts are carried event by event, as evolve does
@@ -1059,12 +1064,12 @@ def evolve_all(state: GameState, events: Iterable[Any]) -> GameState:
         return state
     # no handler writes a state's instance dict, and a replace leaves it out: every state after an
     # empty one is as empty, so evolve would carry nothing
-    fold, joins = _FOLD, RUNS.get
+    fold, joins = _FOLD, _JOINS
     run: list[Any] = []
     gathering: RunHandler | None = None  # the handler of the run gathered, if any
     for e in events:
         t = type(e)
-        handler = joins(t)
+        handler = joins[t]
         if handler is gathering and handler is not None:
             run.append(e)
             continue
