@@ -1057,7 +1057,8 @@ _JOINS: dict[type, RunHandler | None] = {t: RUNS.get(t) for t in _FOLD}
 
 
 def evolve_all(state: GameState, events: Iterable[Any]) -> GameState:
-    """evolve over each event in turn, without its call per event where the state keeps no facts."""
+    """The state evolve gives over each event in turn; where the state keeps no facts, without evolve's
+    call per event, and each run of a family of events folded at once (evolve_runs)."""
     if state.__dict__:  # kept facts are carried event by event, as evolve does
         for e in events:
             state = evolve(state, e)
