@@ -20,6 +20,7 @@ from mncore.rulesets.empires.decide import decide_folded
 from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.flow import waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire, Phase
+from mncore.rulesets.empires.players.permutations import choice as drawn
 from mncore.rulesets.empires.rules import cards
 from mncore.rulesets.empires.state import GameState
 from mncore.rulesets.empires.text import parse_order
@@ -52,7 +53,7 @@ def candidate_lines(option: Option, rand: random.Random, samples: int = 6) -> li
         return []
     out = []
     for _ in range(samples):
-        values = {k: rand.choice(v) for k, v in option.parts.items() if v}
+        values = {k: drawn(rand, v) for k, v in option.parts.items() if v}
         if len(values) < len(option.parts):
             return []
         out.append(option.template.format(**values))
@@ -76,9 +77,9 @@ def waiting_empire(state: GameState, rand: random.Random) -> Empire | None:
     """One of the empires the game waits for, drawn by the player's random numbers; None if none."""
     found = flow_waiting(state)
     if len(found) == 1:  # most decisions wait for one empire: no set to sort (the same draw from one)
-        return rand.choice((found[0][0],))
+        return drawn(rand, (found[0][0],))
     waiting = sorted({e for e, _ in found})
-    return rand.choice(waiting) if waiting else None
+    return drawn(rand, waiting) if waiting else None
 
 
 def first_accepted(state: GameState, empire: Empire, lines: Iterable[str], rng: Rng) -> Choice | None:

@@ -22,7 +22,7 @@ from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, TileId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, accepted, candidate_lines, waiting_empire
-from mncore.rulesets.empires.players.permutations import first_passing, sample, shuffle, shuffled
+from mncore.rulesets.empires.players.permutations import choice, first_passing, sample, shuffle, shuffled
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
 from mncore.rulesets.empires.rules.buildable import (
@@ -222,7 +222,7 @@ def _building(ask: _Ask) -> list[str]:
     kinds = buildings_kinds_left(state, costs)
     if not kinds:
         return []
-    kind = rand.choice(kinds)
+    kind = choice(rand, kinds)
     spaces: dict[ProvinceId, list[str]] = {}  # the free spaces of each province tested, read again below
 
     def ok(pid: ProvinceId) -> bool:
@@ -235,7 +235,7 @@ def _building(ask: _Ask) -> list[str]:
     out = []
     for pid in places:
         free = spaces[pid]
-        out.append(f"build {kind} in {pid}" + (f" at {rand.choice(free)}" if len(free) > 1 else ""))
+        out.append(f"build {kind} in {pid}" + (f" at {choice(rand, free)}" if len(free) > 1 else ""))
     return _paid(ask, costs[kind], out)
 
 
@@ -264,8 +264,8 @@ def _paid(ask: _Ask, cost: int, orders: list[str]) -> list[str]:
     if not orders:
         return []
     ways = ask.pay(cost)
-    choice = ask.rand.choice
-    return [f"{order} pay {choice(ways)}" for order in orders] if ways else []
+    rand = ask.rand
+    return [f"{order} pay {choice(rand, ways)}" for order in orders] if ways else []
 
 
 # --- move (4.1): the active mover's moves; battles and conquests come from the rules' list -------------------
