@@ -21,6 +21,7 @@ from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, TileId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
+from mncore.rulesets.empires.kept import trireme_seas as seas_held
 from mncore.rulesets.empires.players.autoplay import STYLES, Choice, accepted, candidate_lines, waiting_empire
 from mncore.rulesets.empires.players.permutations import choice, first_passing, sample, shuffle, shuffled
 from mncore.rulesets.empires.rules import payment
@@ -285,9 +286,9 @@ def _attacks(state: GameState, empire: Empire, rand: random.Random) -> list[str]
     """Attacks at sea where the empire's triremes meet an enemy's, and the land battles due (4.2)."""
     step = move_step(state)
     out = []
-    if step.stage in ("naval", "sea"):
-        out += [f"attack {e} in {s}" for s in sorted(state.seas)
-                if s not in step.battles and state.seas[s].get(empire, 0) for e in enemies_at(state, s, empire)]
+    if step.stage in ("naval", "sea"):  # the seas holding its triremes (kept per seas dict), not every sea
+        out += [f"attack {e} in {s}" for s in sorted(seas_held(state, empire))
+                if s not in step.battles for e in enemies_at(state, s, empire)]
     out += [f"attack {e} in {p}" for p in required_battles(state) for e in enemies_at(state, p, empire)]
     shuffle(rand, out)
     return out
