@@ -134,6 +134,17 @@ def test_a_build_line_reads_as_its_order_with_its_payment_read_apart(line: str) 
     assert (apart is None) == whole
 
 
+def test_the_places_in_play_are_sorted_again_only_when_they_change() -> None:
+    """The sampler's provinces and seas in play, sorted: the list kept while the dict asked holds the same
+    places (another dict of them, as every order makes), sorted again for other places."""
+    from mncore.rulesets.empires.players.sampler import _SortedKeys
+    in_play = _SortedKeys()
+    first = in_play({"rome": 1, "achaea": 2})
+    assert first == ["achaea", "rome"] and in_play({"achaea": 3, "rome": 4}) is first
+    assert in_play({"achaea": 1, "crete": 2, "rome": 3}) == ["achaea", "crete", "rome"]
+    assert in_play({"rome": 1}) == ["rome"] and in_play({}) == []
+
+
 def test_scripted_play_pauses_the_collector_only_while_deciding_and_makes_no_cycle() -> None:
     """play() decides with the cyclic garbage collector off: on again between two decisions (the caller's
     code), and left off throughout by a caller that turned it off; its decisions, refused lines included,

@@ -11,7 +11,7 @@ order the player falls back on every option the rules list, so that a player who
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 from mncore.core.cache import ObjectCache
@@ -111,7 +111,7 @@ class _Ask:
     def provinces(self) -> list[ProvinceId]:
         found = self._provinces
         if found is None:
-            found = self._provinces = sorted(self.state.provinces)
+            found = self._provinces = _provinces_sorted(self.state.provinces)
         return found
 
     @property
@@ -156,6 +156,25 @@ class _Ask:
 
 
 _FAMILY_PHASES = frozenset({"build", "move"})
+
+
+class _SortedKeys:
+    """sorted(places) of a dict of places, kept while the dict asked holds the places last sorted: those
+    in play, which a game never changes, asked at most decisions of its builders and movers (checking
+    the keys costs a third of sorting them). Never changed by its readers."""
+
+    def __init__(self) -> None:
+        self._last: tuple[frozenset[str], list[str]] = (frozenset(), [])  # replaced whole
+
+    def __call__(self, places: Mapping[str, object]) -> list[str]:
+        keys, found = self._last
+        if places.keys() != keys:
+            found = sorted(places)
+            self._last = (frozenset(places), found)
+        return found
+
+
+_provinces_sorted, _seas_sorted = _SortedKeys(), _SortedKeys()
 
 
 def _families(ask: _Ask) -> list[Family]:
@@ -207,7 +226,7 @@ def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
             # with no way to pay, the seas found would give no line: their order is still drawn (the
             # random numbers used stay the same) but the rules are asked of none (a province's test
             # is cheaper than the payment hints, so legions and fortresses are tested first)
-            seas = _first(rand, sorted(state.seas), _anything, ask.trireme_seas if ask.pay(cost) else ())
+            seas = _first(rand, _seas_sorted(state.seas), _anything, ask.trireme_seas if ask.pay(cost) else ())
             return _paid(ask, cost, [f"build trireme in {s}" for s in seas])
         # likewise a province is tested only when some way to pay is found (its draws are made all the same)
         provinces = _first(rand, ask.provinces, lambda p: (
@@ -310,7 +329,7 @@ def _legion_moves(ask: _Ask) -> list[str]:
 def _trireme_moves(ask: _Ask) -> list[str]:
     state, empire, rand = ask.state, ask.empire, ask.rand
     g = geo(state.geo_board)
-    sources = _first(rand, sorted(state.seas), lambda s: unmoved_triremes(state, empire, s) > 0)
+    sources = _first(rand, _seas_sorted(state.seas), lambda s: unmoved_triremes(state, empire, s) > 0)
     return [f"move trireme {s} to {t}" for s in sources for t in _some(rand, sorted(g.sea_neighbours(s)))]
 
 
