@@ -46,7 +46,10 @@ class Choice(msgspec.Struct, frozen=True, kw_only=True):
     after: GameState | None = None  # None: fold the events (a pick of its own may leave it out)
 
 
-def candidate_lines(option: Option, rand: random.Random, samples: int = 6) -> list[str]:
+SAMPLES = 6  # fillings of a template a player draws
+
+
+def candidate_lines(option: Option, rand: random.Random, samples: int = SAMPLES) -> list[str]:
     """An option as order lines: itself, or a few fillings of its template with legal parts."""
     if option.order is not None:
         return [option.order]

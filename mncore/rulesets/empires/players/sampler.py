@@ -17,12 +17,12 @@ from typing import TypeVar
 from mncore.core.cache import ObjectCache
 from mncore.core.dice import Rng
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.flow import pending, rules_for, waiting
 from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, TileId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
 from mncore.rulesets.empires.kept import trireme_seas as seas_held
-from mncore.rulesets.empires.players.autoplay import STYLES, Choice, accepted, candidate_lines, waiting_empire
+from mncore.rulesets.empires.players.autoplay import SAMPLES, STYLES, Choice, accepted, candidate_lines, waiting_empire
 from mncore.rulesets.empires.players.permutations import choice, first_passing, sample, shuffle, shuffled
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
@@ -43,7 +43,8 @@ from mncore.rulesets.empires.rules.military import (
     unmoved_legions,
     unmoved_triremes,
 )
-from mncore.rulesets.empires.state import DisplayTile, GameState, build_step, move_step
+from mncore.rulesets.empires.rules.trade import Offers, offer_sizes
+from mncore.rulesets.empires.state import DisplayTile, GameState, build_step, move_step, trade_step
 
 # (the first word of its orders, which the player's style weighs; its order lines, built when tried)
 Family = tuple[str, Callable[[], Iterable[str]]]
@@ -84,6 +85,9 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
     ranked = sorted(families, key=lambda f: -weights.get(f[0], 1.0) * rand.random())
     for _, family in ranked:
         yield from family()
+    if state.phase == "trade" and _offers_only(state, empire):
+        yield from _offer_lines(state, empire, rand)
+        return
     everything: list[str] = []
     for option in rules_for(state.phase).options(state, empire):
         if option.order is not None:  # candidate_lines' own first answer, without a call and a list each
@@ -92,6 +96,21 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
             everything += candidate_lines(option, rand)
     shuffle(rand, everything)
     yield from everything
+
+
+def _offers_only(state: GameState, empire: Empire) -> bool:
+    """Whether the rules' options for the empire are the offer's template alone (trade.options)."""
+    return trade_step(state).value is not None and {k for e, k in waiting(state) if e == empire} == {"offer"}
+
+
+def _offer_lines(state: GameState, empire: Empire, rand: random.Random) -> Iterator[str]:
+    """candidate_lines() of the offer's template, its offers read as drawn (trade.Offers: counted, and
+    each made when tried) rather than listed (the first is mostly accepted): the same draws of the
+    same lines, shuffled as everything else the rules list."""
+    offers = Offers(state.empires[empire].resources, offer_sizes(state, empire, trade_step(state).value or 0))
+    picks = [choice(rand, range(len(offers))) for _ in range(SAMPLES)] if offers else []
+    shuffle(rand, picks)
+    return (f"offer {offers[j]}" for j in picks)
 
 
 class _Ask:
