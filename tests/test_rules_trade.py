@@ -342,6 +342,24 @@ def test_the_offers_listed_are_the_different_combinations_of_the_tokens_in_their
     assert trade.legal_offers(held, range(low, low + many)) == _offers_as_before(held, range(low, low + many))
 
 
+@settings(max_examples=300, deadline=None)
+@given(held=st.dictionaries(st.sampled_from(OFFER_TOKENS), st.integers(-1, 5), max_size=6),
+       low=st.integers(0, 6), many=st.integers(0, 6), seed=st.integers(0, 1000))
+def test_the_offers_read_as_asked_are_those_listed_in_their_order(held: Bag, low: int, many: int, seed: int) -> None:
+    """trade.Offers (counted, each made when read: what the scripted players draw from) is legal_offers:
+    its length, every offer in order, and any read alone (a few at random, the last from the end)."""
+    sizes = range(low, low + many)
+    listed, offers = trade.legal_offers(held, sizes), trade.Offers(held, sizes)
+    assert len(offers) == len(listed) and tuple(offers) == listed
+    fresh = trade.Offers(held, sizes)
+    for j in random.Random(seed).sample(range(len(listed)), min(3, len(listed))):
+        assert fresh[j] == listed[j]
+    if listed:
+        assert fresh[-1] == listed[-1] and fresh[1:3] == listed[1:3]
+    with pytest.raises(IndexError):
+        fresh[len(listed)]
+
+
 @pytest.mark.parametrize("players", [THREE, FOUR, FIVE])
 def test_waiting_names_whom_pending_names_in_every_trade(players: dict[str, str]) -> None:
     """trade.waiting (what trade.options asks) gives trade.pending's (empire, kind) at every order of

@@ -21,7 +21,7 @@ from mncore.rulesets.empires.ids import Empire
 from mncore.rulesets.empires.players.autoplay import forget_parsed, parsed, play
 from mncore.rulesets.empires.players.sampler import draw
 from mncore.rulesets.empires.seam import RULESET
-from mncore.rulesets.empires.text import parse_order
+from mncore.rulesets.empires.text import paid_apart, parse_order
 from support import FIVE, FOUR, THREE, new_game
 
 
@@ -97,6 +97,52 @@ def test_a_line_another_empire_gave_reads_as_this_empires_own_parse() -> None:
     assert parsed(line, state, "rome") == parse_order(line, state, "rome")
     with pytest.raises(InvalidCommand, match="given --as Greece"):
         parsed(line, state, "greece")
+
+
+@pytest.mark.parametrize("line", [
+    "build legion in achaea pay coin coin wine", "build legion in achaea pay 3 coin",
+    "build fortress in achaea pay legendary wine coin", "build legion in achaea pay legendary-wine coin",
+    "build control in achaea with hammurabi pay coin", "build trireme in mare-aegaeum pay coin wine marble",
+    "build temple in achaea at x pay coin coin coin", "recruit circe pay 3 coin", "perseus pyramids pay coin",
+    "build legion in achaea pay nothing", "build legion in Achaea pay Coin WINE",
+    # not read apart (a keyword after 'pay', two of it, none after it, quotes): parsed whole
+    "build legion in achaea pay coin with spartacus", "build legion in achaea PAY coin pay wine",
+    "build legion in achaea pay", "build legion in 'achaea' pay coin", "build legion in achaea pay coin # x",
+    # refused for its order or for its payment
+    "build legion in nowhere pay coin", "build legion in achaea pay coin dragons",
+    "build legion in achaea pay 9999 coin", "build legion in achaea pay 3", "build pay coin",
+])
+def test_a_build_line_reads_as_its_order_with_its_payment_read_apart(line: str) -> None:
+    """parsed() reads 'ORDER pay TOKENS' as ORDER's command with the tokens read apart (each remembered):
+    the same command as the whole line's parse for every empire, the first time and remembered, and the
+    same refusal; a line not so made is parsed whole."""
+    state = msgspec.structs.replace(new_game(FIVE, seed="paid apart").state, phase="build")
+    forget_parsed()
+    for empire in ("rome", "greece", "rome"):
+        try:
+            want: object = parse_order(line, state, empire)
+        except InvalidCommand as err:
+            with pytest.raises(InvalidCommand) as got:
+                parsed(line, state, empire)
+            assert str(got.value) == str(err)
+        else:
+            assert parsed(line, state, empire) == want
+    apart = paid_apart(line)
+    if apart is not None:
+        assert line == f"{apart[0]} pay {' '.join(apart[1])}"
+    whole = any(w in line for w in ("with sp", "PAY", "'", "#")) or line.endswith(" pay")
+    assert (apart is None) == whole
+
+
+def test_the_places_in_play_are_sorted_again_only_when_they_change() -> None:
+    """The sampler's provinces and seas in play, sorted: the list kept while the dict asked holds the same
+    places (another dict of them, as every order makes), sorted again for other places."""
+    from mncore.rulesets.empires.players.sampler import _SortedKeys
+    in_play = _SortedKeys()
+    first = in_play({"rome": 1, "achaea": 2})
+    assert first == ["achaea", "rome"] and in_play({"achaea": 3, "rome": 4}) is first
+    assert in_play({"achaea": 1, "crete": 2, "rome": 3}) == ["achaea", "crete", "rome"]
+    assert in_play({"rome": 1}) == ["rome"] and in_play({}) == []
 
 
 def test_scripted_play_pauses_the_collector_only_while_deciding_and_makes_no_cycle() -> None:

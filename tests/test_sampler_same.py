@@ -22,7 +22,7 @@ from mncore.rulesets.empires.commands import CreateGame
 from mncore.rulesets.empires.flow import waiting
 from mncore.rulesets.empires.players import sampler as new
 from mncore.rulesets.empires.players.autoplay import STYLES, play
-from mncore.rulesets.empires.players.permutations import first_passing, sample, shuffle, shuffled
+from mncore.rulesets.empires.players.permutations import choice, first_passing, sample, shuffle, shuffled
 from mncore.rulesets.empires.seam import RULESET
 from mncore.rulesets.empires.state import GameState
 from support import FIVE, FOUR, THREE, new_game
@@ -79,6 +79,19 @@ def test_sample_draws_as_random_sample(n: int) -> None:
             mine, theirs = random.Random(seed), random.Random(seed)
             assert sample(mine, items, k) == theirs.sample(items, k)
             assert mine.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 31, 32, 33, 100, 1024, 1025])
+def test_choice_draws_as_random_choice(n: int) -> None:
+    """The same item as random.Random.choice, from the same random numbers (sizes a power of two and
+    one past it among them: its draws take n's bit length, one more bit there)."""
+    items = [f"p{i}" for i in range(n)]
+    for seed in range(300):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        assert choice(mine, items) == theirs.choice(items)
+        assert mine.getstate() == theirs.getstate()
+    with pytest.raises(IndexError):
+        choice(random.Random(0), [])
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 8, 31, 32, 33, 100])

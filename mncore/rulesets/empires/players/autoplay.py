@@ -20,9 +20,11 @@ from mncore.rulesets.empires.decide import decide_folded
 from mncore.rulesets.empires.flow import pending, rules_for
 from mncore.rulesets.empires.flow import waiting as flow_waiting
 from mncore.rulesets.empires.ids import Empire, Phase
+from mncore.rulesets.empires.players.permutations import choice as drawn
 from mncore.rulesets.empires.rules import cards
-from mncore.rulesets.empires.state import GameState
-from mncore.rulesets.empires.text import parse_order
+from mncore.rulesets.empires.state import Bag, GameState
+from mncore.rulesets.empires.text import paid_apart, parse_order
+from mncore.rulesets.empires.text.build import tokens_paid
 from mncore.store import Store
 
 # How much a player of each style likes an order, by its first word (unlisted words weigh 1).
@@ -44,7 +46,10 @@ class Choice(msgspec.Struct, frozen=True, kw_only=True):
     after: GameState | None = None  # None: fold the events (a pick of its own may leave it out)
 
 
-def candidate_lines(option: Option, rand: random.Random, samples: int = 6) -> list[str]:
+SAMPLES = 6  # fillings of a template a player draws
+
+
+def candidate_lines(option: Option, rand: random.Random, samples: int = SAMPLES) -> list[str]:
     """An option as order lines: itself, or a few fillings of its template with legal parts."""
     if option.order is not None:
         return [option.order]
@@ -52,7 +57,7 @@ def candidate_lines(option: Option, rand: random.Random, samples: int = 6) -> li
         return []
     out = []
     for _ in range(samples):
-        values = {k: rand.choice(v) for k, v in option.parts.items() if v}
+        values = {k: drawn(rand, v) for k, v in option.parts.items() if v}
         if len(values) < len(option.parts):
             return []
         out.append(option.template.format(**values))
@@ -76,9 +81,9 @@ def waiting_empire(state: GameState, rand: random.Random) -> Empire | None:
     """One of the empires the game waits for, drawn by the player's random numbers; None if none."""
     found = flow_waiting(state)
     if len(found) == 1:  # most decisions wait for one empire: no set to sort (the same draw from one)
-        return rand.choice((found[0][0],))
+        return drawn(rand, (found[0][0],))
     waiting = sorted({e for e, _ in found})
-    return rand.choice(waiting) if waiting else None
+    return drawn(rand, waiting) if waiting else None
 
 
 def first_accepted(state: GameState, empire: Empire, lines: Iterable[str], rng: Rng) -> Choice | None:
@@ -109,28 +114,31 @@ def parsed(line: str, state: GameState, empire: Empire) -> AnyOrder:
     memo = _memo  # one tuple read whole: a board and its own lines, never another board's
     board = state.geo_board
     if memo[0] is not board:
-        memo = _memo = (board, {}, {})
+        memo = _memo = (board, {}, {}, {})
     known = memo[1]
     key = (line, empire, state.phase)
     order = known.get(key)
     if order is None:
-        order = _parsed_anew(line, state, empire, memo[2])
+        order = _parsed_anew(line, state, empire, memo)
         if len(known) >= PARSED_LIMIT:
             known.clear()
         known[key] = order
     return order
 
 
-def _parsed_anew(line: str, state: GameState, empire: Empire, given: dict[tuple[str, Phase], AnyOrder]) -> AnyOrder:
+def _parsed_anew(line: str, state: GameState, empire: Empire, memo: _Memo) -> AnyOrder:
     """A line not yet parsed for this empire: another empire's command for the same line with this one's
     name, if another gave it (a parser reads who gives a line only to name them in its command: the
     sampler's lines are the same for every empire); else parsed. A JSON line names its empire itself
     (the parser refuses another's), so it is always parsed."""
+    given = memo[2]
     key = (line, state.phase)
     other = given.get(key)
     if other is not None:
         return other if other.empire == empire else msgspec.structs.replace(other, empire=empire)
-    order = parse_order(line, state, empire)
+    order = _with_payment(line, state, empire, memo[3])
+    if order is None:
+        order = parse_order(line, state, empire)
     if not line.lstrip().startswith("{"):
         if len(given) >= PARSED_LIMIT:
             given.clear()
@@ -138,18 +146,43 @@ def _parsed_anew(line: str, state: GameState, empire: Empire, given: dict[tuple[
     return order
 
 
+def _with_payment(line: str, state: GameState, empire: Empire, payments: dict[str, Bag]) -> AnyOrder | None:
+    """A build line 'ORDER pay TOKENS' as ORDER's command (remembered as any line) with the payment
+    TOKENS read (remembered apart): the sampler pays each place's build in one of a few ways, so most
+    lines repeat an order and a payment given before in other lines. None if the line is not so made
+    (text.paid_apart) or either part is refused: it is parsed whole then, for the parser's message."""
+    apart = paid_apart(line)
+    if apart is None:
+        return None
+    head, words = apart
+    try:
+        order = parsed(head, state, empire)
+        tail = " ".join(words)
+        paid = payments.get(tail)
+        if paid is None:
+            paid = tokens_paid(words)
+            if len(payments) >= PARSED_LIMIT:
+                payments.clear()
+            payments[tail] = paid
+    except CommandRejected:
+        return None
+    return msgspec.structs.replace(order, pay=paid)
+
+
 def forget_parsed() -> None:
     """Empty parsed()'s memory (bench/games.py plays the same games in each run: each run starts as the
     first did)."""
     global _memo
-    _memo = (None, {}, {})
+    _memo = (None, {}, {}, {})
 
 
 PARSED_LIMIT = 20_000  # lines remembered; orders are small, and a game gives a few hundred lines
 # the board of the lines last parsed (one board at a time: a game's players share it), and those lines:
-# (line, empire, phase) -> the command parsed; (line, phase) -> the command of the first empire to give it
-_memo: tuple[Board | None, dict[tuple[str, Empire, Phase], AnyOrder], dict[tuple[str, Phase], AnyOrder]] = (
-    None, {}, {})
+# (line, empire, phase) -> the command parsed; (line, phase) -> the command of the first empire to give it;
+# the words after a build line's 'pay' -> the payment they read
+_Memo = tuple[Board | None, dict[tuple[str, Empire, Phase], AnyOrder], dict[tuple[str, Phase], AnyOrder],
+              dict[str, Bag]]
+_memo: _Memo = (None, {}, {}, {})
 
 
 def choose(state: GameState, rand: random.Random, rng: Rng, style: str = "random",

@@ -62,6 +62,19 @@ def first_passing(rand: random.Random, items: Sequence[T], ok: Callable[[T], boo
     return out
 
 
+def choice(rand: random.Random, items: Sequence[T]) -> T:
+    """rand.choice(items): the same item and the same random numbers used, without its two calls."""
+    n = len(items)
+    if type(rand) is not random.Random or not 0 < n <= _MOST:
+        return rand.choice(items)
+    getrandbits = rand.getrandbits
+    bits = _STEP[n][1]  # choice's _randbelow draws n.bit_length() bits, as sample's steps
+    j = getrandbits(bits)
+    while j >= n:
+        j = getrandbits(bits)
+    return items[j]
+
+
 def shuffle(rand: random.Random, items: list[T]) -> None:
     """rand.shuffle(items), in place: the same order and the same random numbers used."""
     n = len(items)

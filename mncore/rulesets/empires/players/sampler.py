@@ -11,18 +11,19 @@ order the player falls back on every option the rules list, so that a player who
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 from mncore.core.cache import ObjectCache
 from mncore.core.dice import Rng
 from mncore.rulesets.empires.board import geo
-from mncore.rulesets.empires.flow import pending, rules_for
+from mncore.rulesets.empires.flow import pending, rules_for, waiting
 from mncore.rulesets.empires.game_data import Ruleset, load_ruleset
 from mncore.rulesets.empires.ids import Empire, ProvinceId, SeaId, TileId, UnitKind
 from mncore.rulesets.empires.kept import kept, standing
-from mncore.rulesets.empires.players.autoplay import STYLES, Choice, accepted, candidate_lines, waiting_empire
-from mncore.rulesets.empires.players.permutations import first_passing, sample, shuffle, shuffled
+from mncore.rulesets.empires.kept import trireme_seas as seas_held
+from mncore.rulesets.empires.players.autoplay import SAMPLES, STYLES, Choice, accepted, candidate_lines, waiting_empire
+from mncore.rulesets.empires.players.permutations import choice, first_passing, sample, shuffle, shuffled
 from mncore.rulesets.empires.rules import payment
 from mncore.rulesets.empires.rules.battle import enemies_at
 from mncore.rulesets.empires.rules.buildable import (
@@ -42,7 +43,8 @@ from mncore.rulesets.empires.rules.military import (
     unmoved_legions,
     unmoved_triremes,
 )
-from mncore.rulesets.empires.state import DisplayTile, GameState, build_step, move_step
+from mncore.rulesets.empires.rules.trade import Offers, offer_sizes
+from mncore.rulesets.empires.state import DisplayTile, GameState, build_step, move_step, trade_step
 
 # (the first word of its orders, which the player's style weighs; its order lines, built when tried)
 Family = tuple[str, Callable[[], Iterable[str]]]
@@ -83,6 +85,9 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
     ranked = sorted(families, key=lambda f: -weights.get(f[0], 1.0) * rand.random())
     for _, family in ranked:
         yield from family()
+    if state.phase == "trade" and _offers_only(state, empire):
+        yield from _offer_lines(state, empire, rand)
+        return
     everything: list[str] = []
     for option in rules_for(state.phase).options(state, empire):
         if option.order is not None:  # candidate_lines' own first answer, without a call and a list each
@@ -91,6 +96,21 @@ def lines(state: GameState, empire: Empire, rand: random.Random,
             everything += candidate_lines(option, rand)
     shuffle(rand, everything)
     yield from everything
+
+
+def _offers_only(state: GameState, empire: Empire) -> bool:
+    """Whether the rules' options for the empire are the offer's template alone (trade.options)."""
+    return trade_step(state).value is not None and {k for e, k in waiting(state) if e == empire} == {"offer"}
+
+
+def _offer_lines(state: GameState, empire: Empire, rand: random.Random) -> Iterator[str]:
+    """candidate_lines() of the offer's template, its offers read as drawn (trade.Offers: counted, and
+    each made when tried) rather than listed (the first is mostly accepted): the same draws of the
+    same lines, shuffled as everything else the rules list."""
+    offers = Offers(state.empires[empire].resources, offer_sizes(state, empire, trade_step(state).value or 0))
+    picks = [choice(rand, range(len(offers))) for _ in range(SAMPLES)] if offers else []
+    shuffle(rand, picks)
+    return (f"offer {offers[j]}" for j in picks)
 
 
 class _Ask:
@@ -110,7 +130,7 @@ class _Ask:
     def provinces(self) -> list[ProvinceId]:
         found = self._provinces
         if found is None:
-            found = self._provinces = sorted(self.state.provinces)
+            found = self._provinces = _provinces_sorted(self.state.provinces)
         return found
 
     @property
@@ -155,6 +175,25 @@ class _Ask:
 
 
 _FAMILY_PHASES = frozenset({"build", "move"})
+
+
+class _SortedKeys:
+    """sorted(places) of a dict of places, kept while the dict asked holds the places last sorted: those
+    in play, which a game never changes, asked at most decisions of its builders and movers (checking
+    the keys costs a third of sorting them). Never changed by its readers."""
+
+    def __init__(self) -> None:
+        self._last: tuple[frozenset[str], list[str]] = (frozenset(), [])  # replaced whole
+
+    def __call__(self, places: Mapping[str, object]) -> list[str]:
+        keys, found = self._last
+        if places.keys() != keys:
+            found = sorted(places)
+            self._last = (frozenset(places), found)
+        return found
+
+
+_provinces_sorted, _seas_sorted = _SortedKeys(), _SortedKeys()
 
 
 def _families(ask: _Ask) -> list[Family]:
@@ -206,7 +245,7 @@ def _unit(ask: _Ask, kind: UnitKind, cost: int) -> Callable[[], list[str]]:
             # with no way to pay, the seas found would give no line: their order is still drawn (the
             # random numbers used stay the same) but the rules are asked of none (a province's test
             # is cheaper than the payment hints, so legions and fortresses are tested first)
-            seas = _first(rand, sorted(state.seas), _anything, ask.trireme_seas if ask.pay(cost) else ())
+            seas = _first(rand, _seas_sorted(state.seas), _anything, ask.trireme_seas if ask.pay(cost) else ())
             return _paid(ask, cost, [f"build trireme in {s}" for s in seas])
         # likewise a province is tested only when some way to pay is found (its draws are made all the same)
         provinces = _first(rand, ask.provinces, lambda p: (
@@ -222,7 +261,7 @@ def _building(ask: _Ask) -> list[str]:
     kinds = buildings_kinds_left(state, costs)
     if not kinds:
         return []
-    kind = rand.choice(kinds)
+    kind = choice(rand, kinds)
     spaces: dict[ProvinceId, list[str]] = {}  # the free spaces of each province tested, read again below
 
     def ok(pid: ProvinceId) -> bool:
@@ -235,7 +274,7 @@ def _building(ask: _Ask) -> list[str]:
     out = []
     for pid in places:
         free = spaces[pid]
-        out.append(f"build {kind} in {pid}" + (f" at {rand.choice(free)}" if len(free) > 1 else ""))
+        out.append(f"build {kind} in {pid}" + (f" at {choice(rand, free)}" if len(free) > 1 else ""))
     return _paid(ask, costs[kind], out)
 
 
@@ -264,8 +303,8 @@ def _paid(ask: _Ask, cost: int, orders: list[str]) -> list[str]:
     if not orders:
         return []
     ways = ask.pay(cost)
-    choice = ask.rand.choice
-    return [f"{order} pay {choice(ways)}" for order in orders] if ways else []
+    rand = ask.rand
+    return [f"{order} pay {choice(rand, ways)}" for order in orders] if ways else []
 
 
 # --- move (4.1): the active mover's moves; battles and conquests come from the rules' list -------------------
@@ -285,9 +324,9 @@ def _attacks(state: GameState, empire: Empire, rand: random.Random) -> list[str]
     """Attacks at sea where the empire's triremes meet an enemy's, and the land battles due (4.2)."""
     step = move_step(state)
     out = []
-    if step.stage in ("naval", "sea"):
-        out += [f"attack {e} in {s}" for s in sorted(state.seas)
-                if s not in step.battles and state.seas[s].get(empire, 0) for e in enemies_at(state, s, empire)]
+    if step.stage in ("naval", "sea"):  # the seas holding its triremes (kept per seas dict), not every sea
+        out += [f"attack {e} in {s}" for s in sorted(seas_held(state, empire))
+                if s not in step.battles for e in enemies_at(state, s, empire)]
     out += [f"attack {e} in {p}" for p in required_battles(state) for e in enemies_at(state, p, empire)]
     shuffle(rand, out)
     return out
@@ -309,7 +348,7 @@ def _legion_moves(ask: _Ask) -> list[str]:
 def _trireme_moves(ask: _Ask) -> list[str]:
     state, empire, rand = ask.state, ask.empire, ask.rand
     g = geo(state.geo_board)
-    sources = _first(rand, sorted(state.seas), lambda s: unmoved_triremes(state, empire, s) > 0)
+    sources = _first(rand, _seas_sorted(state.seas), lambda s: unmoved_triremes(state, empire, s) > 0)
     return [f"move trireme {s} to {t}" for s in sources for t in _some(rand, sorted(g.sea_neighbours(s)))]
 
 

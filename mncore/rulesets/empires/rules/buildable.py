@@ -80,14 +80,14 @@ def may_build_in(state: GameState, empire: Empire, pid: ProvinceId) -> bool:
     ps = state.provinces.get(pid)
     if ps is None:
         return False
-    if pid == capital_of(state, empire):
-        return True
-    if ps.controller != empire:
-        return False
-    if (any(n > 0 and e != empire for e, n in ps.legions.items())
-            or (ps.fortress is not None and ps.fortress != empire)) and not _opened_to_build(state, empire, pid):
-        return False  # opponents_in() is not empty
-    return not barbarians.units(state, pid)  # as barbarians.build_block() is None
+    # a province of its own, free of opponents (or opened to build) and of Barbarians, whether its capital's
+    # or not: the capital is looked for only where one of those refuses (most provinces asked pass them)
+    if (ps.controller != empire
+            or ((any(n > 0 and e != empire for e, n in ps.legions.items())
+                 or (ps.fortress is not None and ps.fortress != empire)) and not _opened_to_build(state, empire, pid))
+            or barbarians.units(state, pid)):  # opponents_in() is not empty, or barbarians.build_block() is not None
+        return pid == capital_of(state, empire)
+    return True
 
 
 def _opened_to_build(state: GameState, empire: Empire, pid: ProvinceId) -> bool:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 from mncore.core.dice import Rng
 from mncore.core.errors import refuse, require
@@ -108,6 +109,74 @@ def _token_sets(kinds: list[tuple[Token, int]], left: list[int], i: int, n: int,
         elif _token_sets(kinds, left, i + 1, rest, taken + word * k, out):
             return True
     return False
+
+
+class Offers(Sequence[str]):
+    """legal_offers(held, sizes) read as asked: the offers counted per size, and one made only when read
+    (a scripted player draws a few and tries the first): the same offers in the same order."""
+
+    def __init__(self, held: Bag, sizes: range) -> None:
+        self._kinds = [(token, n) for token, n in sorted(held.items()) if n > 0]  # as legal_offers lists them
+        most = max((n for n in sizes if n > 0), default=0)
+        # _ways[i][r]: the different sets of r tokens from kinds[i:], counted from the last kind back
+        row = [1] + [0] * most
+        self._ways = [row]
+        for _, held_here in reversed(self._kinds):
+            ways, row = row, []
+            total = 0
+            for r in range(most + 1):  # the sets taking 0 to held_here of this kind and r - k after it
+                total += ways[r] - (ways[r - held_here - 1] if r > held_here else 0)
+                row.append(total)
+            self._ways.append(row)
+        self._ways.reverse()
+        self._sizes: list[tuple[int, int]] = []  # each size listed, with its number of offers
+        total = 0
+        for n in sizes:
+            if total >= OFFER_SAMPLES:
+                break
+            found = 1 if n == 0 else row[n] if n > 0 else 0
+            if found:
+                self._sizes.append((n, found))
+                total += found
+        self._len = min(total, OFFER_SAMPLES)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, j: int) -> str: ...
+    @overload
+    def __getitem__(self, j: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, j: int | slice) -> str | Sequence[str]:
+        if isinstance(j, slice):
+            return tuple(self[i] for i in range(*j.indices(self._len)))
+        if j < 0:
+            j += self._len
+        if not 0 <= j < self._len:
+            raise IndexError("offer index out of range")
+        for n, found in self._sizes:
+            if j < found:
+                return self._nth(n, j) if n else "nothing"
+            j -= found
+        raise AssertionError("the sizes hold every offer counted")
+
+    def _nth(self, n: int, j: int) -> str:
+        """The j-th set of n tokens in _token_sets' order (as many of the first kind as may be, first), as
+        its words."""
+        words: list[str] = []
+        i = 0
+        while n:
+            token, held = self._kinds[i]
+            after = self._ways[i + 1]
+            for k in range(min(held, n), -1, -1):
+                found = after[n - k]
+                if j < found:
+                    words += [token] * k
+                    break
+                j -= found
+            i, n = i + 1, n - k
+        return " ".join(words)
 
 
 def forbidden_source(step: TradeStep, claimant: Empire) -> Empire | None:

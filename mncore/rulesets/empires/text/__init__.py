@@ -30,7 +30,7 @@ from mncore.rulesets.empires.text import (
 from mncore.rulesets.empires.text.parsing import NUMBER_CEILING, Ctx, Parser, shown
 from mncore.secrecy.seen import Withheld
 
-__all__ = ["Ctx", "Parser", "describe", "format_order", "parse_order", "tile_name", "title",
+__all__ = ["Ctx", "Parser", "describe", "format_order", "paid_apart", "parse_order", "tile_name", "title",
            "verbs"]
 
 Describe = Callable[[AnyEvent, Withheld], str | None]
@@ -103,6 +103,21 @@ def parse_order(text: str, state: GameState, empire: Empire) -> AnyOrder:
     parsers = table[verb]
     parser = next((p for phase, p in parsers if phase == state.phase), parsers[0][1])
     return parser(Ctx(state, empire), words[1:])
+
+
+def paid_apart(line: str) -> tuple[str, list[str]] | None:
+    """A build, recruit or perseus line 'ORDER pay TOKENS' as ORDER and the words of TOKENS, when its
+    command is ORDER's with the payment build.tokens_paid(words) reads (each is refused or parsed as in
+    the whole line): plain words (split as parse_order splits them), no other 'pay' and no keyword after
+    it. None for any other line: parse it whole."""
+    head, pay, tail = line.partition(" pay ")
+    if not pay or not line.isprintable() or not _SHELL_SYNTAX.isdisjoint(line):
+        return None
+    lowered, words = head.lower().split(), tail.split()
+    if (not words or not lowered or lowered[0] not in build.PAID_VERBS or "pay" in lowered
+            or any(w.lower() in build.KEYWORDS for w in words)):
+        return None
+    return head, words
 
 
 def _parse_json(line: str, empire: Empire) -> AnyOrder:

@@ -52,6 +52,8 @@ BUILDING_NAMES: dict[str, BuildingKind] = {
 
 # the first words of the builds that say where (built once: every build line asks)
 _PLACED = frozenset(("control", *UNIT_NAMES, *BUILDING_NAMES))
+# the verbs whose orders end in 'pay TOKENS' read by _segments and _pay alone (text.paid_apart)
+PAID_VERBS = frozenset(("build", "recruit", "perseus"))
 
 
 def _segments(words: list[str], usage: str) -> tuple[list[str], dict[str, list[str]]]:
@@ -103,8 +105,13 @@ def parse_tokens(words: list[str]) -> list[Token]:
 
 
 def _pay(parts: dict[str, list[str]]) -> Bag:
-    paid: Bag = {}  # each token counted in one pass, in the order first given
-    for t in parse_tokens(parts.get("pay", [])):
+    return tokens_paid(parts.get("pay", []))
+
+
+def tokens_paid(words: list[str]) -> Bag:
+    """The words after 'pay' as the order's payment: each token counted, in the order first given."""
+    paid: Bag = {}
+    for t in parse_tokens(words):
         paid[t] = paid.get(t, 0) + 1
     return paid
 
