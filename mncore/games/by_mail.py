@@ -100,19 +100,19 @@ def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
 def set_pace(store: Store, game_id: str, hours: int, phases: dict[str, int], forced: bool,
              now: str | None = None) -> list[Row]:
     """The host sets the deadlines and forced answers (K4, K5), then the service answers what it may."""
-    return give(store, game_id, SetPace(hours=hours, phases=phases, forced=forced), now).rows
+    return give(store, current(store, game_id), SetPace(hours=hours, phases=phases, forced=forced), now).rows
 
 
 def set_standing(store: Store, game_id: str, side: str, orders: Sequence[str]) -> list[Row]:
     """A side's standing orders (K6), then whatever of them the service can apply at once."""
-    return give(store, game_id, SetStandingOrders(side=side, orders=tuple(orders))).rows
+    return give(store, current(store, game_id), SetStandingOrders(side=side, orders=tuple(orders))).rows
 
 
 def set_seat(store: Store, game_id: str, side: str, *, bot: str = "", budget: int = 0,
              player: str = "") -> list[Row]:
     """The host hands a side's seat to a bot or to a person (K14), then the service answers what it
     may: a bot that now holds a side that must decide answers at once."""
-    return give(store, game_id, SetSeat(side=side, bot=bot, budget=budget, player=player)).rows
+    return give(store, current(store, game_id), SetSeat(side=side, bot=bot, budget=budget, player=player)).rows
 
 
 def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:

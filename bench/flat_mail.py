@@ -1,0 +1,120 @@
+"""`mn order` and `mn tick` CPU time in a paced game by mail at 1k, 10k and 100k events, and the ratio to 1k.
+
+The game (tests/by_mail_game.py's `paced`: a pace of 24 hours with forced answers, Carthage's standing
+orders, no keys) is grown by the passive scripted players of longgame.py, each order followed by the
+service's answers, every batch recorded at one time; the database is copied as it stands at each size.
+Each run gives, on a fresh copy of each size, one ordinary order of the side the game waits for (`mn order`,
+the service's answers after it) and, on another, `mn tick` two days later (the deadlines' defaults of every
+side waited for, and the answers after them). With --against PYTHON, the same commands are also run by that
+interpreter's `mn` (a plain install of another checkout, e.g. main's), alternated with this one's command by
+command; the sizes are alternated run after run. Commands run from a temporary directory, so that `python -m
+mncli` imports the interpreter's install, not a checkout.
+Usage: python bench/flat_mail.py [DB] [--sizes=1000,10000,100000] [--runs=N] [--against=PYTHON]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # by_mail_game: the paced game
+
+import longgame  # noqa: E402, F401  (quiets the engine's log lines, adds the passive style)
+from flat import _copy, _cpu_once  # noqa: E402
+
+from by_mail_game import PACED_AT, grow_paced, paced  # noqa: E402
+from mncore.games import reading  # noqa: E402
+from mncore.pbem import turns  # noqa: E402
+from mncore.store import open_store  # noqa: E402
+
+RUNS = 7
+LATER = (dt.datetime.fromisoformat(PACED_AT) + dt.timedelta(hours=49)).isoformat()  # every deadline passed
+
+
+def _order_line(path: str, game_id: str) -> tuple[str, str]:
+    """The side the game waits for first and an order line the rules accept of it now."""
+    cur = reading.current(open_store(path), game_id)
+    side = cur.ruleset.pending(cur.state)[0].empire
+    for option in cur.ruleset.options(cur.state, side):
+        if option.order and turns.queue_refusal(cur.ruleset, cur.state, side, option.order) is None:
+            return side, option.order
+    raise SystemExit(f"{side} has no order to give at event {cur.head[0]}")
+
+
+def _run(python: str, db: str, args: list[str], scratch: str) -> tuple[float, int]:
+    """One command's CPU on a fresh copy of db, and the log's head after it."""
+    for suffix in ("-wal", "-shm"):  # the last run's, which SQLite would apply to the fresh copy
+        Path(scratch + suffix).unlink(missing_ok=True)
+    shutil.copyfile(db, scratch)
+    cpu = _cpu_once([python, "-m", "mncli", "--db", scratch, *args], cwd=tempfile.gettempdir())
+    with sqlite3.connect(scratch) as conn:
+        head = conn.execute("select max(seq) from events").fetchone()[0]
+    return cpu, int(head)
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
+    sizes = [int(n) for n in opts.get("sizes", "1000,10000,100000").split(",")]
+    runs = int(opts.get("runs", RUNS))
+    pythons = {"this": sys.executable, **({"against": opts["against"]} if "against" in opts else {})}
+    path = args[0] if args else str(Path(tempfile.gettempdir()) / "mn-flat-mail.db")
+    Path(path).unlink(missing_ok=True)
+    store = open_store(path, create=True)
+    cur: reading.Current | reading.Loaded = paced(store, "paced")
+    rand = random.Random("flat mail")
+    copies: dict[int, str] = {}
+    for size in sizes:
+        t0 = time.perf_counter()
+        with store.bulk():
+            cur = grow_paced(store, cur, rand, size, style="passive")
+        copies[size] = f"{path}.{size}"
+        _copy(store, copies[size])
+        print(f"{cur.head[0]:>7} events (paced, by mail): last snapshot at {store.last_snapshot_seq('paced')}, "
+              f"grown in {time.perf_counter() - t0:.0f} s", flush=True)
+    lines = {size: _order_line(copies[size], "paced") for size in sizes}
+    scratch = f"{path}.run"
+    samples: dict[tuple[str, int, str], list[float]] = {}
+    heads: dict[tuple[str, int, str], int] = {}
+    for _ in range(runs):
+        for size in sizes:
+            side, line = lines[size]
+            commands = {"order": ["order", "paced", "--as", side, line], "tick": ["tick", "paced", "--now", LATER]}
+            for what, command in commands.items():
+                for who, python in pythons.items():
+                    cpu, head = _run(python, copies[size], command, scratch)
+                    samples.setdefault((who, size, what), []).append(cpu)
+                    heads[who, size, what] = head
+    for suffix in ("", "-wal", "-shm"):
+        Path(scratch + suffix).unlink(missing_ok=True)
+    _report(pythons, sizes, samples, heads, runs)
+    for size in sizes:
+        Path(copies[size]).unlink()
+
+
+def _report(pythons: dict[str, str], sizes: list[int], samples: dict[tuple[str, int, str], list[float]],
+            heads: dict[tuple[str, int, str], int], runs: int) -> None:
+    med = {key: statistics.median(v) for key, v in samples.items()}
+    for who, python in pythons.items():
+        print(f"{who} ({python}):")
+        for size in sizes:
+            cells = [f"mn {what} {min(samples[who, size, what]) * 1000:.0f} / {med[who, size, what] * 1000:.0f} ms CPU "
+                     f"(head after: {heads[who, size, what]})" for what in ("order", "tick")]
+            print(f"  {size:>7} events: " + "; ".join(cells) + f" (min / median of {runs})")
+        first = sizes[0]
+        for size in sizes[1:]:
+            print(f"  ratio {size}/{first} (medians): order {med[who, size, 'order'] / med[who, first, 'order']:.2f}x, "
+                  f"tick {med[who, size, 'tick'] / med[who, first, 'tick']:.2f}x (goal <= 1.2x)")
+
+
+if __name__ == "__main__":
+    main()
