@@ -22,6 +22,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -50,15 +51,19 @@ def _order_line(path: str, game_id: str) -> tuple[str, str]:
     raise SystemExit(f"{side} has no order to give at event {cur.head[0]}")
 
 
-def _run(python: str, db: str, args: list[str], scratch: str) -> tuple[float, int]:
-    """One command's CPU on a fresh copy of db, and the log's head after it."""
+def _run(python: str, db: str, args: list[str], scratch: str, timed: bool) -> tuple[float, list[tuple[str, ...]]]:
+    """One command's CPU on a fresh copy of db, and the rows it wrote (their recorded times and hashes
+    only where the command was given its time: `timed`)."""
     for suffix in ("-wal", "-shm"):  # the last run's, which SQLite would apply to the fresh copy
         Path(scratch + suffix).unlink(missing_ok=True)
     shutil.copyfile(db, scratch)
-    cpu = _cpu_once([python, "-m", "mncli", "--db", scratch, *args], cwd=tempfile.gettempdir())
-    with sqlite3.connect(scratch) as conn:
+    with closing(sqlite3.connect(scratch)) as conn:
         head = conn.execute("select max(seq) from events").fetchone()[0]
-    return cpu, int(head)
+    cpu = _cpu_once([python, "-m", "mncli", "--db", scratch, *args], cwd=tempfile.gettempdir())
+    fields = "seq, batch, type, payload, actor, command" + (", recorded_at, hash" if timed else "")
+    with closing(sqlite3.connect(scratch)) as conn:
+        written = conn.execute(f"select {fields} from events where seq > ? order by seq", [head]).fetchall()
+    return cpu, written
 
 
 def main() -> None:
@@ -85,18 +90,23 @@ def main() -> None:
     scratch = f"{path}.run"
     samples: dict[tuple[str, int, str], list[float]] = {}
     heads: dict[tuple[str, int, str], int] = {}
+    written: dict[tuple[int, str], set[str]] = {}  # the rows each command wrote, by every install and run
     for _ in range(runs):
         for size in sizes:
             side, line = lines[size]
             commands = {"order": ["order", "paced", "--as", side, line], "tick": ["tick", "paced", "--now", LATER]}
             for what, command in commands.items():
                 for who, python in pythons.items():
-                    cpu, head = _run(python, copies[size], command, scratch)
+                    cpu, rows = _run(python, copies[size], command, scratch, timed=what == "tick")
                     samples.setdefault((who, size, what), []).append(cpu)
-                    heads[who, size, what] = head
+                    written.setdefault((size, what), set()).add(repr(rows))
+                    heads[who, size, what] = len(rows)
     for suffix in ("", "-wal", "-shm"):
         Path(scratch + suffix).unlink(missing_ok=True)
     _report(pythons, sizes, samples, heads, runs)
+    same = all(len(v) == 1 for v in written.values())
+    print(f"rows written: {'the same' if same else 'NOT the same'} in every run{' and by both installs' if len(pythons) > 1 else ''}"
+          " (mn order's without their recorded times and hashes: it reads the clock)")
     for size in sizes:
         Path(copies[size]).unlink()
 
@@ -108,7 +118,7 @@ def _report(pythons: dict[str, str], sizes: list[int], samples: dict[tuple[str, 
         print(f"{who} ({python}):")
         for size in sizes:
             cells = [f"mn {what} {min(samples[who, size, what]) * 1000:.0f} / {med[who, size, what] * 1000:.0f} ms CPU "
-                     f"(head after: {heads[who, size, what]})" for what in ("order", "tick")]
+                     f"({heads[who, size, what]} rows)" for what in ("order", "tick")]
             print(f"  {size:>7} events: " + "; ".join(cells) + f" (min / median of {runs})")
         first = sizes[0]
         for size in sizes[1:]:
