@@ -3,11 +3,12 @@
 The game (tests/by_mail_game.py's `paced`: a pace of 24 hours with forced answers, Carthage's standing
 orders, no keys) is grown by the passive scripted players of longgame.py, each order followed by the
 service's answers, every batch recorded at one time; the database is copied as it stands at each size.
-Each run gives, on a fresh copy of each size, one ordinary order of the side the game waits for (`mn order`,
-the service's answers after it) and, on another, `mn tick` two days later (the deadlines' defaults of every
-side waited for, and the answers after them). With --against PYTHON, the same commands are also run by that
-interpreter's `mn` (a plain install of another checkout, e.g. main's), alternated with this one's command by
-command; the sizes are alternated run after run. Commands run from a temporary directory, so that `python -m
+Each run gives, on a fresh copy of each size, one ordinary order of a side the game waits for (`mn order`: one
+after which the service answers by itself where there is one, then its answers) and, on another, `mn tick` two
+days later (the deadlines' defaults of every side waited for, and the answers after them). With --against
+PYTHON, the same commands are also run by that interpreter's `mn` (a plain install of another checkout, e.g.
+main's), alternated with this one's command by command; the sizes are alternated run after run; the rows each
+command wrote are compared across runs and installs. Commands run from a temporary directory, so that `python -m
 mncli` imports the interpreter's install, not a checkout.
 Usage: python bench/flat_mail.py [DB] [--sizes=1000,10000,100000] [--runs=N] [--against=PYTHON]
 """
@@ -33,6 +34,8 @@ import longgame  # noqa: E402, F401  (quiets the engine's log lines, adds the pa
 from flat import _copy, _cpu_once  # noqa: E402
 
 from by_mail_game import PACED_AT, grow_paced, paced  # noqa: E402
+from mncore.core.dice import Rng, SecretNeeded  # noqa: E402
+from mncore.core.errors import CommandRejected  # noqa: E402
 from mncore.games import reading  # noqa: E402
 from mncore.pbem import turns  # noqa: E402
 from mncore.store import open_store  # noqa: E402
@@ -42,13 +45,25 @@ LATER = (dt.datetime.fromisoformat(PACED_AT) + dt.timedelta(hours=49)).isoformat
 
 
 def _order_line(path: str, game_id: str) -> tuple[str, str]:
-    """The side the game waits for first and an order line the rules accept of it now."""
+    """A side the game waits for and an order line the rules accept of it now, one after which the
+    service answers by itself (a forced answer, a standing order) where there is one."""
     cur = reading.current(open_store(path), game_id)
-    side = cur.ruleset.pending(cur.state)[0].empire
-    for option in cur.ruleset.options(cur.state, side):
-        if option.order and turns.queue_refusal(cur.ruleset, cur.state, side, option.order) is None:
-            return side, option.order
-    raise SystemExit(f"{side} has no order to give at event {cur.head[0]}")
+    ruleset, legal = cur.ruleset, []
+    for side in dict.fromkeys(p.empire for p in ruleset.pending(cur.state)):
+        for option in ruleset.options(cur.state, side):
+            if not option.order:
+                continue  # a template to fill in
+            try:
+                _, after = turns.decide_lines(ruleset, cur.state, side, [option.order], Rng(None, ""))
+            except (CommandRejected, SecretNeeded):
+                continue  # refused, or it draws (a line that draws is not tried here)
+            waiting = dict.fromkeys(p.empire for p in ruleset.pending(after))
+            if any(turns.service_answer(ruleset, after, s, cur.kernel.email) is not None for s in waiting):
+                return side, option.order
+            legal.append((side, option.order))
+    if not legal:
+        raise SystemExit(f"no order to give at event {cur.head[0]}")
+    return legal[0]
 
 
 def _run(python: str, db: str, args: list[str], scratch: str, timed: bool) -> tuple[float, list[tuple[str, ...]]]:
@@ -118,7 +133,7 @@ def _report(pythons: dict[str, str], sizes: list[int], samples: dict[tuple[str, 
         print(f"{who} ({python}):")
         for size in sizes:
             cells = [f"mn {what} {min(samples[who, size, what]) * 1000:.0f} / {med[who, size, what] * 1000:.0f} ms CPU "
-                     f"({heads[who, size, what]} rows)" for what in ("order", "tick")]
+                     f"({heads[who, size, what]} rows written)" for what in ("order", "tick")]
             print(f"  {size:>7} events: " + "; ".join(cells) + f" (min / median of {runs})")
         first = sizes[0]
         for size in sizes[1:]:
