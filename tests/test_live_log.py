@@ -5,6 +5,7 @@ of an order and of a tick reads no whole log."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -13,14 +14,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from by_mail_game import PACED_AT, clock, grow_paced, paced, play
+from by_mail_game import PACED_AT, SECRET, SIDES, clock, grow_paced, paced, play
 from mncore.core.actors import DEADLINE, FORCED, QUEUED, STANDING, bot_actor
 from mncore.core.errors import CommandRejected
-from mncore.core.kernel_acts import DefaultOrders, QueuedOrder, StandingOrder
+from mncore.core.kernel_acts import DefaultOrders, PublishKeys, QueuedOrder, StandingOrder
+from mncore.core.protocol import NewGame
 from mncore.games import by_mail, reading, writing
 from mncore.games.live_log import LiveLog, log_of
 from mncore.games.reading import _log
-from mncore.pbem import seats, turns
+from mncore.pbem import draw_keys, seats, signing, turns
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
 from mncore.store import Row, SqliteStore
 
@@ -145,6 +147,50 @@ def test_a_game_by_mail_with_undos_and_a_correction_played_from_its_current_writ
     assert {DEADLINE, FORCED} <= {r.actor for r in _rows(live)}
 
 
+def _play_keyed(store: SqliteStore, moves: int, read: Reader) -> None:
+    """A game of signed orders only under K11 with a pace and forced answers: each side signs its order,
+    Carthage's seat is held by a bot, and every 4th move a tick passes the deadlines (the service's acts
+    keyed by each side's last signed block, K10, and their settling draws by the orders in play, K11)."""
+    private = {s: hashlib.sha256(f"live|{s}".encode()).hexdigest() for s in SIDES}
+    keys = PublishKeys(keys={s: signing.public_of(k) for s, k in private.items()}, signed_only=True,
+                       draws=draw_keys.K11)
+    with clock() as now:
+        writing.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=SIDES)), SECRET, "g", keys)
+        by_mail.set_pace(store, "g", 24, {}, True)
+        by_mail.set_seat(store, "g", "carthage", bot="test", budget=1)
+        for move in range(1, moves + 1):
+            now[0] += dt.timedelta(hours=1)
+            game = read(store, "g")
+            pending = [p.empire for p in EMPIRES.pending(game.state) if p.empire != "carthage"]
+            if game.meta.over:
+                break
+            lines = _bot(EMPIRES, game.state, pending[0], "", 0, 0) if pending else None
+            if move % 4 == 0 or lines is None:
+                now[0] += dt.timedelta(hours=25)
+                by_mail.tick(store, "g", now[0].isoformat())
+                continue
+            seq, head = game.head
+            block = signing.sign(private[pending[0]], game="g", side=pending[0], seq=seq, head=head,
+                                 orders=lines, nonce=f"{seq:032x}")
+            writing.give(store, game, block)
+
+
+def test_a_signed_game_played_from_its_current_writes_what_the_whole_log_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, test_bot: None) -> None:
+    """Signed blocks, a bot's seat, forced answers and defaults under K11, from the Current and from the
+    whole log: the same rows, so the same dice."""
+    live = SqliteStore(str(tmp_path / "live.db"), create=True)
+    _play_keyed(live, 90, reading.current)
+    whole = SqliteStore(str(tmp_path / "whole.db"), create=True)
+    with monkeypatch.context() as m:
+        m.setattr(by_mail, "current", reading.load)
+        _play_keyed(whole, 90, _whole)
+
+    assert _rows(live) == _rows(whole)
+    actors = {r.actor for r in _rows(live)}
+    assert {FORCED, DEADLINE, bot_actor("test", 1), "rome", "greece"} <= actors
+
+
 def test_the_live_log_answers_what_the_whole_log_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """LiveLog's state now, waits, state before each batch (folded from the snapshot at or before it), and
     rows and events from a batch on, against turns.Log of the whole log; after an undo, the same again."""
@@ -173,6 +219,9 @@ def _same_answers(store: SqliteStore, game_id: str = "g") -> None:
         assert [e for _, e in live.pairs_from(batch)] == [e for _, e in whole.pairs_from(batch)]
     assert list(live.events) == list(loaded.events) and live.events[-1] == loaded.events[-1]
     assert _bare([live.rows[-1]]) == _bare(loaded.rows[-1:])
+    for side in SIDES:  # the service's draw keys (K10) and K11's count, read back from the end and streamed
+        assert draw_keys.service_key(live.rows, side) == draw_keys.service_key(loaded.rows, side)
+    assert draw_keys.orders_before(live.rows) == draw_keys.orders_before(loaded.rows)
 
 
 def _bare(rows: Iterable[Row]) -> list[Row]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from mncore.core.kernel_state import undone_seqs
 from mncore.games.log_reading import decoded
 from mncore.games.reading import Current, Loaded, _log, _StoredLog, load, snapshot_at_or_before
 from mncore.pbem import turns
@@ -47,9 +48,29 @@ def log_of(store: Store, game: Loaded | Current) -> turns.Log:
     """The log before the game's next batch as play by email reads it: a Loaded's own, a Current's from the store."""
     if isinstance(game, Loaded):
         return _log(game)
-    rows = _StoredLog(store, game.game_id, game.head[0])
+    rows = _LiveRows(store, game)
     return LiveLog(rows=rows, events=_StoredEvents(store, game.ruleset, rows), game_id=game.game_id,
                    email=game.kernel.email, store=store, cur=game)
+
+
+class _LiveRows(_StoredLog):
+    """A Current's log as rows read when asked for, with the events its undos took back from the kernel's
+    record (`taken_back`, which draw_keys.service_key reads instead of scanning the rows), read back from
+    the end a chunk at a time (service_key looks there for the side's last signed block)."""
+
+    def __init__(self, store: Store, cur: Current) -> None:
+        super().__init__(store, cur.game_id, cur.head[0])
+        self.taken_back = undone_seqs(cur.kernel.email)
+
+    def __reversed__(self) -> Iterator[Row]:
+        end = self._length
+        while end > 0:
+            start = max(1, end - _BACK + 1)
+            yield from reversed(self._store.rows(self._game_id, start, end))
+            end = start - 1
+
+
+_BACK = 64  # rows read at a time from the end: what is looked for there is most often near it
 
 
 class _StoredEvents(Sequence[Any]):
