@@ -46,10 +46,10 @@ def _grow(store: Store, cur: reading.Current, secret: bytes, rand: random.Random
     return cur
 
 
-def _cpu_once(args: list[str]) -> float:
-    """The CPU time (user + system) of a command run once as a child process."""
+def _cpu_once(args: list[str], cwd: str | None = None) -> float:
+    """The CPU time (user + system) of a command run once as a child process (in `cwd`, if given)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, check=True, capture_output=True)
+    subprocess.run(args, check=True, capture_output=True, cwd=cwd)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 
 from mncore.core.dice import Rng, seeded_secret
 from mncore.core.errors import CommandRejected
+from mncore.core.kernel_acts import SetStandingOrders
 from mncore.core.protocol import NewGame
 from mncore.games import by_mail, reading, writing
 from mncore.rulesets.empires.players.autoplay import choose
@@ -99,3 +100,28 @@ def _last_batch_length(store: Store, game_id: str) -> int:
     last = store.row_at(game_id, store.head(game_id)[0])
     assert last is not None
     return last.seq - last.batch + 1
+
+
+PACED_AT = "2030-01-01T00:00:00+00:00"  # when every batch of a paced game is recorded: its deadlines run from it
+
+
+def paced(store: Store, game_id: str = "paced") -> reading.Current:
+    """A 3-empire game by mail without keys: a pace of 24 hours with forced answers, and Carthage's standing
+    orders (K4 to K6), all recorded at PACED_AT."""
+    writing.create(store, EMPIRES, EMPIRES.new_game(NewGame(sides=SIDES)), SECRET, game_id)
+    by_mail.set_pace(store, game_id, 24, {}, True, now=PACED_AT)
+    writing.give(store, reading.load(store, game_id), SetStandingOrders(side="carthage", orders=("trade 3", "build none")),
+                 PACED_AT)
+    return reading.current(store, game_id)
+
+
+def grow_paced(store: Store, cur: reading.Current | reading.Loaded, rand: random.Random, events: int,
+               style: str = "random") -> reading.Current | reading.Loaded:
+    """Orders of the scripted players (autoplay.STYLES' `style`), each followed by the service's answers,
+    recorded at PACED_AT, until the log holds `events` events."""
+    while cur.head[0] < events:
+        choice = choose(cur.state, rand, Rng(SECRET, cur.head[1]), style=style)
+        if choice is None or cur.meta.over:
+            raise RuntimeError(f"the paced game ended after {cur.head[0]} events")
+        cur = writing.give(store, cur, choice.order, PACED_AT).after
+    return cur

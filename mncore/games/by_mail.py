@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from mncore.core.kernel_acts import (
@@ -15,8 +15,8 @@ from mncore.core.kernel_acts import (
     UndoBatch,
 )
 from mncore.core.kernel_state import consents, undone_seqs
-from mncore.games.log_reading import decoded
-from mncore.games.reading import Current, Loaded, _full, _log, current, load, snapshot_at_or_before
+from mncore.games.live_log import log_of, waited
+from mncore.games.reading import Current, Loaded, _full, _log, current, load
 from mncore.games.writing import _answers, give
 from mncore.pbem import seats, turns
 from mncore.store import Row, Store
@@ -67,52 +67,52 @@ def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row
 def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
     """What the service answers by itself now (a bot holding a seat among them, K14), then for every
     decision overdue at `now` the ruleset's documented default, recorded as the deadline's act at
-    `now` (K4), each followed by what the service answers by itself."""
+    `now` (K4), each followed by what the service answers by itself. The game is read at its head and
+    its log from the store only as the acts ask it (live_log)."""
     from mncore.core.protocol import Defaults
-    out: list[Row] = []
-    if not current(store, game_id).ledger.pbem:
-        return out  # no pace, standing or queued orders or seat ever set: nothing can be due
-    out, after = _answers(store, load(store, game_id), now, limit=limit)
-    loaded = _full(after)
+    game: Loaded | Current = current(store, game_id)
+    if not game.kernel.ledger.pbem:
+        return []  # no pace, standing or queued orders or seat ever set: nothing can be due
+    out, game = _answers(store, game, now, limit=limit)
     for _ in range(limit):
-        ruleset, defaults = loaded.ruleset, loaded.ruleset
-        if not isinstance(defaults, Defaults) or loaded.meta.over:
+        ruleset, defaults = game.ruleset, game.ruleset
+        if not isinstance(defaults, Defaults) or game.meta.over:
             return out
-        late = turns.overdue(ruleset, _log(loaded), now)
+        late = turns.overdue(ruleset, log_of(store, game), now)
         command: Any = None
         for w in late:
             # a seated bot that answers is given its turn (the answers above stopped at their limit);
             # one that gives none leaves its side to the deadline's default, as a person's (K14)
-            command = seats.bot_answer(ruleset, loaded.state, w.side, loaded.rows, loaded.kernel.email)
-            orders = defaults.default_orders(loaded.state, w.side) if command is None else ()
+            command = seats.bot_answer(ruleset, game.state, w.side, game.head[0], game.kernel.email)
+            orders = defaults.default_orders(game.state, w.side) if command is None else ()
             if orders:
                 command = DefaultOrders(side=w.side, orders=tuple(orders), due=w.due or "", at=now)
             if command is not None:
                 break
         if command is None:
             return out
-        outcome = give(store, loaded, command, now)
+        outcome = give(store, game, command, now)
         out += outcome.rows
-        loaded = _full(outcome.after)
+        game = outcome.after
     return out
 
 
 def set_pace(store: Store, game_id: str, hours: int, phases: dict[str, int], forced: bool,
              now: str | None = None) -> list[Row]:
     """The host sets the deadlines and forced answers (K4, K5), then the service answers what it may."""
-    return give(store, game_id, SetPace(hours=hours, phases=phases, forced=forced), now).rows
+    return give(store, current(store, game_id), SetPace(hours=hours, phases=phases, forced=forced), now).rows
 
 
 def set_standing(store: Store, game_id: str, side: str, orders: Sequence[str]) -> list[Row]:
     """A side's standing orders (K6), then whatever of them the service can apply at once."""
-    return give(store, game_id, SetStandingOrders(side=side, orders=tuple(orders))).rows
+    return give(store, current(store, game_id), SetStandingOrders(side=side, orders=tuple(orders))).rows
 
 
 def set_seat(store: Store, game_id: str, side: str, *, bot: str = "", budget: int = 0,
              player: str = "") -> list[Row]:
     """The host hands a side's seat to a bot or to a person (K14), then the service answers what it
     may: a bot that now holds a side that must decide answers at once."""
-    return give(store, game_id, SetSeat(side=side, bot=bot, budget=budget, player=player)).rows
+    return give(store, current(store, game_id), SetSeat(side=side, bot=bot, budget=budget, player=player)).rows
 
 
 def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
@@ -123,34 +123,8 @@ def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
 
 def waiting(store: Store, game_id: str, cur: Current | None = None) -> dict[str, turns.Waiting]:
     """Each side the game waits for, since when, and its deadline (K4), as turns.waiting says of the
-    whole log: read back from the head only as far as each wait began, one snapshot further at a time.
-    A log that took back events is read whole: what an undo or a correction took back changes no
-    state before it either (K1, K3), which the snapshots taken before it do not know. `cur`: the game
-    at its head, where the caller has read it already."""
+    whole log: read back from the head only as far as each wait began (live_log.waited). `cur`: the
+    game at its head, where the caller has read it already."""
     cur = cur if cur is not None else current(store, game_id)
-    if cur.kernel.email.undone:
-        loaded = load(store, game_id)
-        return turns.waiting(loaded.ruleset, _log(loaded))
-    ruleset, head = cur.ruleset, cur.head[0]
-    before = head
-    while True:
-        start = snapshot_at_or_before(store, game_id, ruleset, before)
-        at, state = (start.head[0], start.state) if start is not None else (0, ruleset.initial(""))
-        rows = store.rows(game_id, at + 1, head)
-        events = [e for _, e in decoded(ruleset, rows, "cannot decode the stored event")]
-        # a side waited for at the snapshot: its wait began there or before (_BEFORE), unless it changes
-        since: turns.Since = {s: (_BEFORE, "", texts) for s, texts in turns.pending_texts(ruleset, state).items()
-                              } if at else {}
-        # each batch's time: its first row's, read with it (a snapshot is taken at a batch's end)
-        times = {r.seq: r.recorded_at for r in rows if r.batch == r.seq}
-        state, since = turns.waits(ruleset, state, since, rows, events, (), _time_of(times))
-        if at == 0 or all(seq != _BEFORE for seq, _, _ in since.values()):
-            return turns.deadlines(ruleset, state, since, cur.kernel.email)
-        before = at - 1
-
-
-_BEFORE = -1  # a wait that began at or before the snapshot read from: read from the one before
-
-
-def _time_of(times: dict[int, str]) -> Callable[[Row], str]:
-    return lambda row: times[row.batch]
+    state, since = waited(store, cur)
+    return turns.deadlines(cur.ruleset, state, since, cur.kernel.email)

@@ -12,18 +12,19 @@ from mncore.core.chain import GENESIS_HASH
 from mncore.core.dice import Rng, commitment
 from mncore.core.errors import CommandRejected
 from mncore.core.kernel_acts import (
+    PBEM_COMMANDS,
     OrderBatch,
     PublishKeys,
     SignedOrders,
 )
 from mncore.core.protocol import HOST, Ruleset
 from mncore.games import reading
+from mncore.games.live_log import log_of
 from mncore.games.log_reading import content_head
 from mncore.games.reading import (
     Current,
     Loaded,
     _batches,
-    _full,
     _ledger,
     _log,
     _secret,
@@ -97,7 +98,7 @@ G = TypeVar("G", bound="Loaded | Current")
 class Outcome(Generic[G]):
     """What giving one command did: the rows written for it, the rows the service then answered by
     itself for the sides (forced answers K5, standing orders K6, queued orders K9), and the game after
-    both (as it was given, a Loaded or a Current, or the Loaded the answers were folded onto)."""
+    both (as it was given: a Loaded or a Current)."""
 
     written: list[Row]
     answered: list[Row]
@@ -128,8 +129,9 @@ def give(store: Store, game: Loaded | Current | str, command: Any, now: str | No
     appended as one batch, then, with `answer`, whatever the service answers by itself after it
     (advance). Nothing written if it is refused.
 
-    `game`: a full Loaded, its Current, or its id (loaded whole: the commands of play by email that
-    read the log, mncore/pbem/turns.py). In a game with published keys an order that is not a signed block
+    `game`: a full Loaded, its Current, or its id (loaded whole). The commands of play by email that
+    read the log (mncore/pbem/turns.py) read a Loaded's, a Current's from the store as they ask it
+    (live_log). In a game with published keys an order that is not a signed block
     is recorded as the host's, and refused if the game takes signed orders only. `now`: the time
     recorded (the caller's clock for the deadline's acts; the machine's by default).
     """
@@ -159,7 +161,8 @@ def _submit_command(store: Store, loaded: Loaded | Current, command: Any,
     ruleset = loaded.ruleset
     ledger = _ledger(loaded)
     secret = _secret(store, loaded)
-    read = _log(loaded) if isinstance(loaded, Loaded) else None
+    # a Current's log is read from the store only by the commands of play by email that ask it
+    read = log_of(store, loaded) if isinstance(loaded, Loaded) or isinstance(command, PBEM_COMMANDS) else None
     events, state = trust.decide(ruleset, loaded.state, command, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
                                  log=read, rows=_stored(store, loaded), revealed=loaded.kernel.secret)
@@ -240,34 +243,35 @@ def _answers(store: Store, after: Loaded | Current, now: str | None = None,
     legal answer when the pace takes them at once (K5), a side's standing order legal now (K6), a
     queued one (K9); the rows and the game after them, recorded at `now` as the batch they answer is
     (else a tick at a later time would record them before its own act, and the decisions they open
-    would start in the past, overdue at once). Each answer is folded forward from the state the game
-    is given in (the log read once beside it: the answers read it), never replayed."""
+    would start in the past, overdue at once). Each answer is folded forward from the game as it is
+    given, a Loaded with its whole log or a Current whose log is read from the store only as the
+    answer's decision asks it (live_log), never replayed."""
     out: list[Row] = []
     if not _ledger(after).pbem:
         return out, after  # no pace, standing or queued orders ever set: the service never answers
-    loaded = _full(after, store)
+    game = after
     for _ in range(limit):
-        command = _service_answer(loaded)
+        command = _service_answer(game)
         if command is None:
             break
         try:
-            loaded, rows = _submit_command(store, loaded, command, now)  # type: ignore[assignment]
+            game, rows = _submit_command(store, game, command, now)
         except CommandRejected as err:  # the ruleset's answer is refused: a bug, never the user's
-            log.info("service answer refused", game=loaded.game_id, command=type(command).__name__,
+            log.info("service answer refused", game=game.game_id, command=type(command).__name__,
                      error=err.message)
             break
         out += rows
-    return out, loaded if out else after
+    return out, game
 
 
-def _service_answer(loaded: Loaded) -> Any:
+def _service_answer(game: Loaded | Current) -> Any:
     """The first answer the service gives now for a side, or None (turns.service_answer; for a side
     whose seat a bot holds, the bot's: seats.bot_answer, K14)."""
-    ruleset = loaded.ruleset
-    for side in dict.fromkeys(p.empire for p in ruleset.pending(loaded.state)):
-        answer = turns.service_answer(ruleset, loaded.state, side, loaded.kernel.email)
+    ruleset = game.ruleset
+    for side in dict.fromkeys(p.empire for p in ruleset.pending(game.state)):
+        answer = turns.service_answer(ruleset, game.state, side, game.kernel.email)
         if answer is None:
-            answer = seats.bot_answer(ruleset, loaded.state, side, loaded.rows, loaded.kernel.email)
+            answer = seats.bot_answer(ruleset, game.state, side, game.head[0], game.kernel.email)
         if answer is not None:
             return answer
     return None

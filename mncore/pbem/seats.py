@@ -8,14 +8,13 @@ decides it again without the chooser (the seat, the pending decision, the order'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from mncore.core import log_lines as log
 from mncore.core.kernel_acts import BotOrders
 from mncore.core.kernel_state import PlayByEmail, bot_holder
 from mncore.core.protocol import Ruleset
-from mncore.store import Row
 
 # (ruleset, state, side, level, budget, events in the log) -> the order lines, or None (no bot plays it);
 # the state is the host's: the chooser must read it only through the side's concealment
@@ -34,15 +33,15 @@ def registered() -> bool:
     return bool(_chooser)
 
 
-def bot_answer(ruleset: Ruleset, state: Any, side: str, rows: Sequence[Row],
+def bot_answer(ruleset: Ruleset, state: Any, side: str, events: int,
                email: PlayByEmail) -> BotOrders | None:
     """The answer of the bot that holds the side's seat to its pending decision, or None (a person
-    holds the seat, no chooser is registered, or no bot plays this game)."""
+    holds the seat, no chooser is registered, or no bot plays this game); `events`: how many the log holds."""
     seat = bot_holder(email, side)  # the kernel's state holds the seats: no scan of the log per answer
     if seat is None or not _chooser:
         return None
     try:
-        lines = _chooser[0](ruleset, state, side, seat.bot, seat.budget, len(rows))
+        lines = _chooser[0](ruleset, state, side, seat.bot, seat.budget, events)
     except Exception as err:  # a bot's bug must not fail the command it answers after: the side waits
         log.info("bot gave no answer", side=side, level=seat.bot, error=f"{type(err).__name__}: {err}")
         return None
