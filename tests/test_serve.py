@@ -23,7 +23,7 @@ from mncore.pbem.mail import limits, outbox
 from mncore.service import config as configs
 from mncore.service import policy
 from mncore.service.loop import Cycle, Service, _later
-from mncore.store import open_store
+from mncore.store import Store, open_store
 from mncore.store.service_tables import ServiceTables
 from servegame import SIDES, answer, new_game, reply, write_config
 from servekit import PASSWORD, USER, Smtp, smtp_tls
@@ -230,6 +230,28 @@ def test_a_reminder_before_the_deadline_once_and_the_default_at_it_with_a_notice
     assert after[0][1] in ("notice", "report")
     rows = reading.load(open_store(db), "g1").rows
     assert any(r.actor == "deadline" for r in rows)
+
+
+def test_a_cycle_with_nothing_owed_reads_no_whole_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game planned again with nothing new since its mails (no event, no answer, no reminder due) is
+    planned from its head, its whole log unread; it is read, up to that head, once a mail is owed."""
+    db = str(tmp_path / "g.db")
+    new_game(db, tmp_path / "keys", hours=48)
+    service = _service(_conf(tmp_path, None))
+    loads: list[tuple[str, int | None]] = []
+    real = reading.load
+
+    def counted(store: Store, game_id: str, upto: int | None = None) -> reading.Loaded:
+        loads.append((game_id, upto))
+        return real(store, game_id, upto)
+
+    monkeypatch.setattr(reading, "load", counted)
+    assert service.cycle(T0).queued and loads == [("g1", reading.current(open_store(db), "g1").head[0])]
+    assert not service.cycle(T0).queued and not service.cycle(_later(T0, 3600)).queued
+    assert len(loads) == 1
+    due = min(w.due for w in by_mail.waiting(open_store(db), "g1").values() if w.due)
+    assert service.cycle(_later(due, -23 * 3600)).queued  # a reminder is owed: the log is read for it
+    assert len(loads) == 2
 
 
 def test_a_delta_export_verifies_against_the_new_head_and_the_kept_one(tmp_path: Path) -> None:

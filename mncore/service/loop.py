@@ -24,7 +24,7 @@ import msgspec
 
 from mncore.core import log_lines
 from mncore.core.errors import MareNostrumError
-from mncore.games import by_mail, reading
+from mncore.games import by_mail, live_log, reading
 from mncore.pbem import signing
 from mncore.pbem.mail import blocks, inbox, outbox
 from mncore.pbem.mail import book as books
@@ -183,9 +183,11 @@ class Service:
             return
         ticked = by_mail.tick(self.store, gid, at)
         done.ticked += len(ticked)
-        loaded = reading.load(self.store, gid)
-        mails, marks = policy.plan(loaded, self.conf.policy_of(gid), self.addresses(gid),
-                                   self.tables.marks(gid), self.conf.sender, at)
+        cur = reading.current(self.store, gid)
+        head = cur.head[0]  # the whole log, if a mail needs it, read up to the head planned from
+        mails, marks = policy.plan(cur, self.conf.policy_of(gid), self.addresses(gid), self.tables.marks(gid),
+                                   self.conf.sender, at, log=live_log.log_of(self.store, cur),
+                                   whole=lambda: reading.load(self.store, gid, head))
         if mails or marks:
             done.queued += self.tables.enqueue(mails, marks, at)
         for m in mails:

@@ -191,23 +191,32 @@ def _hours_left(due: str, now: str) -> float:
     return (dt.datetime.fromisoformat(due) - dt.datetime.fromisoformat(now)).total_seconds() / 3600
 
 
-def plan(loaded: reading.Loaded, policy: Policy, addresses: dict[str, str], marks: dict[tuple[str, str], str],
-         sender: str, now: str) -> tuple[list[NewMail], list[Mark]]:
+def plan(game: reading.Loaded | reading.Current, policy: Policy, addresses: dict[str, str],
+         marks: dict[tuple[str, str], str], sender: str, now: str, *, log: turns.Log,
+         whole: Callable[[], reading.Loaded]) -> tuple[list[NewMail], list[Mark]]:
     """The mails this game owes its sides now, and the marks they move; each keyed so that however
-    often it is planned (a crash, two processes) it is queued once."""
-    gid, ruleset, head = loaded.game_id, loaded.ruleset, loaded.head[0]
-    meta = loaded.meta
-    waited = {p.empire for p in ruleset.pending(loaded.state)} if not meta.over else set()
-    phase = reports.phase_of(ruleset, loaded.state)
-    due = {s: w.due for s, w in turns.waiting(ruleset, turns.Log(rows=loaded.rows, events=loaded.events,
-                                                                email=loaded.kernel.email)).items()}
+    often it is planned (a crash, two processes) it is queued once. `game`: the game at its head;
+    `log`: its log as play by email reads it (the deadlines); `whole`: the game with its whole log up
+    to that head, read only if a mail is owed or a notice may be (a game with nothing new costs no
+    read of its log)."""
+    gid, ruleset, head = game.game_id, game.ruleset, game.head[0]
+    meta = game.meta
+    waited = {p.empire for p in ruleset.pending(game.state)} if not meta.over else set()
+    phase = reports.phase_of(ruleset, game.state)
+    due = {s: w.due for s, w in turns.waiting(ruleset, log).items()}
     mails: list[NewMail] = []
     moved: list[Mark] = []
+    read: list[reading.Loaded] = []
     folded: list[list[str]] = []
+
+    def loaded() -> reading.Loaded:  # read once a plan, and only if a mail or a notice may be due
+        if not read:
+            read.append(whole())
+        return read[0]
 
     def before() -> list[str]:  # folded once a plan, and only if a notice may be due
         if not folded:
-            folded.append(phases_before(loaded))
+            folded.append(phases_before(loaded()))
         return folded[0]
 
     for side in meta.sides:
@@ -219,14 +228,14 @@ def plan(loaded: reading.Loaded, policy: Policy, addresses: dict[str, str], mark
         kind = None
         if head > last:
             kind = ("final" if meta.over else "report" if side in waited or last == 0
-                    else "notice" if _notice_due(loaded, policy, marks, side, phase, last, before)
+                    else "notice" if _notice_due(loaded(), policy, marks, side, phase, last, before)
                     else "digest" if (policy.digest == "phase" and marks.get((side, "phase")) != phase)
                     or (policy.digest == "round" and marks.get((side, "round")) != str(meta.round))
                     else None)
         pending = pending_answers(marks, side)
         answers = [a for _, a in pending]
         if kind is not None:
-            subject, data = _message(loaded, side, last, kind, to, sender, policy, acked,
+            subject, data = _message(loaded(), side, last, kind, to, sender, policy, acked,
                                      answers=answers)
             mails.append(NewMail(key=f"{gid}:{side}:{head}", game_id=gid, side=side, kind=kind, recipient=to,
                                  subject=subject, message=data))
@@ -260,13 +269,14 @@ def _notice_due(loaded: reading.Loaded, policy: Policy, marks: dict[tuple[str, s
     return may and touched(loaded, side, last)
 
 
-def _reminder(loaded: reading.Loaded, side: str, due: str, now: str, policy: Policy, to: str, sender: str,
-              acked: int, marks: dict[tuple[str, str], str], moved: list[Mark]) -> list[NewMail]:
+def _reminder(whole: Callable[[], reading.Loaded], side: str, due: str, now: str, policy: Policy, to: str,
+              sender: str, acked: int, marks: dict[tuple[str, str], str], moved: list[Mark]) -> list[NewMail]:
     left = _hours_left(due, now)
     reached = [h for h in policy.reminders if 0 < left <= h]
     name = f"reminded:{due}"
     if not reached or marks.get((side, name)) == str(min(reached)):
         return []
+    loaded = whole()
     gid = loaded.game_id
     quiet = msgspec.structs.replace(policy, export="none", picture=False)
     subject, data = _message(loaded, side, loaded.head[0], "reminder", to, sender, quiet, acked,
