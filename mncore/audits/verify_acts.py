@@ -230,16 +230,6 @@ class StoredPrefix(_StoredLog):
     def game_id(self) -> str:
         return self._game_id
 
-    def __reversed__(self) -> Iterator[Row]:
-        end = self._length
-        while end > 0:
-            start = max(1, end - _BACK + 1)
-            yield from reversed(self._store.rows(self._game_id, start, end))
-            end = start - 1
-
-
-_BACK = 64  # rows read at a time from a prefix's end: what is looked for there is most often near it
-
 
 class StoredEvents(Sequence[Any]):
     """The events of a StoredPrefix's rows, each decoded when asked for or as it is iterated: iterated

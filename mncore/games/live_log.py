@@ -56,21 +56,11 @@ def log_of(store: Store, game: Loaded | Current) -> turns.Log:
 class _LiveRows(_StoredLog):
     """A Current's log as rows read when asked for, with the events its undos took back from the kernel's
     record (`taken_back`, which draw_keys.service_key reads instead of scanning the rows), read back from
-    the end a chunk at a time (service_key looks there for the side's last signed block)."""
+    the end a chunk at a time (_StoredLog's reversed: service_key looks there for the side's last signed block)."""
 
     def __init__(self, store: Store, cur: Current) -> None:
         super().__init__(store, cur.game_id, cur.head[0])
         self.taken_back = undone_seqs(cur.kernel.email)
-
-    def __reversed__(self) -> Iterator[Row]:
-        end = self._length
-        while end > 0:
-            start = max(1, end - _BACK + 1)
-            yield from reversed(self._store.rows(self._game_id, start, end))
-            end = start - 1
-
-
-_BACK = 64  # rows read at a time from the end: what is looked for there is most often near it
 
 
 class _StoredEvents(Sequence[Any]):

@@ -291,6 +291,18 @@ class _StoredLog(LogPrefix):
     def __iter__(self) -> Iterator[Row]:
         return self._store.stream_rows(self._game_id, 1, self._length)
 
+    def __reversed__(self) -> Iterator[Row]:
+        """The rows from the last back, read a chunk at a time (what is looked for there, a side's last
+        signed block, is most often near the end: draw_keys.service_key)."""
+        end = self._length
+        while end > 0:
+            start = max(1, end - _BACK + 1)
+            yield from reversed(self._store.rows(self._game_id, start, end))
+            end = start - 1
+
+
+_BACK = 64  # rows read at a time from a stored log's end
+
 
 def _stored(store: Store, loaded: Loaded | Current) -> Sequence[Row]:
     """The log before the next batch, each row read only if asked for (a K11 settle count)."""

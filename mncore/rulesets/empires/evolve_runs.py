@@ -19,10 +19,12 @@ from mncore.rulesets.empires.state import (
     MoveStep,
     TitleTie,
     TradeStep,
+    add_into,
     bag_add,
     bag_minus_one,
     bag_plus_one,
     bag_sub,
+    sub_into,
 )
 
 # A run's states between its events are never seen, so each dict a run changes is copied once, by the
@@ -40,28 +42,6 @@ ORDINARY = frozenset((COIN, *COMMODITIES))
 def all_ordinary(bag: Bag) -> bool:
     """No legendary token in bag: evolve moves it between the reserve and an empire in one pass."""
     return bag.keys() <= ORDINARY or not any(t.startswith(LEGENDARY_PREFIX) for t in bag)
-
-
-def _add_into(bag: Bag, tokens: Bag) -> None:
-    """bag_add in place on a bag that holds no zero."""
-    get = bag.get
-    for token, n in tokens.items():
-        total = get(token, 0) + n
-        if total:
-            bag[token] = total
-        else:
-            bag.pop(token, None)
-
-
-def _sub_into(bag: Bag, tokens: Bag) -> None:
-    """bag_sub in place on a bag that holds no zero."""
-    get = bag.get
-    for token, n in tokens.items():
-        left = get(token, 0) - n
-        if left:
-            bag[token] = left
-        else:
-            bag.pop(token, None)
 
 
 def _one_into(bag: Bag, token: Token, n: int) -> None:
@@ -128,9 +108,9 @@ def _moved(state: GameState, moves: list[tuple[Empire, Bag]], collected: bool) -
         if supply is None:
             supply = bag_sub(state.supply, tokens) if collected else bag_add(state.supply, tokens)
         else:
-            (_sub_into if collected else _add_into)(supply, tokens)
+            (sub_into if collected else add_into)(supply, tokens)
         if emp in bags:
-            (_add_into if collected else _sub_into)(bags[emp], tokens)
+            (add_into if collected else sub_into)(bags[emp], tokens)
         else:
             resources = empires[emp].resources
             bags[emp] = bag_add(resources, tokens) if collected else bag_sub(resources, tokens)
@@ -148,7 +128,7 @@ def offers(state: GameState, run: list[ev.ResourcesOffered]) -> GameState:
     for e in run:
         emp = e.empire
         if emp in bags:
-            _sub_into(bags[emp], e.offer)
+            sub_into(bags[emp], e.offer)
         else:
             bags[emp] = bag_sub(empires[emp].resources, e.offer)
         placed[emp] = e.offer

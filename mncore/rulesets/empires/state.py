@@ -389,16 +389,33 @@ def bag_total(bag: Bag) -> int:
     return sum(bag.values())
 
 
+def add_into(bag: Bag, tokens: Bag) -> None:
+    """tokens added to bag in place; a count that falls to zero is dropped where it falls (the others
+    keep their order)."""
+    get = bag.get
+    for token, n in tokens.items():
+        total = get(token, 0) + n
+        if total:
+            bag[token] = total
+        else:
+            bag.pop(token, None)
+
+
+def sub_into(bag: Bag, tokens: Bag) -> None:
+    """tokens taken from bag in place, as add_into adds them."""
+    get = bag.get
+    for token, n in tokens.items():
+        left = get(token, 0) - n
+        if left:
+            bag[token] = left
+        else:
+            bag.pop(token, None)
+
+
 def bag_add(bag: Bag, other: Bag) -> Bag:
     """The sum of two bags."""
     out = bag.copy()
-    get = out.get
-    for token, n in other.items():
-        total = get(token, 0) + n
-        if total:
-            out[token] = total
-        else:  # an emptied count is dropped where it falls (the others keep their order)
-            out.pop(token, None)
+    add_into(out, other)
     # a zero the bag itself held is dropped as well (no bag the fold makes holds one)
     return out if 0 not in out.values() else {t: n for t, n in out.items() if n}
 
@@ -406,13 +423,7 @@ def bag_add(bag: Bag, other: Bag) -> Bag:
 def bag_sub(bag: Bag, other: Bag) -> Bag:
     """bag minus other; counts may go negative only if the caller did not check (evolve trusts)."""
     out = bag.copy()
-    get = out.get
-    for token, n in other.items():
-        total = get(token, 0) - n
-        if total:
-            out[token] = total
-        else:
-            out.pop(token, None)
+    sub_into(out, other)
     return out if 0 not in out.values() else {t: n for t, n in out.items() if n}
 
 
