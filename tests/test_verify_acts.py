@@ -199,13 +199,13 @@ def test_the_log_before_an_act_read_from_the_store_is_read_as_the_held_one(
     for act in [r for r in rows if r.actor == "deadline" and r.batch == r.seq][-3:]:
         length = act.seq - 1
         held = turns.Log(rows=rows[:length], events=events[:length])
-        prefix = verify_acts.StoredPrefix(store, "g", length, None)
-        stored = turns.Log(rows=prefix, events=verify_acts.StoredEvents(store, ruleset, prefix))
+        prefix = reading.StoredPrefix(store, "g", length, None)
+        stored = turns.Log(rows=prefix, events=reading.StoredEvents(store, ruleset, prefix))
         assert turns.waiting(ruleset, stored) == turns.waiting(ruleset, held)
         assert turns.spans(ruleset, stored.rows) == turns.spans(ruleset, held.rows)
         assert list(turns.states(ruleset, stored.rows, stored.events)) == list(
             turns.states(ruleset, held.rows, held.events))
-        carried = verify_acts.StoredPrefix(store, "g", length, None, verify._undone(rows[:length]))
+        carried = reading.StoredPrefix(store, "g", length, None, verify._undone(rows[:length]))
         for side in ("rome", "greece", "carthage"):
             assert draw_keys.service_key(carried, side) == draw_keys.service_key(rows[:length], side)
         assert list(reversed(carried)) == list(reversed(rows[:length]))

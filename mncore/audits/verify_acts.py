@@ -14,9 +14,11 @@ from mncore.core.kernel_acts import KERNEL_EVENTS, UNDO_TYPES
 from mncore.core.kernel_state import PlayByEmail, email_step
 from mncore.core.protocol import Pending, Ruleset
 from mncore.games.log_reading import decoded
-from mncore.games.reading import _StoredLog
+from mncore.games.reading import StoredEvents, StoredPrefix
 from mncore.pbem import draw_keys, trust, turns
 from mncore.store import Row, Store
+
+_INVALID = "the payload is not a valid event"  # verify's words for a row that does not decode
 
 SEGMENT = 500  # rows decided again at a time (a segment ends where a batch does)
 
@@ -36,7 +38,7 @@ def redecide(store: Store, game_id: str, rows: Iterator[Row], start: Any, rulese
             contents = [content]
             for r in segment:
                 contents.append(content_link(contents[-1], r.payload))
-            events = [e for _, e in decoded(ruleset, segment, "the payload is not a valid event")]
+            events = [e for _, e in decoded(ruleset, segment, _INVALID)]
             span = _Span(ruleset=ruleset, rows=segment, events=events, contents=contents, commands={},
                          secret=secret, forked_at=forked_at, keyed=False)
             context.enter(segment)
@@ -113,7 +115,7 @@ class StoredBefore(Before):
 
     def log(self, start: int) -> turns.Log:
         rows = self.prior(start)
-        events = StoredEvents(self._store, self._ruleset, rows)
+        events = StoredEvents(self._store, self._ruleset, rows, _INVALID)
         if self._since is None:
             return turns.Log(rows=rows, events=events, email=self._email)
         return CarriedLog(rows=rows, events=events, email=self._email, state=self._now, since=self._since,
@@ -126,7 +128,7 @@ class StoredBefore(Before):
         if row is None or row.batch != batch:
             return None
         gone = Taken((first, through) for seq, first, through in self._undos if seq < batch)
-        pairs = decoded(ruleset, self._store.stream_rows(self._game_id, 1, batch - 1), "the payload is not a valid event")
+        pairs = decoded(ruleset, self._store.stream_rows(self._game_id, 1, batch - 1), _INVALID)
         return turns.fold_before(ruleset, self._start, pairs, batch, gone)
 
     def passed(self, ruleset: Ruleset, batch: Sequence[Row], state: Any) -> None:
@@ -207,67 +209,3 @@ class CarriedLog(turns.Log, kw_only=True):
 
     def pairs_from(self, seq: int) -> Iterator[tuple[Row, Any]]:
         return cast(StoredEvents, self.events).pairs_from(seq)
-
-
-class StoredPrefix(_StoredLog):
-    """A stored log's first rows, each read when asked for, read back from the end a chunk at a time
-    (draw_keys.service_key looks for a side's last block); `orders_in_play`: K11's count of them where
-    it was counted as they were read (draw_keys.orders_before reads it), else None (counted on them);
-    `taken_back`: the events their undos took back, where they were carried (None: read from them)."""
-
-    def __init__(self, store: Store, game_id: str, length: int, orders: int | None,
-                 taken: Taken | None = None) -> None:
-        super().__init__(store, game_id, length)
-        self.orders_in_play, self.taken_back = orders, taken
-        self.last: Row | None = None  # the row its iteration gave last (StoredEvents decodes it)
-
-    def __iter__(self) -> Iterator[Row]:
-        for r in self._store.stream_rows(self._game_id, 1, self._length):
-            self.last = r
-            yield r
-
-    @property
-    def game_id(self) -> str:
-        return self._game_id
-
-
-class StoredEvents(Sequence[Any]):
-    """The events of a StoredPrefix's rows, each decoded when asked for or as it is iterated: iterated
-    beside the rows (turns zips them), each is decoded from the row the rows' iteration just read, not
-    read from the store a second time."""
-
-    def __init__(self, store: Store, ruleset: Ruleset, rows: StoredPrefix) -> None:
-        self._store, self._ruleset, self._rows = store, ruleset, rows
-        self._game_id, self._length = rows.game_id, len(rows)
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._length))]
-        at = index + self._length if index < 0 else index
-        row = self._store.row_at(self._game_id, at + 1) if 0 <= at < self._length else None
-        if row is None:
-            raise IndexError(index)
-        return self._ruleset.decode_event(row.payload)
-
-    def rows_from(self, seq: int) -> Iterator[Row]:
-        """The rows from event `seq` on, read from the store as they are asked for."""
-        return self._store.stream_rows(self._game_id, max(seq, 1), self._length)
-
-    def pairs_from(self, seq: int) -> Iterator[tuple[Row, Any]]:
-        """Those rows with their events."""
-        decode = self._ruleset.decode_event
-        return ((r, decode(r.payload)) for r in self.rows_from(seq))
-
-    def __iter__(self) -> Iterator[Any]:
-        decode, stream = self._ruleset.decode_event, None
-        for seq in range(1, self._length + 1):
-            row = self._rows.last
-            if row is not None and row.seq == seq:
-                stream = None
-            else:  # not read beside the rows: from the store
-                stream = stream or self._store.stream_rows(self._game_id, seq, self._length)
-                row = next(stream)
-            yield decode(row.payload)

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 from mncore.core.kernel_state import undone_seqs
 from mncore.games.log_reading import decoded
-from mncore.games.reading import Current, Loaded, _log, _StoredLog, load, snapshot_at_or_before
+from mncore.games.reading import (
+    _UNREADABLE,
+    Current,
+    Loaded,
+    StoredEvents,
+    StoredPrefix,
+    _log,
+    load,
+    snapshot_at_or_before,
+)
 from mncore.pbem import turns
 from mncore.store import Row, Store
-
-_UNREADABLE = "cannot decode the stored event"
 
 
 class LiveLog(turns.Log, kw_only=True):
@@ -38,47 +45,21 @@ class LiveLog(turns.Log, kw_only=True):
         return turns.fold_before(ruleset, state, pairs, batch, ())
 
     def rows_from(self, seq: int) -> Iterator[Row]:
-        return self.store.stream_rows(self.cur.game_id, max(seq, 1), self.cur.head[0])  # type: ignore[no-any-return]
+        return cast(StoredEvents, self.events).rows_from(seq)
 
     def pairs_from(self, seq: int) -> Iterator[tuple[Row, Any]]:
-        return decoded(self.cur.ruleset, self.rows_from(seq), _UNREADABLE)
+        return cast(StoredEvents, self.events).pairs_from(seq)
 
 
 def log_of(store: Store, game: Loaded | Current) -> turns.Log:
     """The log before the game's next batch as play by email reads it: a Loaded's own, a Current's from the store."""
     if isinstance(game, Loaded):
         return _log(game)
-    rows = _LiveRows(store, game)
-    return LiveLog(rows=rows, events=_StoredEvents(store, game.ruleset, rows), game_id=game.game_id,
+    # the events its undos took back from the kernel's record, which draw_keys.service_key reads instead
+    # of scanning the rows
+    rows = StoredPrefix(store, game.game_id, game.head[0], None, undone_seqs(game.kernel.email))
+    return LiveLog(rows=rows, events=StoredEvents(store, game.ruleset, rows), game_id=game.game_id,
                    email=game.kernel.email, store=store, cur=game)
-
-
-class _LiveRows(_StoredLog):
-    """A Current's log as rows read when asked for, with the events its undos took back from the kernel's
-    record (`taken_back`, which draw_keys.service_key reads instead of scanning the rows), read back from
-    the end a chunk at a time (_StoredLog's reversed: service_key looks there for the side's last signed block)."""
-
-    def __init__(self, store: Store, cur: Current) -> None:
-        super().__init__(store, cur.game_id, cur.head[0])
-        self.taken_back = undone_seqs(cur.kernel.email)
-
-
-class _StoredEvents(Sequence[Any]):
-    """The events of a _StoredLog's rows, each decoded when asked for."""
-
-    def __init__(self, store: Store, ruleset: Any, rows: _StoredLog) -> None:
-        self._store, self._ruleset, self._rows = store, ruleset, rows
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        return self._ruleset.decode_event(self._rows[index].payload)
-
-    def __iter__(self) -> Iterator[Any]:
-        return (e for _, e in decoded(self._ruleset, iter(self._rows), _UNREADABLE))
 
 
 def waited(store: Store, cur: Current) -> tuple[Any, turns.Since]:

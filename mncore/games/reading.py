@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -20,7 +20,15 @@ from mncore.core.kernel_acts import (
 )
 from mncore.core.kernel_state import KernelState
 from mncore.core.protocol import Meta, Ruleset
-from mncore.games.log_reading import collector_paused, content_head, decode_rows, decoded, fold_rows, ruleset_of
+from mncore.games.log_reading import (
+    collector_paused,
+    content_head,
+    decode_row,
+    decode_rows,
+    decoded,
+    fold_rows,
+    ruleset_of,
+)
 from mncore.pbem import trust, turns
 from mncore.store import LogPrefix, Row, Snapshot, Store
 
@@ -302,6 +310,73 @@ class _StoredLog(LogPrefix):
 
 
 _BACK = 64  # rows read at a time from a stored log's end
+
+
+_UNREADABLE = "cannot decode the stored event"  # a stored row that does not decode
+
+
+class StoredPrefix(_StoredLog):
+    """A stored log's first rows, each read when asked for, read back from the end a chunk at a time
+    (draw_keys.service_key looks for a side's last block); `orders_in_play`: K11's count of them where
+    it was counted as they were read (draw_keys.orders_before reads it), else None (counted on them);
+    `taken_back`: the events their undos took back, where they were carried (None: read from them)."""
+
+    def __init__(self, store: Store, game_id: str, length: int, orders: int | None,
+                 taken: Container[int] | None = None) -> None:
+        super().__init__(store, game_id, length)
+        self.orders_in_play, self.taken_back = orders, taken
+        self.last: Row | None = None  # the row its iteration gave last (StoredEvents decodes it)
+
+    def __iter__(self) -> Iterator[Row]:
+        for r in self._store.stream_rows(self._game_id, 1, self._length):
+            self.last = r
+            yield r
+
+    @property
+    def game_id(self) -> str:
+        return self._game_id
+
+
+class StoredEvents(Sequence[Any]):
+    """The events of a StoredPrefix's rows, each decoded when asked for or as it is iterated: iterated
+    beside the rows (turns zips them), each is decoded from the row the rows' iteration just read, not
+    read from the store a second time. Each is decoded as decode_row decodes it: a row that does not
+    decode, or holds a number beyond bounds, is an IntegrityFailure at its seq (`what` words it)."""
+
+    def __init__(self, store: Store, ruleset: Ruleset, rows: StoredPrefix, what: str = _UNREADABLE) -> None:
+        self._store, self._ruleset, self._rows, self._what = store, ruleset, rows, what
+        self._game_id, self._length = rows.game_id, len(rows)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        at = index + self._length if index < 0 else index
+        row = self._store.row_at(self._game_id, at + 1) if 0 <= at < self._length else None
+        if row is None:
+            raise IndexError(index)
+        return decode_row(self._ruleset, row, self._what)
+
+    def rows_from(self, seq: int) -> Iterator[Row]:
+        """The rows from event `seq` on, read from the store as they are asked for."""
+        return self._store.stream_rows(self._game_id, max(seq, 1), self._length)
+
+    def pairs_from(self, seq: int) -> Iterator[tuple[Row, Any]]:
+        """Those rows with their events."""
+        return decoded(self._ruleset, self.rows_from(seq), self._what)
+
+    def __iter__(self) -> Iterator[Any]:
+        ruleset, what, stream = self._ruleset, self._what, None
+        for seq in range(1, self._length + 1):
+            row = self._rows.last
+            if row is not None and row.seq == seq:
+                stream = None
+            else:  # not read beside the rows: from the store
+                stream = stream or self._store.stream_rows(self._game_id, seq, self._length)
+                row = next(stream)
+            yield decode_row(ruleset, row, what)
 
 
 def _stored(store: Store, loaded: Loaded | Current) -> Sequence[Row]:
