@@ -1,11 +1,13 @@
-"""`mn order` and `mn tick` CPU time in a paced game by mail at 1k, 10k and 100k events, and the ratio to 1k.
+"""`mn order`, `mn tick` and `mn undo` CPU time in a paced game by mail at 1k, 10k and 100k events, and the
+ratio to 1k.
 
 The game (tests/by_mail_game.py's `paced`: a pace of 24 hours with forced answers, Carthage's standing
 orders, no keys) is grown by the passive scripted players of longgame.py, each order followed by the
 service's answers, every batch recorded at one time; the database is copied as it stands at each size.
 Each run gives, on a fresh copy of each size, one ordinary order of a side the game waits for (`mn order`: one
-after which the service answers by itself where there is one, then its answers) and, on another, `mn tick` two
-days later (the deadlines' defaults of every side waited for, and the answers after them). With --against
+after which the service answers by itself where there is one, then its answers), on another `mn tick` two
+days later (the deadlines' defaults of every side waited for, and the answers after them), and on a third `mn
+undo` by the side that gave the last batch of orders (taken back, or the others' consent asked: K1, K2). With --against
 PYTHON, the same commands are also run by that interpreter's `mn` (a plain install of another checkout, e.g.
 main's), alternated with this one's command by command; the sizes are alternated run after run; the rows each
 command wrote are compared across runs and installs. Commands run from a temporary directory, so that `python -m
@@ -41,6 +43,7 @@ from mncore.pbem import turns  # noqa: E402
 from mncore.store import open_store  # noqa: E402
 
 RUNS = 7
+WHAT = ("order", "tick", "undo")
 LATER = (dt.datetime.fromisoformat(PACED_AT) + dt.timedelta(hours=49)).isoformat()  # every deadline passed
 
 
@@ -64,6 +67,14 @@ def _order_line(path: str, game_id: str) -> tuple[str, str]:
     if not legal:
         raise SystemExit(f"no order to give at event {cur.head[0]}")
     return legal[0]
+
+
+def _last_giver(path: str, game_id: str) -> str:
+    """The side that gave the log's last batch of orders: its `mn undo` takes it back, or asks the others'
+    consent (K1, K2)."""
+    store = open_store(path)
+    cur = reading.current(store, game_id)
+    return next(r.actor for r in reversed(store.rows(game_id, max(1, cur.head[0] - 200))) if r.actor in cur.meta.sides)
 
 
 def _run(python: str, db: str, args: list[str], scratch: str, timed: bool) -> tuple[float, list[tuple[str, ...]]]:
@@ -102,6 +113,7 @@ def main() -> None:
         print(f"{cur.head[0]:>7} events (paced, by mail): last snapshot at {store.last_snapshot_seq('paced')}, "
               f"grown in {time.perf_counter() - t0:.0f} s", flush=True)
     lines = {size: _order_line(copies[size], "paced") for size in sizes}
+    undoers = {size: _last_giver(copies[size], "paced") for size in sizes}
     scratch = f"{path}.run"
     samples: dict[tuple[str, int, str], list[float]] = {}
     heads: dict[tuple[str, int, str], int] = {}
@@ -109,7 +121,8 @@ def main() -> None:
     for _ in range(runs):
         for size in sizes:
             side, line = lines[size]
-            commands = {"order": ["order", "paced", "--as", side, line], "tick": ["tick", "paced", "--now", LATER]}
+            commands = {"order": ["order", "paced", "--as", side, line], "tick": ["tick", "paced", "--now", LATER],
+                        "undo": ["undo", "paced", "--as", undoers[size]]}
             for what, command in commands.items():
                 for who, python in pythons.items():
                     cpu, rows = _run(python, copies[size], command, scratch, timed=what == "tick")
@@ -133,12 +146,13 @@ def _report(pythons: dict[str, str], sizes: list[int], samples: dict[tuple[str, 
         print(f"{who} ({python}):")
         for size in sizes:
             cells = [f"mn {what} {min(samples[who, size, what]) * 1000:.0f} / {med[who, size, what] * 1000:.0f} ms CPU "
-                     f"({heads[who, size, what]} rows written)" for what in ("order", "tick")]
+                     f"({heads[who, size, what]} rows written)" for what in WHAT]
             print(f"  {size:>7} events: " + "; ".join(cells) + f" (min / median of {runs})")
         first = sizes[0]
         for size in sizes[1:]:
-            print(f"  ratio {size}/{first} (medians): order {med[who, size, 'order'] / med[who, first, 'order']:.2f}x, "
-                  f"tick {med[who, size, 'tick'] / med[who, first, 'tick']:.2f}x (goal <= 1.2x)")
+            print(f"  ratio {size}/{first} (medians): "
+                  + ", ".join(f"{what} {med[who, size, what] / med[who, first, what]:.2f}x" for what in WHAT)
+                  + " (goal <= 1.2x)")
 
 
 if __name__ == "__main__":

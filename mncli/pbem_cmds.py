@@ -50,7 +50,7 @@ def undo(ctx: click.Context, game_id: str, as_empire: str) -> None:
     rows, missing = by_mail.undo(store, game_id, side)
     _written(store, game_id, ruleset, rows, side)
     if missing:
-        batch = by_mail.last_batch(reading.load(store, game_id), side)
+        batch = by_mail.last_batch(store, reading.current(store, game_id), side)
         click.echo(f"Taking back the batch of event {batch} needs the consent of "
                    f"{', '.join(ruleset.side_name(s) for s in missing)} (ruling K2); each gives it "
                    f"with: mn consent {game_id} --as EMPIRE --batch {batch}")

@@ -88,7 +88,7 @@ def _order(store: Store, cur: reading.Current, side: str, rand: random.Random) -
 def _undo(store: Store, game_id: str, side: str) -> None:
     try:
         _, missing = by_mail.undo(store, game_id, side)
-        batch = by_mail.last_batch(reading.load(store, game_id), side) if missing else 0
+        batch = by_mail.last_batch(store, reading.current(store, game_id), side) if missing else 0
         for other in missing:
             if other != side:
                 by_mail.consent(store, game_id, other, batch)

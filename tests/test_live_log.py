@@ -14,19 +14,22 @@ from typing import Any
 import msgspec
 import pytest
 
+import classic_signed
 from by_mail_game import PACED_AT, SECRET, SIDES, clock, grow_paced, paced, play
+from by_mail_game import _undo as undo
+from mncore.core import kernel_state
 from mncore.core.actors import DEADLINE, FORCED, QUEUED, STANDING, bot_actor
 from mncore.core.errors import CommandRejected
 from mncore.core.kernel_acts import DefaultOrders, PublishKeys, QueuedOrder, StandingOrder
 from mncore.core.protocol import NewGame
-from mncore.games import by_mail, reading, writing
+from mncore.games import by_mail, live_log, reading, writing
 from mncore.games.live_log import LiveLog, log_of
 from mncore.games.reading import _log
 from mncore.pbem import draw_keys, seats, signing, turns
 from mncore.rulesets.empires.seam import RULESET as EMPIRES
-from mncore.store import Row, SqliteStore
+from mncore.store import Row, SqliteStore, Store
 
-Reader = Callable[[SqliteStore, str], "reading.Loaded | reading.Current"]
+Reader = Callable[[Store, str], "reading.Loaded | reading.Current"]
 
 
 def _bot(ruleset: Any, state: Any, side: str, level: str, budget: int, events: int) -> tuple[str, ...] | None:
@@ -94,7 +97,7 @@ def _refused(store: SqliteStore, game: Any, side: str, at: str) -> list[str]:
     return out
 
 
-def _whole(store: SqliteStore, game_id: str) -> reading.Loaded:
+def _whole(store: Store, game_id: str) -> reading.Loaded:
     return reading.load(store, game_id)
 
 
@@ -191,6 +194,93 @@ def test_a_signed_game_played_from_its_current_writes_what_the_whole_log_writes(
     assert {FORCED, DEADLINE, bot_actor("test", 1), "rome", "greece"} <= actors
 
 
+def _signed_undos(path: Path, read: Reader) -> tuple[list[Row], list[str]]:
+    """A keyed, signed-only 2003 game (draws K11) whose players sign `undo` and `consent N` blocks now and
+    then (K1, K2), each block given on the game as `read` reads it; its rows, and the refusals met."""
+    with clock():  # the rows' times: the same in both games
+        return _undos_signed(path, read)
+
+
+def _undos_signed(path: Path, read: Reader) -> tuple[list[Row], list[str]]:
+    store, _ = classic_signed.new_game(path, draw_keys.K11)
+    game, rand, n, refusals = read(store, "c"), random.Random(classic_signed.SEED), 0, []
+    for round_ in range(6):
+        game = classic_signed.play_until(store, game, _after(10), rand, start=n)
+        n += 10
+        last = store.row_at("c", store.head("c")[0])
+        assert last is not None
+        batch = by_mail.last_batch(store, game, last.actor)
+        if round_ % 2:  # another side acts first: the undo then needs its consent (K2)
+            game = classic_signed.play_until(store, game, _after(1), rand, start=n)
+            n += 1
+        for side, lines in [(last.actor, ["undo"]), *[(s, [f"consent {batch}"]) for s in game.meta.sides
+                                                      if s != last.actor]]:
+            game = read(store, "c")
+            if batch in kernel_state.undone_seqs(game.kernel.email):
+                break
+            try:
+                writing.give(store, game, classic_signed.block(game, side, lines, n), answer=False)
+            except CommandRejected as err:
+                refusals.append(err.message)
+            finally:
+                n += 1
+        game = read(store, "c")
+    return store.rows("c"), refusals
+
+
+def _after(blocks: int) -> Callable[[Any], bool]:
+    """A stop for classic_signed.play_until: true once it was asked `blocks` times."""
+    asked = iter(range(blocks))
+    return lambda _: next(asked, None) is None
+
+
+def test_signed_undos_and_consents_given_on_the_current_write_what_the_whole_log_writes(tmp_path: Path) -> None:
+    """Signed `undo` and `consent N` blocks decided on the live log (the side's last batch found back from
+    the head, the state before it from a snapshot) and on the whole log: the same rows, the same refusals."""
+    live, live_refusals = _signed_undos(tmp_path / "live.db", reading.current)
+    whole, whole_refusals = _signed_undos(tmp_path / "whole.db", _whole)
+
+    assert live == whole and live_refusals == whole_refusals
+    assert sum(r.type == "BatchUndone" for r in live) >= 3 and any(r.type == "UndoConsented" for r in live)
+
+
+def test_a_signed_undo_and_the_consent_that_completes_it_read_no_whole_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a keyed 2003 game of over 500 events with a snapshot every 32, a side's signed `undo` after
+    another side acted (its request, K2) and that side's signed `consent N`, which takes the batch back,
+    each read far fewer rows than the log holds."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "32")
+    with clock():
+        made, _ = classic_signed.new_game(tmp_path / "c.db", draw_keys.K11)
+        made.close()
+        store = _Counting(str(tmp_path / "c.db"))
+        rand = random.Random(classic_signed.SEED)
+        game = classic_signed.play_until(store, reading.current(store, "c"), _after(360), rand)
+        assert game.head[0] >= 500
+        giver, n = _actor_at(store, game.head[0]), 360
+        while True:  # blocks until another side acts after the last batch of `giver`
+            game = classic_signed.play_until(store, game, _after(1), rand, start=n)
+            other, n = _actor_at(store, game.head[0]), n + 1
+            if other != giver:
+                break
+        batch = by_mail.last_batch(store, game, giver)
+        reads = []
+        for side, lines in [(giver, ["undo"]), (other, [f"consent {batch}"])]:
+            game = reading.current(store, "c")
+            store.read = 0
+            writing.give(store, game, classic_signed.block(game, side, lines, n), answer=False)
+            n += 1
+            reads.append(store.read)
+    assert batch in kernel_state.undone_seqs(reading.current(store, "c").kernel.email)
+    assert max(reads) < 150, reads
+
+
+def _actor_at(store: SqliteStore, seq: int) -> str:
+    row = store.row_at("c", seq)
+    assert row is not None
+    return row.actor
+
+
 def test_the_live_log_answers_what_the_whole_log_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """LiveLog's state now, waits, state before each batch (folded from the snapshot at or before it), and
     rows and events from a batch on, against turns.Log of the whole log; after an undo, the same again."""
@@ -201,6 +291,54 @@ def test_the_live_log_answers_what_the_whole_log_answers(tmp_path: Path, monkeyp
     play(store, 12, game_id="u")  # its 11th move takes a batch back
     assert reading.current(store, "u").kernel.email.undone
     _same_answers(store, "u")
+
+
+def test_the_live_log_answers_what_the_whole_log_answers_at_every_move_of_a_game_that_takes_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/by_mail_game.py's game (undos alone and with consent, a correction) with a snapshot every 8
+    events, asked at every move: the waits and the state before each of the last batches are the whole
+    log's, from the snapshots that what was taken back later leaves standing, and the others passed over."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "8")
+    store = SqliteStore(str(tmp_path / "g.db"), create=True)
+    current = reading.current
+    passed_over = []
+
+    def asked(store: SqliteStore, game_id: str) -> reading.Current:
+        cur = current(store, game_id)
+        if cur.kernel.email.undone:
+            live, whole = log_of(store, cur), _log(reading.load(store, game_id))
+            assert live.waited(EMPIRES)[1] == whole.waited(EMPIRES)[1], cur.head
+            starts = [r.seq for r in whole.rows if r.batch == r.seq]
+            named = [first for first, _ in cur.kernel.email.undone]
+            for batch in starts[-6:] + named[-2:]:
+                assert EMPIRES.encode_state(EMPIRES.named(live.state_before(EMPIRES, batch), game_id)) == \
+                    EMPIRES.encode_state(EMPIRES.named(whole.state_before(EMPIRES, batch), game_id)), (cur.head, batch)
+            snap = reading.snapshot_at_or_before(store, game_id, EMPIRES, cur.head[0])
+            passed_over.append(snap is not None and not live_log._stands(snap, cur))
+            for side in SIDES:  # each side's last batch in play, read back from the head, is the spans' last
+                assert _last_batch(store, cur, side) == _last_span(whole.rows, cur.kernel.email.undone, side), \
+                    (cur.head, side)
+        return cur
+
+    monkeypatch.setattr(reading, "current", asked)
+    play(store, 90, game_id="g")
+    assert any(passed_over) and not all(passed_over), passed_over
+    assert len(current(store, "g").kernel.email.undone) >= 5
+
+
+def _last_batch(store: SqliteStore, cur: reading.Current, side: str) -> int | None:
+    try:
+        return by_mail.last_batch(store, cur, side)
+    except CommandRejected:
+        return None
+
+
+def _last_span(rows: Sequence[Row], undone: Sequence[tuple[int, int]], side: str) -> int | None:
+    """The first event of the side's last batch of orders still in play, by the spans read from the first."""
+    gone = {s for first, through in undone for s in range(first, through + 1)}
+    found = [s.first for s in turns.spans(EMPIRES, rows)
+             if s.giver == side and s.first not in gone and s.kind not in turns.BESIDE_PLAY]
+    return found[-1] if found else None
 
 
 def _same_answers(store: SqliteStore, game_id: str = "g") -> None:
@@ -268,6 +406,61 @@ def test_an_order_and_a_tick_in_a_paced_game_read_no_whole_log(tmp_path: Path,
     store.read = 0
     ticked = by_mail.tick(store, "g", later)
     assert DEADLINE in {r.actor for r in ticked} and store.read < 150, store.read
+
+
+def test_an_order_and_a_tick_in_a_paced_game_that_took_a_batch_back_read_no_whole_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same after a side took its last batch back (K1, with the others' consent where it needs it)
+    and play went on past the next snapshots: the waits and the acts are read from those snapshots, which
+    what was taken back leaves standing, not from the whole log."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "32")
+    store = _Counting(str(tmp_path / "g.db"), create=True)
+    rand = random.Random(11)
+    cur = grow_paced(store, paced(store, "g"), rand, 300)
+    side = next(r.actor for r in reversed(store.rows("g")) if r.actor in SIDES)
+    undo(store, "g", side)
+    assert reading.current(store, "g").kernel.email.undone
+    grow_paced(store, reading.current(store, "g"), rand, 500)
+    cur = reading.current(store, "g")
+    store.read = 0
+    outcome = writing.give(store, cur, _order_now(cur))
+    assert outcome.written and store.read < 150, store.read
+
+    later = (dt.datetime.fromisoformat(PACED_AT) + dt.timedelta(hours=49)).isoformat()
+    store.read = 0
+    ticked = by_mail.tick(store, "g", later)
+    assert DEADLINE in {r.actor for r in ticked} and store.read < 150, store.read
+
+
+def test_an_undo_its_consents_and_a_correction_read_no_whole_log(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a paced game of 500 events with a snapshot every 32: a side's undo of its last batch (its
+    request, where the others' consent is needed, K2), each consent that follows, and the host's
+    correction of a batch (K3) each read far fewer rows than the log holds (its last batch found back
+    from the end, the state before it from the snapshot before it)."""
+    monkeypatch.setenv("MN_SNAPSHOT_EVERY", "32")
+    store = _Counting(str(tmp_path / "g.db"), create=True)
+    rand = random.Random(11)
+    grow_paced(store, paced(store, "g"), rand, 500)
+    side = next(r.actor for r in reversed(store.rows("g")) if r.actor in SIDES)
+    batch = by_mail.last_batch(store, reading.current(store, "g"), side)
+    reads = []
+    store.read = 0
+    _, missing = by_mail.undo(store, "g", side)
+    reads.append(store.read)
+    for other in missing:
+        if other != side:
+            store.read = 0
+            by_mail.consent(store, "g", other, batch)
+            reads.append(store.read)
+    assert batch in reading.current(store, "g").kernel.email.undone[-1]
+    cur = grow_paced(store, reading.current(store, "g"), rand, 560)
+    last = next(r.batch for r in reversed(store.rows("g")) if r.actor in SIDES)
+    store.read = 0
+    written = by_mail.correct(store, "g", last, "the player's mail was read twice")
+    reads.append(store.read)
+    assert written[0].type == "Corrected" and cur.head[0] > 540
+    assert max(reads) < 150, reads
 
 
 def _order_now(cur: reading.Current) -> Any:

@@ -252,7 +252,7 @@ def _keyed_with_undos(path: Path) -> tuple[int, list[Row]]:
         loaded = classic_signed.play_until(store, loaded, _after(12), rand, start=n)
         n += 12
         civ = loaded.rows[-1].actor
-        batch = by_mail.last_batch(loaded, civ)
+        batch = by_mail.last_batch(store, loaded, civ)
         for side, lines in [(civ, ["undo"]), *[(s, [f"consent {batch}"]) for s in loaded.meta.sides if s != civ]]:
             loaded = reading.load(store, "c")
             if batch in undone_seqs(loaded.kernel.email):
@@ -264,7 +264,7 @@ def _keyed_with_undos(path: Path) -> tuple[int, list[Row]]:
             finally:
                 n += 1
         loaded = reading.load(store, "c")
-    by_mail.correct(store, "c", by_mail.last_batch(loaded, loaded.rows[-1].actor), "applied twice by mistake")
+    by_mail.correct(store, "c", by_mail.last_batch(store, loaded, loaded.rows[-1].actor), "applied twice by mistake")
     lifecycle.reveal(store, "c", force=True)
     rows, version = store.rows("c"), store.log_version("c")
     store.close()

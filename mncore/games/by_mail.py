@@ -16,7 +16,7 @@ from mncore.core.kernel_acts import (
 )
 from mncore.core.kernel_state import consents, undone_seqs
 from mncore.games.live_log import log_of, waited
-from mncore.games.reading import Current, Loaded, _full, _log, current, load
+from mncore.games.reading import Current, Loaded, current
 from mncore.games.writing import _answers, give
 from mncore.pbem import seats, turns
 from mncore.store import Row, Store
@@ -26,33 +26,35 @@ from mncore.store import Row, Store
 def undo(store: Store, game_id: str, side: str) -> tuple[list[Row], list[str]]:
     """Take back the side's last batch (K1) if it may alone, or ask for it by recording its own
     consent (K2), which takes it back at once if every side it needs consented before; the rows
-    written and the sides whose consent is still wanted."""
-    loaded = load(store, game_id)
-    batch = last_batch(loaded, side)
-    missing = undo_missing(loaded, batch)
+    written and the sides whose consent is still wanted. The game is read at its head, its log from
+    the store only as far back as the act asks it (live_log)."""
+    cur = current(store, game_id)
+    batch = last_batch(store, cur, side)
+    missing = undo_missing(store, cur, batch)
     if side not in missing and missing:
         return [], missing  # asked already: nothing more to record
     act = ConsentUndo(side=side, batch=batch) if missing else UndoBatch(side=side, batch=batch)
-    outcome = give(store, loaded, act)
-    return outcome.rows, undo_missing(_full(outcome.after), batch) if missing else []
+    outcome = give(store, cur, act)
+    return outcome.rows, undo_missing(store, outcome.after, batch) if missing else []
 
 
-def last_batch(loaded: Loaded, side: str) -> int:
-    """The first event of the side's last batch still in play (refused: K1 when there is none)."""
-    return turns.last_batch(loaded.ruleset, loaded.rows, side)
+def last_batch(store: Store, game: Loaded | Current, side: str) -> int:
+    """The first event of the side's last batch still in play (refused: K1 when there is none), read
+    back from the game's head."""
+    return turns.last_batch(game.ruleset, log_of(store, game).rows, side, undone_seqs(game.kernel.email))
 
 
-def undo_missing(loaded: Loaded, batch: int) -> list[str]:
+def undo_missing(store: Store, game: Loaded | Current, batch: int) -> list[str]:
     """The sides whose consent an undo of the batch still wants, its giver's request first; none once
     it is taken back (or when it stands alone, K1)."""
-    if batch in undone_seqs(loaded.kernel.email):
+    if batch in undone_seqs(game.kernel.email):
         return []
-    ruleset = loaded.ruleset
-    giver = next(s.giver for s in turns.spans(ruleset, loaded.rows) if s.first == batch)
-    _, needed = turns.undo_needs(ruleset, _log(loaded), giver, batch)
+    ruleset, log = game.ruleset, log_of(store, game)
+    giver = turns.giver_at(ruleset, log, batch)
+    _, needed = turns.undo_needs(ruleset, log, giver, batch)
     if not needed:
         return []
-    given = consents(loaded.kernel.email, batch)
+    given = consents(game.kernel.email, batch)
     return [s for s in [giver, *needed] if s not in given]
 
 
@@ -60,8 +62,8 @@ def consent(store: Store, game_id: str, side: str, batch: int) -> tuple[list[Row
     """Record the side's consent to undoing a batch (K2): the consent that completes them (its
     giver's request among them) takes the batch back in the same batch. The rows written and the
     consents still wanted."""
-    outcome = give(store, game_id, ConsentUndo(side=side, batch=batch))
-    return outcome.rows, undo_missing(_full(outcome.after), batch)
+    outcome = give(store, current(store, game_id), ConsentUndo(side=side, batch=batch))
+    return outcome.rows, undo_missing(store, outcome.after, batch)
 
 
 def tick(store: Store, game_id: str, now: str, limit: int = 200) -> list[Row]:
@@ -118,7 +120,7 @@ def set_seat(store: Store, game_id: str, side: str, *, bot: str = "", budget: in
 def correct(store: Store, game_id: str, batch: int, reason: str) -> list[Row]:
     """The host's reasoned correction: the batch and every event after it taken back (K3), then what
     the service answers by itself in the state taken back to."""
-    return give(store, game_id, CorrectBatch(batch=batch, reason=reason)).rows
+    return give(store, current(store, game_id), CorrectBatch(batch=batch, reason=reason)).rows
 
 
 def waiting(store: Store, game_id: str, cur: Current | None = None) -> dict[str, turns.Waiting]:

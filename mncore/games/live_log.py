@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, cast
 
+from mncore.core.kernel_acts import UNDO_TYPES
 from mncore.core.kernel_state import undone_seqs
 from mncore.games.log_reading import decoded
 from mncore.games.reading import (
@@ -14,7 +15,6 @@ from mncore.games.reading import (
     StoredEvents,
     StoredPrefix,
     _log,
-    load,
     snapshot_at_or_before,
 )
 from mncore.pbem import turns
@@ -25,7 +25,7 @@ class LiveLog(turns.Log, kw_only=True):
     """turns.Log of a stored game up to the head of `cur`: the record of play by email and the state
     from the Current, the waits from the snapshots back to where each began (waited), the rows from a
     batch on streamed from the store, the state before a batch folded from the snapshot at or before
-    it; the whole log read only where events were taken back, which the snapshots before do not know."""
+    it that what was taken back later leaves standing (_stands)."""
 
     store: Any  # the Store it is read from
     cur: Any  # the Current at the log's end
@@ -37,12 +37,22 @@ class LiveLog(turns.Log, kw_only=True):
         return waited(self.store, self.cur)
 
     def state_before(self, ruleset: Any, batch: int) -> Any:
-        if self.cur.kernel.email.undone:
-            return _log(load(self.store, self.cur.game_id, self.cur.head[0])).state_before(ruleset, batch)
-        start = snapshot_at_or_before(self.store, self.cur.game_id, ruleset, batch - 1)
-        at, state = (start.head[0], start.state) if start is not None else (0, ruleset.initial(""))
-        pairs = decoded(ruleset, self.store.stream_rows(self.cur.game_id, at + 1, batch - 1), _UNREADABLE)
-        return turns.fold_before(ruleset, state, pairs, batch, ())
+        # turns.Log.state_before skips what the undos before `batch` took back: from a snapshot, what those
+        # after it took back, if none of them took back anything at or before it (else an earlier one)
+        game_id, before, taken = self.cur.game_id, batch - 1, list[tuple[int, int]]()
+        while True:
+            start = snapshot_at_or_before(self.store, game_id, ruleset, before)
+            at = start.head[0] if start is not None else 0
+            if self.cur.kernel.email.undone:  # the undos between the snapshot and the batch, read first
+                taken = turns.undone_ranges([r for r in self.store.stream_rows(game_id, at + 1, batch - 1)
+                                             if r.type in UNDO_TYPES])
+            if start is None or all(first > at for first, _ in taken):
+                break
+            before = at - 1
+        state = start.state if start is not None else ruleset.initial("")
+        gone = {s for first, through in taken for s in range(first, through + 1)}
+        pairs = decoded(ruleset, self.store.stream_rows(game_id, at + 1, batch - 1), _UNREADABLE)
+        return turns.fold_before(ruleset, state, pairs, batch, gone)
 
     def rows_from(self, seq: int) -> Iterator[Row]:
         return cast(StoredEvents, self.events).rows_from(seq)
@@ -64,15 +74,17 @@ def log_of(store: Store, game: Loaded | Current) -> turns.Log:
 
 def waited(store: Store, cur: Current) -> tuple[Any, turns.Since]:
     """The state at the head of `cur` and since when each side has been waited for (turns.Log.waited):
-    read back from the head only as far as each wait began, one snapshot further at a time. A log that
-    took back events is read whole: what an undo or a correction took back changes no state before it
-    either (K1, K3), which the snapshots taken before it do not know."""
+    read back from the head only as far as each wait began, one snapshot further at a time. What an undo
+    or a correction took back changes no state before it either (K1, K3): the waits fold every event
+    but those, and a snapshot taken before it that holds one of them is passed over (_stands)."""
     ruleset, game_id, head = cur.ruleset, cur.game_id, cur.head[0]
-    if cur.kernel.email.undone:
-        return _log(load(store, game_id, head)).waited(ruleset)
+    gone = undone_seqs(cur.kernel.email)
     before = head
     while True:
         start = snapshot_at_or_before(store, game_id, ruleset, before)
+        if start is not None and not _stands(start, cur):
+            before = start.head[0] - 1
+            continue
         at, state = (start.head[0], start.state) if start is not None else (0, ruleset.initial(""))
         rows = store.rows(game_id, at + 1, head)
         events = [e for _, e in decoded(ruleset, rows, _UNREADABLE)]
@@ -81,13 +93,20 @@ def waited(store: Store, cur: Current) -> tuple[Any, turns.Since]:
                               } if at else {}
         # each batch's time: its first row's, read with it (a snapshot is taken at a batch's end)
         times = {r.seq: r.recorded_at for r in rows if r.batch == r.seq}
-        state, since = turns.waits(ruleset, state, since, rows, events, (), _time_of(times))
+        state, since = turns.waits(ruleset, state, since, rows, events, gone, _time_of(times))
         if at == 0 or all(seq != _BEFORE for seq, _, _ in since.values()):
             return state, since
         before = at - 1
 
 
 _BEFORE = -1  # a wait that began at or before the snapshot read from: read from the one before
+
+
+def _stands(snap: Current, cur: Current) -> bool:
+    """Whether the snapshot's state is the fold, up to it, of every event but those taken back as of
+    `cur`: an undo or a correction after it took back nothing at or before it."""
+    then, now = snap.kernel.email.undone, cur.kernel.email.undone
+    return now[:len(then)] == then and all(first > snap.head[0] for first, _ in now[len(then):])
 
 
 def _time_of(times: dict[int, str]) -> Callable[[Row], str]:

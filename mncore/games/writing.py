@@ -177,10 +177,6 @@ def _submit_block(store: Store, loaded: Loaded | Current, block: SignedOrders) -
     From a Current, the rows the check reads are read one by one, and the decision pending when
     the block was signed is folded from the snapshot before it."""
     ruleset = loaded.ruleset
-    if turns.act_kind(block.orders) is not None and isinstance(loaded, Current):
-        # undo, consent and standing orders are decided on the whole log (mncore/pbem/turns.py)
-        _, written = _submit_block(store, load(store, loaded.game_id), block)
-        return current(store, loaded.game_id), written
     ledger = read_nonces(store, loaded)  # a block is new only if no block before used its nonce
     rows: Sequence[Row] = (loaded.rows if isinstance(loaded, Loaded)
                            else _StoredLog(store, loaded.game_id, loaded.head[0]))
@@ -196,9 +192,17 @@ def _submit_block(store: Store, loaded: Loaded | Current, block: SignedOrders) -
     secret = _secret(store, loaded)
     events, state = trust.decide(ruleset, loaded.state, block, secret=secret,
                                  draw_head=loaded.draw_head, ledger=ledger, batch=_batches(loaded) + 1,
-                                 log=_log(loaded) if isinstance(loaded, Loaded) else None, rows=rows,
+                                 log=_block_log(store, loaded, block), rows=rows,
                                  revealed=loaded.kernel.secret)
     return _append(store, loaded, block, events, state, block.side, secret)
+
+
+def _block_log(store: Store, game: Loaded | Current, block: SignedOrders) -> turns.Log | None:
+    """The log a block is decided on: a Loaded's own; a Current's from the store (live_log), read only
+    for a block of undo, consent or standing orders (mncore/pbem/turns.py), the others needing none."""
+    if isinstance(game, Loaded):
+        return _log(game)
+    return log_of(store, game) if turns.act_kind(block.orders) is not None else None
 
 
 def _append(store: Store, loaded: Loaded | Current, command: Any,

@@ -276,12 +276,23 @@ def each_span(ruleset: Ruleset, rows: Iterable[Row]) -> Iterator[Span]:
             continue
         if span is not None:
             yield span
-        cmd = ruleset.decode_command(r.command) if r.command is not None else None
-        kind = act_kind(cmd.orders) if isinstance(cmd, SignedOrders) else None
-        span = Span(first=r.seq, last=r.seq, giver=HOST if cmd is None else giver_of(ruleset, cmd),
-                    actor=r.actor, kind=kind or type(cmd).__name__, time=r.recorded_at)
+        giver, kind = _opened(ruleset, r)
+        span = Span(first=r.seq, last=r.seq, giver=giver, actor=r.actor, kind=kind, time=r.recorded_at)
     if span is not None:
         yield span
+
+
+def _opened(ruleset: Ruleset, first: Row) -> tuple[str, str]:
+    """Who gave the batch that row `first` opens (HOST for none), and its command's kind."""
+    cmd = ruleset.decode_command(first.command) if first.command is not None else None
+    kind = act_kind(cmd.orders) if isinstance(cmd, SignedOrders) else None
+    return HOST if cmd is None else giver_of(ruleset, cmd), kind or type(cmd).__name__
+
+
+def giver_at(ruleset: Ruleset, log: Log, batch: int) -> str:
+    """Who gave the batch that starts at event `batch` (HOST where none starts there)."""
+    first = next(log.rows_from(max(batch, 1)), None)
+    return _opened(ruleset, first)[0] if first is not None and first.seq == first.batch == batch else HOST
 
 
 def standing_of(rows: Sequence[Row], side: str) -> tuple[str, ...]:
@@ -316,7 +327,7 @@ def block_act(ruleset: Ruleset, side: str, lines: Sequence[str], log: Log) -> An
     else records its request (its own consent, K2)."""
     match act_kind(lines):
         case "UndoBatch":
-            batch = last_batch(ruleset, log.rows, side)
+            batch = last_batch(ruleset, log.rows, side, undone_in(log.record))
             _, needed = undo_needs(ruleset, log, side, batch)
             if all(s in consents(log.record, batch) for s in needed):
                 return UndoBatch(side=side, batch=batch)
@@ -332,16 +343,15 @@ def block_act(ruleset: Ruleset, side: str, lines: Sequence[str], log: Log) -> An
     return None
 
 
-def last_batch(ruleset: Ruleset, rows: Sequence[Row], side: str) -> int:
-    """The first event of the side's last batch of orders still in play (refused: K1 if none)."""
-    gone = undone_seqs(rows)
-    last = None
-    for s in each_span(ruleset, rows):
-        if s.giver == side and s.first not in gone and s.kind not in BESIDE_PLAY:
-            last = s.first
-    if last is None:
-        raise RuleViolation("kernel:K1", f"{ruleset.side_name(side)} has no batch of orders to take back")
-    return last
+def last_batch(ruleset: Ruleset, rows: Sequence[Row], side: str, gone: Container[int]) -> int:
+    """The first event of the side's last batch of orders still in play (refused: K1 if none), read back
+    from the log's end; `gone`: the events taken back (the kernel's record holds them: undone_in)."""
+    for r in reversed(rows):
+        if r.batch == r.seq and r.seq not in gone:
+            giver, kind = _opened(ruleset, r)
+            if giver == side and kind not in BESIDE_PLAY:
+                return r.seq
+    raise RuleViolation("kernel:K1", f"{ruleset.side_name(side)} has no batch of orders to take back")
 
 
 # --- deciding the commands of play by email ---------------------------------------------------------
@@ -566,7 +576,7 @@ def _correct(ruleset: Ruleset, state: Any, command: CorrectBatch, log: Log) -> t
     if len(reason) > MAX_TEXT:
         raise InvalidCommand(f"the reason is {len(reason):,} characters long, more than {MAX_TEXT:,}")
     _undo_span(ruleset, log, command.batch, "kernel:K3")
-    if any(r.type == "SecretRevealed" for r in log.rows if r.seq >= command.batch):
+    if any(r.type == "SecretRevealed" for r in log.rows_from(command.batch)):
         raise RuleViolation("kernel:K3", "the game's secret was revealed after that batch: a "
                                          "correction cannot take back a reveal")
     event = Corrected(batch=command.batch, through=log.rows[-1].seq, reason=reason)

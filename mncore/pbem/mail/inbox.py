@@ -16,8 +16,7 @@ import msgspec
 from mncore.core.actors import act_label
 from mncore.core.errors import DataError, InvalidCommand, MareNostrumError, RuleViolation, SigningRefused
 from mncore.core.kernel_acts import UNDO_TYPES, SignedOrders
-from mncore.core.kernel_state import consents
-from mncore.games import reading, writing
+from mncore.games import by_mail, reading, writing
 from mncore.pbem import signing, turns
 from mncore.pbem.line_problems import every_problem
 from mncore.pbem.mail import blocks
@@ -230,12 +229,10 @@ def _undo_note(store: Store, block: SignedOrders, rows: list[Row]) -> str:
     """For an undo that was recorded as a request (K2): whose consent it waits for, and how to give it."""
     if turns.act_kind(block.orders) != "UndoBatch" or any(r.type in UNDO_TYPES for r in rows):
         return ""
-    loaded = reading.load(store, block.game)
-    ruleset = loaded.ruleset
-    log = turns.Log(rows=loaded.rows, events=loaded.events, email=loaded.kernel.email)
-    batch = turns.last_batch(ruleset, loaded.rows, block.side)
-    _, needed = turns.undo_needs(ruleset, log, block.side, batch)
-    missing = [s for s in needed if s not in consents(loaded.kernel.email, batch)]
+    cur = reading.current(store, block.game)
+    ruleset = cur.ruleset
+    batch = by_mail.last_batch(store, cur, block.side)
+    missing = [s for s in by_mail.undo_missing(store, cur, batch) if s != block.side]
     return (f"the undo of the batch of event {batch} waits for the consent of "
             f"{', '.join(ruleset.side_name(s) for s in missing)} (ruling K2): each sends a signed "
             f"block 'consent {batch}'" if missing else "")
