@@ -22,7 +22,7 @@ from mncore.core.actors import DEADLINE, FORCED, QUEUED, STANDING, bot_actor
 from mncore.core.errors import CommandRejected
 from mncore.core.kernel_acts import DefaultOrders, PublishKeys, QueuedOrder, StandingOrder
 from mncore.core.protocol import NewGame
-from mncore.games import by_mail, live_log, reading, writing
+from mncore.games import by_mail, reading, writing
 from mncore.games.live_log import LiveLog, log_of
 from mncore.games.reading import _log
 from mncore.pbem import draw_keys, seats, signing, turns
@@ -306,7 +306,9 @@ def test_the_live_log_answers_what_the_whole_log_answers_at_every_move_of_a_game
     def asked(store: SqliteStore, game_id: str) -> reading.Current:
         cur = current(store, game_id)
         if cur.kernel.email.undone:
-            live, whole = log_of(store, cur), _log(reading.load(store, game_id))
+            loaded = reading.load(store, game_id)
+            assert EMPIRES.encode_state(cur.state) == EMPIRES.encode_state(loaded.state), cur.head
+            live, whole = log_of(store, cur), _log(loaded)
             assert live.waited(EMPIRES)[1] == whole.waited(EMPIRES)[1], cur.head
             starts = [r.seq for r in whole.rows if r.batch == r.seq]
             named = [first for first, _ in cur.kernel.email.undone]
@@ -314,7 +316,7 @@ def test_the_live_log_answers_what_the_whole_log_answers_at_every_move_of_a_game
                 assert EMPIRES.encode_state(EMPIRES.named(live.state_before(EMPIRES, batch), game_id)) == \
                     EMPIRES.encode_state(EMPIRES.named(whole.state_before(EMPIRES, batch), game_id)), (cur.head, batch)
             snap = reading.snapshot_at_or_before(store, game_id, EMPIRES, cur.head[0])
-            passed_over.append(snap is not None and not live_log._stands(snap, cur))
+            passed_over.append(snap is not None and not reading.stands(snap, cur.kernel))
             for side in SIDES:  # each side's last batch in play, read back from the head, is the spans' last
                 assert _last_batch(store, cur, side) == _last_span(whole.rows, cur.kernel.email.undone, side), \
                     (cur.head, side)
@@ -435,9 +437,10 @@ def test_an_order_and_a_tick_in_a_paced_game_that_took_a_batch_back_read_no_whol
 def test_an_undo_its_consents_and_a_correction_read_no_whole_log(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """In a paced game of 500 events with a snapshot every 32: a side's undo of its last batch (its
-    request, where the others' consent is needed, K2), each consent that follows, and the host's
-    correction of a batch (K3) each read far fewer rows than the log holds (its last batch found back
-    from the end, the state before it from the snapshot before it)."""
+    request, where the others' consent is needed, K2), each consent that follows, the game read right
+    after the undo, and the host's correction of a batch (K3) each read far fewer rows than the log holds
+    (its last batch found back from the end, the state before it from the snapshot before it, the state
+    after the undo folded from the last snapshot less what it took back)."""
     monkeypatch.setenv("MN_SNAPSHOT_EVERY", "32")
     store = _Counting(str(tmp_path / "g.db"), create=True)
     rand = random.Random(11)
@@ -453,8 +456,12 @@ def test_an_undo_its_consents_and_a_correction_read_no_whole_log(tmp_path: Path,
             store.read = 0
             by_mail.consent(store, "g", other, batch)
             reads.append(store.read)
-    assert batch in reading.current(store, "g").kernel.email.undone[-1]
-    cur = grow_paced(store, reading.current(store, "g"), rand, 560)
+    store.read = 0
+    taken = reading.current(store, "g")  # the game read right after the undo: no snapshot after it yet
+    reads.append(store.read)
+    assert batch in taken.kernel.email.undone[-1]
+    assert EMPIRES.encode_state(taken.state) == EMPIRES.encode_state(reading.load(store, "g").state)
+    cur = grow_paced(store, taken, rand, 560)
     last = next(r.batch for r in reversed(store.rows("g")) if r.actor in SIDES)
     store.read = 0
     written = by_mail.correct(store, "g", last, "the player's mail was read twice")

@@ -16,6 +16,7 @@ from mncore.games.reading import (
     StoredPrefix,
     _log,
     snapshot_at_or_before,
+    stands,
 )
 from mncore.pbem import turns
 from mncore.store import Row, Store
@@ -25,7 +26,7 @@ class LiveLog(turns.Log, kw_only=True):
     """turns.Log of a stored game up to the head of `cur`: the record of play by email and the state
     from the Current, the waits from the snapshots back to where each began (waited), the rows from a
     batch on streamed from the store, the state before a batch folded from the snapshot at or before
-    it that what was taken back later leaves standing (_stands)."""
+    it that what was taken back later leaves standing (reading.stands)."""
 
     store: Any  # the Store it is read from
     cur: Any  # the Current at the log's end
@@ -76,13 +77,13 @@ def waited(store: Store, cur: Current) -> tuple[Any, turns.Since]:
     """The state at the head of `cur` and since when each side has been waited for (turns.Log.waited):
     read back from the head only as far as each wait began, one snapshot further at a time. What an undo
     or a correction took back changes no state before it either (K1, K3): the waits fold every event
-    but those, and a snapshot taken before it that holds one of them is passed over (_stands)."""
+    but those, and a snapshot taken before it that holds one of them is passed over (reading.stands)."""
     ruleset, game_id, head = cur.ruleset, cur.game_id, cur.head[0]
     gone = undone_seqs(cur.kernel.email)
     before = head
     while True:
         start = snapshot_at_or_before(store, game_id, ruleset, before)
-        if start is not None and not _stands(start, cur):
+        if start is not None and not stands(start, cur.kernel):
             before = start.head[0] - 1
             continue
         at, state = (start.head[0], start.state) if start is not None else (0, ruleset.initial(""))
@@ -100,13 +101,6 @@ def waited(store: Store, cur: Current) -> tuple[Any, turns.Since]:
 
 
 _BEFORE = -1  # a wait that began at or before the snapshot read from: read from the one before
-
-
-def _stands(snap: Current, cur: Current) -> bool:
-    """Whether the snapshot's state is the fold, up to it, of every event but those taken back as of
-    `cur`: an undo or a correction after it took back nothing at or before it."""
-    then, now = snap.kernel.email.undone, cur.kernel.email.undone
-    return now[:len(then)] == then and all(first > snap.head[0] for first, _ in now[len(then):])
 
 
 def _time_of(times: dict[int, str]) -> Callable[[Row], str]:

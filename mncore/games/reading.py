@@ -18,7 +18,7 @@ from mncore.core.errors import IntegrityFailure
 from mncore.core.kernel_acts import (
     UNDO_TYPES,
 )
-from mncore.core.kernel_state import KernelState
+from mncore.core.kernel_state import KernelState, undone_seqs
 from mncore.core.protocol import Meta, Ruleset
 from mncore.games.log_reading import (
     collector_paused,
@@ -141,7 +141,7 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
                       batches=0, kernel=KernelState())
     state, draw_head, head, batches = cur.state, cur.draw_head, cur.head, cur.batches
     kernel = trust.KernelFold(cur.kernel)
-    undo_seen = False  # an undo after the snapshot: the state is folded again from the start (K1)
+    undo_seen = False  # an undo after the snapshot: the state is folded again without what it took back (K1)
     with collector_paused():
         for row, event in decoded(ruleset, store.stream_rows(game_id, head[0] + 1, upto),
                                   "cannot decode the stored event"):
@@ -162,7 +162,7 @@ def current(store: Store, game_id: str, upto: int | None = None) -> Current:
     if head[0] == 0:
         raise IntegrityFailure(1, f"game {game_id} has no events")
     if undo_seen:
-        state = _replayed(ruleset, *_decoded(store, game_id, upto))
+        state = _refolded(store, game_id, ruleset, kernel.kernel, head[0])
     cur.state, cur.draw_head, cur.head, cur.batches = ruleset.named(state, game_id), draw_head, head, batches
     cur.kernel = kernel.kernel
     return cur
@@ -200,6 +200,25 @@ def nonces_digest(text: bytes) -> str:
 
 
 NO_NONCES = nonces_digest(b"{}")  # a snapshot of a game without signed blocks: nothing to read
+
+
+def stands(snap: Current, kernel: KernelState) -> bool:
+    """Whether a snapshot's state is the fold, up to it, of every event but those taken back as of
+    `kernel` (the game's kernel later on): whatever was taken back after it starts after it (K1, K3)."""
+    then, now = snap.kernel.email.undone, kernel.email.undone
+    return now[:len(then)] == then and all(first > snap.head[0] for first, _ in now[len(then):])
+
+
+def _refolded(store: Store, game_id: str, ruleset: Ruleset, kernel: KernelState, head: int) -> Any:
+    """The state at event `head` less what was taken back as of `kernel` (turns.live): folded from the
+    last snapshot at or before it that stands, else from the first event."""
+    gone = undone_seqs(kernel.email)
+    before = head
+    while (snap := snapshot_at_or_before(store, game_id, ruleset, before)) is not None and not stands(snap, kernel):
+        before = snap.head[0] - 1
+    pairs = decoded(ruleset, store.stream_rows(game_id, snap.head[0] + 1 if snap else 1, head),
+                    "cannot decode the stored event")
+    return fold_rows(ruleset, ((r, e) for r, e in pairs if r.seq not in gone), snap.state if snap else None)
 
 
 def snapshot_at_or_before(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> Current | None:
