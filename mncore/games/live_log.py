@@ -16,7 +16,7 @@ from mncore.games.reading import (
     StoredPrefix,
     _log,
     snapshot_at_or_before,
-    stands,
+    standing_snapshot,
 )
 from mncore.pbem import turns
 from mncore.store import Row, Store
@@ -77,15 +77,12 @@ def waited(store: Store, cur: Current) -> tuple[Any, turns.Since]:
     """The state at the head of `cur` and since when each side has been waited for (turns.Log.waited):
     read back from the head only as far as each wait began, one snapshot further at a time. What an undo
     or a correction took back changes no state before it either (K1, K3): the waits fold every event
-    but those, and a snapshot taken before it that holds one of them is passed over (reading.stands)."""
+    but those, and a snapshot taken before it that holds one of them is passed over (reading.standing_snapshot)."""
     ruleset, game_id, head = cur.ruleset, cur.game_id, cur.head[0]
     gone = undone_seqs(cur.kernel.email)
     before = head
     while True:
-        start = snapshot_at_or_before(store, game_id, ruleset, before)
-        if start is not None and not stands(start, cur.kernel):
-            before = start.head[0] - 1
-            continue
+        start = standing_snapshot(store, game_id, ruleset, before, cur.kernel)
         at, state = (start.head[0], start.state) if start is not None else (0, ruleset.initial(""))
         rows = store.rows(game_id, at + 1, head)
         events = [e for _, e in decoded(ruleset, rows, _UNREADABLE)]

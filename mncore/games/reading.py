@@ -213,12 +213,17 @@ def _refolded(store: Store, game_id: str, ruleset: Ruleset, kernel: KernelState,
     """The state at event `head` less what was taken back as of `kernel` (turns.live): folded from the
     last snapshot at or before it that stands, else from the first event."""
     gone = undone_seqs(kernel.email)
-    before = head
-    while (snap := snapshot_at_or_before(store, game_id, ruleset, before)) is not None and not stands(snap, kernel):
-        before = snap.head[0] - 1
+    snap = standing_snapshot(store, game_id, ruleset, head, kernel)
     pairs = decoded(ruleset, store.stream_rows(game_id, snap.head[0] + 1 if snap else 1, head),
                     "cannot decode the stored event")
     return fold_rows(ruleset, ((r, e) for r, e in pairs if r.seq not in gone), snap.state if snap else None)
+
+
+def standing_snapshot(store: Store, game_id: str, ruleset: Ruleset, seq: int, kernel: KernelState) -> Current | None:
+    """The last good snapshot at or before seq that stands as of `kernel` (stands), or None."""
+    while (snap := snapshot_at_or_before(store, game_id, ruleset, seq)) is not None and not stands(snap, kernel):
+        seq = snap.head[0] - 1
+    return snap
 
 
 def snapshot_at_or_before(store: Store, game_id: str, ruleset: Ruleset, seq: int) -> Current | None:
